@@ -1,0 +1,121 @@
+"""functionConfig (and environment) -> frozen Settings, validated once, up front.
+
+Errors name the setting, say what arrived and what was expected. No other stage reads raw config.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from . import constants as C
+from .presets import DEFAULT_TABLE, PresetTable, parse_config_json
+from .results import Severity
+
+MODES = ("materialize", "validate")
+FAIL_ON = ("error", "warning")
+SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback")
+# Environment names for the settings that make sense outside a functionConfig.
+ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
+             "ngramFallback": "NGRAM_FALLBACK"}
+
+
+class ConfigError(Exception):
+    """A setting is unknown or has a bad value; the message names it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    mode: str = "materialize"
+    fail_on: Severity = Severity.ERROR
+    presets: PresetTable = field(default=DEFAULT_TABLE)
+
+    @property
+    def materialize(self) -> bool:
+        return self.mode == "materialize"
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Settings from KAITO_SPECDEC_* and Argo CD's ARGOCD_ENV_KAITO_SPECDEC_* (the plain form wins)."""
+    raw: dict[str, Any] = {}
+    for setting, suffix in ENV_NAMES.items():
+        for name in (C.ARGOCD_ENV_PREFIX + C.ENV_PREFIX + suffix, C.ENV_PREFIX + suffix):
+            if environ.get(name, "") != "":
+                raw[setting] = environ[name]
+    return raw
+
+
+def raw_from_function_config(fc: Any) -> dict[str, Any]:
+    """The settings mapping inside a functionConfig object (ConfigMap data or a policy's spec)."""
+    if fc is None:
+        return {}
+    if not isinstance(fc, dict):
+        raise ConfigError("functionConfig is not a mapping; expected a ConfigMap or a "
+                          f"{C.POLICY_KIND}")
+    kind = fc.get("kind")
+    if kind == C.CONFIGMAP_KIND:
+        data = fc.get("data")
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings")
+        return {str(k): v for k, v in data.items()}
+    if kind == C.POLICY_KIND:
+        spec = fc.get("spec")
+        if spec is None:
+            return {}
+        if not isinstance(spec, dict):
+            raise ConfigError(f"functionConfig {C.POLICY_KIND} spec is not a mapping")
+        return dict(spec)
+    raise ConfigError(f"functionConfig has kind {kind!r}; expected ConfigMap or {C.POLICY_KIND}")
+
+
+def _mapping(value: Any, setting: str) -> dict[str, Any]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, "
+                              f"column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, "
+                          f"got {type(value).__name__}")
+    return value
+
+
+def settings_from(raw: Mapping[str, Any]) -> Settings:
+    unknown = sorted(set(raw) - set(SETTINGS))
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r}; known settings: {', '.join(SETTINGS)}")
+    mode = raw.get("mode", "materialize")
+    if mode not in MODES:
+        raise ConfigError(f"mode: invalid value {mode!r}; expected one of: {', '.join(MODES)}")
+    fail_on = raw.get("failOn", "error")
+    if fail_on not in FAIL_ON:
+        raise ConfigError(f"failOn: invalid value {fail_on!r}; expected one of: {', '.join(FAIL_ON)}")
+    tuned: dict[str, dict] = {}
+    if raw.get("tunedPresets") not in (None, ""):
+        for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
+            if not isinstance(name, str) or not name:
+                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {name!r}")
+            try:
+                tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]")
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+    fallback = None
+    if raw.get("ngramFallback") not in (None, ""):
+        try:
+            fallback = parse_config_json(raw["ngramFallback"], "ngramFallback")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
+    return Settings(mode=mode, fail_on=Severity(fail_on), presets=table)
+
+
+def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None
+                     ) -> Settings:
+    """Environment, then the functionConfig, then explicit CLI flags: later wins."""
+    raw = from_environment(environ)
+    raw.update(raw_from_function_config(fc))
+    raw.update(overrides or {})
+    return settings_from(raw)

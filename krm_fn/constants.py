@@ -1,0 +1,48 @@
+"""Every annotation key, label, apiVersion, kind and data key the function uses, in one place."""
+from __future__ import annotations
+
+# The opt-in annotation KAITO v0.13.0 reads (and its webhooks validate).
+ENABLE_ANNOTATION = "kaito.sh/enable-speculative-decoding"
+# KAITO's runtime selector; only the exact value "transformers" leaves vLLM.
+RUNTIME_ANNOTATION = "kaito.sh/runtime"
+RUNTIME_TRANSFORMERS = "transformers"
+RUNTIME_VLLM = "vllm"
+
+# Labels KAITO's controllers put on the children they create.
+INFERENCESET_CREATED_BY = "inferenceset.kaito.sh/created-by"
+MULTIROLE_CREATED_BY = "multiroleinference.kaito.sh/created-by"
+
+# Our own annotations on derived ConfigMaps, so the function recognises its output when fed back in.
+DERIVED_ANNOTATION = "kaito-specdec.dev/derived"
+SOURCE_ANNOTATION = "kaito-specdec.dev/source-configmap"
+
+# Orchestrator annotations: never changed or dropped.
+INTERNAL_PREFIX = "internal.config.kubernetes.io/"
+PATH_ANNOTATION = "internal.config.kubernetes.io/path"
+INDEX_ANNOTATION = "internal.config.kubernetes.io/index"
+LEGACY_PATH_ANNOTATION = "config.kubernetes.io/path"
+LEGACY_INDEX_ANNOTATION = "config.kubernetes.io/index"
+ID_ANNOTATIONS = ("config.k8s.io/id", "kustomize.config.k8s.io/id")
+LOCAL_CONFIG_ANNOTATION = "config.kubernetes.io/local-config"
+FUNCTION_ANNOTATION = "config.kubernetes.io/function"
+# Stripped by `render`: what only an orchestrator should see.
+RENDER_STRIPPED = (
+    INTERNAL_PREFIX,
+    LEGACY_PATH_ANNOTATION,
+    LEGACY_INDEX_ANNOTATION,
+    *ID_ANNOTATIONS,
+)
+
+RESOURCE_LIST_KIND = "ResourceList"
+RESOURCE_LIST_API_PREFIX = "config.kubernetes.io/"
+RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1"
+LIST_KIND = "List"
+
+KAITO_GROUP = "kaito.sh"
+CONFIGMAP_KIND = "ConfigMap"
+CONFIGMAP_API_VERSION = "v1"
+POLICY_KIND = "SpeculativeDecodingPolicy"
+
+# Environment variables that carry settings (Argo CD prefixes an Application's plugin env with ARGOCD_ENV_).
+ENV_PREFIX = "KAITO_SPECDEC_"
+ARGOCD_ENV_PREFIX = "ARGOCD_ENV_"

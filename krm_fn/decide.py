@@ -1,0 +1,70 @@
+"""Per enabled workload and config reference: what KAITO would inject, and why (SPEC.md section 4)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import constants as C
+from . import kinds
+from .index import Index, Workload, is_derived
+from .inference_config import DATA_KEY, InferenceConfigError, inspect
+from .kinds import Path
+from .presets import PresetTable, resolve
+from .reader import Item
+
+INJECT = "inject"          # write a derived ConfigMap and point the reference at it
+OVERRIDE = "override"      # the user's ConfigMap already sets speculative-config
+NOT_VISIBLE = "not-visible"  # the referenced ConfigMap is not in the list: KAITO decides in the cluster
+BROKEN = "broken"          # the referenced ConfigMap's inference_config.yaml cannot be read
+
+
+@dataclass(frozen=True)
+class Decision:
+    workload: Workload
+    path: Path                 # the config reference field
+    current: str | None        # what the reference says now
+    source_name: str | None    # the user's ConfigMap behind it (through a derived one, if any)
+    source: Item | None
+    action: str
+    json: str = ""
+    method: str = ""
+    tuned: bool = False
+    detail: str = ""
+
+
+def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
+    """(source name, source item, whether `ref` named one of our derived ConfigMaps)."""
+    if ref is None:
+        return None, None, False
+    item = index.configmap(namespace, ref)
+    if item is not None and is_derived(item):
+        src = item.annotation(C.SOURCE_ANNOTATION)
+        return src, (index.configmap(namespace, src) if src else None), True
+    return ref, item, False
+
+
+def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:
+    current = kinds.get(w.data, path)
+    current = current if isinstance(current, str) and current else None
+    src_name, src, _ = source_of(index, w.namespace, current)
+    preset = kinds.preset_name(w.spec, w.data) or ""
+    if src_name is not None and src is None:
+        return Decision(w, path, current, src_name, None, NOT_VISIBLE)
+    if src is not None:
+        try:
+            found = inspect(_config_text(src))
+        except InferenceConfigError as exc:
+            return Decision(w, path, current, src_name, src, BROKEN, detail=str(exc))
+        if found.has_speculative_config:
+            return Decision(w, path, current, src_name, src, OVERRIDE)
+    res = resolve(preset, table)
+    return Decision(w, path, current, src_name, src, INJECT, json=res.json, method=res.method,
+                    tuned=res.tuned)
+
+
+def _config_text(item: Item) -> Any:
+    data = item.data().get("data") if isinstance(item.data(), dict) else None
+    text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    if text is not None and not isinstance(text, str):
+        raise InferenceConfigError(f"data[{DATA_KEY}] is not a string")
+    return text

@@ -1,0 +1,342 @@
+"""The `inference_config.yaml` document inside a KAITO inference ConfigMap.
+
+KAITO passes every key under the document's top-level `vllm:` mapping to vLLM as `--<key> <value>`,
+so a speculative config is the string scalar `vllm.speculative-config`. We add it as a *text edit*
+at `yaml.compose` positions so the user's comments, key order and quoting survive; every edit is
+re-parsed and compared with the intended document, and anything we cannot edit safely is re-emitted
+whole by PyYAML instead (losing comments, never meaning).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+DATA_KEY = "inference_config.yaml"
+VLLM_KEY = "vllm"
+SPEC_KEY = "speculative-config"
+# vLLM's argparse accepts this spelling too, but KAITO's override detection does not (VLLM.md).
+SPEC_KEY_UNDERSCORE = "speculative_config"
+
+# libyaml when present; module-level so tests can force the pure-Python loader.
+LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """Safe dumper that writes shared values out in full: KAITO users read this text, not `&id001`."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_NULL_TAG = "tag:yaml.org,2002:null"
+_BOM = "\ufeff"
+_COLON = re.compile(r"[ \t]*:")
+
+
+class InferenceConfigError(ValueError):
+    """`inference_config.yaml` is not a YAML mapping we can put a `vllm:` key into."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        where = f" (line {line}, column {column})" if line is not None and column is not None else ""
+        super().__init__(f"{DATA_KEY}: {message}{where}")
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True)
+class Inspection:
+    has_speculative_config: bool
+    speculative_config_value: object
+    has_underscore_spelling: bool
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    node: Any  # the root yaml.Node, or None for an empty document
+    doc: Any  # the constructed document
+    vllm_key: Any  # the key node of the top-level `vllm` entry, or None
+    vllm_value: Any  # its value node
+
+
+def _error(exc: Exception) -> InferenceConfigError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if mark is None:
+        return InferenceConfigError(f"not valid YAML: {exc}")
+    parts = (getattr(exc, "context", None), getattr(exc, "problem", None))
+    problem = ", ".join(part for part in parts if part) or str(exc)
+    return InferenceConfigError(f"not valid YAML: {problem}", mark.line + 1, mark.column + 1)
+
+
+def _parse(text: str) -> _Parsed:
+    """Compose and construct in one pass, then check the shapes KAITO requires."""
+    loader = LOADER(text)
+    try:
+        node = loader.get_single_node()
+        doc = loader.construct_document(node) if node is not None else None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        raise _error(exc) from None
+    finally:
+        loader.dispose()
+    if doc is None:
+        return _Parsed(node, None, None, None)
+    if not isinstance(doc, dict):
+        raise InferenceConfigError(f"the document must be a mapping, got {_kind(doc)}")
+    vllm = doc.get(VLLM_KEY)
+    if vllm is not None and not isinstance(vllm, dict):
+        raise InferenceConfigError(f"`{VLLM_KEY}` must be a mapping, got {_kind(vllm)}")
+    key, value = _last_entry(node, VLLM_KEY) if isinstance(node, yaml.MappingNode) else (None, None)
+    return _Parsed(node, doc, key, value)
+
+
+def _kind(value: object) -> str:
+    names = {str: "a string", list: "a sequence", bool: "a boolean", int: "an integer", float: "a number"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _last_entry(mapping: yaml.MappingNode, key: str) -> tuple[Any, Any]:
+    """The last `key:` pair of a mapping node: PyYAML, like KAITO's loader, keeps the last duplicate."""
+    found: tuple[Any, Any] = (None, None)
+    for k, v in mapping.value:
+        if isinstance(k, yaml.ScalarNode) and k.tag == _STR_TAG and k.value == key:
+            found = (k, v)
+    return found
+
+
+def inspect(text: str | None) -> Inspection:
+    """Whether the document already sets a speculative config under `vllm:` (either spelling)."""
+    if not text:
+        return Inspection(False, None, False)
+    vllm = _parse(text.removeprefix(_BOM)).doc
+    vllm = (vllm or {}).get(VLLM_KEY) or {}
+    return Inspection(SPEC_KEY in vllm, vllm.get(SPEC_KEY), SPEC_KEY_UNDERSCORE in vllm)
+
+
+def with_speculative_config(text: str | None, json_text: str) -> str:
+    """`text` with `vllm.speculative-config: '<json_text>'` set, everything else left as it was."""
+    quoted = _single_quoted(json_text)
+    if not text or not text.strip():
+        return f"{VLLM_KEY}:\n  {SPEC_KEY}: {quoted}\n"
+    # libyaml does not count a byte-order mark in its marks while pure PyYAML does; edit without it.
+    bom = _BOM if text.startswith(_BOM) else ""
+    body = text[len(bom):]
+    parsed = _parse(body)
+    expected = _with_key(parsed.doc, json_text)
+    edited = _edit(body, parsed, quoted, _newline(body))
+    if edited is None or not _verified(edited, expected):
+        edited = _dump(expected)
+    return bom + edited
+
+
+def _single_quoted(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _newline(text: str) -> str:
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def _with_key(doc: Any, json_text: str) -> dict:
+    # New dicts on the path we change: an alias elsewhere that shares the `vllm` mapping must keep
+    # its old value, so a text edit that leaks into it fails the comparison.
+    root = dict(doc or {})
+    root[VLLM_KEY] = {**(root.get(VLLM_KEY) or {}), SPEC_KEY: json_text}
+    return root
+
+
+def _edit(text: str, parsed: _Parsed, quoted: str, nl: str) -> str | None:
+    """The text edit for each layout, or None when the layout is not one we edit in place."""
+    entry = f"{SPEC_KEY}: {quoted}"
+    node = parsed.node
+    if node is None or (_is_null(node) and node.start_mark.index == node.end_mark.index):
+        # Only comments (or `---`): the document is empty, so a new section at the end is all of it.
+        return _ensure_newline(text, nl) + f"{VLLM_KEY}:{nl}  {entry}{nl}"
+    if not isinstance(node, yaml.MappingNode) or node.flow_style:
+        return None
+    key, value = parsed.vllm_key, parsed.vllm_value
+    if key is None:
+        return _append_section(text, node, entry, nl)
+    if _is_alias(key, value):
+        return None
+    if isinstance(value, yaml.MappingNode) and value.value and not value.flow_style:
+        return _set_in_block(text, value, quoted, nl)
+    if _is_null(value) or (isinstance(value, yaml.MappingNode) and not value.value):
+        return _fill_empty(text, key, value, entry, nl)
+    return None
+
+
+def _is_alias(key: yaml.Node, value: yaml.Node) -> bool:
+    # `key: *name` composes to the anchored node itself, whose text lives earlier in the document
+    # and is shared with the anchor's owner: never edit it there.
+    return value.start_mark.index < key.end_mark.index
+
+
+def _ensure_newline(text: str, nl: str) -> str:
+    return text if text.endswith("\n") else text + nl
+
+
+def _is_null(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag == _NULL_TAG
+
+
+def _line_start(text: str, index: int) -> int:
+    return text.rfind("\n", 0, index) + 1
+
+
+def _after_line(text: str, index: int, nl: str) -> tuple[str, int]:
+    """(text, position) where a new line can go after the line holding `index`.
+
+    A block scalar's end mark already sits at the start of the next line; anything else ends
+    mid-line, and the rest of that line can only be a comment.
+    """
+    if index > 0 and text[index - 1] == "\n":
+        return text, index
+    end = text.find("\n", index)
+    if end < 0:
+        text = text + nl
+        return text, len(text)
+    return text, end + 1
+
+
+def _indent_of(text: str, key: yaml.Node) -> str | None:
+    """The spaces before a key, when only spaces precede it on its line."""
+    prefix = text[_line_start(text, key.start_mark.index):key.start_mark.index]
+    return prefix if prefix.strip(" ") == "" else None
+
+
+def _content_end(node: yaml.Node) -> int | None:
+    """Where a node's own text ends: block collections end at their last leaf, not at the next token
+    (their end mark would include the comments and blank lines that follow them). None when the
+    last leaf is an alias, whose text lives earlier in the document."""
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value and not node.flow_style:
+        if isinstance(node, yaml.MappingNode):
+            key, child = node.value[-1]
+            after = key.end_mark.index
+        else:
+            child = node.value[-1]
+            after = node.value[-2].end_mark.index if len(node.value) > 1 else node.start_mark.index
+        # An anchored node is always written before its alias, so an alias starts "too early".
+        if child.start_mark.index < after:  # same test as _is_alias, for sequences too
+            return None
+        node = child
+    return node.end_mark.index
+
+
+def _key_at(text: str, key: yaml.ScalarNode) -> bool:
+    # Guard against a loader whose marks disagree with the text we edit.
+    span = text[key.start_mark.index:key.end_mark.index]
+    # Plain keys have style None in pure PyYAML and "" in libyaml.
+    return span == key.value if not key.style else span[:1] == key.style
+
+
+def _append_section(text: str, root: yaml.MappingNode, entry: str, nl: str) -> str | None:
+    last_key = root.value[-1][0]
+    indent = _indent_of(text, last_key)
+    if indent is None or not _key_at(text, last_key):
+        return None
+    end = _content_end(root)
+    if end is None:
+        return None
+    text, at = _after_line(text, end, nl)
+    section = f"{indent}{VLLM_KEY}:{nl}{indent}  {entry}{nl}"
+    return _ensure_newline(text[:at] + section + text[at:], nl)
+
+
+def _set_in_block(text: str, vllm: yaml.MappingNode, quoted: str, nl: str) -> str | None:
+    key, value = _last_entry(vllm, SPEC_KEY)
+    if key is not None:
+        return _replace_value(text, key, value, quoted, nl)
+    last_key = vllm.value[-1][0]
+    indent = _indent_of(text, last_key)
+    if indent is None or not _key_at(text, last_key):
+        return None
+    end = _content_end(vllm)
+    if end is None:
+        return None
+    text, at = _after_line(text, end, nl)
+    return _ensure_newline(text[:at] + f"{indent}{SPEC_KEY}: {quoted}{nl}" + text[at:], nl)
+
+
+def _colon_after(text: str, key: yaml.Node) -> int | None:
+    match = _COLON.match(text, key.end_mark.index)
+    return match.end() if match else None
+
+
+def _replace_value(text: str, key: yaml.ScalarNode, value: yaml.Node, quoted: str, nl: str) -> str | None:
+    """Overwrite an existing `speculative-config` value with the new scalar."""
+    colon = _colon_after(text, key)
+    if colon is None or not _key_at(text, key) or _is_alias(key, value):
+        return None
+    start, end = value.start_mark.index, _content_end(value)
+    if end is None:
+        return None
+    same_line = "\n" not in text[colon:start]
+    if isinstance(value, yaml.ScalarNode) and value.style not in ("|", ">") and same_line and start < end:
+        return _ensure_newline(text[:start] + quoted + text[end:], nl)
+    # Block scalars, nested mappings and values on later lines: the whole value goes, the key stays.
+    tail = nl if end > 0 and text[end - 1] == "\n" else ""
+    return _ensure_newline(text[:colon] + " " + quoted + tail + text[end:], nl)
+
+
+def _fill_empty(text: str, key: yaml.ScalarNode, value: yaml.Node, entry: str, nl: str) -> str | None:
+    """`vllm:`, `vllm: ~` or `vllm: {}` becomes a block mapping holding just our entry."""
+    colon = _colon_after(text, key)
+    indent = _indent_of(text, key)
+    if colon is None or indent is None or not _key_at(text, key):
+        return None
+    start, end = value.start_mark.index, value.end_mark.index
+    if start < end:
+        if "\n" in text[colon:end]:
+            return None  # a null written on a later line: rare enough to leave to the fallback
+        text = text[:colon] + text[end:]
+    text, at = _after_line(text, colon, nl)
+    return _ensure_newline(text[:at] + f"{indent}  {entry}{nl}" + text[at:], nl)
+
+
+def _verified(edited: str, expected: dict) -> bool:
+    try:
+        return _equal(_load_quietly(edited), expected)
+    except RecursionError:  # a self-referencing document: too clever to edit in place
+        return False
+
+
+def _load_quietly(text: str) -> Any:
+    loader = LOADER(text)
+    try:
+        return loader.get_single_data()
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return _Unparsable
+    finally:
+        loader.dispose()
+
+
+class _Unparsable:
+    """Sentinel: the edited text no longer parses (equal to nothing)."""
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """Deep equality that also tells 1 from 1.0 from True, and lets NaN equal NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def _dump(doc: dict) -> str:
+    options = {"default_flow_style": False, "sort_keys": False, "allow_unicode": True, "width": 1_000_000}
+    try:
+        return yaml.dump(doc, Dumper=_Dumper, **options)
+    except RecursionError:  # only a self-referencing document needs its aliases
+        return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), **options)

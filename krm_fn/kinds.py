@@ -1,0 +1,140 @@
+"""Per KAITO kind: where the annotation, the preset name, the config references and the runtime live.
+
+This table is the only place in the code that knows those paths (SPEC.md section 2).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import constants as C
+
+Path = tuple  # of str keys and int indexes
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    kind: str
+    api_versions: tuple[str, ...]
+    annotations: Path          # the mapping that holds the opt-in and the runtime annotation
+    preset: Path               # the preset (model) name
+    no_preset_message: str
+    config_refs: Callable[[Any], list[Path]]  # the config reference paths present in an object
+    excludes_preset: tuple[Path, ...] = ()    # fields whose presence means "not a preset inference"
+
+    @property
+    def annotation_field(self) -> str:
+        return dotted(self.annotations) + f"[{C.ENABLE_ANNOTATION}]"
+
+
+def get(data: Any, path: Path) -> Any:
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(data, list) or part >= len(data):
+                return None
+        elif not isinstance(data, dict):
+            return None
+        data = data[part] if isinstance(part, int) else data.get(part)
+    return data
+
+
+def dotted(path: Path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (("." if out else "") + part)
+    return out
+
+
+def pointer(path: Path) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _roles(data: Any) -> list[Path]:
+    roles = get(data, ("spec", "roles"))
+    if not isinstance(roles, list):
+        return []
+    return [("spec", "roles", i, "runtimeConfig") for i, r in enumerate(roles) if isinstance(r, dict)]
+
+
+WORKSPACE = KindSpec(
+    kind="Workspace",
+    api_versions=("kaito.sh/v1beta1", "kaito.sh/v1alpha1"),
+    annotations=("metadata", "annotations"),
+    preset=("inference", "preset", "name"),
+    no_preset_message="kaito.sh/enable-speculative-decoding requires a preset inference; "
+                      "remove the annotation or set inference.preset.name",
+    config_refs=lambda data: [("inference", "config")] if isinstance(get(data, ("inference",)), dict) else [],
+    excludes_preset=(("inference", "template"),),
+)
+
+INFERENCESET = KindSpec(
+    kind="InferenceSet",
+    api_versions=("kaito.sh/v1beta1", "kaito.sh/v1alpha1"),
+    annotations=("spec", "template", "metadata", "annotations"),
+    preset=("spec", "template", "inference", "preset", "name"),
+    no_preset_message="kaito.sh/enable-speculative-decoding requires a preset inference; "
+                      "remove the annotation or set spec.template.inference.preset.name",
+    config_refs=lambda data: ([("spec", "template", "inference", "config")]
+                              if isinstance(get(data, ("spec", "template", "inference")), dict) else []),
+    excludes_preset=(("spec", "template", "inference", "template"),),
+)
+
+MULTIROLEINFERENCE = KindSpec(
+    kind="MultiRoleInference",
+    api_versions=("kaito.sh/v1alpha1",),
+    annotations=("metadata", "annotations"),
+    preset=("spec", "model", "name"),
+    no_preset_message="kaito.sh/enable-speculative-decoding requires spec.model.name",
+    config_refs=_roles,
+)
+
+KINDS = (WORKSPACE, INFERENCESET, MULTIROLEINFERENCE)
+_BY_KIND = {k.kind: k for k in KINDS}
+
+
+def spec_for(api_version: str, kind: str) -> KindSpec | None:
+    spec = _BY_KIND.get(kind)
+    return spec if spec is not None and api_version in spec.api_versions else None
+
+
+def preset_name(spec: KindSpec, data: Any) -> str | None:
+    if any(get(data, p) is not None for p in spec.excludes_preset):
+        return None
+    name = get(data, spec.preset)
+    return name if isinstance(name, str) and name else None
+
+
+def runtime(spec: KindSpec, data: Any) -> str:
+    """KAITO's effective runtime: "transformers" only for exactly that value, vLLM otherwise."""
+    ann = get(data, spec.annotations)
+    value = ann.get(C.RUNTIME_ANNOTATION) if isinstance(ann, dict) else None
+    return C.RUNTIME_TRANSFORMERS if value == C.RUNTIME_TRANSFORMERS else C.RUNTIME_VLLM
+
+
+def set_ops(data: Any, path: Path, value: Any) -> list[dict]:
+    """JSON Patch that sets `path` to `value`, creating missing parent mappings in one `add`."""
+    for depth in range(len(path) - 1):
+        if not isinstance(get(data, path[: depth + 1]), (dict, list)):
+            nested: Any = value
+            for key in reversed(path[depth + 1:]):
+                nested = {key: nested}
+            return [{"op": "add", "path": pointer(path[: depth + 1]), "value": nested}]
+    current = get(data, path)
+    if current == value and (current is not None or _has(data, path)):
+        return []
+    return [{"op": "add", "path": pointer(path), "value": value}]
+
+
+def remove_ops(data: Any, path: Path) -> list[dict]:
+    """JSON Patch that removes `path`; drops the parent mapping too when it would be left empty."""
+    parent = get(data, path[:-1])
+    if not isinstance(parent, dict) or path[-1] not in parent:
+        return []
+    if len(parent) == 1 and len(path) > 1 and isinstance(path[-2], str) and path[-2] == "annotations":
+        return [{"op": "remove", "path": pointer(path[:-1])}]
+    return [{"op": "remove", "path": pointer(path)}]
+
+
+def _has(data: Any, path: Path) -> bool:
+    parent = get(data, path[:-1])
+    return isinstance(parent, dict) and path[-1] in parent

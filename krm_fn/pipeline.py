@@ -1,0 +1,78 @@
+"""The stages, in order: read -> settings -> index, validate and decide -> plan -> write.
+
+`run_krm` and `run_render` return an Outcome; only cli.py writes it anywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from . import yamlio
+from .config import ConfigError, Settings, resolve_settings
+from .index import ref_of
+from .plan import plan
+from .reader import InputError, read_resource_list, read_stream
+from .results import Result, Severity, exit_status, sort_results
+from .writer import Changes, write_resource_list, write_stream
+
+
+@dataclass(frozen=True)
+class Outcome:
+    output: str          # what goes to stdout ("" when nothing may be written)
+    results: list[Result]
+    exit_code: int
+
+
+def _error_outcome(message: str) -> Outcome:
+    result = Result(Severity.ERROR, message)
+    return Outcome("", [result], 1)
+
+
+def _ordered(results: list[Result], items: list) -> list[Result]:
+    order: dict = {}
+    for item in items:
+        order.setdefault(ref_of(item), len(order))
+    return sort_results(results, order)
+
+
+def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
+    """KRM function mode: a ResourceList in, a ResourceList out."""
+    try:
+        rl = read_resource_list(data)
+    except InputError as exc:
+        return _error_outcome(str(exc))
+    try:
+        fc = yamlio.construct(rl.function_config) if rl.function_config is not None else None
+        settings = resolve_settings(fc, environ)
+    except ConfigError as exc:
+        results = [Result(Severity.ERROR, f"functionConfig: {exc}", field_path=_setting_of(exc))]
+        return Outcome(write_resource_list(rl, Changes(), results), results, 1)
+    changes, results = plan(rl.items, settings)
+    results = _ordered(results, rl.items)
+    return Outcome(write_resource_list(rl, changes, results), results,
+                   exit_status(results, settings.fail_on))
+
+
+def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
+               overrides: Mapping[str, Any]) -> Outcome:
+    """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
+    try:
+        settings = resolve_settings(fc, environ, overrides)
+    except ConfigError as exc:
+        return _error_outcome(f"config: {exc}")
+    try:
+        stream = read_stream(sources)
+    except InputError as exc:
+        return _error_outcome(str(exc))
+    changes, results = plan(stream.items, settings)
+    results = _ordered(results, stream.items)
+    code = exit_status(results, settings.fail_on)
+    return Outcome(write_stream(stream, changes) if code == 0 else "", results, code)
+
+
+def _setting_of(exc: ConfigError) -> str:
+    head = str(exc).split(":", 1)[0].split("[", 1)[0]
+    return f"functionConfig.{head}" if head.isidentifier() else ""
+
+
+__all__ = ["Outcome", "Settings", "run_krm", "run_render"]

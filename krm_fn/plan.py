@@ -1,0 +1,264 @@
+"""Decisions -> changes: cascade, validation, decisions, derived ConfigMaps, reverts, retirements.
+
+Every stage reads the index and returns results (and JSON Patch ops); nothing here does I/O.
+"""
+from __future__ import annotations
+
+import json
+
+import jsonpatch
+
+from . import constants as C
+from . import kinds
+from .checks import CHECKS
+from .config import Settings
+from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide, source_of
+from .derived import build, comparable, with_location
+from .index import ABSENT, Index, Workload, build_index, is_derived, ref_of
+from .inference_config import DATA_KEY, InferenceConfigError, inspect
+from .reader import Item
+from .results import Result, Severity, has_errors
+from .writer import Changes
+
+
+def q(value: object) -> str:
+    """A name in a message, quoted as KAITO quotes it."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _result(severity: Severity, message: str, item: Item, field: str = "", **values) -> Result:
+    path, index = item.file()
+    return Result(severity, message, ref_of(item), field_path=field, file_path=path, file_index=index,
+                  **values)
+
+
+# --- shape ------------------------------------------------------------------------------------------
+
+def shape_errors(items: list[Item]) -> list[Result]:
+    """Items a Kubernetes API would refuse: not a mapping, or without apiVersion, kind, metadata.name."""
+    out = []
+    for item in items:
+        where = f"items[{item.index}] (line {item.node.start_mark.line + 1}, " \
+                f"column {item.node.start_mark.column + 1})"
+        if not item.is_mapping:
+            out.append(Result(Severity.ERROR, f"{where} is not a mapping; every item must be a "
+                                              "Kubernetes object"))
+            continue
+        missing = [f for f, v in (("apiVersion", item.api_version), ("kind", item.kind),
+                                  ("metadata.name", item.name)) if not v]
+        if missing:
+            path, index = item.file()
+            out.append(Result(Severity.ERROR, f"{where} has no {missing[0]} (a non-empty string)",
+                              ref_of(item), field_path=missing[0], file_path=path, file_index=index))
+    return out
+
+
+# --- cascade ------------------------------------------------------------------------------------------
+
+def _valid(value: object) -> bool:
+    return value is ABSENT or value in ("true", "false")
+
+
+def cascade(index: Index, changes: Changes) -> list[Result]:
+    """Parents to the children KAITO creates: MultiRoleInference -> InferenceSets -> Workspaces."""
+    out: list[Result] = []
+    for parent_kind, child_kind in (("MultiRoleInference", "InferenceSet"), ("InferenceSet", "Workspace")):
+        for parent in [w for w in index.workloads if w.spec.kind == parent_kind]:
+            if not _valid(parent.value):
+                continue  # reported on the parent; copying a bad value would only repeat it
+            for child in index.children(parent, child_kind):
+                if child.value == parent.value:
+                    continue
+                path = child.spec.annotations + (C.ENABLE_ANNOTATION,)
+                if parent.value is ABSENT:
+                    ops = kinds.remove_ops(child.data, path)
+                    told = "removed, as on"
+                else:
+                    ops = kinds.set_ops(child.data, path, parent.value)
+                    told = f'set to {q(parent.value)} from'
+                changes.patch(child.item.index, ops)
+                child.data = jsonpatch.apply_patch(child.data, ops)
+                child.value = parent.value
+                out.append(_result(
+                    Severity.INFO,
+                    f"annotation {C.ENABLE_ANNOTATION} {told} {parent.spec.kind} {q(parent.name)} "
+                    f"(KAITO propagates it to the {child_kind}s it creates)",
+                    child.item, child.spec.annotation_field,
+                    proposed_value=None if parent.value is ABSENT else parent.value))
+    return out
+
+
+# --- validation -------------------------------------------------------------------------------------
+
+def validate(index: Index) -> list[Result]:
+    out = []
+    for w in index.workloads:
+        if w.value is ABSENT or w.value == "false":
+            continue
+        for check in CHECKS:
+            message = check.check(w)
+            if message is not None:
+                out.append(_result(Severity.ERROR, message, w.item, w.spec.annotation_field,
+                                   current_value=w.value))
+                break
+    return out
+
+
+# --- decisions --------------------------------------------------------------------------------------
+
+def decisions(index: Index, settings: Settings) -> list[Decision]:
+    return [decide(index, w, path, settings.presets)
+            for w in index.workloads if w.enabled for path in w.spec.config_refs(w.data)]
+
+
+def _describe(d: Decision, target: str) -> str:
+    src = f"a copy of ConfigMap {q(d.source_name)}" if d.source_name else "a new ConfigMap"
+    preset = kinds.preset_name(d.workload.spec, d.workload.data)
+    why = (f"preset {q(preset)} has a KAITO-tuned config" if d.tuned
+           else f"preset {q(preset)} has no KAITO-tuned config, using the universal fallback")
+    return f"speculative decoding: {why}: {d.json} goes in {src}, {q(target)}"
+
+
+def decision_result(d: Decision, target: str | None) -> Result:
+    field = kinds.dotted(d.path)
+    item = d.workload.item
+    if d.action == INJECT:
+        return _result(Severity.INFO, _describe(d, target or ""), item, field, proposed_value=target)
+    if d.action == OVERRIDE:
+        return _result(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets "
+                                      f"vllm.speculative-config (a user override); left unchanged",
+                       item, field)
+    if d.action == NOT_VISIBLE:
+        return _result(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the "
+                                         "input, so whether it overrides vllm.speculative-config cannot be "
+                                         "seen here; left unchanged, KAITO decides in the cluster",
+                       item, field)
+    assert d.action == BROKEN and d.source is not None
+    return _result(Severity.ERROR, f"ConfigMap {q(d.source_name)} referenced by {d.workload.spec.kind} "
+                                   f"{q(d.workload.name)}: {d.detail}", d.source, f"data[{DATA_KEY}]")
+
+
+def underscore_warnings(index: Index, ds: list[Decision]) -> list[Result]:
+    """vLLM reads `speculative_config` too, but KAITO does not see it as an override: both flags reach vLLM."""
+    out, seen = [], set()
+    for d in ds:
+        if d.source is None or d.source.index in seen or d.action == BROKEN:
+            continue
+        seen.add(d.source.index)
+        text = ((d.source.data() or {}).get("data") or {}).get(DATA_KEY)
+        try:
+            if inspect(text).has_underscore_spelling:
+                out.append(_result(Severity.WARNING,
+                                   "vllm.speculative_config (underscore) is not seen by KAITO as an override; "
+                                   "vLLM would get it and the injected speculative-config: spell it "
+                                   "speculative-config", d.source, f"data[{DATA_KEY}]"))
+        except InferenceConfigError:
+            pass
+    return out
+
+
+# --- materialization -----------------------------------------------------------------------------------
+
+def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[list[Result], dict[int, str]]:
+    """Derived ConfigMaps and re-pointed references; returns results and the target of each decision."""
+    out: list[Result] = []
+    targets: dict[int, str] = {}
+    planned: set[tuple[str, str]] = set()
+    for i, d in enumerate(ds):
+        w = d.workload
+        if d.action == OVERRIDE and d.current != d.source_name:
+            _point(changes, w, d.path, d.source_name)
+        if d.action != INJECT:
+            continue
+        try:
+            cm = build(d.source.data() if d.source else None, d.source_name, w.namespace, d.json, d.method)
+        except InferenceConfigError as exc:
+            out.append(_result(Severity.ERROR, f"ConfigMap {q(d.source_name)}: {exc}", d.source or w.item,
+                               f"data[{DATA_KEY}]"))
+            continue
+        name = cm["metadata"]["name"]
+        targets[i] = name
+        key = (w.namespace, name)
+        if key not in planned:
+            planned.add(key)
+            existing = index.configmaps.get(key)
+            if existing is None:
+                changes.added.append((w.item.index, with_location(cm, w.item.annotations())))
+            elif not is_derived(existing):
+                out.append(_result(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function "
+                                                   "derived; rename it", existing))
+            elif comparable(existing.data()) != cm:
+                # A derived ConfigMap edited by hand: regenerate it from its source.
+                keep = (existing.data().get("metadata") or {}).get("annotations") or {}
+                want = with_location(cm, {})
+                want["metadata"]["annotations"].update(
+                    {k: v for k, v in keep.items() if k.startswith(C.RENDER_STRIPPED)})
+                changes.patch(existing.index, jsonpatch.make_patch(existing.data(), want).patch)
+        if d.current != name:
+            _point(changes, w, d.path, name)
+    return out, targets
+
+
+def _point(changes: Changes, w: Workload, path: kinds.Path, name: str | None) -> None:
+    ops = kinds.set_ops(w.data, path, name) if name else kinds.remove_ops(w.data, path)
+    changes.patch(w.item.index, ops)
+    # Keep the workload's data at its planned state: later stages read the final references from it.
+    w.data = jsonpatch.apply_patch(w.data, ops)
+
+
+def revert(index: Index, changes: Changes) -> list[Result]:
+    """Disabled workloads that still point at a derived ConfigMap go back to its source."""
+    out = []
+    for w in index.workloads:
+        if w.value is not ABSENT and w.value != "false":
+            continue
+        for path in w.spec.config_refs(w.data):
+            current = kinds.get(w.data, path)
+            if not isinstance(current, str):
+                continue
+            src_name, _, via_derived = source_of(index, w.namespace, current)
+            if not via_derived:
+                continue
+            _point(changes, w, path, src_name)
+            out.append(_result(Severity.INFO, "speculative decoding is disabled: "
+                               + (f"reference restored to ConfigMap {q(src_name)}" if src_name
+                                  else "derived ConfigMap reference removed"),
+                               w.item, kinds.dotted(path), proposed_value=src_name))
+    return out
+
+
+def retire(index: Index, items: list[Item], changes: Changes) -> None:
+    """Derived ConfigMaps that nothing references any more are dropped."""
+    referenced: set[int] = set()
+    for w in index.workloads:
+        for path in w.spec.config_refs(w.data):
+            ref = kinds.get(w.data, path)
+            if isinstance(ref, str):
+                found = index.configmap(w.namespace, ref)
+                if found is not None:
+                    referenced.add(found.index)
+    for item in items:
+        if is_derived(item) and item.index not in referenced:
+            changes.removed.add(item.index)
+            changes.patches.pop(item.index, None)
+
+
+# --- the whole plan ---------------------------------------------------------------------------------
+
+def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
+    results = shape_errors(items)
+    index = build_index(items)
+    changes = Changes()
+    results += cascade(index, changes)
+    results += validate(index)
+    if has_errors(results):
+        return Changes(), results
+    ds = decisions(index, settings)
+    made, targets = materialize(index, ds, changes)
+    results += [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
+    results += made + underscore_warnings(index, ds)
+    results += revert(index, changes)
+    retire(index, items, changes)
+    if has_errors(results) or not settings.materialize:
+        return Changes(), results
+    return changes, results

@@ -1,0 +1,237 @@
+"""Bytes in, a ResourceList (or a plain stream of documents) out: parsed once, positions kept.
+
+Every item keeps the exact region of source text it came from, so the writer can copy untouched items
+verbatim and edit changed ones in place. Python data is built only on demand (`Item.data`), for the
+items the function inspects; kind, name and annotations are read straight from the composed nodes.
+"""
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from . import constants as C
+from . import yamlio
+
+
+class InputError(Exception):
+    """The input cannot be read at all; nothing can be written but an error result."""
+
+    def __init__(self, message: str, mark: Any = None) -> None:
+        where = f" ({yamlio.position(mark)})" if mark is not None else ""
+        super().__init__(message + where)
+
+
+# --- node helpers -------------------------------------------------------------------------------
+
+def child(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    """The value node under `key` of a mapping node, or None."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for k, v in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key:
+            return v
+    return None
+
+
+def scalar(node: yaml.Node | None) -> str | None:
+    """A scalar's string value when it is a string (plain or quoted); None otherwise."""
+    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str":
+        return node.value
+    return None
+
+
+def node_end(node: yaml.Node) -> int:
+    """Where a node's own text ends (block collections end where their last value ends)."""
+    while True:
+        if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
+            node = node.value[-1][1]
+        elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
+            node = node.value[-1]
+        else:
+            return node.end_mark.index
+
+
+def line_end(text: str, pos: int) -> int:
+    """The offset just past the line that `pos` ends in (block scalars already end at a line start)."""
+    if pos > 0 and text[pos - 1] == "\n":
+        return pos
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl + 1
+
+
+def column_of(text: str, pos: int) -> int:
+    return pos - (text.rfind("\n", 0, pos) + 1)
+
+
+# --- items --------------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Item:
+    """One resource: its node, its source region, and its identity read from the node."""
+
+    index: int
+    node: yaml.Node
+    source: str
+    start: int
+    end: int
+    api_version: str = ""
+    kind: str = ""
+    name: str = ""
+    namespace: str = ""
+    _data: Any = field(default=None, repr=False)
+    _built: bool = field(default=False, repr=False)
+
+    @property
+    def column(self) -> int:
+        return column_of(self.source, self.start)
+
+    @property
+    def region(self) -> str:
+        return self.source[self.start:self.end]
+
+    def data(self) -> Any:
+        if not self._built:
+            self._data = yamlio.construct(self.node)
+            self._built = True
+        return self._data
+
+    def annotation(self, key: str) -> str | None:
+        return scalar(child(child(child(self.node, "metadata"), "annotations"), key))
+
+    def annotations(self) -> dict[str, str]:
+        ann = child(child(self.node, "metadata"), "annotations")
+        if not isinstance(ann, yaml.MappingNode):
+            return {}
+        return {k.value: v.value for k, v in ann.value
+                if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)}
+
+    @property
+    def is_mapping(self) -> bool:
+        return isinstance(self.node, yaml.MappingNode)
+
+    def file(self) -> tuple[str, int | None]:
+        """The file path and index kpt recorded for the item (empty without an orchestrator)."""
+        path = self.annotation(C.PATH_ANNOTATION) or self.annotation(C.LEGACY_PATH_ANNOTATION) or ""
+        index = self.annotation(C.INDEX_ANNOTATION) or self.annotation(C.LEGACY_INDEX_ANNOTATION)
+        try:
+            return path, int(index) if index is not None else None
+        except ValueError:
+            return path, None
+
+
+def make_item(index: int, node: yaml.Node, source: str) -> Item:
+    start = node.start_mark.index
+    item = Item(index=index, node=node, source=source, start=start, end=line_end(source, node_end(node)))
+    if isinstance(node, yaml.MappingNode):
+        meta = child(node, "metadata")
+        item.api_version = scalar(child(node, "apiVersion")) or ""
+        item.kind = scalar(child(node, "kind")) or ""
+        item.name = scalar(child(meta, "name")) or ""
+        item.namespace = scalar(child(meta, "namespace")) or ""
+    return item
+
+
+# --- documents ----------------------------------------------------------------------------------
+
+@dataclass
+class ResourceList:
+    """The envelope as a value: its text, root node, items and functionConfig."""
+
+    text: str
+    root: yaml.MappingNode
+    items_node: yaml.SequenceNode | None
+    items: list[Item]
+    function_config: yaml.Node | None
+
+    @property
+    def splicable(self) -> bool:
+        """Block layout all the way down to the items: the writer can edit the text in place."""
+        return not self.root.flow_style and (self.items_node is None or not self.items_node.flow_style)
+
+
+def decode(data: bytes) -> str:
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"input is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
+    # YAML line breaks are what the positions count in; keep CRLF input as is but never see a BOM again.
+    return text.lstrip("\ufeff")
+
+
+def _compose_all(text: str) -> list[yaml.Node]:
+    try:
+        return yamlio.compose_all(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise InputError(f"input is not valid YAML: {problem}", mark) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"input is not valid YAML: {exc}") from None
+
+
+def read_resource_list(data: bytes) -> ResourceList:
+    text = decode(data)
+    if not text.strip():
+        raise InputError("input is empty; expected a ResourceList on stdin")
+    docs = [d for d in _compose_all(text) if d is not None]
+    if not docs:
+        raise InputError("input holds no YAML document; expected a ResourceList")
+    if len(docs) > 1:
+        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList "
+                         "(use `kaito-specdec render` for a plain stream)", docs[1].start_mark)
+    root = docs[0]
+    if not isinstance(root, yaml.MappingNode):
+        raise InputError("input is not a ResourceList: the document is not a mapping", root.start_mark)
+    kind = scalar(child(root, "kind"))
+    api = scalar(child(root, "apiVersion")) or ""
+    if kind == C.RESOURCE_LIST_KIND:
+        if not api.startswith(C.RESOURCE_LIST_API_PREFIX):
+            raise InputError(f"ResourceList has apiVersion {api!r}; expected config.kubernetes.io/v1",
+                             root.start_mark)
+    elif kind != C.LIST_KIND:
+        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List",
+                         root.start_mark)
+    items_node = child(root, "items")
+    if items_node is not None and not isinstance(items_node, yaml.SequenceNode):
+        if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
+            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
+        items_node = None
+    items = [make_item(i, n, text) for i, n in enumerate(items_node.value if items_node else [])]
+    fc = child(root, "functionConfig")
+    if isinstance(fc, yaml.ScalarNode) and fc.tag.endswith(":null"):
+        fc = None
+    return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=fc)
+
+
+@dataclass
+class Stream:
+    """A plain multi-document stream (the `render` path): items from one or more sources."""
+
+    items: list[Item]
+
+
+def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
+    """Documents of several files (name, bytes), in order; empty documents are skipped."""
+    items: list[Item] = []
+    for name, data in sources:
+        try:
+            text = decode(data)
+            docs = _compose_all(text)
+        except InputError as exc:
+            raise InputError(f"{name}: {exc}") from None
+        for node in docs:
+            if node is None:
+                continue
+            if isinstance(node, yaml.MappingNode) and scalar(child(node, "kind")) in (C.LIST_KIND,) \
+                    and isinstance(child(node, "items"), yaml.SequenceNode):
+                # A `kind: List` document (kubectl's) contributes its items.
+                for sub in child(node, "items").value:
+                    items.append(make_item(len(items), sub, text))
+                continue
+            items.append(make_item(len(items), node, text))
+    return Stream(items=items)

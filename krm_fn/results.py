@@ -1,0 +1,98 @@
+"""One Result type, rendered three ways: a KRM `results:` entry, a stderr line, an exit status."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Iterable
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+@dataclass(frozen=True)
+class ResourceRef:
+    api_version: str = ""
+    kind: str = ""
+    name: str = ""
+    namespace: str = ""
+
+    def to_krm(self) -> dict[str, str]:
+        out = {"apiVersion": self.api_version, "kind": self.kind, "name": self.name}
+        if self.namespace:
+            out["namespace"] = self.namespace
+        return out
+
+    def display(self) -> str:
+        ns = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.api_version}/{self.kind}/{ns}{self.name}"
+
+
+_UNSET = object()
+
+
+@dataclass(frozen=True)
+class Result:
+    severity: Severity
+    message: str
+    resource: ResourceRef | None = None
+    field_path: str = ""
+    current_value: Any = _UNSET
+    proposed_value: Any = _UNSET
+    file_path: str = ""
+    file_index: int | None = None
+    tags: tuple[tuple[str, str], ...] = field(default=())
+
+    def to_krm(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message, "severity": self.severity.value}
+        if self.resource is not None:
+            out["resourceRef"] = self.resource.to_krm()
+        if self.field_path:
+            f: dict[str, Any] = {"path": self.field_path}
+            if self.current_value is not _UNSET:
+                f["currentValue"] = self.current_value
+            if self.proposed_value is not _UNSET:
+                f["proposedValue"] = self.proposed_value
+            out["field"] = f
+        if self.file_path:
+            fl: dict[str, Any] = {"path": self.file_path}
+            if self.file_index is not None:
+                fl["index"] = self.file_index
+            out["file"] = fl
+        if self.tags:
+            out["tags"] = dict(self.tags)
+        return out
+
+    def line(self) -> str:
+        """`[severity] apiVersion/kind/[namespace/]name field: message` — kustomize never shows results."""
+        where = self.resource.display() if self.resource else "ResourceList"
+        fld = f" {self.field_path}" if self.field_path else ""
+        return f"[{self.severity.value}] {where}{fld}: {self.message}"
+
+
+def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:
+    """Deterministic: by resource in input order (config-level results first), then severity, then message.
+
+    A stable sort keeps the order in which one stage reported several findings on one resource.
+    """
+    order = order or {}
+
+    def key(r: Result) -> tuple:
+        pos = -1 if r.resource is None else order.get(r.resource, len(order))
+        return (pos,)
+
+    return sorted(results, key=key)
+
+
+def exit_status(results: Iterable[Result], fail_on: Severity = Severity.ERROR) -> int:
+    threshold = _ORDER[fail_on]
+    return 1 if any(_ORDER[r.severity] <= threshold for r in results) else 0
+
+
+def has_errors(results: Iterable[Result]) -> bool:
+    return any(r.severity is Severity.ERROR for r in results)

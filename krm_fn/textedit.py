@@ -1,0 +1,182 @@
+"""JSON Patch operations applied as small text edits to one item's source region.
+
+The patch is the single source of truth: jsonpatch computes the intended object, the text edits try
+to produce it while leaving every other byte alone, and a re-parse checks that they did. Where an edit
+cannot be made safely (flow style, block scalars, odd layouts), the item is emitted whole instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import jsonpatch
+import yaml
+
+from . import yamlio
+from .reader import Item, column_of, line_end, node_end
+
+
+class Unsupported(Exception):
+    """This edit cannot be made as a text edit; the caller falls back to emitting the item."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    text: str
+    seq: int
+
+
+def pointer_parts(path: str) -> list[str]:
+    if not path.startswith("/"):
+        raise ValueError(f"not a JSON pointer: {path!r}")
+    return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+
+
+def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
+    """(parent node, key node, value node) for a pointer; value None when the last key is absent."""
+    parent: yaml.Node | None = None
+    key_node: yaml.Node | None = None
+    cur: yaml.Node | None = node
+    for i, part in enumerate(parts):
+        parent, key_node = cur, None
+        if isinstance(cur, yaml.MappingNode):
+            nxt = None
+            for k, v in cur.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == part:
+                    key_node, nxt = k, v
+            cur = nxt
+        elif isinstance(cur, yaml.SequenceNode) and part.isdigit() and int(part) < len(cur.value):
+            cur = cur.value[int(part)]
+        else:
+            cur = None
+        if cur is None and i < len(parts) - 1:
+            raise Unsupported("parent path does not exist in the source")
+    return parent, key_node, cur
+
+
+def _is_block_scalar(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.style in ("|", ">")
+
+
+def _block(value: Any, indent: int) -> str:
+    """A collection as block YAML, every line indented, starting on a new line."""
+    body = yamlio.dump(value)
+    pad = " " * indent
+    return "\n" + "".join(pad + line if line.strip() else line for line in body.splitlines(True)).rstrip("\n")
+
+
+def _value_text(value: Any, indent: int, style: str | None = None) -> str:
+    """Text that follows `key:` for a new value (leading space or newline included)."""
+    if isinstance(value, (dict, list)):
+        if not value:
+            return " {}" if isinstance(value, dict) else " []"
+        return _block(value, indent)
+    if isinstance(value, str) and "\n" in value:
+        raise Unsupported("multi-line string")
+    return " " + yamlio.scalar_text(value, style)
+
+
+def _key_column(text: str, mapping: yaml.MappingNode) -> int:
+    return column_of(text, mapping.value[0][0].start_mark.index)
+
+
+def _after_colon(text: str, key_node: yaml.Node) -> int:
+    pos = text.find(":", key_node.end_mark.index)
+    if pos < 0:
+        raise Unsupported("no colon after key")
+    return pos + 1
+
+
+def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
+    kind = op["op"]
+    parts = pointer_parts(op["path"])
+    if not parts or parts == [""]:
+        raise Unsupported("whole-document operation")
+    parent, key_node, value_node = _find(root, parts)
+    if not isinstance(parent, yaml.MappingNode) or parent.flow_style:
+        raise Unsupported("parent is not a block mapping")
+    if kind in ("add", "replace") and value_node is not None:
+        new = op["value"]
+        if isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node):
+            if isinstance(new, (dict, list)) and new:
+                start = _after_colon(text, key_node)
+                return [Edit(start, value_node.end_mark.index,
+                             _value_text(new, _key_column(text, parent) + 2), seq)]
+            style = value_node.style if value_node.style in ('"', "'") else None
+            return [Edit(value_node.start_mark.index, value_node.end_mark.index,
+                         _value_text(new, 0, style).lstrip(" "), seq)]
+        if isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)) and value_node.flow_style \
+                and not value_node.value and isinstance(new, (dict, list)):
+            start = _after_colon(text, key_node)
+            return [Edit(start, value_node.end_mark.index,
+                         _value_text(new, _key_column(text, parent) + 2), seq)]
+        raise Unsupported("replacing a collection or block scalar")
+    if kind == "add":
+        if not parent.value:
+            raise Unsupported("empty mapping")
+        col = _key_column(text, parent)
+        at = line_end(text, node_end(parent))
+        prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
+        line = " " * col + yamlio.scalar_text(parts[-1]) + ":" + _value_text(op["value"], col + 2) + "\n"
+        return [Edit(at, at, prefix + line, seq)]
+    if kind == "remove":
+        if value_node is None or key_node is None:
+            raise Unsupported("nothing to remove")
+        if len(parent.value) == 1:
+            # Removing the last key must leave `{}`, not a null.
+            owner_parts = parts[:-1]
+            if not owner_parts:
+                raise Unsupported("emptying the item")
+            grand, owner_key, _ = _find(root, owner_parts)
+            if owner_key is None:
+                raise Unsupported("emptying a sequence entry")
+            return [Edit(_after_colon(text, owner_key), node_end(parent), " {}", seq)]
+        line_start = text.rfind("\n", 0, key_node.start_mark.index) + 1
+        if text[line_start:key_node.start_mark.index].strip():
+            raise Unsupported("key does not start its line")
+        return [Edit(line_start, line_end(text, node_end(value_node)), "", seq)]
+    raise Unsupported(f"operation {kind!r}")
+
+
+def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int) -> str:
+    """The region text[start:end] with ops applied (positions as in `root`); raises Unsupported."""
+    edits: list[Edit] = []
+    for seq, op in enumerate(ops):
+        edits.extend(_edits_for(text, root, op, seq))
+    edits.sort(key=lambda e: (e.start, e.seq), reverse=True)
+    out = text[start:end]
+    last_start = end + 1
+    for e in edits:
+        if e.end > last_start or e.start < start or e.end > end:
+            raise Unsupported("overlapping edits or edits outside the item")
+        out = out[:e.start - start] + e.text + out[e.end - start:]
+        last_start = e.start
+    return out
+
+
+def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
+    """A whole item by the safe emitter, laid out to continue at `column` after a `- `."""
+    lines = yamlio.dump(data).splitlines(True)
+    body = lines[0] + "".join(" " * column + ln if ln.strip() else ln for ln in lines[1:])
+    return body if trailing_newline else body.rstrip("\n")
+
+
+def _parses_to(region: str, column: int, target: Any) -> bool:
+    try:
+        return yamlio.load(" " * column + region) == target
+    except yaml.YAMLError:
+        return False
+
+
+def edit_item(item: Item, ops: list[dict]) -> str:
+    """The item's new region text: text edits when they verify, else the item emitted whole."""
+    target = jsonpatch.apply_patch(item.data(), ops)
+    try:
+        region = apply_text_edits(item.source, item.node, ops, item.start, item.end)
+        if _parses_to(region, item.column, target):
+            return region
+    except Unsupported:
+        pass
+    return emit_item(target, item.column, item.region.endswith("\n"))

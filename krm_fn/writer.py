@@ -1,0 +1,177 @@
+"""Output text: the input with changed items edited in place, new items inserted, retired ones cut.
+
+Untouched items are never re-serialised: the output is the input text with splices, so every byte the
+function has no reason to change comes out as it came in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import constants as C
+from . import yamlio
+from .reader import Item, ResourceList, Stream, column_of, line_end, node_end
+from .results import Result
+from .textedit import edit_item, emit_item
+
+
+@dataclass
+class Changes:
+    """Everything the function changes: JSON Patch per item, new items, retired items."""
+
+    patches: dict[int, list[dict]] = field(default_factory=dict)
+    added: list[tuple[int, dict]] = field(default_factory=list)  # (index of the item served, data)
+    removed: set[int] = field(default_factory=set)
+
+    def patch(self, index: int, ops: list[dict]) -> None:
+        if ops:
+            self.patches.setdefault(index, []).extend(ops)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.patches or self.added or self.removed)
+
+
+def _dash(text: str, lower: int, item_start: int) -> int:
+    """Offset of the `-` that opens a block sequence entry (comments may sit between it and the item)."""
+    best = -1
+    pos = lower
+    for line in text[lower:item_start].splitlines(True):
+        content = line.split("#", 1)[0]
+        idx = content.rfind("-")
+        if idx >= 0:
+            best = pos + idx
+        pos += len(line)
+    return best if best >= 0 else item_start
+
+
+def _entry(data: Any, dash_col: int) -> str:
+    return " " * dash_col + "- " + emit_item(data, dash_col + 2, True)
+
+
+def _results_block(results: list[Result], col: int) -> str:
+    body = yamlio.dump({"results": [r.to_krm() for r in results]})
+    return "".join(" " * col + ln if ln.strip() else ln for ln in body.splitlines(True))
+
+
+def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
+    if changes.empty and not results:
+        return rl.text
+    kept = len(rl.items) - len(changes.removed) + len(changes.added)
+    if not rl.splicable or (kept == 0 and rl.items):
+        return _reemit(rl, changes, results)
+    text = rl.text
+    splices: list[tuple[int, int, str]] = []
+    lower = rl.items_node.start_mark.index if rl.items_node is not None else 0
+    added_after: dict[int, list[dict]] = {}
+    for served, data in changes.added:
+        added_after.setdefault(served, []).append(data)
+    for item in rl.items:
+        dash = _dash(text, lower, item.start)
+        lower = item.end
+        if item.index in changes.removed:
+            splices.append((text.rfind("\n", 0, dash) + 1, item.end, ""))
+        elif item.index in changes.patches:
+            splices.append((item.start, item.end, edit_item(item, changes.patches[item.index])))
+        if item.index in added_after:
+            prefix = "" if item.end == 0 or text[item.end - 1] == "\n" else "\n"
+            dash_col = column_of(text, dash)
+            new = "".join(_entry(d, dash_col) for d in added_after[item.index])
+            splices.append((item.end, item.end, prefix + new))
+    if results:
+        splices.append(_results_splice(rl, results))
+    # Applied back to front; at one position, what was listed first ends up first in the text.
+    order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i), reverse=True)
+    out = text
+    for i in order:
+        start, end, new = splices[i]
+        out = out[:start] + new + out[end:]
+    return out
+
+
+def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, str]:
+    text = rl.text
+    col = column_of(text, rl.root.value[0][0].start_mark.index) if rl.root.value else 0
+    block = _results_block(results, col)
+    for k, v in rl.root.value:
+        if k.value == "results":
+            start = text.rfind("\n", 0, k.start_mark.index) + 1
+            return (start, line_end(text, node_end(v)), block)
+    at = line_end(text, node_end(rl.root))
+    prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
+    return (at, at, prefix + block)
+
+
+def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
+    """Flow-style (JSON) input: the whole ResourceList through the safe emitter, as block YAML."""
+    import jsonpatch
+
+    root = yamlio.construct(rl.root)
+    items: list[Any] = []
+    added_after: dict[int, list[dict]] = {}
+    for served, data in changes.added:
+        added_after.setdefault(served, []).append(data)
+    for item in rl.items:
+        if item.index not in changes.removed:
+            data = item.data()
+            if item.index in changes.patches:
+                data = jsonpatch.apply_patch(data, changes.patches[item.index])
+            items.append(data)
+        items.extend(added_after.get(item.index, []))
+    root["items"] = items
+    if results:
+        root["results"] = [r.to_krm() for r in results]
+    return yamlio.dump(root)
+
+
+# --- render: a plain stream -----------------------------------------------------------------------
+
+def strip_ops(item: Item, planned: list[dict]) -> list[dict]:
+    """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
+    ann = item.annotations()
+    doomed = [k for k in ann if k.startswith(C.RENDER_STRIPPED)]
+    if not doomed:
+        return []
+    if len(doomed) == len(ann) and not _touches_annotations(planned):
+        return [{"op": "remove", "path": "/metadata/annotations"}]
+    return [{"op": "remove", "path": "/metadata/annotations/" + k.replace("~", "~0").replace("/", "~1")}
+            for k in doomed]
+
+
+def _touches_annotations(ops: list[dict]) -> bool:
+    return any(op["path"].startswith("/metadata/annotations") for op in ops)
+
+
+def strip_data(data: dict) -> dict:
+    ann = data.get("metadata", {}).get("annotations")
+    if isinstance(ann, dict):
+        for k in [k for k in ann if k.startswith(C.RENDER_STRIPPED)]:
+            del ann[k]
+        if not ann:
+            del data["metadata"]["annotations"]
+    return data
+
+
+def write_stream(stream: Stream, changes: Changes) -> str:
+    docs: list[str] = []
+    added_after: dict[int, list[dict]] = {}
+    for served, data in changes.added:
+        added_after.setdefault(served, []).append(data)
+    for item in stream.items:
+        if item.index not in changes.removed:
+            ops = list(changes.patches.get(item.index, []))
+            ops += strip_ops(item, ops)
+            region = edit_item(item, ops) if ops else item.region
+            # The region starts at the item's first key; lay it out as a document at column 0.
+            docs.append(_dedent(region, item.column))
+        for data in added_after.get(item.index, []):
+            docs.append(yamlio.dump(strip_data(data)))
+    return "".join("---\n" + (d if d.endswith("\n") else d + "\n") for d in docs)
+
+
+def _dedent(region: str, column: int) -> str:
+    if column == 0:
+        return region
+    pad = " " * column
+    lines = region.splitlines(True)
+    return lines[0] + "".join(ln[column:] if ln.startswith(pad) else ln for ln in lines[1:])

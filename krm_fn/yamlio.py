@@ -1,0 +1,117 @@
+"""PyYAML in one place: libyaml's C loader/dumper when present, pure Python otherwise.
+
+Parsing keeps node positions (character offsets) so the writer can edit source text in place;
+emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+C_AVAILABLE = hasattr(yaml, "CSafeLoader")
+
+
+class _PureLoader(yaml.SafeLoader):
+    pass
+
+
+if C_AVAILABLE:
+    class _CLoader(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+        pass
+    _LOADERS = {"c": _CLoader, "pure": _PureLoader}
+else:  # pragma: no cover - depends on how PyYAML was built
+    _LOADERS = {"pure": _PureLoader}
+
+
+def _timestamp_as_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    # Kubernetes reads timestamps as strings; so do we, or they would change type on the way out.
+    return loader.construct_scalar(node)
+
+
+for _cls in _LOADERS.values():
+    _cls.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
+
+_backend = "c" if C_AVAILABLE else "pure"
+
+
+def set_backend(name: str) -> None:
+    """Select the "c" or "pure" loader (tests run both)."""
+    global _backend
+    if name not in _LOADERS:
+        raise ValueError(f"YAML backend {name!r} is not available")
+    _backend = name
+
+
+def backend() -> str:
+    return _backend
+
+
+def loader_class() -> type:
+    return _LOADERS[_backend]
+
+
+def compose(text: str) -> yaml.Node | None:
+    return yaml.compose(text, Loader=loader_class())
+
+
+def compose_all(text: str) -> list[yaml.Node]:
+    return list(yaml.compose_all(text, Loader=loader_class()))
+
+
+def construct(node: yaml.Node) -> Any:
+    """Python data for one node (a subtree of a composed document)."""
+    loader = loader_class()("")
+    try:
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def load(text: str) -> Any:
+    return yaml.load(text, Loader=loader_class())
+
+
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    # Multi-line strings as literal blocks; PyYAML itself falls back to quoting when a block cannot
+    # represent the string exactly, and quotes strings YAML 1.1 would read as bool/number/null.
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str_representer)
+
+
+def dump(data: Any) -> str:
+    """Block YAML for one document, keys in insertion order, no anchors."""
+    return yaml.dump(
+        data, Dumper=_Dumper, default_flow_style=False, sort_keys=False,
+        allow_unicode=True, width=1 << 16,
+    )
+
+
+def scalar_text(value: Any, style: str | None = None) -> str:
+    """One scalar as YAML text; `style` ('"', "'" or None) keeps the quoting of the value it replaces."""
+    if isinstance(value, str) and style in ('"', "'") and "\n" not in value:
+        if style == "'":
+            return "'" + value.replace("'", "''") + "'"
+        return dump_inline(value, '"')
+    return dump_inline(value, None)
+
+
+def dump_inline(value: Any, style: str | None) -> str:
+    text = yaml.dump(value, Dumper=_Dumper, default_style=style, width=1 << 16, allow_unicode=True,
+                     explicit_end=False)
+    if text.endswith("\n...\n"):
+        text = text[: -len("\n...\n")]
+    return text.rstrip("\n")
+
+
+def position(mark: Any) -> str:
+    """'line L, column C' (1-based) for a PyYAML mark."""
+    return f"line {mark.line + 1}, column {mark.column + 1}"
