@@ -33,15 +33,17 @@ def content_hash(content: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
-def _dns_base(base: str) -> str:
-    base = re.sub(r"[^a-z0-9.-]+", "-", base.lower())
-    limit = MAX_NAME - HASH_LEN - 1
-    return base[:limit].strip("-.") or "specdec"
+def _dns_part(text: str, limit: int) -> str:
+    text = re.sub(r"[^a-z0-9.-]+", "-", text.lower())
+    return text[:limit].strip("-.")
 
 
 def derived_name(source: str | None, method: str, content: dict) -> str:
-    base = f"{source}-specdec" if source else f"specdec-{method}"
-    return f"{_dns_base(base)}-{content_hash(content)}"
+    """`<source>-specdec-<hash>` or `specdec-<method>-<hash>`, cut to a 253-character DNS subdomain."""
+    suffix = f"-specdec-{content_hash(content)}"
+    if source:
+        return (_dns_part(source, MAX_NAME - len(suffix)) or "config") + suffix
+    return "specdec-" + (_dns_part(method, 40) or "config") + f"-{content_hash(content)}"
 
 
 def build(source: dict | None, source_name: str | None, namespace: str, json_text: str,

@@ -75,15 +75,14 @@ def _error(exc: Exception) -> InferenceConfigError:
 
 
 def _parse(text: str) -> _Parsed:
-    """Compose and construct in one pass, then check the shapes KAITO requires."""
-    loader = LOADER(text)
+    """Compose (for positions) and load (for values), then check the shapes KAITO requires."""
     try:
-        node = loader.get_single_node()
-        doc = loader.construct_document(node) if node is not None else None
+        # Two passes on purpose: constructing a node tree rewrites merge keys (`<<`) in place,
+        # which would move the nodes we take positions from.
+        node = yaml.compose(text, Loader=LOADER)
+        doc = yaml.load(text, Loader=LOADER)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc) from None
-    finally:
-        loader.dispose()
     if doc is None:
         return _Parsed(node, None, None, None)
     if not isinstance(doc, dict):
@@ -308,13 +307,10 @@ def _verified(edited: str, expected: dict) -> bool:
 
 
 def _load_quietly(text: str) -> Any:
-    loader = LOADER(text)
     try:
-        return loader.get_single_data()
+        return yaml.load(text, Loader=LOADER)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return _Unparsable
-    finally:
-        loader.dispose()
 
 
 class _Unparsable:

@@ -45,7 +45,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         fc = yamlio.construct(rl.function_config) if rl.function_config is not None else None
         settings = resolve_settings(fc, environ)
     except ConfigError as exc:
-        results = [Result(Severity.ERROR, f"functionConfig: {exc}", field_path=_setting_of(exc))]
+        results = [Result(Severity.ERROR, f"invalid functionConfig: {exc}", field_path=_setting_of(exc))]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
     results = _ordered(results, rl.items)
@@ -59,7 +59,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     try:
         settings = resolve_settings(fc, environ, overrides)
     except ConfigError as exc:
-        return _error_outcome(f"config: {exc}")
+        return _error_outcome(f"invalid functionConfig: {exc}")
     try:
         stream = read_stream(sources)
     except InputError as exc:

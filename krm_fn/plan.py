@@ -112,11 +112,12 @@ def decisions(index: Index, settings: Settings) -> list[Decision]:
 
 
 def _describe(d: Decision, target: str) -> str:
-    src = f"a copy of ConfigMap {q(d.source_name)}" if d.source_name else "a new ConfigMap"
     preset = kinds.preset_name(d.workload.spec, d.workload.data)
-    why = (f"preset {q(preset)} has a KAITO-tuned config" if d.tuned
-           else f"preset {q(preset)} has no KAITO-tuned config, using the universal fallback")
-    return f"speculative decoding: {why}: {d.json} goes in {src}, {q(target)}"
+    why = "is KAITO-tuned" if d.tuned else "has no KAITO-tuned config (universal fallback)"
+    where = (f"derived from ConfigMap {q(d.source_name)}" if d.source_name
+             else "new, as the workload referenced none")
+    return f"speculative decoding: preset {q(preset)} {why}: speculative-config {d.json} " \
+           f"in ConfigMap {q(target)} ({where})"
 
 
 def decision_result(d: Decision, target: str | None) -> Result:
@@ -149,9 +150,9 @@ def underscore_warnings(index: Index, ds: list[Decision]) -> list[Result]:
         try:
             if inspect(text).has_underscore_spelling:
                 out.append(_result(Severity.WARNING,
-                                   "vllm.speculative_config (underscore) is not seen by KAITO as an override; "
-                                   "vLLM would get it and the injected speculative-config: spell it "
-                                   "speculative-config", d.source, f"data[{DATA_KEY}]"))
+                                   "vllm.speculative_config (with an underscore) is not what KAITO checks for "
+                                   "a user override, so speculative-config is injected too and vLLM gets both "
+                                   "flags; rename it to speculative-config to override", d.source, f"data[{DATA_KEY}]"))
         except InferenceConfigError:
             pass
     return out
@@ -227,8 +228,9 @@ def revert(index: Index, changes: Changes) -> list[Result]:
     return out
 
 
-def retire(index: Index, items: list[Item], changes: Changes) -> None:
+def retire(index: Index, items: list[Item], changes: Changes) -> list[Result]:
     """Derived ConfigMaps that nothing references any more are dropped."""
+    out: list[Result] = []
     referenced: set[int] = set()
     for w in index.workloads:
         for path in w.spec.config_refs(w.data):
@@ -241,6 +243,14 @@ def retire(index: Index, items: list[Item], changes: Changes) -> None:
         if is_derived(item) and item.index not in referenced:
             changes.removed.add(item.index)
             changes.patches.pop(item.index, None)
+            out.append(_result(Severity.INFO, "derived ConfigMap no workload references any more: dropped",
+                               item))
+    return out
+
+
+def _as_validate(r: Result) -> Result:
+    from dataclasses import replace
+    return replace(r, message=r.message + " [mode validate: not written]")
 
 
 # --- the whole plan ---------------------------------------------------------------------------------
@@ -255,10 +265,13 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
         return Changes(), results
     ds = decisions(index, settings)
     made, targets = materialize(index, ds, changes)
-    results += [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
+    told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
+    if not settings.materialize:
+        told = [_as_validate(r) if r.severity is Severity.INFO else r for r in told]
+    results += told
     results += made + underscore_warnings(index, ds)
     results += revert(index, changes)
-    retire(index, items, changes)
+    results += retire(index, items, changes)
     if has_errors(results) or not settings.materialize:
         return Changes(), results
     return changes, results

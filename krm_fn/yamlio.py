@@ -81,6 +81,8 @@ def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     # Multi-line strings as literal blocks; PyYAML itself falls back to quoting when a block cannot
     # represent the string exactly, and quotes strings YAML 1.1 would read as bool/number/null.
     style = "|" if "\n" in value else None
+    if style is None and dumper.resolve(yaml.ScalarNode, value, (True, False)) != "tag:yaml.org,2002:str":
+        style = '"'  # "true", "on", "010", "1.10", "null": quoted the way Kubernetes manifests quote them
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
