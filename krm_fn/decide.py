@@ -66,5 +66,5 @@ def _config_text(item: Item) -> Any:
     data = item.data().get("data") if isinstance(item.data(), dict) else None
     text = data.get(DATA_KEY) if isinstance(data, dict) else None
     if text is not None and not isinstance(text, str):
-        raise InferenceConfigError(f"data[{DATA_KEY}] is not a string")
+        raise InferenceConfigError("is not a string")
     return text
