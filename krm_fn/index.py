@@ -38,11 +38,13 @@ class Workload:
         labels = kinds.get(self.data, ("metadata", "labels"))
         return labels if isinstance(labels, dict) else {}
 
-    def owned_by(self, kind: str, name: str) -> bool:
+    def controllers(self) -> set[tuple[str, str]]:
+        """(kind, name) of the controller ownerReferences."""
         refs = kinds.get(self.data, ("metadata", "ownerReferences"))
-        return isinstance(refs, list) and any(
-            isinstance(r, dict) and r.get("kind") == kind and r.get("name") == name
-            and r.get("controller") is True for r in refs)
+        if not isinstance(refs, list):
+            return set()
+        return {(r["kind"], r["name"]) for r in refs if isinstance(r, dict) and r.get("controller") is True
+                and isinstance(r.get("kind"), str) and isinstance(r.get("name"), str)}
 
 
 def ref_of(item: Item) -> ResourceRef:
@@ -60,6 +62,7 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
 class Index:
     workloads: list[Workload] = field(default_factory=list)
     configmaps: dict[tuple[str, str], Item] = field(default_factory=dict)
+    _by_parent: dict | None = None
 
     def configmap(self, namespace: str, name: str) -> Item | None:
         """The ConfigMap a workload in `namespace` means by `name`.
@@ -72,20 +75,26 @@ class Index:
         return found
 
     def children(self, parent: Workload, kind: str) -> list[Workload]:
-        if parent.spec.kind == "InferenceSet":
-            label = C.INFERENCESET_CREATED_BY
-            names = None
-        else:
-            label = C.MULTIROLE_CREATED_BY
-            names = {f"{parent.name}-prefill", f"{parent.name}-decode"}
-        out = []
-        for w in self.workloads:
-            if w.spec.kind != kind or w.namespace != parent.namespace:
-                continue
-            by_label = w.labels().get(label) == parent.name and (names is None or w.name in names)
-            if by_label or w.owned_by(parent.spec.kind, parent.name):
-                out.append(w)
-        return out
+        return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])
+
+    def _children(self) -> dict[tuple[str, str, str, str], list[Workload]]:
+        """(parent kind, namespace, parent name, child kind) -> children, built once in one pass."""
+        if self._by_parent is None:
+            self._by_parent = {}
+            for w in self.workloads:
+                parents = set()
+                labels = w.labels()
+                if w.spec.kind == "Workspace" and isinstance(labels.get(C.INFERENCESET_CREATED_BY), str):
+                    parents.add(("InferenceSet", labels[C.INFERENCESET_CREATED_BY]))
+                mri = labels.get(C.MULTIROLE_CREATED_BY)
+                if w.spec.kind == "InferenceSet" and isinstance(mri, str) \
+                        and w.name in (f"{mri}-prefill", f"{mri}-decode"):
+                    parents.add(("MultiRoleInference", mri))
+                parents.update(w.controllers())
+                for parent_kind, parent_name in parents:
+                    key = (parent_kind, w.namespace, parent_name, w.spec.kind)
+                    self._by_parent.setdefault(key, []).append(w)
+        return self._by_parent
 
 
 def is_configmap(item: Item) -> bool:

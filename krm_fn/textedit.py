@@ -29,6 +29,8 @@ class Edit:
 
 
 def pointer_parts(path: str) -> list[str]:
+    if path == "":
+        return []  # the whole document (RFC 6901); the caller falls back to emitting the item
     if not path.startswith("/"):
         raise ValueError(f"not a JSON pointer: {path!r}")
     return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]

@@ -80,13 +80,20 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
             splices.append((item.end, item.end, prefix + new))
     if results:
         splices.append(_results_splice(rl, results))
-    # Applied back to front; at one position, what was listed first ends up first in the text.
-    order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i), reverse=True)
-    out = text
+    return _apply(text, splices)
+
+
+def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
+    """One pass over the text; at one position, what was listed first ends up first (linear, not n²)."""
+    order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i))
+    pieces, pos = [], 0
     for i in order:
         start, end, new = splices[i]
-        out = out[:start] + new + out[end:]
-    return out
+        pieces.append(text[pos:start])
+        pieces.append(new)
+        pos = max(pos, end)
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, str]:

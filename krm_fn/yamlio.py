@@ -77,6 +77,28 @@ class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[mi
         return True
 
 
+class _PureDumper(yaml.SafeDumper):
+    """libyaml's emitter escapes every character outside the BMP (emoji) and so turns a multi-line
+    string holding one into a double-quoted "\\U0001F680" line; PyYAML's own emitter writes them as is."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _astral(data: Any) -> bool:
+    if isinstance(data, str):
+        return bool(data) and max(data) > "\uffff"
+    if isinstance(data, dict):
+        return any(_astral(k) or _astral(v) for k, v in data.items())
+    if isinstance(data, (list, tuple)):
+        return any(_astral(v) for v in data)
+    return False
+
+
+def _dumper_for(data: Any) -> type:
+    return _PureDumper if _astral(data) else _Dumper
+
+
 def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     # Multi-line strings as literal blocks; PyYAML itself falls back to quoting when a block cannot
     # represent the string exactly, and quotes strings YAML 1.1 would read as bool/number/null.
@@ -87,12 +109,13 @@ def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
 
 
 _Dumper.add_representer(str, _str_representer)
+_PureDumper.add_representer(str, _str_representer)
 
 
 def dump(data: Any) -> str:
     """Block YAML for one document, keys in insertion order, no anchors."""
     return yaml.dump(
-        data, Dumper=_Dumper, default_flow_style=False, sort_keys=False,
+        data, Dumper=_dumper_for(data), default_flow_style=False, sort_keys=False,
         allow_unicode=True, width=1 << 16,
     )
 
@@ -107,8 +130,8 @@ def scalar_text(value: Any, style: str | None = None) -> str:
 
 
 def dump_inline(value: Any, style: str | None) -> str:
-    text = yaml.dump(value, Dumper=_Dumper, default_style=style, width=1 << 16, allow_unicode=True,
-                     explicit_end=False)
+    text = yaml.dump(value, Dumper=_dumper_for(value), default_style=style, width=1 << 16,
+                     allow_unicode=True, explicit_end=False)
     if text.endswith("\n...\n"):
         text = text[: -len("\n...\n")]
     return text.rstrip("\n")
