@@ -23,6 +23,8 @@ INDEX_ANNOTATION = "internal.config.kubernetes.io/index"
 LEGACY_PATH_ANNOTATION = "config.kubernetes.io/path"
 LEGACY_INDEX_ANNOTATION = "config.kubernetes.io/index"
 ID_ANNOTATIONS = ("config.k8s.io/id", "kustomize.config.k8s.io/id")
+# kustomize's record of the names a resource had before namePrefix/nameSuffix (comma-separated).
+PREVIOUS_NAMES_ANNOTATION = "internal.config.kubernetes.io/previousNames"
 LOCAL_CONFIG_ANNOTATION = "config.kubernetes.io/local-config"
 FUNCTION_ANNOTATION = "config.kubernetes.io/function"
 # Stripped by `render`: what only an orchestrator should see.

@@ -26,6 +26,7 @@ class Decision:
     source_name: str | None    # the user's ConfigMap behind it (through a derived one, if any)
     source: Item | None
     action: str
+    via_derived: bool = False  # the reference names one of our derived ConfigMaps
     json: str = ""
     method: str = ""
     tuned: bool = False
@@ -40,25 +41,26 @@ def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None
     if item is not None and is_derived(item):
         src = item.annotation(C.SOURCE_ANNOTATION)
         return src, (index.configmap(namespace, src) if src else None), True
-    return ref, item, False
+    # The ConfigMap's own (current) name: under kustomize it may differ from the reference's.
+    return (item.name if item is not None else ref), item, False
 
 
 def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:
     current = kinds.get(w.data, path)
     current = current if isinstance(current, str) and current else None
-    src_name, src, _ = source_of(index, w.namespace, current)
+    src_name, src, via = source_of(index, w.namespace, current)
     preset = kinds.preset_name(w.spec, w.data) or ""
     if src_name is not None and src is None:
-        return Decision(w, path, current, src_name, None, NOT_VISIBLE)
+        return Decision(w, path, current, src_name, None, NOT_VISIBLE, via)
     if src is not None:
         try:
             found = inspect(_config_text(src))
         except InferenceConfigError as exc:
-            return Decision(w, path, current, src_name, src, BROKEN, detail=str(exc))
+            return Decision(w, path, current, src_name, src, BROKEN, via, detail=str(exc))
         if found.has_speculative_config:
-            return Decision(w, path, current, src_name, src, OVERRIDE)
+            return Decision(w, path, current, src_name, src, OVERRIDE, via)
     res = resolve(preset, table)
-    return Decision(w, path, current, src_name, src, INJECT, json=res.json, method=res.method,
+    return Decision(w, path, current, src_name, src, INJECT, via, json=res.json, method=res.method,
                     tuned=res.tuned)
 
 

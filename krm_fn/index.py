@@ -62,6 +62,9 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
 class Index:
     workloads: list[Workload] = field(default_factory=list)
     configmaps: dict[tuple[str, str], Item] = field(default_factory=dict)
+    # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
+    # the names the references still use are in previousNames.
+    previous: dict[tuple[str, str], Item] = field(default_factory=dict)
     _by_parent: dict | None = None
 
     def configmap(self, namespace: str, name: str) -> Item | None:
@@ -69,10 +72,13 @@ class Index:
 
         A ConfigMap without a namespace lands in the workload's namespace when both are applied together.
         """
-        found = self.configmaps.get((namespace, name))
-        if found is None and namespace:
-            found = self.configmaps.get(("", name))
-        return found
+        for table in (self.configmaps, self.previous):
+            found = table.get((namespace, name))
+            if found is None and namespace:
+                found = table.get(("", name))
+            if found is not None:
+                return found
+        return None
 
     def children(self, parent: Workload, kind: str) -> list[Workload]:
         return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])
@@ -116,4 +122,7 @@ def build_index(items: Iterable[Item]) -> Index:
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
         elif is_configmap(item):
             index.configmaps.setdefault((item.namespace, item.name), item)
+            for old in (item.annotation(C.PREVIOUS_NAMES_ANNOTATION) or "").split(","):
+                if old and old != item.name:
+                    index.previous.setdefault((item.namespace, old), item)
     return index

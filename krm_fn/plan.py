@@ -167,7 +167,7 @@ def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[lis
     planned: set[tuple[str, str]] = set()
     for i, d in enumerate(ds):
         w = d.workload
-        if d.action == OVERRIDE and d.current != d.source_name:
+        if d.action == OVERRIDE and d.via_derived:
             _point(changes, w, d.path, d.source_name)
         if d.action != INJECT:
             continue

@@ -40,3 +40,11 @@ def test_every_check_is_documented() -> None:
     for check in checks.CHECKS:
         assert f"`{check.ID}`" in README, check.ID
         assert check.__doc__ and "PASS" in check.__doc__ and "FAIL" in check.__doc__
+
+
+def test_every_link_to_the_repo_resolves() -> None:
+    links = re.findall(r"\]\(((?:examples|docs|Dockerfile)[^)]*)\)", README)
+    assert {"examples/kpt/README.md", "examples/kustomize/README.md", "examples/argocd/README.md",
+            "examples/flux/README.md"} <= set(links)
+    for link in links:
+        assert (ROOT / link).exists(), link

@@ -1,0 +1,184 @@
+"""kpt end to end: `kpt fn eval --exec`, `kpt fn render --allow-exec` (mutator and validator pipelines) and
+`kpt fn eval --image` through a docker stand-in, on the packages in examples/kpt/."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from e2e_support import (EXAMPLES, IMAGE, assert_golden, clean_env, copy_tree, describe, git_changed,
+                         git_commit, git_diff, git_init, invalid_value_message, require_tool, run,
+                         set_annotation, specdec_executable, write_docker_standin)
+
+PACKAGE = EXAMPLES / "kpt" / "package"
+VALIDATE = EXAMPLES / "kpt" / "validate"
+EXPECTED = PACKAGE / ".expected"
+ENABLED = 'kaito.sh/enable-speculative-decoding: "true"'
+DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
+
+
+@pytest.fixture(scope="module")
+def kpt() -> str:
+    require_tool("git", "the expected results are git diffs of the package")
+    return require_tool("kpt", "kpt 1.0.0-beta.56 runs these tests")
+
+
+@pytest.fixture(scope="module")
+def fn() -> Path:
+    return specdec_executable()
+
+
+@pytest.fixture
+def env(fn, tmp_path):
+    # The installed function first on PATH, so `exec: kaito-specdec` finds it (not a pyenv shim).
+    return clean_env([fn.parent])
+
+
+def package_copy(tmp_path: Path, src: Path = PACKAGE) -> Path:
+    pkg = copy_tree(src, tmp_path / src.name)
+    git_init(pkg)
+    return pkg
+
+
+def snapshot(pkg: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(pkg)): p.read_bytes()
+            for p in sorted(pkg.rglob("*")) if p.is_file() and ".git" not in p.relative_to(pkg).parts}
+
+
+def eval_args() -> list[str]:
+    config = yaml.safe_load((EXPECTED / "config.yaml").read_text(encoding="utf-8"))
+    assert config["testType"] == "eval"
+    args = ["--exec", config["execPath"]]
+    fn_args = [f"{k}={v}" for k, v in (config.get("args") or {}).items()]
+    return args + (["--", *fn_args] if fn_args else [])
+
+
+def results_text(results_dir: Path) -> str:
+    return (results_dir / "results.yaml").read_text(encoding="utf-8")
+
+
+def comment_lines(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if "#" in ln]
+
+
+def test_eval_exec_matches_expected_diff(kpt, env, tmp_path):
+    pkg = package_copy(tmp_path)
+    before = snapshot(pkg)
+    config = yaml.safe_load((EXPECTED / "config.yaml").read_text(encoding="utf-8"))
+    results = tmp_path / "results"
+    proc = run([kpt, "fn", "eval", ".", "--results-dir", str(results), *eval_args()], pkg, env)
+    assert proc.returncode == config["exitCode"], describe(proc)
+
+    assert_golden(EXPECTED / "diff.patch", git_diff(pkg))
+    assert_golden(EXPECTED / "results.yaml", results_text(results))
+
+    after = snapshot(pkg)
+    changed = set(git_changed(pkg))
+    # Resources the function does not change: byte-identical files.
+    for unchanged in ("Kptfile", "phi-4-inference.yaml", "service.yaml", "workspace-disabled.yaml",
+                      "workspace-override.yaml", ".krmignore"):
+        assert unchanged not in changed
+        assert after[unchanged] == before[unchanged], unchanged
+    # Changed files keep every comment line they had.
+    for name in changed:
+        if name in before:
+            new_text = after[name].decode("utf-8")
+            for line in comment_lines(before[name].decode("utf-8")):
+                assert line in new_text.splitlines(), f"{name}: comment line lost: {line!r}"
+    # What the function is for: every enabled workload now references a ConfigMap holding the config.
+    docs = [d for p in pkg.glob("*.yaml") for d in yaml.safe_load_all(p.read_text(encoding="utf-8")) if d]
+    cms = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
+    ws = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Workspace"}
+    derived = cms[ws["workspace-phi-4"]["inference"]["config"]]
+    assert ("speculative-config: '{\"method\":\"ngram\",\"num_speculative_tokens\":5,\"prompt_lookup_max\":4}'"
+            in derived["data"]["inference_config.yaml"])
+    assert "max-model-len: 8192 # fits one A100" in derived["data"]["inference_config.yaml"]
+    tuned = cms[ws["workspace-deepseek-r1"]["inference"]["config"]]
+    assert '{"method":"mtp","num_speculative_tokens":1}' in tuned["data"]["inference_config.yaml"]
+    assert ws["workspace-phi-4-mini-override"]["inference"]["config"] == "my-speculative-config"
+    assert "config" not in ws["workspace-llama"]["inference"]
+
+
+def test_render_twice_is_a_fixpoint_and_disabling_restores_the_package(kpt, env, tmp_path):
+    pkg = package_copy(tmp_path)
+    original = snapshot(pkg)
+
+    first = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
+    assert first.returncode == 0, describe(first)
+    # The Kptfile pipeline runs the same function with the same settings as the eval case.
+    assert_golden(EXPECTED / "diff.patch", git_diff(pkg))
+    git_commit(pkg, "rendered")
+
+    second = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
+    assert second.returncode == 0, describe(second)
+    assert git_changed(pkg) == [], "second render changed the package:\n" + git_diff(pkg)
+
+    # Turn the feature off everywhere: the package returns to its original files, except for the
+    # annotation values themselves; the derived ConfigMaps' files are deleted.
+    for path in pkg.glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        if ENABLED in text:
+            path.write_text(text.replace(ENABLED, DISABLED), encoding="utf-8")
+    third = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
+    assert third.returncode == 0, describe(third)
+    expected = {name: content.replace(ENABLED.encode(), DISABLED.encode())
+                for name, content in original.items()}
+    actual = snapshot(pkg)
+    assert sorted(actual) == sorted(expected)
+    for name in expected:
+        assert actual[name].decode("utf-8") == expected[name].decode("utf-8"), name
+
+
+@pytest.mark.parametrize("verb", ["eval", "render"])
+def test_invalid_annotation_fails_and_leaves_files_unchanged(kpt, env, tmp_path, verb):
+    pkg = copy_tree(PACKAGE, tmp_path / "package")
+    set_annotation(pkg / "workspace-phi-4.yaml", '"true"', '"True"')
+    git_init(pkg)
+    before = snapshot(pkg)
+    cmd = ([kpt, "fn", "eval", ".", *eval_args()] if verb == "eval"
+           else [kpt, "fn", "render", ".", "--allow-exec"])
+    proc = run(cmd, pkg, env)
+    assert proc.returncode != 0, describe(proc)
+    assert invalid_value_message("True") in proc.stderr, describe(proc)
+    assert "workspace-phi-4" in proc.stderr
+    assert snapshot(pkg) == before
+    assert git_changed(pkg) == []
+
+
+def test_validator_package_passes_unchanged_and_fails_on_invalid(kpt, env, tmp_path):
+    pkg = package_copy(tmp_path, VALIDATE)
+    before = snapshot(pkg)
+    ok = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
+    assert ok.returncode == 0, describe(ok)
+    assert snapshot(pkg) == before, "mode validate must not change the package"
+
+    set_annotation(pkg / "inferenceset.yaml", '"true"', '"yes"')
+    git_commit(pkg, "invalid")
+    before = snapshot(pkg)
+    bad = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
+    assert bad.returncode != 0, describe(bad)
+    assert invalid_value_message("yes") in bad.stderr, describe(bad)
+    assert "spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding]" in bad.stderr
+    assert snapshot(pkg) == before
+
+
+def test_eval_image_through_docker_standin_matches_exec(kpt, fn, tmp_path):
+    """`kpt fn eval --image` drives the real container runtime code of kpt; the stand-in answers
+    `docker version` and runs the function for `docker run`."""
+    bin_dir = tmp_path / "bin"
+    log = write_docker_standin(bin_dir, fn)
+    env = clean_env([bin_dir])
+    pkg = package_copy(tmp_path)
+    config = yaml.safe_load((EXPECTED / "config.yaml").read_text(encoding="utf-8"))
+    fn_args = [f"{k}={v}" for k, v in (config.get("args") or {}).items()]
+    proc = run([kpt, "fn", "eval", ".", "--image", IMAGE, "--image-pull-policy", "never", "--", *fn_args],
+               pkg, env)
+    assert proc.returncode == 0, describe(proc)
+    assert_golden(EXPECTED / "diff.patch", git_diff(pkg))
+    calls = log.read_text(encoding="utf-8").splitlines()
+    runs = [c for c in calls if c.startswith("run ")]
+    assert len(runs) == 1, calls
+    assert re.search(r"--network none --user nobody --security-opt=no-new-privileges", runs[0]), runs[0]
+    assert runs[0].endswith(IMAGE)
