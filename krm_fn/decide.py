@@ -41,8 +41,9 @@ def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None
     if item is not None and is_derived(item):
         src = item.annotation(C.SOURCE_ANNOTATION)
         return src, (index.configmap(namespace, src) if src else None), True
-    # The ConfigMap's own (current) name: under kustomize it may differ from the reference's.
-    return (item.name if item is not None else ref), item, False
+    # Under kustomize the reference may still use a previous name; keep it as written (kustomize fixes
+    # references after the function runs), so disabling restores exactly what the user wrote.
+    return ref, item, False
 
 
 def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:

@@ -66,7 +66,9 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     if source_name:
         annotations[C.SOURCE_ANNOTATION] = source_name
     content = {"labels": labels, "annotations": annotations, "data": data, **extra}
-    metadata: dict = {"name": derived_name(source_name, method, content)}
+    # Named after the source's current name (kustomize may have prefixed it since it was referenced).
+    current = (source or {}).get("metadata", {}).get("name") if source is not None else None
+    metadata: dict = {"name": derived_name(current or source_name, method, content)}
     if namespace:
         metadata["namespace"] = namespace
     if labels:

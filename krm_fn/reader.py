@@ -7,6 +7,7 @@ items the function inspects; kind, name and annotations are read straight from t
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,13 +44,36 @@ def scalar(node: yaml.Node | None) -> str | None:
     return None
 
 
-def node_end(node: yaml.Node) -> int:
-    """Where a node's own text ends (block collections end where their last value ends)."""
+# Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
+_GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
+_ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
+_ALIAS_ENTRY = re.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
+
+
+def node_end(node: yaml.Node, text: str | None = None) -> int:
+    """Where a node's own text ends (block collections end where their last value ends).
+
+    An alias (`*name`) is composed as the very node it names, with the anchor's positions: given the
+    `text`, an alias that ends a block collection is found after its key or dash instead.
+    """
     while True:
         if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
-            node = node.value[-1][1]
+            key, value = node.value[-1]
+            if text is not None and value.start_mark.index < key.end_mark.index:
+                colon = text.find(":", key.end_mark.index)
+                m = _ALIAS_VALUE.match(text, colon + 1) if colon >= 0 else None
+                if m:
+                    return m.end()
+            node = value
         elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
-            node = node.value[-1]
+            last = node.value[-1]
+            before = node.value[-2].end_mark.index if len(node.value) > 1 else node.start_mark.index
+            if text is not None and last.start_mark.index < before:  # an alias: its node sits earlier
+                prev = node_end(node.value[-2], text) if len(node.value) > 1 else node.start_mark.index
+                m = _ALIAS_ENTRY.match(text, prev)
+                if m:
+                    return m.end()
+            node = last
         else:
             return node.end_mark.index
 
@@ -124,7 +148,8 @@ class Item:
 
 def make_item(index: int, node: yaml.Node, source: str) -> Item:
     start = node.start_mark.index
-    item = Item(index=index, node=node, source=source, start=start, end=line_end(source, node_end(node)))
+    end = line_end(source, node_end(node, source))
+    item = Item(index=index, node=node, source=source, start=start, end=end)
     if isinstance(node, yaml.MappingNode):
         meta = child(node, "metadata")
         item.api_version = scalar(child(node, "apiVersion")) or ""
@@ -149,7 +174,9 @@ class ResourceList:
     @property
     def splicable(self) -> bool:
         """Block layout all the way down to the items: the writer can edit the text in place."""
-        return not self.root.flow_style and (self.items_node is None or not self.items_node.flow_style)
+        items = self.items_node
+        # `items: []` is fine too: there is nothing to splice inside it (nothing is added to no items).
+        return not self.root.flow_style and (items is None or not items.flow_style or not items.value)
 
 
 def decode(data: bytes) -> str:
@@ -170,15 +197,30 @@ def _compose_all(text: str) -> list[yaml.Node]:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         raise InputError(f"input is not valid YAML: {problem}", mark) from None
+    except yaml.reader.ReaderError as exc:
+        # No mark here, and libyaml counts the position in UTF-8 bytes, PyYAML in characters.
+        pos = exc.position
+        if yamlio.backend() == "c":
+            pos = len(text.encode("utf-8")[:pos].decode("utf-8", "ignore"))
+        where = f"line {text.count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
+        char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        raise InputError(f"input is not valid YAML: unacceptable character {char}: {exc.reason} ({where})") \
+            from None
     except yaml.YAMLError as exc:
         raise InputError(f"input is not valid YAML: {exc}") from None
+
+
+def _empty(node: yaml.Node | None) -> bool:
+    """An empty document: nothing, or only comments between two `---` (which composes as a null), as
+    Helm writes for a template that renders nothing and many files have at their end. kubectl skips them."""
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null"))
 
 
 def read_resource_list(data: bytes) -> ResourceList:
     text = decode(data)
     if not text.strip():
         raise InputError("input is empty; expected a ResourceList on stdin")
-    docs = [d for d in _compose_all(text) if d is not None]
+    docs = [d for d in _compose_all(text) if not _empty(d)]
     if not docs:
         raise InputError("input holds no YAML document; expected a ResourceList")
     if len(docs) > 1:
@@ -225,7 +267,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         except InputError as exc:
             raise InputError(f"{name}: {exc}") from None
         for node in docs:
-            if node is None:
+            if _empty(node):
                 continue
             if isinstance(node, yaml.MappingNode) and scalar(child(node, "kind")) in (C.LIST_KIND,) \
                     and isinstance(child(node, "items"), yaml.SequenceNode):

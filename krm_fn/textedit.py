@@ -119,7 +119,7 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
         if not parent.value:
             raise Unsupported("empty mapping")
         col = _key_column(text, parent)
-        at = line_end(text, node_end(parent))
+        at = line_end(text, node_end(parent, text))
         prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
         line = " " * col + yamlio.scalar_text(parts[-1]) + ":" + _value_text(op["value"], col + 2) + "\n"
         return [Edit(at, at, prefix + line, seq)]
@@ -134,11 +134,11 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
             grand, owner_key, _ = _find(root, owner_parts)
             if owner_key is None:
                 raise Unsupported("emptying a sequence entry")
-            return [Edit(_after_colon(text, owner_key), node_end(parent), " {}", seq)]
+            return [Edit(_after_colon(text, owner_key), node_end(parent, text), " {}", seq)]
         line_start = text.rfind("\n", 0, key_node.start_mark.index) + 1
         if text[line_start:key_node.start_mark.index].strip():
             raise Unsupported("key does not start its line")
-        return [Edit(line_start, line_end(text, node_end(value_node)), "", seq)]
+        return [Edit(line_start, line_end(text, node_end(value_node, text)), "", seq)]
     raise Unsupported(f"operation {kind!r}")
 
 

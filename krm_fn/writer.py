@@ -55,8 +55,8 @@ def _results_block(results: list[Result], col: int) -> str:
 
 
 def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
-    if changes.empty and not results:
-        return rl.text
+    if changes.empty and not results and not rl.root.flow_style:
+        return rl.text  # a JSON (flow) ResourceList still comes out as block YAML (SPEC 6)
     kept = len(rl.items) - len(changes.removed) + len(changes.added)
     if not rl.splicable or (kept == 0 and rl.items):
         return _reemit(rl, changes, results)
@@ -74,13 +74,31 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         elif item.index in changes.patches:
             splices.append((item.start, item.end, edit_item(item, changes.patches[item.index])))
         if item.index in added_after:
-            prefix = "" if item.end == 0 or text[item.end - 1] == "\n" else "\n"
             dash_col = column_of(text, dash)
+            at = _past_own_comments(text, item.end, dash_col)
+            prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
             new = "".join(_entry(d, dash_col) for d in added_after[item.index])
-            splices.append((item.end, item.end, prefix + new))
+            splices.append((at, at, prefix + new))
     if results:
         splices.append(_results_splice(rl, results))
     return _apply(text, splices)
+
+
+def _past_own_comments(text: str, pos: int, col: int) -> int:
+    """Past the comment lines right after `pos` indented deeper than `col`: they belong to what ends at
+    `pos`, and a new item put before them would swallow them into its last block scalar."""
+    end = scan = pos
+    while scan < len(text):
+        nl = text.find("\n", scan)
+        stop = len(text) if nl < 0 else nl + 1
+        line = text[scan:stop]
+        body = line.lstrip(" \t")
+        if body.startswith("#") and len(line) - len(body) > col:
+            end = stop
+        elif body.strip():
+            break
+        scan = stop
+    return end
 
 
 def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
@@ -103,8 +121,8 @@ def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, 
     for k, v in rl.root.value:
         if k.value == "results":
             start = text.rfind("\n", 0, k.start_mark.index) + 1
-            return (start, line_end(text, node_end(v)), block)
-    at = line_end(text, node_end(rl.root))
+            return (start, line_end(text, node_end(v, text)), block)
+    at = _past_own_comments(text, line_end(text, node_end(rl.root, text)), col)
     prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
     return (at, at, prefix + block)
 

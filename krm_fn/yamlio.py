@@ -59,11 +59,33 @@ def compose_all(text: str) -> list[yaml.Node]:
     return list(yaml.compose_all(text, Loader=loader_class()))
 
 
+def _copy(node: yaml.Node, memo: dict[int, yaml.Node]) -> yaml.Node:
+    """A copy of a node tree (aliases stay shared, marks are reused)."""
+    done = memo.get(id(node))
+    if done is not None:
+        return done
+    if isinstance(node, yaml.ScalarNode):
+        new: yaml.Node = yaml.ScalarNode(node.tag, node.value, node.start_mark, node.end_mark, node.style)
+    else:
+        new = type(node)(node.tag, [], node.start_mark, node.end_mark, node.flow_style)
+    memo[id(node)] = new
+    if isinstance(node, yaml.MappingNode):
+        new.value = [(_copy(k, memo), _copy(v, memo)) for k, v in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        new.value = [_copy(v, memo) for v in node.value]
+    return new
+
+
 def construct(node: yaml.Node) -> Any:
-    """Python data for one node (a subtree of a composed document)."""
+    """Python data for one node (a subtree of a composed document).
+
+    PyYAML resolves merge keys (`<<: *anchor`) by rewriting the mapping nodes in place; the reader and
+    the writer need the composed nodes as they were (their positions are the source text), so the
+    constructor works on a copy.
+    """
     loader = loader_class()("")
     try:
-        return loader.construct_document(node)
+        return loader.construct_document(_copy(node, {}))
     finally:
         loader.dispose()
 

@@ -1,0 +1,185 @@
+"""Bad input of any kind: an error result, exit 1, never a traceback, never a partial ResourceList (SPEC 6).
+
+stdout is either empty (nothing could be read) or the input ResourceList, every item unchanged, with the
+error result appended.
+"""
+from __future__ import annotations
+
+import io
+import subprocess
+
+import pytest
+import yaml
+
+from krm_fn.cli import main
+
+RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
+WS = ("- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    name: ws\n    annotations:\n"
+      "      kaito.sh/enable-speculative-decoding: \"true\"\n  inference:\n    preset:\n      name: phi-4\n")
+ITEMS = "items:\n" + WS + "- apiVersion: v1\n  kind: Service\n  metadata: {name: svc} # keep me\n"
+
+
+def fc(data: str, kind: str = "ConfigMap", key: str = "data") -> str:
+    return f"functionConfig:\n  apiVersion: v1\n  kind: {kind}\n  metadata:\n    name: function-input\n  {key}:\n" \
+           + "".join(f"    {ln}\n" for ln in data.splitlines())
+
+
+def run(data: bytes, env: dict | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([], stdin=io.BytesIO(data), stdout=out, stderr=err, environ=env or {})
+    return code, out.getvalue(), err.getvalue()
+
+
+# (id, input bytes, the words the one error message must hold); stdout must be empty.
+UNREADABLE = [
+    ("not-yaml", b"apiVersion: v1\nkind: ResourceList\nitems: [a, b\n",
+     ["input is not valid YAML", "(line 4, column 1)"]),
+    ("not-yaml-mapping-values", b"a: b\nc: d: e\n", ["input is not valid YAML", "(line 2, column 5)"]),
+    ("not-yaml-tab", b"items:\n\t- a\n", ["input is not valid YAML", "(line 2, column 1)"]),
+    ("control-character", "apiVersion: config.kubernetes.io/v1 # é😀\nitems: [\x01]\n".encode(),
+     ["input is not valid YAML", "unacceptable character #x0001", "(line 2, column 9)"]),
+    ("not-utf8", b"\xff\xfe" + "items: []".encode("utf-16-le"), ["input is not UTF-8", "byte 0xff at offset 0"]),
+    ("latin-1", RL.encode() + b"items: []\n# caf\xe9\n", ["input is not UTF-8", "byte 0xe9 at offset 70"]),
+    ("empty", b"", ["input is empty", "expected a ResourceList"]),
+    ("whitespace-only", b" \n\t\n  \n", ["input is empty", "expected a ResourceList"]),
+    ("comments-only", b"# nothing\n---\n# here\n", ["input holds no YAML document", "expected a ResourceList"]),
+    ("items-not-a-list", (RL + "items:\n  a: 1\n").encode(), ["ResourceList.items is not a list", "(line 4, column 3)"]),
+    ("items-a-string", (RL + "items: nope\n").encode(), ["ResourceList.items is not a list", "(line 3, column 8)"]),
+    ("two-documents", (RL + "items: []\n---\n" + RL + "items: []\n").encode(),
+     ["input holds 2 YAML documents", "expected one ResourceList", "kaito-specdec render", "(line 5, column 1)"]),
+    ("wrong-kind-at-root", b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n",
+     ["input is not a ResourceList", "kind is 'Deployment'", "expected ResourceList or List"]),
+    ("no-kind-at-root", b"items: []\n", ["input is not a ResourceList", "kind is None"]),
+    ("root-is-a-list", b"- apiVersion: v1\n  kind: Namespace\n", ["input is not a ResourceList", "not a mapping"]),
+    ("root-is-a-scalar", b"hello\n", ["input is not a ResourceList", "not a mapping"]),
+    ("wrong-resourcelist-api", b"apiVersion: v1\nkind: ResourceList\nitems: []\n",
+     ["ResourceList has apiVersion 'v1'", "expected config.kubernetes.io/v1"]),
+]
+
+
+def check_error(code: int, err: str, words: list[str]) -> str:
+    assert code == 1
+    assert "Traceback" not in err
+    errors = [ln for ln in err.splitlines() if ln.startswith("[error] ")]
+    assert errors, err
+    for w in words:
+        assert any(w in ln for ln in errors), (w, err)
+    return err
+
+
+@pytest.mark.parametrize("data, words", [c[1:] for c in UNREADABLE], ids=[c[0] for c in UNREADABLE])
+def test_unreadable_input(backend, data, words):
+    code, out, err = run(data)
+    check_error(code, err, words)
+    assert out == ""
+    assert len(err.splitlines()) == 1
+
+
+# (id, whole input text, message words, field.path); stdout: the input, byte for byte, then `results:`.
+READABLE_BUT_BAD = [
+    ("items-not-mappings", RL + "items:\n- just a string\n- [1, 2]\n" + WS,
+     ["items[0] (line 4, column 3) is not a mapping", "every item must be a Kubernetes object"], None),
+    ("item-null", RL + "items:\n-\n" + WS, ["items[0] (line 4, column 2) is not a mapping"], None),
+    ("no-apiVersion", RL + "items:\n- kind: ConfigMap\n  metadata: {name: a}\n" + WS,
+     ["items[0] (line 4, column 3) has no apiVersion"], "apiVersion"),
+    ("no-kind", RL + "items:\n" + WS + "- apiVersion: v1\n  metadata: {name: a}\n",
+     ["items[1] (line 13, column 3) has no kind"], "kind"),
+    ("no-metadata-name", RL + "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {}\n",
+     ["items[0] (line 4, column 3) has no metadata.name"], "metadata.name"),
+    ("no-metadata", RL + "items:\n- apiVersion: v1\n  kind: ConfigMap\n", ["has no metadata.name"], "metadata.name"),
+    ("name-not-a-string", RL + "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: [a]}\n",
+     ["has no metadata.name"], "metadata.name"),
+    ("unknown-setting", RL + ITEMS + fc("mode: validate\nfastMode: yes"),
+     ["invalid functionConfig", "unknown setting 'fastMode'", "mode, failOn, tunedPresets, ngramFallback"],
+     None),
+    ("unknown-setting-no-items", RL + "items: []\n" + fc("fastMode: yes  # kept as written"),
+     ["invalid functionConfig", "unknown setting 'fastMode'"], None),
+    ("bad-mode", RL + ITEMS + fc("mode: fast"),
+     ["invalid functionConfig", "mode: invalid value 'fast'", "materialize, validate"], "functionConfig.mode"),
+    ("bad-failOn", RL + ITEMS + fc("failOn: info"),
+     ["invalid functionConfig", "failOn: invalid value 'info'", "error, warning"], "functionConfig.failOn"),
+    ("tunedPresets-not-json", RL + ITEMS + fc("tunedPresets: '{phi-4: mtp'"),
+     ["invalid functionConfig", "tunedPresets: not valid JSON"], "functionConfig.tunedPresets"),
+    ("tunedPresets-bad-config", RL + ITEMS + fc("tunedPresets: '{\"phi-4\": \"{mtp\"}'"),
+     ["invalid functionConfig", 'tunedPresets["phi-4"]', "invalid JSON"], "functionConfig.tunedPresets"),
+    ("tunedPresets-no-method", RL + ITEMS + fc("tunedPresets: '{\"phi-4\": {\"num_speculative_tokens\": 1}}'"),
+     ["invalid functionConfig", 'tunedPresets["phi-4"]', "method must be a non-empty string"],
+     "functionConfig.tunedPresets"),
+    ("ngramFallback-bad", RL + ITEMS + fc("ngramFallback: '{\"method\": \"ngram\", \"num_speculative_tokens\": 0}'"),
+     ["invalid functionConfig", "ngramFallback", "num_speculative_tokens must be a positive integer"],
+     "functionConfig.ngramFallback"),
+    ("policy-unknown-setting", RL + ITEMS + fc("mode: validate\nextra: 1", "SpeculativeDecodingPolicy", "spec"),
+     ["invalid functionConfig", "unknown setting 'extra'"], None),
+    ("functionConfig-wrong-kind", RL + ITEMS + fc("replicas: 1", "Deployment", "spec"),
+     ["invalid functionConfig", "kind 'Deployment'", "expected ConfigMap or SpeculativeDecodingPolicy"], None),
+    ("functionConfig-a-list", RL + ITEMS + "functionConfig: [a, b]\n",
+     ["invalid functionConfig", "not a mapping"], None),
+    ("functionConfig-data-a-list", RL + ITEMS + "functionConfig:\n  kind: ConfigMap\n  data: [mode]\n",
+     ["invalid functionConfig", "data is not a mapping"], None),
+]
+
+
+@pytest.mark.parametrize("text, words, field", [c[1:] for c in READABLE_BUT_BAD],
+                         ids=[c[0] for c in READABLE_BUT_BAD])
+def test_bad_items_and_function_config(backend, text, words, field):
+    code, out, err = run(text.encode())
+    check_error(code, err, words)
+    # Nothing changed: the input comes back byte for byte (the enabled Workspace is NOT materialized),
+    # with the error result(s) appended.
+    assert out.startswith(text)
+    doc = yaml.safe_load(out)
+    assert doc["items"] == yaml.safe_load(text)["items"]
+    errors = [r for r in doc["results"] if r["severity"] == "error"]
+    assert errors and all(any(w in r["message"] for r in errors) for w in words)
+    if field is not None:
+        assert any(r.get("field", {}).get("path") == field for r in errors)
+    assert out[len(text):].startswith("results:\n")
+
+
+def test_every_bad_item_is_reported(backend):
+    text = RL + "items:\n- 1\n- kind: A\n  metadata: {name: a}\n- apiVersion: v1\n  metadata: {name: b}\n" + WS
+    code, out, err = run(text.encode())
+    assert code == 1
+    assert [r["message"] for r in yaml.safe_load(out)["results"]] == [
+        "items[0] (line 4, column 3) is not a mapping; every item must be a Kubernetes object",
+        "items[1] (line 5, column 3) has no apiVersion (a non-empty string)",
+        "items[2] (line 7, column 3) has no kind (a non-empty string)",
+    ]
+    assert len(err.splitlines()) == 3
+
+
+def test_unhashable_key_in_a_kaito_item_is_an_error_not_a_traceback(backend):
+    text = RL + "items:\n" + WS.replace("  inference:\n", "  ? [x]\n  : y\n  inference:\n")
+    code, out, err = run(text.encode())
+    check_error(code, err, [""])
+    assert "unhashable key" in err
+    assert out == "" or out.startswith(text)
+
+
+@pytest.mark.parametrize("data", [
+    b"\xef\xbb\xbf" + (RL + ITEMS).encode(),
+    b"\xef\xbb\xbf" + (RL + "items: []\n").encode(),
+], ids=["with-items", "empty-items"])
+def test_utf8_bom_is_tolerated(backend, data):
+    code, out, err = run(data)
+    assert code == 0 and "[error]" not in err
+    assert yaml.safe_load(out)["kind"] == "ResourceList"
+    assert "\ufeff" not in out
+
+
+def test_env_setting_with_a_bad_value(backend):
+    code, out, err = run((RL + ITEMS).encode(), {"KAITO_SPECDEC_MODE": "fast"})
+    check_error(code, err, ["mode: invalid value 'fast'"])
+    assert out == "" or out.startswith(RL + ITEMS)
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"items: [\n", ["input is not valid YAML", "line 2, column 1"]),
+    (b"\xff\xfe\x00\x00", ["input is not UTF-8"]),
+    ((RL + ITEMS + fc("mode: fast")).encode(), ["invalid functionConfig", "mode: invalid value 'fast'"]),
+], ids=["not-yaml", "not-utf8", "bad-functionConfig"])
+def test_installed_command_never_prints_a_traceback(data, words):
+    proc = subprocess.run(["kaito-specdec"], input=data, capture_output=True, timeout=60)
+    err = proc.stderr.decode()
+    check_error(proc.returncode, err, words)
+    assert proc.stdout == b"" or proc.stdout.decode().startswith(RL + ITEMS)
