@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -68,7 +69,12 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     environ = environ if environ is not None else os.environ
-    args = _parser().parse_args(argv)
+    try:
+        # argparse prints --help/--version/usage errors itself and exits: keep that on our streams.
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         if args.command == "presets":
             stdout.write(describe(as_json=args.json))

@@ -21,7 +21,12 @@ ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS
 
 
 class ConfigError(Exception):
-    """A setting is unknown or has a bad value; the message names it."""
+    """A setting is unknown or has a bad value; the message names it, `field` says where it was set."""
+
+    def __init__(self, message: str, setting: str = "", field: str = "") -> None:
+        super().__init__(message)
+        self.setting = setting
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
 
 def raw_from_function_config(fc: Any) -> dict[str, Any]:
     """The settings mapping inside a functionConfig object (ConfigMap data or a policy's spec)."""
-    if fc is None:
+    if fc is None or fc == {}:
         return {}
     if not isinstance(fc, dict):
         raise ConfigError("functionConfig is not a mapping; expected a ConfigMap or a "
@@ -76,46 +81,65 @@ def _mapping(value: Any, setting: str) -> dict[str, Any]:
             value = json.loads(value) if value.strip() else {}
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, "
-                              f"column {exc.colno})") from None
+                              f"column {exc.colno})", setting) from None
     if not isinstance(value, dict):
         raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, "
-                          f"got {type(value).__name__}")
+                          f"got {type(value).__name__}", setting)
     return value
 
 
 def settings_from(raw: Mapping[str, Any]) -> Settings:
     unknown = sorted(set(raw) - set(SETTINGS))
     if unknown:
-        raise ConfigError(f"unknown setting {unknown[0]!r}; known settings: {', '.join(SETTINGS)}")
+        raise ConfigError(f"unknown setting {unknown[0]!r}; known settings: {', '.join(SETTINGS)}",
+                          unknown[0])
     mode = raw.get("mode", "materialize")
     if mode not in MODES:
-        raise ConfigError(f"mode: invalid value {mode!r}; expected one of: {', '.join(MODES)}")
+        raise ConfigError(f"mode: invalid value {mode!r}; expected one of: {', '.join(MODES)}", "mode")
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
-        raise ConfigError(f"failOn: invalid value {fail_on!r}; expected one of: {', '.join(FAIL_ON)}")
+        raise ConfigError(f"failOn: invalid value {fail_on!r}; expected one of: {', '.join(FAIL_ON)}",
+                          "failOn")
     tuned: dict[str, dict] = {}
     if raw.get("tunedPresets") not in (None, ""):
         for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
             if not isinstance(name, str) or not name:
-                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {name!r}")
+                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {name!r}",
+                                  "tunedPresets")
             try:
                 tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]")
             except ValueError as exc:
-                raise ConfigError(str(exc)) from None
+                raise ConfigError(str(exc), "tunedPresets") from None
     fallback = None
     if raw.get("ngramFallback") not in (None, ""):
         try:
             fallback = parse_config_json(raw["ngramFallback"], "ngramFallback")
         except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+            raise ConfigError(str(exc), "ngramFallback") from None
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table)
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None
                      ) -> Settings:
-    """Environment, then the functionConfig, then explicit CLI flags: later wins."""
-    raw = from_environment(environ)
-    raw.update(raw_from_function_config(fc))
-    raw.update(overrides or {})
-    return settings_from(raw)
+    """Environment, then the functionConfig, then explicit CLI flags: later wins.
+
+    Each source is checked on its own first, so an error says where the bad value was set.
+    """
+    env = from_environment(environ)
+    try:
+        settings_from(env)
+    except ConfigError as exc:
+        name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
+        raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}",
+                          exc.setting) from None
+    try:
+        raw = raw_from_function_config(fc)
+        settings_from(raw)
+    except ConfigError as exc:
+        where = "spec" if isinstance(fc, dict) and fc.get("kind") == C.POLICY_KIND else "data"
+        known = exc.setting in SETTINGS
+        raise ConfigError(f"invalid functionConfig: {exc}", exc.setting,
+                          f"functionConfig.{where}.{exc.setting}" if known else "") from None
+    merged = {**env, **raw, **(overrides or {})}
+    return settings_from(merged)

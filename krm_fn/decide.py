@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
+
 from . import constants as C
 from . import kinds
 from .index import Index, Workload, is_derived
@@ -66,7 +68,11 @@ def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decisio
 
 
 def _config_text(item: Item) -> Any:
-    data = item.data().get("data") if isinstance(item.data(), dict) else None
+    try:
+        whole = item.data()
+    except yaml.YAMLError as exc:
+        raise InferenceConfigError("the ConfigMap cannot be read: " + " ".join(str(exc).split())) from None
+    data = whole.get("data") if isinstance(whole, dict) else None
     text = data.get(DATA_KEY) if isinstance(data, dict) else None
     if text is not None and not isinstance(text, str):
         raise InferenceConfigError("is not a string")

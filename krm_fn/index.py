@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+import yaml
+
 from . import constants as C
 from . import kinds
 from .kinds import KindSpec
@@ -65,6 +67,7 @@ class Index:
     # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
     # the names the references still use are in previousNames.
     previous: dict[tuple[str, str], Item] = field(default_factory=dict)
+    unreadable: list[tuple[Item, str]] = field(default_factory=list)  # KAITO items with no data model
     _by_parent: dict | None = None
 
     def configmap(self, namespace: str, name: str) -> Item | None:
@@ -118,7 +121,11 @@ def build_index(items: Iterable[Item]) -> Index:
             continue
         spec = kinds.spec_for(item.api_version, item.kind)
         if spec is not None:
-            data = item.data()
+            try:
+                data = item.data()
+            except yaml.YAMLError as exc:  # e.g. a complex key: YAML, but no Kubernetes object
+                index.unreadable.append((item, " ".join(str(exc).split())))
+                continue
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
         elif is_configmap(item):
             index.configmaps.setdefault((item.namespace, item.name), item)

@@ -45,7 +45,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         fc = yamlio.construct(rl.function_config) if rl.function_config is not None else None
         settings = resolve_settings(fc, environ)
     except ConfigError as exc:
-        results = [Result(Severity.ERROR, f"invalid functionConfig: {exc}", field_path=_setting_of(exc))]
+        results = [Result(Severity.ERROR, str(exc), field_path=exc.field)]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
     results = _ordered(results, rl.items)
@@ -59,7 +59,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     try:
         settings = resolve_settings(fc, environ, overrides)
     except ConfigError as exc:
-        return _error_outcome(f"invalid functionConfig: {exc}")
+        return _error_outcome(str(exc))
     try:
         stream = read_stream(sources)
     except InputError as exc:
@@ -68,11 +68,6 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     results = _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
     return Outcome(write_stream(stream, changes) if code == 0 else "", results, code)
-
-
-def _setting_of(exc: ConfigError) -> str:
-    head = str(exc).split(":", 1)[0].split("[", 1)[0]
-    return f"functionConfig.{head}" if head.isidentifier() else ""
 
 
 __all__ = ["Outcome", "Settings", "run_krm", "run_render"]

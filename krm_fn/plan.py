@@ -258,6 +258,8 @@ def _as_validate(r: Result) -> Result:
 def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     results = shape_errors(items)
     index = build_index(items)
+    results += [_result(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
+                for item, why in index.unreadable]
     changes = Changes()
     results += cascade(index, changes)
     results += validate(index)

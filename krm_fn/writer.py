@@ -104,11 +104,13 @@ def _past_own_comments(text: str, pos: int, col: int) -> int:
 def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
     """One pass over the text; at one position, what was listed first ends up first (linear, not n²)."""
     order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i))
+    crlf = "\r\n" in text
     pieces, pos = [], 0
     for i in order:
         start, end, new = splices[i]
         pieces.append(text[pos:start])
-        pieces.append(new)
+        # New text follows the input's line endings (a Windows checkout keeps its CRLF).
+        pieces.append(new.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else new)
         pos = max(pos, end)
     pieces.append(text[pos:])
     return "".join(pieces)

@@ -363,9 +363,6 @@ def test_unknown_command_is_a_usage_error_not_a_traceback():
     assert "invalid choice: 'bogus'" in proc.stderr and "Traceback" not in proc.stderr
 
 
-@pytest.mark.xfail(strict=True, raises=SystemExit,
-                   reason="cli.main lets argparse exit (SystemExit) and print to sys.stdout, not to the "
-                          "stdout it is given")
 @pytest.mark.parametrize("argv, text", [(["--version"], f"kaito-specdec {VERSION}\n"),
                                         (["--help"], "usage: kaito-specdec")])
 def test_help_and_version_in_process(argv, text, capsys):

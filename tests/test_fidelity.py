@@ -361,7 +361,6 @@ def test_non_ascii_before_a_changed_item(backend):
     assert "🌍" in out and "\\U0001F" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="CRLF input: inserted lines use LF, so the output mixes line endings")
 def test_crlf_changed_item_keeps_crlf(backend):
     text = resource_list([KPTFILE, WORKSPACE_ON]).replace("\n", "\r\n")
     code, out, _ = run(text)

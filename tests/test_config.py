@@ -1,0 +1,65 @@
+"""Settings: where each comes from, which wins, and errors that say where the bad value was set."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from krm_fn.cli import main
+from krm_fn.config import ConfigError, resolve_settings
+from krm_fn.results import Severity
+
+POLICY = {"kind": "SpeculativeDecodingPolicy", "spec": {"mode": "validate"}}
+
+
+@pytest.mark.parametrize("fc, env, mode", [
+    (None, {}, "materialize"),
+    ({}, {}, "materialize"),  # an empty functionConfig is no functionConfig
+    ({"kind": "ConfigMap", "data": {}}, {"KAITO_SPECDEC_MODE": "validate"}, "validate"),
+    ({"kind": "ConfigMap", "data": {}}, {"ARGOCD_ENV_KAITO_SPECDEC_MODE": "validate"}, "validate"),
+    ({"kind": "ConfigMap", "data": {"mode": "materialize"}}, {"KAITO_SPECDEC_MODE": "validate"}, "materialize"),
+    (POLICY, {}, "validate"),
+    (None, {"KAITO_SPECDEC_MODE": "materialize", "ARGOCD_ENV_KAITO_SPECDEC_MODE": "validate"}, "materialize"),
+])
+def test_precedence(fc, env, mode) -> None:
+    assert resolve_settings(fc, env).mode == mode
+
+
+def test_render_flag_wins_over_everything() -> None:
+    assert resolve_settings(POLICY, {"KAITO_SPECDEC_MODE": "validate"}, {"mode": "materialize"}).mode \
+        == "materialize"
+
+
+def test_fail_on_from_environment() -> None:
+    assert resolve_settings(None, {"KAITO_SPECDEC_FAIL_ON": "warning"}).fail_on is Severity.WARNING
+
+
+@pytest.mark.parametrize("env, words", [
+    ({"KAITO_SPECDEC_MODE": "fast"}, "environment variable KAITO_SPECDEC_MODE (or ARGOCD_ENV_KAITO_SPECDEC_MODE): "
+                                     "mode: invalid value 'fast'"),
+    ({"ARGOCD_ENV_KAITO_SPECDEC_FAIL_ON": "info"}, "environment variable KAITO_SPECDEC_FAIL_ON"),
+    ({"KAITO_SPECDEC_NGRAM_FALLBACK": "{}"}, "environment variable KAITO_SPECDEC_NGRAM_FALLBACK"),
+])
+def test_environment_errors_name_the_variable(env, words) -> None:
+    with pytest.raises(ConfigError) as exc:
+        resolve_settings(None, env)
+    assert words in str(exc.value)
+
+
+def test_policy_errors_point_into_spec() -> None:
+    with pytest.raises(ConfigError) as exc:
+        resolve_settings({"kind": "SpeculativeDecodingPolicy", "spec": {"failOn": "never"}}, {})
+    assert exc.value.field == "functionConfig.spec.failOn"
+
+
+def test_a_kaito_item_that_is_no_object_is_an_error_result_not_a_crash() -> None:
+    text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: kaito.sh/v1beta1\n"
+            "  kind: Workspace\n  metadata:\n    name: w\n  ? [x]\n  : y\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = main([], stdin=io.BytesIO(text.encode()), stdout=out, stderr=err, environ={})
+    assert code == 1
+    assert out.getvalue().startswith(text)  # every input byte, then the results
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "[error] kaito.sh/v1beta1/Workspace/w: cannot be read as a Kubernetes object: ")
+    assert "internal error" not in err.getvalue()
