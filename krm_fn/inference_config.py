@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from . import yamlio
+
 DATA_KEY = "inference_config.yaml"
 VLLM_KEY = "vllm"
 SPEC_KEY = "speculative-config"
@@ -24,13 +26,6 @@ SPEC_KEY_UNDERSCORE = "speculative_config"
 
 # libyaml when present; module-level so tests can force the pure-Python loader.
 LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
-    """Safe dumper that writes shared values out in full: KAITO users read this text, not `&id001`."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -333,6 +328,6 @@ def _equal(a: Any, b: Any) -> bool:
 def _dump(doc: dict) -> str:
     options = {"default_flow_style": False, "sort_keys": False, "allow_unicode": True, "width": 1_000_000}
     try:
-        return yaml.dump(doc, Dumper=_Dumper, **options)
+        return yamlio.dump(doc)  # the project's safe emitter: shared values in full, no `&id001`
     except RecursionError:  # only a self-referencing document needs its aliases
         return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), **options)

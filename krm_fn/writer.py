@@ -27,6 +27,13 @@ class Changes:
         if ops:
             self.patches.setdefault(index, []).extend(ops)
 
+    def added_after(self) -> dict[int, list[dict]]:
+        """New items grouped by the index of the item they follow."""
+        out: dict[int, list[dict]] = {}
+        for served, data in self.added:
+            out.setdefault(served, []).append(data)
+        return out
+
     @property
     def empty(self) -> bool:
         return not (self.patches or self.added or self.removed)
@@ -63,9 +70,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
     text = rl.text
     splices: list[tuple[int, int, str]] = []
     lower = rl.items_node.start_mark.index if rl.items_node is not None else 0
-    added_after: dict[int, list[dict]] = {}
-    for served, data in changes.added:
-        added_after.setdefault(served, []).append(data)
+    added_after = changes.added_after()
     for item in rl.items:
         dash = _dash(text, lower, item.start)
         lower = item.end
@@ -135,9 +140,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
 
     root = yamlio.construct(rl.root)
     items: list[Any] = []
-    added_after: dict[int, list[dict]] = {}
-    for served, data in changes.added:
-        added_after.setdefault(served, []).append(data)
+    added_after = changes.added_after()
     for item in rl.items:
         if item.index not in changes.removed:
             data = item.data()
@@ -181,9 +184,7 @@ def strip_data(data: dict) -> dict:
 
 def write_stream(stream: Stream, changes: Changes) -> str:
     docs: list[str] = []
-    added_after: dict[int, list[dict]] = {}
-    for served, data in changes.added:
-        added_after.setdefault(served, []).append(data)
+    added_after = changes.added_after()
     for item in stream.items:
         if item.index not in changes.removed:
             ops = list(changes.patches.get(item.index, []))
