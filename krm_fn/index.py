@@ -117,7 +117,9 @@ def is_derived(item: Item) -> bool:
 def build_index(items: Iterable[Item]) -> Index:
     index = Index()
     for item in items:
-        if not item.is_mapping:
+        # local-config objects (Kptfile, function configs, kustomize's transformer configs) are never
+        # deployed: they are neither workloads nor the ConfigMaps workloads use.
+        if not item.is_mapping or item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
             continue
         spec = kinds.spec_for(item.api_version, item.kind)
         if spec is not None:

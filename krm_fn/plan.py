@@ -5,6 +5,7 @@ Every stage reads the index and returns results (and JSON Patch ops); nothing he
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import jsonpatch
 
@@ -248,32 +249,32 @@ def retire(index: Index, items: list[Item], changes: Changes) -> list[Result]:
     return out
 
 
-def _as_validate(r: Result) -> Result:
-    from dataclasses import replace
-    return replace(r, message=r.message + " [mode validate: not written]")
+def _not_written(results: list[Result]) -> list[Result]:
+    """In validate mode the results that describe a change say that it was not made."""
+    return [replace(r, message=r.message + " [mode validate: not written]") for r in results]
 
 
 # --- the whole plan ---------------------------------------------------------------------------------
 
 def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
+    """Read-only over the items: the changes to make (none when anything is in error) and every result."""
     results = shape_errors(items)
     index = build_index(items)
     results += [_result(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
                 for item, why in index.unreadable]
     changes = Changes()
-    results += cascade(index, changes)
+    cascaded = cascade(index, changes)
     results += validate(index)
     if has_errors(results):
-        return Changes(), results
+        return Changes(), results + cascaded
     ds = decisions(index, settings)
     made, targets = materialize(index, ds, changes)
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
+    reverted, retired = revert(index, changes), retire(index, items, changes)
     if not settings.materialize:
-        told = [_as_validate(r) if r.severity is Severity.INFO else r for r in told]
-    results += told
-    results += made + underscore_warnings(index, ds)
-    results += revert(index, changes)
-    results += retire(index, items, changes)
+        cascaded, reverted, retired = _not_written(cascaded), _not_written(reverted), _not_written(retired)
+        told = [_not_written([r])[0] if d.action == INJECT else r for r, d in zip(told, ds)]
+    results += cascaded + told + made + underscore_warnings(index, ds) + reverted + retired
     if has_errors(results) or not settings.materialize:
         return Changes(), results
     return changes, results
