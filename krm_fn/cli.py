@@ -107,6 +107,10 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
             outcome = run_render(sources, fc, environ, overrides)
         else:
             outcome = run_krm(stdin.read(), environ)
+    except RecursionError:
+        print("[error] ResourceList: the input nests too deeply to process (hundreds of levels); "
+              "no Kubernetes object does", file=stderr)
+        return 1
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
         print(f"[error] kaito-specdec internal error: {type(exc).__name__}: {' '.join(str(exc).split())}",
               file=stderr)

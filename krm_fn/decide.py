@@ -4,15 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from . import constants as C
 from . import kinds
 from .index import Index, Workload, is_derived
 from .inference_config import DATA_KEY, InferenceConfigError, inspect
 from .kinds import Path
 from .presets import PresetTable, resolve
-from .reader import Item
+from .reader import Item, ItemError
 
 INJECT = "inject"          # write a derived ConfigMap and point the reference at it
 OVERRIDE = "override"      # the user's ConfigMap already sets speculative-config
@@ -70,9 +68,11 @@ def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decisio
 def _config_text(item: Item) -> Any:
     try:
         whole = item.data()
-    except yaml.YAMLError as exc:
-        raise InferenceConfigError("the ConfigMap cannot be read: " + " ".join(str(exc).split())) from None
-    data = whole.get("data") if isinstance(whole, dict) else None
+    except ItemError as exc:
+        raise InferenceConfigError(f"the ConfigMap cannot be read: {exc}") from None
+    data = whole.get("data")
+    if data is not None and not isinstance(data, dict):
+        raise InferenceConfigError("the ConfigMap's data is not a mapping")
     text = data.get(DATA_KEY) if isinstance(data, dict) else None
     if text is not None and not isinstance(text, str):
         raise InferenceConfigError("is not a string")

@@ -28,13 +28,25 @@ def user_annotations(annotations: Any) -> dict[str, Any]:
     return {k: v for k, v in annotations.items() if not str(k).startswith(_NOT_COPIED)}
 
 
+def _keys_as_str(data: Any) -> Any:
+    # JSON sorts keys only when they are all strings; Kubernetes keys are, a hand-written `1:` is not.
+    if isinstance(data, dict):
+        return {str(k): _keys_as_str(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_keys_as_str(v) for v in data]
+    return data
+
+
 def content_hash(content: dict) -> str:
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    canonical = json.dumps(_keys_as_str(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                           default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
 def _dns_part(text: str, limit: int) -> str:
+    """Lower-case alphanumerics, '-' and '.', every dot-separated label starting and ending alphanumeric."""
     text = re.sub(r"[^a-z0-9.-]+", "-", text.lower())
+    text = re.sub(r"[.-]*\.[.-]*", ".", text)  # `..`, `.-`, `-.` would leave an empty or ragged label
     return text[:limit].strip("-.")
 
 
@@ -43,7 +55,7 @@ def derived_name(source: str | None, method: str, content: dict) -> str:
     suffix = f"-specdec-{content_hash(content)}"
     if source:
         return (_dns_part(source, MAX_NAME - len(suffix)) or "config") + suffix
-    return "specdec-" + (_dns_part(method, 40) or "config") + f"-{content_hash(content)}"
+    return "specdec-" + (_dns_part(method.replace(".", "-"), 40) or "config") + f"-{content_hash(content)}"
 
 
 def build(source: dict | None, source_name: str | None, namespace: str, json_text: str,
@@ -54,10 +66,10 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     data: dict = {}
     extra: dict = {}
     if source is not None:
-        meta = source.get("metadata") or {}
-        labels = copy.deepcopy(meta.get("labels") or {})
+        meta = source.get("metadata") if isinstance(source.get("metadata"), dict) else {}
+        labels = copy.deepcopy(meta["labels"]) if isinstance(meta.get("labels"), dict) else {}
         annotations = user_annotations(meta.get("annotations"))
-        data = copy.deepcopy(source.get("data") or {})
+        data = copy.deepcopy(source["data"]) if isinstance(source.get("data"), dict) else {}
         for key in ("binaryData", "immutable"):
             if key in source:
                 extra[key] = copy.deepcopy(source[key])
@@ -67,7 +79,7 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
         annotations[C.SOURCE_ANNOTATION] = source_name
     content = {"labels": labels, "annotations": annotations, "data": data, **extra}
     # Named after the source's current name (kustomize may have prefixed it since it was referenced).
-    current = (source or {}).get("metadata", {}).get("name") if source is not None else None
+    current = meta.get("name") if source is not None and isinstance(meta.get("name"), str) else None
     metadata: dict = {"name": derived_name(current or source_name, method, content)}
     if namespace:
         metadata["namespace"] = namespace
@@ -80,16 +92,34 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     return out
 
 
-def with_location(cm: dict, served_annotations: dict[str, str]) -> dict:
-    """Give a new item a file next to the workload it serves (kpt writes items by these annotations)."""
+def file_candidates(cm: dict) -> list[str]:
+    """File names for a new derived ConfigMap, the plain one first; the namespaced one when two
+    namespaces need the same derived ConfigMap next to workloads in one folder."""
+    name = cm["metadata"]["name"]
+    namespace = cm["metadata"].get("namespace")
+    names = [f"{name}.yaml"] + ([f"{namespace}_{name}.yaml"] if namespace else [])
+    return names + [f"{name}-{n}.yaml" for n in range(2, 100)]
+
+
+def with_location(cm: dict, served_annotations: dict[str, str], taken: set[str] | None = None) -> dict:
+    """Give a new item a file next to the workload it serves (kpt writes items by these annotations).
+
+    `taken` holds the paths already in use (kpt refuses two items at one path and index) and gets the
+    chosen one added.
+    """
     out = copy.deepcopy(cm)
     ann = out["metadata"]["annotations"]
-    name = out["metadata"]["name"]
+    served = {k: served_annotations.get(k) for k in (C.PATH_ANNOTATION, C.LEGACY_PATH_ANNOTATION)}
+    folder = next((posixpath.dirname(p) for p in served.values() if p), None)
+    if folder is None:
+        return out
+    taken = taken if taken is not None else set()
+    path = next(p for p in (posixpath.join(folder, f) for f in file_candidates(cm)) if p not in taken)
+    taken.add(path)
     for path_key, index_key in ((C.PATH_ANNOTATION, C.INDEX_ANNOTATION),
                                 (C.LEGACY_PATH_ANNOTATION, C.LEGACY_INDEX_ANNOTATION)):
-        served = served_annotations.get(path_key)
-        if served:
-            ann[path_key] = posixpath.join(posixpath.dirname(served), f"{name}.yaml")
+        if served[path_key]:
+            ann[path_key] = path
             ann[index_key] = "0"
     return out
 

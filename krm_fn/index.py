@@ -4,12 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-import yaml
-
 from . import constants as C
 from . import kinds
 from .kinds import KindSpec
-from .reader import Item
+from .reader import Item, ItemError
 from .results import ResourceRef
 
 ABSENT = object()  # the annotation is not set at all
@@ -62,6 +60,7 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
 
 @dataclass
 class Index:
+    items: list[Item] = field(default_factory=list)
     workloads: list[Workload] = field(default_factory=list)
     configmaps: dict[tuple[str, str], Item] = field(default_factory=dict)
     # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
@@ -115,8 +114,8 @@ def is_derived(item: Item) -> bool:
 
 
 def build_index(items: Iterable[Item]) -> Index:
-    index = Index()
-    for item in items:
+    index = Index(items=list(items))
+    for item in index.items:
         # local-config objects (Kptfile, function configs, kustomize's transformer configs) are never
         # deployed: they are neither workloads nor the ConfigMaps workloads use.
         if not item.is_mapping or item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
@@ -125,8 +124,8 @@ def build_index(items: Iterable[Item]) -> Index:
         if spec is not None:
             try:
                 data = item.data()
-            except yaml.YAMLError as exc:  # e.g. a complex key: YAML, but no Kubernetes object
-                index.unreadable.append((item, " ".join(str(exc).split())))
+            except ItemError as exc:  # e.g. a complex key: YAML, but no Kubernetes object
+                index.unreadable.append((item, str(exc)))
                 continue
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
         elif is_configmap(item):

@@ -7,11 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import yaml
+
 from . import yamlio
 from .config import ConfigError, Settings, resolve_settings
 from .index import ref_of
 from .plan import plan
-from .reader import InputError, read_resource_list, read_stream
+from .reader import InputError, ResourceList, read_resource_list, read_stream
 from .results import Result, Severity, exit_status, sort_results
 from .writer import Changes, write_resource_list, write_stream
 
@@ -42,7 +44,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     except InputError as exc:
         return _error_outcome(str(exc))
     try:
-        fc = yamlio.construct(rl.function_config) if rl.function_config is not None else None
+        fc = _function_config(rl)
         settings = resolve_settings(fc, environ)
     except ConfigError as exc:
         results = [Result(Severity.ERROR, str(exc), field_path=exc.field)]
@@ -51,6 +53,15 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     results = _ordered(results, rl.items)
     return Outcome(write_resource_list(rl, changes, results), results,
                    exit_status(results, settings.fail_on))
+
+
+def _function_config(rl: ResourceList) -> Any:
+    if rl.function_config is None:
+        return None
+    try:
+        return yamlio.construct(rl.function_config)
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
+        raise ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}") from None
 
 
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
@@ -64,6 +75,10 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         stream = read_stream(sources)
     except InputError as exc:
         return _error_outcome(str(exc))
+    if not stream.items:
+        # An empty render handed to Argo CD with auto-prune deletes everything: never a silent success.
+        where = ", ".join(name for name, _ in sources) or "no files"
+        return _error_outcome(f"no Kubernetes objects in the input ({where}); expected manifests")
     changes, results = plan(stream.items, settings)
     results = _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)

@@ -17,7 +17,7 @@ from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide, sou
 from .derived import build, comparable, with_location
 from .index import ABSENT, Index, Workload, build_index, is_derived, ref_of
 from .inference_config import DATA_KEY, InferenceConfigError, inspect
-from .reader import Item
+from .reader import Item, ItemError
 from .results import Result, Severity, has_errors
 from .writer import Changes
 
@@ -39,16 +39,17 @@ def shape_errors(items: list[Item]) -> list[Result]:
     """Items a Kubernetes API would refuse: not a mapping, or without apiVersion, kind, metadata.name."""
     out = []
     for item in items:
-        where = f"items[{item.index}] (line {item.node.start_mark.line + 1}, " \
-                f"column {item.node.start_mark.column + 1})"
+        mark = item.node.start_mark
+        where = (f"{item.origin}: document {item.origin_index}" if item.origin else f"items[{item.index}]") \
+            + f" (line {mark.line + 1}, column {mark.column + 1})"
+        path, index = item.file()
         if not item.is_mapping:
             out.append(Result(Severity.ERROR, f"{where} is not a mapping; every item must be a "
-                                              "Kubernetes object"))
+                                              "Kubernetes object", file_path=path, file_index=index))
             continue
         missing = [f for f, v in (("apiVersion", item.api_version), ("kind", item.kind),
                                   ("metadata.name", item.name)) if not v]
         if missing:
-            path, index = item.file()
             out.append(Result(Severity.ERROR, f"{where} has no {missing[0]} (a non-empty string)",
                               ref_of(item), field_path=missing[0], file_path=path, file_index=index))
     return out
@@ -166,6 +167,8 @@ def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[lis
     out: list[Result] = []
     targets: dict[int, str] = {}
     planned: set[tuple[str, str]] = set()
+    taken = {item.file()[0] for item in index.items if item.file()[0]}
+    reused: set[int] = set()
     for i, d in enumerate(ds):
         w = d.workload
         if d.action == OVERRIDE and d.via_derived:
@@ -184,11 +187,21 @@ def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[lis
         if key not in planned:
             planned.add(key)
             existing = index.configmaps.get(key)
+            if existing is None and w.namespace:
+                # A namespace-less derived ConfigMap lands in the workload's namespace: the same object.
+                loose = index.configmaps.get(("", name))
+                existing = loose if loose is not None and loose.index not in reused else None
+            if existing is not None:
+                reused.add(existing.index)
             if existing is None:
-                changes.added.append((w.item.index, with_location(cm, w.item.annotations())))
+                changes.added.append((w.item.index, with_location(cm, w.item.annotations(), taken)))
             elif not is_derived(existing):
                 out.append(_result(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function "
                                                    "derived; rename it", existing))
+            elif not _readable(existing):
+                out.append(_result(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: "
+                                                   f"{_unreadable(existing)}; delete it to regenerate it",
+                                   existing))
             elif comparable(existing.data()) != cm:
                 # A derived ConfigMap edited by hand: regenerate it from its source.
                 keep = (existing.data().get("metadata") or {}).get("annotations") or {}
@@ -199,6 +212,18 @@ def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[lis
         if d.current != name:
             _point(changes, w, d.path, name)
     return out, targets
+
+
+def _readable(item: Item) -> bool:
+    return _unreadable(item) == ""
+
+
+def _unreadable(item: Item) -> str:
+    try:
+        item.data()
+        return ""
+    except ItemError as exc:
+        return str(exc)
 
 
 def _point(changes: Changes, w: Workload, path: kinds.Path, name: str | None) -> None:

@@ -25,6 +25,10 @@ class InputError(Exception):
         super().__init__(message + where)
 
 
+class ItemError(Exception):
+    """An item is YAML but cannot be Kubernetes data (an unhashable key, nesting too deep …)."""
+
+
 # --- node helpers -------------------------------------------------------------------------------
 
 def child(node: yaml.Node | None, key: str) -> yaml.Node | None:
@@ -105,6 +109,8 @@ class Item:
     kind: str = ""
     name: str = ""
     namespace: str = ""
+    origin: str = ""                 # render: the file it came from, and its document number there
+    origin_index: int | None = None
     _data: Any = field(default=None, repr=False)
     _built: bool = field(default=False, repr=False)
 
@@ -117,8 +123,12 @@ class Item:
         return self.source[self.start:self.end]
 
     def data(self) -> Any:
+        """The item as Python data; raises ItemError when YAML has no such data (complex keys, …)."""
         if not self._built:
-            self._data = yamlio.construct(self.node)
+            try:
+                self._data = yamlio.construct(self.node, may_merge="<<" in self.region)
+            except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
+                raise ItemError(" ".join(str(exc).split()) or type(exc).__name__) from None
             self._built = True
         return self._data
 
@@ -140,6 +150,8 @@ class Item:
         """The file path and index kpt recorded for the item (empty without an orchestrator)."""
         path = self.annotation(C.PATH_ANNOTATION) or self.annotation(C.LEGACY_PATH_ANNOTATION) or ""
         index = self.annotation(C.INDEX_ANNOTATION) or self.annotation(C.LEGACY_INDEX_ANNOTATION)
+        if not path and self.origin:
+            return self.origin, self.origin_index
         try:
             return path, int(index) if index is not None else None
         except ValueError:
@@ -266,14 +278,14 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             docs = _compose_all(text)
         except InputError as exc:
             raise InputError(f"{name}: {exc}") from None
-        for node in docs:
-            if _empty(node):
-                continue
-            if isinstance(node, yaml.MappingNode) and scalar(child(node, "kind")) in (C.LIST_KIND,) \
+        nodes = [n for n in docs if not _empty(n)]
+        for number, node in enumerate(nodes):
+            members = [node]
+            if isinstance(node, yaml.MappingNode) and scalar(child(node, "kind")) == C.LIST_KIND \
                     and isinstance(child(node, "items"), yaml.SequenceNode):
-                # A `kind: List` document (kubectl's) contributes its items.
-                for sub in child(node, "items").value:
-                    items.append(make_item(len(items), sub, text))
-                continue
-            items.append(make_item(len(items), node, text))
+                members = child(node, "items").value  # a `kind: List` document (kubectl's): its items
+            for sub in members:
+                item = make_item(len(items), sub, text)
+                item.origin, item.origin_index = name, number
+                items.append(item)
     return Stream(items=items)

@@ -30,7 +30,8 @@ class ResourceRef:
 
     def display(self) -> str:
         ns = f"{self.namespace}/" if self.namespace else ""
-        return f"{self.api_version}/{self.kind}/{ns}{self.name}"
+        shown = f"{self.api_version}/{self.kind}/{ns}{self.name}"
+        return shown if shown.strip("/") else "(an object without apiVersion, kind or name)"
 
 
 _UNSET = object()

@@ -62,7 +62,8 @@ def _results_block(results: list[Result], col: int) -> str:
 
 
 def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
-    if changes.empty and not results and not rl.root.flow_style:
+    stale = any(k.value == "results" for k, _ in rl.root.value)  # results are output only: ours replace them
+    if changes.empty and not results and not stale and not rl.root.flow_style:
         return rl.text  # a JSON (flow) ResourceList still comes out as block YAML (SPEC 6)
     kept = len(rl.items) - len(changes.removed) + len(changes.added)
     if not rl.splicable or (kept == 0 and rl.items):
@@ -84,7 +85,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
             prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
             new = "".join(_entry(d, dash_col) for d in added_after[item.index])
             splices.append((at, at, prefix + new))
-    if results:
+    if results or stale:
         splices.append(_results_splice(rl, results))
     return _apply(text, splices)
 
@@ -124,7 +125,7 @@ def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
 def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, str]:
     text = rl.text
     col = column_of(text, rl.root.value[0][0].start_mark.index) if rl.root.value else 0
-    block = _results_block(results, col)
+    block = _results_block(results, col) if results else ""
     for k, v in rl.root.value:
         if k.value == "results":
             start = text.rfind("\n", 0, k.start_mark.index) + 1
@@ -149,6 +150,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
             items.append(data)
         items.extend(added_after.get(item.index, []))
     root["items"] = items
+    root.pop("results", None)
     if results:
         root["results"] = [r.to_krm() for r in results]
     return yamlio.dump(root)

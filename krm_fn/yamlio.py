@@ -76,7 +76,7 @@ def _copy(node: yaml.Node, memo: dict[int, yaml.Node]) -> yaml.Node:
     return new
 
 
-def construct(node: yaml.Node) -> Any:
+def construct(node: yaml.Node, may_merge: bool = True) -> Any:
     """Python data for one node (a subtree of a composed document).
 
     PyYAML resolves merge keys (`<<: *anchor`) by rewriting the mapping nodes in place; the reader and
@@ -85,7 +85,7 @@ def construct(node: yaml.Node) -> Any:
     """
     loader = loader_class()("")
     try:
-        return loader.construct_document(_copy(node, {}))
+        return loader.construct_document(_copy(node, {}) if may_merge else node)
     finally:
         loader.dispose()
 
@@ -101,24 +101,48 @@ class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[mi
 
 class _PureDumper(yaml.SafeDumper):
     """libyaml's emitter escapes every character outside the BMP (emoji) and so turns a multi-line
-    string holding one into a double-quoted "\\U0001F680" line; PyYAML's own emitter writes them as is."""
+    string holding one into a double-quoted "\\U0001F680" line; PyYAML's own emitter writes them as is.
+
+    It also refuses a literal block for a string with trailing spaces or tabs on a line, which YAML
+    allows: here such strings stay literal blocks (a user's inference_config.yaml stays reviewable), and
+    `dump` checks by re-reading that the block means exactly the string, else emits the cautious way.
+    """
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
+    def analyze_scalar(self, scalar: str) -> Any:
+        analysis = super().analyze_scalar(scalar)
+        if "\n" in scalar and not analysis.allow_block and _block_representable(scalar):
+            analysis.allow_block = True
+        return analysis
 
-def _astral(data: Any) -> bool:
+
+class _CautiousPureDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _block_representable(text: str) -> bool:
+    """Printable text (tabs allowed) whose lines a literal block can carry, trailing blanks and all."""
+    if text.startswith((" ", "\t")) or "\r" in text:
+        return False
+    return all(ch in "\t\n" or " " <= ch <= "\x7e" or "\xa0" <= ch <= "\ud7ff" or "\ue000" <= ch <= "\ufffd"
+               or ch >= "\U00010000" for ch in text)
+
+
+def _needs_pure(data: Any) -> bool:
     if isinstance(data, str):
-        return bool(data) and max(data) > "\uffff"
+        return bool(data) and (max(data) > "\uffff" or ("\n" in data and (" \n" in data or "\t" in data)))
     if isinstance(data, dict):
-        return any(_astral(k) or _astral(v) for k, v in data.items())
+        return any(_needs_pure(k) or _needs_pure(v) for k, v in data.items())
     if isinstance(data, (list, tuple)):
-        return any(_astral(v) for v in data)
+        return any(_needs_pure(v) for v in data)
     return False
 
 
 def _dumper_for(data: Any) -> type:
-    return _PureDumper if _astral(data) else _Dumper
+    return _PureDumper if _needs_pure(data) else _Dumper
 
 
 def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
@@ -132,14 +156,21 @@ def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
 
 _Dumper.add_representer(str, _str_representer)
 _PureDumper.add_representer(str, _str_representer)
+_CautiousPureDumper.add_representer(str, _str_representer)
 
 
 def dump(data: Any) -> str:
-    """Block YAML for one document, keys in insertion order, no anchors."""
-    return yaml.dump(
-        data, Dumper=_dumper_for(data), default_flow_style=False, sort_keys=False,
-        allow_unicode=True, width=1 << 16,
-    )
+    """Block YAML for one document, keys in insertion order, no anchors, no `...` end marker."""
+    options = dict(default_flow_style=False, sort_keys=False, allow_unicode=True, width=1 << 16)
+    dumper = _dumper_for(data)
+    text = yaml.dump(data, Dumper=dumper, **options)
+    if dumper is _PureDumper and load(text) != data:
+        text = yaml.dump(data, Dumper=_CautiousPureDumper, **options)
+    # A keep-chomped (`|+`) string last in the document makes the emitter close it with `...`; these
+    # documents are always spliced into a larger one, where the next, less indented line ends it.
+    if text.endswith("\n...\n"):
+        text = text[: -len("...\n")]
+    return text
 
 
 def scalar_text(value: Any, style: str | None = None) -> str:

@@ -49,3 +49,19 @@ def test_copy_keeps_user_metadata_and_drops_orchestrator_annotations() -> None:
     assert cm["binaryData"] == {"b": "AAE="}
     assert cm["data"]["inference_config.yaml"] == f"vllm:\n  swap-space: 4\n  speculative-config: '{JSON}'\n"
     assert source["data"]["inference_config.yaml"] == "vllm:\n  swap-space: 4\n"  # never modified
+
+
+@pytest.mark.parametrize("method", ["draft..model_", "Eagle3.x", "a.-b", "-.-"])
+def test_odd_method_names_still_give_dns_subdomains(method: str) -> None:
+    name = derived_name(None, method, {"x": 1})
+    assert DNS_SUBDOMAIN.match(name), name
+
+
+def test_source_names_with_ragged_labels_are_mended() -> None:
+    name = derived_name("a.-b-.c..d", "mtp", {})
+    assert DNS_SUBDOMAIN.match(name) and name.startswith("a.b.c.d-specdec-")
+
+
+def test_hash_survives_keys_that_are_not_strings() -> None:
+    cm = build({"metadata": {"labels": {"app": "x", 1: "y"}}, "data": {}}, "cfg", "", JSON, "mtp")
+    assert DNS_SUBDOMAIN.match(cm["metadata"]["name"])

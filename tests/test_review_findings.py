@@ -1,0 +1,84 @@
+"""Regressions from the adversarial review: each was a reproduction that broke the function."""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import yaml
+
+from krm_fn.cli import main
+
+RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+WS = ("- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    name: ws\n    annotations:\n"
+      "      kaito.sh/enable-speculative-decoding: \"true\"\n  inference:\n    preset:\n      name: phi-4\n")
+
+
+def run(argv: list[str], text: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.BytesIO(text.encode()), stdout=out, stderr=err, environ={})
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_keep_chomped_source_gives_valid_yaml() -> None:
+    cm = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
+          "    inference_config.yaml: |+\n      vllm:\n        max-model-len: 4096\n\n")
+    code, out, err = run([], RL + cm + WS + "    config: cfg\n")
+    assert code == 0, err
+    doc = yaml.safe_load(out)  # parses: no `...` spliced into the middle
+    derived = [i for i in doc["items"] if i["metadata"]["name"].startswith("cfg-specdec-")][0]
+    assert derived["data"]["inference_config.yaml"].endswith("4096\n  speculative-config: "
+                                                               "'{\"method\":\"ngram\",\"num_speculative_tokens\":5,"
+                                                               "\"prompt_lookup_max\":4}'\n\n")  # kept: `|+`
+
+
+def test_trailing_spaces_in_the_source_keep_the_copy_a_literal_block() -> None:
+    cm = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
+          "    inference_config.yaml: |\n      # trailing space \n      vllm:\n        swap-space: 4\t# tab\n")
+    code, out, err = run([], RL + cm + WS + "    config: cfg\n")
+    assert code == 0, err
+    derived_text = out[out.index("name: cfg-specdec-"):]
+    assert "    inference_config.yaml: |\n      # trailing space \n" in derived_text
+    derived = [i for i in yaml.safe_load(out)["items"] if i["metadata"]["name"].startswith("cfg-specdec-")][0]
+    assert derived["data"]["inference_config.yaml"].startswith("# trailing space \nvllm:\n  swap-space: 4\t# tab\n")
+
+
+def test_stale_results_are_replaced_even_by_none() -> None:
+    text = RL + "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\nresults:\n- message: stale\n  severity: error\n"
+    code, out, _ = run([], text)
+    assert code == 0 and "stale" not in out and yaml.safe_load(out)["items"][0]["metadata"]["name"] == "s"
+
+
+def test_render_of_nothing_is_an_error(tmp_path: Path) -> None:
+    for argv, stdin in ((["render", "-"], ""), (["render", "-"], "---\n# nothing\n"), (["render", str(tmp_path)], "")):
+        code, out, err = run(argv, stdin)
+        assert (code, out) == (1, "") and "no Kubernetes objects in the input" in err
+
+
+def test_render_errors_name_the_file_and_document(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n")
+    (tmp_path / "b.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata:\n  name: b\n---\n"
+                                     "kind: Service\nmetadata:\n  name: c\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert re.search(r"b\.yaml: document 1 \(line 6, column 1\) has no apiVersion", err)
+
+
+def test_malformed_referenced_configmaps_are_named_errors() -> None:
+    bad = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data: [oops]\n"
+    code, out, err = run([], RL + bad + WS + "    config: cfg\n")
+    assert code == 1 and "internal error" not in err
+    assert '[error] v1/ConfigMap/cfg data[inference_config.yaml]: ConfigMap "cfg" referenced by Workspace "ws"' in err
+    assert out.startswith(RL + bad)
+
+
+def test_unreadable_function_config_is_a_named_error() -> None:
+    text = RL + WS + "functionConfig: {kind: SpeculativeDecodingPolicy, spec: {tunedPresets: {? [a] : {x: 1}}}}\n"
+    code, out, err = run([], text)
+    assert code == 1 and "invalid functionConfig: it cannot be read" in err and "internal error" not in err
+
+
+def test_deep_nesting_is_a_clear_error() -> None:
+    text = RL + WS + "  x: " + "[" * 3000 + "]" * 3000 + "\n"
+    code, out, err = run([], text)
+    assert code == 1 and out == "" and "nests too deeply" in err
