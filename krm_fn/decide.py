@@ -31,6 +31,7 @@ class Decision:
     method: str = ""
     tuned: bool = False
     detail: str = ""
+    override_value: Any = None  # the user's vllm.speculative-config, for an OVERRIDE
 
 
 def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
@@ -59,7 +60,8 @@ def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decisio
         except InferenceConfigError as exc:
             return Decision(w, path, current, src_name, src, BROKEN, via, detail=str(exc))
         if found.has_speculative_config:
-            return Decision(w, path, current, src_name, src, OVERRIDE, via)
+            return Decision(w, path, current, src_name, src, OVERRIDE, via,
+                            override_value=found.speculative_config_value)
     res = resolve(preset, table)
     return Decision(w, path, current, src_name, src, INJECT, via, json=res.json, method=res.method,
                     tuned=res.tuned)

@@ -141,6 +141,30 @@ def decision_result(d: Decision, target: str | None) -> Result:
                                    f"{q(d.workload.name)}: {d.detail}", d.source, f"data[{DATA_KEY}]")
 
 
+def override_checks(ds: list[Decision]) -> list[Result]:
+    """A user's own speculative-config must be a JSON object in a string, or the pods never start."""
+    out, seen = [], set()
+    for d in ds:
+        if d.action != OVERRIDE or d.source is None or d.source.index in seen:
+            continue
+        seen.add(d.source.index)
+        value = d.override_value
+        if not isinstance(value, str):
+            out.append(_result(Severity.ERROR, "vllm.speculative-config must be a JSON string (quote it: "
+                                               "speculative-config: '{\"method\": …}'); KAITO's webhook "
+                                               "rejects a YAML mapping or any other value",
+                               d.source, f"data[{DATA_KEY}]"))
+            continue
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if not isinstance(parsed, dict):
+            out.append(_result(Severity.WARNING, f"vllm.speculative-config {q(value)} is not a JSON object; "
+                                                 "vLLM refuses to start with it", d.source, f"data[{DATA_KEY}]"))
+    return out
+
+
 def underscore_warnings(index: Index, ds: list[Decision]) -> list[Result]:
     """vLLM reads `speculative_config` too, but KAITO does not see it as an override: both flags reach vLLM."""
     out, seen = [], set()
@@ -299,7 +323,7 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     if not settings.materialize:
         cascaded, reverted, retired = _not_written(cascaded), _not_written(reverted), _not_written(retired)
         told = [_not_written([r])[0] if d.action == INJECT else r for r, d in zip(told, ds)]
-    results += cascaded + told + made + underscore_warnings(index, ds) + reverted + retired
+    results += cascaded + told + made + override_checks(ds) + underscore_warnings(index, ds) + reverted + retired
     if has_errors(results) or not settings.materialize:
         return Changes(), results
     return changes, results

@@ -97,8 +97,10 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
     if not parts or parts == [""]:
         raise Unsupported("whole-document operation")
     parent, key_node, value_node = _find(root, parts)
-    if not isinstance(parent, yaml.MappingNode) or parent.flow_style:
-        raise Unsupported("parent is not a block mapping")
+    if not isinstance(parent, yaml.MappingNode):
+        raise Unsupported("parent is not a mapping")
+    if parent.flow_style:
+        return _flow_edits(text, parent, key_node, value_node, kind, parts[-1], op.get("value"), seq)
     if kind in ("add", "replace") and value_node is not None:
         new = op["value"]
         if isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node):
@@ -140,6 +142,51 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
             raise Unsupported("key does not start its line")
         return [Edit(line_start, line_end(text, node_end(value_node, text)), "", seq)]
     raise Unsupported(f"operation {kind!r}")
+
+
+def _flow_text(value: Any, json_style: bool = False) -> str:
+    """A value inside a flow collection: `{k: v, …}`, `[a, …]`, scalars quoted when flow syntax needs it
+    (and every string double-quoted in a JSON-styled document)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flow_text(k, json_style)}: {_flow_text(v, json_style)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow_text(v, json_style) for v in value) + "]"
+    if isinstance(value, str) and (json_style or any(c in value for c in ",[]{}#:\"'\n")
+                                   or value != value.strip()):
+        return yamlio.scalar_text(value, '"')
+    return yamlio.scalar_text(value)
+
+
+def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None, value_node: yaml.Node | None,
+                kind: str, key: str, value: Any, seq: int) -> list[Edit]:
+    """Edits inside a flow mapping (`{a: 1, b: 2}`): the same operations, in flow syntax."""
+    json_style = bool(parent.value) and parent.value[0][0].style == '"'
+    if kind in ("add", "replace") and value_node is not None:
+        if isinstance(value_node, yaml.ScalarNode) and not isinstance(value, (dict, list)):
+            style = value_node.style if value_node.style in ('"', "'") else None
+            new = yamlio.scalar_text(value, style) if style else _flow_text(value, json_style)
+        else:
+            new = _flow_text(value, json_style)
+        return [Edit(value_node.start_mark.index, node_end(value_node, text), new, seq)]
+    if kind == "add":
+        entry = f"{_flow_text(key, json_style)}: {_flow_text(value, json_style)}"
+        if not parent.value:
+            close = parent.end_mark.index - 1
+            if text[close] != "}":
+                raise Unsupported("odd empty flow mapping")
+            return [Edit(close, close, entry, seq)]
+        at = node_end(parent.value[-1][1], text)
+        return [Edit(at, at, ", " + entry, seq)]
+    if kind == "remove" and value_node is not None and key_node is not None:
+        entries = parent.value
+        i = next(n for n, (k, _) in enumerate(entries) if k is key_node)
+        if len(entries) == 1:
+            return [Edit(parent.start_mark.index, parent.end_mark.index, "{}", seq)]
+        if i == 0:
+            return [Edit(key_node.start_mark.index, entries[1][0].start_mark.index, "", seq)]
+        return [Edit(node_end(entries[i - 1][1], text), node_end(value_node, text), "", seq)]
+    raise Unsupported(f"flow operation {kind!r}")
 
 
 def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int) -> str:

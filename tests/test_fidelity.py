@@ -408,16 +408,14 @@ def test_json_input_unchanged_comes_out_as_block_yaml(backend):
                    "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n")
 
 
-def test_flow_item_in_block_list_is_reemitted_alone(backend):
+def test_flow_item_in_block_list_is_edited_in_flow_syntax(backend):
     ws = ('- {apiVersion: kaito.sh/v1beta1, kind: Workspace, metadata: {name: ws, annotations: '
           '{kaito.sh/enable-speculative-decoding: "true"}}, inference: {preset: {name: deepseek-r1-0528}}}\n')
     text = resource_list([KPTFILE, ws, DEPLOYMENT])
     code, out, err = run(text)
     assert (code, err) == (0, "")
-    # the items around it are untouched; the flow item is emitted whole as block YAML
-    assert out.startswith(HEAD + KPTFILE + "- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n"
-                          "    name: ws\n    annotations:\n      kaito.sh/enable-speculative-decoding: \"true\"\n"
-                          "  inference:\n    preset:\n      name: deepseek-r1-0528\n    config: specdec-mtp-")
+    # the items around it are untouched; the flow item gets one more entry, in flow syntax
+    assert out.startswith(HEAD + KPTFILE + ws[:-len("}}}\n")] + "}, config: specdec-mtp-")
     assert DEPLOYMENT + TAIL.split("#")[0] in out
 
 

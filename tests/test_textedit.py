@@ -134,22 +134,42 @@ def test_unambiguous_new_strings(backend, value, text):
     assert edit("data:\n  old: x\n", [rep("/data/old", value)]) == f"data:\n  old: {text}\n"
 
 
-# Flow layouts cannot be edited as text: the item is emitted whole, as block YAML meaning the patch result.
-FLOW_CASES = [
+# Flow layouts are edited in flow syntax: the rest of the line stays as written.
+FLOW_EDITS = [
     ("flow-add", "metadata: {name: a, annotations: {x: y}}\n", [add("/metadata/annotations/z", "1")],
-     "metadata:\n  name: a\n  annotations:\n    x: y\n    z: \"1\"\n"),
+     'metadata: {name: a, annotations: {x: y, z: "1"}}\n'),
+    ("flow-add-to-empty", "metadata: {name: a, annotations: {}}  # c\n", [add("/metadata/annotations/z", "on")],
+     'metadata: {name: a, annotations: {z: "on"}}  # c\n'),
+    ("flow-add-mapping", "metadata: {name: a}\n", [add("/metadata/labels", {"k": "a, b"})],
+     'metadata: {name: a, labels: {k: "a, b"}}\n'),
     ("flow-replace", "metadata: {name: a, namespace: n}\n", [rep("/metadata/name", "b")],
-     "metadata:\n  name: b\n  namespace: n\n"),
+     "metadata: {name: b, namespace: n}\n"),
+    ("flow-replace-quoted", "metadata: {name: 'a', namespace: n}\n", [rep("/metadata/name", "b")],
+     "metadata: {name: 'b', namespace: n}\n"),
     ("flow-remove", "metadata: {name: a, labels: {x: y}}\n", [rm("/metadata/labels")],
-     "metadata:\n  name: a\n"),
+     "metadata: {name: a}\n"),
+    ("flow-remove-first", "metadata: {labels: {x: y}, name: a}\n", [rm("/metadata/labels")],
+     "metadata: {name: a}\n"),
     ("flow-remove-last", "metadata: {name: a, annotations: {x: y}}\n", [rm("/metadata/annotations/x")],
-     "metadata:\n  name: a\n  annotations: {}\n"),
+     "metadata: {name: a, annotations: {}}\n"),
     ("flow-sequence-entry", "spec:\n  roles: [{type: prefill}, {type: decode}]\n",
      [add("/spec/roles/0/runtimeConfig", "cfg")],
-     "spec:\n  roles:\n  - type: prefill\n    runtimeConfig: cfg\n  - type: decode\n"),
+     "spec:\n  roles: [{type: prefill, runtimeConfig: cfg}, {type: decode}]\n"),
     ("json-document", '{"metadata": {"name": "a"}, "inference": {"preset": {"name": "p"}}}\n',
      [add("/inference/config", "c")],
-     "metadata:\n  name: a\ninference:\n  preset:\n    name: p\n  config: c\n"),
+     '{"metadata": {"name": "a"}, "inference": {"preset": {"name": "p"}, "config": "c"}}\n'),
+]
+
+
+@pytest.mark.parametrize("source, ops, expected", [c[1:] for c in FLOW_EDITS], ids=[c[0] for c in FLOW_EDITS])
+def test_flow_layouts_are_edited_in_flow_syntax(backend, source, ops, expected):
+    assert edit(source, ops) == expected
+    assert edit_item(item_of(source), ops) == expected
+    assert yaml.safe_load(expected) == jsonpatch.apply_patch(yaml.safe_load(source), ops)
+
+
+# What cannot be edited as text is emitted whole, as block YAML meaning the patch result.
+FLOW_CASES = [
     ("block-scalar-replaced", "data:\n  f: |\n    a\n  g: x # lost on fallback\n", [rep("/data/f", "b")],
      "data:\n  f: b\n  g: x\n"),
     ("multi-line-new-string", "data:\n  g: x\n", [add("/data/f", "a\nb\n")],
@@ -192,10 +212,10 @@ def test_reparse_check_rejects_an_edit_that_breaks_yaml(backend, monkeypatch):
 
 def test_fallback_keeps_the_item_column_and_trailing_newline(backend):
     text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
-            "  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: a}\n")
+            "  - apiVersion: v1\n    kind: ConfigMap\n    data: |\n      x\n    metadata: {name: a}\n")
     rl = reader.read_resource_list(text.encode())
-    out = edit_item(rl.items[0], [add("/metadata/namespace", "n")])
-    assert out == "apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a\n      namespace: n\n"
+    out = edit_item(rl.items[0], [rep("/data", "y\n")])  # a block scalar replaced: emitted whole
+    assert out == "apiVersion: v1\n    kind: ConfigMap\n    data: |\n      y\n    metadata:\n      name: a\n"
 
 
 @pytest.mark.parametrize("source, ops, why", [
@@ -204,9 +224,9 @@ def test_fallback_keeps_the_item_column_and_trailing_newline(backend):
     ("metadata:\n  name: a\n", [add("/nope/deeper/key", "x")], "parent path"),
     ("name: a\n", [rm("/name")], "emptying the item"),
     ("roles:\n- type: a\n", [rm("/roles/0/type")], "emptying a sequence entry"),
-    ("metadata: {}\n", [add("/metadata/name", "a")], "parent is not a block mapping"),
+    ("metadata: [a]\n", [add("/metadata/name", "a")], "parent is not a mapping"),
     ("a: 1\n", [{"op": "replace", "path": "", "value": {}}], "whole-document"),
-], ids=["move", "remove-missing", "missing-parent", "empty-item", "empty-seq-entry", "empty-flow-parent",
+], ids=["move", "remove-missing", "missing-parent", "empty-item", "empty-seq-entry", "sequence-parent",
         "whole-doc"])
 def test_apply_text_edits_refuses(backend, source, ops, why):
     with pytest.raises(Unsupported, match=why):
