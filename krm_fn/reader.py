@@ -173,6 +173,37 @@ def make_item(index: int, node: yaml.Node, source: str) -> Item:
 
 # --- documents ----------------------------------------------------------------------------------
 
+def sharing_anchors(text: str, items: list[Item]) -> set[int]:
+    """Indexes of the items that use an anchor defined outside themselves, or define one used outside.
+
+    Such items cannot be cut apart, edited alone or emitted alone without breaking the alias; they are
+    rare (kpt and kustomize send none), so the events are parsed a second time only when `&` occurs.
+    """
+    if "&" not in text or not items:
+        return set()
+    import bisect
+    starts = [it.start for it in items]
+
+    def owner(pos: int) -> int | None:
+        i = bisect.bisect_right(starts, pos) - 1
+        return items[i].index if i >= 0 and pos < items[i].end else None
+
+    defined: dict[str, int | None] = {}
+    shared: set[int] = set()
+    for event in yaml.parse(text, Loader=yamlio.loader_class()):
+        anchor = getattr(event, "anchor", None)
+        if anchor is None:
+            continue
+        where = owner(event.start_mark.index)
+        if isinstance(event, yaml.AliasEvent):
+            home = defined.get(anchor)
+            if home != where:
+                shared.update(i for i in (home, where) if i is not None)
+        else:
+            defined[anchor] = where
+    return shared
+
+
 @dataclass
 class ResourceList:
     """The envelope as a value: its text, root node, items and functionConfig."""
@@ -267,17 +298,20 @@ class Stream:
     """A plain multi-document stream (the `render` path): items from one or more sources."""
 
     items: list[Item]
+    shared: set[int] = field(default_factory=set)  # items tied to others by anchors (see sharing_anchors)
 
 
 def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     """Documents of several files (name, bytes), in order; empty documents are skipped."""
     items: list[Item] = []
+    shared: set[int] = set()
     for name, data in sources:
         try:
             text = decode(data)
             docs = _compose_all(text)
         except InputError as exc:
             raise InputError(f"{name}: {exc}") from None
+        first = len(items)
         nodes = [n for n in docs if not _empty(n)]
         for number, node in enumerate(nodes):
             members = [node]
@@ -288,4 +322,5 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
                 item = make_item(len(items), sub, text)
                 item.origin, item.origin_index = name, number
                 items.append(item)
-    return Stream(items=items)
+        shared.update(sharing_anchors(text, items[first:]))
+    return Stream(items=items, shared=shared)

@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonpatch
+
 from . import constants as C
 from . import yamlio
-from .reader import Item, ResourceList, Stream, column_of, line_end, node_end
+from .reader import Item, ResourceList, Stream, column_of, line_end, node_end, sharing_anchors
 from .results import Result
 from .textedit import edit_item, emit_item
 
@@ -66,7 +68,9 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
     if changes.empty and not results and not stale and not rl.root.flow_style:
         return rl.text  # a JSON (flow) ResourceList still comes out as block YAML (SPEC 6)
     kept = len(rl.items) - len(changes.removed) + len(changes.added)
-    if not rl.splicable or (kept == 0 and rl.items):
+    touched = set(changes.patches) | changes.removed
+    if not rl.splicable or (kept == 0 and rl.items) or (touched & sharing_anchors(rl.text, rl.items)):
+        # Cutting or re-emitting an item that shares anchors with others would leave a dangling alias.
         return _reemit(rl, changes, results)
     text = rl.text
     splices: list[tuple[int, int, str]] = []
@@ -137,7 +141,6 @@ def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, 
 
 def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
     """Flow-style (JSON) input: the whole ResourceList through the safe emitter, as block YAML."""
-    import jsonpatch
 
     root = yamlio.construct(rl.root)
     items: list[Any] = []
@@ -188,7 +191,13 @@ def write_stream(stream: Stream, changes: Changes) -> str:
     docs: list[str] = []
     added_after = changes.added_after()
     for item in stream.items:
-        if item.index not in changes.removed:
+        if item.index in changes.removed:
+            pass
+        elif item.index in stream.shared:
+            # Its aliases point into other documents of its file: each document must stand alone.
+            data = jsonpatch.apply_patch(item.data(), changes.patches.get(item.index, []))
+            docs.append(yamlio.dump(strip_data(data)))
+        else:
             ops = list(changes.patches.get(item.index, []))
             ops += strip_ops(item, ops)
             region = edit_item(item, ops) if ops else item.region
