@@ -86,9 +86,8 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         if item.index in added_after:
             dash_col = column_of(text, dash)
             at = _past_own_comments(text, item.end, dash_col)
-            prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
             new = "".join(_entry(d, dash_col) for d in added_after[item.index])
-            splices.append((at, at, prefix + new))
+            splices.append((at, at, LINE_START + new))
     if results or stale:
         splices.append(_results_splice(rl, results))
     return _apply(text, splices)
@@ -111,6 +110,10 @@ def _past_own_comments(text: str, pos: int, col: int) -> int:
     return end
 
 
+# A splice that must begin on a line of its own (after an input that ends without a newline, say).
+LINE_START = "\x00line-start\x00"
+
+
 def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
     """One pass over the text; at one position, what was listed first ends up first (linear, not n²)."""
     order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i))
@@ -119,6 +122,11 @@ def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
     for i in order:
         start, end, new = splices[i]
         pieces.append(text[pos:start])
+        if new.startswith(LINE_START):
+            new = new[len(LINE_START):]
+            last = next((p for p in reversed(pieces) if p), "")
+            if last and not last.endswith("\n"):
+                new = "\n" + new
         # New text follows the input's line endings (a Windows checkout keeps its CRLF).
         pieces.append(new.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else new)
         pos = max(pos, end)
@@ -135,8 +143,7 @@ def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, 
             start = text.rfind("\n", 0, k.start_mark.index) + 1
             return (start, line_end(text, node_end(v, text)), block)
     at = _past_own_comments(text, line_end(text, node_end(rl.root, text)), col)
-    prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
-    return (at, at, prefix + block)
+    return (at, at, LINE_START + block)
 
 
 def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:

@@ -112,3 +112,10 @@ def test_render_splits_a_list_whose_items_share_anchors_into_standalone_document
     assert code == 0, err
     docs = list(yaml.safe_load_all(out))
     assert [d["metadata"]["labels"] for d in docs] == [{"x": "y"}, {"x": "y"}]
+
+
+def test_input_without_a_final_newline_gets_no_blank_lines() -> None:
+    code, out, err = run([], RL + WS.rstrip("\n"))
+    assert code == 0, err
+    assert "\n\n" not in out
+    assert "      name: phi-4\n    config: specdec-ngram-" in out
