@@ -5,7 +5,7 @@ Every stage reads the index and returns results (and JSON Patch ops); nothing he
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import jsonpatch
 
@@ -190,9 +190,7 @@ def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[lis
     """Derived ConfigMaps and re-pointed references; returns results and the target of each decision."""
     out: list[Result] = []
     targets: dict[int, str] = {}
-    planned: set[tuple[str, str]] = set()
-    taken = {item.file()[0] for item in index.items if item.file()[0]}
-    reused: set[int] = set()
+    placed = _Placement(taken={item.file()[0] for item in index.items if item.file()[0]})
     for i, d in enumerate(ds):
         w = d.workload
         if d.action == OVERRIDE and d.via_derived:
@@ -205,44 +203,64 @@ def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[lis
             out.append(_result(Severity.ERROR, f"ConfigMap {q(d.source_name)}: {exc}", d.source or w.item,
                                f"data[{DATA_KEY}]"))
             continue
-        name = cm["metadata"]["name"]
-        targets[i] = name
-        key = (w.namespace, name)
-        if key not in planned:
-            planned.add(key)
-            existing = index.configmaps.get(key)
-            if existing is None and w.namespace:
-                # A namespace-less derived ConfigMap lands in the workload's namespace: the same object.
-                loose = index.configmaps.get(("", name))
-                existing = loose if loose is not None and loose.index not in reused else None
-            if existing is not None:
-                reused.add(existing.index)
-            if existing is None:
-                changes.added.append((w.item.index, with_location(cm, w.item.annotations(), taken)))
-            elif not is_derived(existing):
-                out.append(_result(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function "
-                                                   "derived; rename it", existing))
-            elif not _readable(existing):
-                out.append(_result(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: "
-                                                   f"{_unreadable(existing)}; delete it to regenerate it",
-                                   existing))
-            elif comparable(existing.data()) != cm:
-                # A derived ConfigMap edited by hand: regenerate it from its source.
-                keep = (existing.data().get("metadata") or {}).get("annotations") or {}
-                want = with_location(cm, {})
-                want["metadata"]["annotations"].update(
-                    {k: v for k, v in keep.items() if k.startswith(C.RENDER_STRIPPED)})
-                changes.patch(existing.index, jsonpatch.make_patch(existing.data(), want).patch)
-        if d.current != name:
-            _point(changes, w, d.path, name)
+        targets[i] = cm["metadata"]["name"]
+        out += _ensure(index, cm, w, placed, changes)
+        if d.current != targets[i]:
+            _point(changes, w, d.path, targets[i])
     return out, targets
 
 
-def _readable(item: Item) -> bool:
-    return _unreadable(item) == ""
+@dataclass
+class _Placement:
+    """What materialize has placed so far: derived ConfigMaps (namespace, name), input items reused as
+    derived ConfigMaps, and file paths in use (kpt refuses two items at one path)."""
+
+    taken: set[str]
+    planned: set[tuple[str, str]] = field(default_factory=set)
+    reused: set[int] = field(default_factory=set)
 
 
-def _unreadable(item: Item) -> str:
+def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, changes: Changes) -> list[Result]:
+    """The derived ConfigMap `cm` exists once in the output: found in the input (kept, or regenerated
+    when edited by hand), or added after the workload it serves."""
+    name = cm["metadata"]["name"]
+    if (w.namespace, name) in placed.planned:
+        return []
+    placed.planned.add((w.namespace, name))
+    existing = index.configmaps.get((w.namespace, name))
+    if existing is None and w.namespace:
+        # A namespace-less derived ConfigMap lands in the workload's namespace: the same object.
+        loose = index.configmaps.get(("", name))
+        existing = loose if loose is not None and loose.index not in placed.reused else None
+    if existing is None:
+        changes.added.append((w.item.index, with_location(cm, w.item.annotations(), placed.taken)))
+        return []
+    placed.reused.add(existing.index)
+    if not is_derived(existing):
+        return [_result(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function derived; "
+                                        "rename it", existing)]
+    problem = _read_error(existing)
+    if problem:
+        return [_result(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: {problem}; delete it "
+                                        "to regenerate it", existing)]
+    found = comparable(existing.data())
+    if found != cm:
+        # A derived ConfigMap edited by hand (or, namespace-less, given the workload's namespace):
+        # regenerate it from its source, keeping its file.
+        keep = (existing.data().get("metadata") or {}).get("annotations") or {}
+        want = with_location(cm, {})
+        want["metadata"]["annotations"].update({k: v for k, v in keep.items() if k.startswith(C.RENDER_STRIPPED)})
+        changes.patch(existing.index, jsonpatch.make_patch(existing.data(), want).patch)
+        found.get("metadata", {}).pop("namespace", None)
+        if found == {**cm, "metadata": {k: v for k, v in cm["metadata"].items() if k != "namespace"}}:
+            return []
+        return [_result(Severity.WARNING, f"derived ConfigMap {q(name)} differs from what its source gives "
+                                          "(edited by hand?): regenerated; edit its source ConfigMap instead",
+                        existing)]
+    return []
+
+
+def _read_error(item: Item) -> str:
     try:
         item.data()
         return ""
