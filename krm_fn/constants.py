@@ -41,6 +41,7 @@ RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1"
 LIST_KIND = "List"
 
 KAITO_GROUP = "kaito.sh"
+KUSTOMIZE_GROUP = "kustomize.config.k8s.io"  # Kustomization, Component: local config without a name
 CONFIGMAP_KIND = "ConfigMap"
 CONFIGMAP_API_VERSION = "v1"
 POLICY_KIND = "SpeculativeDecodingPolicy"

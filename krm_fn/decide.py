@@ -6,6 +6,7 @@ from typing import Any
 
 from . import constants as C
 from . import kinds
+from .derived import FROM_NOTHING, FROM_SOURCE
 from .index import Index, Workload, is_derived
 from .inference_config import DATA_KEY, InferenceConfigError, inspect
 from .kinds import Path
@@ -35,16 +36,32 @@ class Decision:
 
 
 def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
-    """(source name, source item, whether `ref` named one of our derived ConfigMaps)."""
+    """(source name as recorded, source item, whether `ref` names one of our derived ConfigMaps)."""
     if ref is None:
         return None, None, False
     item = index.configmap(namespace, ref)
     if item is not None and is_derived(item):
         src = item.annotation(C.SOURCE_ANNOTATION)
-        return src, (index.configmap(namespace, src) if src else None), True
+        return src, (index.source(namespace, src) if src else None), True
+    if item is None:
+        # Our name pattern, but the object is gone (deleted, or retired by a subpackage's own pipeline):
+        # still ours, to regenerate or to revert.
+        m = FROM_SOURCE.fullmatch(ref)
+        if m:
+            return m.group("source"), index.source(namespace, m.group("source")), True
+        if FROM_NOTHING.fullmatch(ref):
+            return None, None, True
     # Under kustomize the reference may still use a previous name; keep it as written (kustomize fixes
     # references after the function runs), so disabling restores exactly what the user wrote.
     return ref, item, False
+
+
+def restored_name(index: Index, namespace: str, source_name: str | None, source: Item | None) -> str | None:
+    """The reference to put back: the source as recorded, or its name now if only kustomize's generated
+    name (`<name>-<hash>`) is in the input."""
+    if source is not None and source_name and index.configmap(namespace, source_name) is None:
+        return source.name
+    return source_name
 
 
 def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:

@@ -50,6 +50,13 @@ def _dns_part(text: str, limit: int) -> str:
     return text[:limit].strip("-.")
 
 
+# What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
+# (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
+FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
+# … or `specdec-<method>-<hash>`.
+FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
+
+
 def derived_name(source: str | None, method: str, content: dict) -> str:
     """`<source>-specdec-<hash>` or `specdec-<method>-<hash>`, cut to a 253-character DNS subdomain."""
     suffix = f"-specdec-{content_hash(content)}"
@@ -78,9 +85,9 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     if source_name:
         annotations[C.SOURCE_ANNOTATION] = source_name
     content = {"labels": labels, "annotations": annotations, "data": data, **extra}
-    # Named after the source's current name (kustomize may have prefixed it since it was referenced).
-    current = meta.get("name") if source is not None and isinstance(meta.get("name"), str) else None
-    metadata: dict = {"name": derived_name(current or source_name, method, content)}
+    # Named after the reference as written (kustomize may rename the source before or after the function
+    # runs; the written name is what stays stable when the output is rendered again).
+    metadata: dict = {"name": derived_name(source_name, method, content)}
     if namespace:
         metadata["namespace"] = namespace
     if labels:

@@ -1,6 +1,7 @@
 """Read-only lookups over the items: KAITO workloads, ConfigMaps by namespace/name, parents -> children."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -10,7 +11,8 @@ from .kinds import KindSpec
 from .reader import Item, ItemError
 from .results import ResourceRef
 
-ABSENT = object()  # the annotation is not set at all
+ABSENT = object()
+_GENERATED = re.compile(r"(.+)-[a-z0-9]{10}")  # the annotation is not set at all
 
 
 @dataclass(eq=False)
@@ -68,6 +70,7 @@ class Index:
     previous: dict[tuple[str, str], Item] = field(default_factory=dict)
     unreadable: list[tuple[Item, str]] = field(default_factory=list)  # KAITO items with no data model
     _by_parent: dict | None = None
+    _generated: dict | None = None
 
     def configmap(self, namespace: str, name: str) -> Item | None:
         """The ConfigMap a workload in `namespace` means by `name`.
@@ -81,6 +84,22 @@ class Index:
             if found is not None:
                 return found
         return None
+
+    def source(self, namespace: str, name: str) -> Item | None:
+        """A derived ConfigMap's source: by name, or by the name kustomize's configMapGenerator gave it
+        after the function ran (`<name>-<10-character hash>`), when exactly one fits."""
+        found = self.configmap(namespace, name)
+        if found is not None:
+            return found
+        if self._generated is None:
+            self._generated = {}
+            for (ns, cm_name), item in self.configmaps.items():
+                m = _GENERATED.fullmatch(cm_name)
+                if m:
+                    self._generated.setdefault((ns, m.group(1)), []).append(item)
+        candidates = self._generated.get((namespace, name)) or (
+            self._generated.get(("", name)) if namespace else None) or []
+        return candidates[0] if len(candidates) == 1 else None
 
     def children(self, parent: Workload, kind: str) -> list[Workload]:
         return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])

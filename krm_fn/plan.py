@@ -13,11 +13,11 @@ from . import constants as C
 from . import kinds
 from .checks import CHECKS
 from .config import Settings
-from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide, source_of
+from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide, restored_name, source_of
 from .derived import build, comparable, with_location
 from .index import ABSENT, Index, Workload, build_index, is_derived, ref_of
 from .inference_config import DATA_KEY, InferenceConfigError, inspect
-from .reader import Item, ItemError
+from .reader import Item, ItemError, child, scalar
 from .results import Result, Severity, has_errors
 from .writer import Changes
 
@@ -47,12 +47,23 @@ def shape_errors(items: list[Item]) -> list[Result]:
             out.append(Result(Severity.ERROR, f"{where} is not a mapping; every item must be a "
                                               "Kubernetes object", file_path=path, file_index=index))
             continue
-        missing = [f for f, v in (("apiVersion", item.api_version), ("kind", item.kind),
-                                  ("metadata.name", item.name)) if not v]
+        fields = [("apiVersion", item.api_version), ("kind", item.kind)]
+        if _needs_name(item):
+            fields.append(("metadata.name", item.name))
+        missing = [f for f, v in fields if not v]
         if missing:
             out.append(Result(Severity.ERROR, f"{where} has no {missing[0]} (a non-empty string)",
                               ref_of(item), field_path=missing[0], file_path=path, file_index=index))
     return out
+
+
+def _needs_name(item: Item) -> bool:
+    """A name is required of what a cluster stores, not of a kustomization.yaml or other local config
+    (kpt passes those as items too) nor of an object named by `metadata.generateName`."""
+    if item.api_version.startswith(C.KUSTOMIZE_GROUP + "/") or \
+            item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
+        return False
+    return scalar(child(child(item.node, "metadata"), "generateName")) is None
 
 
 # --- cascade ------------------------------------------------------------------------------------------
@@ -131,6 +142,10 @@ def decision_result(d: Decision, target: str | None) -> Result:
         return _result(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets "
                                       f"vllm.speculative-config (a user override); left unchanged",
                        item, field)
+    if d.action == NOT_VISIBLE and d.via_derived:
+        return _result(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} is not in the "
+                                         f"input, nor is its source ConfigMap {q(d.source_name)}: cannot regenerate "
+                                         "it; left unchanged", item, field)
     if d.action == NOT_VISIBLE:
         return _result(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the "
                                          "input, so whether it overrides vllm.speculative-config cannot be "
@@ -194,7 +209,7 @@ def materialize(index: Index, ds: list[Decision], changes: Changes) -> tuple[lis
     for i, d in enumerate(ds):
         w = d.workload
         if d.action == OVERRIDE and d.via_derived:
-            _point(changes, w, d.path, d.source_name)
+            _point(changes, w, d.path, restored_name(index, w.namespace, d.source_name, d.source))
         if d.action != INJECT:
             continue
         try:
@@ -285,9 +300,10 @@ def revert(index: Index, changes: Changes) -> list[Result]:
             current = kinds.get(w.data, path)
             if not isinstance(current, str):
                 continue
-            src_name, _, via_derived = source_of(index, w.namespace, current)
+            src_name, src, via_derived = source_of(index, w.namespace, current)
             if not via_derived:
                 continue
+            src_name = restored_name(index, w.namespace, src_name, src)
             _point(changes, w, path, src_name)
             out.append(_result(Severity.INFO, "speculative decoding is disabled: "
                                + (f"reference restored to ConfigMap {q(src_name)}" if src_name
