@@ -50,17 +50,24 @@ def _report(outcome: Outcome, stderr: Any) -> None:
 
 
 def _sources(paths: Sequence[str], stdin: Any) -> list[tuple[str, bytes]]:
+    """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted, hidden
+    files and folders such as .git or kpt's .expected left out), each file once."""
     out: list[tuple[str, bytes]] = []
+    seen: set[Path] = set()
     for raw in paths:
         if raw == "-":
             out.append(("<stdin>", stdin.read()))
             continue
         path = Path(raw)
         if path.is_dir():
-            files = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
-            out.extend((str(f), f.read_bytes()) for f in files)
+            files = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()
+                           and not any(part.startswith(".") for part in f.relative_to(path).parts))
         else:
-            out.append((str(path), path.read_bytes()))
+            files = [path]
+        for f in files:
+            if f.resolve() not in seen:
+                seen.add(f.resolve())
+                out.append((str(f), f.read_bytes()))
     return out
 
 

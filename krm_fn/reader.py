@@ -301,6 +301,12 @@ class Stream:
     shared: set[int] = field(default_factory=set)  # items tied to others by anchors (see sharing_anchors)
 
 
+def _is_envelope(node: yaml.MappingNode) -> bool:
+    kind = scalar(child(node, "kind"))
+    return kind == C.LIST_KIND or (kind == C.RESOURCE_LIST_KIND and (scalar(child(node, "apiVersion")) or "")
+                                   .startswith(C.RESOURCE_LIST_API_PREFIX))
+
+
 def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     """Documents of several files (name, bytes), in order; empty documents are skipped."""
     items: list[Item] = []
@@ -315,9 +321,9 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         nodes = [n for n in docs if not _empty(n)]
         for number, node in enumerate(nodes):
             members = [node]
-            if isinstance(node, yaml.MappingNode) and scalar(child(node, "kind")) == C.LIST_KIND \
+            if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
                     and isinstance(child(node, "items"), yaml.SequenceNode):
-                members = child(node, "items").value  # a `kind: List` document (kubectl's): its items
+                members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items
             for sub in members:
                 item = make_item(len(items), sub, text)
                 item.origin, item.origin_index = name, number

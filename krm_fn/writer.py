@@ -194,11 +194,16 @@ def strip_data(data: dict) -> dict:
     return data
 
 
+def is_manifest(item: Item) -> bool:
+    """What a cluster should get: not local config (Kptfile, a function's config), as kustomize does."""
+    return item.annotation(C.LOCAL_CONFIG_ANNOTATION) != "true" and item.kind != C.POLICY_KIND
+
+
 def write_stream(stream: Stream, changes: Changes) -> str:
     docs: list[str] = []
     added_after = changes.added_after()
     for item in stream.items:
-        if item.index in changes.removed:
+        if item.index in changes.removed or not is_manifest(item):
             pass
         elif item.index in stream.shared:
             # Its aliases point into other documents of its file: each document must stand alone.

@@ -119,3 +119,33 @@ def test_input_without_a_final_newline_gets_no_blank_lines() -> None:
     assert code == 0, err
     assert "\n\n" not in out
     assert "      name: phi-4\n    config: specdec-ngram-" in out
+
+
+def test_render_leaves_local_config_and_the_policy_out(tmp_path: Path) -> None:
+    (tmp_path / "ws.yaml").write_text(WS[2:].replace("\n  ", "\n"))
+    (tmp_path / "Kptfile").write_text("unused")  # not *.yaml: never read
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: fn.kaito-specdec.dev/v1alpha1\nkind: SpeculativeDecodingPolicy\nmetadata:\n  name: p\n"
+        "spec:\n  failOn: warning\n")
+    (tmp_path / "local.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n  annotations:\n"
+        "    config.kubernetes.io/local-config: \"true\"\ndata: {}\n")
+    code, out, err = run(["render", "--config", str(tmp_path / "policy.yaml"), str(tmp_path)])
+    assert code == 0, err
+    kinds = [(d["kind"], d["metadata"]["name"]) for d in yaml.safe_load_all(out)]
+    assert kinds == [("Workspace", "ws"), ("ConfigMap", kinds[1][1])] and kinds[1][1].startswith("specdec-ngram-")
+
+
+def test_render_reads_a_resource_list_on_stdin() -> None:
+    code, out, err = run(["render", "-"], RL + WS)
+    assert code == 0, err
+    assert [d["kind"] for d in yaml.safe_load_all(out)] == ["Workspace", "ConfigMap"]
+
+
+def test_render_skips_hidden_folders_and_reads_each_file_once(tmp_path: Path) -> None:
+    (tmp_path / ".expected").mkdir()
+    (tmp_path / ".expected" / "config.yaml").write_text("testType: eval\n")
+    (tmp_path / "svc.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n")
+    code, out, err = run(["render", str(tmp_path), str(tmp_path / "svc.yaml")])
+    assert (code, err) == (0, "")
+    assert out == "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
