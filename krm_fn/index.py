@@ -41,12 +41,13 @@ class Workload:
         return labels if isinstance(labels, dict) else {}
 
     def controllers(self) -> set[tuple[str, str]]:
-        """(kind, name) of the controller ownerReferences."""
+        """(kind, name) of the controller ownerReferences to KAITO objects."""
         refs = kinds.get(self.data, ("metadata", "ownerReferences"))
         if not isinstance(refs, list):
             return set()
         return {(r["kind"], r["name"]) for r in refs if isinstance(r, dict) and r.get("controller") is True
-                and isinstance(r.get("kind"), str) and isinstance(r.get("name"), str)}
+                and isinstance(r.get("kind"), str) and isinstance(r.get("name"), str)
+                and str(r.get("apiVersion", "")).startswith(C.KAITO_GROUP + "/")}
 
 
 def ref_of(item: Item) -> ResourceRef:

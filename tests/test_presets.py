@@ -177,10 +177,46 @@ def test_parse_config_json_rejects_non_json(value):
 
 
 def test_parse_config_json_copies_mappings():
-    nested = {"method": "mtp", "num_speculative_tokens": 1, "extra": {"a": [1]}}
+    nested = {"method": "mtp", "num_speculative_tokens": 1, "revision": ["main"]}
     got = parse_config_json(nested, "s")
-    got["extra"]["a"].append(2)
-    assert nested["extra"]["a"] == [1]
+    got["revision"].append("x")
+    assert nested["revision"] == ["main"]
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ({"method": "bogus", "num_speculative_tokens": 5}, 'method "bogus" is not a vLLM speculative method'),
+        ({"method": "Ngram", "num_speculative_tokens": 5}, 'method "Ngram" is not a vLLM speculative method'),
+        ({"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 0},
+         "prompt_lookup_max must be an integer of at least 1, got 0"),
+        ({"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 2, "prompt_lookup_min": 3},
+         "prompt_lookup_min must not exceed prompt_lookup_max"),
+        ({"method": "mtp", "num_speculative_tokens": 1, "prompt_lookup_max": 2}, "prompt_lookup_max apply to ngram only"),
+        ({"method": "eagle", "num_speculative_tokens": 3}, 'method "eagle" needs a draft "model"'),
+        ({"method": "draft_model", "num_speculative_tokens": 3, "model": ""}, 'method "draft_model" needs a draft "model"'),
+        ({"method": "ngram", "num_speculative_tokens": 3, "disable_logprobs": False},
+         "disable_logprobs was removed in vLLM 0.11.2"),
+        ({"method": "mtp", "num_speculative_tokens": 1, "speculative_token_tree": "x"},
+         "speculative_token_tree was removed by vLLM 0.22"),
+        ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1},
+         'unknown field "extra" (vLLM rejects unknown fields from 0.16)'),
+    ],
+)
+def test_parse_config_json_rejects_what_vllm_refuses(value, message):
+    with pytest.raises(ValueError) as err:
+        parse_config_json(value, S)
+    assert str(err.value).startswith(f"{S}: {message}")
+
+
+@pytest.mark.parametrize("value", [
+    {"method": "suffix", "num_speculative_tokens": 24},
+    {"method": "ngram_gpu", "num_speculative_tokens": 4, "prompt_lookup_min": 2},
+    {"method": "eagle3", "num_speculative_tokens": 3, "model": "org/draft", "draft_tensor_parallel_size": 1},
+    {"method": "deepseek_mtp", "num_speculative_tokens": 1},
+])
+def test_parse_config_json_accepts_what_vllm_accepts(value):
+    assert parse_config_json(value, S) == value
 
 
 def test_extended_table():
