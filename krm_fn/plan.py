@@ -199,6 +199,43 @@ def override_checks(ds: list[Decision]) -> list[Result]:
     return out
 
 
+def role_mismatches(ds: list[Decision]) -> list[Result]:
+    """Prefill/decode disaggregation: a model-based method must be configured alike on every role."""
+    by_workload: dict[int, list[Decision]] = {}
+    for d in ds:
+        if d.workload.spec.kind == "MultiRoleInference":
+            by_workload.setdefault(d.workload.item.index, []).append(d)
+    out = []
+    for group in by_workload.values():
+        configs = {_effective(d) for d in group} - {None}
+        if len(configs) < 2:
+            continue
+        methods = {_method(c) for c in configs}
+        if methods <= {"ngram", "ngram_gpu", "suffix"}:
+            continue  # draft-free methods may differ (ngram may even run on decode alone)
+        roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d in group if _effective(d))
+        out.append(_result(Severity.WARNING, "the roles get different speculative configs (" + roles + "); "
+                                             "vLLM needs a model-based method configured identically on the "
+                                             "prefill and the decode side", group[0].workload.item))
+    return out
+
+
+def _effective(d: Decision) -> str | None:
+    if d.action == INJECT:
+        return d.json
+    if d.action == OVERRIDE and isinstance(d.override_value, str):
+        return d.override_value
+    return None
+
+
+def _method(config: str) -> str:
+    try:
+        value = json.loads(config)
+    except ValueError:
+        return ""
+    return str(value.get("method", "")) if isinstance(value, dict) else ""
+
+
 def underscore_warnings(index: Index, ds: list[Decision]) -> list[Result]:
     """vLLM reads `speculative_config` too, but KAITO does not see it as an override: both flags reach vLLM."""
     out, seen = [], set()
@@ -376,7 +413,7 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     if not settings.materialize:
         cascaded, reverted, retired = _not_written(cascaded), _not_written(reverted), _not_written(retired)
         told = [_not_written([r])[0] if d.action == INJECT else r for r, d in zip(told, ds)]
-    results += cascaded + told + made + override_checks(ds) + underscore_warnings(index, ds) + reverted + retired
+    results += cascaded + told + made + override_checks(ds) + role_mismatches(ds) + underscore_warnings(index, ds) + reverted + retired
     if has_errors(results) or not settings.materialize:
         return Changes(), results
     return changes, results
