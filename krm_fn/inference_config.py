@@ -161,6 +161,8 @@ def _edit(text: str, parsed: _Parsed, quoted: str, nl: str) -> str | None:
         return None
     if isinstance(value, yaml.MappingNode) and value.value and not value.flow_style:
         return _set_in_block(text, value, quoted, nl)
+    if isinstance(value, yaml.MappingNode) and value.value and value.flow_style:
+        return _set_in_flow(text, value, quoted)
     if _is_null(value) or (isinstance(value, yaml.MappingNode) and not value.value):
         return _fill_empty(text, key, value, entry, nl)
     return None
@@ -256,6 +258,20 @@ def _set_in_block(text: str, vllm: yaml.MappingNode, quoted: str, nl: str) -> st
         return None
     text, at = _after_line(text, end, nl)
     return _ensure_newline(text[:at] + f"{indent}{SPEC_KEY}: {quoted}{nl}" + text[at:], nl)
+
+
+def _set_in_flow(text: str, vllm: yaml.MappingNode, quoted: str) -> str | None:
+    """`vllm: {a: 1}` -> `vllm: {a: 1, speculative-config: '…'}`: the rest of the line, comments too, stays."""
+    key, value = _last_entry(vllm, SPEC_KEY)
+    if key is not None:
+        if not isinstance(value, yaml.ScalarNode):
+            return None
+        return text[:value.start_mark.index] + quoted + text[value.end_mark.index:]
+    last = vllm.value[-1][1]
+    if last.start_mark.index < vllm.start_mark.index:  # an alias: its text is elsewhere
+        return None
+    at = last.end_mark.index
+    return text[:at] + f", {SPEC_KEY}: {quoted}" + text[at:]
 
 
 def _colon_after(text: str, key: yaml.Node) -> int | None:

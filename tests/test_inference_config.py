@@ -65,6 +65,8 @@ TEXT_EDITS = {
     "tilde vllm": ("vllm: ~  # none yet\nother: 1\n", "vllm:  # none yet\n  {SC}\nother: 1\n"),
     "explicit null vllm": ("a: 1\nvllm: null\n", "a: 1\nvllm:\n  {SC}\n"),
     "empty flow vllm": ("vllm: {}\n", "vllm:\n  {SC}\n"),
+    "flow vllm": ("vllm: {max-model-len: 4096}  # c\nother: 1\n", "vllm: {max-model-len: 4096, {SC}}  # c\nother: 1\n"),
+    "flow vllm, replaced": ("vllm: {speculative-config: 'x', a: 1}\n", "vllm: {{SC}, a: 1}\n"),
     "no vllm key": (
         "# probes\nmax_probe_steps: 6\n", "# probes\nmax_probe_steps: 6\nvllm:\n  {SC}\n"
     ),
@@ -99,7 +101,6 @@ TEXT_EDITS = {
 # Layouts the text edit does not handle (or whose edit fails the check): the whole document is
 # re-emitted, so comments go but every value stays.
 FALLBACKS = {
-    "flow vllm": ("vllm: {max-model-len: 4096}  # c\nother: 1\n", "vllm:\n  max-model-len: 4096\n  {SC}\nother: 1\n"),
     "flow root": ("{a: 1, vllm: {b: 2}}\n", "a: 1\nvllm:\n  b: 2\n  {SC}\n"),
     "explicit null root": ("~\n", "vllm:\n  {SC}\n"),
     "vllm an alias": ("base: &b\n  x: 1\nvllm: *b\n", "base:\n  x: 1\nvllm:\n  x: 1\n  {SC}\n"),
