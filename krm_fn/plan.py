@@ -57,6 +57,24 @@ def shape_errors(items: list[Item]) -> list[Result]:
     return out
 
 
+def duplicates(items: list[Item]) -> list[Result]:
+    """The same object twice (a file given twice, a copy-paste): kustomize would reject the output, kpt
+    would write both, a cluster would keep one of them."""
+    seen: dict[tuple[str, str, str, str], Item] = {}
+    out = []
+    for item in items:
+        if not (item.is_mapping and item.kind and item.name):
+            continue
+        key = (item.api_version.split("/")[0] if "/" in item.api_version else "", item.kind, item.namespace,
+               item.name)
+        first = seen.setdefault(key, item)
+        if first is not item:
+            where = first.file()[0] or f"items[{first.index}]"
+            out.append(_result(Severity.WARNING, f"the same object as {where} (kind, namespace and name): "
+                                                 "one of them would be lost", item))
+    return out
+
+
 def _needs_name(item: Item) -> bool:
     """A name is required of what a cluster stores, not of a kustomization.yaml or other local config
     (kpt passes those as items too) nor of an object named by `metadata.generateName`."""
@@ -397,7 +415,7 @@ def _not_written(results: list[Result]) -> list[Result]:
 
 def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result."""
-    results = shape_errors(items)
+    results = shape_errors(items) + duplicates(items)
     index = build_index(items)
     results += [_result(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
                 for item, why in index.unreadable]

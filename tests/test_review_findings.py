@@ -149,3 +149,14 @@ def test_render_skips_hidden_folders_and_reads_each_file_once(tmp_path: Path) ->
     code, out, err = run(["render", str(tmp_path), str(tmp_path / "svc.yaml")])
     assert (code, err) == (0, "")
     assert out == "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
+
+
+def test_the_same_object_twice_is_a_warning(tmp_path: Path) -> None:
+    svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
+    (tmp_path / "a.yaml").write_text(svc)
+    code, out, err = run(["render", str(tmp_path / "a.yaml"), "-"], svc)
+    assert code == 0
+    assert err == f"[warning] v1/Service/s: the same object as {tmp_path / 'a.yaml'} (kind, namespace and name): " \
+                  "one of them would be lost\n"
+    code, _, _ = run(["render", "-"], svc + "---\n" + svc.replace("v1", "apps/v1", 1).replace("Service", "Deployment"))
+    assert code == 0
