@@ -17,7 +17,7 @@ from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide, res
 from .derived import build, comparable, with_location
 from .index import ABSENT, Index, Workload, build_index, is_derived, ref_of
 from .inference_config import DATA_KEY, InferenceConfigError, inspect
-from .reader import Item, ItemError, child, scalar
+from .reader import Item, ItemError, child as child_node, scalar
 from .results import Result, Severity, has_errors
 from .writer import Changes
 
@@ -81,7 +81,7 @@ def _needs_name(item: Item) -> bool:
     if item.api_version.startswith(C.KUSTOMIZE_GROUP + "/") or \
             item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
         return False
-    return scalar(child(child(item.node, "metadata"), "generateName")) is None
+    return scalar(child_node(child_node(item.node, "metadata"), "generateName")) is None
 
 
 # --- cascade ------------------------------------------------------------------------------------------
