@@ -217,7 +217,11 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             docs.append(_dedent(region, item.column))
         for data in added_after.get(item.index, []):
             docs.append(yamlio.dump(strip_data(data)))
-    return "".join("---\n" + (d if d.endswith("\n") else d + "\n") for d in docs)
+    out = "".join("---\n" + (d if d.endswith("\n") else d + "\n") for d in docs)
+    # A stream read from CRLF files is written with CRLF throughout, new documents included.
+    if stream.items and all("\r\n" in item.source for item in stream.items):
+        out = out.replace("\r\n", "\n").replace("\n", "\r\n")
+    return out
 
 
 def _dedent(region: str, column: int) -> str:

@@ -162,3 +162,9 @@ def test_the_same_object_twice_is_a_warning(tmp_path: Path) -> None:
                   "one of them would be lost\n"
     code, _, err = run(["render", "-"], svc + "---\n" + svc.replace("v1", "apps/v1", 1).replace("Service", "Deployment"))
     assert (code, err) == (0, "")  # another kind of the same name is another object
+
+
+def test_render_keeps_crlf_streams_crlf() -> None:
+    code, out, err = run(["render", "-"], (WS[2:].replace("\n  ", "\n")).replace("\n", "\r\n"))
+    assert code == 0, err
+    assert out.count("\n") == out.count("\r\n") > 10
