@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field, replace
 
 import jsonpatch
+import yaml
 
 from . import constants as C
 from . import kinds
@@ -47,6 +48,14 @@ def shape_errors(items: list[Item]) -> list[Result]:
             out.append(Result(Severity.ERROR, f"{where} is not a mapping; every item must be a "
                                               "Kubernetes object", file_path=path, file_index=index))
             continue
+        dup = _duplicate_key(item.node)
+        if dup is not None:
+            key, first = dup
+            out.append(Result(Severity.ERROR, f"{where}: the key {q(key.value)} appears twice (line "
+                                              f"{first.start_mark.line + 1} and line {key.start_mark.line + 1}); "
+                                              "Kubernetes refuses such a document", ref_of(item),
+                              file_path=path, file_index=index))
+            continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
             fields.append(("metadata.name", item.name))
@@ -55,6 +64,28 @@ def shape_errors(items: list[Item]) -> list[Result]:
             out.append(Result(Severity.ERROR, f"{where} has no {missing[0]} (a non-empty string)",
                               ref_of(item), field_path=missing[0], file_path=path, file_index=index))
     return out
+
+
+def _duplicate_key(node: yaml.Node) -> tuple[yaml.Node, yaml.Node] | None:
+    """(second key, first key) of the first mapping in `node` that has a key twice (YAML forbids it;
+    PyYAML keeps the last silently, kubectl refuses the document)."""
+    stack, seen_nodes = [node], set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen_nodes:  # an alias: already checked
+            continue
+        seen_nodes.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            keys: dict[str, yaml.Node] = {}
+            for k, v in current.value:
+                if isinstance(k, yaml.ScalarNode) and k.value != "<<":
+                    if k.value in keys and keys[k.value].tag == k.tag:
+                        return k, keys[k.value]
+                    keys[k.value] = k
+                stack.append(v)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return None
 
 
 def duplicates(items: list[Item]) -> list[Result]:

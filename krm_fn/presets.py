@@ -184,7 +184,7 @@ def vllm_problem(cfg: Mapping) -> str | None:
         return f"method {json.dumps(method)} needs a draft \"model\""
     lookup = {k: cfg[k] for k in ("prompt_lookup_max", "prompt_lookup_min") if k in cfg}
     if lookup and method not in NGRAM_METHODS:
-        return f"{', '.join(lookup)} apply to ngram only"
+        return f"{' and '.join(lookup)} {'apply' if len(lookup) > 1 else 'applies'} to ngram only"
     for key, value in lookup.items():
         if not _positive_int(value):
             return f"{key} must be an integer of at least 1, got {json.dumps(value)}"

@@ -192,7 +192,7 @@ def test_parse_config_json_copies_mappings():
          "prompt_lookup_max must be an integer of at least 1, got 0"),
         ({"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 2, "prompt_lookup_min": 3},
          "prompt_lookup_min must not exceed prompt_lookup_max"),
-        ({"method": "mtp", "num_speculative_tokens": 1, "prompt_lookup_max": 2}, "prompt_lookup_max apply to ngram only"),
+        ({"method": "mtp", "num_speculative_tokens": 1, "prompt_lookup_max": 2}, "prompt_lookup_max applies to ngram only"),
         ({"method": "eagle", "num_speculative_tokens": 3}, 'method "eagle" needs a draft "model"'),
         ({"method": "draft_model", "num_speculative_tokens": 3, "model": ""}, 'method "draft_model" needs a draft "model"'),
         ({"method": "ngram", "num_speculative_tokens": 3, "disable_logprobs": False},

@@ -36,6 +36,6 @@ if [ "${out}" = "-" ]; then
   cat "${tmp}"
 else
   mkdir -p "$(dirname "${out}")"
-  cp "${tmp}" "${out}.partial"
+  cat "${tmp}" >"${out}.partial"  # a new file: the umask decides its mode (cp of mktemp would be 0600)
   mv "${out}.partial" "${out}"
 fi
