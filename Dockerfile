@@ -5,7 +5,14 @@
 # --security-opt=no-new-privileges IMAGE` with the ResourceList on stdin.
 #
 #   docker build -t ghcr.io/kaito-project/kaito-specdec:0.1.0 .
+#
+# A second target is the Argo CD Config Management Plugin sidecar (examples/argocd/):
+#   docker build --target argocd-cmp -t ghcr.io/kaito-project/kaito-specdec-cmp:0.1.0 .
 ARG PYTHON_IMAGE=python:3.12-slim
+# Pin kustomize for the sidecar; for reproducible builds also pin the digest (…:v5.5.0@sha256:…).
+ARG KUSTOMIZE_IMAGE=registry.k8s.io/kustomize/kustomize:v5.5.0
+
+FROM ${KUSTOMIZE_IMAGE} AS kustomize
 
 # --- build: a wheel of kaito-specdec and wheels of its dependencies ---------
 FROM ${PYTHON_IMAGE} AS build
@@ -14,6 +21,32 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY krm_fn/ ./krm_fn/
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+
+# --- argocd-cmp: the sidecar — the function, a pinned standalone kustomize (kubectl's built-in one cannot
+# run exec functions) and plugin.yaml, as uid 999 with argocd-cmp-server (shared by the repo-server's
+# var-files volume) as its entrypoint. Before the function stage, so a plain build gives the function.
+FROM ${PYTHON_IMAGE} AS argocd-cmp
+ARG VERSION=0.1.0
+LABEL org.opencontainers.image.title="kaito-specdec-cmp" \
+      org.opencontainers.image.description="Argo CD config management plugin sidecar: kustomize build | kaito-specdec render" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.source="https://github.com/kaito-project/kaito-specdec"
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore \
+    HOME=/home/argocd
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    pip install --no-cache-dir --no-index --find-links=/wheels kaito-specdec \
+ && groupadd --gid 999 argocd \
+ && useradd --uid 999 --gid 999 --home-dir /home/argocd --create-home --shell /usr/sbin/nologin argocd
+COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize
+COPY --chown=999:999 examples/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml
+RUN kustomize version && kaito-specdec --version
+USER 999
+WORKDIR /home/argocd
+ENTRYPOINT ["/var/run/argocd/argocd-cmp-server"]
 
 # --- function: the wheels installed into a slim Python, nothing else ---------
 FROM ${PYTHON_IMAGE} AS function

@@ -19,7 +19,6 @@ import yaml
 from e2e_support import EXAMPLES, REPO, describe, run
 
 DOCKERFILE = REPO / "Dockerfile"
-CMP_DOCKERFILE = EXAMPLES / "argocd" / "Dockerfile"
 DOCKERIGNORE = REPO / ".dockerignore"
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 
@@ -42,6 +41,12 @@ def instructions(path: Path) -> list[tuple[str, str]]:
     return out
 
 
+def stage_named(path: Path, name: str) -> list[tuple[str, str]]:
+    found = [s for s in stages(path) if s[0][1].split()[-1] == name and " AS " in s[0][1].upper()]
+    assert len(found) == 1, f"no stage {name!r} in {path}"
+    return found[0]
+
+
 def stages(path: Path) -> list[list[tuple[str, str]]]:
     result: list[list[tuple[str, str]]] = []
     for ins in instructions(path):
@@ -62,14 +67,14 @@ def last(stage: list[tuple[str, str]], word: str) -> str:
     return values[-1]
 
 
-def copied_sources(path: Path) -> list[str]:
+def copied_sources(stage: list[tuple[str, str]]) -> list[str]:
+    """What a stage copies from the build context (not from other stages)."""
     sources = []
-    for word, a in instructions(path):
+    for word, a in stage:
         if word in ("COPY", "ADD"):
-            parts = [p for p in shlex.split(a) if not p.startswith("--")]
             if any(p.startswith("--from") for p in shlex.split(a)):
                 continue
-            sources += parts[:-1]
+            sources += [p for p in shlex.split(a) if not p.startswith("--")][:-1]
     return sources
 
 
@@ -86,7 +91,8 @@ def test_function_dockerfile_contract():
                 "org.opencontainers.image.version", "org.opencontainers.image.licenses"):
         assert key in labels
     assert not [w for w, _ in final if w in ("CMD", "SHELL")]
-    for src in copied_sources(DOCKERFILE):
+    # The function image is what the build and function stages put in it.
+    for src in copied_sources(stage_named(DOCKERFILE, "build")) + copied_sources(final):
         assert src.rstrip("/") in ("pyproject.toml", "README.md", "LICENSE", "krm_fn"), src
         assert not src.startswith(("tests", "fixtures", "examples", ".")), src
     assert "ADD " not in DOCKERFILE.read_text(encoding="utf-8")
@@ -102,17 +108,17 @@ def test_dockerignore_excludes_tests_fixtures_examples():
 
 
 def test_argocd_sidecar_dockerfile_contract():
-    final = stages(CMP_DOCKERFILE)[-1]
+    final = stage_named(DOCKERFILE, "argocd-cmp")
+    assert stages(DOCKERFILE)[-1][0][1].endswith("AS function"), "a plain build must give the function"
     assert last(final, "USER").split(":")[0] == "999"
     assert json.loads(last(final, "ENTRYPOINT")) == ["/var/run/argocd/argocd-cmp-server"]
     copies = [a for w, a in final if w == "COPY"]
     assert any(a.endswith("examples/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml") for a in copies)
-    kustomize_image = args_defaults(CMP_DOCKERFILE)["KUSTOMIZE_IMAGE"]
+    kustomize_image = args_defaults(DOCKERFILE)["KUSTOMIZE_IMAGE"]
     name, _, tag = kustomize_image.rpartition(":")
     assert name == "registry.k8s.io/kustomize/kustomize" and tag.startswith("v5.") and tag != "latest"
     assert any("/app/kustomize /usr/local/bin/kustomize" in a for a in copies)
-    for src in copied_sources(CMP_DOCKERFILE):
-        assert not src.startswith(("tests", "fixtures")), src
+    assert copied_sources(final) == ["examples/argocd/plugin.yaml"]
 
 
 def _can_build_offline() -> bool:
