@@ -33,6 +33,7 @@ class Decision:
     tuned: bool = False
     detail: str = ""
     override_value: Any = None  # the user's vllm.speculative-config, for an OVERRIDE
+    derived_found: bool = False  # via_derived, and that derived ConfigMap is in the input
 
 
 def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
@@ -70,7 +71,8 @@ def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decisio
     src_name, src, via = source_of(index, w.namespace, current)
     preset = kinds.preset_name(w.spec, w.data) or ""
     if src_name is not None and src is None:
-        return Decision(w, path, current, src_name, None, NOT_VISIBLE, via)
+        return Decision(w, path, current, src_name, None, NOT_VISIBLE, via,
+                        derived_found=via and index.configmap(w.namespace, current or "") is not None)
     if src is not None:
         try:
             found = inspect(_config_text(src))

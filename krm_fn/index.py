@@ -12,7 +12,9 @@ from .reader import Item, ItemError
 from .results import ResourceRef
 
 ABSENT = object()
-_GENERATED = re.compile(r"(.+)-[a-z0-9]{10}")  # the annotation is not set at all
+# kustomize's configMapGenerator suffix: ten characters of its hash alphabet (hex with 0 1 3 a e replaced
+# by g h k m t, so no vowels and no look-alikes).
+_GENERATED = re.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
 
 
 @dataclass(eq=False)

@@ -206,14 +206,19 @@ def decision_result(d: Decision, target: str | None) -> Result:
     item = d.workload.item
     if d.action == INJECT:
         return _result(Severity.INFO, _describe(d, target or ""), item, field, proposed_value=target)
+    if d.action == OVERRIDE and d.via_derived:
+        return _result(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets "
+                                      "vllm.speculative-config itself (a user override): the reference goes back "
+                                      "to it", item, field, proposed_value=d.source_name)
     if d.action == OVERRIDE:
         return _result(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets "
                                       f"vllm.speculative-config (a user override); left unchanged",
                        item, field)
     if d.action == NOT_VISIBLE and d.via_derived:
-        return _result(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} is not in the "
-                                         f"input, nor is its source ConfigMap {q(d.source_name)}: cannot regenerate "
-                                         "it; left unchanged", item, field)
+        gone = "is in the input, but" if d.derived_found else "is not in the input, and"
+        return _result(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} {gone} its "
+                                         f"source ConfigMap {q(d.source_name)} is not: cannot regenerate it; left "
+                                         "unchanged", item, field)
     if d.action == NOT_VISIBLE:
         return _result(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the "
                                          "input, so whether it overrides vllm.speculative-config cannot be "
@@ -407,6 +412,13 @@ def revert(index: Index, changes: Changes) -> list[Result]:
                 continue
             src_name, src, via_derived = source_of(index, w.namespace, current)
             if not via_derived:
+                continue
+            if src is None and src_name is not None and index.configmap(w.namespace, current) is None:
+                # Only the derived name is left to go by, and its source is not here: a guess could name a
+                # ConfigMap that does not exist (long names are cut in derived names).
+                out.append(_result(Severity.WARNING, f"speculative decoding is disabled, but the derived ConfigMap "
+                                                     f"{q(current)} and its source {q(src_name)} are not in the "
+                                                     "input: set the reference by hand", w.item, kinds.dotted(path)))
                 continue
             src_name = restored_name(index, w.namespace, src_name, src)
             _point(changes, w, path, src_name)

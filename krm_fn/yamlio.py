@@ -5,6 +5,7 @@ emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -145,12 +146,28 @@ def _dumper_for(data: Any) -> type:
     return _PureDumper if _needs_pure(data) else _Dumper
 
 
+# Plain scalars that YAML 1.2's core schema reads as something else, though YAML 1.1 (PyYAML) reads them
+# as strings: kustomize and kpt (yaml.v3) would turn `1e3` into 1000 and `0o17` into 15.
+_YAML12_NOT_STR = re.compile(
+    r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)|null|Null|NULL|~|true|True|TRUE|false|False|FALSE")
+
+
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def ambiguous(value: str) -> bool:
+    """Would a YAML 1.1 or 1.2 reader take this plain scalar for a bool, number or null?"""
+    return bool(_YAML12_NOT_STR.fullmatch(value)) or \
+        _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) != "tag:yaml.org,2002:str"
+
+
 def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     # Multi-line strings as literal blocks; PyYAML itself falls back to quoting when a block cannot
-    # represent the string exactly, and quotes strings YAML 1.1 would read as bool/number/null.
+    # represent the string exactly. Strings either YAML version would read as bool/number/null are quoted.
     style = "|" if "\n" in value else None
-    if style is None and dumper.resolve(yaml.ScalarNode, value, (True, False)) != "tag:yaml.org,2002:str":
-        style = '"'  # "true", "on", "010", "1.10", "null": quoted the way Kubernetes manifests quote them
+    if style is None and (value == "" or ambiguous(value)):
+        style = '"'  # "true", "on", "010", "1.10", "1e3", "null": quoted the way Kubernetes manifests quote them
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
