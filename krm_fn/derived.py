@@ -123,11 +123,12 @@ def with_location(cm: dict, served_annotations: dict[str, str], taken: set[str] 
     taken = taken if taken is not None else set()
     path = next(p for p in (posixpath.join(folder, f) for f in file_candidates(cm)) if p not in taken)
     taken.add(path)
-    for path_key, index_key in ((C.PATH_ANNOTATION, C.INDEX_ANNOTATION),
-                                (C.LEGACY_PATH_ANNOTATION, C.LEGACY_INDEX_ANNOTATION)):
-        if served[path_key]:
-            ann[path_key] = path
-            ann[index_key] = "0"
+    # kpt reads the internal annotations; the legacy ones too when the served item carries them.
+    ann[C.PATH_ANNOTATION] = path
+    ann[C.INDEX_ANNOTATION] = "0"
+    if served[C.LEGACY_PATH_ANNOTATION]:
+        ann[C.LEGACY_PATH_ANNOTATION] = path
+        ann[C.LEGACY_INDEX_ANNOTATION] = "0"
     return out
 
 

@@ -13,8 +13,8 @@ from . import yamlio
 from .config import ConfigError, Settings, resolve_settings
 from .index import ref_of
 from .plan import plan
-from .reader import InputError, ResourceList, read_resource_list, read_stream
-from .results import Result, Severity, exit_status, sort_results
+from .reader import InputError, ResourceList, child, read_resource_list, read_stream, scalar
+from .results import ResourceRef, Result, Severity, exit_status, sort_results
 from .writer import Changes, write_resource_list, write_stream
 
 
@@ -47,12 +47,23 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         fc = _function_config(rl)
         settings = resolve_settings(fc, environ)
     except ConfigError as exc:
-        results = [Result(Severity.ERROR, str(exc), field_path=exc.field)]
+        results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field)]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
     results = _ordered(results, rl.items)
     return Outcome(write_resource_list(rl, changes, results), results,
                    exit_status(results, settings.fail_on))
+
+
+def _function_config_ref(rl: ResourceList) -> ResourceRef | None:
+    """The functionConfig object (kpt's `function-input` ConfigMap, a policy), for results about it."""
+    node = rl.function_config
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    meta = child(node, "metadata")
+    ref = ResourceRef(scalar(child(node, "apiVersion")) or "", scalar(child(node, "kind")) or "",
+                      scalar(child(meta, "name")) or "", scalar(child(meta, "namespace")) or "")
+    return ref if ref.kind else None
 
 
 def _function_config(rl: ResourceList) -> Any:

@@ -449,32 +449,43 @@ def retire(index: Index, items: list[Item], changes: Changes) -> list[Result]:
     return out
 
 
-def _not_written(results: list[Result]) -> list[Result]:
-    """In validate mode the results that describe a change say that it was not made."""
-    return [replace(r, message=r.message + " [mode validate: not written]") for r in results]
+def _not_written(result: Result, why: str) -> Result:
+    """A result that describes a change says so when the change is not made (validate mode, or errors)."""
+    return replace(result, message=f"{result.message} [not written: {why}]")
+
+
+def no_roles(index: Index) -> list[Result]:
+    """An enabled MultiRoleInference without roles has nothing to configure (KAITO would refuse it anyway)."""
+    return [_result(Severity.WARNING, "has no spec.roles: there is no runtimeConfig to give a speculative config",
+                    w.item, "spec.roles")
+            for w in index.workloads if w.enabled and w.spec.kind == "MultiRoleInference"
+            and not w.spec.config_refs(w.data)]
 
 
 # --- the whole plan ---------------------------------------------------------------------------------
 
 def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result."""
-    results = shape_errors(items) + duplicates(items)
+    problems = shape_errors(items) + duplicates(items)
     index = build_index(items)
-    results += [_result(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
-                for item, why in index.unreadable]
+    problems += [_result(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
+                 for item, why in index.unreadable]
     changes = Changes()
     cascaded = cascade(index, changes)
-    results += validate(index)
-    if has_errors(results):
-        return Changes(), results + cascaded
+    problems += validate(index)
+    if has_errors(problems):
+        return Changes(), problems + [_not_written(r, "errors") for r in cascaded]
     ds = decisions(index, settings)
     made, targets = materialize(index, ds, changes)
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
     reverted, retired = revert(index, changes), retire(index, items, changes)
-    if not settings.materialize:
-        cascaded, reverted, retired = _not_written(cascaded), _not_written(reverted), _not_written(retired)
-        told = [_not_written([r])[0] if d.action == INJECT else r for r, d in zip(told, ds)]
-    results += cascaded + told + made + override_checks(ds) + role_mismatches(ds) + underscore_warnings(index, ds) + reverted + retired
-    if has_errors(results) or not settings.materialize:
-        return Changes(), results
-    return changes, results
+    findings = made + override_checks(ds) + role_mismatches(ds) + underscore_warnings(index, ds) + no_roles(index)
+    results = problems + cascaded + told + findings + reverted + retired
+    why = "errors" if has_errors(results) else None if settings.materialize else "mode validate"
+    if why is None:
+        return changes, results
+    # What describes a change that is now not made says so.
+    changed = {id(r) for r in cascaded + retired}
+    changed |= {id(r) for r in reverted if r.severity is Severity.INFO}
+    changed |= {id(r) for r, d in zip(told, ds) if d.action == INJECT or (d.action == OVERRIDE and d.via_derived)}
+    return Changes(), [_not_written(r, why) if id(r) in changed else r for r in results]
