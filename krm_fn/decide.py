@@ -10,7 +10,7 @@ from .derived import FROM_NOTHING, FROM_SOURCE
 from .index import Index, Workload, is_derived
 from .inference_config import DATA_KEY, InferenceConfigError, inspect
 from .kinds import Path
-from .presets import PresetTable, resolve
+from .presets import DEFAULT_TABLE, PresetTable, Resolution, resolve
 from .reader import Item, ItemError
 
 INJECT = "inject"          # write a derived ConfigMap and point the reference at it
@@ -30,7 +30,7 @@ class Decision:
     via_derived: bool = False  # the reference names one of our derived ConfigMaps
     json: str = ""
     method: str = ""
-    tuned: bool = False
+    why: str = ""              # in words: where the config came from
     detail: str = ""
     override_value: Any = None  # the user's vllm.speculative-config, for an OVERRIDE
     derived_found: bool = False  # via_derived, and that derived ConfigMap is in the input
@@ -83,7 +83,18 @@ def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decisio
                             override_value=found.speculative_config_value)
     res = resolve(preset, table)
     return Decision(w, path, current, src_name, src, INJECT, via, json=res.json, method=res.method,
-                    tuned=res.tuned)
+                    why=_why(res, table))
+
+
+def _why(res: Resolution, table: PresetTable) -> str:
+    default = DEFAULT_TABLE.tuned.get(res.canonical)
+    if res.tuned:
+        if default is not None and table.tuned[res.canonical] == default:
+            return "is KAITO-tuned"
+        return "is tuned by the tunedPresets setting"
+    if table.fallback == DEFAULT_TABLE.fallback:
+        return "has no KAITO-tuned config (universal fallback)"
+    return "has no tuned config (the ngramFallback setting)"
 
 
 def _config_text(item: Item) -> Any:

@@ -79,13 +79,18 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
                overrides: Mapping[str, Any]) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
     try:
-        settings = resolve_settings(fc, environ, overrides)
-    except ConfigError as exc:
-        return _error_outcome(str(exc))
-    try:
         stream = read_stream(sources)
     except InputError as exc:
         return _error_outcome(str(exc))
+    try:
+        # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
+        if fc is None and stream.function_config is not None:
+            fc = yamlio.construct(stream.function_config)
+        settings = resolve_settings(fc, environ, overrides)
+    except ConfigError as exc:
+        return _error_outcome(str(exc))
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
+        return _error_outcome(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}")
     if not stream.items:
         # An empty render handed to Argo CD with auto-prune deletes everything: never a silent success.
         where = ", ".join(name for name, _ in sources) or "no files"

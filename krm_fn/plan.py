@@ -194,7 +194,7 @@ def decisions(index: Index, settings: Settings) -> list[Decision]:
 
 def _describe(d: Decision, target: str) -> str:
     preset = kinds.preset_name(d.workload.spec, d.workload.data)
-    why = "is KAITO-tuned" if d.tuned else "has no KAITO-tuned config (universal fallback)"
+    why = d.why
     where = (f"derived from ConfigMap {q(d.source_name)}" if d.source_name
              else "new, as the workload referenced none")
     return f"speculative decoding: preset {q(preset)} {why}: speculative-config {d.json} " \

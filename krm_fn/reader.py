@@ -299,6 +299,7 @@ class Stream:
 
     items: list[Item]
     shared: set[int] = field(default_factory=set)  # items tied to others by anchors (see sharing_anchors)
+    function_config: yaml.Node | None = None  # of the first ResourceList among the documents
 
 
 def _is_envelope(node: yaml.MappingNode) -> bool:
@@ -311,6 +312,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     """Documents of several files (name, bytes), in order; empty documents are skipped."""
     items: list[Item] = []
     shared: set[int] = set()
+    function_config: yaml.Node | None = None
     for name, data in sources:
         try:
             text = decode(data)
@@ -324,9 +326,12 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
                     and isinstance(child(node, "items"), yaml.SequenceNode):
                 members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items
+                fc = child(node, "functionConfig")
+                if function_config is None and isinstance(fc, yaml.MappingNode):
+                    function_config = fc
             for sub in members:
                 item = make_item(len(items), sub, text)
                 item.origin, item.origin_index = name, number
                 items.append(item)
         shared.update(sharing_anchors(text, items[first:]))
-    return Stream(items=items, shared=shared)
+    return Stream(items=items, shared=shared, function_config=function_config)

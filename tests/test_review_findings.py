@@ -5,6 +5,7 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 from krm_fn.cli import main
@@ -168,3 +169,24 @@ def test_render_keeps_crlf_streams_crlf() -> None:
     code, out, err = run(["render", "-"], (WS[2:].replace("\n  ", "\n")).replace("\n", "\r\n"))
     assert code == 0, err
     assert out.count("\n") == out.count("\r\n") > 10
+
+
+def test_render_of_a_resource_list_uses_its_function_config() -> None:
+    fc = "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n  data:\n    mode: validate\n"
+    code, out, err = run(["render", "-"], RL + WS + fc)
+    assert code == 0, err
+    assert [d["kind"] for d in yaml.safe_load_all(out)] == ["Workspace"]  # validate: nothing derived
+    code, out, _ = run(["render", "--mode", "materialize", "-"], RL + WS + fc)
+    assert [d["kind"] for d in yaml.safe_load_all(out)] == ["Workspace", "ConfigMap"]  # the flag wins
+
+
+@pytest.mark.parametrize("api", ["config.kubernetes.io/v1alpha1", "config.kubernetes.io/v1beta1", "v1"])
+def test_every_resource_list_version_and_a_v1_list_are_read(api: str) -> None:
+    text = RL.replace("config.kubernetes.io/v1", api) + WS
+    if api == "v1":
+        text = text.replace("kind: ResourceList", "kind: List")
+    code, out, err = run([], text)
+    assert code == 0, err
+    # the envelope as written, the Workspace re-pointed, the derived ConfigMap after it
+    assert out.startswith(text + "    config: specdec-ngram-")
+    assert [i["kind"] for i in yaml.safe_load(out)["items"]] == ["Workspace", "ConfigMap"]
