@@ -5,6 +5,7 @@ Every stage reads the index and returns results (and JSON Patch ops); nothing he
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 
 import jsonpatch
@@ -440,8 +441,17 @@ def retire(index: Index, items: list[Item], changes: Changes) -> list[Result]:
                 found = index.configmap(w.namespace, ref)
                 if found is not None:
                     referenced.add(found.index)
+    workloads = {w.item.index for w in index.workloads}
     for item in items:
         if is_derived(item) and item.index not in referenced:
+            # Something other than a KAITO workload may use it too (a Deployment mounting it, say):
+            # then it stays. A plain text search: derived names are long and hashed.
+            user = next((o for o in items if o.index not in workloads and o is not item and not is_derived(o)
+                         and re.search(rf"(?<![\w.-]){re.escape(item.name)}(?![\w.-])", o.region)), None)
+            if user is not None:
+                out.append(_result(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} "
+                                                  "mentions it", item))
+                continue
             changes.removed.add(item.index)
             changes.patches.pop(item.index, None)
             out.append(_result(Severity.INFO, "derived ConfigMap no workload references any more: dropped",

@@ -182,3 +182,38 @@ def test_eval_image_through_docker_standin_matches_exec(kpt, fn, tmp_path):
     assert len(runs) == 1, calls
     assert re.search(r"--network none --user nobody --security-opt=no-new-privileges", runs[0]), runs[0]
     assert runs[0].endswith(IMAGE)
+
+
+POLICY = """apiVersion: fn.kaito-specdec.dev/v1alpha1
+kind: SpeculativeDecodingPolicy
+metadata:
+  name: specdec-policy
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  mode: {mode}
+"""
+
+
+@pytest.mark.parametrize("mode", ["validate", "materialize"])
+def test_render_with_a_config_path_policy(kpt, env, tmp_path, mode):
+    """Kptfile `configPath:` sends the policy object as functionConfig and also as an item: the function
+    reads its settings and leaves the policy file alone."""
+    pkg = package_copy(tmp_path)
+    kptfile = pkg / "Kptfile"
+    kptfile.write_text(kptfile.read_text(encoding="utf-8").replace(
+        "      configMap:\n        mode: materialize\n", "      configPath: specdec-policy.yaml\n"), encoding="utf-8")
+    assert "configPath: specdec-policy.yaml" in kptfile.read_text(encoding="utf-8")
+    (pkg / "specdec-policy.yaml").write_text(POLICY.format(mode=mode), encoding="utf-8")
+    git_commit(pkg, "policy")
+    before = snapshot(pkg)
+    proc = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
+    assert proc.returncode == 0, describe(proc)
+    after = snapshot(pkg)
+    assert after["specdec-policy.yaml"] == before["specdec-policy.yaml"]
+    derived = sorted(set(after) - set(before))
+    if mode == "validate":
+        assert after == before, git_diff(pkg)
+    else:
+        assert derived and all("-specdec-" in name or name.startswith("specdec-") for name in derived), derived
+        assert b"config: specdec-mtp-" in after["workspace-deepseek.yaml"]
