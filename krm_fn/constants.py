@@ -26,7 +26,6 @@ ID_ANNOTATIONS = ("config.k8s.io/id", "kustomize.config.k8s.io/id")
 # kustomize's record of the names a resource had before namePrefix/nameSuffix (comma-separated).
 PREVIOUS_NAMES_ANNOTATION = "internal.config.kubernetes.io/previousNames"
 LOCAL_CONFIG_ANNOTATION = "config.kubernetes.io/local-config"
-FUNCTION_ANNOTATION = "config.kubernetes.io/function"
 # Stripped by `render`: what only an orchestrator should see.
 RENDER_STRIPPED = (
     INTERNAL_PREFIX,
@@ -37,7 +36,6 @@ RENDER_STRIPPED = (
 
 RESOURCE_LIST_KIND = "ResourceList"
 RESOURCE_LIST_API_PREFIX = "config.kubernetes.io/"
-RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1"
 LIST_KIND = "List"
 
 KAITO_GROUP = "kaito.sh"

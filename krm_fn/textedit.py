@@ -133,7 +133,7 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
             owner_parts = parts[:-1]
             if not owner_parts:
                 raise Unsupported("emptying the item")
-            grand, owner_key, _ = _find(root, owner_parts)
+            _, owner_key, _ = _find(root, owner_parts)
             if owner_key is None:
                 raise Unsupported("emptying a sequence entry")
             return [Edit(_after_colon(text, owner_key), node_end(parent, text), " {}", seq)]
