@@ -1,0 +1,90 @@
+"""Hostile input (issue 10): bounded time and memory, an error result naming the object, never a crash.
+
+Every case runs a real process on both YAML backends, in KRM mode and in `render -`, as the issue
+reproduced them.
+"""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from hostile import BACKENDS, RL, WS, bomb, clean_error, run
+from krm_fn import yamlio
+
+MODES = [(), ("render", "-")]
+CM = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n")
+WS_CFG = WS + "    config: cfg\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+class TestAliasBombs:
+    def test_in_a_changed_workspace_is_an_error_naming_it(self, backend, mode):
+        r = run(RL + WS + "  bomb:\n" + bomb("    "), backend, *mode)
+        clean_error(r, "Workspace/ws", "alias", f"more than {yamlio.MAX_ALIAS_EXPANSION}")
+
+    def test_in_the_referenced_configmap_is_an_error_naming_it(self, backend, mode):
+        r = run(RL + CM + "  binaryData:\n" + bomb("    ") + "  data:\n    inference_config.yaml: |\n"
+                "      vllm: {}\n" + WS_CFG, backend, *mode)
+        clean_error(r, "ConfigMap/cfg", "alias")
+
+    def test_inside_the_embedded_inference_config_is_copied_not_expanded(self, backend, mode):
+        embedded = "".join("      " + ln + "\n" for ln in ("vllm: {}\nb:\n" + bomb("  ")).splitlines())
+        r = run(RL + CM + "  data:\n    inference_config.yaml: |\n" + embedded + WS_CFG, backend, *mode)
+        assert r.code == 0, r.err
+        assert len(r.out) < 10_000 and b"*a7, *a7" in r.out  # the user's text, aliases and all
+
+    def test_untouched_passes_byte_identical(self, backend, mode):
+        svc = "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n  spec:\n" + bomb("    ")
+        text = RL + WS.replace('"true"', '"false"') + svc
+        r = run(text, backend, *mode)
+        assert r.code == 0, r.err
+        if not mode:
+            assert r.text == text
+        else:
+            assert r.text.endswith("\n---\n" + svc[2:].replace("\n  ", "\n"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+@pytest.mark.parametrize("nest", ["flow", "block", "compact"])
+def test_deep_nesting_is_refused_naming_the_line(backend, mode, nest):
+    deep = {"flow": "  x: " + "[" * 30000 + "]" * 30000 + "\n",
+            "block": "  x:\n" + "".join("  " * (i + 2) + f"k{i}:\n" for i in range(1000)) + "  " * 1002 + "v: 1\n",
+            "compact": "  x:\n  " + "- " * 30000 + "v\n"}[nest]
+    r = run(RL + WS + deep, backend, *mode)
+    clean_error(r, "nest", "line ")
+    assert r.out == b"" and len(r.err.splitlines()) == 1
+    assert r.code != -11  # the segfault of libyaml's recursive composer (exit 139 from a shell)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+def test_nesting_a_little_under_the_limit_is_processed(backend, mode):
+    depth = yamlio.MAX_DEPTH - 10
+    r = run(RL + WS + "  x: " + "[" * depth + "]" * depth + "\n", backend, *mode)
+    assert r.code == 0, r.err
+    assert "speculative" in r.text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_first_node_past_the_limit_is_named(backend):
+    yamlio.set_backend(backend)
+    try:
+        text = "a:\n  b: " + "[" * (yamlio.MAX_DEPTH + 5) + "]" * (yamlio.MAX_DEPTH + 5) + "\n"
+        with pytest.raises(yamlio.NestingTooDeep) as exc:
+            yamlio.compose(text)
+        # `a:` mapping (1), its `b:` value sequences from column 6: the 401st node opens at column 404.
+        assert "line 2, column" in str(exc.value) and str(yamlio.MAX_DEPTH) in str(exc.value)
+    finally:
+        yamlio.set_backend("c" if yamlio.C_AVAILABLE else "pure")
+
+
+def test_expanded_size_is_linear_in_the_distinct_nodes():
+    node = yaml.compose(bomb("", levels=30), Loader=yaml.SafeLoader)
+    distinct, expanded = yamlio.expanded_size(node)
+    assert distinct < 300 and expanded > 9 ** 29
+    data = yaml.load(bomb("", levels=30), Loader=yaml.SafeLoader)
+    assert yamlio.expanded_size(data)[1] > 9 ** 29
+    with pytest.raises(yamlio.ExpansionTooLarge):
+        yamlio.dump(data)
