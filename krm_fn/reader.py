@@ -7,6 +7,7 @@ items the function inspects; kind, name and annotations are read straight from t
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,35 @@ def scalar(node: yaml.Node | None) -> str | None:
     return None
 
 
+# What YAML 1.1 (PyYAML, libyaml, Go's yaml) counts as a line break besides "\n": a bare CR (old Mac files),
+# NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
+# start or end must too.
+_ODD_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+BREAKS = "\r\n\x85\u2028\u2029"
+
+
+@functools.lru_cache(maxsize=8)
+def searchable(text: str) -> str:
+    """The text with every line break but CRLF written as "\n", offsets unchanged (one character for one):
+    what line searches run on. Output is always cut from the text itself, so no byte changes."""
+    if "\r" not in text and "\x85" not in text and "\u2028" not in text and "\u2029" not in text:
+        return text
+    return _ODD_BREAK.sub("\n", text)
+
+
+def newline_of(text: str) -> str:
+    """The line break new text gets: CRLF or a bare CR when the text uses only that, else LF."""
+    if "\r\n" in text:
+        return "\r\n"
+    if "\r" in text and "\n" not in text:
+        return "\r"
+    return "\n"
+
+
+def ends_line(text: str) -> bool:
+    return bool(text) and text[-1] in BREAKS
+
+
 # Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
 _GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
 _ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
@@ -60,6 +90,8 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
     An alias (`*name`) is composed as the very node it names, with the anchor's positions: given the
     `text`, an alias that ends a block collection is found after its key or dash instead.
     """
+    if text is not None:
+        text = searchable(text)
     while True:
         if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
             key, value = node.value[-1]
@@ -82,8 +114,14 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
             return node.end_mark.index
 
 
+def line_start(text: str, pos: int) -> int:
+    """The offset where the line holding `pos` begins."""
+    return searchable(text).rfind("\n", 0, pos) + 1
+
+
 def line_end(text: str, pos: int) -> int:
     """The offset just past the line that `pos` ends in (block scalars already end at a line start)."""
+    text = searchable(text)
     if pos > 0 and text[pos - 1] == "\n":
         return pos
     nl = text.find("\n", pos)
@@ -91,7 +129,7 @@ def line_end(text: str, pos: int) -> int:
 
 
 def column_of(text: str, pos: int) -> int:
-    return pos - (text.rfind("\n", 0, pos) + 1)
+    return pos - line_start(text, pos)
 
 
 # --- items --------------------------------------------------------------------------------------
@@ -245,7 +283,7 @@ def _compose_all(text: str) -> list[yaml.Node]:
         pos = exc.position
         if yamlio.backend() == "c":
             pos = len(text.encode("utf-8")[:pos].decode("utf-8", "ignore"))
-        where = f"line {text.count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
+        where = f"line {searchable(text).count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
         char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
         raise InputError(f"input is not valid YAML: unacceptable character {char}: {exc.reason} ({where})") \
             from None

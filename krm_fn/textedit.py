@@ -13,7 +13,7 @@ import jsonpatch
 import yaml
 
 from . import yamlio
-from .reader import Item, column_of, line_end, node_end
+from .reader import Item, column_of, ends_line, line_end, line_start, node_end
 
 
 class Unsupported(Exception):
@@ -122,7 +122,7 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
             raise Unsupported("empty mapping")
         col = _key_column(text, parent)
         at = line_end(text, node_end(parent, text))
-        prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
+        prefix = "" if at == 0 or ends_line(text[at - 1]) else "\n"
         line = " " * col + yamlio.scalar_text(parts[-1]) + ":" + _value_text(op["value"], col + 2) + "\n"
         return [Edit(at, at, prefix + line, seq)]
     if kind == "remove":
@@ -137,10 +137,10 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
             if owner_key is None:
                 raise Unsupported("emptying a sequence entry")
             return [Edit(_after_colon(text, owner_key), node_end(parent, text), " {}", seq)]
-        line_start = text.rfind("\n", 0, key_node.start_mark.index) + 1
-        if text[line_start:key_node.start_mark.index].strip():
+        begin = line_start(text, key_node.start_mark.index)
+        if text[begin:key_node.start_mark.index].strip():
             raise Unsupported("key does not start its line")
-        return [Edit(line_start, line_end(text, node_end(value_node, text)), "", seq)]
+        return [Edit(begin, line_end(text, node_end(value_node, text)), "", seq)]
     raise Unsupported(f"operation {kind!r}")
 
 
@@ -228,4 +228,4 @@ def edit_item(item: Item, ops: list[dict]) -> str:
             return region
     except Unsupported:
         pass
-    return emit_item(target, item.column, item.region.endswith("\n"))
+    return emit_item(target, item.column, ends_line(item.region))

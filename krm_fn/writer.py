@@ -12,7 +12,8 @@ import jsonpatch
 
 from . import constants as C
 from . import yamlio
-from .reader import Item, ResourceList, Stream, column_of, line_end, node_end, sharing_anchors
+from .reader import (Item, ResourceList, Stream, column_of, ends_line, line_end, line_start, newline_of, node_end,
+                     searchable, sharing_anchors)
 from .results import Result
 from .textedit import edit_item, emit_item
 
@@ -80,7 +81,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         dash = _dash(text, lower, item.start)
         lower = item.end
         if item.index in changes.removed:
-            splices.append((text.rfind("\n", 0, dash) + 1, item.end, ""))
+            splices.append((line_start(text, dash), item.end, ""))
         elif item.index in changes.patches:
             splices.append((item.start, item.end, edit_item(item, changes.patches[item.index])))
         if item.index in added_after:
@@ -97,6 +98,7 @@ def _past_own_comments(text: str, pos: int, col: int) -> int:
     """Past the comment lines right after `pos` indented deeper than `col`: they belong to what ends at
     `pos`, and a new item put before them would swallow them into its last block scalar."""
     end = scan = pos
+    text = searchable(text)
     while scan < len(text):
         nl = text.find("\n", scan)
         stop = len(text) if nl < 0 else nl + 1
@@ -117,7 +119,7 @@ LINE_START = "\x00line-start\x00"
 def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
     """One pass over the text; at one position, what was listed first ends up first (linear, not n²)."""
     order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i))
-    crlf = "\r\n" in text
+    nl = newline_of(text)
     pieces, pos = [], 0
     for i in order:
         start, end, new = splices[i]
@@ -125,13 +127,20 @@ def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
         if new.startswith(LINE_START):
             new = new[len(LINE_START):]
             last = next((p for p in reversed(pieces) if p), "")
-            if last and not last.endswith("\n"):
+            if last and not ends_line(last):
                 new = "\n" + new
         # New text follows the input's line endings (a Windows checkout keeps its CRLF).
-        pieces.append(new.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else new)
+        pieces.append(_newlines(new, nl))
         pos = max(pos, end)
     pieces.append(text[pos:])
     return "".join(pieces)
+
+
+def _newlines(new: str, nl: str) -> str:
+    """New text (written with "\n") in the input's line breaks; text copied from a CRLF input keeps its own."""
+    if nl == "\r\n":
+        return new.replace("\r\n", "\n").replace("\n", "\r\n")
+    return new.replace("\n", nl) if nl != "\n" else new
 
 
 def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, str]:
@@ -140,7 +149,7 @@ def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, 
     block = _results_block(results, col) if results else ""
     for k, v in rl.root.value:
         if k.value == "results":
-            start = text.rfind("\n", 0, k.start_mark.index) + 1
+            start = line_start(text, k.start_mark.index)
             return (start, line_end(text, node_end(v, text)), block)
     at = _past_own_comments(text, line_end(text, node_end(rl.root, text)), col)
     return (at, at, LINE_START + block)
@@ -217,11 +226,10 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             docs.append(_dedent(region, item.column))
         for data in added_after.get(item.index, []):
             docs.append(yamlio.dump(strip_data(data)))
-    out = "".join("---\n" + (d if d.endswith("\n") else d + "\n") for d in docs)
-    # A stream read from CRLF files is written with CRLF throughout, new documents included.
-    if stream.items and all("\r\n" in item.source for item in stream.items):
-        out = out.replace("\r\n", "\n").replace("\n", "\r\n")
-    return out
+    # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.
+    styles = {newline_of(item.source) for item in stream.items}
+    nl = styles.pop() if len(styles) == 1 else "\n"
+    return _newlines("".join("---\n" + (d if ends_line(d) else d + "\n") for d in docs), nl)
 
 
 def _dedent(region: str, column: int) -> str:

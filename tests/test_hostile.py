@@ -88,3 +88,46 @@ def test_expanded_size_is_linear_in_the_distinct_nodes():
     assert yamlio.expanded_size(data)[1] > 9 ** 29
     with pytest.raises(yamlio.ExpansionTooLarge):
         yamlio.dump(data)
+
+
+# --- line breaks: a bare CR (old Mac), NEL, LS and PS are line breaks to every YAML reader ------------------
+
+WS_PATH = WS.replace("name: phi-4\n", "name: phi-4\n").replace(
+    '"true"\n', '"true"\n      config.kubernetes.io/path: a/ws.yaml\n')
+SVC_PATH = ("- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n    annotations:\n"
+            "      config.kubernetes.io/path: a/svc.yaml\n  spec: {ports: [{port: 80}]}\n")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("brk", ["\r", "\x85", "\u2028", "mixed"], ids=["cr", "nel", "ls", "cr-in-one-item"])
+def test_odd_line_breaks_in_krm_mode(backend, brk):
+    if brk == "mixed":
+        text = RL + WS_PATH.replace("\n", "\r") + SVC_PATH
+    else:
+        text = (RL + WS_PATH + SVC_PATH).replace("\n", brk)
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    out = yaml.safe_load(r.text)  # valid YAML, one ResourceList
+    assert [i["kind"] for i in out["items"]] == ["Workspace", "ConfigMap", "Service"]
+    assert out["items"][0]["inference"]["config"].startswith("specdec-")
+    svc = SVC_PATH if brk == "mixed" else SVC_PATH.replace("\n", brk)
+    assert svc in r.text  # the untouched item byte for byte
+    again = run(r.text.split("results:")[0], backend)
+    assert again.code == 0 and again.text.split("results:")[0] == r.text.split("results:")[0]  # a fixpoint
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("brk", ["\r", "\x85", "\u2028"], ids=["cr", "nel", "ls"])
+@pytest.mark.parametrize("wrapped", [True, False], ids=["resourcelist", "stream"])
+def test_odd_line_breaks_in_render(backend, brk, wrapped):
+    if wrapped:
+        text = RL + WS_PATH + SVC_PATH
+    else:
+        text = "".join("---\n" + d[2:].replace("\n  ", "\n") for d in (WS_PATH, SVC_PATH))
+    r = run(text.replace("\n", brk), backend, "render", "-")
+    assert r.code == 0, r.err
+    docs = list(yaml.safe_load_all(r.text))
+    assert [d["kind"] for d in docs] == ["Workspace", "ConfigMap", "Service"]
+    assert "config.kubernetes.io" not in r.text  # orchestrator annotations stripped, none left behind
+    assert docs[2] == {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"},
+                       "spec": {"ports": [{"port": 80}]}}
