@@ -196,9 +196,11 @@ class Item:
             return path, None
 
 
-def make_item(index: int, node: yaml.Node, source: str) -> Item:
+def make_item(index: int, node: yaml.Node, source: str, in_flow: bool = False) -> Item:
+    """An item of a block sequence (or a document) owns the rest of its last line, its comment there
+    included; an item of a flow sequence (`items: [{…}, {…}]`, one-line JSON) exactly its node's text."""
     start = node.start_mark.index
-    end = line_end(source, node_end(node, source))
+    end = node_end(node, source) if in_flow else line_end(source, node_end(node, source))
     item = Item(index=index, node=node, source=source, start=start, end=end)
     if isinstance(node, yaml.MappingNode):
         meta = child(node, "metadata")
@@ -324,7 +326,8 @@ def read_resource_list(data: bytes) -> ResourceList:
         if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
             raise InputError(f"{kind}.items is not a list", items_node.start_mark)
         items_node = None
-    items = [make_item(i, n, text) for i, n in enumerate(items_node.value if items_node else [])]
+    in_flow = items_node is not None and bool(items_node.flow_style)
+    items = [make_item(i, n, text, in_flow) for i, n in enumerate(items_node.value if items_node else [])]
     fc = child(root, "functionConfig")
     if isinstance(fc, yaml.ScalarNode) and fc.tag.endswith(":null"):
         fc = None
@@ -360,15 +363,16 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         first = len(items)
         nodes = [n for n in docs if not _empty(n)]
         for number, node in enumerate(nodes):
-            members = [node]
+            members, in_flow = [node], False
             if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
                     and isinstance(child(node, "items"), yaml.SequenceNode):
                 members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items
+                in_flow = bool(child(node, "items").flow_style)
                 fc = child(node, "functionConfig")
                 if function_config is None and isinstance(fc, yaml.MappingNode):
                     function_config = fc
             for sub in members:
-                item = make_item(len(items), sub, text)
+                item = make_item(len(items), sub, text, in_flow)
                 item.origin, item.origin_index = name, number
                 items.append(item)
         shared.update(sharing_anchors(text, items[first:]))

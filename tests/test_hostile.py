@@ -131,3 +131,49 @@ def test_odd_line_breaks_in_render(backend, brk, wrapped):
     assert "config.kubernetes.io" not in r.text  # orchestrator annotations stripped, none left behind
     assert docs[2] == {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"},
                        "spec": {"ports": [{"port": 80}]}}
+
+
+# --- flow items: one-line JSON ResourceLists and Lists (`kubectl get … -o json`) ----------------------------
+
+JWS = {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
+       "metadata": {"name": "ws", "annotations": {"kaito.sh/enable-speculative-decoding": "true"}},
+       "inference": {"preset": {"name": "phi-4"}}}
+JSVC = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}, "spec": {"ports": [{"port": 80}]}}
+
+
+def _json(kind: str, items: list, indent: int | None = None) -> str:
+    import json
+    api = "v1" if kind == "List" else "config.kubernetes.io/v1"
+    return json.dumps({"apiVersion": api, "kind": kind, "items": items}, indent=indent) + "\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("kind", ["List", "ResourceList"])
+@pytest.mark.parametrize("indent", [None, 2], ids=["one-line", "pretty"])
+def test_render_of_a_json_list(backend, kind, indent):
+    r = run(_json(kind, [JWS, JSVC], indent), backend, "render", "-")
+    assert r.code == 0, r.err
+    docs = list(yaml.safe_load_all(r.text))
+    assert [d["kind"] for d in docs] == ["Workspace", "ConfigMap", "Service"]
+    assert docs[0]["inference"]["config"] == docs[1]["metadata"]["name"]
+    assert docs[2] == JSVC
+    again = run(r.text, backend, "render", "-")
+    assert again.code == 0 and again.text == r.text  # a fixpoint
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_json_resource_list_in_krm_mode_is_a_fixpoint_and_retires_by_its_own_items(backend):
+    import json
+    first = run(_json("ResourceList", [JWS, JSVC]), backend)
+    assert first.code == 0, first.err
+    items = yaml.safe_load(first.text)["items"]
+    assert [i["kind"] for i in items] == ["Workspace", "ConfigMap", "Service"]
+    second = run(_json("ResourceList", items), backend)  # the output, as one-line JSON again
+    assert second.code == 0, second.err
+    assert yaml.safe_load(second.text)["items"] == items
+    disabled = json.loads(json.dumps(items))
+    disabled[0]["metadata"]["annotations"]["kaito.sh/enable-speculative-decoding"] = "false"
+    third = run(_json("ResourceList", [disabled[2], disabled[0], disabled[1]]), backend)
+    assert third.code == 0, third.err
+    # The derived ConfigMap is retired: the Service before it on the same line does not mention it.
+    assert [i["kind"] for i in yaml.safe_load(third.text)["items"]] == ["Service", "Workspace"]
