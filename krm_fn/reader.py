@@ -149,6 +149,10 @@ class Item:
     namespace: str = ""
     origin: str = ""                 # render: the file it came from, and its document number there
     origin_index: int | None = None
+    # render, a document of its own: where the comments before its first key begin and those after its
+    # last value end (between the `---` lines; an item of a list has none)
+    head: int | None = None
+    tail: int | None = None
     _data: Any = field(default=None, repr=False)
     _built: bool = field(default=False, repr=False)
 
@@ -349,6 +353,33 @@ def _is_envelope(node: yaml.MappingNode) -> bool:
                                    .startswith(C.RESOURCE_LIST_API_PREFIX))
 
 
+def _is_marker(line: str) -> bool:
+    """A `---` or `...` line, or a directive (`%YAML 1.2`): what separates documents."""
+    return line.startswith("%") or (line[:3] in ("---", "...") and (len(line) == 3 or line[3] in " \t\r\n"))
+
+
+def _comments_around(text: str, documents: list[Item]) -> None:
+    """Give each document of a file the comment lines before its first key (after the last `---`) and
+    after its last value (before the next `---`), so that `render` keeps them."""
+    view = searchable(text)
+    bounds = [0] + [x for d in documents for x in (d.start, d.end)] + [len(text)]
+    for i, doc in enumerate(documents):
+        for lo, hi, is_head in ((bounds[2 * i], doc.start, True), (doc.end, bounds[2 * i + 3], False)):
+            markers: list[tuple[int, int]] = []
+            pos = lo
+            while pos < hi:
+                nl = view.find("\n", pos, hi)
+                stop = hi if nl < 0 else nl + 1
+                if _is_marker(view[pos:stop]):
+                    markers.append((pos, stop))
+                pos = stop
+            if is_head:
+                # Up to the line the first key is on (its indentation is the region's business).
+                doc.head = min(markers[-1][1] if markers else lo, line_start(text, doc.start))
+            else:
+                doc.tail = markers[0][0] if markers else hi
+
+
 def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     """Documents of several files (name, bytes), in order; empty documents are skipped."""
     items: list[Item] = []
@@ -362,6 +393,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             raise InputError(f"{name}: {exc}") from None
         first = len(items)
         nodes = [n for n in docs if not _empty(n)]
+        documents: list[Item] = []
         for number, node in enumerate(nodes):
             members, in_flow = [node], False
             if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
@@ -375,5 +407,8 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
                 item = make_item(len(items), sub, text, in_flow)
                 item.origin, item.origin_index = name, number
                 items.append(item)
+                if sub is node:
+                    documents.append(item)
+        _comments_around(text, documents)
         shared.update(sharing_anchors(text, items[first:]))
     return Stream(items=items, shared=shared, function_config=function_config)

@@ -177,3 +177,121 @@ def test_json_resource_list_in_krm_mode_is_a_fixpoint_and_retires_by_its_own_ite
     assert third.code == 0, third.err
     # The derived ConfigMap is retired: the Service before it on the same line does not mention it.
     assert [i["kind"] for i in yaml.safe_load(third.text)["items"]] == ["Service", "Workspace"]
+
+
+# --- a block scalar at the very end of an input without a final line break ------------------------------------
+
+HEADERS = ["|", "|+", "|2", ">", "|+ # keep", ">-"]
+
+
+def _last_cm(header: str, nl: str = "\n", blank_tail: str = "") -> str:
+    body = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: last\n    annotations:\n" \
+           f"      team: ml\n  data:\n    note: {header}\n      first line\n      last line{blank_tail}"
+    return body.replace("\n", nl)
+
+
+def _value(header: str) -> str:
+    text = "note: " + header + "\n  first line\n  last line"
+    return yaml.safe_load(text)["note"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+@pytest.mark.parametrize("nl", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_block_scalar_at_the_end_keeps_its_value_in_krm_mode(backend, header, nl):
+    text = (RL + WS).replace("\n", nl) + _last_cm(header, nl)
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    items = yaml.safe_load(r.text)["items"]
+    assert items[-1]["data"]["note"] == _value(header) == yaml.safe_load(text)["items"][-1]["data"]["note"]
+    assert "results:" in r.text  # something was written after it
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+def test_block_scalar_at_the_end_of_a_changed_item_keeps_its_value(backend, header):
+    text = RL + WS + "  notes: " + header + "\n    first line\n    last line"
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    assert yaml.safe_load(r.text)["items"][0]["notes"] == _value(header)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+def test_internal_annotation_at_the_end_keeps_its_value(backend, header):
+    # kustomize writes its id annotation as a block scalar; it must come back exactly as it went in.
+    text = RL + WS + "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n    annotations:\n" \
+        f"      kustomize.config.k8s.io/id: {header}\n        kind: ConfigMap\n        name: x"
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    got = yaml.safe_load(r.text)["items"][-1]["metadata"]["annotations"]["kustomize.config.k8s.io/id"]
+    assert got == yaml.safe_load(text)["items"][-1]["metadata"]["annotations"]["kustomize.config.k8s.io/id"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_keep_chomped_scalar_ending_in_blanks_keeps_its_value(backend):
+    text = RL + WS + _last_cm("|+", blank_tail="\n\n  ")
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    assert yaml.safe_load(r.text)["items"][-1]["data"]["note"] == "first line\nlast line\n\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+@pytest.mark.parametrize("changed", [False, True], ids=["untouched", "changed"])
+def test_block_scalar_at_the_end_of_a_file_in_render(backend, header, changed, tmp_path):
+    first = tmp_path / "a.yaml"
+    doc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n" \
+          "    config.kubernetes.io/path: a.yaml\ndata:\n  note: " + header + "\n    first line\n    last line"
+    if changed:
+        doc = WS[2:].replace("\n  ", "\n") + "notes: " + header + "\n  first line\n  last line"
+    first.write_text(doc, encoding="utf-8")
+    second = tmp_path / "b.yaml"
+    second.write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: b\n", encoding="utf-8")
+    r = run(b"", backend, "render", str(first), str(second))
+    assert r.code == 0, r.err
+    docs = list(yaml.safe_load_all(r.text))
+    got = docs[0]["notes"] if changed else docs[0]["data"]["note"]
+    assert got == _value(header)
+    assert docs[-1]["kind"] == "Namespace"
+
+
+# --- render keeps the comments around each document, and strips orchestrator annotations by cutting lines ----
+
+NS_DOC = "# The namespace every model runs in.\n\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n" \
+         "# (owned by the platform team)\n"
+WS_DOC = "# head of the workspace\n" + WS[2:].replace("\n  ", "\n") + "# tail of the workspace\n  # indented too\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_render_keeps_head_and_tail_comments(backend):
+    r = run("---\n" + NS_DOC + "---\n" + WS_DOC + "...\n", backend, "render", "-")
+    assert r.code == 0, r.err
+    docs = r.text.split("---\n")[1:]
+    assert docs[0] == NS_DOC  # untouched: byte for byte, comments before the first key and after the last
+    assert docs[1].startswith("# head of the workspace\napiVersion: kaito.sh/v1beta1\n")
+    assert docs[1].endswith("      name: phi-4\n  config: specdec-ngram-80815d3ebc\n"
+                            "# tail of the workspace\n  # indented too\n".replace("      ", "    "))
+    assert docs[2].startswith("apiVersion: v1\nkind: ConfigMap\n")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_render_of_untouched_documents_round_trips(backend):
+    stream = "---\n" + NS_DOC + "---\n" + NS_DOC.replace("name: ml", "name: other")
+    r = run(stream, backend, "render", "-")
+    assert (r.code, r.text) == (0, stream)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_render_cuts_orchestrator_annotations_exactly(backend):
+    text = RL + ("- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n    annotations:\n"
+                 "      team: ml # who to call\n      config.kubernetes.io/path: 'a/svc.yaml'\n"
+                 "      internal.config.kubernetes.io/index: |-\n        0\n      note: keep\n  spec: {}\n"
+                 "- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: ml\n    annotations:\n"
+                 "      config.kubernetes.io/index: '0'\n      internal.config.kubernetes.io/path: ns.yaml\n"
+                 "    labels: {a: b}\n")
+    r = run(text, backend, "render", "-")
+    assert (r.code, r.err) == (0, "")
+    assert r.text == ("---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n  annotations:\n"
+                      "    team: ml # who to call\n    note: keep\nspec: {}\n"
+                      "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n  labels: {a: b}\n")
