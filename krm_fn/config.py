@@ -89,7 +89,7 @@ def _mapping(value: Any, setting: str) -> dict[str, Any]:
 
 
 def settings_from(raw: Mapping[str, Any]) -> Settings:
-    unknown = sorted(set(raw) - set(SETTINGS))
+    unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r}; known settings: {', '.join(SETTINGS)}",
                           unknown[0])

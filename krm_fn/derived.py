@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import json
 import posixpath
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
@@ -99,13 +100,17 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     return out
 
 
-def file_candidates(cm: dict) -> list[str]:
+def file_candidates(cm: dict) -> Iterator[str]:
     """File names for a new derived ConfigMap, the plain one first; the namespaced one when two
-    namespaces need the same derived ConfigMap next to workloads in one folder."""
+    namespaces need the same derived ConfigMap next to workloads in one folder; then numbered ones,
+    without end (however many are taken, the next number is free)."""
     name = cm["metadata"]["name"]
     namespace = cm["metadata"].get("namespace")
-    names = [f"{name}.yaml"] + ([f"{namespace}_{name}.yaml"] if namespace else [])
-    return names + [f"{name}-{n}.yaml" for n in range(2, 100)]
+    yield f"{name}.yaml"
+    if namespace:
+        yield f"{namespace}_{name}.yaml"
+    for n in itertools.count(2):
+        yield f"{name}-{n}.yaml"
 
 
 def with_location(cm: dict, served_annotations: dict[str, str], taken: set[str] | None = None) -> dict:

@@ -168,9 +168,12 @@ class Item:
         """The item as Python data; raises ItemError when YAML has no such data (complex keys, …)."""
         if not self._built:
             try:
-                self._data = yamlio.construct(self.node, may_merge="<<" in self.region)
+                region = self.region
+                self._data = yamlio.construct(self.node, may_merge="<<" in region, may_alias="*" in region)
             except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
-                raise ItemError(" ".join(str(exc).split()) or type(exc).__name__) from None
+                message = " ".join(str(exc).split()) or type(exc).__name__
+                where = unreadable_path(self.node)
+                raise ItemError(f"{where}: {message}" if where else message) from None
             self._built = True
         return self._data
 
@@ -198,6 +201,41 @@ class Item:
             return path, int(index) if index is not None else None
         except ValueError:
             return path, None
+
+
+def _constructs(node: yaml.Node) -> bool:
+    try:
+        yamlio.construct(node)
+        return True
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError):
+        return False
+
+
+def unreadable_path(node: yaml.Node) -> str:
+    """The field (`spec.ports[0].name`) of the first value below `node` that YAML cannot turn into data
+    (a custom tag, a 5000-digit integer, a complex key …): only asked after construction failed."""
+    path = ""
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        bad: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if not isinstance(k, yaml.ScalarNode):
+                    return path + ("." if path else "") + "(a key that is a mapping or a list)"
+                label = k.value if re.fullmatch(r"[\w.-]+", k.value or "-") else repr(k.value)
+                if not _constructs(k):
+                    return path + ("." if path else "") + label
+                if not _constructs(v):
+                    path, bad = path + ("." if path else "") + label, v
+                    break
+        else:
+            for i, v in enumerate(node.value):
+                if not _constructs(v):
+                    path, bad = f"{path}[{i}]", v
+                    break
+        if bad is None:
+            break
+        node = bad
+    return path
 
 
 def make_item(index: int, node: yaml.Node, source: str, in_flow: bool = False) -> Item:
@@ -303,6 +341,42 @@ def _empty(node: yaml.Node | None) -> bool:
     return node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null"))
 
 
+def duplicate_key(node: yaml.Node | None, deep: bool) -> tuple[yaml.Node, yaml.Node] | None:
+    """(second, first) key node of a key a mapping has twice (PyYAML keeps the last silently; Kubernetes
+    and kpt refuse the document): in `node` itself, or anywhere below it when `deep`."""
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            keys: dict[tuple[str, str], yaml.Node] = {}
+            for k, v in current.value:
+                if isinstance(k, yaml.ScalarNode) and k.value != "<<":
+                    if (k.tag, k.value) in keys:
+                        return k, keys[(k.tag, k.value)]
+                    keys[(k.tag, k.value)] = k
+                if deep:
+                    stack.append(v)
+        elif deep and isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return None
+
+
+def _refuse_duplicates(node: yaml.MappingNode, what: str) -> None:
+    dup = duplicate_key(node, deep=False)
+    fc = child(node, "functionConfig")
+    where = f"the {what}"
+    if dup is None and fc is not None:
+        dup, where = duplicate_key(fc, deep=True), f"the {what}'s functionConfig"
+    if dup is not None:
+        key, first = dup
+        raise InputError(f"the key {key.value!r} appears twice in {where} (line {first.start_mark.line + 1} "
+                         f"and line {key.start_mark.line + 1}): which one is meant is not clear, and kpt and "
+                         "Kubernetes refuse such a document")
+
+
 def read_resource_list(data: bytes) -> ResourceList:
     text = decode(data)
     if not text.strip():
@@ -325,6 +399,7 @@ def read_resource_list(data: bytes) -> ResourceList:
     elif kind != C.LIST_KIND:
         raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List",
                          root.start_mark)
+    _refuse_duplicates(root, kind)
     items_node = child(root, "items")
     if items_node is not None and not isinstance(items_node, yaml.SequenceNode):
         if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
@@ -396,6 +471,11 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         documents: list[Item] = []
         for number, node in enumerate(nodes):
             members, in_flow = [node], False
+            if isinstance(node, yaml.MappingNode) and _is_envelope(node):
+                try:
+                    _refuse_duplicates(node, scalar(child(node, "kind")) or "List")
+                except InputError as exc:
+                    raise InputError(f"{name}: document {number + 1}: {exc}") from None
             if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
                     and isinstance(child(node, "items"), yaml.SequenceNode):
                 members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items

@@ -13,7 +13,7 @@ import yaml
 
 from . import constants as C
 from . import yamlio
-from .reader import (Item, ResourceList, Stream, child, column_of, ends_line, line_end, line_start, newline_of,
+from .reader import (Item, ItemError, ResourceList, Stream, child, column_of, ends_line, line_end, line_start, newline_of,
                      node_end, searchable, sharing_anchors)
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
@@ -163,23 +163,53 @@ def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, 
 
 
 def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
-    """Flow-style (JSON) input: the whole ResourceList through the safe emitter, as block YAML."""
+    """Flow-style (JSON) input: the whole ResourceList through the safe emitter, as block YAML.
 
-    root = yamlio.construct(rl.root)
-    items: list[Any] = []
+    What the function does not target and YAML cannot turn into data (a custom tag, a 5000-digit
+    integer, a complex key) keeps its own flow text instead of failing the run."""
+    out: list[str] = []
     added_after = changes.added_after()
-    for item in rl.items:
-        if item.index not in changes.removed:
-            data = item.data()
-            if item.index in changes.patches:
-                data = jsonpatch.apply_patch(data, changes.patches[item.index])
-            items.append(data)
-        items.extend(added_after.get(item.index, []))
-    root["items"] = items
-    root.pop("results", None)
+    for key, value in rl.root.value:
+        name = key.value if isinstance(key, yaml.ScalarNode) else None
+        if name == "results":
+            continue
+        if name == "items" and value is rl.items_node:
+            entries: list[str] = []
+            for item in rl.items:
+                if item.index in changes.patches:
+                    entries.append(_entry(jsonpatch.apply_patch(item.data(), changes.patches[item.index]), 0))
+                elif item.index not in changes.removed:
+                    entries.append(_kept(item.node, rl.text, item.start, item.end, "- ", lambda it=item: it.data()))
+                entries.extend(_entry(d, 0) for d in added_after.get(item.index, []))
+            out.append("items:\n" + "".join(entries) if entries else "items: []\n")
+            continue
+        prefix = (name if name is not None and not yamlio.ambiguous(name) else yamlio.scalar_text(name)) + ": " \
+            if isinstance(name, str) else None
+        if prefix is None:
+            raise ValueError("a ResourceList key that is not a string")
+        out.append(_kept(value, rl.text, value.start_mark.index, node_end(value, rl.text), prefix,
+                         lambda v=value: yamlio.construct(v), name))
     if results:
-        root["results"] = [r.to_krm() for r in results]
-    return yamlio.dump(root)
+        out.append(yamlio.dump({"results": [r.to_krm() for r in results]}))
+    return "".join(out)
+
+
+def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: Any, key: str | None = None) -> str:
+    """A node of a flow ResourceList as block YAML after `prefix` (`- ` or `key: `); its own flow text,
+    every further line indented, when YAML gives it no data (its meaning stays: flow text ignores
+    indentation)."""
+    try:
+        value = data()
+    except (ItemError, yaml.YAMLError, ValueError, TypeError, RecursionError):
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
+            # A block value of a block root (beside a flow `items`): its lines as they are.
+            body = text[line_start(text, start):end]
+            return prefix.rstrip() + "\n" + body + ("" if ends_line(body) else "\n")
+        lines = text[start:end].splitlines(True)
+        return prefix + lines[0] + "".join("  " + ln for ln in lines[1:]) + ("" if ends_line(lines[-1]) else "\n")
+    if key is not None:
+        return yamlio.dump({key: value})
+    return _entry(value, 0)
 
 
 # --- render: a plain stream -----------------------------------------------------------------------
@@ -235,7 +265,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
         for data in added_after.get(item.index, []):
             docs.append(yamlio.dump(strip_data(data)))
     # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.
-    styles = {newline_of(item.source) for item in stream.items}
+    styles = {newline_of(text) for text in {id(item.source): item.source for item in stream.items}.values()}
     nl = styles.pop() if len(styles) == 1 else "\n"
     return _newlines("".join("---\n" + (d if ends_line(d) else d + "\n") for d in docs), nl)
 

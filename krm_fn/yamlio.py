@@ -33,17 +33,17 @@ class _DepthGuard:
     """Both composers (libyaml's recursive C composer too) call descend/ascend_resolver around every node:
     counting there refuses deep nesting before the C stack can overflow (a segfault, not an exception)."""
 
+    # This replaces PyYAML's path resolvers (add_path_resolver), which the project does not use: the
+    # method is called for every node of every input, and must stay as cheap as the one it replaces.
     _depth = 0
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
         self._depth += 1
         if self._depth > MAX_DEPTH:
             raise NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep")
-        super().descend_resolver(current_node, current_index)  # type: ignore[misc]
 
     def ascend_resolver(self) -> None:
         self._depth -= 1
-        super().ascend_resolver()  # type: ignore[misc]
 
 
 class _PureLoader(_DepthGuard, yaml.SafeLoader):
@@ -170,14 +170,15 @@ def _copy(node: yaml.Node, memo: dict[int, yaml.Node]) -> yaml.Node:
     return new
 
 
-def construct(node: yaml.Node, may_merge: bool = True) -> Any:
+def construct(node: yaml.Node, may_merge: bool = True, may_alias: bool = True) -> Any:
     """Python data for one node (a subtree of a composed document).
 
     PyYAML resolves merge keys (`<<: *anchor`) by rewriting the mapping nodes in place; the reader and
     the writer need the composed nodes as they were (their positions are the source text), so the
-    constructor works on a copy.
+    constructor works on a copy. `may_alias=False` (the node's text has no `*`) skips the alias budget.
     """
-    check_expansion(node)
+    if may_alias:
+        check_expansion(node)
     loader = loader_class()("")
     try:
         return loader.construct_document(_copy(node, {}) if may_merge else node)

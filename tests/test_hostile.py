@@ -295,3 +295,96 @@ def test_render_cuts_orchestrator_annotations_exactly(backend):
     assert r.text == ("---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n  annotations:\n"
                       "    team: ml # who to call\n    note: keep\nspec: {}\n"
                       "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n  labels: {a: b}\n")
+
+
+# --- what escaped as "internal error" ---------------------------------------------------------------------
+
+JSON_WS = ('{"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace", "metadata": {"name": "ws", "annotations": '
+           '{"kaito.sh/enable-speculative-decoding": "true"}}, "inference": {"preset": {"name": "phi-4"}}}')
+ODD_VALUES = {"custom-tag": "!foo bar", "huge-int": "9" * 5000, "complex-key": "{? [a, b] : c}"}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+@pytest.mark.parametrize("odd", list(ODD_VALUES))
+def test_odd_yaml_in_an_untouched_item_of_a_flow_list_passes(backend, mode, odd):
+    svc = '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}, "spec": {"x": ' + ODD_VALUES[odd] + '}}'
+    r = run("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [" + JSON_WS + ", " + svc + "]\n",
+            backend, *mode)
+    assert r.code == 0, r.err
+    assert svc in r.text  # kept as written: nothing here asks for its data
+    assert "specdec-" in r.text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+@pytest.mark.parametrize("odd", list(ODD_VALUES))
+@pytest.mark.parametrize("flow", [True, False], ids=["flow", "block"])
+def test_odd_yaml_in_a_workspace_is_an_error_naming_it_and_the_field(backend, mode, odd, flow):
+    if flow:
+        text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: ["
+                + JSON_WS.replace('"phi-4"}', '"phi-4", "x": ' + ODD_VALUES[odd] + "}") + "]\n")
+    else:
+        text = RL + WS + "      x: " + ODD_VALUES[odd] + "\n"
+    r = run(text, backend, *mode)
+    clean_error(r, "Workspace/ws", "inference.preset.x")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+def test_odd_yaml_in_a_flow_function_config_is_an_error_result(backend, mode):
+    text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [" + JSON_WS + "]\n"
+            "functionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: f}, data: {mode: !foo x}}\n")
+    r = run(text, backend, *mode)
+    clean_error(r, "functionConfig", "!foo")
+    if not mode:  # the input back, every item unchanged, with the error result
+        out = yaml.safe_load(r.text.replace("!foo", ""))
+        assert out["items"][0]["inference"] == {"preset": {"name": "phi-4"}} and out["results"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+def test_mixed_type_keys_in_the_policy_spec_are_an_error_naming_the_setting(backend, mode):
+    text = RL + WS + ("functionConfig:\n  apiVersion: kaito-specdec.dev/v1alpha1\n  kind: SpeculativeDecodingPolicy\n"
+                      "  metadata: {name: p}\n  spec:\n    1: x\n    foo: y\n")
+    r = run(text, backend, *mode)
+    clean_error(r, "invalid functionConfig", "unknown setting 1")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_hundred_taken_file_names_still_leave_one_for_a_new_configmap(backend):
+    ws = WS.replace('"true"\n', '"true"\n      config.kubernetes.io/path: a/ws.yaml\n')
+    first = run(RL + ws, backend)
+    assert first.code == 0, first.err
+    path = yaml.safe_load(first.text)["items"][1]["metadata"]["annotations"]["config.kubernetes.io/path"]
+    stem = path[: -len(".yaml")]
+    taken = [path] + [f"{stem}-{n}.yaml" for n in range(2, 120)]
+    others = "".join(f"- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: n{i}\n    annotations:\n"
+                     f"      config.kubernetes.io/path: {p}\n" for i, p in enumerate(taken))
+    r = run(RL + ws + others, backend)
+    assert r.code == 0, r.err
+    derived = [i for i in yaml.safe_load(r.text)["items"] if i["kind"] == "ConfigMap"]
+    assert derived[0]["metadata"]["annotations"]["config.kubernetes.io/path"] == f"{stem}-120.yaml"
+
+
+# --- duplicate keys in the envelope ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+@pytest.mark.parametrize("where", ["items", "kind", "functionConfig-setting"])
+def test_duplicate_keys_in_the_resource_list_are_an_error(backend, mode, where):
+    text = {"items": RL + WS + "items: []\n",
+            "kind": RL.replace("kind: ResourceList\n", "kind: ResourceList\nkind: ResourceList\n") + WS,
+            "functionConfig-setting": RL + WS + "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n"
+                                                "  metadata: {name: f}\n  data:\n    mode: validate\n"
+                                                "    mode: materialize\n"}[where]
+    r = run(text, backend, *mode)
+    key = where.split("-")[-1].replace("setting", "mode")
+    clean_error(r, f"the key '{key}' appears twice")
+    assert r.out == b""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_duplicate_items_in_a_list_rendered_are_an_error(backend):
+    text = "apiVersion: v1\nkind: List\nitems:\n" + WS + "items: []\n"
+    clean_error(run(text, backend, "render", "-"), "the key 'items' appears twice in the List", "document 1")
