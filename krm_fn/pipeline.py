@@ -51,8 +51,11 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
     results = _ordered(results, rl.items)
-    return Outcome(write_resource_list(rl, changes, results), results,
-                   exit_status(results, settings.fail_on))
+    try:
+        output = write_resource_list(rl, changes, results)
+    except InputError as exc:  # an item the output needs whole cannot be read (an alias bomb, …)
+        return _error_outcome(str(exc))
+    return Outcome(output, results, exit_status(results, settings.fail_on))
 
 
 def _function_config_ref(rl: ResourceList) -> ResourceRef | None:
@@ -98,7 +101,10 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     changes, results = plan(stream.items, settings)
     results = _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
-    return Outcome(write_stream(stream, changes) if code == 0 else "", results, code)
+    try:
+        return Outcome(write_stream(stream, changes) if code == 0 else "", results, code)
+    except InputError as exc:  # an item the output needs whole cannot be read (an alias bomb, …)
+        return _error_outcome(str(exc))
 
 
 __all__ = ["Outcome", "Settings", "run_krm", "run_render"]

@@ -13,7 +13,7 @@ import yaml
 
 from . import constants as C
 from . import yamlio
-from .reader import (Item, ItemError, ResourceList, Stream, child, column_of, ends_line, line_end, line_start, newline_of,
+from .reader import (InputError, Item, ItemError, ResourceList, Stream, child, column_of, ends_line, line_end, line_start, newline_of,
                      node_end, searchable, sharing_anchors)
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
@@ -169,6 +169,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
     integer, a complex key) keeps its own flow text instead of failing the run."""
     out: list[str] = []
     added_after = changes.added_after()
+    shared = sharing_anchors(rl.text, rl.items)
     for key, value in rl.root.value:
         name = key.value if isinstance(key, yaml.ScalarNode) else None
         if name == "results":
@@ -179,7 +180,8 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
                 if item.index in changes.patches:
                     entries.append(_entry(jsonpatch.apply_patch(item.data(), changes.patches[item.index]), 0))
                 elif item.index not in changes.removed:
-                    entries.append(_kept(item.node, rl.text, item.start, item.end, "- ", lambda it=item: it.data()))
+                    entries.append(_kept(item.node, rl.text, item.start, item.end, "- ",
+                                         lambda it=item: _whole(it) if it.index in shared else it.data()))
                 entries.extend(_entry(d, 0) for d in added_after.get(item.index, []))
             out.append("items:\n" + "".join(entries) if entries else "items: []\n")
             continue
@@ -192,6 +194,16 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
     if results:
         out.append(yamlio.dump({"results": [r.to_krm() for r in results]}))
     return "".join(out)
+
+
+def _whole(item: Item) -> Any:
+    """The data of an item that shares anchors with others and so must be written out whole."""
+    try:
+        return item.data()
+    except ItemError as exc:
+        who = f"{item.kind or 'item'} {item.name!r}" if item.name else f"items[{item.index}]"
+        raise InputError(f"{who} shares anchors with other items of its list, so it can only be written out "
+                         f"whole, and it cannot be read: {exc}") from None
 
 
 def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: Any, key: str | None = None) -> str:
@@ -253,7 +265,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             pass
         elif item.index in stream.shared:
             # Its aliases point into other documents of its file: each document must stand alone.
-            data = jsonpatch.apply_patch(item.data(), changes.patches.get(item.index, []))
+            data = jsonpatch.apply_patch(_whole(item), changes.patches.get(item.index, []))
             docs.append(yamlio.dump(strip_data(data)))
         else:
             text = item.source

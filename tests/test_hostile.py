@@ -388,3 +388,16 @@ def test_duplicate_keys_in_the_resource_list_are_an_error(backend, mode, where):
 def test_duplicate_items_in_a_list_rendered_are_an_error(backend):
     text = "apiVersion: v1\nkind: List\nitems:\n" + WS + "items: []\n"
     clean_error(run(text, backend, "render", "-"), "the key 'items' appears twice in the List", "document 1")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+def test_alias_bomb_in_an_item_sharing_anchors_is_an_error_naming_it(backend, mode):
+    # Items tied by anchors are written out whole (no dangling alias): this one cannot be.
+    text = (RL + WS.replace("name: ws\n", "name: ws\n    labels: &l {a: b}\n")
+            + "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\n    labels: *l\n  spec:\n" + bomb("    "))
+    if mode:
+        text = text.replace(RL, "apiVersion: v1\nkind: List\nitems:\n")
+    r = run(text, backend, *mode)
+    clean_error(r, "Service 's' shares anchors", "alias")
+    assert r.out == b""
