@@ -435,24 +435,32 @@ def _is_marker(line: str) -> bool:
 
 def _comments_around(text: str, documents: list[Item]) -> None:
     """Give each document of a file the comment lines before its first key (after the last `---`) and
-    after its last value (before the next `---`), so that `render` keeps them."""
+    after its last value (before the next `---`), so that `render` keeps them. Blank lines around
+    them are layout and stay behind."""
     view = searchable(text)
+
+    def lines(lo: int, hi: int) -> list[tuple[int, int]]:
+        out, pos = [], lo
+        while pos < hi:
+            nl = view.find("\n", pos, hi)
+            out.append((pos, hi if nl < 0 else nl + 1))
+            pos = out[-1][1]
+        return out
+
+    def comments(span: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(a, b) for a, b in span if view[a:b].lstrip(" \t").startswith("#")]
+
     bounds = [0] + [x for d in documents for x in (d.start, d.end)] + [len(text)]
     for i, doc in enumerate(documents):
-        for lo, hi, is_head in ((bounds[2 * i], doc.start, True), (doc.end, bounds[2 * i + 3], False)):
-            markers: list[tuple[int, int]] = []
-            pos = lo
-            while pos < hi:
-                nl = view.find("\n", pos, hi)
-                stop = hi if nl < 0 else nl + 1
-                if _is_marker(view[pos:stop]):
-                    markers.append((pos, stop))
-                pos = stop
-            if is_head:
-                # Up to the line the first key is on (its indentation is the region's business).
-                doc.head = min(markers[-1][1] if markers else lo, line_start(text, doc.start))
-            else:
-                doc.tail = markers[0][0] if markers else hi
+        first_line = line_start(text, doc.start)  # its indentation is the region's business
+        before = lines(bounds[2 * i], first_line)
+        markers = [n for n, (a, b) in enumerate(before) if _is_marker(view[a:b])]
+        head = comments(before[markers[-1] + 1:] if markers else before)
+        doc.head = head[0][0] if head else first_line
+        after = lines(doc.end, bounds[2 * i + 3])
+        markers = [n for n, (a, b) in enumerate(after) if _is_marker(view[a:b])]
+        tail = comments(after[:markers[0]] if markers else after)
+        doc.tail = tail[-1][1] if tail else doc.end
 
 
 def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
