@@ -24,8 +24,9 @@ SPEC_KEY = "speculative-config"
 # vLLM's argparse accepts this spelling too, but KAITO's override detection does not (VLLM.md).
 SPEC_KEY_UNDERSCORE = "speculative_config"
 
-# libyaml when present; module-level so tests can force the pure-Python loader.
-LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml when present (with the project's nesting guard: libyaml's composer recurses without a limit);
+# module-level so tests can force the pure-Python loader.
+LOADER: Any = yamlio.loader_class()
 
 
 _STR_TAG = "tag:yaml.org,2002:str"

@@ -15,7 +15,7 @@ C_AVAILABLE = hasattr(yaml, "CSafeLoader")
 
 # Deeper than any Kubernetes object nests, and shallow enough for everything that walks an item afterwards
 # (constructing, copying, patching, emitting: Python recursion), on both backends.
-MAX_DEPTH = 400
+MAX_DEPTH = 250
 # How many nodes aliases may add to one object when it is expanded (walked as a tree: hashed, compared,
 # emitted). Anchors in real manifests add hundreds; an alias bomb adds billions (as Go's yaml.v3 caps it).
 MAX_ALIAS_EXPANSION = 100_000

@@ -60,9 +60,19 @@ def test_deep_nesting_is_refused_naming_the_line(backend, mode, nest):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
-def test_nesting_a_little_under_the_limit_is_processed(backend, mode):
-    depth = yamlio.MAX_DEPTH - 10
-    r = run(RL + WS + "  x: " + "[" * depth + "]" * depth + "\n", backend, *mode)
+@pytest.mark.parametrize("where", ["workspace", "configmap", "embedded"])
+def test_nesting_a_little_under_the_limit_is_processed(backend, mode, where):
+    """Everything that walks an item afterwards (constructing, copying, hashing, patching, emitting,
+    comparing) copes with what the guard lets through."""
+    depth = yamlio.MAX_DEPTH - 6
+    deep = "[" * depth + "]" * depth
+    if where == "workspace":
+        text = RL + WS + "  x: " + deep + "\n"
+    else:
+        embedded = "      vllm: {}\n" + (f"      x: {deep}\n" if where == "embedded" else "")
+        text = RL + CM + ("  binaryData:\n    x: " + deep + "\n" if where == "configmap" else "") + \
+            "  data:\n    inference_config.yaml: |\n" + embedded + WS_CFG
+    r = run(text, backend, *mode)
     assert r.code == 0, r.err
     assert "speculative" in r.text
 
