@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+# The KAITO release these tables come from (the `kaitoVersion` setting's default).
+TABLES_VERSION = "v0.13.0"
+
 MTP: dict = {"method": "mtp", "num_speculative_tokens": 1}
 NGRAM_FALLBACK: dict = {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
 

@@ -184,7 +184,6 @@ def test_wrong_shapes_raise(text, message):
     [
         ("vllm: [1\n", 2, 1),
         ("vllm:\n\ta: 1\n", 2, 1),
-        ("a: 1\n---\nb: 2\n", 2, 1),
         ("a: 1\n a: 2\nb\n", None, None),
         ("a: 2001-13-01\n", None, None),
     ],
@@ -211,8 +210,12 @@ def test_bad_yaml_raises(text, line, column):
         (f"vllm:\n  {SC}\n", Inspection(True, J, False)),
         ("vllm:\n  speculative-config:\n    method: mtp\n", Inspection(True, {"method": "mtp"}, False)),
         ("vllm:\n  speculative-config:\n", Inspection(True, None, False)),
-        ("vllm:\n  speculative_config: '{}'\n", Inspection(False, None, True)),
-        ("vllm:\n  speculative_config: a\n  speculative-config: b\n", Inspection(True, "b", True)),
+        ("vllm:\n  speculative_config: '{}'\n", Inspection(False, None, True, ("speculative_config",), "{}")),
+        ("vllm:\n  speculative_config: a\n  speculative-config: b\n",
+         Inspection(True, "b", True, ("speculative_config",), "a")),
+        ("vllm:\n  speculative-config.method: ngram\n", Inspection(False, None, False, ("speculative-config.method",))),
+        # KAITO (yaml.v2) reads the first document only.
+        ("vllm: {a: 1}\n---\nvllm:\n  speculative-config: x\n", Inspection(False, None, False)),
         ("speculative-config: x\n", Inspection(False, None, False)),
     ],
 )
