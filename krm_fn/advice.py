@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 from . import kinds
+from . import constants as C
+from .config import Settings
 from .decide import DOTTED, INJECT, OVERRIDE, Decision
 from .index import Index
 from .inference_config import DATA_KEY
@@ -36,8 +38,9 @@ def override_checks(ds: list[Decision]) -> list[Result]:
             continue
         seen.add(d.source.index)
         value = d.override_value
+        key = d.override_keys[0] if d.override_keys else "speculative-config"
         if not isinstance(value, str) or not value.strip():
-            out.append(about(Severity.ERROR, f"vllm.speculative-config is {_what(value)}: KAITO passes it to "
+            out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to "
                                                "vLLM as --speculative-config, which vLLM refuses at start-up (it "
                                                "takes a JSON object); write speculative-config: "
                                                "'{\"method\": …}' or remove the key",
@@ -48,7 +51,7 @@ def override_checks(ds: list[Decision]) -> list[Result]:
         except ValueError:
             parsed = None
         if not isinstance(parsed, dict):
-            out.append(about(Severity.WARNING, f"vllm.speculative-config {q(value)} is not a JSON object; "
+            out.append(about(Severity.WARNING, f"vllm.{key} {q(value)} is not a JSON object; "
                                                  "vLLM refuses to start with it", d.source, f"data[{DATA_KEY}]"))
     return out
 
@@ -115,3 +118,26 @@ def no_roles(index: Index) -> list[Result]:
             for w in index.workloads if w.enabled and w.spec.kind == "MultiRoleInference"
             and not w.spec.config_refs(w.data)]
 
+
+
+def version_notes(ds: list[Decision], settings: Settings) -> list[Result]:
+    """Before KAITO v0.13.0 the annotation means nothing in the cluster, and an InferenceSet does not push a
+    changed `spec.template.inference` to the Workspaces it already has (SPEC.md 5.3): say so on every
+    InferenceSet whose reference the function changes."""
+    if settings.knows_annotation:
+        return []
+    out, seen = [], set()
+    for d in ds:
+        w = d.workload
+        if w.spec.kind != "InferenceSet" or w.item.index in seen:
+            continue
+        if kinds.get(w.data, d.path) == kinds.get(w.item.data(), d.path):
+            continue  # not re-pointed
+        seen.add(w.item.index)
+        out.append(about(Severity.INFO, f"kaitoVersion {settings.kaito_version} ignores {C.ENABLE_ANNOTATION}: "
+                                          "the config this function writes is the only thing that enables "
+                                          "speculative decoding; and before v0.13.0 an InferenceSet does not "
+                                          "push a changed spec.template.inference.config to the Workspaces it "
+                                          "already has: only new Workspaces get it, recreate the existing ones "
+                                          "to roll it out", w.item, kinds.dotted(d.path)))
+    return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import kinds
-from .advice import no_roles, override_checks, role_mismatches, spelling_warnings
+from .advice import no_roles, override_checks, role_mismatches, spelling_warnings, version_notes
 from .cascade import cascade
 from .checks import ADMISSION, OPT_IN
 from .config import Settings
@@ -103,12 +103,13 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
     reverted, retired = revert(index, changes), retire(index, items, changes)
     findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + no_roles(index)
-    results = problems + cascaded + told + findings + reverted + retired
+    older = version_notes(ds, settings)
+    results = problems + cascaded + told + findings + older + reverted + retired
     why = "errors" if has_errors(results) else None if settings.materialize else "mode validate"
     if why is None:
         return changes, results
     # What describes a change that is now not made says so.
-    changed = {id(r) for r in cascaded + retired}
+    changed = {id(r) for r in cascaded + retired + older}
     changed |= {id(r) for r in reverted if r.severity is Severity.INFO}
     changed |= {id(r) for r, d in zip(told, ds) if d.action == INJECT or (d.action == OVERRIDE and d.via_derived)}
     return Changes(), [_not_written(r, why) if id(r) in changed else r for r in results]

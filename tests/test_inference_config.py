@@ -9,6 +9,7 @@ from krm_fn.inference_config import (
     InferenceConfigError,
     Inspection,
     inspect,
+    kaito_problem,
     with_speculative_config,
 )
 
@@ -221,3 +222,28 @@ def test_bad_yaml_raises(text, line, column):
 )
 def test_inspect(text, want):
     assert inspect(text) == want
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("vllm:\n  max-model-len: 4096\n", None),
+    ("vllm:\n  max-model-len: ' -12 '\n", None),
+    ("vllm:\n  max-model-len: ~\n", None),  # yaml.v2: "" , which KAITO skips
+    ("vllm:\n  max-model-len: 4k\n", 'max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax'),
+    ("vllm:\n  max-model-len: 0x10\n", 'max-model-len must be an integer: strconv.Atoi: parsing "0x10": invalid syntax'),
+    ("vllm:\n  max-model-len: 99999999999999999999\n",
+     'max-model-len must be an integer: strconv.Atoi: parsing "99999999999999999999": value out of range'),
+    ("vllm:\n  a: {b: 1}\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: cannot "
+                              "unmarshal !!map into string (vllm.a) (KAITO reads every value under vllm as one "
+                              "string: write it as one quoted string)"),
+    ("vllm:\n  a: true\n  b: 1.5\n  c: ~\n", None),  # scalars are text to KAITO
+    ("- a\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 1: cannot unmarshal !!seq "
+              "into v1beta1.InferenceConfig"),
+    ("vllm: {}\n---\n[broken\n", None),  # KAITO reads the first document only
+])
+def test_kaito_problem(text, problem):
+    assert kaito_problem(text) == problem
+
+
+def test_edit_keeps_later_documents():
+    got = with_speculative_config("vllm:\n  a: 1\n---\nb: [2\n", J)
+    assert got == f"vllm:\n  a: 1\n  {SC}\n---\nb: [2\n"
