@@ -16,7 +16,7 @@ either); only the first YAML document counts; any scalar is a string to KAITO, a
 `vllm:` key is not.
 
 PASS:  data: {inference_config.yaml: "vllm:\n  max-model-len: 4096\n"}
-FAIL:  no inference_config.yaml under data (or only under binaryData)
+FAIL:  no inference_config.yaml under data (or only under binaryData, or under both)
 FAIL:  vllm: {speculative-config: {method: ngram}}   (a mapping, not a string)
 FAIL:  vllm: {max-model-len: 4k}
 """
@@ -36,8 +36,12 @@ def problem(configmap: Any) -> tuple[str, str] | None:
     if data is not None and not isinstance(data, dict):
         return "the ConfigMap's data is not a mapping", f"data[{DATA_KEY}]"
     text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    binary = configmap.get("binaryData") if isinstance(configmap, dict) else None
+    if isinstance(data, dict) and DATA_KEY in data and isinstance(binary, dict) and DATA_KEY in binary:
+        # The API server refuses a key in both; a derived copy would carry the same conflict.
+        return (f"{DATA_KEY} is under both data and binaryData, which the API server refuses; keep it under "
+                "data only", f"binaryData[{DATA_KEY}]")
     if text is None or (isinstance(data, dict) and DATA_KEY not in data):
-        binary = configmap.get("binaryData") if isinstance(configmap, dict) else None
         if isinstance(binary, dict) and DATA_KEY in binary:
             return (f"missing field(s): {DATA_KEY} in ConfigMap (it is under binaryData, and KAITO reads only "
                     f"data: move it to data)", f"binaryData[{DATA_KEY}]")
