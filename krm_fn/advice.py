@@ -1,5 +1,5 @@
 """Findings about decisions that change nothing: user overrides vLLM or KAITO would refuse, roles that
-disagree, spellings KAITO does not see, workloads with nothing to configure."""
+disagree, spellings KAITO does not see, what an older KAITO does with the output."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,6 @@ from . import kinds
 from . import constants as C
 from .config import Settings
 from .decide import DOTTED, INJECT, OVERRIDE, Decision
-from .index import Index
 from .inference_config import DATA_KEY
 from .report import about, q
 from .results import Result, Severity
@@ -109,15 +108,6 @@ def spelling_warnings(ds: list[Decision]) -> list[Result]:
                                              "as well (yours comes last and wins); write it as "
                                              "speculative-config", d.source, f"data[{DATA_KEY}]"))
     return out
-
-
-def no_roles(index: Index) -> list[Result]:
-    """An enabled MultiRoleInference without roles has nothing to configure (KAITO would refuse it anyway)."""
-    return [about(Severity.WARNING, "has no spec.roles: there is no runtimeConfig to give a speculative config",
-                    w.item, "spec.roles")
-            for w in index.workloads if w.enabled and w.spec.kind == "MultiRoleInference"
-            and not w.spec.config_refs(w.data)]
-
 
 
 def version_notes(ds: list[Decision], settings: Settings) -> list[Result]:

@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 from . import yamlio
+from .quoting import goquote
 
 DATA_KEY = "inference_config.yaml"
 VLLM_KEY = "vllm"
@@ -217,13 +218,8 @@ def atoi_error(raw: str) -> str | None:
     """Go's strconv.Atoi error for `raw`, or None when Atoi accepts it (an optional sign, then digits)."""
     if re.fullmatch(r"[+-]?[0-9]+", raw):
         return None if -(2 ** 63) <= int(raw) < 2 ** 63 else \
-            f"strconv.Atoi: parsing {_goquote(raw)}: value out of range"
-    return f"strconv.Atoi: parsing {_goquote(raw)}: invalid syntax"
-
-
-def _goquote(text: str) -> str:
-    from .report import goquote  # a late import: report reads the item index, this module must not
-    return goquote(text)
+            f"strconv.Atoi: parsing {goquote(raw)}: value out of range"
+    return f"strconv.Atoi: parsing {goquote(raw)}: invalid syntax"
 
 
 def kaito_problem(text: str) -> str | None:

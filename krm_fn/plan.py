@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import kinds
-from .advice import no_roles, override_checks, role_mismatches, spelling_warnings, version_notes
+from .advice import override_checks, role_mismatches, spelling_warnings, version_notes
 from .cascade import cascade
 from .checks import ADMISSION, OPT_IN
 from .config import Settings
@@ -102,7 +102,7 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     made, targets = materialize(index, ds, changes)
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
     reverted, retired = revert(index, changes), retire(index, items, changes)
-    findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + no_roles(index)
+    findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds)
     older = version_notes(ds, settings)
     results = problems + cascaded + told + findings + older + reverted + retired
     why = "errors" if has_errors(results) else None if settings.materialize else "mode validate"
