@@ -124,9 +124,10 @@ def _rewrite(mri: Workload, child: Workload) -> list[Result]:
     differs += [f"spec.template.inference.{k}" for k in before if k not in ("preset", "config")]
     template["inference"] = inference
     child.rewritten = view
+    child.rewritten_by = mri
     child.value = annotation_value(child.spec, view)
-    if not differs:
-        return []
+    if not differs or (mri.value is ABSENT and annotation_value(child.spec, child.data) is ABSENT):
+        return []  # speculative decoding is no concern of either: nothing to say
     return [about(Severity.WARNING, f"differs from what MultiRoleInference {q(mri.name)} makes of it "
                                       f"({', '.join(differs)}): KAITO's controller replaces these from the "
                                       "MultiRoleInference, so it is checked and decided as KAITO will run it; "

@@ -29,6 +29,7 @@ class Workload:
     # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
     # decisions read `effective`; patches are made against `data`, the text in the input.
     rewritten: Any = None
+    rewritten_by: Any = None  # the MultiRoleInference Workload whose controller rewrites this one
 
     @property
     def effective(self) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import constants as C
 from . import kinds
 from .advice import override_checks, role_mismatches, spelling_warnings, version_notes
 from .cascade import cascade
@@ -40,9 +41,24 @@ def validate(index: Index, settings: Settings) -> list[Result]:
     return out
 
 
+def _configurable(w) -> bool:
+    """An enabled workload whose config reference KAITO keeps: not a MultiRoleInference's child when the
+    MultiRoleInference itself is not enabled (its controller sets the child's config from the role's)."""
+    return w.enabled and (w.rewritten_by is None or w.rewritten_by.enabled)
+
+
 def decisions(index: Index, settings: Settings) -> list[Decision]:
     return [decide(index, w, path, settings.presets)
-            for w in index.workloads if w.enabled for path in w.spec.config_refs(w.data)]
+            for w in index.workloads if _configurable(w) for path in w.spec.config_refs(w.effective)]
+
+
+def unconfigurable(index: Index) -> list[Result]:
+    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's "
+                                      "controller sets this InferenceSet's spec.template.inference.config from "
+                                      "the role's runtimeConfig, so a config written here would be replaced; "
+                                      f"left unchanged: enable {C.ENABLE_ANNOTATION} on the MultiRoleInference",
+                    w.item, w.spec.annotation_field)
+            for w in index.workloads if w.enabled and not _configurable(w)]
 
 
 def _describe(d: Decision, target: str) -> str:
@@ -102,7 +118,7 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     made, targets = materialize(index, ds, changes)
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
     reverted, retired = revert(index, changes), retire(index, items, changes)
-    findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds)
+    findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index)
     older = version_notes(ds, settings)
     results = problems + cascaded + told + findings + older + reverted + retired
     why = "errors" if has_errors(results) else None if settings.materialize else "mode validate"
