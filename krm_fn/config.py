@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from . import constants as C
+from .quoting import goquote
 from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
 from .results import Severity
 
@@ -83,7 +84,7 @@ def version_tuple(text: str) -> tuple[int, int, int]:
 
 def parse_version(value: Any) -> str:
     if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
-        raise ConfigError(f"kaitoVersion: invalid value {value!r}; expected a KAITO release such as v0.12.0",
+        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0",
                           "kaitoVersion")
     major, minor, patch = version_tuple(value.strip())
     return f"v{major}.{minor}.{patch}"
@@ -101,12 +102,12 @@ def parse_feature_gates(value: Any) -> Mapping[str, bool]:
         name, sep, raw = pair.partition("=")
         name, raw = name.strip(), raw.strip()
         if not sep:
-            raise ConfigError(f"featureGates: malformed pair {pair.strip()!r}, expect name=bool", "featureGates")
+            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates")
         if name not in KAITO_GATES:
-            raise ConfigError(f"featureGates: unknown KAITO feature gate {name!r}; known gates: "
+            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: "
                               f"{', '.join(KAITO_GATES)}", "featureGates")
         if raw not in _GO_BOOLS:
-            raise ConfigError(f"featureGates: invalid value of {name}: {raw!r}; expected true or false",
+            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false",
                               "featureGates")
         gates[name] = _GO_BOOLS[raw]
     return MappingProxyType(gates)
@@ -144,7 +145,7 @@ def raw_from_function_config(fc: Any) -> dict[str, Any]:
         if not isinstance(spec, dict):
             raise ConfigError(f"functionConfig {C.POLICY_KIND} spec is not a mapping")
         return dict(spec)
-    raise ConfigError(f"functionConfig has kind {kind!r}; expected ConfigMap or {C.POLICY_KIND}")
+    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {C.POLICY_KIND}")
 
 
 def _mapping(value: Any, setting: str) -> dict[str, Any]:
@@ -163,20 +164,20 @@ def _mapping(value: Any, setting: str) -> dict[str, Any]:
 def settings_from(raw: Mapping[str, Any]) -> Settings:
     unknown = sorted(set(raw) - set(SETTINGS))
     if unknown:
-        raise ConfigError(f"unknown setting {unknown[0]!r}; known settings: {', '.join(SETTINGS)}",
+        raise ConfigError(f"unknown setting {_q(unknown[0])}; known settings: {', '.join(SETTINGS)}",
                           unknown[0])
     mode = raw.get("mode", "materialize")
     if mode not in MODES:
-        raise ConfigError(f"mode: invalid value {mode!r}; expected one of: {', '.join(MODES)}", "mode")
+        raise ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode")
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
-        raise ConfigError(f"failOn: invalid value {fail_on!r}; expected one of: {', '.join(FAIL_ON)}",
+        raise ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}",
                           "failOn")
     tuned: dict[str, dict] = {}
     if raw.get("tunedPresets") not in (None, ""):
         for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
             if not isinstance(name, str) or not name:
-                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {name!r}",
+                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}",
                                   "tunedPresets")
             try:
                 tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]")
@@ -218,3 +219,8 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
                           f"functionConfig.{where}.{exc.setting}" if known else "") from None
     merged = {**env, **raw, **(overrides or {})}
     return settings_from(merged)
+
+
+def _q(value: Any) -> str:
+    """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
+    return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)

@@ -188,7 +188,7 @@ def test_render_config_file(package, tmp_path_factory):
 
 
 @pytest.mark.parametrize("content, words", [
-    ("apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: fast\n", ["mode: invalid value 'fast'"]),
+    ("apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: fast\n", ["mode: invalid value \"fast\""]),
     ("kind: [\n", ["not a valid functionConfig"]),
 ])
 def test_render_bad_config_file(package, tmp_path_factory, content, words):

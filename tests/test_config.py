@@ -36,7 +36,7 @@ def test_fail_on_from_environment() -> None:
 
 @pytest.mark.parametrize("env, words", [
     ({"KAITO_SPECDEC_MODE": "fast"}, "environment variable KAITO_SPECDEC_MODE (or ARGOCD_ENV_KAITO_SPECDEC_MODE): "
-                                     "mode: invalid value 'fast'"),
+                                     "mode: invalid value \"fast\""),
     ({"ARGOCD_ENV_KAITO_SPECDEC_FAIL_ON": "info"}, "environment variable KAITO_SPECDEC_FAIL_ON"),
     ({"KAITO_SPECDEC_NGRAM_FALLBACK": "{}"}, "environment variable KAITO_SPECDEC_NGRAM_FALLBACK"),
 ])
@@ -99,9 +99,9 @@ def test_feature_gates(value, vllm, mri) -> None:
 
 
 @pytest.mark.parametrize("value, words", [
-    ("vllm=false", "unknown KAITO feature gate 'vllm'"),
-    ("vLLM", "malformed pair 'vLLM', expect name=bool"),
-    ("vLLM=no", "invalid value of vLLM: 'no'"),
+    ("vllm=false", "unknown KAITO feature gate \"vllm\""),
+    ("vLLM", "malformed pair \"vLLM\", expect name=bool"),
+    ("vLLM=no", "invalid value of vLLM: \"no\""),
 ])
 def test_feature_gates_reject(value, words) -> None:
     with pytest.raises(ConfigError) as err:
