@@ -65,12 +65,32 @@ def cascade(index: Index, changes: Changes, settings: Settings | None = None) ->
                                                      f"{C.ENABLE_ANNOTATION}; left as it is",
                                    child.item, child.spec.annotation_field))
                 continue
+            odd = _not_a_mapping(child)
+            if odd:
+                out.append(about(Severity.WARNING, f"a child of {parents[0].spec.kind} {q(parents[0].name)}, but its "
+                                                     f"{odd} is not a mapping: left as it is", child.item, odd))
+                continue
             if parent_kind == "MultiRoleInference":
                 out += _rewrite(parents[0], child)
                 if not _annotations(parents[0].data):
                     continue  # KAITO copies annotations only when the MultiRoleInference has some
             out += _propagate(parents[0], child, changes)
     return out
+
+
+def _not_a_mapping(child: Workload) -> str:
+    """The first field on the way to what the cascade writes that is there but no mapping ("" if none)."""
+    paths = [child.spec.annotations]
+    if child.spec.inference is not None:
+        paths.append(child.spec.inference)
+    for path in paths:
+        for depth in range(1, len(path) + 1):
+            value = kinds.get(child.data, path[:depth])
+            if value is None:
+                break
+            if not isinstance(value, dict):
+                return kinds.dotted(path[:depth])
+    return ""
 
 
 def _value_key(value: object) -> str:

@@ -113,7 +113,8 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     cascaded = cascade(index, changes, settings)
     problems += validate(index, settings)
     if has_errors(problems):
-        return Changes(), problems + [_not_written(r, "errors") for r in cascaded]
+        return Changes(), problems + [_not_written(r, "errors") if r.severity is Severity.INFO else r
+                                      for r in cascaded]
     ds = decisions(index, settings)
     made, targets = materialize(index, ds, changes)
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
@@ -125,7 +126,7 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     if why is None:
         return changes, results
     # What describes a change that is now not made says so.
-    changed = {id(r) for r in cascaded + retired + older}
+    changed = {id(r) for r in cascaded + retired + older if r.severity is Severity.INFO}
     changed |= {id(r) for r in reverted if r.severity is Severity.INFO}
     changed |= {id(r) for r, d in zip(told, ds) if d.action == INJECT or (d.action == OVERRIDE and d.via_derived)}
     return Changes(), [_not_written(r, why) if id(r) in changed else r for r in results]
