@@ -204,14 +204,31 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
                     "map[string]string (vllm)"]
     values: dict[str, str] = {}
     errors: list[str] = []
-    for key, value in vllm.value:
-        name = key.value if isinstance(key, yaml.ScalarNode) else "?"
+    for key, value in _entries(vllm):
+        if not isinstance(key, yaml.ScalarNode):
+            errors.append(f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string "
+                          "(a key under vllm)")
+            continue
         if isinstance(value, yaml.ScalarNode):
-            values[name] = "" if _is_null(value) else value.value
+            values[key.value] = "" if _is_null(value) else value.value
         else:
             errors.append(f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string "
-                          f"(vllm.{name})")
+                          f"(vllm.{key.value})")
     return values, errors
+
+
+def _entries(mapping: yaml.MappingNode, depth: int = 0) -> list[tuple[Any, Any]]:
+    """A mapping's pairs with merge keys (`<<: *base`) expanded, as yaml.v2 merges them."""
+    out: list[tuple[Any, Any]] = []
+    for key, value in mapping.value:
+        if isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:merge" and depth < 100:
+            sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
+            for source in sources:
+                if isinstance(source, yaml.MappingNode):
+                    out += _entries(source, depth + 1)
+            continue
+        out.append((key, value))
+    return out
 
 
 def atoi_error(raw: str) -> str | None:

@@ -239,6 +239,14 @@ def test_inspect(text, want):
     ("- a\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 1: cannot unmarshal !!seq "
               "into v1beta1.InferenceConfig"),
     ("vllm: {}\n---\n[broken\n", None),  # KAITO reads the first document only
+    ("vllm:\n  <<: {a: {b: 1}}\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: "
+                                  "cannot unmarshal !!map into string (vllm.a) (KAITO reads every value under "
+                                  "vllm as one string: write it as one quoted string)"),
+    ("base: &b {x: '1'}\nvllm:\n  <<: *b\n  y: 2\n", None),
+    ("vllm:\n  ? [complex]\n  : 1\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: "
+                                    "cannot unmarshal !!seq into string (a key under vllm)"),
+    ("\ufeffvllm:\r\n  max-model-len: 4k\r\n",
+     'max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax'),
 ])
 def test_kaito_problem(text, problem):
     assert kaito_problem(text) == problem
