@@ -60,7 +60,8 @@ def cascade(index: Index, changes: Changes, settings: Settings | None = None) ->
             child = children[key]
             if len({_value_key(p.value) for p in parents}) > 1:
                 # Two controllers disagree: whichever came last in the files would win. Say so instead.
-                names = " and ".join(f"{p.spec.kind} {q(p.name)}" for p in parents)
+                shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
+                names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
                 out.append(about(Severity.WARNING, f"claimed by {names}, which disagree on "
                                                      f"{C.ENABLE_ANNOTATION}; left as it is",
                                    child.item, child.spec.annotation_field))

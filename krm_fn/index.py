@@ -128,8 +128,8 @@ class Index:
                 if w.spec.kind == "MultiRoleInference":
                     for role_type in role_types(w.data):
                         found = by_name.get((w.namespace, f"{w.name}-{role_type}"))
-                        if found is not None:
-                            key = ("MultiRoleInference", w.namespace, w.name, "InferenceSet")
+                        key = ("MultiRoleInference", w.namespace, w.name, "InferenceSet")
+                        if found is not None and found not in self._by_parent.get(key, []):
                             self._by_parent.setdefault(key, []).append(found)
         return self._by_parent
 
