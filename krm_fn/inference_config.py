@@ -477,14 +477,21 @@ class _Unparsable:
     """Sentinel: the edited text no longer parses (equal to nothing)."""
 
 
-def _equal(a: Any, b: Any) -> bool:
-    """Deep equality that also tells 1 from 1.0 from True, and lets NaN equal NaN."""
+def _equal(a: Any, b: Any, _seen: set[tuple[int, int]] | None = None) -> bool:
+    """Deep equality that also tells 1 from 1.0 from True, and lets NaN equal NaN.
+
+    Each pair of shared collections is compared once: aliases make a document a graph, and an alias bomb
+    walked as a tree would take forever (any difference still makes the whole answer False)."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, (dict, list)):
+        seen = set() if _seen is None else _seen
+        if (id(a), id(b)) in seen:
+            return True
+        seen.add((id(a), id(b)))
+        if isinstance(a, dict):
+            return a.keys() == b.keys() and all(_equal(a[k], b[k], seen) for k in a)
+        return len(a) == len(b) and all(_equal(x, y, seen) for x, y in zip(a, b))
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
     return bool(a == b)

@@ -152,7 +152,8 @@ def test_render_files_in_the_order_given(package):
 
 def test_render_skips_empty_documents():
     stream = "---\n# Source: chart/templates/empty.yaml\n---\n# Source: chart/templates/ns.yaml\n" + NAMESPACE + "---\n"
-    assert run(["render", "-"], stream.encode()) == (0, "---\n" + NAMESPACE, "")
+    # The empty document goes; the comment heading the Namespace's own document stays with it.
+    assert run(["render", "-"], stream.encode()) == (0, "---\n# Source: chart/templates/ns.yaml\n" + NAMESPACE, "")
 
 
 def test_render_unwraps_a_v1_list():
