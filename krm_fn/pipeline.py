@@ -24,6 +24,10 @@ class Outcome:
     results: list[Result]
     exit_code: int
 
+    def lines(self) -> list[str]:
+        """The stderr lines: every error and warning (info results are in the ResourceList only)."""
+        return [r.line() for r in self.results if r.severity is not Severity.INFO]
+
 
 def _error_outcome(message: str) -> Outcome:
     result = Result(Severity.ERROR, message)

@@ -204,7 +204,8 @@ def test_render_errors_go_to_stderr_and_nothing_to_stdout(package):
     ws.write_text(WORKSPACE.replace('"true"', '"yes"'))
     code, out, err = run(["render", str(package)])
     assert (code, out) == (1, "")
-    assert err == ('[error] kaito.sh/v1beta1/Workspace/ml/ds metadata.annotations[kaito.sh/enable-speculative-decoding]: '
+    # file:line of the field (issue 9): line 7 is the annotation
+    assert err == (f'{ws}:7: [error] kaito.sh/v1beta1/Workspace/ml/ds metadata.annotations[kaito.sh/enable-speculative-decoding]: '
                    'annotation kaito.sh/enable-speculative-decoding has invalid value "yes"; expected "true" or "false"\n')
 
 
@@ -213,7 +214,7 @@ def test_render_warnings_go_to_stderr_only(package):
     ws.write_text(WORKSPACE + "  config: elsewhere\n")
     code, out, err = run(["render", str(package)])
     assert code == 0
-    assert err.startswith("[warning] kaito.sh/v1beta1/Workspace/ml/ds inference.config: ")
+    assert err.startswith(f"{ws}:13: [warning] kaito.sh/v1beta1/Workspace/ml/ds inference.config: ")
     assert len(err.splitlines()) == 1 and '"elsewhere"' in err
     # stdout: only the documents, the Workspace unchanged (KAITO decides in the cluster)
     assert out == CONFIG_RENDERED + "---\n" + WORKSPACE + "  config: elsewhere\n---\n" + NAMESPACE
