@@ -131,7 +131,7 @@ def _fileno(stream: Any) -> int | None:
 
 # --- input: stdin and files, capped, regular files only ---------------------------------------------------
 
-def _read_stdin(stdin: Any, budget: int, what: str) -> bytes:
+def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) -> bytes:
     if stdin is None:
         raise InputProblem(f"stdin is closed; expected {what} on stdin")
     fd = _fileno(stdin) if stdin is getattr(sys.__stdin__, "buffer", None) else None
@@ -160,7 +160,7 @@ def _read_stdin(stdin: Any, budget: int, what: str) -> bytes:
         chunks.append(chunk)
         total += len(chunk)
         if total > budget:
-            raise InputProblem(_too_large("stdin", budget))
+            raise InputProblem(_too_large("stdin", limit or budget))
 
 
 def _too_large(name: str, limit: int) -> str:
@@ -183,7 +183,7 @@ def _kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def _read_file(path: str, budget: int) -> bytes:
+def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
     """A regular file's bytes, at most `budget` of them. Opened non-blocking, so a FIFO never hangs,
     and checked on the open descriptor (not a name that may have changed since)."""
     try:
@@ -196,7 +196,7 @@ def _read_file(path: str, budget: int) -> bytes:
             raise InputProblem(f"{path}: {_kind_of(st.st_mode)}, not a regular file; render reads regular "
                                "files and folders only (use - for stdin)")
         if st.st_size > budget:
-            raise InputProblem(_too_large(path, budget))
+            raise InputProblem(_too_large(path, limit or budget))
         chunks, total = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, budget + 1 - total))
@@ -205,7 +205,7 @@ def _read_file(path: str, budget: int) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > budget:
-                raise InputProblem(_too_large(path, budget))
+                raise InputProblem(_too_large(path, limit or budget))
     except OSError as exc:
         raise InputProblem(f"{path}: {exc.strerror}") from None
     finally:
@@ -263,7 +263,7 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
     budget = limit
     for raw in paths:
         if raw == "-":
-            data = _read_stdin(stdin, budget, "manifests")
+            data = _read_stdin(stdin, budget, "manifests", limit)
         else:
             try:
                 mode = os.stat(raw).st_mode
@@ -275,7 +275,7 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
                 if real in seen:
                     continue
                 seen.add(real)
-                data = _read_file(str(f), budget)
+                data = _read_file(str(f), budget, limit)
                 budget -= len(data)
                 out.append((str(f), data))
             continue
