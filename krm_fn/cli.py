@@ -236,7 +236,8 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
             if entry.name.startswith("."):
                 continue
             path = Path(entry.path)
-            yaml_name = entry.name.endswith(YAML_SUFFIXES)
+            # kustomize's extension-less `Kustomization` too: render must see it to leave it out and say so.
+            yaml_name = entry.name.endswith(YAML_SUFFIXES) or entry.name == "Kustomization"
             if entry.is_symlink():
                 target = os.path.realpath(entry.path)
                 if not (yaml_name or os.path.isdir(target)):

@@ -49,6 +49,7 @@ class Result:
     file_index: int | None = None
     file_line: int | None = None     # render: the item's first line in its file (never in KRM results)
     tags: tuple[tuple[str, str], ...] = field(default=())
+    scope: str = "ResourceList"      # the stderr line's subject when no resource or file is named
 
     def to_krm(self) -> dict[str, Any]:
         out: dict[str, Any] = {"message": self.message, "severity": self.severity.value}
@@ -84,7 +85,10 @@ class Result:
         """`[file:line: ][severity] apiVersion/kind/[namespace/]name field: message` — the stderr line (kustomize
         never shows results; kpt and editors find the file from its first words)."""
         location = self.location()
-        where = self.resource.display() if self.resource else "" if location else "ResourceList"
+        if self.resource is not None and not self.resource.kind:
+            # Not a Kubernetes object: its message says where it is; `v2//x kind:` would say nothing.
+            return f"{location}[{self.severity.value}] {self.message}"
+        where = self.resource.display() if self.resource else "" if location else self.scope
         fld = f" {self.field_path}" if self.field_path else ""
         head = f"{where}{fld}: " if (where or fld) else ""
         return f"{location}[{self.severity.value}] {head}{self.message}"
