@@ -89,7 +89,11 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     try:
         stream = read_stream(sources)
     except InputError as exc:
-        result = Result(Severity.ERROR, str(exc), file_path=exc.source, file_line=exc.line, scope="render")
+        message = str(exc)
+        text = dict(sources).get(exc.source, b"")
+        if b"{{" in text and b"}}" in text:
+            message += "; this looks like a Helm template: render the chart with `helm template` and pipe that in"
+        result = Result(Severity.ERROR, message, file_path=exc.source, file_line=exc.line, scope="render")
         return Outcome("", [result], 1)
     try:
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.

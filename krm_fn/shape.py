@@ -6,7 +6,7 @@ import yaml
 from . import constants as C
 from .index import ref_of
 from .reader import Item, child, scalar
-from .localconfig import file_name, is_kustomization
+from .localconfig import file_name, is_function_config, is_kustomization
 from .report import about, q, where
 from .results import Result, Severity
 
@@ -108,8 +108,9 @@ def duplicates(items: list[Item]) -> list[Result]:
     seen: dict[tuple[str, str, str, str], Item] = {}
     out = []
     for item in items:
-        if not (item.is_mapping and item.kind and item.name):
-            continue
+        if not (item.is_mapping and item.kind and item.name) or is_function_config(item) or \
+                item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
+            continue  # configuration for kustomize or kpt (each overlay's `labels` transformer, say)
         key = (item.api_version.split("/")[0] if "/" in item.api_version else "", item.kind, item.namespace,
                item.name)
         first = seen.setdefault(key, item)

@@ -169,3 +169,26 @@ def test_render_output_parses(tmp_path):
     (tmp_path / "workspace.yaml").write_text(WS)
     _, out, _ = run(["render", str(tmp_path)])
     assert [d["kind"] for d in yaml.safe_load_all(out) if d] == ["Workspace"]
+
+
+def test_a_helm_template_says_so(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "cm.yaml").write_text("{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\n{{- end }}\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{tmp_path / 'templates' / 'cm.yaml'}:1: [error] input is not valid YAML")
+    assert err.endswith("; this looks like a Helm template: render the chart with `helm template` and pipe that in\n")
+
+
+def test_transformer_configs_of_two_overlays_are_no_duplicates():
+    """`kpt fn source` of a tree with overlays: each overlay's `labels` LabelTransformer is config, not a
+    duplicate object (podinfo's deploy/ tree)."""
+    labels = "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: labels\nlabels: {env: x}\n"
+    items = "".join("- " + labels.replace("\n", "\n  ", labels.count("\n") - 1)
+                    + f"  annotations: {{internal.config.kubernetes.io/path: overlays/{env}/labels.yaml}}\n"
+                    for env in ("dev", "prod"))
+    items = items.replace("  name: labels\n  labels", "  name: labels\n  labels")
+    rl = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + items
+    assert len(yaml.safe_load(rl)["items"]) == 2
+    code, out, err = run([], rl)
+    assert (code, out, err) == (0, rl, "")
