@@ -48,6 +48,35 @@ class ConfigError(Exception):
         self.field = field
 
 
+# The input size cap (issue 10): read before any functionConfig exists, so only the environment (and
+# `render --max-input`) can set it. Bytes, or a number with a Ki/Mi/Gi suffix.
+MAX_INPUT_ENV = "MAX_INPUT"
+DEFAULT_MAX_INPUT = 256 * 1024 * 1024
+_SIZE_UNITS = {"": 1, "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
+
+
+def parse_size(text: str) -> int:
+    """`268435456`, `256Mi`, `1Gi` -> bytes; ValueError with a message a user can act on."""
+    raw = text.strip()
+    unit = raw[-2:] if raw[-2:] in _SIZE_UNITS else ""
+    number = raw[: len(raw) - len(unit)]
+    if not number.isdigit() or int(number) == 0:
+        raise ValueError(f"invalid size {text!r}; expected a positive number of bytes, optionally with "
+                         "Ki, Mi or Gi (e.g. 512Mi)")
+    return int(number) * _SIZE_UNITS[unit]
+
+
+def max_input(environ: Mapping[str, str]) -> int:
+    """The input size cap from KAITO_SPECDEC_MAX_INPUT (or Argo CD's ARGOCD_ENV_ form); the plain form wins."""
+    for name in (C.ENV_PREFIX + MAX_INPUT_ENV, C.ARGOCD_ENV_PREFIX + C.ENV_PREFIX + MAX_INPUT_ENV):
+        if environ.get(name, "") != "":
+            try:
+                return parse_size(environ[name])
+            except ValueError as exc:
+                raise ConfigError(f"environment variable {name}: {exc}", "maxInput") from None
+    return DEFAULT_MAX_INPUT
+
+
 @dataclass(frozen=True)
 class Settings:
     mode: str = "materialize"

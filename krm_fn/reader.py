@@ -24,6 +24,8 @@ class InputError(Exception):
     def __init__(self, message: str, mark: Any = None) -> None:
         where = f" ({yamlio.position(mark)})" if mark is not None else ""
         super().__init__(message + where)
+        self.line: int | None = mark.line + 1 if mark is not None else None  # in the file, for `file:line:`
+        self.source = ""
 
 
 class ItemError(Exception):
@@ -281,9 +283,17 @@ def _compose_all(text: str) -> list[yaml.Node]:
     try:
         return yamlio.compose_all(text)
     except yaml.MarkedYAMLError as exc:
+        # The parser's whole story: what it was reading and where that began, then what it found where.
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        raise InputError(f"input is not valid YAML: {problem}", mark) from None
+        context = ""
+        if exc.context and exc.problem:
+            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
+                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
+            context = f"{exc.context}{began}: "
+        error = InputError(f"input is not valid YAML: {context}{problem}", mark)
+        error.line = mark.line + 1 if mark is not None else None
+        raise error from None
     except yaml.reader.ReaderError as exc:
         # No mark here, and libyaml counts the position in UTF-8 bytes, PyYAML in characters.
         pos = exc.position
@@ -390,7 +400,8 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             text = decode(data)
             docs = _compose_all(text)
         except InputError as exc:
-            raise InputError(f"{name}: {exc}") from None
+            exc.source = name  # render names the file (and line) in front of the message
+            raise
         first = len(items)
         nodes = [n for n in docs if not _empty(n)]
         documents: list[Item] = []
