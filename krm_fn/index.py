@@ -77,6 +77,9 @@ class Index:
     # the names the references still use are in previousNames.
     previous: dict[tuple[str, str], Item] = field(default_factory=dict)
     unreadable: list[tuple[Item, str]] = field(default_factory=list)  # KAITO items with no data model
+    # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
+    # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
+    misversioned: dict[tuple[str, str], Item] = field(default_factory=dict)
     _by_parent: dict | None = None
     _generated: dict | None = None
     _mentions: dict | None = None
@@ -183,6 +186,8 @@ def build_index(items: Iterable[Item]) -> Index:
                 index.unreadable.append((item, str(exc)))
                 continue
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
+        elif item.kind == C.CONFIGMAP_KIND and "/" not in item.api_version and not is_configmap(item):
+            index.misversioned.setdefault((item.namespace, item.name), item)
         elif is_configmap(item):
             index.configmaps.setdefault((item.namespace, item.name), item)
             for old in (item.annotation(C.PREVIOUS_NAMES_ANNOTATION) or "").split(","):

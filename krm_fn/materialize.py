@@ -64,6 +64,13 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, changes: Ch
         loose = index.configmaps.get(("", name))
         existing = loose if loose is not None and loose.index not in placed.reused else None
     if existing is None:
+        other = index.misversioned.get((w.namespace, name)) or (index.misversioned.get(("", name))
+                                                                 if w.namespace else None)
+        if other is not None:
+            return [about(Severity.ERROR, f"ConfigMap {q(name)} is in the input with apiVersion "
+                                            f"{q(other.api_version)}, not v1: a derived ConfigMap of that name would "
+                                            "be the same object; set apiVersion v1, or delete it to regenerate it",
+                          other, "apiVersion")]
         changes.added.append((w.item.index, with_location(cm, w.item.annotations(), placed.taken)))
         return []
     placed.reused.add(existing.index)

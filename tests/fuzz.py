@@ -224,6 +224,7 @@ def _get(data: Any, *path: str) -> Any:
 
 @dataclass(frozen=True)
 class Obj:
+    api_version: Any
     kind: Any
     namespace: Any
     name: Any
@@ -231,7 +232,9 @@ class Obj:
 
     @property
     def key(self) -> tuple:
-        return (repr(self.kind), repr(self.namespace), repr(self.name))
+        """What a cluster tells objects apart by: API group (not version), kind, namespace, name."""
+        group = self.api_version.rpartition("/")[0] if isinstance(self.api_version, str) else self.api_version
+        return (repr(group), repr(self.kind), repr(self.namespace), repr(self.name))
 
     @property
     def annotations(self) -> dict:
@@ -255,7 +258,8 @@ class Obj:
 
 
 def obj(data: Any) -> Obj:
-    return Obj(_get(data, "kind"), _get(data, "metadata", "namespace"), _get(data, "metadata", "name"), data)
+    return Obj(_get(data, "apiVersion"), _get(data, "kind"), _get(data, "metadata", "namespace"),
+               _get(data, "metadata", "name"), data)
 
 
 def _is_envelope(doc: Any) -> bool:
