@@ -165,6 +165,14 @@ def _propagate(parent: Workload, child: Workload, changes: Changes) -> list[Resu
         ops = kinds.remove_ops(child.data, path)
         told = "removed, as on"
     else:
+        blocked = kinds.not_a_mapping(child.data, child.spec.annotations)
+        if blocked is not None:
+            # A list or a scalar where annotations belong: Kubernetes refuses the object, and there is
+            # nowhere to put the annotation without dropping what the user wrote.
+            return [about(Severity.ERROR, f"{kinds.dotted(blocked)} is not a mapping; {parent.spec.kind} "
+                                            f"{q(parent.name)} cascades {C.ENABLE_ANNOTATION} to this "
+                                            f"{child.spec.kind} and it cannot be set here", child.item,
+                          kinds.dotted(blocked))]
         ops = kinds.set_ops(child.data, path, parent.value)
         told = f"set to {q(parent.value)} from"
     changes.patch(child.item.index, ops)

@@ -1,6 +1,8 @@
 """Read-only lookups over the items: KAITO workloads, ConfigMaps by namespace/name, parents -> children."""
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -12,6 +14,9 @@ from .reader import Item, ItemError
 from .results import ResourceRef
 
 ABSENT = object()
+# A name as a whole word of the text: a run of the characters names are made of (a derived name is a DNS
+# subdomain), not part of a longer one.
+_WORD = re.compile(r"[\w.-]+")
 # kustomize's configMapGenerator suffix: ten characters of its hash alphabet (hex with 0 1 3 a e replaced
 # by g h k m t, so no vowels and no look-alikes).
 _GENERATED = re.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
@@ -72,8 +77,13 @@ class Index:
     # the names the references still use are in previousNames.
     previous: dict[tuple[str, str], Item] = field(default_factory=dict)
     unreadable: list[tuple[Item, str]] = field(default_factory=list)  # KAITO items with no data model
+    # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
+    # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
+    misversioned: dict[tuple[str, str], Item] = field(default_factory=dict)
     _by_parent: dict | None = None
     _generated: dict | None = None
+    _mentions: dict | None = None
+    _all_text: tuple = ((), [0], "")  # the same items, where each starts in their text joined by NUL
 
     def configmap(self, namespace: str, name: str) -> Item | None:
         """The ConfigMap a workload in `namespace` means by `name`.
@@ -103,6 +113,32 @@ class Index:
         candidates = self._generated.get((namespace, name)) or (
             self._generated.get(("", name)) if namespace else None) or []
         return candidates[0] if len(candidates) == 1 else None
+
+    def mentioned_by(self, name: str) -> Item | None:
+        """The first item, other than KAITO workloads and derived ConfigMaps, whose text mentions `name`
+        as a whole word (a Deployment mounting a derived ConfigMap, say).
+
+        The items' text is split into words once, on first use: asking for each of many names is then a
+        lookup, not another pass over every item (500 retired ConfigMaps among 5,000 items took 35 s)."""
+        if self._mentions is None:
+            self._mentions = {}
+            workloads = {w.item.index for w in self.workloads}
+            bystanders = [item for item in self.items if item.index not in workloads and not is_derived(item)]
+            texts = [item.region for item in bystanders]
+            for item, text in zip(bystanders, texts):
+                for word in _WORD.findall(text):
+                    self._mentions.setdefault(word, item)
+            starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+            self._all_text = (bystanders, starts, "\0".join(texts))
+        if _WORD.fullmatch(name):
+            return self._mentions.get(name)
+        # A name that is not one word (no name this function derives): one search through all the text.
+        bystanders, starts, text = self._all_text
+        for m in re.finditer(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text):
+            i = bisect.bisect_right(starts, m.start()) - 1
+            if m.end() < starts[i + 1]:
+                return bystanders[i]
+        return None
 
     def children(self, parent: Workload, kind: str) -> list[Workload]:
         return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])
@@ -168,6 +204,8 @@ def build_index(items: Iterable[Item]) -> Index:
                 index.unreadable.append((item, str(exc)))
                 continue
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
+        elif item.kind == C.CONFIGMAP_KIND and "/" not in item.api_version and not is_configmap(item):
+            index.misversioned.setdefault((item.namespace, item.name), item)
         elif is_configmap(item):
             index.configmaps.setdefault((item.namespace, item.name), item)
             for old in (item.annotation(C.PREVIOUS_NAMES_ANNOTATION) or "").split(","):

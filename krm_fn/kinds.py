@@ -128,6 +128,17 @@ def set_ops(data: Any, path: Path, value: Any) -> list[dict]:
     return [{"op": "add", "path": pointer(path), "value": value}]
 
 
+def not_a_mapping(data: Any, path: Path) -> Path | None:
+    """The first prefix of `path` (of string keys) that is present but not a mapping, or None."""
+    for depth in range(len(path)):
+        value = get(data, path[: depth + 1])
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            return path[: depth + 1]
+    return None
+
+
 def remove_ops(data: Any, path: Path) -> list[dict]:
     """JSON Patch that removes `path`; drops the parent mapping too when it would be left empty."""
     parent = get(data, path[:-1])

@@ -111,6 +111,8 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
                  for item, why in index.unreadable]
     changes = Changes()
     cascaded = cascade(index, changes, settings)
+    problems += [r for r in cascaded if r.severity is Severity.ERROR]
+    cascaded = [r for r in cascaded if r.severity is not Severity.ERROR]
     problems += validate(index, settings)
     if has_errors(problems):
         return Changes(), problems + [_not_written(r, "errors") if r.severity is Severity.INFO else r
