@@ -68,8 +68,10 @@ def cascade(index: Index, changes: Changes, settings: Settings | None = None) ->
                 continue
             odd = _not_a_mapping(child)
             if odd:
-                out.append(about(Severity.WARNING, f"a child of {parents[0].spec.kind} {q(parents[0].name)}, but its "
-                                                     f"{odd} is not a mapping: left as it is", child.item, odd))
+                # Kubernetes refuses such an object at apply: bad input, not something to step around.
+                out.append(about(Severity.ERROR, f"a child of {parents[0].spec.kind} {q(parents[0].name)}, but its "
+                                                   f"{odd} is not a mapping (Kubernetes refuses the object); make "
+                                                   "it a mapping", child.item, odd))
                 continue
             if parent_kind == "MultiRoleInference":
                 out += _rewrite(parents[0], child)
@@ -85,12 +87,9 @@ def _not_a_mapping(child: Workload) -> str:
     if child.spec.inference is not None:
         paths.append(child.spec.inference)
     for path in paths:
-        for depth in range(1, len(path) + 1):
-            value = kinds.get(child.data, path[:depth])
-            if value is None:
-                break
-            if not isinstance(value, dict):
-                return kinds.dotted(path[:depth])
+        blocked = kinds.not_a_mapping(child.data, path)
+        if blocked is not None:
+            return kinds.dotted(blocked)
     return ""
 
 
@@ -165,14 +164,6 @@ def _propagate(parent: Workload, child: Workload, changes: Changes) -> list[Resu
         ops = kinds.remove_ops(child.data, path)
         told = "removed, as on"
     else:
-        blocked = kinds.not_a_mapping(child.data, child.spec.annotations)
-        if blocked is not None:
-            # A list or a scalar where annotations belong: Kubernetes refuses the object, and there is
-            # nowhere to put the annotation without dropping what the user wrote.
-            return [about(Severity.ERROR, f"{kinds.dotted(blocked)} is not a mapping; {parent.spec.kind} "
-                                            f"{q(parent.name)} cascades {C.ENABLE_ANNOTATION} to this "
-                                            f"{child.spec.kind} and it cannot be set here", child.item,
-                          kinds.dotted(blocked))]
         ops = kinds.set_ops(child.data, path, parent.value)
         told = f"set to {q(parent.value)} from"
     changes.patch(child.item.index, ops)

@@ -251,7 +251,12 @@ class Obj:
 
     @property
     def local(self) -> bool:
-        return self.annotations.get(LOCAL_CONFIG) == "true" or self.kind == "SpeculativeDecodingPolicy"
+        # What `render` leaves out: local config, the policy, kustomize's own files and function configs.
+        return (self.annotations.get(LOCAL_CONFIG) == "true" or self.kind == "SpeculativeDecodingPolicy"
+                or (self.kind in ("Kustomization", "Component")
+                    and str(self.api_version or "kustomize.config.k8s.io/").startswith("kustomize.config.k8s.io/"))
+                or self.api_version == "builtin"
+                or any(a in self.annotations for a in ("config.kubernetes.io/function", "config.k8s.io/function")))
 
     def internal(self) -> dict:
         return {k: v for k, v in self.annotations.items() if isinstance(k, str) and k.startswith(INTERNAL)}
@@ -317,7 +322,7 @@ def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoi
         return bad
     if r.code == 1 and mode == "render" and r.out:
         bad.append("render: output written although it failed")
-    if r.code == 1 and not re.search(r"(?m)^\[(error|warning)\] ", r.err):
+    if r.code == 1 and not re.search(r"(?m)^(?:\S[^\n]*: )?\[(error|warning)\] ", r.err):
         bad.append("silent-failure: exit 1 without an error or warning on stderr")
     if not r.out:
         if r.code == 0:
