@@ -8,6 +8,7 @@ from . import kinds
 from . import constants as C
 from .config import Settings
 from .decide import DOTTED, INJECT, OVERRIDE, Decision
+from .index import Index, Workload
 from .inference_config import DATA_KEY
 from .report import about, q
 from .results import Result, Severity
@@ -131,3 +132,18 @@ def version_notes(ds: list[Decision], settings: Settings) -> list[Result]:
                                           "already has: only new Workspaces get it, recreate the existing ones "
                                           "to roll it out", w.item, kinds.dotted(d.path)))
     return out
+
+
+def configurable(w: Workload) -> bool:
+    """An enabled workload whose config reference KAITO keeps: not a MultiRoleInference's child when the
+    MultiRoleInference itself is not enabled (its controller sets the child's config from the role's)."""
+    return w.enabled and (w.rewritten_by is None or w.rewritten_by.enabled)
+
+
+def unconfigurable(index: Index) -> list[Result]:
+    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's "
+                                      "controller sets this InferenceSet's spec.template.inference.config from "
+                                      "the role's runtimeConfig, so a config written here would be replaced; "
+                                      f"left unchanged: enable {C.ENABLE_ANNOTATION} on the MultiRoleInference",
+                    w.item, w.spec.annotation_field)
+            for w in index.workloads if w.enabled and not configurable(w)]

@@ -46,7 +46,6 @@ class Decision:
     derived_found: bool = False  # via_derived, and that derived ConfigMap is in the input
     problem_field: str = ""    # BROKEN: the ConfigMap field KAITO refuses
     other_spellings: tuple[str, ...] = ()  # OVERRIDE: speculative_config, speculative-config.<field> …
-
     override_keys: tuple[str, ...] = ()  # OVERRIDE: every key under vllm that sets the flag
 
 

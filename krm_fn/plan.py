@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import constants as C
 from . import kinds
-from .advice import override_checks, role_mismatches, spelling_warnings, version_notes
+from .advice import (configurable, override_checks, role_mismatches, spelling_warnings, unconfigurable,
+                     version_notes)
 from .cascade import cascade
 from .checks import ADMISSION, OPT_IN
 from .config import Settings
@@ -41,24 +41,9 @@ def validate(index: Index, settings: Settings) -> list[Result]:
     return out
 
 
-def _configurable(w) -> bool:
-    """An enabled workload whose config reference KAITO keeps: not a MultiRoleInference's child when the
-    MultiRoleInference itself is not enabled (its controller sets the child's config from the role's)."""
-    return w.enabled and (w.rewritten_by is None or w.rewritten_by.enabled)
-
-
 def decisions(index: Index, settings: Settings) -> list[Decision]:
     return [decide(index, w, path, settings.presets)
-            for w in index.workloads if _configurable(w) for path in w.spec.config_refs(w.effective)]
-
-
-def unconfigurable(index: Index) -> list[Result]:
-    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's "
-                                      "controller sets this InferenceSet's spec.template.inference.config from "
-                                      "the role's runtimeConfig, so a config written here would be replaced; "
-                                      f"left unchanged: enable {C.ENABLE_ANNOTATION} on the MultiRoleInference",
-                    w.item, w.spec.annotation_field)
-            for w in index.workloads if w.enabled and not _configurable(w)]
+            for w in index.workloads if configurable(w) for path in w.spec.config_refs(w.effective)]
 
 
 def _describe(d: Decision, target: str) -> str:
@@ -76,9 +61,10 @@ def decision_result(d: Decision, target: str | None) -> Result:
     if d.action == INJECT:
         return about(Severity.INFO, _describe(d, target or ""), item, field, proposed_value=target)
     if d.action == OVERRIDE and d.via_derived:
-        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets "
-                                      "vllm.speculative-config itself (a user override): the reference goes back "
-                                      "to it", item, field, proposed_value=d.source_name)
+        keys = ", ".join(f"vllm.{k}" for k in d.override_keys)
+        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets {keys} itself "
+                                      "(a user override): the reference goes back to it", item, field,
+                       proposed_value=d.source_name)
     if d.action == OVERRIDE:
         keys = ", ".join(f"vllm.{k}" for k in d.override_keys)
         return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets "
@@ -95,7 +81,8 @@ def decision_result(d: Decision, target: str | None) -> Result:
                        item, field)
     assert d.action == BROKEN and d.source is not None
     return about(Severity.ERROR, f"ConfigMap {q(d.source_name)} referenced by {d.workload.spec.kind} "
-                                   f"{q(d.workload.name)}: {d.detail}", d.source, d.problem_field or f"data[{DATA_KEY}]")
+                                   f"{q(d.workload.name)}: {d.detail}", d.source,
+                   d.problem_field or f"data[{DATA_KEY}]")
 
 
 def _not_written(result: Result, why: str) -> Result:

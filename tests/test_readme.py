@@ -40,6 +40,14 @@ def test_every_check_is_documented() -> None:
     for check in checks.CHECKS:
         assert f"`{check.ID}`" in README, check.ID
         assert check.__doc__ and "PASS" in check.__doc__ and "FAIL" in check.__doc__
+        assert "KAITO rule mirrored" in check.__doc__, check.ID
+
+
+def test_check_table_names_the_kaito_rule_of_every_check() -> None:
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^   \| `([a-z-]+)` \|(.*)\|$", README, re.M)}
+    for check in checks.CHECKS:
+        cells = [c.strip() for c in rows[check.ID].split(" | ")]
+        assert len(cells) == 2 and cells[1], f"{check.ID}: no KAITO rule column"
 
 
 def test_every_link_to_the_repo_resolves() -> None:

@@ -1,6 +1,6 @@
 """roles: a MultiRoleInference has a model and exactly one prefill and one decode role.
 
-KAITO rules mirrored (`MultiRoleInference.validateCreate` / `validateRoles`,
+KAITO rule mirrored (`MultiRoleInference.validateCreate` / `validateRoles`,
 api/v1alpha1/multiroleinference_validation.go, errors under `.ViaField("spec")`):
 
     if m.Spec.Model.Name == "" { errs = errs.Also(apis.ErrMissingField("model.name")) }
