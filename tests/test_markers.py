@@ -38,3 +38,10 @@ def test_readme_and_ci_run_everything() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     for text in (command, ci):
         assert "python -m pytest" in text and " -m " not in text.split("python -m pytest", 1)[1].split("\n")[0]
+
+
+def test_e2e_readme_tells_the_truth_about_time_and_markers() -> None:
+    text = (ROOT / "tests" / "e2e" / "README.md").read_text()
+    assert "10 s" not in text
+    assert '`python -m pytest -m "not e2e"`' in text and "a minute and a half" in text
+    assert '`python -m pytest -m "not e2e"`' in (ROOT / "README.md").read_text()
