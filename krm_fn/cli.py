@@ -314,6 +314,9 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     gc.disable()
     try:
         return _run(args, stdin, stdout, stderr, environ)
+    except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
+        _say(stderr, "[error] interrupted; any output is incomplete")
+        return 130
     finally:
         if was_enabled:
             gc.enable()
