@@ -133,3 +133,13 @@ def test_fidelity_claim_render_json_stays_json_and_crlf_stays_crlf() -> None:
     crlf = "apiVersion: v1\r\nkind: Namespace\r\nmetadata:\r\n  name: a # c\r\n"
     assert _render_stdin(crlf.encode()) == "---\r\n" + crlf
     assert "a document written as JSON stays\n  JSON" in README and "written with CRLF throughout" in README
+
+
+def test_every_promise_names_a_real_test() -> None:
+    section = re.search(r"^## What it promises\n(.*?)(?=^## )", README, re.M | re.S).group(1)
+    named = re.findall(r"`((?:tests|fixtures)/[^`:]+)(?:::(\w+))?`", section)
+    assert len(named) >= 15
+    for path, test in named:
+        assert (ROOT / path).exists(), path
+        if test:
+            assert re.search(rf"^def {test}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), f"{path}::{test}"
