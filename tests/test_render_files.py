@@ -191,3 +191,18 @@ def test_presets_bad_settings_are_an_error(tmp_path):
     code, out, err = run(["presets"], env={"KAITO_SPECDEC_TUNED_PRESETS": "{not json"})
     assert (code, out) == (1, "")
     assert err.startswith("[error] environment variable KAITO_SPECDEC_TUNED_PRESETS")
+
+
+def test_broken_symlink_is_named(tree):
+    (tree / "gone.yaml").symlink_to(tree / "nowhere.yaml")
+    code, out, err = run(["render", str(tree)])
+    assert (code, out) == (1, "")
+    assert err == f"[error] {tree / 'gone.yaml'}: a broken symlink (to {tree / 'nowhere.yaml'}); remove it or " \
+                  "restore its target\n"
+
+
+def test_symlinked_folder_inside_is_not_descended_twice(tree):
+    (tree / "loop").symlink_to(tree)
+    code, out, err = run(["render", str(tree)])
+    assert (code, err) == (0, "")
+    assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")
