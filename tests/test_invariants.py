@@ -15,7 +15,7 @@ import sys
 import pytest
 
 import fuzz
-from conftest import BACKENDS
+from backends import BACKENDS
 
 # Mutation classes the seeded CI pass leaves out for now: issue 10's failure number and what it finds.
 # tests/fuzz_findings.md has a tiny input for each.
