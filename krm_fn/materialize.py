@@ -1,7 +1,6 @@
 """Derived ConfigMaps in, references re-pointed, reverted and retired (SPEC.md 5.1, 5.2)."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import jsonpatch
@@ -65,6 +64,13 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, changes: Ch
         loose = index.configmaps.get(("", name))
         existing = loose if loose is not None and loose.index not in placed.reused else None
     if existing is None:
+        other = index.misversioned.get((w.namespace, name)) or (index.misversioned.get(("", name))
+                                                                 if w.namespace else None)
+        if other is not None:
+            return [about(Severity.ERROR, f"ConfigMap {q(name)} is in the input with apiVersion "
+                                            f"{q(other.api_version)}, not v1: a derived ConfigMap of that name would "
+                                            "be the same object; set apiVersion v1, or delete it to regenerate it",
+                          other, "apiVersion")]
         changes.added.append((w.item.index, with_location(cm, w.item.annotations(), placed.taken)))
         return []
     placed.reused.add(existing.index)
@@ -147,13 +153,11 @@ def retire(index: Index, items: list[Item], changes: Changes) -> list[Result]:
                 found = index.configmap(w.namespace, ref)
                 if found is not None:
                     referenced.add(found.index)
-    workloads = {w.item.index for w in index.workloads}
     for item in items:
         if is_derived(item) and item.index not in referenced:
             # Something other than a KAITO workload may use it too (a Deployment mounting it, say):
             # then it stays. A plain text search: derived names are long and hashed.
-            user = next((o for o in items if o.index not in workloads and o is not item and not is_derived(o)
-                         and re.search(rf"(?<![\w.-]){re.escape(item.name)}(?![\w.-])", o.region)), None)
+            user = index.mentioned_by(item.name)
             if user is not None:
                 out.append(about(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} "
                                                   "mentions it", item))

@@ -24,6 +24,8 @@ class InputError(Exception):
     def __init__(self, message: str, mark: Any = None) -> None:
         where = f" ({yamlio.position(mark)})" if mark is not None else ""
         super().__init__(message + where)
+        self.line: int | None = mark.line + 1 if mark is not None else None  # in the file, for `file:line:`
+        self.source = ""
 
 
 class ItemError(Exception):
@@ -319,9 +321,17 @@ def _compose_all(text: str) -> list[yaml.Node]:
     try:
         return yamlio.compose_all(text)
     except yaml.MarkedYAMLError as exc:
+        # The parser's whole story: what it was reading and where that began, then what it found where.
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        raise InputError(f"input is not valid YAML: {problem}", mark) from None
+        context = ""
+        if exc.context and exc.problem:
+            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
+                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
+            context = f"{exc.context}{began}: "
+        error = InputError(f"input is not valid YAML: {context}{problem}", mark)
+        error.line = mark.line + 1 if mark is not None else None
+        raise error from None
     except yaml.reader.ReaderError as exc:
         # No mark here, and libyaml counts the position in UTF-8 bytes, PyYAML in characters.
         pos = exc.position
@@ -372,9 +382,11 @@ def _refuse_duplicates(node: yaml.MappingNode, what: str) -> None:
         dup, where = duplicate_key(fc, deep=True), f"the {what}'s functionConfig"
     if dup is not None:
         key, first = dup
-        raise InputError(f"the key {key.value!r} appears twice in {where} (line {first.start_mark.line + 1} "
-                         f"and line {key.start_mark.line + 1}): which one is meant is not clear, and kpt and "
-                         "Kubernetes refuse such a document")
+        error = InputError(f"the key {key.value!r} appears twice in {where} (line {first.start_mark.line + 1} "
+                           f"and line {key.start_mark.line + 1}): which one is meant is not clear, and kpt and "
+                           "Kubernetes refuse such a document")
+        error.line = key.start_mark.line + 1
+        raise error
 
 
 def read_resource_list(data: bytes) -> ResourceList:
@@ -473,7 +485,8 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             text = decode(data)
             docs = _compose_all(text)
         except InputError as exc:
-            raise InputError(f"{name}: {exc}") from None
+            exc.source = name  # render names the file (and line) in front of the message
+            raise
         first = len(items)
         nodes = [n for n in docs if not _empty(n)]
         documents: list[Item] = []
@@ -483,7 +496,9 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
                 try:
                     _refuse_duplicates(node, scalar(child(node, "kind")) or "List")
                 except InputError as exc:
-                    raise InputError(f"{name}: document {number + 1}: {exc}") from None
+                    error = InputError(f"document {number + 1}: {exc}")
+                    error.source, error.line = name, exc.line
+                    raise error from None
             if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
                     and isinstance(child(node, "items"), yaml.SequenceNode):
                 members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items
