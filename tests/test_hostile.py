@@ -191,7 +191,7 @@ def test_json_resource_list_in_krm_mode_is_a_fixpoint_and_retires_by_its_own_ite
 
 # --- a block scalar at the very end of an input without a final line break ------------------------------------
 
-HEADERS = ["|", "|+", "|2", ">", "|+ # keep", ">-"]
+HEADERS = ["|", "|+ # keep", "|2", ">"]
 
 
 def _last_cm(header: str, nl: str = "\n", blank_tail: str = "") -> str:

@@ -151,3 +151,20 @@ def test_every_promise_names_a_real_test() -> None:
         assert (ROOT / path).exists(), path
         if test:
             assert re.search(rf"^def {test}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), f"{path}::{test}"
+
+
+def test_fidelity_claim_render_keeps_comments_around_documents_and_block_scalars_at_the_end() -> None:
+    doc = ("# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n"
+           "    config.kubernetes.io/index: '0'\ndata:\n  x: y\n# tail\n")
+    last = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  note: |\n    no final newline"
+    out = _render_stdin(("---\n" + doc + "---\n" + last).encode())
+    assert out == "---\n" + doc.replace("  annotations:\n    config.kubernetes.io/index: '0'\n", "") + \
+        "---\n" + last.replace("|", "|-") + "\n"
+    assert "with the comment lines before its first key and after its last value" in README
+    assert "(`|` becomes `|-`, which then means the same)" in README
+
+
+def test_hostile_input_claims_match_the_limits() -> None:
+    from krm_fn import yamlio
+    assert yamlio.MAX_DEPTH == 250 and "nesting deeper than 250 levels" in README
+    assert yamlio.MAX_ALIAS_EXPANSION == 100_000 and "more than 100 000\nnodes" in README
