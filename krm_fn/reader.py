@@ -216,8 +216,9 @@ def _constructs(node: yaml.Node) -> bool:
 def unreadable_path(node: yaml.Node) -> str:
     """The field (`spec.ports[0].name`) of the first value below `node` that YAML cannot turn into data
     (a custom tag, a 5000-digit integer, a complex key …): only asked after construction failed."""
-    path = ""
-    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+    path, seen = "", set()
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and id(node) not in seen:
+        seen.add(id(node))  # an alias cycle (`&a [*a]`) would lead back here
         bad: yaml.Node | None = None
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:

@@ -128,28 +128,38 @@ def _children(node: Any) -> list:
     return []
 
 
-def expanded_size(root: Any) -> tuple[int, int]:
+def expanded_size(root: Any) -> tuple[int, float]:
     """(distinct, expanded) node count of a composed node or of Python data: linear in the distinct nodes,
-    however often aliases repeat them (each shared node is counted once and its size remembered)."""
-    sizes: dict[int, int] = {}
+    however often aliases repeat them (each shared node is counted once and its size remembered).
+    A node that contains itself (`&a [*a]`: PyYAML composes that as a cycle) expands without end."""
+    sizes: dict[int, float] = {}
+    open_: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
         key = id(node)
         if done:
+            open_.discard(key)
             sizes[key] = 1 + sum(sizes[id(c)] for c in _children(node))
         elif key not in sizes:
-            sizes[key] = 0  # a cycle (only Python data can have one) counts once
+            children = _children(node)
+            if any(id(c) in open_ or c is node for c in children):
+                return len(sizes) + 1, float("inf")
+            sizes[key] = 0
+            open_.add(key)
             stack.append((node, True))
-            stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+            stack.extend((c, False) for c in children if id(c) not in sizes)
     return len(sizes), sizes[id(root)]
 
 
 def check_expansion(root: Any) -> None:
     """Raise ExpansionTooLarge when aliases would add more than MAX_ALIAS_EXPANSION nodes to `root`."""
     distinct, expanded = expanded_size(root)
+    if expanded == float("inf"):
+        raise ExpansionTooLarge("an alias inside it names a node that contains that alias: it would expand "
+                                "without end (a cycle)")
     if expanded - distinct > MAX_ALIAS_EXPANSION:
-        raise ExpansionTooLarge(f"its aliases expand it to {expanded} nodes from {distinct}; more than "
+        raise ExpansionTooLarge(f"its aliases expand it to {expanded:.0f} nodes from {distinct}; more than "
                                 f"{MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")
 
 

@@ -411,3 +411,19 @@ def test_alias_bomb_in_an_item_sharing_anchors_is_an_error_naming_it(backend, mo
     r = run(text, backend, *mode)
     clean_error(r, "Service 's' shares anchors", "alias")
     assert r.out == b""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+@pytest.mark.parametrize("cycle", ["&r [*r]", "&r {a: *r}"])
+def test_an_alias_cycle_is_an_error_naming_the_object_and_field(backend, mode, cycle):
+    # PyYAML composes `&r [*r]` as a list containing itself: every walk of it would recurse without end.
+    r = run(RL + WS + f"  x: {cycle}\n", backend, *mode)
+    clean_error(r, "Workspace/ws", "x[0]" if "[" in cycle else "x.a", "cycle")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_alias_cycle_in_an_untouched_item_passes(backend):
+    text = RL + WS.replace('"true"', '"false"') + "- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n  x: &r [*r]\n"
+    r = run(text, backend)
+    assert (r.code, r.text) == (0, text)
