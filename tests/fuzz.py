@@ -713,6 +713,48 @@ def m_long_name(rng: random.Random, b: bytes) -> bytes:
                        ["name", "config", "runtimeConfig"])
 
 
+# Keys whose values decide what the function does, and values worth trying there.
+SEMANTIC_KEYS = {"name", "namespace", "config", "runtimeConfig", "kaito.sh/enable-speculative-decoding",
+                 "kaito.sh/runtime", "kaito-specdec.dev/derived", "kaito-specdec.dev/source-configmap",
+                 "inferenceset.kaito.sh/created-by", "multiroleinference.kaito.sh/created-by", "kind",
+                 "apiVersion", "controller", "mode", "failOn", "config.kubernetes.io/local-config"}
+SEMANTIC_VALUES = ['"true"', '"false"', "true", '"True"', "transformers", "vllm", "phi-4", "deepseek-r1-0528",
+                   "Qwen/Qwen3.5-4B", "v1", "kaito.sh/v1beta1", "kaito.sh/v1alpha1", "ConfigMap", "Workspace",
+                   "InferenceSet", "MultiRoleInference", "validate", "warning", "default", "other-ns"]
+
+
+def m_semantic(rng: random.Random, b: bytes) -> bytes:
+    """A value that decides something replaced by another meaningful one: a name found elsewhere in the
+    input (another ConfigMap, a derived name, a parent), a preset, true/false, another kind."""
+    text = b.decode("utf-8", "replace")
+    found = re.findall(r"(?m)^\s*(?:- )?(?:name|config|runtimeConfig|namespace|[\w.]+/created-by):[ \t]*"
+                       r"([\w./-]+)[ \t]*\r?$", text)
+    pool = SEMANTIC_VALUES + found
+
+    def make(head: str, rest: str) -> str:
+        end = "\r\n" if rest.endswith("\r\n") else "\n"
+        return f"{head}: {rng.choice(pool)}{end}"
+    return _edit_value(rng, b, make, list(SEMANTIC_KEYS))
+
+
+def m_drop_line(rng: random.Random, b: bytes) -> bytes:
+    """A key the function reads deleted (with its block, when it has one)."""
+    lines = _lines(b.decode("utf-8", "replace"))
+    idx = [i for i in _value_lines(lines)
+           if lines[i].strip().lstrip("- ").split(":", 1)[0].strip("\"'") in READ_FIELDS]
+    if not idx:
+        return b
+    i = rng.choice(idx)
+    indent = len(lines[i]) - len(lines[i].lstrip(" "))
+    if lines[i].lstrip().startswith("- "):
+        return "".join(lines).encode()  # the first key of an entry: dropping it changes the layout too much
+    j = i + 1
+    while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) > indent):
+        j += 1
+    del lines[i:j]
+    return "".join(lines).encode()
+
+
 MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "truncate": m_truncate, "truncate-line": m_truncate_line, "flip": m_flip, "ascii-flip": m_ascii_flip, "tab": m_tab, "crlf": m_crlf,
     "cr": m_cr, "cr-one": m_cr_one, "bom": m_bom, "bom-inside": m_bom_inside, "nul": m_nul,
@@ -720,7 +762,7 @@ MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "tag": m_tag, "wrong-type": m_wrong_type, "wrong-type-tree": m_wrong_type_tree,
     "duplicate-line": m_duplicate_line, "duplicate-items-key": m_duplicate_items_key, "json": m_json,
     "alias-bomb": m_alias_bomb, "deep": m_deep, "big-int": m_big_int, "complex-key": m_complex_key,
-    "swap-items": m_swap_items, "long-name": m_long_name,
+    "swap-items": m_swap_items, "long-name": m_long_name, "semantic": m_semantic, "drop-line": m_drop_line,
 }
 
 
