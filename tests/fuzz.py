@@ -788,6 +788,23 @@ def seeds() -> list[Seed]:
     return out
 
 
+def corpus_seeds(folder: Path) -> list[Seed]:
+    """Every *.yaml/*.yml under `folder` (real trees nobody here tuned for): as a file for `render`, and
+    wrapped into a ResourceList for the KRM mode."""
+    out = []
+    for f in sorted(folder.rglob("*")):
+        if f.suffix not in (".yaml", ".yml") or not f.is_file():
+            continue
+        data = f.read_bytes()
+        name = str(f.relative_to(folder))
+        out.append(Seed(name, "render", data, {}))
+        try:
+            out.append(Seed(name, "krm", golden.wrap(data.decode("utf-8")).encode(), {}))
+        except (UnicodeDecodeError, IndexError):
+            pass
+    return out
+
+
 @dataclass
 class Finding:
     seed: str
@@ -810,10 +827,11 @@ def mutate(rng: random.Random, data: bytes, classes: list[str], most: int = 3) -
 
 
 def fuzz(iterations: int, seed: int, classes: list[str], modes: list[str], backends: list[str],
-         fixpoint: bool = True, most: int = 3, isolate: bool = False, skip: frozenset = frozenset(), progress: Callable[[int, Finding | None], None] | None = None) -> list[Finding]:
+         fixpoint: bool = True, most: int = 3, isolate: bool = False, skip: frozenset = frozenset(),
+         extra: list[Seed] | None = None, progress: Callable[[int, Finding | None], None] | None = None) -> list[Finding]:
     """`iterations` mutated inputs, deterministic for a given seed; every one that breaks a promise."""
     rng = random.Random(seed)
-    pool = [s for s in seeds() if s.mode in modes and (s.mode, s.name) not in skip]
+    pool = [s for s in seeds() + (extra or []) if s.mode in modes and (s.mode, s.name) not in skip]
     before = yamlio.backend()
     found = []
     try:
@@ -840,6 +858,8 @@ def main_fuzz(argv: list[str] | None = None) -> int:
     p.add_argument("--classes", default=",".join(MUTATIONS), help="mutation classes, comma-separated")
     p.add_argument("--modes", default="krm,render")
     p.add_argument("--backends", default=",".join(["c", "pure"] if yamlio.C_AVAILABLE else ["pure"]))
+    p.add_argument("--corpus", metavar="DIR", action="append", default=[],
+                   help="more seeds: every YAML file under DIR (e.g. ../shared/corpus)")
     p.add_argument("--max-mutations", type=int, default=3, help="mutations per input, at most")
     p.add_argument("--in-process", action="store_true",
                    help="run every input in this process (faster; a crash ends the pass)")
@@ -866,7 +886,8 @@ def main_fuzz(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
 
     found = fuzz(args.iterations, args.seed, classes, args.modes.split(","), args.backends.split(","),
-                 most=args.max_mutations, isolate=not args.in_process, progress=progress)
+                 most=args.max_mutations, isolate=not args.in_process,
+                 extra=[s for d in args.corpus for s in corpus_seeds(Path(d))], progress=progress)
     print(f"# {args.iterations} inputs, {len(found)} broke a promise ({dict(kinds)}); inputs in {out}/",
           file=sys.stderr)
     return 1 if found else 0

@@ -42,9 +42,12 @@ HELD_BACK_SEEDS = {
     ("render", "local-config-untouched"): "11: render that writes nothing exits 0",
 }
 CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
-# 4 chunks x 400 inputs, each input in one mode on one backend (alternating), each checked with a second
-# run for the fixpoint: about 30 s on the project's 2-core machine.
-CHUNKS, PER_CHUNK = 4, 400
+# 5 chunks x 500 inputs, each input in one mode on one backend (alternating), each checked with a second
+# run for the fixpoint: about 40 s of CPU on the project's 2-core machine.
+CHUNKS, PER_CHUNK = 5, 500
+# The whole test process, fuzzing included, stays under this resident size (a bomb expanded in memory,
+# or a leak across runs, would not).
+MAX_RSS_KIB = 1536 * 1024
 
 
 def _seeds(mode: str) -> list[fuzz.Seed]:
@@ -67,6 +70,7 @@ def test_seeded_mutations_keep_the_promises(chunk: int) -> None:
     found = fuzz.fuzz(PER_CHUNK, seed=1000 + chunk, classes=CI_CLASSES, modes=["krm", "render"],
                       backends=BACKENDS, skip=frozenset(HELD_BACK_SEEDS))
     assert not found, "\n".join(f.line() + "\n  input: " + repr(f.data[:400]) for f in found[:10])
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < MAX_RSS_KIB
 
 
 def test_the_oracle_sees_broken_output(monkeypatch: pytest.MonkeyPatch) -> None:
