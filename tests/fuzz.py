@@ -755,6 +755,30 @@ def m_drop_line(rng: random.Random, b: bytes) -> bytes:
     return "".join(lines).encode()
 
 
+def m_enable(rng: random.Random, b: bytes) -> bytes:
+    """Speculative decoding switched on (or off) in one `metadata:` block: what a user does to a tree."""
+    lines = _lines(b.decode("utf-8", "replace"))
+    blocks = [i for i, ln in enumerate(lines) if re.match(r"\s*(- )?metadata:[ \t]*\r?$", ln)]
+    if not blocks:
+        return b
+    i = rng.choice(blocks)
+    end = "\r\n" if lines[i].endswith("\r\n") else "\n"
+    nxt = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)
+    if nxt is None:
+        return b
+    col = len(lines[nxt]) - len(lines[nxt].lstrip(" "))
+    value = rng.choice(['"true"', '"true"', '"false"'])
+    entry = f"kaito.sh/enable-speculative-decoding: {value}{end}"
+    j = nxt
+    while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) >= col):
+        if len(lines[j]) - len(lines[j].lstrip(" ")) == col and re.match(r"\s*annotations:[ \t]*\r?$", lines[j]):
+            lines.insert(j + 1, " " * (col + 2) + entry)
+            return "".join(lines).encode()
+        j += 1
+    lines.insert(nxt, " " * col + "annotations:" + end + " " * (col + 2) + entry)
+    return "".join(lines).encode()
+
+
 MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "truncate": m_truncate, "truncate-line": m_truncate_line, "flip": m_flip, "ascii-flip": m_ascii_flip, "tab": m_tab, "crlf": m_crlf,
     "cr": m_cr, "cr-one": m_cr_one, "bom": m_bom, "bom-inside": m_bom_inside, "nul": m_nul,
@@ -763,6 +787,7 @@ MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "duplicate-line": m_duplicate_line, "duplicate-items-key": m_duplicate_items_key, "json": m_json,
     "alias-bomb": m_alias_bomb, "deep": m_deep, "big-int": m_big_int, "complex-key": m_complex_key,
     "swap-items": m_swap_items, "long-name": m_long_name, "semantic": m_semantic, "drop-line": m_drop_line,
+    "enable": m_enable,
 }
 
 
