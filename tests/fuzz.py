@@ -643,6 +643,38 @@ def m_wrong_type_tree(rng: random.Random, b: bytes) -> bytes:
         return b
 
 
+def wrong_type_variants(data: bytes, values: tuple = ([], {}, 12, None)) -> list[tuple[str, bytes]]:
+    """Every read field of every document, each given each wrong value in turn: (where, input)."""
+    status, docs = load_all(data.decode("utf-8"))
+    if status != "ok":
+        return []
+    paths: list[tuple] = []
+
+    def walk(x: Any, path: tuple) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k in READ_FIELDS:
+                    paths.append(path + (k,))
+                walk(v, path + (k,))
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                walk(v, path + (i,))
+    walk(docs, ())
+    out = []
+    for path in paths:
+        for value in values:
+            copy = yaml.safe_load(json.dumps(docs, default=str))  # a deep copy of plain data
+            parent = copy
+            for part in path[:-1]:
+                parent = parent[part]
+            if parent[path[-1]] == value:
+                continue
+            parent[path[-1]] = value
+            where = "/".join(str(p) for p in path) + f"={json.dumps(value)}"
+            out.append((where, yaml.safe_dump_all(copy, sort_keys=False).encode()))
+    return out
+
+
 def m_duplicate_line(rng: random.Random, b: bytes) -> bytes:
     lines = _lines(b.decode("utf-8", "replace"))
     idx = _value_lines(lines)
