@@ -279,7 +279,8 @@ def stream_objects(docs: list[Any]) -> list[Obj]:
 
 def without_results(out: str) -> str:
     """A KRM output without its results block (the function writes it last, at the root's column)."""
-    starts = [m.start() for m in re.finditer(r"(?m)^results:", out)]
+    # Line starts after LF, CRLF or a bare CR (YAML's line breaks; `(?m)^` knows only LF).
+    starts = [m.start() for m in re.finditer(r"(?:\A|(?<=[\r\n]))results:", out)]
     return out[:starts[-1]] if starts else out
 
 
