@@ -1,29 +1,49 @@
 """Findings about decisions that change nothing: user overrides vLLM or KAITO would refuse, roles that
-disagree, spellings KAITO does not see, workloads with nothing to configure."""
+disagree, spellings KAITO does not see, what an older KAITO does with the output."""
 from __future__ import annotations
 
 import json
 
 from . import kinds
-from .decide import BROKEN, INJECT, OVERRIDE, Decision
-from .index import Index
-from .inference_config import DATA_KEY, InferenceConfigError, inspect
+from . import constants as C
+from .config import Settings
+from .decide import DOTTED, INJECT, OVERRIDE, Decision
+from .index import Index, Workload
+from .inference_config import DATA_KEY
 from .report import about, q
 from .results import Result, Severity
 
 
+def _what(value: object) -> str:
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str) and not value.strip():
+        return "an empty string"
+    return f"a {type(value).__name__}"
+
+
 def override_checks(ds: list[Decision]) -> list[Result]:
-    """A user's own speculative-config must be a JSON object in a string, or the pods never start."""
+    """A user's own speculative-config must be a JSON object in a string, or the pods never start.
+
+    KAITO admits null, a number or an empty value (its map[string]string takes any scalar as text) and,
+    from v0.13, treats it as the user's override; vLLM then refuses the flag at start-up. So the error
+    says what vLLM does, not what KAITO's webhook does (it does nothing)."""
     out, seen = [], set()
     for d in ds:
-        if d.action != OVERRIDE or d.source is None or d.source.index in seen:
+        if d.action != OVERRIDE or d.source is None or d.source.index in seen or d.override_value is DOTTED:
             continue
         seen.add(d.source.index)
         value = d.override_value
-        if not isinstance(value, str):
-            out.append(about(Severity.ERROR, "vllm.speculative-config must be a JSON string (quote it: "
-                                               "speculative-config: '{\"method\": …}'); KAITO's webhook "
-                                               "rejects a YAML mapping or any other value",
+        key = d.override_keys[0] if d.override_keys else "speculative-config"
+        if not isinstance(value, str) or not value.strip():
+            out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to "
+                                               "vLLM as --speculative-config, which vLLM refuses at start-up (it "
+                                               "takes a JSON object); write speculative-config: "
+                                               "'{\"method\": …}' or remove the key",
                                d.source, f"data[{DATA_KEY}]"))
             continue
         try:
@@ -31,7 +51,7 @@ def override_checks(ds: list[Decision]) -> list[Result]:
         except ValueError:
             parsed = None
         if not isinstance(parsed, dict):
-            out.append(about(Severity.WARNING, f"vllm.speculative-config {q(value)} is not a JSON object; "
+            out.append(about(Severity.WARNING, f"vllm.{key} {q(value)} is not a JSON object; "
                                                  "vLLM refuses to start with it", d.source, f"data[{DATA_KEY}]"))
     return out
 
@@ -73,29 +93,57 @@ def _method(config: str) -> str:
     return str(value.get("method", "")) if isinstance(value, dict) else ""
 
 
-def underscore_warnings(index: Index, ds: list[Decision]) -> list[Result]:
-    """vLLM reads `speculative_config` too, but KAITO does not see it as an override: both flags reach vLLM."""
+def spelling_warnings(ds: list[Decision]) -> list[Result]:
+    """`speculative_config` and dotted `speculative-config.<field>` keys are vLLM's spellings of the same
+    flag: the user's override. KAITO >= v0.13 checks only `speculative-config`, so it injects its own flag
+    too; vLLM keeps the last one, the user's (KAITO appends the ConfigMap's flags after its own)."""
     out, seen = [], set()
     for d in ds:
-        if d.source is None or d.source.index in seen or d.action == BROKEN:
+        if d.action != OVERRIDE or not d.other_spellings or d.source is None or d.source.index in seen:
             continue
         seen.add(d.source.index)
-        text = ((d.source.data() or {}).get("data") or {}).get(DATA_KEY)
-        try:
-            if inspect(text).has_underscore_spelling:
-                out.append(about(Severity.WARNING,
-                                   "vllm.speculative_config (with an underscore) is not what KAITO checks for "
-                                   "a user override, so speculative-config is injected too and vLLM gets both "
-                                   "flags; rename it to speculative-config to override", d.source, f"data[{DATA_KEY}]"))
-        except InferenceConfigError:
-            pass
+        keys = ", ".join(f"vllm.{k}" for k in d.other_spellings)
+        out.append(about(Severity.WARNING, f"{keys}: vLLM reads this as --speculative-config, so it is your "
+                                             "override and nothing is added; KAITO v0.13 or later does not "
+                                             "recognise this spelling and injects its own --speculative-config "
+                                             "as well (yours comes last and wins); write it as "
+                                             "speculative-config", d.source, f"data[{DATA_KEY}]"))
     return out
 
 
-def no_roles(index: Index) -> list[Result]:
-    """An enabled MultiRoleInference without roles has nothing to configure (KAITO would refuse it anyway)."""
-    return [about(Severity.WARNING, "has no spec.roles: there is no runtimeConfig to give a speculative config",
-                    w.item, "spec.roles")
-            for w in index.workloads if w.enabled and w.spec.kind == "MultiRoleInference"
-            and not w.spec.config_refs(w.data)]
+def version_notes(ds: list[Decision], settings: Settings) -> list[Result]:
+    """Before KAITO v0.13.0 the annotation means nothing in the cluster, and an InferenceSet does not push a
+    changed `spec.template.inference` to the Workspaces it already has (SPEC.md 5.3): say so on every
+    InferenceSet whose reference the function changes."""
+    if settings.knows_annotation:
+        return []
+    out, seen = [], set()
+    for d in ds:
+        w = d.workload
+        if w.spec.kind != "InferenceSet" or w.item.index in seen:
+            continue
+        if kinds.get(w.data, d.path) == kinds.get(w.item.data(), d.path):
+            continue  # not re-pointed
+        seen.add(w.item.index)
+        out.append(about(Severity.INFO, f"kaitoVersion {settings.kaito_version} ignores {C.ENABLE_ANNOTATION}: "
+                                          "the config this function writes is the only thing that enables "
+                                          "speculative decoding; and before v0.13.0 an InferenceSet does not "
+                                          "push a changed spec.template.inference.config to the Workspaces it "
+                                          "already has: only new Workspaces get it, recreate the existing ones "
+                                          "to roll it out", w.item, kinds.dotted(d.path)))
+    return out
 
+
+def configurable(w: Workload) -> bool:
+    """An enabled workload whose config reference KAITO keeps: not a MultiRoleInference's child when the
+    MultiRoleInference itself is not enabled (its controller sets the child's config from the role's)."""
+    return w.enabled and (w.rewritten_by is None or w.rewritten_by.enabled)
+
+
+def unconfigurable(index: Index) -> list[Result]:
+    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's "
+                                      "controller sets this InferenceSet's spec.template.inference.config from "
+                                      "the role's runtimeConfig, so a config written here would be replaced; "
+                                      f"left unchanged: enable {C.ENABLE_ANNOTATION} on the MultiRoleInference",
+                    w.item, w.spec.annotation_field)
+            for w in index.workloads if w.enabled and not configurable(w)]

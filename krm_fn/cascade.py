@@ -1,11 +1,32 @@
-"""Parents to children, as KAITO's controllers sync the opt-in annotation (SPEC.md 5.3)."""
+"""Parents to children, as KAITO's controllers write them (SPEC.md 5.3).
+
+InferenceSet -> Workspaces (label `inferenceset.kaito.sh/created-by`): KAITO syncs the one opt-in key, so
+the child's annotation is set to the template's value, or removed when the template has none.
+
+MultiRoleInference -> InferenceSets named `<mri>-<role type>` (pkg/controllers/multiroleinference,
+reconcileInferenceSet):
+
+    isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)
+    if len(mri.Annotations) > 0 { ... desired.Spec.Template.Annotations = templateAnnotations }  // a copy
+    desired.Spec.Template.Inference = kaitov1beta1.InferenceSpec{Preset: &kaitov1beta1.PresetSpec{
+        PresetMeta: kaitov1beta1.PresetMeta{Name: kaitov1beta1.ModelName(mri.Spec.Model.Name)}, ...}}
+    if role.RuntimeConfig != "" { desired.Spec.Template.Inference.Config = role.RuntimeConfig }
+
+So the child is checked and decided as KAITO will have rewritten it (`Workload.rewritten`), the opt-in key
+is written to it as above, and where the child in the list says otherwise a warning says so. With KAITO's
+`enableMultiRoleInferenceController` gate off nothing is created from a MultiRoleInference: no cascade.
+"""
 from __future__ import annotations
+
+import copy
+from typing import Any
 
 import jsonpatch
 
 from . import constants as C
 from . import kinds
-from .index import ABSENT, Index, Workload
+from .config import GATE_MRI, Settings
+from .index import ABSENT, Index, Workload, annotation_value
 from .report import about, q
 from .results import Result, Severity
 from .writer import Changes
@@ -15,10 +36,18 @@ def _valid(value: object) -> bool:
     return value is ABSENT or value in ("true", "false")
 
 
-def cascade(index: Index, changes: Changes) -> list[Result]:
+def cascade(index: Index, changes: Changes, settings: Settings | None = None) -> list[Result]:
     """Parents to the children KAITO creates: MultiRoleInference -> InferenceSets -> Workspaces."""
     out: list[Result] = []
+    mri_on = settings is None or settings.mri_controller
+    if not mri_on:
+        out += [about(Severity.WARNING, f"KAITO runs with the feature gate {GATE_MRI}=false (featureGates setting): "
+                                          "it creates no InferenceSets for a MultiRoleInference, so nothing "
+                                          "cascades from it", w.item, w.spec.annotation_field)
+                for w in index.workloads if w.spec.kind == "MultiRoleInference" and w.value is not ABSENT]
     for parent_kind, child_kind in (("MultiRoleInference", "InferenceSet"), ("InferenceSet", "Workspace")):
+        if parent_kind == "MultiRoleInference" and not mri_on:
+            continue
         claims: dict[int, list[Workload]] = {}
         children: dict[int, Workload] = {}
         for parent in (w for w in index.workloads if w.spec.kind == parent_kind):
@@ -31,35 +60,110 @@ def cascade(index: Index, changes: Changes) -> list[Result]:
             child = children[key]
             if len({_value_key(p.value) for p in parents}) > 1:
                 # Two controllers disagree: whichever came last in the files would win. Say so instead.
-                names = " and ".join(f"{p.spec.kind} {q(p.name)}" for p in parents)
-                out.append(about(Severity.WARNING, f"claimed by {names} (labels or ownerReferences), which "
-                                                     f"disagree on {C.ENABLE_ANNOTATION}; left as it is",
+                shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
+                names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
+                out.append(about(Severity.WARNING, f"claimed by {names}, which disagree on "
+                                                     f"{C.ENABLE_ANNOTATION}; left as it is",
                                    child.item, child.spec.annotation_field))
                 continue
+            odd = _not_a_mapping(child)
+            if odd:
+                # Kubernetes refuses such an object at apply: bad input, not something to step around.
+                out.append(about(Severity.ERROR, f"a child of {parents[0].spec.kind} {q(parents[0].name)}, but its "
+                                                   f"{odd} is not a mapping (Kubernetes refuses the object); make "
+                                                   "it a mapping", child.item, odd))
+                continue
+            if parent_kind == "MultiRoleInference":
+                out += _rewrite(parents[0], child)
+                if not _annotations(parents[0].data):
+                    continue  # KAITO copies annotations only when the MultiRoleInference has some
             out += _propagate(parents[0], child, changes)
     return out
+
+
+def _not_a_mapping(child: Workload) -> str:
+    """The first field on the way to what the cascade writes that is there but no mapping ("" if none)."""
+    paths = [child.spec.annotations]
+    if child.spec.inference is not None:
+        paths.append(child.spec.inference)
+    for path in paths:
+        blocked = kinds.not_a_mapping(child.data, path)
+        if blocked is not None:
+            return kinds.dotted(blocked)
+    return ""
 
 
 def _value_key(value: object) -> str:
     return "<absent>" if value is ABSENT else str(value)
 
 
+def _annotations(data: Any) -> dict:
+    ann = kinds.get(data, ("metadata", "annotations"))
+    return ann if isinstance(ann, dict) else {}
+
+
+def _role(mri: Workload, child: Workload) -> dict:
+    roles = kinds.get(mri.data, ("spec", "roles"))
+    for role in roles if isinstance(roles, list) else []:
+        if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}":
+            return role
+    return {}
+
+
+def _rewrite(mri: Workload, child: Workload) -> list[Result]:
+    """The child InferenceSet as the MultiRoleInference controller writes it; a warning where it differs."""
+    role = _role(mri, child)
+    view = copy.deepcopy(child.data)
+    template = view.setdefault("spec", {}) if isinstance(view, dict) else {}
+    template = template.setdefault("template", {}) if isinstance(template, dict) else {}
+    if not isinstance(template, dict):
+        return []  # a child KAITO could not decode; its own shape errors say so
+    differs = []
+    mri_annotations = _annotations(mri.data)
+    if mri_annotations:
+        meta = template.setdefault("metadata", {})
+        if isinstance(meta, dict):
+            before = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+            others = {k: v for k, v in before.items() if k != C.ENABLE_ANNOTATION}
+            if others != {k: v for k, v in mri_annotations.items() if k != C.ENABLE_ANNOTATION}:
+                differs.append("spec.template.metadata.annotations")
+            meta["annotations"] = copy.deepcopy(mri_annotations)
+    preset: dict = {"name": kinds.get(mri.data, ("spec", "model", "name"))}
+    secret = kinds.get(mri.data, ("spec", "model", "modelAccessSecret"))
+    if secret:
+        preset["presetOptions"] = {"modelAccessSecret": secret}
+    inference: dict = {"preset": preset}
+    if isinstance(role.get("runtimeConfig"), str) and role["runtimeConfig"]:
+        inference["config"] = role["runtimeConfig"]
+    before = template.get("inference") if isinstance(template.get("inference"), dict) else {}
+    for key in ("preset", "config"):
+        mine = kinds.get(before, (key, "name")) if key == "preset" else before.get(key)
+        theirs = preset["name"] if key == "preset" else inference.get(key)
+        if mine != theirs:
+            differs.append(f"spec.template.inference.{'preset.name' if key == 'preset' else key}")
+    differs += [f"spec.template.inference.{k}" for k in before if k not in ("preset", "config")]
+    template["inference"] = inference
+    child.rewritten = view
+    child.rewritten_by = mri
+    child.value = annotation_value(child.spec, view)
+    if not differs or (mri.value is ABSENT and annotation_value(child.spec, child.data) is ABSENT):
+        return []  # speculative decoding is no concern of either: nothing to say
+    return [about(Severity.WARNING, f"differs from what MultiRoleInference {q(mri.name)} makes of it "
+                                      f"({', '.join(differs)}): KAITO's controller replaces these from the "
+                                      "MultiRoleInference, so it is checked and decided as KAITO will run it; "
+                                      "update the file to match", child.item, differs[0])]
+
+
 def _propagate(parent: Workload, child: Workload, changes: Changes) -> list[Result]:
-    if child.value == parent.value:
+    written = annotation_value(child.spec, child.data)
+    if written == parent.value:
+        child.value = parent.value
         return []
     path = child.spec.annotations + (C.ENABLE_ANNOTATION,)
     if parent.value is ABSENT:
         ops = kinds.remove_ops(child.data, path)
         told = "removed, as on"
     else:
-        blocked = kinds.not_a_mapping(child.data, child.spec.annotations)
-        if blocked is not None:
-            # A list or a scalar where annotations belong: Kubernetes refuses the object, and there is
-            # nowhere to put the annotation without dropping what the user wrote.
-            return [about(Severity.ERROR, f"{kinds.dotted(blocked)} is not a mapping; {parent.spec.kind} "
-                                            f"{q(parent.name)} cascades {C.ENABLE_ANNOTATION} to this "
-                                            f"{child.spec.kind} and it cannot be set here", child.item,
-                          kinds.dotted(blocked))]
         ops = kinds.set_ops(child.data, path, parent.value)
         told = f"set to {q(parent.value)} from"
     changes.patch(child.item.index, ops)
@@ -69,4 +173,3 @@ def _propagate(parent: Workload, child: Workload, changes: Changes) -> list[Resu
                                    f"(KAITO propagates it to the {child.spec.kind}s it creates)",
                     child.item, child.spec.annotation_field,
                     proposed_value=None if parent.value is ABSENT else parent.value)]
-

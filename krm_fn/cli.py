@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gc
+import io
 import os
+import select
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__, yamlio
-from .config import MODES
+from .config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
 from .presets import describe
 from .results import Severity
@@ -21,8 +25,18 @@ KAITO speculative decoding at render time.
 With no command, runs as a KRM function: a ResourceList on stdin, the ResourceList on stdout
 (kpt fn eval/render, kustomize transformers). Settings come from the functionConfig, or from
 KAITO_SPECDEC_MODE / KAITO_SPECDEC_FAIL_ON / KAITO_SPECDEC_TUNED_PRESETS / KAITO_SPECDEC_NGRAM_FALLBACK
-(also with Argo CD's ARGOCD_ENV_ prefix); the functionConfig wins.
+(also with Argo CD's ARGOCD_ENV_ prefix); the functionConfig wins. KAITO_SPECDEC_MAX_INPUT caps the
+input size (default 256Mi).
 """
+
+WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mode; end it with Ctrl-D). "
+           "For files run `kaito-specdec render PATH`; see `kaito-specdec --help`.")
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+class InputProblem(Exception):
+    """An input that cannot be read as given (unreadable, not a regular file, too large): one line."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,57 +45,270 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     r = sub.add_parser("render", help="render files, folders or stdin (-) to a plain --- stream",
-                       description="Read *.yaml/*.yml files (folders recursively, sorted) or stdin (-), "
-                                   "write a plain --- stream with orchestrator annotations stripped. "
+                       description="Read *.yaml/*.yml files (folders recursively, sorted; regular files "
+                                   "only, symlinks only within the folders given) or stdin (-), write a "
+                                   "plain --- stream with orchestrator annotations stripped. kustomize "
+                                   "configuration is left out (pipe `kustomize build DIR` in to build it). "
                                    "Results go to stderr; exit 1 on errors (and nothing on stdout).")
     r.add_argument("paths", nargs="+", metavar="PATH", help="file, folder, or - for stdin")
     r.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                     "SpeculativeDecodingPolicy)")
     r.add_argument("--mode", choices=MODES, help="materialize (default) or validate")
-    pr = sub.add_parser("presets", help="print the tuned presets, legacy aliases and the fallback")
+    r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
+                                                       "(default: KAITO_SPECDEC_MAX_INPUT or 256Mi)")
+    pr = sub.add_parser("presets", help="print the effective tuned presets, legacy aliases and the fallback",
+                        description="The preset table the function would use with the same settings: "
+                                    "the built-in presets, plus tunedPresets and ngramFallback from "
+                                    "--config FILE and the environment.")
     pr.add_argument("--json", action="store_true", help="as JSON")
+    pr.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
+                                                     "SpeculativeDecodingPolicy)")
     return p
 
 
-def _report(outcome: Outcome, stderr: Any) -> None:
-    for r in outcome.results:
-        if r.severity is not Severity.INFO:
-            print(r.line(), file=stderr)
+# --- output: written whole, checked, or one line on stderr and a non-zero exit --------------------------
+
+class _WriteFailed(Exception):
+    pass
 
 
-def _sources(paths: Sequence[str], stdin: Any) -> list[tuple[str, bytes]]:
-    """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted, hidden
-    files and folders such as .git or kpt's .expected left out), each file once."""
+def _say(stderr: Any, line: str) -> None:
+    """One line on stderr; a closed or broken stderr loses it rather than raising."""
+    if stderr is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        stderr.write(line + "\n")
+        stderr.flush()
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    """Every byte to `fd`: short writes continue, a non-blocking fd waits until it is writable."""
+    view = memoryview(data)
+    done = 0
+    while done < len(view):
+        try:
+            done += os.write(fd, view[done:done + (1 << 20)])
+        except BlockingIOError:
+            select.select([], [fd], [])
+        except InterruptedError:
+            continue
+        except OSError as exc:
+            raise _WriteFailed(_write_error(exc, done, len(view))) from None
+
+
+def _write_error(exc: OSError, done: int, total: int) -> str:
+    if exc.errno == errno.EPIPE:
+        return (f"[error] stdout: the reader closed the pipe after {done} of {total} bytes; "
+                "the output is incomplete")
+    return f"[error] stdout: cannot write the output ({exc.strerror or exc}) after {done} of {total} bytes; " \
+           "the output is incomplete"
+
+
+def _emit(stdout: Any, text: str) -> None:
+    """Write the whole output or raise _WriteFailed. The real stdout is written through its file
+    descriptor (no buffer or PYTHONUNBUFFERED short write can drop bytes silently)."""
+    if not text:
+        return
+    if stdout is None:
+        raise _WriteFailed("[error] stdout is closed: nowhere to write the output")
+    if stdout is sys.__stdout__ and _fileno(stdout) is not None:
+        stdout.flush()
+        _write_fd(_fileno(stdout), text.encode("utf-8"))
+        return
+    try:
+        stdout.write(text)
+        stdout.flush()
+    except (OSError, ValueError) as exc:
+        raise _WriteFailed(f"[error] stdout: cannot write the output ({exc}); the output is incomplete") from None
+
+
+def _fileno(stream: Any) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+# --- input: stdin and files, capped, regular files only ---------------------------------------------------
+
+def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) -> bytes:
+    if stdin is None:
+        raise InputProblem(f"stdin is closed; expected {what} on stdin")
+    fd = _fileno(stdin) if stdin is getattr(sys.__stdin__, "buffer", None) else None
+    chunks, total = [], 0
+    while True:
+        try:
+            if fd is not None:
+                chunk = os.read(fd, min(1 << 20, budget + 1 - total))
+            else:
+                chunk = stdin.read(min(1 << 20, budget + 1 - total))
+        except BlockingIOError:
+            select.select([fd] if fd is not None else [], [], [])
+            continue
+        except InterruptedError:
+            continue
+        except OSError as exc:
+            raise InputProblem(f"stdin: cannot read: {exc.strerror or exc}") from None
+        if chunk is None:  # a non-blocking buffered stdin with nothing yet
+            if fd is None:
+                fd = _fileno(stdin)
+            if fd is not None:
+                select.select([fd], [], [])
+            continue
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > budget:
+            raise InputProblem(_too_large("stdin", limit or budget))
+
+
+def _too_large(name: str, limit: int) -> str:
+    return (f"{name}: the input is larger than the limit of {_size(limit)}; raise it with "
+            "KAITO_SPECDEC_MAX_INPUT (e.g. 1Gi) or `render --max-input` if that much is expected")
+
+
+def _size(n: int) -> str:
+    for unit, factor in (("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)):
+        if n % factor == 0:
+            return f"{n // factor}{unit}"
+    return f"{n} bytes"
+
+
+def _kind_of(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
+    """A regular file's bytes, at most `budget` of them. Opened non-blocking, so a FIFO never hangs,
+    and checked on the open descriptor (not a name that may have changed since)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise InputProblem(f"{path}: {exc.strerror}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputProblem(f"{path}: {_kind_of(st.st_mode)}, not a regular file; render reads regular "
+                               "files and folders only (use - for stdin)")
+        if st.st_size > budget:
+            raise InputProblem(_too_large(path, limit or budget))
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, budget + 1 - total))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > budget:
+                raise InputProblem(_too_large(path, limit or budget))
+    except OSError as exc:
+        raise InputProblem(f"{path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _inside(path: str, roots: Sequence[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
+    """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out).
+
+    A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks
+    are followed only to files inside the folders given; symlinked folders are not descended into.
+    """
+    found: list[Path] = []
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as exc:
+            raise InputProblem(f"{folder}: cannot read the folder: {exc.strerror}; its manifests would be "
+                               "missing") from None
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            path = Path(entry.path)
+            # kustomize's extension-less `Kustomization` too: render must see it to leave it out and say so.
+            yaml_name = entry.name.endswith(YAML_SUFFIXES) or entry.name == "Kustomization"
+            if entry.is_symlink():
+                target = os.path.realpath(entry.path)
+                if not (yaml_name or os.path.isdir(target)):
+                    continue
+                if yaml_name and not os.path.exists(target):
+                    raise InputProblem(f"{path}: a broken symlink (to {target}); remove it or restore its target")
+                if not _inside(target, roots):
+                    raise InputProblem(f"{path}: a symlink to {target}, outside the folders given; not "
+                                       "followed (name that file or its folder on the command line to "
+                                       "render it)")
+                if yaml_name and not os.path.isdir(target):
+                    found.append(path)  # a FIFO or device behind it is refused when read
+            elif entry.is_dir(follow_symlinks=False):
+                stack.append(path)
+            elif yaml_name:
+                found.append(path)  # anything but a regular file is refused when read
+    return found
+
+
+def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, bytes]]:
+    """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
+    file once, all of it together at most `limit` bytes."""
     out: list[tuple[str, bytes]] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
+    roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]
+    budget = limit
     for raw in paths:
         if raw == "-":
-            out.append(("<stdin>", stdin.read()))
-            continue
-        path = Path(raw)
-        if path.is_dir():
-            files = sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()
-                           and not any(part.startswith(".") for part in f.relative_to(path).parts))
+            data = _read_stdin(stdin, budget, "manifests", limit)
         else:
-            files = [path]
-        for f in files:
-            if f.resolve() not in seen:
-                seen.add(f.resolve())
-                out.append((str(f), f.read_bytes()))
+            try:
+                mode = os.stat(raw).st_mode
+            except OSError as exc:
+                raise InputProblem(f"{raw}: {exc.strerror}") from None
+            files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
+            for f in files:
+                real = os.path.realpath(f)
+                if real in seen:
+                    continue
+                seen.add(real)
+                data = _read_file(str(f), budget, limit)
+                budget -= len(data)
+                out.append((str(f), data))
+            continue
+        budget -= len(data)
+        out.append(("<stdin>", data))
     return out
 
 
+# --- commands ---------------------------------------------------------------------------------------------
+
 def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = None, stderr: Any = None,
          environ: Any = None) -> int:
-    stdin = stdin if stdin is not None else sys.stdin.buffer
+    if stdin is None:
+        stdin = sys.stdin.buffer if sys.stdin is not None else None  # None: started with stdin closed
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     environ = environ if environ is not None else os.environ
+    said, shown = io.StringIO(), io.StringIO()
     try:
-        # argparse prints --help/--version/usage errors itself and exits: keep that on our streams.
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        # argparse prints --help/--version/usage errors itself and exits: collect them, write them checked.
+        with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(said):
             args = _parser().parse_args(argv)
     except SystemExit as exc:
+        if said.getvalue():
+            _say(stderr, said.getvalue().rstrip("\n"))
+        try:
+            _emit(stdout, shown.getvalue())
+        except _WriteFailed as failed:
+            _say(stderr, str(failed))
+            return 1
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     # One short run builds millions of small objects and frees almost none: the cyclic collector would
     # walk them again and again (half the run time on large inputs) and find nothing to collect.
@@ -89,39 +316,78 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     gc.disable()
     try:
         return _run(args, stdin, stdout, stderr, environ)
+    except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
+        _say(stderr, "[error] interrupted; any output is incomplete")
+        return 130
     finally:
         if was_enabled:
             gc.enable()
 
 
+def _load_config(path: str | None, limit: int) -> Any:
+    if not path:
+        return None
+    data = _read_file(path, limit)
+    try:
+        return yamlio.load(data.decode("utf-8"))
+    except Exception as exc:  # a config file that is not YAML (or not UTF-8)
+        raise InputProblem(f"{path}: not a valid functionConfig: {' '.join(str(exc).split())}") from None
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
 def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
+    if stdout is None:
+        _say(stderr, "[error] stdout is closed: nowhere to write the output")
+        return 1
+    try:
+        limit = parse_size(args.max_input) if getattr(args, "max_input", None) else max_input(environ)
+    except (ValueError, ConfigError) as exc:
+        _say(stderr, f"[error] {'--max-input: ' if getattr(args, 'max_input', None) else ''}{exc}")
+        return 1
     try:
         if args.command == "presets":
-            stdout.write(describe(as_json=args.json))
-            return 0
-        if args.command == "render":
-            try:
-                sources = _sources(args.paths, stdin)
-                fc = yamlio.load(Path(args.config).read_text(encoding="utf-8")) if args.config else None
-            except OSError as exc:
-                print(f"[error] {exc.filename}: {exc.strerror}", file=stderr)
-                return 1
-            except Exception as exc:  # a config file that is not YAML
-                print(f"[error] {args.config}: not a valid functionConfig: {' '.join(str(exc).split())}",
-                      file=stderr)
-                return 1
+            settings = resolve_settings(_load_config(args.config, limit), environ)
+            outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
+        elif args.command == "render":
+            if "-" in args.paths and _isatty(stdin):
+                _say(stderr, "kaito-specdec: reading manifests from stdin (end with Ctrl-D)")
+            sources = _sources(args.paths, stdin, limit)
+            fc = _load_config(args.config, limit)
             overrides = {"mode": args.mode} if args.mode else {}
             outcome = run_render(sources, fc, environ, overrides)
         else:
-            outcome = run_krm(stdin.read(), environ)
+            if _isatty(stdin):
+                _say(stderr, WAITING)
+            outcome = run_krm(_read_stdin(stdin, limit, "a ResourceList"), environ)
+    except InputProblem as exc:
+        _say(stderr, f"[error] {exc}")
+        return 1
+    except ConfigError as exc:
+        _say(stderr, f"[error] {exc}")
+        return 1
     except RecursionError:
-        print("[error] ResourceList: the input nests too deeply to process (hundreds of levels); "
-              "no Kubernetes object does", file=stderr)
+        _say(stderr, "[error] ResourceList: the input nests too deeply to process (hundreds of levels); "
+                     "no Kubernetes object does")
         return 1
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
-        print(f"[error] kaito-specdec internal error: {type(exc).__name__}: {' '.join(str(exc).split())}",
-              file=stderr)
+        _say(stderr, f"[error] kaito-specdec internal error: {type(exc).__name__}: {' '.join(str(exc).split())}")
         return 1
-    stdout.write(outcome.output)
+    try:
+        _emit(stdout, outcome.output)
+    except _WriteFailed as failed:
+        _report(outcome, stderr)
+        _say(stderr, str(failed))
+        return 1
     _report(outcome, stderr)
     return outcome.exit_code
+
+
+def _report(outcome: Outcome, stderr: Any) -> None:
+    for line in outcome.lines():
+        _say(stderr, line)

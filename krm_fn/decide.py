@@ -1,4 +1,12 @@
-"""Per enabled workload and config reference: what KAITO would inject, and why (SPEC.md section 4)."""
+"""Per enabled workload and config reference: what KAITO would inject, and why (SPEC.md section 4, 5.3a).
+
+A referenced ConfigMap KAITO could not read is an error in KAITO's words (checks/inference_configmap.py).
+Any spelling vLLM reads as `--speculative-config` is the user's override: `speculative-config`,
+`speculative_config` (vLLM's argparse turns `_` into `-`) and dotted `speculative-config.<field>` keys;
+KAITO appends the ConfigMap's flags after its own, so in the cluster the user's value wins.
+A MultiRoleInference's child InferenceSet is decided as KAITO's controller will have rewritten it
+(`Workload.effective`).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,7 +16,8 @@ from . import constants as C
 from . import kinds
 from .derived import FROM_NOTHING, FROM_SOURCE
 from .index import Index, Workload, is_derived
-from .inference_config import DATA_KEY, InferenceConfigError, inspect
+from .checks import inference_configmap
+from .inference_config import InferenceConfigError, inspect
 from .kinds import Path
 from .presets import DEFAULT_TABLE, PresetTable, Resolution, resolve
 from .reader import Item, ItemError
@@ -17,6 +26,7 @@ INJECT = "inject"          # write a derived ConfigMap and point the reference a
 OVERRIDE = "override"      # the user's ConfigMap already sets speculative-config
 NOT_VISIBLE = "not-visible"  # the referenced ConfigMap is not in the list: KAITO decides in the cluster
 BROKEN = "broken"          # the referenced ConfigMap's inference_config.yaml cannot be read
+DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value
 
 
 @dataclass(frozen=True)
@@ -34,6 +44,9 @@ class Decision:
     detail: str = ""
     override_value: Any = None  # the user's vllm.speculative-config, for an OVERRIDE
     derived_found: bool = False  # via_derived, and that derived ConfigMap is in the input
+    problem_field: str = ""    # BROKEN: the ConfigMap field KAITO refuses
+    other_spellings: tuple[str, ...] = ()  # OVERRIDE: speculative_config, speculative-config.<field> …
+    override_keys: tuple[str, ...] = ()  # OVERRIDE: every key under vllm that sets the flag
 
 
 def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
@@ -66,21 +79,34 @@ def restored_name(index: Index, namespace: str, source_name: str | None, source:
 
 
 def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:
-    current = kinds.get(w.data, path)
+    current = kinds.get(w.effective, path)
     current = current if isinstance(current, str) and current else None
     src_name, src, via = source_of(index, w.namespace, current)
-    preset = kinds.preset_name(w.spec, w.data) or ""
+    preset = kinds.preset_name(w.spec, w.effective) or ""
     if src_name is not None and src is None:
         return Decision(w, path, current, src_name, None, NOT_VISIBLE, via,
                         derived_found=via and index.configmap(w.namespace, current or "") is not None)
     if src is not None:
         try:
-            found = inspect(_config_text(src))
+            whole = src.data()
+        except ItemError as exc:
+            return Decision(w, path, current, src_name, src, BROKEN, via,
+                            detail=f"the ConfigMap cannot be read: {exc}")
+        refused = inference_configmap.problem(whole)
+        if refused is not None:
+            return Decision(w, path, current, src_name, src, BROKEN, via, detail=refused[0],
+                            problem_field=refused[1])
+        try:
+            found = inspect(whole["data"][inference_configmap.DATA_KEY])
         except InferenceConfigError as exc:
             return Decision(w, path, current, src_name, src, BROKEN, via, detail=str(exc))
-        if found.has_speculative_config:
+        if found.overrides:
             return Decision(w, path, current, src_name, src, OVERRIDE, via,
-                            override_value=found.speculative_config_value)
+                            override_value=found.speculative_config_value if found.has_speculative_config
+                            else found.underscore_value if found.has_underscore_spelling else DOTTED,
+                            other_spellings=found.other_spellings,
+                            override_keys=(("speculative-config",) if found.has_speculative_config else ())
+                            + found.other_spellings)
     res = resolve(preset, table)
     return Decision(w, path, current, src_name, src, INJECT, via, json=res.json, method=res.method,
                     why=_why(res, table))
@@ -95,17 +121,3 @@ def _why(res: Resolution, table: PresetTable) -> str:
     if table.fallback == DEFAULT_TABLE.fallback:
         return "has no KAITO-tuned config (universal fallback)"
     return "has no tuned config (the ngramFallback setting)"
-
-
-def _config_text(item: Item) -> Any:
-    try:
-        whole = item.data()
-    except ItemError as exc:
-        raise InferenceConfigError(f"the ConfigMap cannot be read: {exc}") from None
-    data = whole.get("data")
-    if data is not None and not isinstance(data, dict):
-        raise InferenceConfigError("the ConfigMap's data is not a mapping")
-    text = data.get(DATA_KEY) if isinstance(data, dict) else None
-    if text is not None and not isinstance(text, str):
-        raise InferenceConfigError("is not a string")
-    return text

@@ -30,6 +30,15 @@ class Workload:
     spec: KindSpec
     data: Any
     value: Any = ABSENT
+    # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
+    # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
+    # decisions read `effective`; patches are made against `data`, the text in the input.
+    rewritten: Any = None
+    rewritten_by: Any = None  # the MultiRoleInference Workload whose controller rewrites this one
+
+    @property
+    def effective(self) -> Any:
+        return self.data if self.rewritten is None else self.rewritten
 
     @property
     def name(self) -> str:
@@ -46,15 +55,6 @@ class Workload:
     def labels(self) -> dict:
         labels = kinds.get(self.data, ("metadata", "labels"))
         return labels if isinstance(labels, dict) else {}
-
-    def controllers(self) -> set[tuple[str, str]]:
-        """(kind, name) of the controller ownerReferences to KAITO objects."""
-        refs = kinds.get(self.data, ("metadata", "ownerReferences"))
-        if not isinstance(refs, list):
-            return set()
-        return {(r["kind"], r["name"]) for r in refs if isinstance(r, dict) and r.get("controller") is True
-                and isinstance(r.get("kind"), str) and isinstance(r.get("name"), str)
-                and str(r.get("apiVersion", "")).startswith(C.KAITO_GROUP + "/")}
 
 
 def ref_of(item: Item) -> ResourceRef:
@@ -144,23 +144,41 @@ class Index:
         return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])
 
     def _children(self) -> dict[tuple[str, str, str, str], list[Workload]]:
-        """(parent kind, namespace, parent name, child kind) -> children, built once in one pass."""
+        """(parent kind, namespace, parent name, child kind) -> children, built once in one pass.
+
+        As KAITO's controllers find them: an InferenceSet's Workspaces by the label
+        `inferenceset.kaito.sh/created-by: <inferenceset>` alone (inferenceset.ListWorkspaces); a
+        MultiRoleInference's InferenceSets by the name `<mri>-<role type>` alone (reconcileInferenceSet's
+        CreateOrUpdate). An ownerReference without that label or name makes nothing a child."""
         if self._by_parent is None:
             self._by_parent = {}
+            by_name: dict[tuple[str, str], Workload] = {}
             for w in self.workloads:
-                parents = set()
+                if w.spec.kind == "InferenceSet":
+                    by_name.setdefault((w.namespace, w.name), w)
+            for w in self.workloads:
                 labels = w.labels()
                 if w.spec.kind == "Workspace" and isinstance(labels.get(C.INFERENCESET_CREATED_BY), str):
-                    parents.add(("InferenceSet", labels[C.INFERENCESET_CREATED_BY]))
-                mri = labels.get(C.MULTIROLE_CREATED_BY)
-                if w.spec.kind == "InferenceSet" and isinstance(mri, str) \
-                        and w.name in (f"{mri}-prefill", f"{mri}-decode"):
-                    parents.add(("MultiRoleInference", mri))
-                parents.update(w.controllers())
-                for parent_kind, parent_name in parents:
-                    key = (parent_kind, w.namespace, parent_name, w.spec.kind)
+                    key = ("InferenceSet", w.namespace, labels[C.INFERENCESET_CREATED_BY], "Workspace")
                     self._by_parent.setdefault(key, []).append(w)
+                if w.spec.kind == "MultiRoleInference":
+                    for role_type in role_types(w.data):
+                        found = by_name.get((w.namespace, f"{w.name}-{role_type}"))
+                        key = ("MultiRoleInference", w.namespace, w.name, "InferenceSet")
+                        if found is not None and found not in self._by_parent.get(key, []):
+                            self._by_parent.setdefault(key, []).append(found)
         return self._by_parent
+
+
+def role_types(data: Any) -> list[str]:
+    """The distinct role types of a MultiRoleInference, in order."""
+    roles = kinds.get(data, ("spec", "roles"))
+    out: list[str] = []
+    for role in roles if isinstance(roles, list) else []:
+        kind = role.get("type") if isinstance(role, dict) else None
+        if isinstance(kind, str) and kind and kind not in out:
+            out.append(kind)
+    return out
 
 
 def is_configmap(item: Item) -> bool:

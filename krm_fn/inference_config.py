@@ -1,7 +1,21 @@
 """The `inference_config.yaml` document inside a KAITO inference ConfigMap.
 
 KAITO passes every key under the document's top-level `vllm:` mapping to vLLM as `--<key> <value>`,
-so a speculative config is the string scalar `vllm.speculative-config`. We add it as a *text edit*
+so a speculative config is the string scalar `vllm.speculative-config`.
+
+How KAITO reads the file (api/v1beta1/inference_config_validation.go, mirrored by `kaito_problem`):
+
+    type InferenceConfig struct { VLLM map[string]string `yaml:"vllm"` }
+    inferenceConfigYAML, ok := cm.Data["inference_config.yaml"]
+    if !ok { return apis.ErrMissingField("inference_config.yaml in ConfigMap") }
+    if err := yaml.Unmarshal([]byte(inferenceConfigYAML), &inferenceConfig); err != nil {
+        return apis.ErrGeneric(fmt.Sprintf("Failed to parse inference_config.yaml: %v", err), ...) }
+    ... val, err := strconv.Atoi(strings.TrimSpace(rawMaxModelLen)); if err != nil {
+        return apis.ErrInvalidValue(fmt.Sprintf("max-model-len must be an integer: %v", err), "max-model-len") }
+
+gopkg.in/yaml.v2's Unmarshal reads the first YAML document only; into a `string` it takes any scalar's
+text as written (a null is ""), and refuses a mapping or a list ("cannot unmarshal !!map into string").
+Only `data` is read: a key under `binaryData` is missing to KAITO. We add it as a *text edit*
 at `yaml.compose` positions so the user's comments, key order and quoting survive; every edit is
 re-parsed and compared with the intended document, and anything we cannot edit safely is re-emitted
 whole by PyYAML instead (losing comments, never meaning).
@@ -17,6 +31,7 @@ from typing import Any
 import yaml
 
 from . import yamlio
+from .quoting import goquote
 
 DATA_KEY = "inference_config.yaml"
 VLLM_KEY = "vllm"
@@ -50,6 +65,14 @@ class Inspection:
     has_speculative_config: bool
     speculative_config_value: object
     has_underscore_spelling: bool
+    # Keys vLLM reads as the same flag: `speculative_config`, dotted `speculative-config.<field>` …
+    other_spellings: tuple[str, ...] = ()
+    underscore_value: object = None
+
+    @property
+    def overrides(self) -> bool:
+        """The user sets vLLM's speculative config, in any spelling vLLM reads as that flag."""
+        return self.has_speculative_config or bool(self.other_spellings)
 
 
 @dataclass(frozen=True)
@@ -69,13 +92,42 @@ def _error(exc: Exception) -> InferenceConfigError:
     return InferenceConfigError(f"not valid YAML: {problem}", mark.line + 1, mark.column + 1)
 
 
+def _first(documents: Any) -> Any:
+    for document in documents:
+        return document
+    return None
+
+
+def _compose_first(text: str) -> Any:
+    """The first document's node, as KAITO's yaml.Unmarshal reads only the first document."""
+    return _first(yaml.compose_all(text, Loader=LOADER))
+
+
+def _load_first(text: str) -> Any:
+    return _first(yaml.load_all(text, Loader=LOADER))
+
+
+def _second_document(text: str) -> int | None:
+    """Where the second document starts (its `---`), or None when there is one document."""
+    starts = 0
+    try:
+        for event in yaml.parse(text, Loader=LOADER):
+            if isinstance(event, yaml.DocumentStartEvent):
+                starts += 1
+                if starts == 2:
+                    return event.start_mark.index
+    except yaml.YAMLError:
+        return None
+    return None
+
+
 def _parse(text: str) -> _Parsed:
     """Compose (for positions) and load (for values), then check the shapes KAITO requires."""
     try:
         # Two passes on purpose: constructing a node tree rewrites merge keys (`<<`) in place,
         # which would move the nodes we take positions from.
-        node = yaml.compose(text, Loader=LOADER)
-        doc = yaml.load(text, Loader=LOADER)
+        node = _compose_first(text)
+        doc = _load_first(text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc) from None
     if doc is None:
@@ -104,12 +156,105 @@ def _last_entry(mapping: yaml.MappingNode, key: str) -> tuple[Any, Any]:
 
 
 def inspect(text: str | None) -> Inspection:
-    """Whether the document already sets a speculative config under `vllm:` (either spelling)."""
+    """Whether the document already sets a speculative config under `vllm:` (any spelling)."""
     if not text:
         return Inspection(False, None, False)
     vllm = _parse(text.removeprefix(_BOM)).doc
     vllm = (vllm or {}).get(VLLM_KEY) or {}
-    return Inspection(SPEC_KEY in vllm, vllm.get(SPEC_KEY), SPEC_KEY_UNDERSCORE in vllm)
+    others = tuple(str(k) for k in vllm if isinstance(k, str) and (
+        k == SPEC_KEY_UNDERSCORE or k.startswith((SPEC_KEY + ".", SPEC_KEY_UNDERSCORE + "."))))
+    return Inspection(SPEC_KEY in vllm, vllm.get(SPEC_KEY), SPEC_KEY_UNDERSCORE in vllm, others,
+                      vllm.get(SPEC_KEY_UNDERSCORE))
+
+
+_SHORT_TAGS = {"tag:yaml.org,2002:" + t: "!!" + t for t in
+               ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary", "set", "omap")}
+
+
+def _go_shown(node: yaml.Node) -> str:
+    """yaml.v2's way of naming a value in an unmarshal error: its tag, and a scalar's text (cut at 10)."""
+    tag = _SHORT_TAGS.get(node.tag, node.tag)
+    if isinstance(node, yaml.MappingNode):
+        tag = "!!map" if node.tag.startswith("tag:yaml.org,2002:") else tag
+        return tag
+    if isinstance(node, yaml.SequenceNode):
+        return "!!seq" if node.tag.startswith("tag:yaml.org,2002:") else tag
+    value = node.value if len(node.value) <= 10 else node.value[:7] + "..."
+    return f"{tag} `{value}`"
+
+
+def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
+    """(the `vllm` map as KAITO's map[string]string holds it, the unmarshal errors KAITO would report).
+
+    Raises InferenceConfigError when the text is not YAML at all."""
+    try:
+        root = _compose_first(text.removeprefix(_BOM))
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        raise _error(exc) from None
+    if root is None or _is_null(root):
+        return {}, []
+    if not isinstance(root, yaml.MappingNode):
+        return {}, [f"line {root.start_mark.line + 1}: cannot unmarshal {_go_shown(root)} into "
+                    "v1beta1.InferenceConfig"]
+    _, vllm = _last_entry(root, VLLM_KEY)
+    if vllm is None or _is_null(vllm):
+        return {}, []
+    if not isinstance(vllm, yaml.MappingNode):
+        return {}, [f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into "
+                    "map[string]string (vllm)"]
+    values: dict[str, str] = {}
+    errors: list[str] = []
+    for key, value in _entries(vllm):
+        if not isinstance(key, yaml.ScalarNode):
+            errors.append(f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string "
+                          "(a key under vllm)")
+            continue
+        if isinstance(value, yaml.ScalarNode):
+            values[key.value] = "" if _is_null(value) else value.value
+        else:
+            errors.append(f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string "
+                          f"(vllm.{key.value})")
+    return values, errors
+
+
+def _entries(mapping: yaml.MappingNode, depth: int = 0) -> list[tuple[Any, Any]]:
+    """A mapping's pairs with merge keys (`<<: *base`) expanded, as yaml.v2 merges them."""
+    out: list[tuple[Any, Any]] = []
+    for key, value in mapping.value:
+        if isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:merge" and depth < 100:
+            sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
+            for source in sources:
+                if isinstance(source, yaml.MappingNode):
+                    out += _entries(source, depth + 1)
+            continue
+        out.append((key, value))
+    return out
+
+
+def atoi_error(raw: str) -> str | None:
+    """Go's strconv.Atoi error for `raw`, or None when Atoi accepts it (an optional sign, then digits)."""
+    if re.fullmatch(r"[+-]?[0-9]+", raw):
+        return None if -(2 ** 63) <= int(raw) < 2 ** 63 else \
+            f"strconv.Atoi: parsing {goquote(raw)}: value out of range"
+    return f"strconv.Atoi: parsing {goquote(raw)}: invalid syntax"
+
+
+def kaito_problem(text: str) -> str | None:
+    """What KAITO's webhook says about this inference_config.yaml, in its words, or None."""
+    try:
+        values, errors = kaito_values(text)
+    except InferenceConfigError as exc:
+        return f"Failed to parse {DATA_KEY}: {exc.message}" + (
+            f" (line {exc.line}, column {exc.column})" if exc.line is not None else "")
+    if errors:
+        hint = (" (KAITO reads every value under vllm as one string: write it as one quoted string)"
+                if any(e.endswith(")") and "into string (vllm." in e for e in errors) else "")
+        return f"Failed to parse {DATA_KEY}: yaml: unmarshal errors: " + "; ".join(errors) + hint
+    raw = values.get("max-model-len", "").strip()
+    problem = atoi_error(raw) if raw else None
+    if problem:
+        return f"max-model-len must be an integer: {problem}"
+    return None
 
 
 def with_speculative_config(text: str | None, json_text: str) -> str:
@@ -122,10 +267,14 @@ def with_speculative_config(text: str | None, json_text: str) -> str:
     body = text[len(bom):]
     parsed = _parse(body)
     expected = _with_key(parsed.doc, json_text)
-    edited = _edit(body, parsed, quoted, _newline(body))
-    if edited is None or not _verified(edited, expected):
+    second = _second_document(body)
+    # KAITO reads the first document only; later ones are kept as written, after the first.
+    first, rest = (body, "") if second is None else (body[:second], body[second:])
+    nl = _newline(body)
+    edited = _edit(first, parsed, quoted, nl)
+    if edited is None or not _verified(edited + rest, expected):
         edited = _dump(expected)
-    return bom + edited
+    return bom + _ensure_newline(edited, nl) + rest if rest else bom + edited
 
 
 def _single_quoted(value: str) -> str:
@@ -319,7 +468,7 @@ def _verified(edited: str, expected: dict) -> bool:
 
 def _load_quietly(text: str) -> Any:
     try:
-        return yaml.load(text, Loader=LOADER)
+        return _load_first(text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return _Unparsable
 
@@ -328,14 +477,21 @@ class _Unparsable:
     """Sentinel: the edited text no longer parses (equal to nothing)."""
 
 
-def _equal(a: Any, b: Any) -> bool:
-    """Deep equality that also tells 1 from 1.0 from True, and lets NaN equal NaN."""
+def _equal(a: Any, b: Any, _seen: set[tuple[int, int]] | None = None) -> bool:
+    """Deep equality that also tells 1 from 1.0 from True, and lets NaN equal NaN.
+
+    Each pair of shared collections is compared once: aliases make a document a graph, and an alias bomb
+    walked as a tree would take forever (any difference still makes the whole answer False)."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, (dict, list)):
+        seen = set() if _seen is None else _seen
+        if (id(a), id(b)) in seen:
+            return True
+        seen.add((id(a), id(b)))
+        if isinstance(a, dict):
+            return a.keys() == b.keys() and all(_equal(a[k], b[k], seen) for k in a)
+        return len(a) == len(b) and all(_equal(x, y, seen) for x, y in zip(a, b))
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
     return bool(a == b)

@@ -20,7 +20,7 @@ class KindSpec:
     preset: Path               # the preset (model) name
     no_preset_message: str
     config_refs: Callable[[Any], list[Path]]  # the config reference paths present in an object
-    excludes_preset: tuple[Path, ...] = ()    # fields whose presence means "not a preset inference"
+    inference: Path | None = None             # the Workspace-shaped `inference` (None: no such field)
 
     @property
     def annotation_field(self) -> str:
@@ -64,7 +64,7 @@ WORKSPACE = KindSpec(
     no_preset_message="kaito.sh/enable-speculative-decoding requires a preset inference; "
                       "remove the annotation or set inference.preset.name",
     config_refs=lambda data: [("inference", "config")] if isinstance(get(data, ("inference",)), dict) else [],
-    excludes_preset=(("inference", "template"),),
+    inference=("inference",),
 )
 
 INFERENCESET = KindSpec(
@@ -76,7 +76,7 @@ INFERENCESET = KindSpec(
                       "remove the annotation or set spec.template.inference.preset.name",
     config_refs=lambda data: ([("spec", "template", "inference", "config")]
                               if isinstance(get(data, ("spec", "template", "inference")), dict) else []),
-    excludes_preset=(("spec", "template", "inference", "template"),),
+    inference=("spec", "template", "inference"),
 )
 
 MULTIROLEINFERENCE = KindSpec(
@@ -98,14 +98,17 @@ def spec_for(api_version: str, kind: str) -> KindSpec | None:
 
 
 def preset_name(spec: KindSpec, data: Any) -> str | None:
-    if any(get(data, p) is not None for p in spec.excludes_preset):
-        return None
+    """The preset name, when there is one. `inference.template` beside a preset does not hide the preset:
+    KAITO then refuses the pair ("Preset and Template cannot be set at the same time"), not the preset."""
     name = get(data, spec.preset)
     return name if isinstance(name, str) and name else None
 
 
-def runtime(spec: KindSpec, data: Any) -> str:
-    """KAITO's effective runtime: "transformers" only for exactly that value, vLLM otherwise."""
+def runtime(spec: KindSpec, data: Any, vllm_gate: bool = True) -> str:
+    """KAITO's effective runtime (GetWorkspaceRuntimeName): "transformers" when the vLLM feature gate is
+    off or the runtime annotation is exactly "transformers", vLLM otherwise."""
+    if not vllm_gate:
+        return C.RUNTIME_TRANSFORMERS
     ann = get(data, spec.annotations)
     value = ann.get(C.RUNTIME_ANNOTATION) if isinstance(ann, dict) else None
     return C.RUNTIME_TRANSFORMERS if value == C.RUNTIME_TRANSFORMERS else C.RUNTIME_VLLM

@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -13,7 +14,10 @@ from . import yamlio
 from .config import ConfigError, Settings, resolve_settings
 from .index import ref_of
 from .plan import plan
-from .reader import InputError, ResourceList, child, read_resource_list, read_stream, scalar
+from .localconfig import (is_function_config, is_kustomization, kustomization_folder,
+                          plugin_config_files)
+from .reader import InputError, Item, ResourceList, child, read_resource_list, read_stream, scalar
+from .report import where
 from .results import ResourceRef, Result, Severity, exit_status, sort_results
 from .writer import Changes, write_resource_list, write_stream
 
@@ -24,9 +28,13 @@ class Outcome:
     results: list[Result]
     exit_code: int
 
+    def lines(self) -> list[str]:
+        """The stderr lines: every error and warning (info results are in the ResourceList only)."""
+        return [r.line() for r in self.results if r.severity is not Severity.INFO]
 
-def _error_outcome(message: str) -> Outcome:
-    result = Result(Severity.ERROR, message)
+
+def _error_outcome(message: str, scope: str = "ResourceList") -> Outcome:
+    result = Result(Severity.ERROR, message, scope=scope)
     return Outcome("", [result], 1)
 
 
@@ -81,24 +89,68 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     try:
         stream = read_stream(sources)
     except InputError as exc:
-        return _error_outcome(str(exc))
+        message = str(exc)
+        text = dict(sources).get(exc.source, b"")
+        if b"{{" in text and b"}}" in text:
+            message += "; this looks like a Helm template: render the chart with `helm template` and pipe that in"
+        result = Result(Severity.ERROR, message, file_path=exc.source, file_line=exc.line, scope="render")
+        return Outcome("", [result], 1)
     try:
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
         if fc is None and stream.function_config is not None:
             fc = yamlio.construct(stream.function_config)
         settings = resolve_settings(fc, environ, overrides)
     except ConfigError as exc:
-        return _error_outcome(str(exc))
+        return _error_outcome(str(exc), "render")
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
-        return _error_outcome(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}")
+        return _error_outcome(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}",
+                              "render")
     if not stream.items:
         # An empty render handed to Argo CD with auto-prune deletes everything: never a silent success.
+        if [name for name, _ in sources] == ["<stdin>"]:
+            return _error_outcome("stdin is empty: no manifests to render (when a command piped into "
+                                  "kaito-specdec failed, its own error above says why)", "render")
         where = ", ".join(name for name, _ in sources) or "no files"
-        return _error_outcome(f"no Kubernetes objects in the input ({where}); expected manifests")
+        return _error_outcome(f"no Kubernetes objects in the input ({where}); expected manifests", "render")
     changes, results = plan(stream.items, settings)
-    results = _ordered(results, stream.items)
+    left_out = orchestrator_config(stream.items)
+    results = _ordered(results + kustomization_warnings(stream.items), stream.items)
     code = exit_status(results, settings.fail_on)
-    return Outcome(write_stream(stream, changes) if code == 0 else "", results, code)
+    if code != 0:
+        return Outcome("", results, code)
+    changes.removed |= left_out  # kustomize configuration is not a manifest: it never reaches the stream
+    output = write_stream(stream, changes)
+    if not output.strip():
+        # Check what is written, not what was read: only configuration, or only retired derived ConfigMaps.
+        results.append(Result(Severity.ERROR, f"nothing to write: none of the {len(stream.items)} objects in "
+                                              "the input is a manifest for a cluster (kustomize or kpt "
+                                              "configuration, local-config objects, derived ConfigMaps no "
+                                              "workload uses); an empty stream would make Argo CD prune "
+                                              "everything", scope="render"))
+        return Outcome("", results, 1)
+    return Outcome(output, results, 0)
+
+
+def orchestrator_config(items: list[Item]) -> set[int]:
+    """Indexes of the items `render` leaves out: kustomizations, KRM function and plugin configs."""
+    plugin_files = plugin_config_files(items)
+    return {item.index for item in items
+            if is_kustomization(item) or is_function_config(item)
+            or (plugin_files and posixpath.normpath(item.file()[0].replace("\\", "/")) in plugin_files)}
+
+
+def kustomization_warnings(items: list[Item]) -> list[Result]:
+    """`render DIR` of a kustomization renders its files as they are, unbuilt: say so, and what to run."""
+    out = []
+    for item in items:
+        if is_kustomization(item) and not item.kind == "Component":
+            folder = kustomization_folder(item)
+            out.append(Result(Severity.WARNING, f"{folder} is a kustomization: render does not build it (its "
+                                                "patches, generators, transformers and name prefixes are not "
+                                                "applied) and leaves its kustomize configuration out; to build "
+                                                f"it, run `kustomize build {folder} | kaito-specdec render -`",
+                              **where(item)))
+    return out
 
 
 __all__ = ["Outcome", "Settings", "run_krm", "run_render"]

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import kinds
-from .advice import no_roles, override_checks, role_mismatches, underscore_warnings
+from .advice import (configurable, override_checks, role_mismatches, spelling_warnings, unconfigurable,
+                     version_notes)
 from .cascade import cascade
-from .checks import CHECKS
+from .checks import ADMISSION, OPT_IN
 from .config import Settings
 from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide
 from .index import ABSENT, Index, build_index
@@ -22,27 +23,31 @@ from .shape import duplicates, shape_errors
 from .writer import Changes
 
 
-def validate(index: Index) -> list[Result]:
+def validate(index: Index, settings: Settings) -> list[Result]:
+    """The opt-in checks (the first failing one) and every admission rule KAITO would refuse the object by."""
     out = []
     for w in index.workloads:
         if w.value is ABSENT or w.value == "false":
             continue
-        for check in CHECKS:
-            message = check.check(w)
+        for check in OPT_IN:
+            message = check.check(w, settings)
             if message is not None:
                 out.append(about(Severity.ERROR, message, w.item, w.spec.annotation_field,
                                    current_value=w.value))
                 break
+        for rule in ADMISSION:
+            if w.spec.kind in rule.KINDS:
+                out += [about(Severity.ERROR, message, w.item, field) for message, field in rule.findings(w, settings)]
     return out
 
 
 def decisions(index: Index, settings: Settings) -> list[Decision]:
     return [decide(index, w, path, settings.presets)
-            for w in index.workloads if w.enabled for path in w.spec.config_refs(w.data)]
+            for w in index.workloads if configurable(w) for path in w.spec.config_refs(w.effective)]
 
 
 def _describe(d: Decision, target: str) -> str:
-    preset = kinds.preset_name(d.workload.spec, d.workload.data)
+    preset = kinds.preset_name(d.workload.spec, d.workload.effective)
     why = d.why
     where = (f"derived from ConfigMap {q(d.source_name)}" if d.source_name
              else "new, as the workload referenced none")
@@ -56,13 +61,14 @@ def decision_result(d: Decision, target: str | None) -> Result:
     if d.action == INJECT:
         return about(Severity.INFO, _describe(d, target or ""), item, field, proposed_value=target)
     if d.action == OVERRIDE and d.via_derived:
-        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets "
-                                      "vllm.speculative-config itself (a user override): the reference goes back "
-                                      "to it", item, field, proposed_value=d.source_name)
+        keys = ", ".join(f"vllm.{k}" for k in d.override_keys)
+        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets {keys} itself "
+                                      "(a user override): the reference goes back to it", item, field,
+                       proposed_value=d.source_name)
     if d.action == OVERRIDE:
+        keys = ", ".join(f"vllm.{k}" for k in d.override_keys)
         return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets "
-                                      f"vllm.speculative-config (a user override); left unchanged",
-                       item, field)
+                                      f"{keys} (a user override); left unchanged", item, field)
     if d.action == NOT_VISIBLE and d.via_derived:
         gone = "is in the input, but" if d.derived_found else "is not in the input, and"
         return about(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} {gone} its "
@@ -75,7 +81,8 @@ def decision_result(d: Decision, target: str | None) -> Result:
                        item, field)
     assert d.action == BROKEN and d.source is not None
     return about(Severity.ERROR, f"ConfigMap {q(d.source_name)} referenced by {d.workload.spec.kind} "
-                                   f"{q(d.workload.name)}: {d.detail}", d.source, f"data[{DATA_KEY}]")
+                                   f"{q(d.workload.name)}: {d.detail}", d.source,
+                   d.problem_field or f"data[{DATA_KEY}]")
 
 
 def _not_written(result: Result, why: str) -> Result:
@@ -90,23 +97,25 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     problems += [about(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
                  for item, why in index.unreadable]
     changes = Changes()
-    cascaded = cascade(index, changes)
+    cascaded = cascade(index, changes, settings)
     problems += [r for r in cascaded if r.severity is Severity.ERROR]
     cascaded = [r for r in cascaded if r.severity is not Severity.ERROR]
-    problems += validate(index)
+    problems += validate(index, settings)
     if has_errors(problems):
-        return Changes(), problems + [_not_written(r, "errors") for r in cascaded]
+        return Changes(), problems + [_not_written(r, "errors") if r.severity is Severity.INFO else r
+                                      for r in cascaded]
     ds = decisions(index, settings)
     made, targets = materialize(index, ds, changes)
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
     reverted, retired = revert(index, changes), retire(index, items, changes)
-    findings = made + override_checks(ds) + role_mismatches(ds) + underscore_warnings(index, ds) + no_roles(index)
-    results = problems + cascaded + told + findings + reverted + retired
+    findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index)
+    older = version_notes(ds, settings)
+    results = problems + cascaded + told + findings + older + reverted + retired
     why = "errors" if has_errors(results) else None if settings.materialize else "mode validate"
     if why is None:
         return changes, results
     # What describes a change that is now not made says so.
-    changed = {id(r) for r in cascaded + retired}
+    changed = {id(r) for r in cascaded + retired + older if r.severity is Severity.INFO}
     changed |= {id(r) for r in reverted if r.severity is Severity.INFO}
     changed |= {id(r) for r, d in zip(told, ds) if d.action == INJECT or (d.action == OVERRIDE and d.via_derived)}
     return Changes(), [_not_written(r, why) if id(r) in changed else r for r in results]

@@ -14,6 +14,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from .quoting import goquote
+
+# The KAITO release these tables come from (the `kaitoVersion` setting's default).
+TABLES_VERSION = "v0.13.0"
+
 MTP: dict = {"method": "mtp", "num_speculative_tokens": 1}
 NGRAM_FALLBACK: dict = {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
 
@@ -126,7 +131,7 @@ def parse_config_json(text: str | Mapping, setting: str) -> dict:
         try:
             obj = json.loads(text, parse_constant=_reject_constant)
         except ValueError as exc:
-            raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {text!r}: {exc}") from None
+            raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {_q(text)}: {exc}") from None
     else:
         raise ValueError(f"{setting}: must be a JSON object string, got {type(text).__name__}")
     if not isinstance(obj, dict):
@@ -266,3 +271,8 @@ def describe(table: PresetTable = DEFAULT_TABLE, as_json: bool = False) -> str:
     lines += [f"  {short:<{width}}  {target}" for short, target in ALIASES.items()]
     lines += ["", "Every other preset (fallback):", f"  {config_json(table.fallback)}"]
     return "\n".join(lines) + "\n"
+
+
+def _q(value: Any) -> str:
+    """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
+    return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)

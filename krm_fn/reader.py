@@ -7,6 +7,7 @@ items the function inspects; kind, name and annotations are read straight from t
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,8 @@ class InputError(Exception):
     def __init__(self, message: str, mark: Any = None) -> None:
         where = f" ({yamlio.position(mark)})" if mark is not None else ""
         super().__init__(message + where)
+        self.line: int | None = mark.line + 1 if mark is not None else None  # in the file, for `file:line:`
+        self.source = ""
 
 
 class ItemError(Exception):
@@ -48,6 +51,35 @@ def scalar(node: yaml.Node | None) -> str | None:
     return None
 
 
+# What YAML 1.1 (PyYAML, libyaml, Go's yaml) counts as a line break besides "\n": a bare CR (old Mac files),
+# NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
+# start or end must too.
+_ODD_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+BREAKS = "\r\n\x85\u2028\u2029"
+
+
+@functools.lru_cache(maxsize=8)
+def searchable(text: str) -> str:
+    """The text with every line break but CRLF written as "\n", offsets unchanged (one character for one):
+    what line searches run on. Output is always cut from the text itself, so no byte changes."""
+    if "\r" not in text and "\x85" not in text and "\u2028" not in text and "\u2029" not in text:
+        return text
+    return _ODD_BREAK.sub("\n", text)
+
+
+def newline_of(text: str) -> str:
+    """The line break new text gets: CRLF or a bare CR when the text uses only that, else LF."""
+    if "\r\n" in text:
+        return "\r\n"
+    if "\r" in text and "\n" not in text:
+        return "\r"
+    return "\n"
+
+
+def ends_line(text: str) -> bool:
+    return bool(text) and text[-1] in BREAKS
+
+
 # Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
 _GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
 _ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
@@ -60,6 +92,8 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
     An alias (`*name`) is composed as the very node it names, with the anchor's positions: given the
     `text`, an alias that ends a block collection is found after its key or dash instead.
     """
+    if text is not None:
+        text = searchable(text)
     while True:
         if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
             key, value = node.value[-1]
@@ -82,8 +116,14 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
             return node.end_mark.index
 
 
+def line_start(text: str, pos: int) -> int:
+    """The offset where the line holding `pos` begins."""
+    return searchable(text).rfind("\n", 0, pos) + 1
+
+
 def line_end(text: str, pos: int) -> int:
     """The offset just past the line that `pos` ends in (block scalars already end at a line start)."""
+    text = searchable(text)
     if pos > 0 and text[pos - 1] == "\n":
         return pos
     nl = text.find("\n", pos)
@@ -91,7 +131,7 @@ def line_end(text: str, pos: int) -> int:
 
 
 def column_of(text: str, pos: int) -> int:
-    return pos - (text.rfind("\n", 0, pos) + 1)
+    return pos - line_start(text, pos)
 
 
 # --- items --------------------------------------------------------------------------------------
@@ -111,6 +151,10 @@ class Item:
     namespace: str = ""
     origin: str = ""                 # render: the file it came from, and its document number there
     origin_index: int | None = None
+    # render, a document of its own: where the comments before its first key begin and those after its
+    # last value end (between the `---` lines; an item of a list has none)
+    head: int | None = None
+    tail: int | None = None
     _data: Any = field(default=None, repr=False)
     _built: bool = field(default=False, repr=False)
 
@@ -158,9 +202,11 @@ class Item:
             return path, None
 
 
-def make_item(index: int, node: yaml.Node, source: str) -> Item:
+def make_item(index: int, node: yaml.Node, source: str, in_flow: bool = False) -> Item:
+    """An item of a block sequence (or a document) owns the rest of its last line, its comment there
+    included; an item of a flow sequence (`items: [{…}, {…}]`, one-line JSON) exactly its node's text."""
     start = node.start_mark.index
-    end = line_end(source, node_end(node, source))
+    end = node_end(node, source) if in_flow else line_end(source, node_end(node, source))
     item = Item(index=index, node=node, source=source, start=start, end=end)
     if isinstance(node, yaml.MappingNode):
         meta = child(node, "metadata")
@@ -237,15 +283,23 @@ def _compose_all(text: str) -> list[yaml.Node]:
     try:
         return yamlio.compose_all(text)
     except yaml.MarkedYAMLError as exc:
+        # The parser's whole story: what it was reading and where that began, then what it found where.
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        raise InputError(f"input is not valid YAML: {problem}", mark) from None
+        context = ""
+        if exc.context and exc.problem:
+            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
+                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
+            context = f"{exc.context}{began}: "
+        error = InputError(f"input is not valid YAML: {context}{problem}", mark)
+        error.line = mark.line + 1 if mark is not None else None
+        raise error from None
     except yaml.reader.ReaderError as exc:
         # No mark here, and libyaml counts the position in UTF-8 bytes, PyYAML in characters.
         pos = exc.position
         if yamlio.backend() == "c":
             pos = len(text.encode("utf-8")[:pos].decode("utf-8", "ignore"))
-        where = f"line {text.count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
+        where = f"line {searchable(text).count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
         char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
         raise InputError(f"input is not valid YAML: unacceptable character {char}: {exc.reason} ({where})") \
             from None
@@ -286,7 +340,8 @@ def read_resource_list(data: bytes) -> ResourceList:
         if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
             raise InputError(f"{kind}.items is not a list", items_node.start_mark)
         items_node = None
-    items = [make_item(i, n, text) for i, n in enumerate(items_node.value if items_node else [])]
+    in_flow = items_node is not None and bool(items_node.flow_style)
+    items = [make_item(i, n, text, in_flow) for i, n in enumerate(items_node.value if items_node else [])]
     fc = child(root, "functionConfig")
     if isinstance(fc, yaml.ScalarNode) and fc.tag.endswith(":null"):
         fc = None
@@ -308,6 +363,33 @@ def _is_envelope(node: yaml.MappingNode) -> bool:
                                    .startswith(C.RESOURCE_LIST_API_PREFIX))
 
 
+def _is_marker(line: str) -> bool:
+    """A `---` or `...` line, or a directive (`%YAML 1.2`): what separates documents."""
+    return line.startswith("%") or (line[:3] in ("---", "...") and (len(line) == 3 or line[3] in " \t\r\n"))
+
+
+def _comments_around(text: str, documents: list[Item]) -> None:
+    """Give each document of a file the comment lines before its first key (after the last `---`) and
+    after its last value (before the next `---`), so that `render` keeps them."""
+    view = searchable(text)
+    bounds = [0] + [x for d in documents for x in (d.start, d.end)] + [len(text)]
+    for i, doc in enumerate(documents):
+        for lo, hi, is_head in ((bounds[2 * i], doc.start, True), (doc.end, bounds[2 * i + 3], False)):
+            markers: list[tuple[int, int]] = []
+            pos = lo
+            while pos < hi:
+                nl = view.find("\n", pos, hi)
+                stop = hi if nl < 0 else nl + 1
+                if _is_marker(view[pos:stop]):
+                    markers.append((pos, stop))
+                pos = stop
+            if is_head:
+                # Up to the line the first key is on (its indentation is the region's business).
+                doc.head = min(markers[-1][1] if markers else lo, line_start(text, doc.start))
+            else:
+                doc.tail = markers[0][0] if markers else hi
+
+
 def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     """Documents of several files (name, bytes), in order; empty documents are skipped."""
     items: list[Item] = []
@@ -318,20 +400,26 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             text = decode(data)
             docs = _compose_all(text)
         except InputError as exc:
-            raise InputError(f"{name}: {exc}") from None
+            exc.source = name  # render names the file (and line) in front of the message
+            raise
         first = len(items)
         nodes = [n for n in docs if not _empty(n)]
+        documents: list[Item] = []
         for number, node in enumerate(nodes):
-            members = [node]
+            members, in_flow = [node], False
             if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
                     and isinstance(child(node, "items"), yaml.SequenceNode):
                 members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items
+                in_flow = bool(child(node, "items").flow_style)
                 fc = child(node, "functionConfig")
                 if function_config is None and isinstance(fc, yaml.MappingNode):
                     function_config = fc
             for sub in members:
-                item = make_item(len(items), sub, text)
+                item = make_item(len(items), sub, text, in_flow)
                 item.origin, item.origin_index = name, number
                 items.append(item)
+                if sub is node:
+                    documents.append(item)
+        _comments_around(text, documents)
         shared.update(sharing_anchors(text, items[first:]))
     return Stream(items=items, shared=shared, function_config=function_config)

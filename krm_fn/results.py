@@ -47,7 +47,9 @@ class Result:
     proposed_value: Any = _UNSET
     file_path: str = ""
     file_index: int | None = None
+    file_line: int | None = None     # render: the item's first line in its file (never in KRM results)
     tags: tuple[tuple[str, str], ...] = field(default=())
+    scope: str = "ResourceList"      # the stderr line's subject when no resource or file is named
 
     def to_krm(self) -> dict[str, Any]:
         out: dict[str, Any] = {"message": self.message, "severity": self.severity.value}
@@ -69,11 +71,27 @@ class Result:
             out["tags"] = dict(self.tags)
         return out
 
+    def location(self) -> str:
+        """`file:line: ` (render), `file (document N): ` (KRM mode, from kpt's path and index), or ""."""
+        if not self.file_path:
+            return ""
+        if self.file_line is not None:
+            return f"{self.file_path}:{self.file_line}: "
+        if self.file_index is not None:
+            return f"{self.file_path} (document {self.file_index + 1}): "
+        return f"{self.file_path}: "
+
     def line(self) -> str:
-        """`[severity] apiVersion/kind/[namespace/]name field: message` — kustomize never shows results."""
-        where = self.resource.display() if self.resource else "ResourceList"
+        """`[file:line: ][severity] apiVersion/kind/[namespace/]name field: message` — the stderr line (kustomize
+        never shows results; kpt and editors find the file from its first words)."""
+        location = self.location()
+        if self.resource is not None and not self.resource.kind:
+            # Not a Kubernetes object: its message says where it is; `v2//x kind:` would say nothing.
+            return f"{location}[{self.severity.value}] {self.message}"
+        where = self.resource.display() if self.resource else "" if location else self.scope
         fld = f" {self.field_path}" if self.field_path else ""
-        return f"[{self.severity.value}] {where}{fld}: {self.message}"
+        head = f"{where}{fld}: " if (where or fld) else ""
+        return f"{location}[{self.severity.value}] {head}{self.message}"
 
 
 def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:

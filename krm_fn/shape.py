@@ -6,37 +6,76 @@ import yaml
 from . import constants as C
 from .index import ref_of
 from .reader import Item, child, scalar
-from .report import about, q
+from .localconfig import file_name, is_function_config, is_kustomization
+from .report import about, q, where
 from .results import Result, Severity
 
 
+def _where(item: Item) -> str:
+    """Where an item is, for messages: `document N` of its file (from 1), or `items[i]`; and its line."""
+    mark = item.node.start_mark
+    at = f"document {item.origin_index + 1}" if item.origin and item.origin_index is not None \
+        else f"items[{item.index}]"
+    return f"{at} (line {mark.line + 1}, column {mark.column + 1})"
+
+
+def _not_kubernetes(item: Item) -> str | None:
+    """What a file without a kind is, when its name or shape says (Helm's files, CI workflows)."""
+    name = file_name(item)
+    keys = {k.value for k, _ in item.node.value if isinstance(k, yaml.ScalarNode)}
+    if name == "Chart.yaml" or (item.api_version in ("v1", "v2") and {"name", "version"} <= keys
+                                and not item.kind and "metadata" not in keys):
+        return "a Helm chart's Chart.yaml"
+    if name.startswith("values") and name.endswith((".yaml", ".yml")):
+        return "a Helm values file"
+    if "jobs" in keys and ({"on", "true"} & {k.lower() for k in keys}):
+        return "a CI workflow"
+    if {"stages", "script"} & keys or name in (".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml"):
+        return "a CI configuration file"
+    return None
+
+
 def shape_errors(items: list[Item]) -> list[Result]:
-    """Items a Kubernetes API would refuse: not a mapping, or without apiVersion, kind, metadata.name."""
+    """Items a Kubernetes API would refuse: not a mapping, or without apiVersion, kind, metadata.name.
+
+    kustomize's own files (a kustomization.yaml needs no apiVersion or kind) are configuration, not
+    objects: they are never checked here."""
     out = []
     for item in items:
-        mark = item.node.start_mark
-        where = (f"{item.origin}: document {item.origin_index}" if item.origin else f"items[{item.index}]") \
-            + f" (line {mark.line + 1}, column {mark.column + 1})"
-        path, index = item.file()
         if not item.is_mapping:
-            out.append(Result(Severity.ERROR, f"{where} is not a mapping; every item must be a "
-                                              "Kubernetes object", file_path=path, file_index=index))
+            out.append(Result(Severity.ERROR, f"{_where(item)} is not a mapping; every item must be a "
+                                              "Kubernetes object", **where(item)))
+            continue
+        if is_kustomization(item):
             continue
         dup = _duplicate_key(item.node)
         if dup is not None:
             key, first = dup
-            out.append(Result(Severity.ERROR, f"{where}: the key {q(key.value)} appears twice (line "
+            out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line "
                                               f"{first.start_mark.line + 1} and line {key.start_mark.line + 1}); "
                                               "Kubernetes refuses such a document", ref_of(item),
-                              file_path=path, file_index=index))
+                              **where(item)))
             continue
+        if not item.kind:
+            what = _not_kubernetes(item)
+            if what is not None:
+                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no "
+                                                  "kind); give kaito-specdec manifests only (render a chart "
+                                                  "with `helm template` first)" if "Helm" in what else
+                                  f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give "
+                                  "kaito-specdec manifests only", ref_of(item), field_path="kind", **where(item)))
+                continue
+            if not item.api_version:
+                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither "
+                                                  "apiVersion nor kind", ref_of(item), **where(item)))
+                continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
             fields.append(("metadata.name", item.name))
         missing = [f for f, v in fields if not v]
         if missing:
-            out.append(Result(Severity.ERROR, f"{where} has no {missing[0]} (a non-empty string)",
-                              ref_of(item), field_path=missing[0], file_path=path, file_index=index))
+            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)",
+                              ref_of(item), field_path=missing[0], **where(item)))
     return out
 
 
@@ -68,8 +107,9 @@ def duplicates(items: list[Item]) -> list[Result]:
     seen: dict[tuple[str, str, str, str], Item] = {}
     out = []
     for item in items:
-        if not (item.is_mapping and item.kind and item.name):
-            continue
+        if not (item.is_mapping and item.kind and item.name) or is_function_config(item) or \
+                item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
+            continue  # configuration for kustomize or kpt (each overlay's `labels` transformer, say)
         key = (item.api_version.split("/")[0] if "/" in item.api_version else "", item.kind, item.namespace,
                item.name)
         first = seen.setdefault(key, item)

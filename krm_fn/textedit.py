@@ -13,7 +13,7 @@ import jsonpatch
 import yaml
 
 from . import yamlio
-from .reader import Item, column_of, line_end, node_end
+from .reader import Item, column_of, ends_line, line_end, line_start, node_end
 
 
 class Unsupported(Exception):
@@ -122,7 +122,7 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
             raise Unsupported("empty mapping")
         col = _key_column(text, parent)
         at = line_end(text, node_end(parent, text))
-        prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
+        prefix = "" if at == 0 or ends_line(text[at - 1]) else "\n"
         line = " " * col + yamlio.scalar_text(parts[-1]) + ":" + _value_text(op["value"], col + 2) + "\n"
         return [Edit(at, at, prefix + line, seq)]
     if kind == "remove":
@@ -137,10 +137,10 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
             if owner_key is None:
                 raise Unsupported("emptying a sequence entry")
             return [Edit(_after_colon(text, owner_key), node_end(parent, text), " {}", seq)]
-        line_start = text.rfind("\n", 0, key_node.start_mark.index) + 1
-        if text[line_start:key_node.start_mark.index].strip():
+        begin = line_start(text, key_node.start_mark.index)
+        if text[begin:key_node.start_mark.index].strip():
             raise Unsupported("key does not start its line")
-        return [Edit(line_start, line_end(text, node_end(value_node, text)), "", seq)]
+        return [Edit(begin, line_end(text, node_end(value_node, text)), "", seq)]
     raise Unsupported(f"operation {kind!r}")
 
 
@@ -189,9 +189,11 @@ def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None,
     raise Unsupported(f"flow operation {kind!r}")
 
 
-def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int) -> str:
-    """The region text[start:end] with ops applied (positions as in `root`); raises Unsupported."""
-    edits: list[Edit] = []
+def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int,
+                     extra: list[tuple[int, int, str]] = ()) -> str:  # type: ignore[assignment]
+    """The region text[start:end] with ops applied (positions as in `root`), and `extra` (start, end,
+    text) edits; raises Unsupported."""
+    edits: list[Edit] = [Edit(a, b, new, -1) for a, b, new in extra]
     for seq, op in enumerate(ops):
         edits.extend(_edits_for(text, root, op, seq))
     edits.sort(key=lambda e: (e.start, e.seq), reverse=True)
@@ -203,6 +205,43 @@ def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, en
         out = out[:e.start - start] + e.text + out[e.end - start:]
         last_start = e.start
     return out
+
+
+def _last_scalar(node: yaml.Node) -> yaml.Node | None:
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style and node.value:
+        node = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
+    return node if isinstance(node, yaml.ScalarNode) else None
+
+
+def tail_edits(text: str, node: yaml.Node) -> list[tuple[int, int, str]]:
+    """Edits that keep the value of a block scalar ending `text` without a final line break, for when
+    something is written after it: the line break that starts the next line would become part of it.
+
+    A clip (`|`) or keep (`|+`) scalar whose value has no trailing line break becomes strip (`|-`), which
+    means the same; a keep scalar whose last line is only blanks loses those blanks (they count as a
+    line break as soon as one follows). Everything else already means the same with a line break after it.
+    """
+    if not text or ends_line(text):
+        return []
+    last = _last_scalar(node)
+    if last is None or last.style not in ("|", ">") or last.end_mark.index != len(text):
+        return []
+    at = last.start_mark.index
+    if text[at:at + 1] not in ("|", ">"):
+        return []
+    header = at + 1
+    while header < len(text) and text[header] in "+-123456789":
+        header += 1
+    chomp = text[at + 1:header]
+    if "-" in chomp:
+        return []
+    if not last.value.endswith("\n"):
+        return [(at + 1, header, chomp.replace("+", "") + "-")]
+    if "+" in chomp:
+        begin = line_start(text, len(text))
+        if not text[begin:].strip(" \t"):
+            return [(begin, len(text), "")]
+    return []
 
 
 def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
@@ -219,13 +258,16 @@ def _parses_to(region: str, column: int, target: Any) -> bool:
         return False
 
 
-def edit_item(item: Item, ops: list[dict]) -> str:
-    """The item's new region text: text edits when they verify, else the item emitted whole."""
+def edit_item(item: Item, ops: list[dict], followed: bool = False) -> str:
+    """The item's new region text: text edits when they verify, else the item emitted whole.
+
+    `followed`: something is written after the region (its last value must mean the same then)."""
     target = jsonpatch.apply_patch(item.data(), ops)
+    extra = tail_edits(item.source, item.node) if followed and item.end == len(item.source) else []
     try:
-        region = apply_text_edits(item.source, item.node, ops, item.start, item.end)
-        if _parses_to(region, item.column, target):
+        region = apply_text_edits(item.source, item.node, ops, item.start, item.end, extra)
+        if _parses_to(region + ("\n" if followed else ""), item.column, target):
             return region
     except Unsupported:
         pass
-    return emit_item(target, item.column, item.region.endswith("\n"))
+    return emit_item(target, item.column, ends_line(item.region))

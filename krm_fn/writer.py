@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jsonpatch
+import yaml
 
 from . import constants as C
 from . import yamlio
-from .reader import Item, ResourceList, Stream, column_of, line_end, node_end, sharing_anchors
+from .reader import (Item, ResourceList, Stream, child, column_of, ends_line, line_end, line_start, newline_of,
+                     node_end, searchable, sharing_anchors)
 from .results import Result
-from .textedit import edit_item, emit_item
+from .textedit import edit_item, emit_item, tail_edits
 
 
 @dataclass
@@ -80,9 +82,10 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         dash = _dash(text, lower, item.start)
         lower = item.end
         if item.index in changes.removed:
-            splices.append((text.rfind("\n", 0, dash) + 1, item.end, ""))
+            splices.append((line_start(text, dash), item.end, ""))
         elif item.index in changes.patches:
-            splices.append((item.start, item.end, edit_item(item, changes.patches[item.index])))
+            splices.append((item.start, item.end, edit_item(item, changes.patches[item.index],
+                                                            followed=item.end == len(text))))
         if item.index in added_after:
             dash_col = column_of(text, dash)
             at = _past_own_comments(text, item.end, dash_col)
@@ -90,6 +93,11 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
             splices.append((at, at, LINE_START + new))
     if results or stale:
         splices.append(_results_splice(rl, results))
+    end = len(text)
+    if any(a == b == end and new.replace(LINE_START, "") for a, b, new in splices) \
+            and not any(a < b == end for a, b, _ in splices):
+        # Text written after an input without a final line break: its last value must not change.
+        splices.extend(tail_edits(text, rl.root))
     return _apply(text, splices)
 
 
@@ -97,6 +105,7 @@ def _past_own_comments(text: str, pos: int, col: int) -> int:
     """Past the comment lines right after `pos` indented deeper than `col`: they belong to what ends at
     `pos`, and a new item put before them would swallow them into its last block scalar."""
     end = scan = pos
+    text = searchable(text)
     while scan < len(text):
         nl = text.find("\n", scan)
         stop = len(text) if nl < 0 else nl + 1
@@ -117,7 +126,7 @@ LINE_START = "\x00line-start\x00"
 def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
     """One pass over the text; at one position, what was listed first ends up first (linear, not n²)."""
     order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i))
-    crlf = "\r\n" in text
+    nl = newline_of(text)
     pieces, pos = [], 0
     for i in order:
         start, end, new = splices[i]
@@ -125,13 +134,20 @@ def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
         if new.startswith(LINE_START):
             new = new[len(LINE_START):]
             last = next((p for p in reversed(pieces) if p), "")
-            if last and not last.endswith("\n"):
+            if last and not ends_line(last):
                 new = "\n" + new
         # New text follows the input's line endings (a Windows checkout keeps its CRLF).
-        pieces.append(new.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else new)
+        pieces.append(_newlines(new, nl))
         pos = max(pos, end)
     pieces.append(text[pos:])
     return "".join(pieces)
+
+
+def _newlines(new: str, nl: str) -> str:
+    """New text (written with "\n") in the input's line breaks; text copied from a CRLF input keeps its own."""
+    if nl == "\r\n":
+        return new.replace("\r\n", "\n").replace("\n", "\r\n")
+    return new.replace("\n", nl) if nl != "\n" else new
 
 
 def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, str]:
@@ -140,7 +156,7 @@ def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, 
     block = _results_block(results, col) if results else ""
     for k, v in rl.root.value:
         if k.value == "results":
-            start = text.rfind("\n", 0, k.start_mark.index) + 1
+            start = line_start(text, k.start_mark.index)
             return (start, line_end(text, node_end(v, text)), block)
     at = _past_own_comments(text, line_end(text, node_end(rl.root, text)), col)
     return (at, at, LINE_START + block)
@@ -210,18 +226,76 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             data = jsonpatch.apply_patch(item.data(), changes.patches.get(item.index, []))
             docs.append(yamlio.dump(strip_data(data)))
         else:
-            ops = list(changes.patches.get(item.index, []))
-            ops += strip_ops(item, ops)
-            region = edit_item(item, ops) if ops else item.region
+            text = item.source
+            head = text[item.head:line_start(text, item.start)] if item.head is not None else ""
+            tail = text[item.end:item.tail] if item.tail is not None else ""
             # The region starts at the item's first key; lay it out as a document at column 0.
-            docs.append(_dedent(region, item.column))
+            docs.append(head + _dedent(_render_region(item, changes.patches.get(item.index, []), bool(tail)),
+                                       item.column) + tail)
         for data in added_after.get(item.index, []):
             docs.append(yamlio.dump(strip_data(data)))
-    out = "".join("---\n" + (d if d.endswith("\n") else d + "\n") for d in docs)
-    # A stream read from CRLF files is written with CRLF throughout, new documents included.
-    if stream.items and all("\r\n" in item.source for item in stream.items):
-        out = out.replace("\r\n", "\n").replace("\n", "\r\n")
-    return out
+    # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.
+    styles = {newline_of(item.source) for item in stream.items}
+    nl = styles.pop() if len(styles) == 1 else "\n"
+    return _newlines("".join("---\n" + (d if ends_line(d) else d + "\n") for d in docs), nl)
+
+
+def _render_region(item: Item, patch: list[dict], has_tail: bool) -> str:
+    """The item's text for `render`: its changes made, orchestrator annotations gone, and its last value
+    meaning the same with the line break (and the next document) written after it."""
+    tail = [] if has_tail or item.end != len(item.source) else tail_edits(item.source, item.node)
+    if not patch:
+        cuts = _strip_cuts(item)
+        if cuts is not None:  # the common case: lines cut out, no parsing, no verification needed
+            # A block scalar at the end that is cut out with its annotation needs no care.
+            return _cut(item, cuts + [t for t in tail if not any(a <= t[0] < b for a, b, _ in cuts)])
+    ops = patch + strip_ops(item, patch)
+    if not ops:
+        return _cut(item, tail)
+    return edit_item(item, ops, followed=True)
+
+
+def _cut(item: Item, edits: list[tuple[int, int, str]]) -> str:
+    """The item's region with non-overlapping (start, end, text) edits in source offsets."""
+    out, pos = [], item.start
+    for start, end, new in sorted(edits):
+        out += [item.source[pos:start], new]
+        pos = end
+    out.append(item.source[pos:item.end])
+    return "".join(out)
+
+
+def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
+    """The whole lines to cut for removing orchestrator annotations, or None where cutting lines is
+    not exact (flow style, keys sharing a line, aliases, anchors): then a verified edit does it."""
+    meta = child(item.node, "metadata")
+    ann = child(meta, "annotations")
+    if not isinstance(ann, yaml.MappingNode):
+        return []
+    doomed = [(k, v) for k, v in ann.value if isinstance(k, yaml.ScalarNode)
+              and isinstance(k.value, str) and k.value.startswith(C.RENDER_STRIPPED)]
+    if not doomed:
+        return []
+    if len(doomed) < len(ann.value):
+        cuts = [_line_cut(item.source, k, v, ann) for k, v in doomed]
+        return None if None in cuts else cuts  # type: ignore[return-value]
+    # Every annotation goes: the `annotations:` entry goes, unless it is all metadata has.
+    assert isinstance(meta, yaml.MappingNode)
+    if len(meta.value) < 2:
+        return None
+    key = next(k for k, v in meta.value if v is ann)
+    cut = _line_cut(item.source, key, ann, meta)
+    return None if cut is None else [cut]
+
+
+def _line_cut(text: str, key: yaml.Node, value: yaml.Node, parent: yaml.MappingNode) -> tuple[int, int, str] | None:
+    if parent.flow_style or value.start_mark.index < key.end_mark.index:  # flow, or an alias
+        return None
+    begin = line_start(text, key.start_mark.index)
+    end = line_end(text, node_end(value, text))
+    if text[begin:key.start_mark.index].strip() or "&" in text[key.start_mark.index:end]:
+        return None
+    return (begin, end, "")
 
 
 def _dedent(region: str, column: int) -> str:

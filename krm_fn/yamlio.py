@@ -13,12 +13,45 @@ import yaml
 C_AVAILABLE = hasattr(yaml, "CSafeLoader")
 
 
-class _PureLoader(yaml.SafeLoader):
+# Deeper than any Kubernetes object nests, and shallow enough for everything that walks an item afterwards
+# (constructing, copying, patching, emitting: Python recursion), on both backends.
+MAX_DEPTH = 400
+# How many nodes aliases may add to one object when it is expanded (walked as a tree: hashed, compared,
+# emitted). Anchors in real manifests add hundreds; an alias bomb adds billions (as Go's yaml.v3 caps it).
+MAX_ALIAS_EXPANSION = 100_000
+
+
+class NestingTooDeep(yaml.MarkedYAMLError):
+    """More than MAX_DEPTH levels of nesting; raised while composing, before any recursion can crash."""
+
+
+class ExpansionTooLarge(ValueError):
+    """Aliases make an object too large to walk or emit (an alias bomb)."""
+
+
+class _DepthGuard:
+    """Both composers (libyaml's recursive C composer too) call descend/ascend_resolver around every node:
+    counting there refuses deep nesting before the C stack can overflow (a segfault, not an exception)."""
+
+    _depth = 0
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep")
+        super().descend_resolver(current_node, current_index)  # type: ignore[misc]
+
+    def ascend_resolver(self) -> None:
+        self._depth -= 1
+        super().ascend_resolver()  # type: ignore[misc]
+
+
+class _PureLoader(_DepthGuard, yaml.SafeLoader):
     pass
 
 
 if C_AVAILABLE:
-    class _CLoader(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+    class _CLoader(_DepthGuard, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
         pass
     _LOADERS = {"c": _CLoader, "pure": _PureLoader}
 else:  # pragma: no cover - depends on how PyYAML was built
@@ -52,12 +85,72 @@ def loader_class() -> type:
     return _LOADERS[_backend]
 
 
+def _too_deep(text: str) -> NestingTooDeep:
+    """The error with the mark of the first node past MAX_DEPTH (found by the iterative event parser)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=loader_class()):
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+                if depth + 1 > MAX_DEPTH:
+                    return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep",
+                                          problem_mark=event.start_mark)
+                depth += isinstance(event, yaml.CollectionStartEvent)
+    except yaml.YAMLError:
+        pass
+    return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep")
+
+
 def compose(text: str) -> yaml.Node | None:
-    return yaml.compose(text, Loader=loader_class())
+    try:
+        return yaml.compose(text, Loader=loader_class())
+    except NestingTooDeep:
+        raise _too_deep(text) from None
 
 
 def compose_all(text: str) -> list[yaml.Node]:
-    return list(yaml.compose_all(text, Loader=loader_class()))
+    try:
+        return list(yaml.compose_all(text, Loader=loader_class()))
+    except NestingTooDeep:
+        raise _too_deep(text) from None
+
+
+def _children(node: Any) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, dict):
+        return [n for pair in node.items() for n in pair]
+    if isinstance(node, (list, tuple)):
+        return list(node)
+    return []
+
+
+def expanded_size(root: Any) -> tuple[int, int]:
+    """(distinct, expanded) node count of a composed node or of Python data: linear in the distinct nodes,
+    however often aliases repeat them (each shared node is counted once and its size remembered)."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            sizes[key] = 1 + sum(sizes[id(c)] for c in _children(node))
+        elif key not in sizes:
+            sizes[key] = 0  # a cycle (only Python data can have one) counts once
+            stack.append((node, True))
+            stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+    return len(sizes), sizes[id(root)]
+
+
+def check_expansion(root: Any) -> None:
+    """Raise ExpansionTooLarge when aliases would add more than MAX_ALIAS_EXPANSION nodes to `root`."""
+    distinct, expanded = expanded_size(root)
+    if expanded - distinct > MAX_ALIAS_EXPANSION:
+        raise ExpansionTooLarge(f"its aliases expand it to {expanded} nodes from {distinct}; more than "
+                                f"{MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")
 
 
 def _copy(node: yaml.Node, memo: dict[int, yaml.Node]) -> yaml.Node:
@@ -84,6 +177,7 @@ def construct(node: yaml.Node, may_merge: bool = True) -> Any:
     the writer need the composed nodes as they were (their positions are the source text), so the
     constructor works on a copy.
     """
+    check_expansion(node)
     loader = loader_class()("")
     try:
         return loader.construct_document(_copy(node, {}) if may_merge else node)
@@ -92,7 +186,10 @@ def construct(node: yaml.Node, may_merge: bool = True) -> Any:
 
 
 def load(text: str) -> Any:
-    return yaml.load(text, Loader=loader_class())
+    try:
+        return yaml.load(text, Loader=loader_class())
+    except NestingTooDeep:
+        raise _too_deep(text) from None
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
@@ -178,6 +275,7 @@ _CautiousPureDumper.add_representer(str, _str_representer)
 
 def dump(data: Any) -> str:
     """Block YAML for one document, keys in insertion order, no anchors, no `...` end marker."""
+    check_expansion(data)
     options = dict(default_flow_style=False, sort_keys=False, allow_unicode=True, width=1 << 16)
     dumper = _dumper_for(data)
     text = yaml.dump(data, Dumper=dumper, **options)

@@ -251,15 +251,12 @@ class Obj:
 
     @property
     def local(self) -> bool:
-        """Local config: never in `render` output."""
-        return self.annotations.get(LOCAL_CONFIG) == "true" or self.kind == "SpeculativeDecodingPolicy"
-
-    @property
-    def orchestrator_config(self) -> bool:
-        """kustomize's own files and KRM functions' configs: `render` may leave them out too."""
-        group = self.api_version.partition("/")[0] if isinstance(self.api_version, str) else ""
-        return self.local or group == "kustomize.config.k8s.io" or self.kind in ("Kustomization", "Component") \
-            or any(k in self.annotations for k in ("config.kubernetes.io/function", "config.k8s.io/function"))
+        # What `render` leaves out: local config, the policy, kustomize's own files and function configs.
+        return (self.annotations.get(LOCAL_CONFIG) == "true" or self.kind == "SpeculativeDecodingPolicy"
+                or (self.kind in ("Kustomization", "Component")
+                    and str(self.api_version or "kustomize.config.k8s.io/").startswith("kustomize.config.k8s.io/"))
+                or self.api_version == "builtin"
+                or any(a in self.annotations for a in ("config.kubernetes.io/function", "config.k8s.io/function")))
 
     def internal(self) -> dict:
         return {k: v for k, v in self.annotations.items() if isinstance(k, str) and k.startswith(INTERNAL)}
@@ -326,8 +323,7 @@ def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoi
         return bad
     if r.code == 1 and mode == "render" and r.out:
         bad.append("render: output written although it failed")
-    # A line may start with where the object is (`file (document 2): [error] …`).
-    if r.code == 1 and not re.search(r"\[(error|warning)\] ", r.err):
+    if r.code == 1 and not re.search(r"(?m)^(?:\S[^\n]*: )?\[(error|warning)\] ", r.err):
         bad.append("silent-failure: exit 1 without an error or warning on stderr")
     if not r.out:
         if r.code == 0:
@@ -399,7 +395,7 @@ def _compare(mode: str, in_objs: list[Obj], out_objs: list[Obj]) -> list[str]:
     for o in in_objs:
         found = out_by_key.get(o.key, [])
         if not found:
-            if not o.derived and not (mode == "render" and o.orchestrator_config):
+            if not o.derived:
                 bad.append(f"lost: {o.key}")
             continue
         if mode == "krm" and o.internal() and not any(f.internal() == o.internal() for f in found):

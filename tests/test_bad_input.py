@@ -90,14 +90,14 @@ READABLE_BUT_BAD = [
     ("name-not-a-string", RL + "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: [a]}\n",
      ["has no metadata.name"], "metadata.name"),
     ("unknown-setting", RL + ITEMS + fc("mode: validate\nfastMode: yes"),
-     ["invalid functionConfig", "unknown setting 'fastMode'", "mode, failOn, tunedPresets, ngramFallback"],
+     ["invalid functionConfig", "unknown setting \"fastMode\"", "mode, failOn, tunedPresets, ngramFallback"],
      None),
     ("unknown-setting-no-items", RL + "items: []\n" + fc("fastMode: yes  # kept as written"),
-     ["invalid functionConfig", "unknown setting 'fastMode'"], None),
+     ["invalid functionConfig", "unknown setting \"fastMode\""], None),
     ("bad-mode", RL + ITEMS + fc("mode: fast"),
-     ["invalid functionConfig", "mode: invalid value 'fast'", "materialize, validate"], "functionConfig.data.mode"),
+     ["invalid functionConfig", "mode: invalid value \"fast\"", "materialize, validate"], "functionConfig.data.mode"),
     ("bad-failOn", RL + ITEMS + fc("failOn: info"),
-     ["invalid functionConfig", "failOn: invalid value 'info'", "error, warning"], "functionConfig.data.failOn"),
+     ["invalid functionConfig", "failOn: invalid value \"info\"", "error, warning"], "functionConfig.data.failOn"),
     ("tunedPresets-not-json", RL + ITEMS + fc("tunedPresets: '{phi-4: mtp'"),
      ["invalid functionConfig", "tunedPresets: not valid JSON"], "functionConfig.data.tunedPresets"),
     ("tunedPresets-bad-config", RL + ITEMS + fc("tunedPresets: '{\"phi-4\": \"{mtp\"}'"),
@@ -109,9 +109,9 @@ READABLE_BUT_BAD = [
      ["invalid functionConfig", "ngramFallback", "num_speculative_tokens must be a positive integer"],
      "functionConfig.data.ngramFallback"),
     ("policy-unknown-setting", RL + ITEMS + fc("mode: validate\nextra: 1", "SpeculativeDecodingPolicy", "spec"),
-     ["invalid functionConfig", "unknown setting 'extra'"], None),
+     ["invalid functionConfig", "unknown setting \"extra\""], None),
     ("functionConfig-wrong-kind", RL + ITEMS + fc("replicas: 1", "Deployment", "spec"),
-     ["invalid functionConfig", "kind 'Deployment'", "expected ConfigMap or SpeculativeDecodingPolicy"], None),
+     ["invalid functionConfig", "kind \"Deployment\"", "expected ConfigMap or SpeculativeDecodingPolicy"], None),
     ("functionConfig-a-list", RL + ITEMS + "functionConfig: [a, b]\n",
      ["invalid functionConfig", "not a mapping"], None),
     ("functionConfig-data-a-list", RL + ITEMS + "functionConfig:\n  kind: ConfigMap\n  data: [mode]\n",
@@ -169,14 +169,14 @@ def test_utf8_bom_is_tolerated(backend, data):
 
 def test_env_setting_with_a_bad_value(backend):
     code, out, err = run((RL + ITEMS).encode(), {"KAITO_SPECDEC_MODE": "fast"})
-    check_error(code, err, ["mode: invalid value 'fast'"])
+    check_error(code, err, ["mode: invalid value \"fast\""])
     assert out == "" or out.startswith(RL + ITEMS)
 
 
 @pytest.mark.parametrize("data, words", [
     (b"items: [\n", ["input is not valid YAML", "line 2, column 1"]),
     (b"\xff\xfe\x00\x00", ["input is not UTF-8"]),
-    ((RL + ITEMS + fc("mode: fast")).encode(), ["invalid functionConfig", "mode: invalid value 'fast'"]),
+    ((RL + ITEMS + fc("mode: fast")).encode(), ["invalid functionConfig", "mode: invalid value \"fast\""]),
 ], ids=["not-yaml", "not-utf8", "bad-functionConfig"])
 def test_installed_command_never_prints_a_traceback(data, words):
     proc = subprocess.run(["kaito-specdec"], input=data, capture_output=True, timeout=60)

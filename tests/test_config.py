@@ -36,7 +36,7 @@ def test_fail_on_from_environment() -> None:
 
 @pytest.mark.parametrize("env, words", [
     ({"KAITO_SPECDEC_MODE": "fast"}, "environment variable KAITO_SPECDEC_MODE (or ARGOCD_ENV_KAITO_SPECDEC_MODE): "
-                                     "mode: invalid value 'fast'"),
+                                     "mode: invalid value \"fast\""),
     ({"ARGOCD_ENV_KAITO_SPECDEC_FAIL_ON": "info"}, "environment variable KAITO_SPECDEC_FAIL_ON"),
     ({"KAITO_SPECDEC_NGRAM_FALLBACK": "{}"}, "environment variable KAITO_SPECDEC_NGRAM_FALLBACK"),
 ])
@@ -63,3 +63,47 @@ def test_a_kaito_item_that_is_no_object_is_an_error_result_not_a_crash() -> None
     assert len(lines) == 1 and lines[0].startswith(
         "[error] kaito.sh/v1beta1/Workspace/w: cannot be read as a Kubernetes object: ")
     assert "internal error" not in err.getvalue()
+
+
+@pytest.mark.parametrize("value, want", [
+    ("v0.12.0", "v0.12.0"), ("0.12", "v0.12.0"), (" v0.13.1 ", "v0.13.1"), ("v0.14.0-rc.1", "v0.14.0"),
+])
+def test_kaito_version_values(value, want) -> None:
+    assert resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": value}}, {}).kaito_version == want
+
+
+def test_kaito_version_default_is_the_tables_version_and_knows_the_annotation() -> None:
+    settings = resolve_settings(None, {})
+    assert settings.kaito_version == "v0.13.0" and settings.knows_annotation
+    assert not resolve_settings(None, {"KAITO_SPECDEC_KAITO_VERSION": "v0.12.3"}).knows_annotation
+
+
+@pytest.mark.parametrize("value", ["latest", "v1", "0.12.x", ""])
+def test_kaito_version_rejects(value) -> None:
+    if value == "":
+        assert resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": ""}}, {}).kaito_version == "v0.13.0"
+        return
+    with pytest.raises(ConfigError, match="kaitoVersion: invalid value"):
+        resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": value}}, {})
+
+
+@pytest.mark.parametrize("value, vllm, mri", [
+    ("", True, True),
+    ("vLLM=false", False, True),
+    ("vLLM=F, enableMultiRoleInferenceController=0", False, False),
+    ("enableMultiRoleInferenceController=TRUE,enableMIG=true,", True, True),
+])
+def test_feature_gates(value, vllm, mri) -> None:
+    settings = resolve_settings(None, {"ARGOCD_ENV_KAITO_SPECDEC_FEATURE_GATES": value})
+    assert (settings.vllm_gate, settings.mri_controller) == (vllm, mri)
+
+
+@pytest.mark.parametrize("value, words", [
+    ("vllm=false", "unknown KAITO feature gate \"vllm\""),
+    ("vLLM", "malformed pair \"vLLM\", expect name=bool"),
+    ("vLLM=no", "invalid value of vLLM: \"no\""),
+])
+def test_feature_gates_reject(value, words) -> None:
+    with pytest.raises(ConfigError) as err:
+        resolve_settings(None, {"KAITO_SPECDEC_FEATURE_GATES": value})
+    assert "environment variable KAITO_SPECDEC_FEATURE_GATES" in str(err.value) and words in str(err.value)

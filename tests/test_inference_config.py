@@ -9,6 +9,7 @@ from krm_fn.inference_config import (
     InferenceConfigError,
     Inspection,
     inspect,
+    kaito_problem,
     with_speculative_config,
 )
 
@@ -184,7 +185,6 @@ def test_wrong_shapes_raise(text, message):
     [
         ("vllm: [1\n", 2, 1),
         ("vllm:\n\ta: 1\n", 2, 1),
-        ("a: 1\n---\nb: 2\n", 2, 1),
         ("a: 1\n a: 2\nb\n", None, None),
         ("a: 2001-13-01\n", None, None),
     ],
@@ -211,10 +211,47 @@ def test_bad_yaml_raises(text, line, column):
         (f"vllm:\n  {SC}\n", Inspection(True, J, False)),
         ("vllm:\n  speculative-config:\n    method: mtp\n", Inspection(True, {"method": "mtp"}, False)),
         ("vllm:\n  speculative-config:\n", Inspection(True, None, False)),
-        ("vllm:\n  speculative_config: '{}'\n", Inspection(False, None, True)),
-        ("vllm:\n  speculative_config: a\n  speculative-config: b\n", Inspection(True, "b", True)),
+        ("vllm:\n  speculative_config: '{}'\n", Inspection(False, None, True, ("speculative_config",), "{}")),
+        ("vllm:\n  speculative_config: a\n  speculative-config: b\n",
+         Inspection(True, "b", True, ("speculative_config",), "a")),
+        ("vllm:\n  speculative-config.method: ngram\n", Inspection(False, None, False, ("speculative-config.method",))),
+        # KAITO (yaml.v2) reads the first document only.
+        ("vllm: {a: 1}\n---\nvllm:\n  speculative-config: x\n", Inspection(False, None, False)),
         ("speculative-config: x\n", Inspection(False, None, False)),
     ],
 )
 def test_inspect(text, want):
     assert inspect(text) == want
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("vllm:\n  max-model-len: 4096\n", None),
+    ("vllm:\n  max-model-len: ' -12 '\n", None),
+    ("vllm:\n  max-model-len: ~\n", None),  # yaml.v2: "" , which KAITO skips
+    ("vllm:\n  max-model-len: 4k\n", 'max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax'),
+    ("vllm:\n  max-model-len: 0x10\n", 'max-model-len must be an integer: strconv.Atoi: parsing "0x10": invalid syntax'),
+    ("vllm:\n  max-model-len: 99999999999999999999\n",
+     'max-model-len must be an integer: strconv.Atoi: parsing "99999999999999999999": value out of range'),
+    ("vllm:\n  a: {b: 1}\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: cannot "
+                              "unmarshal !!map into string (vllm.a) (KAITO reads every value under vllm as one "
+                              "string: write it as one quoted string)"),
+    ("vllm:\n  a: true\n  b: 1.5\n  c: ~\n", None),  # scalars are text to KAITO
+    ("- a\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 1: cannot unmarshal !!seq "
+              "into v1beta1.InferenceConfig"),
+    ("vllm: {}\n---\n[broken\n", None),  # KAITO reads the first document only
+    ("vllm:\n  <<: {a: {b: 1}}\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: "
+                                  "cannot unmarshal !!map into string (vllm.a) (KAITO reads every value under "
+                                  "vllm as one string: write it as one quoted string)"),
+    ("base: &b {x: '1'}\nvllm:\n  <<: *b\n  y: 2\n", None),
+    ("vllm:\n  ? [complex]\n  : 1\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: "
+                                    "cannot unmarshal !!seq into string (a key under vllm)"),
+    ("\ufeffvllm:\r\n  max-model-len: 4k\r\n",
+     'max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax'),
+])
+def test_kaito_problem(text, problem):
+    assert kaito_problem(text) == problem
+
+
+def test_edit_keeps_later_documents():
+    got = with_speculative_config("vllm:\n  a: 1\n---\nb: [2\n", J)
+    assert got == f"vllm:\n  a: 1\n  {SC}\n---\nb: [2\n"

@@ -35,9 +35,17 @@ def test_enable_then_disable_restores_input(case: str) -> None:
     code2, out2, err2 = run(without_results(out).replace(ON, OFF), env)
     assert code2 == 0, err2
     assert "kaito-specdec.dev/derived" not in out2
-    if "created-by" in text or "ownerReferences" in text:
+    # A MultiRoleInference's child that said otherwise than its parent is decided as KAITO rewrites it: its
+    # config reference now follows the role's (as KAITO's controller would set it), so it is compared apart.
+    rewritten = {r["resourceRef"]["name"] for r in yaml.safe_load(out)["results"] or []
+                 if r["message"].startswith("differs from what MultiRoleInference")}
+    if "created-by" in text or "ownerReferences" in text or rewritten:
         # Children took the parent's value, as KAITO syncs it: "false" now where they had none before.
-        assert _without_opt_in(without_results(out2)) == _without_opt_in(text)
+        after, before = _without_opt_in(without_results(out2)), _without_opt_in(text)
+        assert [i for i in after if i["metadata"]["name"] not in rewritten] == \
+            [i for i in before if i["metadata"]["name"] not in rewritten]
+        for item in (i for i in after if i["metadata"]["name"] in rewritten):
+            assert "specdec" not in str(item), item  # no reference to a derived ConfigMap is left behind
     else:
         assert without_results(out2) == text.replace(ON, OFF)
 

@@ -51,9 +51,11 @@ def test_stale_results_are_replaced_even_by_none() -> None:
 
 
 def test_render_of_nothing_is_an_error(tmp_path: Path) -> None:
-    for argv, stdin in ((["render", "-"], ""), (["render", "-"], "---\n# nothing\n"), (["render", str(tmp_path)], "")):
+    for argv, stdin, words in ((["render", "-"], "", "[error] render: stdin is empty: no manifests to render"),
+                               (["render", "-"], "---\n# nothing\n", "[error] render: stdin is empty"),
+                               (["render", str(tmp_path)], "", "no Kubernetes objects in the input")):
         code, out, err = run(argv, stdin)
-        assert (code, out) == (1, "") and "no Kubernetes objects in the input" in err
+        assert (code, out) == (1, "") and words in err
 
 
 def test_render_errors_name_the_file_and_document(tmp_path: Path) -> None:
@@ -62,7 +64,9 @@ def test_render_errors_name_the_file_and_document(tmp_path: Path) -> None:
                                      "kind: Service\nmetadata:\n  name: c\n")
     code, out, err = run(["render", str(tmp_path)])
     assert (code, out) == (1, "")
-    assert re.search(r"b\.yaml: document 1 \(line 6, column 1\) has no apiVersion", err)
+    # file:line first (issue 9), and documents numbered from 1: the second document of b.yaml
+    assert err == f"{tmp_path / 'b.yaml'}:6: [error] /Service/c apiVersion: document 2 (line 6, column 1) has no " \
+                  "apiVersion (a non-empty string)\n"
 
 
 def test_malformed_referenced_configmaps_are_named_errors() -> None:
@@ -159,7 +163,7 @@ def test_the_same_object_twice_is_a_warning(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(svc)
     code, out, err = run(["render", str(tmp_path / "a.yaml"), "-"], svc)
     assert code == 0
-    assert err == f"[warning] v1/Service/s: the same object as {tmp_path / 'a.yaml'} (kind, namespace and name): " \
+    assert err == f"<stdin>:1: [warning] v1/Service/s: the same object as {tmp_path / 'a.yaml'} (kind, namespace and name): " \
                   "one of them would be lost\n"
     code, _, err = run(["render", "-"], svc + "---\n" + svc.replace("v1", "apps/v1", 1).replace("Service", "Deployment"))
     assert (code, err) == (0, "")  # another kind of the same name is another object

@@ -1,10 +1,17 @@
-"""KAITO's admission checks for the opt-in annotation, one module each, run in this order.
+"""KAITO's admission rules for the objects the function touches, one module each (SPEC.md 3 and 5.3a).
 
-Each module has `ID`, `KINDS` and `check(workload) -> str | None` (the exact message, or None), and its
-docstring is its documentation. The first failing check is the one reported, as KAITO's webhook does.
+Opt-in checks (`OPT_IN`): `ID`, `KINDS`, `check(workload, settings) -> str | None` (the exact message, or
+None); the first failing one is reported, as KAITO's speculative-decoding webhook does.
+Admission checks (`ADMISSION`): `ID`, `KINDS`, `findings(workload, settings) -> [(message, field path)]`;
+every one is reported, as KAITO's webhooks collect every FieldError (`errs.Also`).
+`inference_configmap` holds the rules on a referenced ConfigMap (used when deciding).
+Each module's docstring is its documentation and quotes the KAITO rule it mirrors.
 """
 from __future__ import annotations
 
-from . import annotation_value, preset_required, vllm_runtime
+from . import (annotation_value, inference_configmap, inference_or_tuning, preset_and_template, preset_required,
+               preset_supported, roles, vllm_runtime)
 
-CHECKS = (annotation_value, preset_required, vllm_runtime)
+OPT_IN = (annotation_value, preset_required, vllm_runtime)
+ADMISSION = (inference_or_tuning, preset_and_template, preset_supported, roles)
+CHECKS = OPT_IN + ADMISSION + (inference_configmap,)

@@ -1,36 +1,58 @@
 """annotation-value: the annotation must be exactly the string "true" or "false".
 
+KAITO rule mirrored (v0.13.0 webhook, SPEC.md section 3): the value is read from the annotations map, a
+`map[string]string`, and anything but "true" / "false" is refused with
+`annotation kaito.sh/enable-speculative-decoding has invalid value %q; expected "true" or "false"`.
+
 PASS:  kaito.sh/enable-speculative-decoding: "true"   (or "false", or no annotation at all)
 FAIL:  kaito.sh/enable-speculative-decoding: "True"   (case matters)
 FAIL:  kaito.sh/enable-speculative-decoding: "yes"
-FAIL:  kaito.sh/enable-speculative-decoding: true     (a YAML boolean; Kubernetes annotations are strings)
+FAIL:  kaito.sh/enable-speculative-decoding: true     (unquoted: YAML reads a boolean, and the API server
+       refuses a non-string annotation before KAITO sees it)
+
+An unquoted value is named as written (`yes`, `on`, `1`, `True`), with the reason: the quoted form of what
+YAML made of it ("true", "1") would hide the mistake.
 """
 from __future__ import annotations
 
-import json
+import yaml
 
 from ..index import Workload
+from ..reader import child
+from ..report import goquote
 
 ID = "annotation-value"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
 
 
-def _quoted(value: object) -> str:
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+def written(w: Workload) -> str | None:
+    """The annotation's value exactly as written in the item (None when it is not a plain scalar there)."""
+    node = w.item.node
+    for key in (*w.spec.annotations, "kaito.sh/enable-speculative-decoding"):
+        node = child(node, key)
+    return node.value if isinstance(node, yaml.ScalarNode) else None
+
+
+def _reads_as(value: object) -> str:
     if isinstance(value, bool):
-        return json.dumps(str(value).lower())
-    return json.dumps("" if value is None else str(value))
+        return "a boolean"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return "a " + type(value).__name__  # a timestamp, binary data …
 
 
-def check(w: Workload) -> str | None:
+def check(w: Workload, settings: object = None) -> str | None:
     if w.value == "true":
         return None
-    message = (f"annotation kaito.sh/enable-speculative-decoding has invalid value {_quoted(w.value)}; "
-               'expected "true" or "false"')
-    if not isinstance(w.value, str):
-        # The same words as KAITO, plus what makes an unquoted `true` wrong: it is not a string.
-        message += " (the value is a YAML " + ("boolean" if isinstance(w.value, bool) else
-                                               "null" if w.value is None else type(w.value).__name__) \
-            + ", not a string: quote it)"
-    return message
+    if isinstance(w.value, str):
+        return (f"annotation kaito.sh/enable-speculative-decoding has invalid value {goquote(w.value)}; "
+                'expected "true" or "false"')
+    as_written = written(w)
+    # A mapping or a list has no one-word spelling; an empty value (`key:`) shows as (empty).
+    shown = "(empty)" if as_written == "" else as_written if as_written is not None else "(a collection)"
+    return (f"annotation kaito.sh/enable-speculative-decoding has invalid value {shown} "
+            f"(unquoted, YAML reads it as {_reads_as(w.value)}; write \"true\" or \"false\" in quotes)")

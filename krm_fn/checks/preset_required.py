@@ -1,5 +1,11 @@
 """preset-required: speculative decoding needs a preset inference (a model name KAITO can resolve).
 
+KAITO rule mirrored (v0.13.0 webhook, SPEC.md section 3): without a preset name the opt-in is refused.
+A v1beta1 InferenceSet is validated by KAITO through the Workspace it projects
+(`inferenceset.ValidateWorkspaceForInferenceSet`: `NewWorkspaceForInferenceSet(is).ValidateCreate(ctx)`, its
+errors `.ViaField("spec", "template")`), so its message is the Workspace's; a v1alpha1 InferenceSet has no
+such projection and keeps its own wording.
+
 PASS:  Workspace with inference.preset.name: "deepseek-r1-0528"
 FAIL:  Workspace with inference.template (a custom pod template) or tuning instead of inference
 FAIL:  InferenceSet without spec.template.inference.preset.name
@@ -14,7 +20,9 @@ ID = "preset-required"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
 
 
-def check(w: Workload) -> str | None:
-    if kinds.preset_name(w.spec, w.data) is not None:
+def check(w: Workload, settings: object = None) -> str | None:
+    if kinds.preset_name(w.spec, w.effective) is not None:
         return None
+    if w.spec is kinds.INFERENCESET and w.item.api_version == "kaito.sh/v1beta1":
+        return kinds.WORKSPACE.no_preset_message  # the projected Workspace's words, at spec.template.…
     return w.spec.no_preset_message

@@ -1,24 +1,32 @@
 """vllm-runtime: speculative decoding needs the vLLM runtime.
 
-The runtime is "transformers" only when the runtime annotation (kaito.sh/runtime) is exactly
-"transformers"; any other value, or none, means vLLM.
+KAITO rule mirrored (`GetWorkspaceRuntimeName`, api/v1beta1/labels.go): with the `vLLM` feature gate off
+the runtime is always transformers; otherwise it is transformers only when the runtime annotation
+(kaito.sh/runtime) is exactly "transformers", and vLLM for any other value or none.
 
 PASS:  no kaito.sh/runtime annotation, or kaito.sh/runtime: "vllm", or an unknown value
 FAIL:  kaito.sh/runtime: "transformers"
+FAIL:  any workload when the featureGates setting says vLLM=false
 """
 from __future__ import annotations
 
 from .. import constants as C
 from .. import kinds
 from ..index import Workload
+from ..report import goquote
 
 ID = "vllm-runtime"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
 
 
-def check(w: Workload) -> str | None:
-    if kinds.runtime(w.spec, w.data) != C.RUNTIME_TRANSFORMERS:
+def check(w: Workload, settings: object = None) -> str | None:
+    gate = getattr(settings, "vllm_gate", True)
+    if kinds.runtime(w.spec, w.effective, gate) != C.RUNTIME_TRANSFORMERS:
         return None
-    preset = kinds.preset_name(w.spec, w.data)
+    preset = goquote(kinds.preset_name(w.spec, w.effective) or "")
+    if not gate:
+        return ("kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "
+                f'"transformers" (preset {preset}): KAITO runs with the feature gate vLLM=false '
+                "(featureGates setting)")
     return ("kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "
-            f'"transformers" (preset "{preset}")')
+            f'"transformers" (preset {preset})')

@@ -128,6 +128,9 @@ def test_generate_fails_when_kustomize_fails(plugin, repo, cmp_env):
     proc = generate(plugin, app, cmp_env())
     assert proc.returncode != 0, describe(proc)
     assert proc.stdout == ""
+    # kustomize's error, and no second, misleading one from kaito-specdec about its empty input (issue 9)
+    assert "missing.yaml" in proc.stderr, describe(proc)
+    assert "kaito-specdec" not in proc.stderr and "[error]" not in proc.stderr, describe(proc)
 
 
 @pytest.mark.parametrize("how", ["parameter", "plugin-env"])

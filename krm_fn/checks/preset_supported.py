@@ -1,0 +1,62 @@
+"""preset-supported: the preset name must be one KAITO knows.
+
+KAITO rule mirrored (`plugin.IsValidPreset`, pkg/utils/plugin/plugin.go; called by
+`InferenceSpec.validateCreate`, api/v1beta1/workspace_validation.go):
+
+    if KaitoModelRegister.Has(preset) { return true }
+    if _, ok := LegacyBuiltinToCatalog[strings.ToLower(preset)]; ok { return true }
+    if strings.Contains(preset, "/") { parts := strings.SplitN(preset, "/", 2)
+        if len(parts) == 2 && parts[0] != "" && parts[1] != "" { return true } }
+    ...
+    errs.Also(apis.ErrInvalidValue(fmt.Sprintf("Unsupported inference preset name %s", presetName), "presetName"))
+
+under `.ViaField("inference")`: the path is `inference.presetName` (KAITO's literal, not a real field);
+`spec.template.inference.presetName` on an InferenceSet (validated as the Workspace it projects). KAITO's
+register holds only Hugging Face ids (`org/name`) at admission time, so the rule is: a legacy short name
+(lower-cased) or `org/name` with both parts non-empty. Nothing is trimmed. A MultiRoleInference's
+`spec.model.name` becomes its child InferenceSets' preset, where the same rule refuses them.
+
+PASS:  phi-4, PHI-4, deepseek-r1-0528, microsoft/Phi-4-mini-instruct, org/name/with/slashes
+FAIL:  falcon-7b, phi-2, qwen3.5-4b (not legacy names), " phi-4" (leading space), /x, x/
+"""
+from __future__ import annotations
+
+from .. import kinds
+from ..index import Workload
+from ..presets import ALIASES
+from ..report import goquote
+
+ID = "preset-supported"
+KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+
+
+def is_valid_preset(name: str) -> bool:
+    if name.lower() in ALIASES:
+        return True
+    org, slash, model = name.partition("/")
+    return bool(slash and org and model)
+
+
+def _message(name: object) -> str:
+    text = name if isinstance(name, str) else "" if name is None else str(name)
+    message = f"Unsupported inference preset name {text}"
+    if text != text.strip() or not text.isprintable() or not text:
+        # KAITO prints the name bare (%s): say what it is when that hides something.
+        message += f" (the name as written: {goquote(text)})"
+    return message
+
+
+def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
+    data = w.effective
+    if w.spec is kinds.MULTIROLEINFERENCE:
+        name = kinds.get(data, w.spec.preset)
+        if isinstance(name, str) and name and not is_valid_preset(name):
+            return [(_message(name), "spec.model.name")]
+        return []
+    inference = kinds.get(data, w.spec.inference)
+    if not isinstance(inference, dict) or inference.get("preset") is None:
+        return []
+    name = kinds.get(data, w.spec.preset)
+    if isinstance(name, str) and is_valid_preset(name):
+        return []
+    return [(_message(name), kinds.dotted(w.spec.inference) + ".presetName")]

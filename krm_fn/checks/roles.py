@@ -1,0 +1,55 @@
+"""roles: a MultiRoleInference has a model and exactly one prefill and one decode role.
+
+KAITO rule mirrored (`MultiRoleInference.validateCreate` / `validateRoles`,
+api/v1alpha1/multiroleinference_validation.go, errors under `.ViaField("spec")`):
+
+    if m.Spec.Model.Name == "" { errs = errs.Also(apis.ErrMissingField("model.name")) }
+    if len(m.Spec.Roles) != 2 { errs = errs.Also(apis.ErrInvalidValue(
+        fmt.Sprintf("exactly 2 roles required (one prefill, one decode), got %d", len(m.Spec.Roles)), "roles")) }
+    ... "duplicate prefill role" / "duplicate decode role" at roles[i].type,
+    fmt.Sprintf("unsupported role type %q, must be prefill or decode", role.Type) at roles[i].type,
+    apis.ErrMissingField("roles", "missing prefill role") / ("roles", "missing decode role")
+
+The missing model is reported beside the opt-in's own `requires spec.model.name`, as KAITO's webhooks
+report both.
+
+PASS:  roles: [{type: prefill}, {type: decode}] and spec.model.name set
+FAIL:  one role, three roles, two prefill roles, a role of another type, no spec.model.name
+"""
+from __future__ import annotations
+
+from .. import kinds
+from ..index import Workload
+from ..report import goquote
+
+ID = "roles"
+KINDS = ("MultiRoleInference",)
+
+
+def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
+    if w.spec is not kinds.MULTIROLEINFERENCE:
+        return []
+    out: list[tuple[str, str]] = []
+    model = kinds.get(w.data, ("spec", "model", "name"))
+    if model is None or model == "":
+        out.append(("missing field(s): spec.model.name", "spec.model.name"))
+    roles = kinds.get(w.data, ("spec", "roles"))
+    roles = roles if isinstance(roles, list) else []
+    if len(roles) != 2:
+        out.append((f"exactly 2 roles required (one prefill, one decode), got {len(roles)}", "spec.roles"))
+        return out
+    seen: set[str] = set()
+    for i, role in enumerate(roles):
+        kind = role.get("type") if isinstance(role, dict) else None
+        field = f"spec.roles[{i}].type"
+        if kind in ("prefill", "decode"):
+            if kind in seen:
+                out.append((f"duplicate {kind} role", field))
+            seen.add(kind)
+        else:
+            shown = goquote(kind) if isinstance(kind, str) else goquote("" if kind is None else str(kind))
+            out.append((f"unsupported role type {shown}, must be prefill or decode", field))
+    for kind in ("prefill", "decode"):
+        if kind not in seen:
+            out.append((f"missing field(s): spec.roles (missing {kind} role)", "spec.roles"))
+    return out

@@ -1,0 +1,81 @@
+"""Orchestrator configuration among the items: what is configuration for kustomize or kpt, not a manifest.
+
+kustomize's own files need no apiVersion or kind (a bare `resources:` list is a legal kustomization.yaml,
+and kpt passes it as an item), so they are recognised by file name and shape, never checked as
+Kubernetes objects, passed through untouched in KRM mode and left out of a `render` stream.
+"""
+from __future__ import annotations
+
+import posixpath
+
+import yaml
+
+from . import constants as C
+from .reader import Item, child, scalar
+
+# kustomize's names for its config file (kustomize's konfig.RecognizedKustomizationFileNames).
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+KUSTOMIZE_KINDS = ("Kustomization", "Component")
+# The fields of a Kustomization (kustomize v5 types.Kustomization), for items with no file name to go by.
+KUSTOMIZATION_FIELDS = frozenset((
+    "apiVersion", "kind", "metadata", "openapi", "namePrefix", "nameSuffix", "namespace", "commonLabels",
+    "labels", "commonAnnotations", "patchesStrategicMerge", "patchesJson6902", "patches", "images",
+    "imageTags", "replacements", "replicas", "vars", "sortOptions", "resources", "components", "crds",
+    "bases", "configMapGenerator", "secretGenerator", "helmGlobals", "helmCharts", "helmChartInflationGenerator",
+    "generatorOptions", "configurations", "generators", "transformers", "validators", "buildMetadata",
+))
+# Fields only a kustomization has (a Helm values.yaml may well have `resources:` or `images:`).
+_DISTINCT = frozenset(("bases", "patchesStrategicMerge", "patchesJson6902", "configMapGenerator",
+                       "secretGenerator", "namePrefix", "nameSuffix", "commonLabels", "generators",
+                       "transformers", "components", "helmCharts", "replacements"))
+# Annotations that mark an object as a KRM function's config (kustomize transformers, generators).
+FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
+# The fields of a kustomization that list transformer, generator and validator config files.
+_PLUGIN_FIELDS = ("transformers", "generators", "validators")
+
+
+def file_name(item: Item) -> str:
+    path = item.file()[0]
+    return posixpath.basename(path.replace("\\", "/")) if path else ""
+
+
+def is_kustomization(item: Item) -> bool:
+    """A kustomization (or Component): by file name, or by kind, or — with no file to go by — by shape."""
+    if not item.is_mapping:
+        return False
+    kustomize_api = item.api_version.startswith(C.KUSTOMIZE_GROUP + "/")
+    if item.kind in KUSTOMIZE_KINDS and (kustomize_api or not item.api_version):
+        return True
+    if item.api_version and not kustomize_api:
+        return False
+    name = file_name(item)
+    if name:
+        return name in KUSTOMIZATION_NAMES and not item.kind
+    keys = {k.value for k, _ in item.node.value if isinstance(k, yaml.ScalarNode)}
+    return not item.kind and bool(keys) and keys <= KUSTOMIZATION_FIELDS and bool(keys & _DISTINCT)
+
+
+def is_function_config(item: Item) -> bool:
+    """A KRM function's or kustomize plugin's config object (`config.kubernetes.io/function`, `builtin`)."""
+    return item.api_version == "builtin" or any(item.annotation(a) is not None for a in FUNCTION_ANNOTATIONS)
+
+
+def plugin_config_files(items: list[Item]) -> set[str]:
+    """The files that kustomizations among the items name under transformers/generators/validators."""
+    out: set[str] = set()
+    for item in items:
+        if not is_kustomization(item):
+            continue
+        folder = posixpath.dirname(item.file()[0].replace("\\", "/"))
+        for name in _PLUGIN_FIELDS:
+            entries = child(item.node, name)
+            for entry in entries.value if isinstance(entries, yaml.SequenceNode) else []:
+                ref = scalar(entry)
+                if ref and "://" not in ref:
+                    out.add(posixpath.normpath(posixpath.join(folder, ref)))
+    return out
+
+
+def kustomization_folder(item: Item) -> str:
+    folder = posixpath.dirname(item.file()[0].replace("\\", "/"))
+    return folder or "."

@@ -1,0 +1,297 @@
+"""Hostile input (issue 10): bounded time and memory, an error result naming the object, never a crash.
+
+Every case runs a real process on both YAML backends, in KRM mode and in `render -`, as the issue
+reproduced them.
+"""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from hostile import BACKENDS, RL, WS, bomb, clean_error, run
+from krm_fn import yamlio
+
+MODES = [(), ("render", "-")]
+CM = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n")
+WS_CFG = WS + "    config: cfg\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+class TestAliasBombs:
+    def test_in_a_changed_workspace_is_an_error_naming_it(self, backend, mode):
+        r = run(RL + WS + "  bomb:\n" + bomb("    "), backend, *mode)
+        clean_error(r, "Workspace/ws", "alias", f"more than {yamlio.MAX_ALIAS_EXPANSION}")
+
+    def test_in_the_referenced_configmap_is_an_error_naming_it(self, backend, mode):
+        r = run(RL + CM + "  binaryData:\n" + bomb("    ") + "  data:\n    inference_config.yaml: |\n"
+                "      vllm: {}\n" + WS_CFG, backend, *mode)
+        clean_error(r, "ConfigMap/cfg", "alias")
+
+    def test_inside_the_embedded_inference_config_is_copied_not_expanded(self, backend, mode):
+        embedded = "".join("      " + ln + "\n" for ln in ("vllm: {}\nb:\n" + bomb("  ")).splitlines())
+        r = run(RL + CM + "  data:\n    inference_config.yaml: |\n" + embedded + WS_CFG, backend, *mode)
+        assert r.code == 0, r.err
+        assert len(r.out) < 10_000 and b"*a7, *a7" in r.out  # the user's text, aliases and all
+
+    def test_untouched_passes_byte_identical(self, backend, mode):
+        svc = "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n  spec:\n" + bomb("    ")
+        text = RL + WS.replace('"true"', '"false"') + svc
+        r = run(text, backend, *mode)
+        assert r.code == 0, r.err
+        if not mode:
+            assert r.text == text
+        else:
+            assert r.text.endswith("\n---\n" + svc[2:].replace("\n  ", "\n"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+@pytest.mark.parametrize("nest", ["flow", "block", "compact"])
+def test_deep_nesting_is_refused_naming_the_line(backend, mode, nest):
+    deep = {"flow": "  x: " + "[" * 30000 + "]" * 30000 + "\n",
+            "block": "  x:\n" + "".join("  " * (i + 2) + f"k{i}:\n" for i in range(1000)) + "  " * 1002 + "v: 1\n",
+            "compact": "  x:\n  " + "- " * 30000 + "v\n"}[nest]
+    r = run(RL + WS + deep, backend, *mode)
+    clean_error(r, "nest", "line ")
+    assert r.out == b"" and len(r.err.splitlines()) == 1
+    assert r.code != -11  # the segfault of libyaml's recursive composer (exit 139 from a shell)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+def test_nesting_a_little_under_the_limit_is_processed(backend, mode):
+    depth = yamlio.MAX_DEPTH - 10
+    r = run(RL + WS + "  x: " + "[" * depth + "]" * depth + "\n", backend, *mode)
+    assert r.code == 0, r.err
+    assert "speculative" in r.text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_first_node_past_the_limit_is_named(backend):
+    yamlio.set_backend(backend)
+    try:
+        text = "a:\n  b: " + "[" * (yamlio.MAX_DEPTH + 5) + "]" * (yamlio.MAX_DEPTH + 5) + "\n"
+        with pytest.raises(yamlio.NestingTooDeep) as exc:
+            yamlio.compose(text)
+        # `a:` mapping (1), its `b:` value sequences from column 6: the 401st node opens at column 404.
+        assert "line 2, column" in str(exc.value) and str(yamlio.MAX_DEPTH) in str(exc.value)
+    finally:
+        yamlio.set_backend("c" if yamlio.C_AVAILABLE else "pure")
+
+
+def test_expanded_size_is_linear_in_the_distinct_nodes():
+    node = yaml.compose(bomb("", levels=30), Loader=yaml.SafeLoader)
+    distinct, expanded = yamlio.expanded_size(node)
+    assert distinct < 300 and expanded > 9 ** 29
+    data = yaml.load(bomb("", levels=30), Loader=yaml.SafeLoader)
+    assert yamlio.expanded_size(data)[1] > 9 ** 29
+    with pytest.raises(yamlio.ExpansionTooLarge):
+        yamlio.dump(data)
+
+
+# --- line breaks: a bare CR (old Mac), NEL, LS and PS are line breaks to every YAML reader ------------------
+
+WS_PATH = WS.replace("name: phi-4\n", "name: phi-4\n").replace(
+    '"true"\n', '"true"\n      config.kubernetes.io/path: a/ws.yaml\n')
+SVC_PATH = ("- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n    annotations:\n"
+            "      config.kubernetes.io/path: a/svc.yaml\n  spec: {ports: [{port: 80}]}\n")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("brk", ["\r", "\x85", "\u2028", "mixed"], ids=["cr", "nel", "ls", "cr-in-one-item"])
+def test_odd_line_breaks_in_krm_mode(backend, brk):
+    if brk == "mixed":
+        text = RL + WS_PATH.replace("\n", "\r") + SVC_PATH
+    else:
+        text = (RL + WS_PATH + SVC_PATH).replace("\n", brk)
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    out = yaml.safe_load(r.text)  # valid YAML, one ResourceList
+    assert [i["kind"] for i in out["items"]] == ["Workspace", "ConfigMap", "Service"]
+    assert out["items"][0]["inference"]["config"].startswith("specdec-")
+    svc = SVC_PATH if brk == "mixed" else SVC_PATH.replace("\n", brk)
+    assert svc in r.text  # the untouched item byte for byte
+    again = run(r.text.split("results:")[0], backend)
+    assert again.code == 0 and again.text.split("results:")[0] == r.text.split("results:")[0]  # a fixpoint
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("brk", ["\r", "\x85", "\u2028"], ids=["cr", "nel", "ls"])
+@pytest.mark.parametrize("wrapped", [True, False], ids=["resourcelist", "stream"])
+def test_odd_line_breaks_in_render(backend, brk, wrapped):
+    if wrapped:
+        text = RL + WS_PATH + SVC_PATH
+    else:
+        text = "".join("---\n" + d[2:].replace("\n  ", "\n") for d in (WS_PATH, SVC_PATH))
+    r = run(text.replace("\n", brk), backend, "render", "-")
+    assert r.code == 0, r.err
+    docs = list(yaml.safe_load_all(r.text))
+    assert [d["kind"] for d in docs] == ["Workspace", "ConfigMap", "Service"]
+    assert "config.kubernetes.io" not in r.text  # orchestrator annotations stripped, none left behind
+    assert docs[2] == {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"},
+                       "spec": {"ports": [{"port": 80}]}}
+
+
+# --- flow items: one-line JSON ResourceLists and Lists (`kubectl get … -o json`) ----------------------------
+
+JWS = {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
+       "metadata": {"name": "ws", "annotations": {"kaito.sh/enable-speculative-decoding": "true"}},
+       "inference": {"preset": {"name": "phi-4"}}}
+JSVC = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}, "spec": {"ports": [{"port": 80}]}}
+
+
+def _json(kind: str, items: list, indent: int | None = None) -> str:
+    import json
+    api = "v1" if kind == "List" else "config.kubernetes.io/v1"
+    return json.dumps({"apiVersion": api, "kind": kind, "items": items}, indent=indent) + "\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("kind", ["List", "ResourceList"])
+@pytest.mark.parametrize("indent", [None, 2], ids=["one-line", "pretty"])
+def test_render_of_a_json_list(backend, kind, indent):
+    r = run(_json(kind, [JWS, JSVC], indent), backend, "render", "-")
+    assert r.code == 0, r.err
+    docs = list(yaml.safe_load_all(r.text))
+    assert [d["kind"] for d in docs] == ["Workspace", "ConfigMap", "Service"]
+    assert docs[0]["inference"]["config"] == docs[1]["metadata"]["name"]
+    assert docs[2] == JSVC
+    again = run(r.text, backend, "render", "-")
+    assert again.code == 0 and again.text == r.text  # a fixpoint
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_json_resource_list_in_krm_mode_is_a_fixpoint_and_retires_by_its_own_items(backend):
+    import json
+    first = run(_json("ResourceList", [JWS, JSVC]), backend)
+    assert first.code == 0, first.err
+    items = yaml.safe_load(first.text)["items"]
+    assert [i["kind"] for i in items] == ["Workspace", "ConfigMap", "Service"]
+    second = run(_json("ResourceList", items), backend)  # the output, as one-line JSON again
+    assert second.code == 0, second.err
+    assert yaml.safe_load(second.text)["items"] == items
+    disabled = json.loads(json.dumps(items))
+    disabled[0]["metadata"]["annotations"]["kaito.sh/enable-speculative-decoding"] = "false"
+    third = run(_json("ResourceList", [disabled[2], disabled[0], disabled[1]]), backend)
+    assert third.code == 0, third.err
+    # The derived ConfigMap is retired: the Service before it on the same line does not mention it.
+    assert [i["kind"] for i in yaml.safe_load(third.text)["items"]] == ["Service", "Workspace"]
+
+
+# --- a block scalar at the very end of an input without a final line break ------------------------------------
+
+HEADERS = ["|", "|+", "|2", ">", "|+ # keep", ">-"]
+
+
+def _last_cm(header: str, nl: str = "\n", blank_tail: str = "") -> str:
+    body = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: last\n    annotations:\n" \
+           f"      team: ml\n  data:\n    note: {header}\n      first line\n      last line{blank_tail}"
+    return body.replace("\n", nl)
+
+
+def _value(header: str) -> str:
+    text = "note: " + header + "\n  first line\n  last line"
+    return yaml.safe_load(text)["note"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+@pytest.mark.parametrize("nl", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_block_scalar_at_the_end_keeps_its_value_in_krm_mode(backend, header, nl):
+    text = (RL + WS).replace("\n", nl) + _last_cm(header, nl)
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    items = yaml.safe_load(r.text)["items"]
+    assert items[-1]["data"]["note"] == _value(header) == yaml.safe_load(text)["items"][-1]["data"]["note"]
+    assert "results:" in r.text  # something was written after it
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+def test_block_scalar_at_the_end_of_a_changed_item_keeps_its_value(backend, header):
+    text = RL + WS + "  notes: " + header + "\n    first line\n    last line"
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    assert yaml.safe_load(r.text)["items"][0]["notes"] == _value(header)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+def test_internal_annotation_at_the_end_keeps_its_value(backend, header):
+    # kustomize writes its id annotation as a block scalar; it must come back exactly as it went in.
+    text = RL + WS + "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n    annotations:\n" \
+        f"      kustomize.config.k8s.io/id: {header}\n        kind: ConfigMap\n        name: x"
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    got = yaml.safe_load(r.text)["items"][-1]["metadata"]["annotations"]["kustomize.config.k8s.io/id"]
+    assert got == yaml.safe_load(text)["items"][-1]["metadata"]["annotations"]["kustomize.config.k8s.io/id"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_keep_chomped_scalar_ending_in_blanks_keeps_its_value(backend):
+    text = RL + WS + _last_cm("|+", blank_tail="\n\n  ")
+    r = run(text, backend)
+    assert r.code == 0, r.err
+    assert yaml.safe_load(r.text)["items"][-1]["data"]["note"] == "first line\nlast line\n\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("header", HEADERS)
+@pytest.mark.parametrize("changed", [False, True], ids=["untouched", "changed"])
+def test_block_scalar_at_the_end_of_a_file_in_render(backend, header, changed, tmp_path):
+    first = tmp_path / "a.yaml"
+    doc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n" \
+          "    config.kubernetes.io/path: a.yaml\ndata:\n  note: " + header + "\n    first line\n    last line"
+    if changed:
+        doc = WS[2:].replace("\n  ", "\n") + "notes: " + header + "\n  first line\n  last line"
+    first.write_text(doc, encoding="utf-8")
+    second = tmp_path / "b.yaml"
+    second.write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: b\n", encoding="utf-8")
+    r = run(b"", backend, "render", str(first), str(second))
+    assert r.code == 0, r.err
+    docs = list(yaml.safe_load_all(r.text))
+    got = docs[0]["notes"] if changed else docs[0]["data"]["note"]
+    assert got == _value(header)
+    assert docs[-1]["kind"] == "Namespace"
+
+
+# --- render keeps the comments around each document, and strips orchestrator annotations by cutting lines ----
+
+NS_DOC = "# The namespace every model runs in.\n\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n" \
+         "# (owned by the platform team)\n"
+WS_DOC = "# head of the workspace\n" + WS[2:].replace("\n  ", "\n") + "# tail of the workspace\n  # indented too\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_render_keeps_head_and_tail_comments(backend):
+    r = run("---\n" + NS_DOC + "---\n" + WS_DOC + "...\n", backend, "render", "-")
+    assert r.code == 0, r.err
+    docs = r.text.split("---\n")[1:]
+    assert docs[0] == NS_DOC  # untouched: byte for byte, comments before the first key and after the last
+    assert docs[1].startswith("# head of the workspace\napiVersion: kaito.sh/v1beta1\n")
+    assert docs[1].endswith("      name: phi-4\n  config: specdec-ngram-80815d3ebc\n"
+                            "# tail of the workspace\n  # indented too\n".replace("      ", "    "))
+    assert docs[2].startswith("apiVersion: v1\nkind: ConfigMap\n")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_render_of_untouched_documents_round_trips(backend):
+    stream = "---\n" + NS_DOC + "---\n" + NS_DOC.replace("name: ml", "name: other")
+    r = run(stream, backend, "render", "-")
+    assert (r.code, r.text) == (0, stream)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_render_cuts_orchestrator_annotations_exactly(backend):
+    text = RL + ("- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n    annotations:\n"
+                 "      team: ml # who to call\n      config.kubernetes.io/path: 'a/svc.yaml'\n"
+                 "      internal.config.kubernetes.io/index: |-\n        0\n      note: keep\n  spec: {}\n"
+                 "- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: ml\n    annotations:\n"
+                 "      config.kubernetes.io/index: '0'\n      internal.config.kubernetes.io/path: ns.yaml\n"
+                 "    labels: {a: b}\n")
+    r = run(text, backend, "render", "-")
+    assert (r.code, r.err) == (0, "")
+    assert r.text == ("---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n  annotations:\n"
+                      "    team: ml # who to call\n    note: keep\nspec: {}\n"
+                      "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n  labels: {a: b}\n")

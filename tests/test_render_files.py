@@ -1,0 +1,225 @@
+"""`render` on files and folders (issue 10, item 10), the input size cap (both modes) and `presets` with
+settings (issue 9)."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from krm_fn.cli import main
+
+NS = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {}\n"
+SECRET = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: outside\nstringData:\n  password: hunter2\n"
+
+
+def run(argv: list[str], stdin: bytes = b"", env: dict | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err, environ=env or {})
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """pkg/ with a file and a subfolder; outside/ next to it holds a Secret."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.yaml").write_text(NS.format("a"))
+    (pkg / "sub" / "b.yaml").write_text(NS.format("b"))
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.yaml").write_text(SECRET)
+    return pkg
+
+
+def test_render_folder_reads_nested_files(tree):
+    code, out, err = run(["render", str(tree)])
+    assert (code, err) == (0, "")
+    assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")
+
+
+def test_unreadable_subfolder_fails(tree, monkeypatch):
+    """Root reads every folder, so the refusal is simulated where the walk lists a folder."""
+    real = os.scandir
+
+    def scandir(path):
+        if str(path) == str(tree / "sub"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, err = run(["render", str(tree)])
+    assert (code, out) == (1, "")
+    assert err == f"[error] {tree / 'sub'}: cannot read the folder: Permission denied; its manifests would be " \
+                  "missing\n"
+
+
+def _without_dac_override() -> list[str]:
+    """A prefix that runs a command as this user minus the capabilities that let root read any folder
+    (CI runs as root); nothing when not root, or [] plus a skip reason when it cannot be done."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root and util-linux's setpriv is missing: root would read the folder anyway")
+    caps = "-dac_override,-dac_read_search"
+    return [setpriv, f"--inh-caps={caps}", f"--bounding-set={caps}"]
+
+
+def test_unreadable_subfolder_fails_for_real(tree):
+    """A real process, a real mode-000 folder (as root: without the capabilities that bypass it)."""
+    prefix = _without_dac_override()
+    (tree / "sub").chmod(0)
+    try:
+        proc = subprocess.run(prefix + [sys.executable, "-m", "krm_fn", "render", str(tree)],
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        (tree / "sub").chmod(0o755)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == f"[error] {tree / 'sub'}: cannot read the folder: Permission denied; its manifests " \
+                          "would be missing\n"
+
+
+def test_symlink_out_of_the_folder_is_not_followed(tree):
+    (tree / "link.yaml").symlink_to(tree.parent / "outside" / "secret.yaml")
+    code, out, err = run(["render", str(tree)])
+    assert (code, out) == (1, "")
+    assert "hunter2" not in out
+    assert err.startswith(f"[error] {tree / 'link.yaml'}: a symlink to {tree.parent / 'outside' / 'secret.yaml'}, "
+                          "outside the folders given; not followed")
+
+
+def test_symlinked_folder_out_of_the_folder_is_not_followed(tree):
+    (tree / "shared").symlink_to(tree.parent / "outside")
+    code, out, err = run(["render", str(tree)])
+    assert (code, out) == (1, "") and "outside the folders given" in err
+
+
+def test_symlink_to_a_folder_given_is_followed(tree):
+    """Inside the folders given, a symlink is fine, and a file reached twice is read once."""
+    (tree / "again.yaml").symlink_to(tree / "a.yaml")
+    (tree / "link.yaml").symlink_to(tree.parent / "outside" / "secret.yaml")
+    code, out, err = run(["render", str(tree), str(tree.parent / "outside")])
+    assert (code, err) == (0, "")
+    assert out.count("kind: Namespace") == 2 and out.count("kind: Secret") == 1
+
+
+def test_a_file_named_on_the_command_line_may_be_a_symlink(tree):
+    (tree.parent / "direct.yaml").symlink_to(tree.parent / "outside" / "secret.yaml")
+    code, out, _ = run(["render", str(tree.parent / "direct.yaml")])
+    assert code == 0 and "kind: Secret" in out
+
+
+def test_fifo_in_a_folder_does_not_hang(tree):
+    os.mkfifo(tree / "pipe.yaml")
+    proc = subprocess.run([sys.executable, "-m", "krm_fn", "render", str(tree)], capture_output=True,
+                          text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == f"[error] {tree / 'pipe.yaml'}: a FIFO, not a regular file; render reads regular files " \
+                          "and folders only (use - for stdin)\n"
+
+
+def test_dev_zero_is_refused_at_once():
+    proc = subprocess.run([sys.executable, "-m", "krm_fn", "render", "/dev/zero"], capture_output=True,
+                          text=True, timeout=30)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == "[error] /dev/zero: a character device, not a regular file; render reads regular " \
+                          "files and folders only (use - for stdin)\n"
+
+
+# --- the input size cap ---------------------------------------------------------------------------------
+
+BIG = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  k: " + "x" * 3000 + "\n").encode()
+RL = b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n# " + b"x" * 3000 + b"\n"
+
+
+def test_render_file_over_the_cap(tmp_path):
+    (tmp_path / "big.yaml").write_bytes(BIG)
+    code, out, err = run(["render", str(tmp_path)], env={"KAITO_SPECDEC_MAX_INPUT": "2Ki"})
+    assert (code, out) == (1, "")
+    assert err == f"[error] {tmp_path / 'big.yaml'}: the input is larger than the limit of 2Ki; raise it with " \
+                  "KAITO_SPECDEC_MAX_INPUT (e.g. 1Gi) or `render --max-input` if that much is expected\n"
+    # the flag wins over the environment
+    code, out, err = run(["render", "--max-input", "4Ki", str(tmp_path)], env={"KAITO_SPECDEC_MAX_INPUT": "2Ki"})
+    assert (code, err) == (0, "") and "name: big" in out
+
+
+def test_render_cap_counts_all_files_together(tmp_path):
+    for n in range(3):
+        (tmp_path / f"{n}.yaml").write_bytes(BIG.replace(b"name: big", f"name: big{n}".encode()))
+    code, out, err = run(["render", "--max-input", "8Ki", str(tmp_path)])
+    assert (code, out) == (1, "") and f"{tmp_path / '2.yaml'}: the input is larger than the limit of 8Ki" in err
+
+
+@pytest.mark.parametrize("env", [{"KAITO_SPECDEC_MAX_INPUT": "2Ki"}, {"ARGOCD_ENV_KAITO_SPECDEC_MAX_INPUT": "2048"}])
+def test_krm_mode_stdin_over_the_cap(env):
+    code, out, err = run([], RL, env=env)
+    assert (code, out) == (1, "")
+    assert err.startswith("[error] stdin: the input is larger than the limit of 2Ki; raise it with ")
+    code, out, err = run([], RL, env={"KAITO_SPECDEC_MAX_INPUT": "4Ki"})
+    assert (code, err) == (0, "") and out == RL.decode()
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "12Mb", "-1"])
+def test_bad_cap_value(value):
+    code, out, err = run([], RL, env={"KAITO_SPECDEC_MAX_INPUT": value})
+    assert (code, out) == (1, "")
+    assert err == f"[error] environment variable KAITO_SPECDEC_MAX_INPUT: invalid size {value!r}; expected a " \
+                  "positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)\n"
+
+
+def test_default_cap_is_256_mebibytes():
+    from krm_fn.config import DEFAULT_MAX_INPUT, max_input
+    assert DEFAULT_MAX_INPUT == max_input({}) == 256 * 1024 * 1024
+
+
+# --- presets with settings ------------------------------------------------------------------------------
+
+MINE = '{"method":"eagle","model":"org/draft","num_speculative_tokens":3}'
+
+
+def test_presets_honours_config_file(tmp_path):
+    cfg = tmp_path / "fc.yaml"
+    cfg.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fc\ndata:\n  tunedPresets: |\n"
+                   f"    {{\"org/my-model\": {MINE}}}\n"
+                   "  ngramFallback: '{\"method\":\"ngram\",\"num_speculative_tokens\":2,\"prompt_lookup_max\":3}'\n")
+    code, out, err = run(["presets", "--json", "--config", str(cfg)])
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    assert doc["tuned"]["org/my-model"] == json.loads(MINE)
+    assert doc["fallback"] == {"method": "ngram", "num_speculative_tokens": 2, "prompt_lookup_max": 3}
+    code, out, _ = run(["presets", "--config", str(cfg)])
+    assert "org/my-model" in out and out.endswith('\n  {"method":"ngram","num_speculative_tokens":2,'
+                                                 '"prompt_lookup_max":3}\n')
+
+
+def test_presets_honours_environment():
+    env = {"ARGOCD_ENV_KAITO_SPECDEC_TUNED_PRESETS": json.dumps({"org/env-model": json.loads(MINE)})}
+    code, out, err = run(["presets", "--json"], env=env)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["tuned"]["org/env-model"] == json.loads(MINE)
+
+
+def test_presets_bad_settings_are_an_error(tmp_path):
+    code, out, err = run(["presets"], env={"KAITO_SPECDEC_TUNED_PRESETS": "{not json"})
+    assert (code, out) == (1, "")
+    assert err.startswith("[error] environment variable KAITO_SPECDEC_TUNED_PRESETS")
+
+
+def test_broken_symlink_is_named(tree):
+    (tree / "gone.yaml").symlink_to(tree / "nowhere.yaml")
+    code, out, err = run(["render", str(tree)])
+    assert (code, out) == (1, "")
+    assert err == f"[error] {tree / 'gone.yaml'}: a broken symlink (to {tree / 'nowhere.yaml'}); remove it or " \
+                  "restore its target\n"
+
+
+def test_symlinked_folder_inside_is_not_descended_twice(tree):
+    (tree / "loop").symlink_to(tree)
+    code, out, err = run(["render", str(tree)])
+    assert (code, err) == (0, "")
+    assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")

@@ -1,0 +1,194 @@
+"""`render` of real trees (issue 9): kustomize configuration is not a manifest, a kustomization folder is
+named as unbuilt, messages name file and line and say plainly what is not Kubernetes; and a render that
+writes nothing is an error (issue 10, item 11)."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+import yaml
+
+from krm_fn.cli import main
+
+WS = """\
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: ds
+  annotations:
+    kaito.sh/enable-speculative-decoding: "false"
+resource:
+  instanceType: Standard_NC24ads_A100_v4
+inference:
+  preset:
+    name: deepseek-r1-0528
+"""
+KUSTOMIZATION = "resources:\n- workspace.yaml\nnamePrefix: team-a-\ntransformers:\n- specdec.yaml\n"
+TRANSFORMER = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: specdec
+  annotations:
+    config.kubernetes.io/function: |
+      exec:
+        path: kaito-specdec
+data:
+  mode: materialize
+"""
+PREFIX = "apiVersion: builtin\nkind: PrefixSuffixTransformer\nmetadata:\n  name: p\nprefix: x-\nfieldSpecs:\n- path: metadata/name\n"
+DERIVED_ORPHAN = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: specdec-ngram-80815d3ebc
+  annotations:
+    kaito-specdec.dev/derived: "true"
+data:
+  inference_config.yaml: |
+    vllm:
+      speculative-config: '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
+"""
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.BytesIO(stdin.encode()), stdout=out, stderr=err, environ={})
+    return code, out.getvalue(), err.getvalue()
+
+
+def warning(folder: Path, name: str = "kustomization.yaml") -> str:
+    return (f"{folder / name}:1: [warning] {folder} is a kustomization: render does not build it (its patches, "
+            "generators, transformers and name prefixes are not applied) and leaves its kustomize configuration "
+            f"out; to build it, run `kustomize build {folder} | kaito-specdec render -`\n")
+
+
+@pytest.mark.parametrize("name", ["kustomization.yaml", "kustomization.yml", "Kustomization"])
+def test_render_of_a_kustomization_folder(tmp_path, name):
+    (tmp_path / name).write_text(KUSTOMIZATION)
+    (tmp_path / "workspace.yaml").write_text(WS)
+    (tmp_path / "specdec.yaml").write_text(TRANSFORMER)
+    code, out, err = run(["render", str(tmp_path)])
+    assert code == 0
+    assert out == "---\n" + WS  # neither the kustomization nor the transformer's config
+    assert err == warning(tmp_path, name)
+
+
+def test_render_leaves_out_referenced_plugin_configs_and_builtins(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [workspace.yaml]\n"
+        "transformers:\n- plugins/prefix.yaml\n")
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "prefix.yaml").write_text(PREFIX.replace("builtin", "someteam.example/v1"))
+    (tmp_path / "builtin.yaml").write_text(PREFIX)
+    (tmp_path / "workspace.yaml").write_text(WS)
+    code, out, err = run(["render", str(tmp_path)])
+    assert code == 0 and out == "---\n" + WS
+    assert err == warning(tmp_path)
+
+
+def test_render_of_a_folder_holding_only_kustomize_configuration_fails(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- ../base\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        warning(tmp_path).rstrip("\n"),
+        "[error] render: nothing to write: none of the 1 objects in the input is a manifest for a cluster "
+        "(kustomize or kpt configuration, local-config objects, derived ConfigMaps no workload uses); an empty "
+        "stream would make Argo CD prune everything",
+    ]
+
+
+@pytest.mark.parametrize("docs", [
+    [DERIVED_ORPHAN],
+    ["apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n  annotations:\n"
+     "    config.kubernetes.io/local-config: \"true\"\n"],
+    [TRANSFORMER],
+], ids=["only-a-retired-derived-configmap", "only-local-config", "only-a-function-config"])
+def test_render_that_writes_nothing_is_an_error(docs):
+    code, out, err = run(["render", "-"], "---\n".join(docs))
+    assert (code, out) == (1, "")
+    assert err.startswith("[error] render: nothing to write: none of the 1 objects in the input is a manifest")
+
+
+def test_krm_mode_kustomization_by_shape_only_is_untouched_and_not_an_error():
+    rl = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- resources: [a.yaml]\n" \
+         "  patchesStrategicMerge: [p.yaml]\n"
+    code, out, err = run([], rl)
+    assert (code, out, err) == (0, rl, "")
+
+
+def test_a_values_file_with_kustomize_like_keys_is_not_a_kustomization(tmp_path):
+    """By name first: Helm values often have `resources:` and `images:`; they are no kustomization."""
+    (tmp_path / "values.yaml").write_text("replicas: 2\nimages: []\nresources:\n  limits: {cpu: 1}\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err == f"{tmp_path / 'values.yaml'}:1: [error] document 1 (line 1, column 1) is a Helm values file, " \
+                  "not a Kubernetes object (it has no kind); give kaito-specdec manifests only (render a chart " \
+                  "with `helm template` first)\n"
+
+
+@pytest.mark.parametrize("name, text, what", [
+    ("Chart.yaml", "apiVersion: v2\nname: mychart\nversion: 0.1.0\n", "a Helm chart's Chart.yaml"),
+    ("ci.yaml", "name: CI\non:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n", "a CI workflow"),
+])
+def test_files_that_are_not_kubernetes_get_a_plain_message(tmp_path, name, text, what):
+    (tmp_path / name).write_text(text)
+    code, out, err = run(["render", str(tmp_path / name)])
+    assert (code, out) == (1, "")
+    line = err.rstrip("\n")
+    assert line.startswith(f"{tmp_path / name}:1: [error] document 1 (line 1, column 1) is {what}, not a "
+                           "Kubernetes object (it has no kind)")
+    assert "v2//" not in line and "(an object without" not in line and len(err.splitlines()) == 1
+
+
+def test_an_object_with_neither_apiversion_nor_kind(tmp_path):
+    (tmp_path / "x.yaml").write_text("foo: bar\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err == f"{tmp_path / 'x.yaml'}:1: [error] document 1 (line 1, column 1) is not a Kubernetes object: " \
+                  "it has neither apiVersion nor kind\n"
+
+
+def test_yaml_syntax_error_keeps_the_parsers_context(tmp_path, backend):
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 'unterminated\n  b: c\n"
+    (tmp_path / "bad.yaml").write_text(text)
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{tmp_path / 'bad.yaml'}:8: [error] input is not valid YAML: while scanning a quoted "
+                          "scalar (line 6, column 6): found unexpected end of stream (line 8, column 1)")
+    # KRM mode: the same story
+    rl = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- a: 'open\n"
+    code, out, err = run([], rl)
+    assert code == 1 and "while scanning a quoted scalar (line 4, column 6): found unexpected end of stream" in err
+
+
+def test_render_output_parses(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text(KUSTOMIZATION)
+    (tmp_path / "workspace.yaml").write_text(WS)
+    _, out, _ = run(["render", str(tmp_path)])
+    assert [d["kind"] for d in yaml.safe_load_all(out) if d] == ["Workspace"]
+
+
+def test_a_helm_template_says_so(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "cm.yaml").write_text("{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\n{{- end }}\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{tmp_path / 'templates' / 'cm.yaml'}:1: [error] input is not valid YAML")
+    assert err.endswith("; this looks like a Helm template: render the chart with `helm template` and pipe that in\n")
+
+
+def test_transformer_configs_of_two_overlays_are_no_duplicates():
+    """`kpt fn source` of a tree with overlays: each overlay's `labels` LabelTransformer is config, not a
+    duplicate object (podinfo's deploy/ tree)."""
+    labels = "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: labels\nlabels: {env: x}\n"
+    items = "".join("- " + labels.replace("\n", "\n  ", labels.count("\n") - 1)
+                    + f"  annotations: {{internal.config.kubernetes.io/path: overlays/{env}/labels.yaml}}\n"
+                    for env in ("dev", "prod"))
+    items = items.replace("  name: labels\n  labels", "  name: labels\n  labels")
+    rl = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + items
+    assert len(yaml.safe_load(rl)["items"]) == 2
+    code, out, err = run([], rl)
+    assert (code, out, err) == (0, rl, "")
