@@ -192,6 +192,10 @@ def construct(node: yaml.Node, may_merge: bool = True, may_alias: bool = True) -
     loader = loader_class()("")
     try:
         return loader.construct_document(_copy(node, {}) if may_merge else node)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        raise
+    except Exception as exc:  # `!!bool Standard_NC24` raises KeyError inside PyYAML: still just bad YAML
+        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
     finally:
         loader.dispose()
 
