@@ -12,8 +12,13 @@ from .results import Result, Severity
 
 
 def _where(item: Item) -> str:
-    """Where an item is, for messages: `document N` of its file (from 1), or `items[i]`; and its line."""
+    """Where an item is, for messages: `document N` of its file (from 1), or `items[i]` (of the ResourceList
+    when kpt named its file: the line is not one of that file); and its line."""
     mark = item.node.start_mark
+    path = item.file()[0]
+    if path and path != item.origin:
+        # kpt's path annotation: the stderr line names kpt's file, but this line is one of the ResourceList.
+        return f"items[{item.index}] of the ResourceList (line {mark.line + 1}, column {mark.column + 1})"
     at = f"document {item.origin_index + 1}" if item.origin and item.origin_index is not None \
         else f"items[{item.index}]"
     return f"{at} (line {mark.line + 1}, column {mark.column + 1})"

@@ -192,3 +192,34 @@ def test_transformer_configs_of_two_overlays_are_no_duplicates():
     assert len(yaml.safe_load(rl)["items"]) == 2
     code, out, err = run([], rl)
     assert (code, out, err) == (0, rl, "")
+
+
+# A ResourceList from `kpt fn source`: its items' stderr lines name kpt's file and document, so the line
+# in the message must not read as a line of that file (it is a line of the ResourceList on stdin).
+KPT_SOURCE = """\
+apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: a
+    annotations:
+      config.kubernetes.io/path: a.yaml
+- name: CI
+  on: [push]
+  jobs: {}
+  metadata:
+    annotations:
+      config.kubernetes.io/index: '0'
+      config.kubernetes.io/path: .github/workflows/ci.yaml
+"""
+
+
+@pytest.mark.parametrize("argv", [[], ["render", "-"]])
+def test_line_of_a_resourcelist_item_is_not_passed_off_as_a_line_of_its_file(argv):
+    code, _, err = run(argv, KPT_SOURCE)
+    assert code == 1
+    line = err.strip().splitlines()[-1]
+    assert line.startswith(".github/workflows/ci.yaml (document 1): [error] items[1] of the ResourceList "
+                           "(line 10, column 3) is a CI workflow"), line
