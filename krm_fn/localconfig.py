@@ -30,8 +30,10 @@ _DISTINCT = frozenset(("bases", "patchesStrategicMerge", "patchesJson6902", "con
                        "transformers", "components", "helmCharts", "replacements"))
 # Annotations that mark an object as a KRM function's config (kustomize transformers, generators).
 FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
-# The fields of a kustomization that list transformer, generator and validator config files.
-_PLUGIN_FIELDS = ("transformers", "generators", "validators")
+# The fields of a kustomization that name files of kustomize configuration (no manifests): plugin configs,
+# patches, field specs, CRD schemas, replacements — entries as `- FILE` or `- path: FILE`.
+_FILE_FIELDS = ("transformers", "generators", "validators", "patches", "patchesJson6902",
+                "patchesStrategicMerge", "configurations", "crds", "replacements")
 
 
 def file_name(item: Item) -> str:
@@ -60,20 +62,36 @@ def is_function_config(item: Item) -> bool:
     return item.api_version == "builtin" or any(item.annotation(a) is not None for a in FUNCTION_ANNOTATIONS)
 
 
-def plugin_config_files(items: list[Item]) -> set[str]:
-    """The files that kustomizations among the items name under transformers/generators/validators."""
+def config_files(items: list[Item]) -> set[str]:
+    """The files that kustomizations among the items name as configuration: transformer, generator and
+    validator configs, patches (a JSON 6902 patch is a list; a strategic-merge patch a partial object),
+    `configurations`, `crds`, `replacements` and `openapi` files."""
     out: set[str] = set()
     for item in items:
         if not is_kustomization(item):
             continue
         folder = posixpath.dirname(item.file()[0].replace("\\", "/"))
-        for name in _PLUGIN_FIELDS:
+        refs = [child(child(item.node, "openapi"), "path")]
+        for name in _FILE_FIELDS:
             entries = child(item.node, name)
             for entry in entries.value if isinstance(entries, yaml.SequenceNode) else []:
-                ref = scalar(entry)
-                if ref and "://" not in ref:
-                    out.add(posixpath.normpath(posixpath.join(folder, ref)))
+                refs.append(child(entry, "path") if isinstance(entry, yaml.MappingNode) else entry)
+        for ref in map(scalar, refs):
+            # An inline patch is a multi-line string; a URL is no file of the tree.
+            if ref and "\n" not in ref and "://" not in ref:
+                out.add(posixpath.normpath(posixpath.join(folder, ref)))
     return out
+
+
+def kustomize_config(items: list[Item]) -> set[int]:
+    """Indexes of kustomize's configuration among the items: kustomizations and the files they name."""
+    files = config_files(items)
+
+    def named(item: Item) -> bool:
+        path = item.file()[0]
+        return bool(path) and posixpath.normpath(path.replace("\\", "/")) in files
+
+    return {item.index for item in items if is_kustomization(item) or (files and named(item))}
 
 
 def kustomization_folder(item: Item) -> str:

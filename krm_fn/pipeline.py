@@ -4,7 +4,6 @@
 """
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -14,8 +13,7 @@ from . import yamlio
 from .config import ConfigError, Settings, resolve_settings
 from .index import ref_of
 from .plan import plan
-from .localconfig import (is_function_config, is_kustomization, kustomization_folder,
-                          plugin_config_files)
+from .localconfig import is_function_config, is_kustomization, kustomization_folder, kustomize_config
 from .reader import InputError, Item, ResourceList, child, read_resource_list, read_stream, scalar
 from .report import where
 from .results import ResourceRef, Result, Severity, exit_status, sort_results
@@ -132,11 +130,9 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
 
 
 def orchestrator_config(items: list[Item]) -> set[int]:
-    """Indexes of the items `render` leaves out: kustomizations, KRM function and plugin configs."""
-    plugin_files = plugin_config_files(items)
-    return {item.index for item in items
-            if is_kustomization(item) or is_function_config(item)
-            or (plugin_files and posixpath.normpath(item.file()[0].replace("\\", "/")) in plugin_files)}
+    """Indexes of the items `render` leaves out: kustomizations and the files they name (patches, plugin
+    configs), KRM function configs."""
+    return kustomize_config(items) | {item.index for item in items if is_function_config(item)}
 
 
 def kustomization_warnings(items: list[Item]) -> list[Result]:

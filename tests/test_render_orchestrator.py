@@ -223,3 +223,60 @@ def test_line_of_a_resourcelist_item_is_not_passed_off_as_a_line_of_its_file(arg
     line = err.strip().splitlines()[-1]
     assert line.startswith(".github/workflows/ci.yaml (document 1): [error] items[1] of the ResourceList "
                            "(line 10, column 3) is a CI workflow"), line
+
+
+# Patch files a kustomization names are kustomize configuration, not manifests: a JSON 6902 patch is a YAML
+# list, a strategic-merge patch a partial copy of an object (an overlay enabling speculative decoding on
+# a base Workspace has no preset of its own).
+PATCHING_KUSTOMIZATION = """\
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- workspace.yaml
+patches:
+- path: json6902.yaml
+  target: {kind: Workspace}
+- path: patches/enable.yaml
+- patch: |-
+    - op: add
+      path: /metadata/labels
+      value: {a: b}
+patchesJson6902:
+- path: old-json6902.yaml
+  target: {group: kaito.sh, version: v1beta1, kind: Workspace, name: ds}
+patchesStrategicMerge:
+- ./old-smp.yaml
+"""
+JSON6902 = "- op: replace\n  path: /resource/instanceType\n  value: Standard_NC96ads_A100_v4\n"
+ENABLE = ("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: ds\n  annotations:\n"
+          "    kaito.sh/enable-speculative-decoding: \"true\"\n")
+
+
+def _patching_tree(root: Path) -> Path:
+    (root / "patches").mkdir(parents=True)
+    for name, text in (("kustomization.yaml", PATCHING_KUSTOMIZATION), ("workspace.yaml", WS),
+                       ("json6902.yaml", JSON6902), ("old-json6902.yaml", JSON6902),
+                       ("patches/enable.yaml", ENABLE), ("old-smp.yaml", ENABLE)):
+        (root / name).write_text(text)
+    return root
+
+
+def test_render_leaves_out_the_patches_a_kustomization_names(tmp_path):
+    tree = _patching_tree(tmp_path / "app")
+    code, out, err = run(["render", str(tree)])
+    assert code == 0, err
+    assert out == "---\n" + WS
+    assert err.count("[warning]") == 1 and "is a kustomization: render does not build it" in err, err
+
+
+def test_krm_mode_passes_patches_untouched_and_checks_them_as_no_objects():
+    items = [("kustomization.yaml", PATCHING_KUSTOMIZATION), ("workspace.yaml", WS),
+             ("patches/enable.yaml", ENABLE), ("old-smp.yaml", ENABLE)]
+    text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+    for path, body in items:
+        doc = yaml.safe_load(body)
+        doc.setdefault("metadata", {}).setdefault("annotations", {})["config.kubernetes.io/path"] = path
+        text += "- " + yaml.safe_dump(doc, sort_keys=False).replace("\n", "\n  ").rstrip() + "\n"
+    code, out, err = run([], text)
+    assert (code, err) == (0, ""), err
+    assert out == text
