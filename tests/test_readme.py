@@ -125,14 +125,16 @@ def test_fidelity_claim_krm_json_comes_out_as_block_yaml() -> None:
 
 
 def test_fidelity_claim_render_keeps_the_objects_text_without_orchestrator_annotations() -> None:
-    doc = ("apiVersion: v1 # why: kept\nkind: ConfigMap\nmetadata:\n  name: flags\n  annotations:\n"
+    doc = ("# head: kept\napiVersion: v1 # why: kept\nkind: ConfigMap\nmetadata:\n  name: flags\n  annotations:\n"
            "    team: ml\n    internal.config.kubernetes.io/path: 'flags.yaml'\n    config.kubernetes.io/index: '0'\n"
            "    kustomize.config.k8s.io/id: |\n      kind: ConfigMap\n"
-           "data: {\"on\": 'yes', octal: 010, version: 1.10}\n")
+           "data: {\"on\": 'yes', octal: 010, version: 1.10}\n# tail: kept\n")
     assert _render_stdin(doc.encode()) == "---\n" + doc.replace(
         "    internal.config.kubernetes.io/path: 'flags.yaml'\n    config.kubernetes.io/index: '0'\n"
         "    kustomize.config.k8s.io/id: |\n      kind: ConfigMap\n", "")
     assert "with only the orchestrator annotations removed" in README
+    # The text kept is the document's, comments before the first key and after the last value included.
+    assert "the comments before its first key and after its last value" in README
 
 
 def test_fidelity_claim_render_json_stays_json_and_crlf_stays_crlf() -> None:
