@@ -153,3 +153,13 @@ def test_every_promise_names_a_real_test() -> None:
         assert (ROOT / path).exists(), path
         if test:
             assert re.search(rf"^def {test}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), f"{path}::{test}"
+
+
+def test_promised_exit_statuses_are_the_real_ones() -> None:
+    """A usage error exits 2 (argparse's and every CLI's convention): the promise must say so."""
+    promise = next(line for line in README.splitlines() if line.startswith("- Exit status"))
+    assert "2 on a command-line usage error" in promise and "130 on Ctrl-C" in promise
+    err = io.StringIO()
+    assert main(["--bogus"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
+    assert main(["render"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
+    assert "Traceback" not in err.getvalue()
