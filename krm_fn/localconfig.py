@@ -24,6 +24,10 @@ KUSTOMIZATION_FIELDS = frozenset((
     "bases", "configMapGenerator", "secretGenerator", "helmGlobals", "helmCharts", "helmChartInflationGenerator",
     "generatorOptions", "configurations", "generators", "transformers", "validators", "buildMetadata",
 ))
+# Their types: a Helm values file may have `resources:` or `components:`, but as mappings. The rest are lists.
+_SCALAR_FIELDS = frozenset(("apiVersion", "kind", "namePrefix", "nameSuffix", "namespace"))
+_MAPPING_FIELDS = frozenset(("metadata", "openapi", "commonLabels", "commonAnnotations", "sortOptions",
+                             "helmGlobals", "generatorOptions"))
 # Fields only a kustomization has (a Helm values.yaml may well have `resources:` or `images:`).
 _DISTINCT = frozenset(("bases", "patchesStrategicMerge", "patchesJson6902", "configMapGenerator",
                        "secretGenerator", "namePrefix", "nameSuffix", "commonLabels", "generators",
@@ -54,7 +58,16 @@ def is_kustomization(item: Item) -> bool:
     if name:
         return name in KUSTOMIZATION_NAMES and not item.kind
     keys = {k.value for k, _ in item.node.value if isinstance(k, yaml.ScalarNode)}
-    return not item.kind and bool(keys) and keys <= KUSTOMIZATION_FIELDS and bool(keys & _DISTINCT)
+    return not item.kind and bool(keys) and keys <= KUSTOMIZATION_FIELDS and bool(keys & _DISTINCT) \
+        and all(isinstance(k, yaml.ScalarNode) and _typed_as_kustomize(k.value, v) for k, v in item.node.value)
+
+
+def _typed_as_kustomize(key: str, value: yaml.Node) -> bool:
+    if isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null":
+        return True  # `resources:` with nothing under it is legal
+    expected = yaml.ScalarNode if key in _SCALAR_FIELDS else \
+        yaml.MappingNode if key in _MAPPING_FIELDS else yaml.SequenceNode
+    return isinstance(value, expected)
 
 
 def is_function_config(item: Item) -> bool:

@@ -280,3 +280,20 @@ def test_krm_mode_passes_patches_untouched_and_checks_them_as_no_objects():
     code, out, err = run([], text)
     assert (code, err) == (0, ""), err
     assert out == text
+
+
+# With no file name to go by, a kustomization is recognised by its shape: kustomize's fields with kustomize's
+# types. A Helm values document has `resources:` and maybe `components:` too, but as mappings.
+@pytest.mark.parametrize("values", ["resources:\n    limits: {cpu: 1}\n  components:\n    web: {enabled: true}\n",
+                                    "resources: []\n  namePrefix:\n    enabled: true\n",
+                                    "images:\n  - repository: nginx\n  bases: {}\n"])
+def test_values_shaped_like_a_kustomization_is_no_kustomization(values):
+    text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- " + values
+    code, out, err = run([], text)
+    assert code == 1 and "is not a Kubernetes object: it has neither apiVersion nor kind" in err, err
+
+
+def test_kustomization_shape_with_kustomize_types_passes():
+    text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- resources: [a.yaml]\n"
+            "  components:\n  - ../c\n  namePrefix: x-\n  commonLabels: {a: b}\n  images:\n  - name: n\n")
+    assert run([], text) == (0, text, "")
