@@ -163,3 +163,13 @@ def test_promised_exit_statuses_are_the_real_ones() -> None:
     assert main(["--bogus"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
     assert main(["render"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
     assert "Traceback" not in err.getvalue()
+
+
+def test_fidelity_claim_render_clip_block_scalar_at_the_end_of_a_file() -> None:
+    """The one byte render changes in an untouched document: a `|` block scalar ending a file that has no
+    final newline has no line break in its value; the stream goes on after it, so it is written `|-`."""
+    doc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: |\n    line\n    last"
+    out = _render_stdin(doc.encode())
+    assert out == "---\n" + doc.replace("k: |", "k: |-") + "\n"
+    assert yaml.safe_load(out) == yaml.safe_load(doc)
+    assert "a file without a final newline that ends in a `|` or `|+` block scalar" in README
