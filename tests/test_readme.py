@@ -173,3 +173,11 @@ def test_fidelity_claim_render_clip_block_scalar_at_the_end_of_a_file() -> None:
     assert out == "---\n" + doc.replace("k: |", "k: |-") + "\n"
     assert yaml.safe_load(out) == yaml.safe_load(doc)
     assert "a file without a final newline that ends in a `|` or `|+` block scalar" in README
+
+
+def test_fidelity_claim_krm_clip_block_scalar_at_the_end_of_the_input() -> None:
+    last = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data:\n    k: |\n      line\n      last"
+    text = RL_HEAD + UNTOUCHED + UNTOUCHED + last  # the same object twice: a warning, so results follow
+    code, out = _krm(text)
+    assert code == 0 and out.startswith(RL_HEAD + UNTOUCHED + UNTOUCHED + last.replace("k: |", "k: |-") + "\n")
+    assert "ends in a `|` block scalar, that indicator becomes `|-` so its value stays" in README
