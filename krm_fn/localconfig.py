@@ -110,3 +110,23 @@ def kustomize_config(items: list[Item]) -> set[int]:
 def kustomization_folder(item: Item) -> str:
     folder = posixpath.dirname(item.file()[0].replace("\\", "/"))
     return folder or "."
+
+
+def unlisted_files(items: list[Item], paths: list[str]) -> list[tuple[Item, str]]:
+    """(kustomization, file name) for each of `paths` (files kpt writes) in a folder whose kustomization
+    does not list it under `resources`: `kustomize build` would leave it out."""
+    folders: dict[str, Item] = {}
+    for item in items:
+        if item.file()[0] and is_kustomization(item):
+            folders.setdefault(kustomization_folder(item), item)
+    out = []
+    for path in sorted(set(filter(None, paths))):
+        kustomization = folders.get(posixpath.dirname(path) or ".")
+        if kustomization is None:
+            continue
+        name = posixpath.basename(path)
+        listed = child(kustomization.node, "resources")
+        entries = listed.value if isinstance(listed, yaml.SequenceNode) else []
+        if name not in {posixpath.normpath(scalar(e) or "") for e in entries}:
+            out.append((kustomization, name))
+    return out

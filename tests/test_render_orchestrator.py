@@ -297,3 +297,41 @@ def test_kustomization_shape_with_kustomize_types_passes():
     text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- resources: [a.yaml]\n"
             "  components:\n  - ../c\n  namePrefix: x-\n  commonLabels: {a: b}\n  images:\n  - name: n\n")
     assert run([], text) == (0, text, "")
+
+
+# kpt fn eval/render on a kustomize folder writes the derived ConfigMap as a new file beside the workload;
+# a kustomization there that does not list it would build a workload pointing at a ConfigMap left out.
+def _kpt_kustomize_package(resources: str) -> str:
+    ws = yaml.safe_load(WS.replace('"false"', '"true"'))
+    ws["metadata"]["annotations"]["config.kubernetes.io/path"] = "app/workspace.yaml"
+    kustomization = {"resources": yaml.safe_load(resources),
+                     "metadata": {"annotations": {"config.kubernetes.io/path": "app/kustomization.yaml"}}}
+    text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+    for doc in (kustomization, ws):
+        text += "- " + yaml.safe_dump(doc, sort_keys=False).replace("\n", "\n  ").rstrip() + "\n"
+    return text
+
+
+UNLISTED = ("app/kustomization.yaml: [warning] app/kustomization.yaml does not list specdec-mtp-39f658ba0e.yaml, "
+            "a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and "
+            "they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a "
+            "kustomize transformer)\n")
+
+
+def test_kpt_on_a_kustomize_folder_warns_when_the_new_configmap_is_not_listed():
+    code, out, err = run([], _kpt_kustomize_package("[workspace.yaml]"))
+    assert code == 0
+    assert "internal.config.kubernetes.io/path: app/specdec-mtp-39f658ba0e.yaml" in out
+    assert err == UNLISTED, err
+    # The next run (kpt wrote the file into the package) still says so: the build is still broken.
+    rerun = yaml.safe_load(out)
+    rerun.pop("results")
+    code, out, err = run([], yaml.safe_dump(rerun, sort_keys=False))
+    assert (code, err) == (0, UNLISTED)
+
+
+@pytest.mark.parametrize("resources", ["[workspace.yaml, specdec-mtp-39f658ba0e.yaml]",
+                                       "[workspace.yaml, ./specdec-mtp-39f658ba0e.yaml]"])
+def test_kpt_on_a_kustomize_folder_that_lists_the_configmap_is_quiet(resources):
+    code, out, err = run([], _kpt_kustomize_package(resources))
+    assert (code, err) == (0, "")
