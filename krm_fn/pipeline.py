@@ -50,6 +50,9 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     try:
         rl = read_resource_list(data)
     except InputError as exc:
+        if not data.strip():  # `kpt fn source DIR | kaito-specdec` where kpt failed: its error is the one
+            return _error_outcome(f"{exc} (when a command piped into kaito-specdec failed, its own error above "
+                                  "says why)")
         return _error_outcome(str(exc))
     try:
         fc = _function_config(rl)

@@ -335,3 +335,12 @@ def test_kpt_on_a_kustomize_folder_warns_when_the_new_configmap_is_not_listed():
 def test_kpt_on_a_kustomize_folder_that_lists_the_configmap_is_quiet(resources):
     code, out, err = run([], _kpt_kustomize_package(resources))
     assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize("stdin", ["", " \n"])
+def test_krm_mode_on_empty_stdin_points_at_the_command_before_it(stdin):
+    """`kpt fn source DIR | kaito-specdec` where kpt failed (a Helm template in DIR): its error is above."""
+    code, out, err = run([], stdin)
+    assert (code, out) == (1, "")
+    assert err == ("[error] ResourceList: input is empty; expected a ResourceList on stdin (when a command "
+                   "piped into kaito-specdec failed, its own error above says why)\n"), err
