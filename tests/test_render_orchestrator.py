@@ -344,3 +344,22 @@ def test_krm_mode_on_empty_stdin_points_at_the_command_before_it(stdin):
     assert (code, out) == (1, "")
     assert err == ("[error] ResourceList: input is empty; expected a ResourceList on stdin (when a command "
                    "piped into kaito-specdec failed, its own error above says why)\n"), err
+
+
+# Misclassification edges that hold (review of issue 9): a file named kustomization.yaml holding a
+# Kubernetes object is that object; a Kustomization of another API group (Flux's) is a manifest; a bare
+# kustomization with a BOM, CRLF and no final newline is still kustomize's, and its neighbour keeps its bytes.
+@pytest.mark.parametrize("doc", ["apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kustomization\ndata: {}\n",
+                                 "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n"
+                                 "  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n"])
+def test_an_object_in_a_file_named_kustomization_is_a_manifest(tmp_path, doc):
+    (tmp_path / "kustomization.yaml").write_text(doc)
+    assert run(["render", str(tmp_path)]) == (0, "---\n" + doc, "")
+
+
+def test_bare_kustomization_with_bom_crlf_and_no_final_newline(tmp_path):
+    (tmp_path / "kustomization.yaml").write_bytes(b"\xef\xbb\xbfresources:\r\n- cm.yaml\r\nimages:\r\n- name: x")
+    (tmp_path / "cm.yaml").write_bytes(b"apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a # c")
+    code, out, err = run(["render", str(tmp_path)])
+    assert code == 0 and out == "---\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a # c\r\n"
+    assert err.count("\n") == 1 and "is a kustomization: render does not build it" in err
