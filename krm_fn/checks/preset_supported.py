@@ -25,6 +25,7 @@ from .. import kinds
 from ..index import Workload
 from ..presets import ALIASES
 from ..report import goquote
+from . import string_fields
 
 ID = "preset-supported"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
@@ -57,6 +58,6 @@ def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
     if not isinstance(inference, dict) or inference.get("preset") is None:
         return []
     name = kinds.get(data, w.spec.preset)
-    if isinstance(name, str) and is_valid_preset(name):
-        return []
+    if (isinstance(name, str) and is_valid_preset(name)) or string_fields.not_a_string(data, w.spec.preset):
+        return []  # a name that is no string is string-fields' finding
     return [(_message(name), kinds.dotted(w.spec.inference) + ".presetName")]
