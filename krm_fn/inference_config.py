@@ -148,6 +148,11 @@ def _second_document(text: str) -> int | None:
     return None
 
 
+def has_later_documents(text: str | None) -> bool:
+    """More than one YAML document (a second `---` with content after the first document)."""
+    return bool(text) and _second_document(text.removeprefix(_BOM)) is not None
+
+
 def _parse(text: str) -> _Parsed:
     """Compose (for positions) and load (for values), then check the shapes KAITO requires."""
     try:
