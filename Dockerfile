@@ -8,19 +8,29 @@
 #
 # A second target is the Argo CD Config Management Plugin sidecar (examples/argocd/):
 #   docker build --target argocd-cmp -t ghcr.io/kaito-project/kaito-specdec-cmp:0.1.0 .
-ARG PYTHON_IMAGE=python:3.12-slim
-# Pin kustomize for the sidecar; for reproducible builds also pin the digest (…:v5.5.0@sha256:…).
-ARG KUSTOMIZE_IMAGE=registry.k8s.io/kustomize/kustomize:v5.5.0
+#
+# Reproducible: base images pinned by digest (the tag stays for people), Python packages by hash
+# (requirements/*.txt, `pip install --require-hashes`). Bump a base image by pulling the new tag and
+# replacing both tag and digest.
+# python:3.12-slim, the multi-arch index digest.
+ARG PYTHON_IMAGE=python:3.12-slim@sha256:78387bc3881b8273120a12ebe6c1ab22b018ccc2c9adf565ae1ac9b536e184ea
+# kustomize for the sidecar, as promoted to registry.k8s.io (kubernetes/k8s.io:
+# registry.k8s.io/images/k8s-staging-kustomize/images.yaml; v5.5.0 was never promoted there).
+ARG KUSTOMIZE_IMAGE=registry.k8s.io/kustomize/kustomize:v5.6.0@sha256:b5f56e6becd1ba93a1a775a149763e3841a177beb10191624100bed81b44d297
 
 FROM ${KUSTOMIZE_IMAGE} AS kustomize
 
-# --- build: a wheel of kaito-specdec and wheels of its dependencies ---------
+# --- build: the project's wheel (pinned build backend, no isolation) and the pinned dependency wheels ---
 FROM ${PYTHON_IMAGE} AS build
-ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PYTHONDONTWRITEBYTECODE=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY requirements/ ./requirements/
+RUN pip install --no-cache-dir --require-hashes --only-binary=:all: -r requirements/build.txt \
+ && pip download --no-cache-dir --require-hashes --only-binary=:all: --no-deps --dest /wheels \
+        -r requirements/runtime.txt
+COPY pyproject.toml README.md LICENSE ./
 COPY krm_fn/ ./krm_fn/
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+RUN pip wheel --no-cache-dir --no-deps --no-build-isolation --no-index --wheel-dir /wheels .
 
 # --- argocd-cmp: the sidecar — the function, a pinned standalone kustomize (kubectl's built-in one cannot
 # run exec functions) and plugin.yaml, as uid 999 with argocd-cmp-server (shared by the repo-server's
@@ -32,13 +42,17 @@ LABEL org.opencontainers.image.title="kaito-specdec-cmp" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/kaito-project/kaito-specdec"
+# No .pyc writes at run time (pip compiled them at install): a read-only root filesystem is fine.
+# No PYTHONUNBUFFERED: the output is written whole and checked, stderr is line-buffered anyway.
 ENV PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_ROOT_USER_ACTION=ignore \
     HOME=/home/argocd
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
-    pip install --no-cache-dir --no-index --find-links=/wheels kaito-specdec \
+    --mount=type=bind,from=build,source=/src/requirements,target=/requirements \
+    pip install --no-cache-dir --no-index --find-links=/wheels --require-hashes --only-binary=:all: \
+        -r /requirements/runtime.txt \
+ && pip install --no-cache-dir --no-index --no-deps /wheels/kaito_specdec-*.whl \
  && groupadd --gid 999 argocd \
  && useradd --uid 999 --gid 999 --home-dir /home/argocd --create-home --shell /usr/sbin/nologin argocd
 COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize
@@ -56,12 +70,16 @@ LABEL org.opencontainers.image.title="kaito-specdec" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/kaito-project/kaito-specdec"
+# No .pyc writes at run time (pip compiled them at install): a read-only root filesystem is fine.
+# No PYTHONUNBUFFERED: the output is written whole and checked, stderr is line-buffered anyway.
 ENV PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_ROOT_USER_ACTION=ignore
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
-    pip install --no-cache-dir --no-index --find-links=/wheels kaito-specdec \
+    --mount=type=bind,from=build,source=/src/requirements,target=/requirements \
+    pip install --no-cache-dir --no-index --find-links=/wheels --require-hashes --only-binary=:all: \
+        -r /requirements/runtime.txt \
+ && pip install --no-cache-dir --no-index --no-deps /wheels/kaito_specdec-*.whl \
  && kaito-specdec --version
 # nobody: what kpt and kustomize pass with --user anyway.
 USER 65534:65534

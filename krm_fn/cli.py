@@ -242,6 +242,8 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
                 target = os.path.realpath(entry.path)
                 if not (yaml_name or os.path.isdir(target)):
                     continue
+                if yaml_name and not os.path.exists(target):
+                    raise InputProblem(f"{path}: a broken symlink (to {target}); remove it or restore its target")
                 if not _inside(target, roots):
                     raise InputProblem(f"{path}: a symlink to {target}, outside the folders given; not "
                                        "followed (name that file or its folder on the command line to "
@@ -314,6 +316,9 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     gc.disable()
     try:
         return _run(args, stdin, stdout, stderr, environ)
+    except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
+        _say(stderr, "[error] interrupted; any output is incomplete")
+        return 130
     finally:
         if was_enabled:
             gc.enable()

@@ -83,7 +83,7 @@ class Index:
     _by_parent: dict | None = None
     _generated: dict | None = None
     _mentions: dict | None = None
-    _all_text: tuple = ((), [0], "")  # the same items, where each starts in their text joined by NUL
+    _all_text: tuple | None = None  # (those items, where each starts, their text joined by NUL)
 
     def configmap(self, namespace: str, name: str) -> Item | None:
         """The ConfigMap a workload in `namespace` means by `name`.
@@ -133,7 +133,7 @@ class Index:
         if _WORD.fullmatch(name):
             return self._mentions.get(name)
         # A name that is not one word (no name this function derives): one search through all the text.
-        bystanders, starts, text = self._all_text
+        bystanders, starts, text = self._all_text or ((), [0], "")
         for m in re.finditer(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text):
             i = bisect.bisect_right(starts, m.start()) - 1
             if m.end() < starts[i + 1]:

@@ -42,10 +42,9 @@ def shape_errors(items: list[Item]) -> list[Result]:
     objects: they are never checked here."""
     out = []
     for item in items:
-        whereabouts = where(item)
         if not item.is_mapping:
             out.append(Result(Severity.ERROR, f"{_where(item)} is not a mapping; every item must be a "
-                                              "Kubernetes object", **whereabouts))
+                                              "Kubernetes object", **where(item)))
             continue
         if is_kustomization(item):
             continue
@@ -55,7 +54,7 @@ def shape_errors(items: list[Item]) -> list[Result]:
             out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line "
                                               f"{first.start_mark.line + 1} and line {key.start_mark.line + 1}); "
                                               "Kubernetes refuses such a document", ref_of(item),
-                              **whereabouts))
+                              **where(item)))
             continue
         if not item.kind:
             what = _not_kubernetes(item)
@@ -64,11 +63,11 @@ def shape_errors(items: list[Item]) -> list[Result]:
                                                   "kind); give kaito-specdec manifests only (render a chart "
                                                   "with `helm template` first)" if "Helm" in what else
                                   f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give "
-                                  "kaito-specdec manifests only", ref_of(item), field_path="kind", **whereabouts))
+                                  "kaito-specdec manifests only", ref_of(item), field_path="kind", **where(item)))
                 continue
             if not item.api_version:
                 out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither "
-                                                  "apiVersion nor kind", ref_of(item), **whereabouts))
+                                                  "apiVersion nor kind", ref_of(item), **where(item)))
                 continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
@@ -76,7 +75,7 @@ def shape_errors(items: list[Item]) -> list[Result]:
         missing = [f for f, v in fields if not v]
         if missing:
             out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)",
-                              ref_of(item), field_path=missing[0], **whereabouts))
+                              ref_of(item), field_path=missing[0], **where(item)))
     return out
 
 

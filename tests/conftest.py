@@ -5,7 +5,7 @@ import pytest
 
 from krm_fn import yamlio
 
-BACKENDS = ["c", "pure"] if yamlio.C_AVAILABLE else ["pure"]
+from backends import BACKENDS
 
 
 @pytest.fixture(params=BACKENDS)

@@ -284,7 +284,8 @@ def stream_objects(docs: list[Any]) -> list[Obj]:
 
 def without_results(out: str) -> str:
     """A KRM output without its results block (the function writes it last, at the root's column)."""
-    starts = [m.start() for m in re.finditer(r"(?m)^results:", out)]
+    # Line starts after LF, CRLF or a bare CR (YAML's line breaks; `(?m)^` knows only LF).
+    starts = [m.start() for m in re.finditer(r"(?:\A|(?<=[\r\n]))results:", out)]
     return out[:starts[-1]] if starts else out
 
 
@@ -648,6 +649,38 @@ def m_wrong_type_tree(rng: random.Random, b: bytes) -> bytes:
         return b
 
 
+def wrong_type_variants(data: bytes, values: tuple = ([], {}, 12, None)) -> list[tuple[str, bytes]]:
+    """Every read field of every document, each given each wrong value in turn: (where, input)."""
+    status, docs = load_all(data.decode("utf-8"))
+    if status != "ok":
+        return []
+    paths: list[tuple] = []
+
+    def walk(x: Any, path: tuple) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k in READ_FIELDS:
+                    paths.append(path + (k,))
+                walk(v, path + (k,))
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                walk(v, path + (i,))
+    walk(docs, ())
+    out = []
+    for path in paths:
+        for value in values:
+            copy = yaml.safe_load(json.dumps(docs, default=str))  # a deep copy of plain data
+            parent = copy
+            for part in path[:-1]:
+                parent = parent[part]
+            if parent[path[-1]] == value:
+                continue
+            parent[path[-1]] = value
+            where = "/".join(str(p) for p in path) + f"={json.dumps(value)}"
+            out.append((where, yaml.safe_dump_all(copy, sort_keys=False).encode()))
+    return out
+
+
 def m_duplicate_line(rng: random.Random, b: bytes) -> bytes:
     lines = _lines(b.decode("utf-8", "replace"))
     idx = _value_lines(lines)
@@ -718,6 +751,72 @@ def m_long_name(rng: random.Random, b: bytes) -> bytes:
                        ["name", "config", "runtimeConfig"])
 
 
+# Keys whose values decide what the function does, and values worth trying there.
+SEMANTIC_KEYS = {"name", "namespace", "config", "runtimeConfig", "kaito.sh/enable-speculative-decoding",
+                 "kaito.sh/runtime", "kaito-specdec.dev/derived", "kaito-specdec.dev/source-configmap",
+                 "inferenceset.kaito.sh/created-by", "multiroleinference.kaito.sh/created-by", "kind",
+                 "apiVersion", "controller", "mode", "failOn", "config.kubernetes.io/local-config"}
+SEMANTIC_VALUES = ['"true"', '"false"', "true", '"True"', "transformers", "vllm", "phi-4", "deepseek-r1-0528",
+                   "Qwen/Qwen3.5-4B", "v1", "kaito.sh/v1beta1", "kaito.sh/v1alpha1", "ConfigMap", "Workspace",
+                   "InferenceSet", "MultiRoleInference", "validate", "warning", "default", "other-ns"]
+
+
+def m_semantic(rng: random.Random, b: bytes) -> bytes:
+    """A value that decides something replaced by another meaningful one: a name found elsewhere in the
+    input (another ConfigMap, a derived name, a parent), a preset, true/false, another kind."""
+    text = b.decode("utf-8", "replace")
+    found = re.findall(r"(?m)^\s*(?:- )?(?:name|config|runtimeConfig|namespace|[\w.]+/created-by):[ \t]*"
+                       r"([\w./-]+)[ \t]*\r?$", text)
+    pool = SEMANTIC_VALUES + found
+
+    def make(head: str, rest: str) -> str:
+        end = "\r\n" if rest.endswith("\r\n") else "\n"
+        return f"{head}: {rng.choice(pool)}{end}"
+    return _edit_value(rng, b, make, list(SEMANTIC_KEYS))
+
+
+def m_drop_line(rng: random.Random, b: bytes) -> bytes:
+    """A key the function reads deleted (with its block, when it has one)."""
+    lines = _lines(b.decode("utf-8", "replace"))
+    idx = [i for i in _value_lines(lines)
+           if lines[i].strip().lstrip("- ").split(":", 1)[0].strip("\"'") in READ_FIELDS]
+    if not idx:
+        return b
+    i = rng.choice(idx)
+    indent = len(lines[i]) - len(lines[i].lstrip(" "))
+    if lines[i].lstrip().startswith("- "):
+        return "".join(lines).encode()  # the first key of an entry: dropping it changes the layout too much
+    j = i + 1
+    while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) > indent):
+        j += 1
+    del lines[i:j]
+    return "".join(lines).encode()
+
+
+def m_enable(rng: random.Random, b: bytes) -> bytes:
+    """Speculative decoding switched on (or off) in one `metadata:` block: what a user does to a tree."""
+    lines = _lines(b.decode("utf-8", "replace"))
+    blocks = [i for i, ln in enumerate(lines) if re.match(r"\s*(- )?metadata:[ \t]*\r?$", ln)]
+    if not blocks:
+        return b
+    i = rng.choice(blocks)
+    end = "\r\n" if lines[i].endswith("\r\n") else "\n"
+    nxt = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)
+    if nxt is None:
+        return b
+    col = len(lines[nxt]) - len(lines[nxt].lstrip(" "))
+    value = rng.choice(['"true"', '"true"', '"false"'])
+    entry = f"kaito.sh/enable-speculative-decoding: {value}{end}"
+    j = nxt
+    while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) >= col):
+        if len(lines[j]) - len(lines[j].lstrip(" ")) == col and re.match(r"\s*annotations:[ \t]*\r?$", lines[j]):
+            lines.insert(j + 1, " " * (col + 2) + entry)
+            return "".join(lines).encode()
+        j += 1
+    lines.insert(nxt, " " * col + "annotations:" + end + " " * (col + 2) + entry)
+    return "".join(lines).encode()
+
+
 MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "truncate": m_truncate, "truncate-line": m_truncate_line, "flip": m_flip, "ascii-flip": m_ascii_flip, "tab": m_tab, "crlf": m_crlf,
     "cr": m_cr, "cr-one": m_cr_one, "bom": m_bom, "bom-inside": m_bom_inside, "nul": m_nul,
@@ -725,7 +824,8 @@ MUTATIONS: dict[str, Callable[[random.Random, bytes], bytes]] = {
     "tag": m_tag, "wrong-type": m_wrong_type, "wrong-type-tree": m_wrong_type_tree,
     "duplicate-line": m_duplicate_line, "duplicate-items-key": m_duplicate_items_key, "json": m_json,
     "alias-bomb": m_alias_bomb, "deep": m_deep, "big-int": m_big_int, "complex-key": m_complex_key,
-    "swap-items": m_swap_items, "long-name": m_long_name,
+    "swap-items": m_swap_items, "long-name": m_long_name, "semantic": m_semantic, "drop-line": m_drop_line,
+    "enable": m_enable,
 }
 
 
@@ -751,6 +851,23 @@ def seeds() -> list[Seed]:
     return out
 
 
+def corpus_seeds(folder: Path) -> list[Seed]:
+    """Every *.yaml/*.yml under `folder` (real trees nobody here tuned for): as a file for `render`, and
+    wrapped into a ResourceList for the KRM mode."""
+    out = []
+    for f in sorted(folder.rglob("*")):
+        if f.suffix not in (".yaml", ".yml") or not f.is_file():
+            continue
+        data = f.read_bytes()
+        name = str(f.relative_to(folder))
+        out.append(Seed(name, "render", data, {}))
+        try:
+            out.append(Seed(name, "krm", golden.wrap(data.decode("utf-8")).encode(), {}))
+        except (UnicodeDecodeError, IndexError):
+            pass
+    return out
+
+
 @dataclass
 class Finding:
     seed: str
@@ -773,10 +890,11 @@ def mutate(rng: random.Random, data: bytes, classes: list[str], most: int = 3) -
 
 
 def fuzz(iterations: int, seed: int, classes: list[str], modes: list[str], backends: list[str],
-         fixpoint: bool = True, most: int = 3, isolate: bool = False, skip: frozenset = frozenset(), progress: Callable[[int, Finding | None], None] | None = None) -> list[Finding]:
+         fixpoint: bool = True, most: int = 3, isolate: bool = False, skip: frozenset = frozenset(),
+         extra: list[Seed] | None = None, progress: Callable[[int, Finding | None], None] | None = None) -> list[Finding]:
     """`iterations` mutated inputs, deterministic for a given seed; every one that breaks a promise."""
     rng = random.Random(seed)
-    pool = [s for s in seeds() if s.mode in modes and (s.mode, s.name) not in skip]
+    pool = [s for s in seeds() + (extra or []) if s.mode in modes and (s.mode, s.name) not in skip]
     before = yamlio.backend()
     found = []
     try:
@@ -803,6 +921,8 @@ def main_fuzz(argv: list[str] | None = None) -> int:
     p.add_argument("--classes", default=",".join(MUTATIONS), help="mutation classes, comma-separated")
     p.add_argument("--modes", default="krm,render")
     p.add_argument("--backends", default=",".join(["c", "pure"] if yamlio.C_AVAILABLE else ["pure"]))
+    p.add_argument("--corpus", metavar="DIR", action="append", default=[],
+                   help="more seeds: every YAML file under DIR (e.g. ../shared/corpus)")
     p.add_argument("--max-mutations", type=int, default=3, help="mutations per input, at most")
     p.add_argument("--in-process", action="store_true",
                    help="run every input in this process (faster; a crash ends the pass)")
@@ -829,7 +949,8 @@ def main_fuzz(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
 
     found = fuzz(args.iterations, args.seed, classes, args.modes.split(","), args.backends.split(","),
-                 most=args.max_mutations, isolate=not args.in_process, progress=progress)
+                 most=args.max_mutations, isolate=not args.in_process,
+                 extra=[s for d in args.corpus for s in corpus_seeds(Path(d))], progress=progress)
     print(f"# {args.iterations} inputs, {len(found)} broke a promise ({dict(kinds)}); inputs in {out}/",
           file=sys.stderr)
     return 1 if found else 0

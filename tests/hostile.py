@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from krm_fn import yamlio
 
-BACKENDS = ["c", "pure"] if yamlio.C_AVAILABLE else ["pure"]
+from backends import BACKENDS  # noqa: F401  (re-exported for the tests)
 # `python -m krm_fn` with the backend chosen first (tests/conftest.py's `backend` fixture, in a process).
 _BOOT = ("import runpy, sys; from krm_fn import yamlio; yamlio.set_backend(sys.argv.pop(1)); "
          "sys.argv[0] = 'krm_fn'; runpy.run_module('krm_fn', run_name='__main__', alter_sys=True)")

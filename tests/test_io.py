@@ -142,3 +142,23 @@ def test_no_arguments_on_a_terminal_says_what_it_waits_for():
             proc.kill()
             proc.wait()
         os.close(master)
+
+
+def test_ctrl_c_while_waiting_is_one_line():
+    pty = pytest.importorskip("pty")
+    import signal
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(CMD, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    os.close(slave)
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        assert ready and b"waiting for a ResourceList" in proc.stderr.readline()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert (proc.returncode, out) == (130, b"")
+        assert err.decode() == "[error] interrupted; any output is incomplete\n"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)

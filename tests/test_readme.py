@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
+
+import yaml
 
 from krm_fn import checks
 from krm_fn.cli import main
@@ -56,3 +59,106 @@ def test_every_link_to_the_repo_resolves() -> None:
             "examples/flux/README.md"} <= set(links)
     for link in links:
         assert (ROOT / link).exists(), link
+
+
+# --- "Fidelity: exactly what stays": each claim, checked ----------------------------------------------------
+
+RL_HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+UNTOUCHED = """\
+- apiVersion: v1 # why: kept
+  kind: ConfigMap
+  metadata:
+    name: flags
+    annotations:
+      internal.config.kubernetes.io/path: 'flags.yaml'
+  data: {"on": 'yes', octal: 010, version: 1.10}
+  # a comment inside the item
+"""
+ENABLED_WS = """\
+- apiVersion: kaito.sh/v1beta1
+  kind: Workspace
+  metadata:
+    name: ws
+    annotations:
+      kaito.sh/enable-speculative-decoding: "true"
+  resource: {instanceType: Standard_NC24ads_A100_v4}
+  inference:
+    preset:
+      name: deepseek-r1-0528
+"""
+
+
+def _krm(text: str) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([], stdin=io.BytesIO(text.encode()), stdout=out, stderr=err, environ={})
+    return code, out.getvalue()
+
+
+def _render_stdin(data: bytes) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["render", "-"], stdin=io.BytesIO(data), stdout=out, stderr=err, environ={}) == 0, err.getvalue()
+    return out.getvalue()
+
+
+def test_fidelity_claim_krm_nothing_to_change_is_byte_for_byte() -> None:
+    text = "# head comment\n" + RL_HEAD + UNTOUCHED + "# tail comment\n"
+    assert _krm(text) == (0, text)
+    assert "nothing to change, nothing to report" in README
+
+
+def test_fidelity_claim_krm_untouched_items_keep_their_bytes() -> None:
+    text = RL_HEAD + UNTOUCHED + ENABLED_WS
+    code, out = _krm(text)
+    assert code == 0 and out.startswith(RL_HEAD + UNTOUCHED)
+    assert "\nresults:\n" in out and out.index("\nresults:\n") > out.index("specdec-")
+    assert "every item the function\n  does not change keeps its bytes" in README
+
+
+def test_fidelity_claim_krm_json_comes_out_as_block_yaml() -> None:
+    items = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "b", "labels": {"z": "1", "a": "2"}}}]
+    text = json.dumps({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items})
+    code, out = _krm(text)
+    assert code == 0 and not out.lstrip().startswith("{") and "\n  kind: Namespace\n" in out
+    assert yaml.safe_load(out)["items"] == items
+    assert list(yaml.safe_load(out)["items"][0]["metadata"]["labels"]) == ["z", "a"]  # key order kept
+    assert "**a JSON (flow-style) ResourceList** comes out as block YAML, always" in README
+
+
+def test_fidelity_claim_render_keeps_the_objects_text_without_orchestrator_annotations() -> None:
+    doc = ("apiVersion: v1 # why: kept\nkind: ConfigMap\nmetadata:\n  name: flags\n  annotations:\n"
+           "    team: ml\n    internal.config.kubernetes.io/path: 'flags.yaml'\n    config.kubernetes.io/index: '0'\n"
+           "    kustomize.config.k8s.io/id: |\n      kind: ConfigMap\n"
+           "data: {\"on\": 'yes', octal: 010, version: 1.10}\n")
+    assert _render_stdin(doc.encode()) == "---\n" + doc.replace(
+        "    internal.config.kubernetes.io/path: 'flags.yaml'\n    config.kubernetes.io/index: '0'\n"
+        "    kustomize.config.k8s.io/id: |\n      kind: ConfigMap\n", "")
+    assert "with only the orchestrator annotations removed" in README
+
+
+def test_fidelity_claim_render_json_stays_json_and_crlf_stays_crlf() -> None:
+    doc = '{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "a"}}\n'
+    assert _render_stdin(doc.encode()) == "---\n" + doc
+    crlf = "apiVersion: v1\r\nkind: Namespace\r\nmetadata:\r\n  name: a # c\r\n"
+    assert _render_stdin(crlf.encode()) == "---\r\n" + crlf
+    assert "a document written as JSON stays\n  JSON" in README and "written with CRLF throughout" in README
+
+
+def test_every_promise_names_a_real_test() -> None:
+    """README "What it promises": every line names a test, and every test named exists."""
+    root, readme = ROOT, README
+    section = readme.split("## What it promises\n", 1)[1].split("\n## ", 1)[0]
+    promises = re.findall(r"(?ms)^- (.*?)(?=^- |^\n)", section)
+    assert len(promises) >= 10
+    for promise in promises:
+        named = re.findall(r"`((?:tests|fixtures)/[\w/.-]+)(?:::(\w+))?`", promise)
+        assert named, f"names no test: {promise[:80]}"
+        for path, name in named:
+            assert (root / path).exists(), path
+            assert not name or f"def {name}(" in (root / path).read_text(encoding="utf-8"), \
+                f"{path}::{name} does not exist"
+    groups = re.findall(r"\(((?:`[a-z-]+`(?:,\s*)?)+)\)", section)
+    words = {w for g in groups for w in re.findall(r"`([a-z-]+)`", g)}
+    assert {"exit", "traceback", "internal-error", "lost", "fixpoint", "time", "size"} <= words, words
+    oracle = (root / "tests" / "fuzz.py").read_text(encoding="utf-8")
+    for word in words:
+        assert f'"{word}: ' in oracle or f"f\"{word}: " in oracle, f"the oracle never reports {word!r}"

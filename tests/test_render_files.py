@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,14 +58,30 @@ def test_unreadable_subfolder_fails(tree, monkeypatch):
                   "missing\n"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads unreadable folders; see the simulated test above")
+def _without_dac_override() -> list[str]:
+    """A prefix that runs a command as this user minus the capabilities that let root read any folder
+    (CI runs as root); nothing when not root, or [] plus a skip reason when it cannot be done."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root and util-linux's setpriv is missing: root would read the folder anyway")
+    caps = "-dac_override,-dac_read_search"
+    return [setpriv, f"--inh-caps={caps}", f"--bounding-set={caps}"]
+
+
 def test_unreadable_subfolder_fails_for_real(tree):
+    """A real process, a real mode-000 folder (as root: without the capabilities that bypass it)."""
+    prefix = _without_dac_override()
     (tree / "sub").chmod(0)
     try:
-        code, out, err = run(["render", str(tree)])
+        proc = subprocess.run(prefix + [sys.executable, "-m", "krm_fn", "render", str(tree)],
+                              capture_output=True, text=True, timeout=60)
     finally:
         (tree / "sub").chmod(0o755)
-    assert (code, out) == (1, "") and "cannot read the folder" in err
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == f"[error] {tree / 'sub'}: cannot read the folder: Permission denied; its manifests " \
+                          "would be missing\n"
 
 
 def test_symlink_out_of_the_folder_is_not_followed(tree):
@@ -191,3 +208,18 @@ def test_presets_bad_settings_are_an_error(tmp_path):
     code, out, err = run(["presets"], env={"KAITO_SPECDEC_TUNED_PRESETS": "{not json"})
     assert (code, out) == (1, "")
     assert err.startswith("[error] environment variable KAITO_SPECDEC_TUNED_PRESETS")
+
+
+def test_broken_symlink_is_named(tree):
+    (tree / "gone.yaml").symlink_to(tree / "nowhere.yaml")
+    code, out, err = run(["render", str(tree)])
+    assert (code, out) == (1, "")
+    assert err == f"[error] {tree / 'gone.yaml'}: a broken symlink (to {tree / 'nowhere.yaml'}); remove it or " \
+                  "restore its target\n"
+
+
+def test_symlinked_folder_inside_is_not_descended_twice(tree):
+    (tree / "loop").symlink_to(tree)
+    code, out, err = run(["render", str(tree)])
+    assert (code, err) == (0, "")
+    assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")

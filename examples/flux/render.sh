@@ -23,9 +23,13 @@ else
 fi
 
 tmp="$(mktemp)"
-trap 'rm -f "${tmp}"' EXIT
+built="$(mktemp)"
+trap 'rm -f "${tmp}" "${built}"' EXIT
 
-"${build[@]}" "${overlay}" | kaito-specdec render - >"${tmp}"
+# Build first: a failed build stops here with kustomize's own error, and kaito-specdec never adds a
+# second, misleading one about its empty input.
+"${build[@]}" "${overlay}" >"${built}"
+kaito-specdec render - <"${built}" >"${tmp}"
 
 if [ ! -s "${tmp}" ]; then
   echo "render.sh: ${overlay} rendered to nothing; refusing to write an empty stream" >&2

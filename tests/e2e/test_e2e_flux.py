@@ -68,6 +68,17 @@ def test_render_script_fails_on_invalid_annotation_and_keeps_the_old_output(repo
     assert not list(out.parent.glob("*.partial"))
 
 
+def test_render_script_fails_with_kustomizes_error_only(repo, env):
+    """A broken overlay: kustomize's error, and no second one from kaito-specdec about an empty input."""
+    kustomization = repo / "examples" / "flux" / "overlays" / "prod" / "kustomization.yaml"
+    kustomization.write_text(kustomization.read_text(encoding="utf-8").replace("resources:\n", "resources:\n- missing.yaml\n", 1),
+                             encoding="utf-8")
+    proc = render(repo, env)
+    assert proc.returncode != 0 and proc.stdout == "", describe(proc)
+    assert "missing.yaml" in proc.stderr, describe(proc)
+    assert "kaito-specdec" not in proc.stderr and "[error]" not in proc.stderr, describe(proc)
+
+
 def test_flux_and_workflow_manifests():
     flux_objs = list(yaml.safe_load_all((FLUX / "clusters" / "prod" / "kaito-demo.yaml").read_text(encoding="utf-8")))
     kinds = {d["kind"]: d for d in flux_objs}

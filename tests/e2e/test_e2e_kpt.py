@@ -217,3 +217,23 @@ def test_render_with_a_config_path_policy(kpt, env, tmp_path, mode):
     else:
         assert derived and all("-specdec-" in name or name.startswith("specdec-") for name in derived), derived
         assert b"config: specdec-mtp-" in after["workspace-deepseek.yaml"]
+
+
+def test_kustomization_without_apiversion_in_the_package(kpt, env, tmp_path):
+    """kpt passes a bare kustomization.yaml (no apiVersion, no kind: legal for kustomize) as an item; the
+    function recognises it by name, passes it through untouched and renders the rest (issue 9). The
+    failing invalid value in another file is reported with that file's name on stderr."""
+    pkg = package_copy(tmp_path)
+    kustomization = "# built by kustomize elsewhere\nresources:\n- workspace-phi-4.yaml\n- phi-4-inference.yaml\n"
+    (pkg / "kustomization.yaml").write_text(kustomization, encoding="utf-8")
+    git_commit(pkg, "add a kustomization")
+    proc = run([kpt, "fn", "eval", ".", *eval_args()], pkg, env)
+    assert proc.returncode == 0, describe(proc)
+    assert (pkg / "kustomization.yaml").read_text(encoding="utf-8") == kustomization
+    assert "kustomization.yaml" not in git_changed(pkg)
+    assert "has no apiVersion" not in proc.stderr
+    # stderr names the file kpt recorded
+    set_annotation(pkg / "workspace-phi-4.yaml", '"true"', '"yes"')
+    bad = run([kpt, "fn", "eval", ".", "--exec", "kaito-specdec"], pkg, env)
+    assert bad.returncode != 0, describe(bad)
+    assert "workspace-phi-4.yaml (document 1): [error] kaito.sh/v1beta1/Workspace/" in bad.stderr, describe(bad)

@@ -122,6 +122,10 @@ def test_invalid_annotation_fails_the_build(kubectl, example, docker):
     # kustomize shows no results: the message reaches the user only through the function's stderr.
     assert invalid_value_message("yes") in proc.stderr, describe(proc)
     assert "Workspace/kaito-demo/workspace-phi-4" in proc.stderr
+    # The line examples/kustomize/README.md shows is the real one.
+    readme = (EXAMPLES / "kustomize" / "README.md").read_text(encoding="utf-8")
+    shown = next(ln for ln in readme.splitlines() if ln.startswith("[error] "))
+    assert shown in proc.stderr.splitlines(), describe(proc)
 
 
 def test_name_prefix_overlay_still_resolves_the_generated_configmap(kubectl, example, docker):

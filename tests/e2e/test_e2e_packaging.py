@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -83,7 +84,8 @@ def test_function_dockerfile_contract():
     assert len(all_stages) >= 2, "multi-stage: build the wheel, then install it"
     final = all_stages[-1]
     base = final[0][1].split()[0]
-    assert base.replace("${PYTHON_IMAGE}", args_defaults(DOCKERFILE)["PYTHON_IMAGE"]) == "python:3.12-slim"
+    image = base.replace("${PYTHON_IMAGE}", args_defaults(DOCKERFILE)["PYTHON_IMAGE"])
+    assert image.split("@")[0] == "python:3.12-slim"
     assert last(final, "USER").split(":")[0] == "65534"
     assert json.loads(last(final, "ENTRYPOINT")) == ["kaito-specdec"]
     labels = " ".join(a for w, a in final if w == "LABEL")
@@ -93,7 +95,7 @@ def test_function_dockerfile_contract():
     assert not [w for w, _ in final if w in ("CMD", "SHELL")]
     # The function image is what the build and function stages put in it.
     for src in copied_sources(stage_named(DOCKERFILE, "build")) + copied_sources(final):
-        assert src.rstrip("/") in ("pyproject.toml", "README.md", "LICENSE", "krm_fn"), src
+        assert src.rstrip("/") in ("pyproject.toml", "README.md", "LICENSE", "krm_fn", "requirements"), src
         assert not src.startswith(("tests", "fixtures", "examples", ".")), src
     assert "ADD " not in DOCKERFILE.read_text(encoding="utf-8")
 
@@ -115,10 +117,91 @@ def test_argocd_sidecar_dockerfile_contract():
     copies = [a for w, a in final if w == "COPY"]
     assert any(a.endswith("examples/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml") for a in copies)
     kustomize_image = args_defaults(DOCKERFILE)["KUSTOMIZE_IMAGE"]
-    name, _, tag = kustomize_image.rpartition(":")
+    name, _, tag = kustomize_image.split("@")[0].rpartition(":")
     assert name == "registry.k8s.io/kustomize/kustomize" and tag.startswith("v5.") and tag != "latest"
     assert any("/app/kustomize /usr/local/bin/kustomize" in a for a in copies)
     assert copied_sources(final) == ["examples/argocd/plugin.yaml"]
+
+
+DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
+REQUIREMENTS = REPO / "requirements"
+
+
+def test_base_images_are_pinned_by_digest():
+    """Every FROM names a stage or an ARG whose default is pinned by digest (issue 10, container)."""
+    defaults = args_defaults(DOCKERFILE)
+    stage_names = set()
+    for stage in stages(DOCKERFILE):
+        words = stage[0][1].split()
+        image = words[0]
+        if image not in stage_names:
+            resolved = re.sub(r"\$\{(\w+)\}", lambda m: defaults[m.group(1)], image)
+            assert DIGEST.search(resolved), f"FROM {image} -> {resolved} is not pinned by digest"
+        if len(words) == 3 and words[1].upper() == "AS":
+            stage_names.add(words[2])
+
+
+def _requirements(path: Path) -> dict[str, tuple[str, list[str]]]:
+    """name -> (version, hashes) of a hash-pinned requirements file."""
+    text = re.sub(r"\\\n", " ", path.read_text(encoding="utf-8"))
+    out = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
+        if not line:
+            continue
+        req, *opts = line.split()
+        name, sep, version = req.partition("==")
+        assert sep, f"{path.name}: {req} is not pinned with =="
+        hashes = [o.removeprefix("--hash=sha256:") for o in opts]
+        assert hashes and all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), f"{path.name}: {req} hashes"
+        out[name.lower()] = (version, hashes)
+    return out
+
+
+def test_runtime_dependencies_are_pinned_with_hashes():
+    runtime = _requirements(REQUIREMENTS / "runtime.txt")
+    # What pyproject.toml declares, plus jsonpatch's own dependency: --require-hashes needs the whole closure.
+    declared = {re.split(r"[<>=!~ ]", d.strip())[0].lower() for d in
+                re.search(r"^dependencies = \[(.*?)\]", (REPO / "pyproject.toml").read_text(), re.M | re.S)
+                .group(1).replace('"', "").split(",") if d.strip()}
+    assert set(runtime) == declared | {"jsonpointer"}
+    # linux/amd64 and linux/arm64 wheels of the compiled one
+    assert len(runtime["pyyaml"][1]) >= 2
+    build = _requirements(REQUIREMENTS / "build.txt")
+    assert set(build) == {"setuptools"}
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    for stage_name in ("argocd-cmp", "function"):
+        runs = " ".join(a for w, a in stage_named(DOCKERFILE, stage_name) if w == "RUN")
+        assert "--require-hashes" in runs and "-r /requirements/runtime.txt" in runs, stage_name
+        assert "--no-index" in runs  # nothing fetched in the final stages
+        assert re.search(r"pip install [^&]*--no-deps [^&]*kaito_specdec-", runs), stage_name
+    build_runs = " ".join(a for w, a in stage_named(DOCKERFILE, "build") if w == "RUN")
+    assert "--require-hashes --only-binary=:all: -r requirements/build.txt" in build_runs
+    assert "--no-build-isolation" in build_runs
+    assert "PYTHONUNBUFFERED" not in "".join(a for w, a in instructions(DOCKERFILE) if w == "ENV"), text[:0]
+
+
+def test_final_stages_are_non_root_offline_and_write_no_bytecode():
+    for name, user in (("function", "65534"), ("argocd-cmp", "999")):
+        stage = stage_named(DOCKERFILE, name)
+        assert last(stage, "USER").split(":")[0] == user
+        env = " ".join(a for w, a in stage if w == "ENV")
+        assert re.search(r"\bPYTHONDONTWRITEBYTECODE=1\b", env), name
+
+
+def test_dockerignore_names_only_what_exists():
+    """Every path .dockerignore lets through exists, and LICENSE (Apache-2.0, as pyproject.toml says) is there."""
+    for line in DOCKERIGNORE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("!"):
+            assert (REPO / line[1:]).exists(), line
+    license_text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License" in license_text and "Version 2.0, January 2004" in license_text
+    assert 'license = { text = "Apache-2.0" }' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    comment = "".join(ln for ln in DOCKERIGNORE.read_text(encoding="utf-8").splitlines() if ln.startswith("#"))
+    assert "examples/argocd/Dockerfile" not in comment
+    for src in ("pyproject.toml", "README.md", "LICENSE", "krm_fn", "requirements/runtime.txt",
+                "requirements/build.txt"):
+        assert (REPO / src).exists(), src
 
 
 def _can_build_offline() -> bool:
@@ -208,3 +291,41 @@ def test_wheel_entrypoint_version_and_render(venv, tmp_path):
     render = run(["kaito-specdec", "render", str(EXAMPLES / "kpt" / "validate")], tmp_path, container_env(venv))
     assert render.returncode == 0, describe(render)
     assert "specdec" in render.stdout
+
+
+AUDIT = """
+import os, sys
+events = []
+def hook(event, args):
+    if event.startswith("socket.") or event in ("subprocess.Popen", "os.system"):
+        events.append(event)
+    elif event == "open":
+        path, mode, flags = (list(args) + [None, None])[:3]
+        writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or \\
+                  (isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        if writing and not str(path).startswith("/dev/"):
+            events.append(f"write {path}")
+sys.addaudithook(hook)
+from krm_fn.cli import main
+code = main(sys.argv[1:])
+sys.stderr.write("AUDIT " + repr(events) + "\\n")
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("argv", [[], ["render", "PKG"]], ids=["krm", "render"])
+def test_installed_function_opens_no_socket_and_writes_no_file(venv, tmp_path, argv):
+    """Offline and read-only-root friendly, as the image runs it: with PYTHONDONTWRITEBYTECODE=1 the run opens
+    no socket, starts no process and opens no file for writing (Python's audit hooks see every attempt)."""
+    pkg = EXAMPLES / "kpt" / "package"
+    argv = [str(pkg) if a == "PKG" else a for a in argv]
+    stdin = None
+    if not argv:
+        stdin = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + "".join(
+            "- " + "\n  ".join((pkg / n).read_text(encoding="utf-8").strip("\n").splitlines()) + "\n"
+            for n in ("workspace-phi-4.yaml", "phi-4-inference.yaml"))
+    env = {**container_env(venv), "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = run([str(venv / "bin" / "python"), "-c", AUDIT, *argv], tmp_path, env, stdin=stdin)
+    assert proc.returncode == 0, describe(proc)
+    assert "specdec" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1] == "AUDIT []", describe(proc)

@@ -1,0 +1,47 @@
+"""The e2e marker (issue 9): `-m "not e2e"` leaves tests/e2e/ out; the README's command and CI run it all."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def collected(*args: str) -> list[str]:
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:cacheprovider", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return [ln for ln in proc.stdout.splitlines() if "::" in ln]
+
+
+def test_e2e_marker_is_registered() -> None:
+    # (tomllib is Python 3.11+; the project supports 3.10)
+    assert re.search(r'^markers = \[.*"e2e: ', (ROOT / "pyproject.toml").read_text(), re.M)
+
+
+def test_not_e2e_leaves_out_exactly_the_e2e_folder() -> None:
+    quick = collected("-m", "not e2e")
+    e2e = collected("-m", "e2e")
+    assert quick and e2e
+    assert not any(t.startswith("tests/e2e/") for t in quick)
+    assert all(t.startswith("tests/e2e/") for t in e2e)
+    assert {Path(t.split("::")[0]).name for t in e2e} >= {"test_e2e_kpt.py", "test_e2e_kustomize.py",
+                                                          "test_e2e_argocd.py", "test_e2e_flux.py",
+                                                          "test_e2e_packaging.py"}
+
+
+def test_readme_and_ci_run_everything() -> None:
+    readme = (ROOT / "README.md").read_text()
+    command = [ln for ln in re.search(r"```sh\n(.*?)```", readme, re.S).group(1).splitlines() if "pytest" in ln][0]
+    ci = (ROOT / ".ci" / "run").read_text()
+    for text in (command, ci):
+        assert "python -m pytest" in text and " -m " not in text.split("python -m pytest", 1)[1].split("\n")[0]
+
+
+def test_e2e_readme_tells_the_truth_about_time_and_markers() -> None:
+    text = (ROOT / "tests" / "e2e" / "README.md").read_text()
+    assert "10 s" not in text
+    assert '`python -m pytest -m "not e2e"`' in text and "a minute and a half" in text
+    assert '`python -m pytest -m "not e2e"`' in (ROOT / "README.md").read_text()
