@@ -52,6 +52,9 @@ def is_valid_preset(name: str) -> bool:
 
 def _message(name: object) -> str:
     text = name if isinstance(name, str) else "" if name is None else str(name)
+    if text and text.splitlines() != [text]:
+        # A line break would split the result's one line: the quoted name stands in for the bare one.
+        return f"Unsupported inference preset name {goquote(text)} (quoted: the name holds a line break)"
     message = f"Unsupported inference preset name {text}"
     if text != text.strip() or not text.isprintable() or not text:
         # KAITO prints the name bare (%s): say what it is when that hides something.
