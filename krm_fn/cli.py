@@ -345,10 +345,11 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
     if stdout is None:
         _say(stderr, "[error] stdout is closed: nowhere to write the output")
         return 1
+    option = getattr(args, "max_input", None)  # an explicit `--max-input ""` is refused, not ignored
     try:
-        limit = parse_size(args.max_input) if getattr(args, "max_input", None) else max_input(environ)
+        limit = parse_size(option) if option is not None else max_input(environ)
     except (ValueError, ConfigError) as exc:
-        _say(stderr, f"[error] {'--max-input: ' if getattr(args, 'max_input', None) else ''}{exc}")
+        _say(stderr, f"[error] {'--max-input: ' if option is not None else ''}{exc}")
         return 1
     try:
         if args.command == "presets":

@@ -5,7 +5,7 @@ import bisect
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 from . import constants as C
 from . import kinds
@@ -189,12 +189,13 @@ def is_derived(item: Item) -> bool:
     return is_configmap(item) and item.annotation(C.DERIVED_ANNOTATION) == "true"
 
 
-def build_index(items: Iterable[Item]) -> Index:
+def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
+    """`skip`: indexes of kustomize's configuration (kustomizations, the patches they name)."""
     index = Index(items=list(items))
     for item in index.items:
-        # local-config objects (Kptfile, function configs, kustomize's transformer configs) are never
-        # deployed: they are neither workloads nor the ConfigMaps workloads use.
-        if not item.is_mapping or item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
+        # local-config objects (Kptfile, function configs, kustomize's transformer configs, patches) are
+        # never deployed: they are neither workloads nor the ConfigMaps workloads use.
+        if not item.is_mapping or item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true" or item.index in skip:
             continue
         spec = kinds.spec_for(item.api_version, item.kind)
         if spec is not None:

@@ -24,14 +24,20 @@ KUSTOMIZATION_FIELDS = frozenset((
     "bases", "configMapGenerator", "secretGenerator", "helmGlobals", "helmCharts", "helmChartInflationGenerator",
     "generatorOptions", "configurations", "generators", "transformers", "validators", "buildMetadata",
 ))
+# Their types: a Helm values file may have `resources:` or `components:`, but as mappings. The rest are lists.
+_SCALAR_FIELDS = frozenset(("apiVersion", "kind", "namePrefix", "nameSuffix", "namespace"))
+_MAPPING_FIELDS = frozenset(("metadata", "openapi", "commonLabels", "commonAnnotations", "sortOptions",
+                             "helmGlobals", "generatorOptions"))
 # Fields only a kustomization has (a Helm values.yaml may well have `resources:` or `images:`).
 _DISTINCT = frozenset(("bases", "patchesStrategicMerge", "patchesJson6902", "configMapGenerator",
                        "secretGenerator", "namePrefix", "nameSuffix", "commonLabels", "generators",
                        "transformers", "components", "helmCharts", "replacements"))
 # Annotations that mark an object as a KRM function's config (kustomize transformers, generators).
 FUNCTION_ANNOTATIONS = ("config.kubernetes.io/function", "config.k8s.io/function")
-# The fields of a kustomization that list transformer, generator and validator config files.
-_PLUGIN_FIELDS = ("transformers", "generators", "validators")
+# The fields of a kustomization that name files of kustomize configuration (no manifests): plugin configs,
+# patches, field specs, CRD schemas, replacements — entries as `- FILE` or `- path: FILE`.
+_FILE_FIELDS = ("transformers", "generators", "validators", "patches", "patchesJson6902",
+                "patchesStrategicMerge", "configurations", "crds", "replacements")
 
 
 def file_name(item: Item) -> str:
@@ -52,7 +58,16 @@ def is_kustomization(item: Item) -> bool:
     if name:
         return name in KUSTOMIZATION_NAMES and not item.kind
     keys = {k.value for k, _ in item.node.value if isinstance(k, yaml.ScalarNode)}
-    return not item.kind and bool(keys) and keys <= KUSTOMIZATION_FIELDS and bool(keys & _DISTINCT)
+    return not item.kind and bool(keys) and keys <= KUSTOMIZATION_FIELDS and bool(keys & _DISTINCT) \
+        and all(isinstance(k, yaml.ScalarNode) and _typed_as_kustomize(k.value, v) for k, v in item.node.value)
+
+
+def _typed_as_kustomize(key: str, value: yaml.Node) -> bool:
+    if isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null":
+        return True  # `resources:` with nothing under it is legal
+    expected = yaml.ScalarNode if key in _SCALAR_FIELDS else \
+        yaml.MappingNode if key in _MAPPING_FIELDS else yaml.SequenceNode
+    return isinstance(value, expected)
 
 
 def is_function_config(item: Item) -> bool:
@@ -60,22 +75,58 @@ def is_function_config(item: Item) -> bool:
     return item.api_version == "builtin" or any(item.annotation(a) is not None for a in FUNCTION_ANNOTATIONS)
 
 
-def plugin_config_files(items: list[Item]) -> set[str]:
-    """The files that kustomizations among the items name under transformers/generators/validators."""
+def config_files(items: list[Item]) -> set[str]:
+    """The files that kustomizations among the items name as configuration: transformer, generator and
+    validator configs, patches (a JSON 6902 patch is a list; a strategic-merge patch a partial object),
+    `configurations`, `crds`, `replacements` and `openapi` files."""
     out: set[str] = set()
     for item in items:
         if not is_kustomization(item):
             continue
         folder = posixpath.dirname(item.file()[0].replace("\\", "/"))
-        for name in _PLUGIN_FIELDS:
+        refs = [child(child(item.node, "openapi"), "path")]
+        for name in _FILE_FIELDS:
             entries = child(item.node, name)
             for entry in entries.value if isinstance(entries, yaml.SequenceNode) else []:
-                ref = scalar(entry)
-                if ref and "://" not in ref:
-                    out.add(posixpath.normpath(posixpath.join(folder, ref)))
+                refs.append(child(entry, "path") if isinstance(entry, yaml.MappingNode) else entry)
+        for ref in map(scalar, refs):
+            # An inline patch is a multi-line string; a URL is no file of the tree.
+            if ref and "\n" not in ref and "://" not in ref:
+                out.add(posixpath.normpath(posixpath.join(folder, ref)))
     return out
+
+
+def kustomize_config(items: list[Item]) -> set[int]:
+    """Indexes of kustomize's configuration among the items: kustomizations and the files they name."""
+    files = config_files(items)
+
+    def named(item: Item) -> bool:
+        path = item.file()[0]
+        return bool(path) and posixpath.normpath(path.replace("\\", "/")) in files
+
+    return {item.index for item in items if is_kustomization(item) or (files and named(item))}
 
 
 def kustomization_folder(item: Item) -> str:
     folder = posixpath.dirname(item.file()[0].replace("\\", "/"))
     return folder or "."
+
+
+def unlisted_files(items: list[Item], paths: list[str]) -> list[tuple[Item, str]]:
+    """(kustomization, file name) for each of `paths` (files kpt writes) in a folder whose kustomization
+    does not list it under `resources`: `kustomize build` would leave it out."""
+    folders: dict[str, Item] = {}
+    for item in items:
+        if item.file()[0] and is_kustomization(item):
+            folders.setdefault(kustomization_folder(item), item)
+    out = []
+    for path in sorted(set(filter(None, paths))):
+        kustomization = folders.get(posixpath.dirname(path) or ".")
+        if kustomization is None:
+            continue
+        name = posixpath.basename(path)
+        listed = child(kustomization.node, "resources")
+        entries = listed.value if isinstance(listed, yaml.SequenceNode) else []
+        if name not in {posixpath.normpath(scalar(e) or "") for e in entries}:
+            out.append((kustomization, name))
+    return out

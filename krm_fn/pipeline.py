@@ -4,18 +4,18 @@
 """
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 import yaml
 
+from . import constants as C
 from . import yamlio
 from .config import ConfigError, Settings, resolve_settings
-from .index import ref_of
+from .index import is_derived, ref_of
 from .plan import plan
-from .localconfig import (is_function_config, is_kustomization, kustomization_folder,
-                          plugin_config_files)
+from .localconfig import (is_function_config, is_kustomization, kustomization_folder, kustomize_config,
+                          unlisted_files)
 from .reader import InputError, Item, ResourceList, child, read_resource_list, read_stream, scalar
 from .report import where
 from .results import ResourceRef, Result, Severity, exit_status, sort_results
@@ -50,6 +50,9 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     try:
         rl = read_resource_list(data)
     except InputError as exc:
+        if not data.strip():  # `kpt fn source DIR | kaito-specdec` where kpt failed: its error is the one
+            return _error_outcome(f"{exc} (when a command piped into kaito-specdec failed, its own error above "
+                                  "says why)")
         return _error_outcome(str(exc))
     try:
         fc = _function_config(rl)
@@ -58,9 +61,22 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field)]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
-    results = _ordered(results, rl.items)
+    results = _ordered(results + unlisted_warnings(rl.items, changes), rl.items)
     return Outcome(write_resource_list(rl, changes, results), results,
                    exit_status(results, settings.fail_on))
+
+
+def unlisted_warnings(items: list[Item], changes: Changes) -> list[Result]:
+    """kpt on a kustomize folder: a derived ConfigMap's file (new, or written by an earlier run) that the
+    folder's kustomization does not list is left out of `kustomize build`; its workload points at nothing."""
+    paths = [((data.get("metadata") or {}).get("annotations") or {}).get(C.PATH_ANNOTATION, "")
+             for _, data in changes.added]
+    paths += [item.file()[0] for item in items if is_derived(item) and item.index not in changes.removed]
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, a ConfigMap kaito-specdec "
+                                     "derived for the workloads there: `kustomize build` would leave it out and "
+                                     "they would point at a ConfigMap that does not exist; add it to resources "
+                                     "(or run kaito-specdec as a kustomize transformer)", **where(kustomization))
+            for kustomization, name in unlisted_files(items, paths)]
 
 
 def _function_config_ref(rl: ResourceList) -> ResourceRef | None:
@@ -132,11 +148,9 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
 
 
 def orchestrator_config(items: list[Item]) -> set[int]:
-    """Indexes of the items `render` leaves out: kustomizations, KRM function and plugin configs."""
-    plugin_files = plugin_config_files(items)
-    return {item.index for item in items
-            if is_kustomization(item) or is_function_config(item)
-            or (plugin_files and posixpath.normpath(item.file()[0].replace("\\", "/")) in plugin_files)}
+    """Indexes of the items `render` leaves out: kustomizations and the files they name (patches, plugin
+    configs), KRM function configs."""
+    return kustomize_config(items) | {item.index for item in items if is_function_config(item)}
 
 
 def kustomization_warnings(items: list[Item]) -> list[Result]:

@@ -19,6 +19,7 @@ from .materialize import materialize, retire, revert
 from .reader import Item
 from .report import about, q
 from .results import Result, Severity, has_errors
+from .localconfig import kustomize_config
 from .shape import duplicates, shape_errors
 from .writer import Changes
 
@@ -92,8 +93,10 @@ def _not_written(result: Result, why: str) -> Result:
 
 def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result."""
-    problems = shape_errors(items) + duplicates(items)
-    index = build_index(items)
+    # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
+    config = kustomize_config(items)
+    problems = shape_errors(items, config) + duplicates(items, config)
+    index = build_index(items, skip=config)
     problems += [about(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
                  for item, why in index.unreadable]
     changes = Changes()

@@ -1,6 +1,8 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 from __future__ import annotations
 
+from typing import Collection
+
 import yaml
 
 from . import constants as C
@@ -12,8 +14,13 @@ from .results import Result, Severity
 
 
 def _where(item: Item) -> str:
-    """Where an item is, for messages: `document N` of its file (from 1), or `items[i]`; and its line."""
+    """Where an item is, for messages: `document N` of its file (from 1), or `items[i]` (of the ResourceList
+    when kpt named its file: the line is not one of that file); and its line."""
     mark = item.node.start_mark
+    path = item.file()[0]
+    if path and path != item.origin:
+        # kpt's path annotation: the stderr line names kpt's file, but this line is one of the ResourceList.
+        return f"items[{item.index}] of the ResourceList (line {mark.line + 1}, column {mark.column + 1})"
     at = f"document {item.origin_index + 1}" if item.origin and item.origin_index is not None \
         else f"items[{item.index}]"
     return f"{at} (line {mark.line + 1}, column {mark.column + 1})"
@@ -35,13 +42,15 @@ def _not_kubernetes(item: Item) -> str | None:
     return None
 
 
-def shape_errors(items: list[Item]) -> list[Result]:
+def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     """Items a Kubernetes API would refuse: not a mapping, or without apiVersion, kind, metadata.name.
 
-    kustomize's own files (a kustomization.yaml needs no apiVersion or kind) are configuration, not
-    objects: they are never checked here."""
+    kustomize's own files (a kustomization.yaml needs no apiVersion or kind; `config`: those and the
+    patches and plugin configs they name) are configuration, not objects: they are never checked here."""
     out = []
     for item in items:
+        if item.index in config:
+            continue
         if not item.is_mapping:
             out.append(Result(Severity.ERROR, f"{_where(item)} is not a mapping; every item must be a "
                                               "Kubernetes object", **where(item)))
@@ -101,14 +110,14 @@ def _duplicate_key(node: yaml.Node) -> tuple[yaml.Node, yaml.Node] | None:
     return None
 
 
-def duplicates(items: list[Item]) -> list[Result]:
+def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     """The same object twice (a file given twice, a copy-paste): kustomize would reject the output, kpt
     would write both, a cluster would keep one of them."""
     seen: dict[tuple[str, str, str, str], Item] = {}
     out = []
     for item in items:
-        if not (item.is_mapping and item.kind and item.name) or is_function_config(item) or \
-                item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
+        if not (item.is_mapping and item.kind and item.name) or item.index in config or \
+                is_function_config(item) or item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
             continue  # configuration for kustomize or kpt (each overlay's `labels` transformer, say)
         key = (item.api_version.split("/")[0] if "/" in item.api_version else "", item.kind, item.namespace,
                item.name)

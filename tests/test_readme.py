@@ -125,14 +125,16 @@ def test_fidelity_claim_krm_json_comes_out_as_block_yaml() -> None:
 
 
 def test_fidelity_claim_render_keeps_the_objects_text_without_orchestrator_annotations() -> None:
-    doc = ("apiVersion: v1 # why: kept\nkind: ConfigMap\nmetadata:\n  name: flags\n  annotations:\n"
+    doc = ("# head: kept\napiVersion: v1 # why: kept\nkind: ConfigMap\nmetadata:\n  name: flags\n  annotations:\n"
            "    team: ml\n    internal.config.kubernetes.io/path: 'flags.yaml'\n    config.kubernetes.io/index: '0'\n"
            "    kustomize.config.k8s.io/id: |\n      kind: ConfigMap\n"
-           "data: {\"on\": 'yes', octal: 010, version: 1.10}\n")
+           "data: {\"on\": 'yes', octal: 010, version: 1.10}\n# tail: kept\n")
     assert _render_stdin(doc.encode()) == "---\n" + doc.replace(
         "    internal.config.kubernetes.io/path: 'flags.yaml'\n    config.kubernetes.io/index: '0'\n"
         "    kustomize.config.k8s.io/id: |\n      kind: ConfigMap\n", "")
     assert "with only the orchestrator annotations removed" in README
+    # The text kept is the document's, comments before the first key and after the last value included.
+    assert "the comments before its first key and after its last value" in README
 
 
 def test_fidelity_claim_render_json_stays_json_and_crlf_stays_crlf() -> None:
@@ -162,3 +164,31 @@ def test_every_promise_names_a_real_test() -> None:
     oracle = (root / "tests" / "fuzz.py").read_text(encoding="utf-8")
     for word in words:
         assert f'"{word}: ' in oracle or f"f\"{word}: " in oracle, f"the oracle never reports {word!r}"
+
+
+def test_promised_exit_statuses_are_the_real_ones() -> None:
+    """A usage error exits 2 (argparse's and every CLI's convention): the promise must say so."""
+    promise = next(line for line in README.splitlines() if line.startswith("- Exit status"))
+    assert "2 on a command-line usage error" in promise and "130 on Ctrl-C" in promise
+    err = io.StringIO()
+    assert main(["--bogus"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
+    assert main(["render"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
+    assert "Traceback" not in err.getvalue()
+
+
+def test_fidelity_claim_render_clip_block_scalar_at_the_end_of_a_file() -> None:
+    """The one byte render changes in an untouched document: a `|` block scalar ending a file that has no
+    final newline has no line break in its value; the stream goes on after it, so it is written `|-`."""
+    doc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: |\n    line\n    last"
+    out = _render_stdin(doc.encode())
+    assert out == "---\n" + doc.replace("k: |", "k: |-") + "\n"
+    assert yaml.safe_load(out) == yaml.safe_load(doc)
+    assert "a file without a final newline that ends in a `|` or `|+` block scalar" in README
+
+
+def test_fidelity_claim_krm_clip_block_scalar_at_the_end_of_the_input() -> None:
+    last = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data:\n    k: |\n      line\n      last"
+    text = RL_HEAD + UNTOUCHED + UNTOUCHED + last  # the same object twice: a warning, so results follow
+    code, out = _krm(text)
+    assert code == 0 and out.startswith(RL_HEAD + UNTOUCHED + UNTOUCHED + last.replace("k: |", "k: |-") + "\n")
+    assert "ends in a `|` block scalar, that indicator becomes `|-` so its value stays" in README

@@ -223,3 +223,12 @@ def test_symlinked_folder_inside_is_not_descended_twice(tree):
     code, out, err = run(["render", str(tree)])
     assert (code, err) == (0, "")
     assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")
+
+
+@pytest.mark.parametrize("value", ["", " ", "0", "1.5Mi"])
+def test_bad_max_input_option_is_refused_not_ignored(tmp_path, value):
+    (tmp_path / "a.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    code, out, err = run(["render", "--max-input", value, str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err == f"[error] --max-input: invalid size {value!r}; expected a positive number of bytes, " \
+                  "optionally with Ki, Mi or Gi (e.g. 512Mi)\n"
