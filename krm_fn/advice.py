@@ -9,7 +9,7 @@ from . import constants as C
 from .config import Settings
 from .decide import DOTTED, INJECT, OVERRIDE, Decision
 from .index import Index, Workload
-from .inference_config import DATA_KEY
+from .inference_config import DATA_KEY, has_later_documents
 from .report import about, q
 from .results import Result, Severity
 
@@ -131,6 +131,25 @@ def version_notes(ds: list[Decision], settings: Settings) -> list[Result]:
                                           "push a changed spec.template.inference.config to the Workspaces it "
                                           "already has: only new Workspaces get it, recreate the existing ones "
                                           "to roll it out", w.item, kinds.dotted(d.path)))
+    return out
+
+
+def document_warnings(ds: list[Decision]) -> list[Result]:
+    """KAITO's webhook reads only the first YAML document of inference_config.yaml, but its vLLM runtime
+    (presets/workspace/inference/vllm/inference_api.py, v0.12.0: `yaml.safe_load(file)`) refuses a file of
+    several: the pods crash at start. Said once per source ConfigMap the function reads."""
+    out, seen = [], set()
+    for d in ds:
+        if d.source is None or d.source.index in seen or d.action not in (INJECT, OVERRIDE):
+            continue
+        seen.add(d.source.index)
+        data = d.source.data().get("data")
+        if isinstance(data, dict) and isinstance(data.get(DATA_KEY), str) and has_later_documents(data[DATA_KEY]):
+            out.append(about(Severity.WARNING, f"{DATA_KEY} holds more than one YAML document: KAITO's webhook "
+                                                 "reads the first only, but KAITO's vLLM runtime reads the file "
+                                                 "with yaml.safe_load, which refuses a second document, so the "
+                                                 "pods fail at start; keep one document",
+                             d.source, f"data[{DATA_KEY}]"))
     return out
 
 

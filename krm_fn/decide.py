@@ -92,7 +92,8 @@ def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decisio
         except ItemError as exc:
             return Decision(w, path, current, src_name, src, BROKEN, via,
                             detail=f"the ConfigMap cannot be read: {exc}")
-        refused = inference_configmap.problem(whole)
+        v1alpha1_workspace = w.spec is kinds.WORKSPACE and w.item.api_version == "kaito.sh/v1alpha1"
+        refused = inference_configmap.problem(whole, max_model_len=not v1alpha1_workspace)
         if refused is not None:
             return Decision(w, path, current, src_name, src, BROKEN, via, detail=refused[0],
                             problem_field=refused[1])

@@ -85,6 +85,8 @@ class _Parsed:
 
 
 def _error(exc: Exception) -> InferenceConfigError:
+    if isinstance(exc, yamlio.ExpansionTooLarge):
+        return InferenceConfigError(str(exc))
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     if mark is None:
         return InferenceConfigError(f"not valid YAML: {exc}")
@@ -100,8 +102,33 @@ def _first(documents: Any) -> Any:
 
 
 def _compose_first(text: str) -> Any:
-    """The first document's node, as KAITO's yaml.Unmarshal reads only the first document."""
-    return _first(yaml.compose_all(text, Loader=LOADER))
+    """The first document's node, as KAITO's yaml.Unmarshal reads only the first document.
+
+    Merge keys that make an alias bomb are refused here: expanding `<<: [*a, *a]` doubles at each level,
+    for KAITO's runtime (PyYAML flattens merges into copies) as for `_entries`. Plain aliases stay shared
+    references everywhere (a bomb of those is copied as written, and KAITO reads only `vllm:`)."""
+    node = _first(yaml.compose_all(text, Loader=LOADER))
+    if node is not None and _has_merge_key(node):
+        yamlio.check_expansion(node)
+    return node
+
+
+def _has_merge_key(root: yaml.Node) -> bool:
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:merge":
+                    return True
+                stack += (key, value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+    return False
 
 
 def _load_first(text: str) -> Any:
@@ -120,6 +147,11 @@ def _second_document(text: str) -> int | None:
     except yaml.YAMLError:
         return None
     return None
+
+
+def has_later_documents(text: str | None) -> bool:
+    """More than one YAML document (a second `---` with content after the first document)."""
+    return bool(text) and _second_document(text.removeprefix(_BOM)) is not None
 
 
 def _parse(text: str) -> _Parsed:
@@ -197,14 +229,23 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
     if not isinstance(root, yaml.MappingNode):
         return {}, [f"line {root.start_mark.line + 1}: cannot unmarshal {_go_shown(root)} into "
                     "v1beta1.InferenceConfig"]
-    _, vllm = _last_entry(root, VLLM_KEY)
-    if vllm is None or _is_null(vllm):
-        return {}, []
-    if not isinstance(vllm, yaml.MappingNode):
-        return {}, [f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into "
-                    "map[string]string (vllm)"]
     values: dict[str, str] = {}
     errors: list[str] = []
+    # yaml.v2 decodes every `vllm:` of the document (a repeated key, one a merge key brings) into the same
+    # map in turn: a null empties it, a mapping adds to it, anything else is an error.
+    for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == _STR_TAG
+                 and k.value == VLLM_KEY):
+        if _is_null(vllm):
+            values = {}
+        elif not isinstance(vllm, yaml.MappingNode):
+            errors.append(f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into "
+                          "map[string]string (vllm)")
+        else:
+            _add_entries(vllm, values, errors)
+    return values, errors
+
+
+def _add_entries(vllm: yaml.MappingNode, values: dict[str, str], errors: list[str]) -> None:
     for key, value in _entries(vllm):
         if not isinstance(key, yaml.ScalarNode):
             errors.append(f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string "
@@ -215,7 +256,6 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
         else:
             errors.append(f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string "
                           f"(vllm.{key.value})")
-    return values, errors
 
 
 def _entries(mapping: yaml.MappingNode, depth: int = 0) -> list[tuple[Any, Any]]:
@@ -240,8 +280,10 @@ def atoi_error(raw: str) -> str | None:
     return f"strconv.Atoi: parsing {goquote(raw)}: invalid syntax"
 
 
-def kaito_problem(text: str) -> str | None:
-    """What KAITO's webhook says about this inference_config.yaml, in its words, or None."""
+def kaito_problem(text: str, max_model_len: bool = True) -> str | None:
+    """What KAITO's webhook says about this inference_config.yaml, in its words, or None.
+
+    `max_model_len=False`: the v1alpha1 Workspace webhook, which does not parse max-model-len."""
     try:
         values, errors = kaito_values(text)
     except InferenceConfigError as exc:
@@ -252,7 +294,7 @@ def kaito_problem(text: str) -> str | None:
                 if any(e.endswith(")") and "into string (vllm." in e for e in errors) else "")
         return f"Failed to parse {DATA_KEY}: yaml: unmarshal errors: " + "; ".join(errors) + hint
     raw = values.get("max-model-len", "").strip()
-    problem = atoi_error(raw) if raw else None
+    problem = atoi_error(raw) if raw and max_model_len else None
     if problem:
         return f"max-model-len must be an integer: {problem}"
     return None

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import kinds
-from .advice import (configurable, override_checks, role_mismatches, spelling_warnings, unconfigurable,
-                     version_notes)
+from .advice import (configurable, document_warnings, override_checks, role_mismatches, spelling_warnings,
+                     unconfigurable, version_notes)
 from .cascade import cascade
 from .checks import ADMISSION, OPT_IN
 from .config import Settings
@@ -112,6 +112,7 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
     reverted, retired = revert(index, changes), retire(index, items, changes)
     findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index)
+    findings += document_warnings(ds)
     older = version_notes(ds, settings)
     results = problems + cascaded + told + findings + older + reverted + retired
     why = "errors" if has_errors(results) else None if settings.materialize else "mode validate"

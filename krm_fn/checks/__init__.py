@@ -10,8 +10,8 @@ Each module's docstring is its documentation and quotes the KAITO rule it mirror
 from __future__ import annotations
 
 from . import (annotation_value, inference_configmap, inference_or_tuning, preset_and_template, preset_required,
-               preset_supported, roles, vllm_runtime)
+               preset_supported, roles, string_fields, vllm_runtime)
 
 OPT_IN = (annotation_value, preset_required, vllm_runtime)
-ADMISSION = (inference_or_tuning, preset_and_template, preset_supported, roles)
+ADMISSION = (string_fields, inference_or_tuning, preset_and_template, preset_supported, roles)
 CHECKS = OPT_IN + ADMISSION + (inference_configmap,)

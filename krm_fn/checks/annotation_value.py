@@ -33,7 +33,8 @@ def written(w: Workload) -> str | None:
     return node.value if isinstance(node, yaml.ScalarNode) else None
 
 
-def _reads_as(value: object) -> str:
+def reads_as(value: object) -> str:
+    """What YAML made of an unquoted value, in words (`a boolean`, `a number`, `null`, `a list`)."""
     if isinstance(value, bool):
         return "a boolean"
     if value is None:
@@ -55,4 +56,4 @@ def check(w: Workload, settings: object = None) -> str | None:
     # A mapping or a list has no one-word spelling; an empty value (`key:`) shows as (empty).
     shown = "(empty)" if as_written == "" else as_written if as_written is not None else "(a collection)"
     return (f"annotation kaito.sh/enable-speculative-decoding has invalid value {shown} "
-            f"(unquoted, YAML reads it as {_reads_as(w.value)}; write \"true\" or \"false\" in quotes)")
+            f"(unquoted, YAML reads it as {reads_as(w.value)}; write \"true\" or \"false\" in quotes)")

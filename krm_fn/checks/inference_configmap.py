@@ -18,7 +18,7 @@ either); only the first YAML document counts; any scalar is a string to KAITO, a
 PASS:  data: {inference_config.yaml: "vllm:\n  max-model-len: 4096\n"}
 FAIL:  no inference_config.yaml under data (or only under binaryData, or under both)
 FAIL:  vllm: {speculative-config: {method: ngram}}   (a mapping, not a string)
-FAIL:  vllm: {max-model-len: 4k}
+FAIL:  vllm: {max-model-len: 4k}   (not on a v1alpha1 Workspace: its webhook does not parse max-model-len)
 """
 from __future__ import annotations
 
@@ -30,8 +30,12 @@ ID = "inference-configmap"
 KINDS = ("ConfigMap",)
 
 
-def problem(configmap: Any) -> tuple[str, str] | None:
-    """(message, field path) for a ConfigMap KAITO would refuse as a workload's inference config."""
+def problem(configmap: Any, max_model_len: bool = True) -> tuple[str, str] | None:
+    """(message, field path) for a ConfigMap KAITO would refuse as a workload's inference config.
+
+    `max_model_len=False` for a v1alpha1 Workspace: its webhook (api/v1alpha1/inference_config_validation.go)
+    does not parse max-model-len (it only requires one on small multi-GPU SKUs), so `max-model-len: auto`,
+    which KAITO itself passes to vLLM, is admitted and runs."""
     data = configmap.get("data") if isinstance(configmap, dict) else None
     if data is not None and not isinstance(data, dict):
         return "the ConfigMap's data is not a mapping", f"data[{DATA_KEY}]"
@@ -50,5 +54,5 @@ def problem(configmap: Any) -> tuple[str, str] | None:
         return f"missing field(s): {DATA_KEY} in ConfigMap", f"data[{DATA_KEY}]"
     if not isinstance(text, str):
         return f"{DATA_KEY} is not a string (quote it or write it as a block: `|`)", f"data[{DATA_KEY}]"
-    message = kaito_problem(text)
+    message = kaito_problem(text, max_model_len)
     return (message, f"data[{DATA_KEY}]") if message else None

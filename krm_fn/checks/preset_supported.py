@@ -16,8 +16,18 @@ register holds only Hugging Face ids (`org/name`) at admission time, so the rule
 (lower-cased) or `org/name` with both parts non-empty. Nothing is trimmed. A MultiRoleInference's
 `spec.model.name` becomes its child InferenceSets' preset, where the same rule refuses them.
 
+A name KAITO's model catalog marks deprecated fails twice, as in KAITO, where
+`ResourceSpec.validateCreateWithInference` (under `.ViaField("resource")`) adds first:
+
+    m := metadata.MustGet(strings.ToLower(presetName)); if m.Deprecated {
+        errs = errs.Also(apis.ErrGeneric(fmt.Sprintf("Model %s is deprecated and no longer supported", presetName), "presetName")) }
+
+(presets/workspace/models/supported_models.yaml, v0.12.0: only `phi-2` is `deprecated: true`), at
+`resource.presetName` (`spec.template.resource.presetName` on an InferenceSet), the name lower-cased.
+
 PASS:  phi-4, PHI-4, deepseek-r1-0528, microsoft/Phi-4-mini-instruct, org/name/with/slashes
 FAIL:  falcon-7b, phi-2, qwen3.5-4b (not legacy names), " phi-4" (leading space), /x, x/
+FAIL:  PHI-2 also "Model phi-2 is deprecated and no longer supported"
 """
 from __future__ import annotations
 
@@ -25,9 +35,12 @@ from .. import kinds
 from ..index import Workload
 from ..presets import ALIASES
 from ..report import goquote
+from . import string_fields
 
 ID = "preset-supported"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+# KAITO's catalog entries with `deprecated: true` (lower-cased names).
+DEPRECATED = ("phi-2",)
 
 
 def is_valid_preset(name: str) -> bool:
@@ -39,6 +52,9 @@ def is_valid_preset(name: str) -> bool:
 
 def _message(name: object) -> str:
     text = name if isinstance(name, str) else "" if name is None else str(name)
+    if text and text.splitlines() != [text]:
+        # A line break would split the result's one line: the quoted name stands in for the bare one.
+        return f"Unsupported inference preset name {goquote(text)} (quoted: the name holds a line break)"
     message = f"Unsupported inference preset name {text}"
     if text != text.strip() or not text.isprintable() or not text:
         # KAITO prints the name bare (%s): say what it is when that hides something.
@@ -46,17 +62,24 @@ def _message(name: object) -> str:
     return message
 
 
+def _deprecated(name: object, field: str) -> list[tuple[str, str]]:
+    if isinstance(name, str) and name.lower() in DEPRECATED:
+        return [(f"Model {name.lower()} is deprecated and no longer supported", field)]
+    return []
+
+
 def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
     data = w.effective
     if w.spec is kinds.MULTIROLEINFERENCE:
         name = kinds.get(data, w.spec.preset)
         if isinstance(name, str) and name and not is_valid_preset(name):
-            return [(_message(name), "spec.model.name")]
+            return _deprecated(name, "spec.model.name") + [(_message(name), "spec.model.name")]
         return []
     inference = kinds.get(data, w.spec.inference)
     if not isinstance(inference, dict) or inference.get("preset") is None:
         return []
     name = kinds.get(data, w.spec.preset)
-    if isinstance(name, str) and is_valid_preset(name):
-        return []
-    return [(_message(name), kinds.dotted(w.spec.inference) + ".presetName")]
+    if (isinstance(name, str) and is_valid_preset(name)) or string_fields.not_a_string(data, w.spec.preset):
+        return []  # a name that is no string is string-fields' finding
+    resource = kinds.dotted(w.spec.inference[:-1] + ("resource", "presetName"))
+    return _deprecated(name, resource) + [(_message(name), kinds.dotted(w.spec.inference) + ".presetName")]

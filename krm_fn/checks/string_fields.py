@@ -1,0 +1,45 @@
+"""string-fields: the preset name and the config references are strings, as KAITO's CRDs declare them.
+
+KAITO rule mirrored (the CRDs' OpenAPI schemas, config/crd/bases/kaito.sh_*.yaml: `name`, `config` and
+`runtimeConfig` are `type: string`): the API server refuses any other value before a webhook runs, e.g.
+`inference.preset.name: Invalid value: "integer": inference.preset.name in body must be of type string`.
+A YAML number, boolean or collection there is named as written; the function never replaces it with a
+derived ConfigMap's name (the user's value would be lost) and never calls it a missing preset.
+
+PASS:  inference.preset.name: phi-4, inference.config: "5"
+FAIL:  inference.preset.name: 123 (unquoted: a number), spec.model.name: true (a boolean)
+FAIL:  inference.config: 5, spec.roles[0].runtimeConfig: 0x1F, spec.template.inference.preset.name: [phi-4]
+"""
+from __future__ import annotations
+
+import yaml
+
+from .. import kinds
+from ..index import Workload
+from ..report import field_node
+from .annotation_value import reads_as
+
+ID = "string-fields"
+KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+
+
+def _message(w: Workload, field: str, value: object) -> str:
+    node = field_node(w.item.node, field)
+    if isinstance(value, (dict, list)) or not isinstance(node, yaml.ScalarNode):
+        return f"{field} is {reads_as(value)}; the API server refuses anything but a string here"
+    return (f"{field} has invalid value {node.value} (unquoted, YAML reads it as {reads_as(value)}; the API "
+            "server refuses anything but a string here: write it in quotes)")
+
+
+def not_a_string(data: object, path: kinds.Path) -> bool:
+    value = kinds.get(data, path)
+    return value is not None and not isinstance(value, str)
+
+
+def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
+    out = []
+    for path in (w.spec.preset, *w.spec.config_refs(w.data)):
+        if not_a_string(w.data, path):
+            field = kinds.dotted(path)
+            out.append((_message(w, field, kinds.get(w.data, path)), field))
+    return out
