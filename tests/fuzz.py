@@ -286,7 +286,9 @@ def without_results(out: str) -> str:
     """A KRM output without its results block (the function writes it last, at the root's column)."""
     # Line starts after LF, CRLF or a bare CR (YAML's line breaks; `(?m)^` knows only LF).
     starts = [m.start() for m in re.finditer(r"(?:\A|(?<=[\r\n]))results:", out)]
-    return out[:starts[-1]] if starts else out
+    # Blanks after the input's last line break (a file cut mid-line) are kept, after the results when there
+    # are any: where they stand is no change of content.
+    return (out[:starts[-1]] if starts else out).rstrip(" \t")
 
 
 def _stripped(data: Any) -> Any:
