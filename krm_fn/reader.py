@@ -409,9 +409,13 @@ def read_resource_list(data: bytes) -> ResourceList:
         if not api.startswith(C.RESOURCE_LIST_API_PREFIX):
             raise InputError(f"ResourceList has apiVersion {api!r}; expected config.kubernetes.io/v1",
                              root.start_mark)
-    elif kind != C.LIST_KIND:
-        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List",
+    elif kind is None:
+        raise InputError("input is not a ResourceList: it has no kind; expected a ResourceList or List",
                          root.start_mark)
+    elif kind != C.LIST_KIND:
+        # A single manifest piped in is the usual slip: name the command that takes one.
+        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List "
+                         "(use `kaito-specdec render -` for plain manifests)", root.start_mark)
     _refuse_duplicates(root, kind)
     items_node = child(root, "items")
     if items_node is not None and not isinstance(items_node, yaml.SequenceNode):
