@@ -114,21 +114,8 @@ def _compose_first(text: str) -> Any:
 
 
 def _has_merge_key(root: yaml.Node) -> bool:
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:merge":
-                    return True
-                stack += (key, value)
-        elif isinstance(node, yaml.SequenceNode):
-            stack += node.value
-    return False
+    return any(isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:merge"
+               for node in yamlio.nodes(root) if isinstance(node, yaml.MappingNode) for key, _ in node.value)
 
 
 def _load_first(text: str) -> Any:

@@ -6,7 +6,7 @@ emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -126,6 +126,19 @@ def _children(node: Any) -> list:
     if isinstance(node, (list, tuple)):
         return list(node)
     return []
+
+
+def nodes(root: Any) -> Iterator[Any]:
+    """Every distinct node under `root` once, however often aliases repeat it (cycles included)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        stack.extend(_children(node))
 
 
 def expanded_size(root: Any) -> tuple[int, float]:

@@ -2,12 +2,15 @@
 stderr line — never a traceback, never a truncated output with exit 0."""
 from __future__ import annotations
 
+import contextlib
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 import yaml
@@ -122,8 +125,9 @@ def test_help_into_a_closed_pipe():
     one_error_line(proc.stderr, "stdout is closed")
 
 
-def test_no_arguments_on_a_terminal_says_what_it_waits_for():
-    """Run by hand with no arguments: not a silent hang, but a line saying what it waits for."""
+@contextlib.contextmanager
+def waiting_on_a_terminal() -> Iterator[tuple[subprocess.Popen, int, bytes]]:
+    """The command with no arguments and a terminal as stdin: (process, terminal fd, its first stderr line)."""
     pty = pytest.importorskip("pty")
     master, slave = pty.openpty()
     proc = subprocess.Popen(CMD, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
@@ -131,12 +135,7 @@ def test_no_arguments_on_a_terminal_says_what_it_waits_for():
     try:
         ready, _, _ = select.select([proc.stderr], [], [], 60)
         assert ready, "nothing on stderr"
-        line = proc.stderr.readline().decode()
-        assert "waiting for a ResourceList on stdin" in line and "--help" in line
-        assert proc.poll() is None  # and it does wait
-        os.write(master, b"\x04")  # Ctrl-D: end of input
-        out, err = proc.communicate(timeout=60)
-        assert proc.returncode == 1 and b"input is empty" in err
+        yield proc, master, proc.stderr.readline()
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -144,21 +143,21 @@ def test_no_arguments_on_a_terminal_says_what_it_waits_for():
         os.close(master)
 
 
+def test_no_arguments_on_a_terminal_says_what_it_waits_for():
+    """Run by hand with no arguments: not a silent hang, but a line saying what it waits for."""
+    with waiting_on_a_terminal() as (proc, terminal, first):
+        line = first.decode()
+        assert "waiting for a ResourceList on stdin" in line and "--help" in line
+        assert proc.poll() is None  # and it does wait
+        os.write(terminal, b"\x04")  # Ctrl-D: end of input
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 1 and b"input is empty" in err
+
+
 def test_ctrl_c_while_waiting_is_one_line():
-    pty = pytest.importorskip("pty")
-    import signal
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(CMD, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
-    os.close(slave)
-    try:
-        ready, _, _ = select.select([proc.stderr], [], [], 60)
-        assert ready and b"waiting for a ResourceList" in proc.stderr.readline()
+    with waiting_on_a_terminal() as (proc, _, first):
+        assert b"waiting for a ResourceList" in first
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
         assert (proc.returncode, out) == (130, b"")
         assert err.decode() == "[error] interrupted; any output is incomplete\n"
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
