@@ -49,6 +49,7 @@ class Result:
     file_index: int | None = None
     file_line: int | None = None     # render: the item's first line in its file (never in KRM results)
     tags: tuple[tuple[str, str], ...] = field(default=())
+    id: str = ""                     # the finding's stable id (SD…), shown in `tags` and usable in `disable`
     scope: str = "ResourceList"      # the stderr line's subject when no resource or file is named
 
     def to_krm(self) -> dict[str, Any]:
@@ -67,8 +68,9 @@ class Result:
             if self.file_index is not None:
                 fl["index"] = self.file_index
             out["file"] = fl
-        if self.tags:
-            out["tags"] = dict(self.tags)
+        tags = {"id": self.id, **dict(self.tags)} if self.id else dict(self.tags)
+        if tags:
+            out["tags"] = tags
         return out
 
     def location(self) -> str:
