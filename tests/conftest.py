@@ -1,4 +1,6 @@
-"""Shared fixtures: run a test once per YAML backend (libyaml's C loader and pure-Python PyYAML)."""
+"""Shared test support. Here: the `backend` fixture, which runs a test once per YAML backend (libyaml's C
+loader and pure-Python PyYAML; tests/backends.py lists the ones this machine has). The one in-process
+runner of the function is `run` in tests/runner.py (`from runner import run`; tests/ is on the path)."""
 from __future__ import annotations
 
 import pytest

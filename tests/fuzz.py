@@ -4,7 +4,7 @@
     python tests/fuzz.py -n 500 --seed 7 --classes flip,tab --modes render --backends pure
 
 Seeds are every fixture (its ResourceList for the KRM mode, its plain stream for `render`). Each input is
-a seed with one to three mutations (MUTATIONS below). Every run, in-process through `krm_fn.cli.main`
+a seed with one to three mutations (MUTATIONS below). Every run, in-process through `krm_fn.cli.main` (tests/runner.py)
 under a wall-clock limit, is checked by `violations()` against what the README's "What it promises"
 section says. Failures are printed as one line each (class, seed, mutations, what broke) and written, with
 the input that reproduces them, under --out (default `fuzz-failures/`). tests/test_invariants.py runs a
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import io
 import json
 import os
 import pickle
@@ -36,9 +35,9 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from krm_fn import yamlio  # noqa: E402
-from krm_fn.cli import main  # noqa: E402
-
 import golden  # noqa: E402
+from backends import BACKENDS  # noqa: E402
+import runner  # noqa: E402
 
 # --- what the oracle knows, written down independently of the code under test -------------------------
 
@@ -74,16 +73,15 @@ class Run:
 def run(mode: str, data: bytes, env: dict[str, str] | None = None, limit: float = TIME_LIMIT) -> Run:
     """One in-process run (`render -` for the render mode); a run over `limit` seconds raises Hang."""
     argv = ["render", "-"] if mode == "render" else []
-    out, err = io.StringIO(), io.StringIO()
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     start = time.perf_counter()
     try:
-        code = main(argv, stdin=io.BytesIO(data), stdout=out, stderr=err, environ=env or {})
+        r = runner.run(argv, data, env)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
-    return Run(code, out.getvalue(), err.getvalue(), time.perf_counter() - start)
+    return Run(r.code, r.out, r.err, time.perf_counter() - start)
 
 
 # Address space for one isolated run: the function's own needs are tens of MiB.
@@ -922,7 +920,7 @@ def main_fuzz(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--classes", default=",".join(MUTATIONS), help="mutation classes, comma-separated")
     p.add_argument("--modes", default="krm,render")
-    p.add_argument("--backends", default=",".join(["c", "pure"] if yamlio.C_AVAILABLE else ["pure"]))
+    p.add_argument("--backends", default=",".join(BACKENDS))
     p.add_argument("--corpus", metavar="DIR", action="append", default=[],
                    help="more seeds: every YAML file under DIR (e.g. ../shared/corpus)")
     p.add_argument("--max-mutations", type=int, default=3, help="mutations per input, at most")

@@ -9,13 +9,10 @@ Set KAITO_SPECDEC_UPDATE_GOLDEN=1 to rewrite expected.yaml and results.yaml (the
 """
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 
 import yaml
-
-from krm_fn.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 UPDATE = os.environ.get("KAITO_SPECDEC_UPDATE_GOLDEN") == "1"
@@ -62,12 +59,6 @@ def case_backends(case: str) -> list[str]:
     p = ROOT / case / "case.yaml"
     return (yaml.safe_load(p.read_text(encoding="utf-8")) or {}).get("backends", ["c", "pure"]) \
         if p.exists() else ["c", "pure"]
-
-
-def run(text: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main([], stdin=io.BytesIO(text.encode("utf-8")), stdout=out, stderr=err, environ=env or {})
-    return code, out.getvalue(), err.getvalue()
 
 
 def status_doc(code: int, stdout: str, stderr: str) -> str:

@@ -5,13 +5,12 @@ error result appended.
 """
 from __future__ import annotations
 
-import io
 import subprocess
 
 import pytest
 import yaml
 
-from krm_fn.cli import main
+from runner import run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 WS = ("- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    name: ws\n    annotations:\n"
@@ -22,12 +21,6 @@ ITEMS = "items:\n" + WS + "- apiVersion: v1\n  kind: Service\n  metadata: {name:
 def fc(data: str, kind: str = "ConfigMap", key: str = "data") -> str:
     return f"functionConfig:\n  apiVersion: v1\n  kind: {kind}\n  metadata:\n    name: function-input\n  {key}:\n" \
            + "".join(f"    {ln}\n" for ln in data.splitlines())
-
-
-def run(data: bytes, env: dict | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main([], stdin=io.BytesIO(data), stdout=out, stderr=err, environ=env or {})
-    return code, out.getvalue(), err.getvalue()
 
 
 # (id, input bytes, the words the one error message must hold); stdout must be empty.
@@ -70,7 +63,7 @@ def check_error(code: int, err: str, words: list[str]) -> str:
 
 @pytest.mark.parametrize("data, words", [c[1:] for c in UNREADABLE], ids=[c[0] for c in UNREADABLE])
 def test_unreadable_input(backend, data, words):
-    code, out, err = run(data)
+    code, out, err = run([], data)
     check_error(code, err, words)
     assert out == ""
     assert len(err.splitlines()) == 1
@@ -123,7 +116,7 @@ READABLE_BUT_BAD = [
 @pytest.mark.parametrize("text, words, field", [c[1:] for c in READABLE_BUT_BAD],
                          ids=[c[0] for c in READABLE_BUT_BAD])
 def test_bad_items_and_function_config(backend, text, words, field):
-    code, out, err = run(text.encode())
+    code, out, err = run([], text.encode())
     check_error(code, err, words)
     # Nothing changed: the input comes back byte for byte (the enabled Workspace is NOT materialized),
     # with the error result(s) appended.
@@ -139,7 +132,7 @@ def test_bad_items_and_function_config(backend, text, words, field):
 
 def test_every_bad_item_is_reported(backend):
     text = RL + "items:\n- 1\n- kind: A\n  metadata: {name: a}\n- apiVersion: v1\n  metadata: {name: b}\n" + WS
-    code, out, err = run(text.encode())
+    code, out, err = run([], text.encode())
     assert code == 1
     assert [r["message"] for r in yaml.safe_load(out)["results"]] == [
         "items[0] (line 4, column 3) is not a mapping; every item must be a Kubernetes object",
@@ -151,7 +144,7 @@ def test_every_bad_item_is_reported(backend):
 
 def test_unhashable_key_in_a_kaito_item_is_an_error_not_a_traceback(backend):
     text = RL + "items:\n" + WS.replace("  inference:\n", "  ? [x]\n  : y\n  inference:\n")
-    code, out, err = run(text.encode())
+    code, out, err = run([], text.encode())
     check_error(code, err, [""])
     assert "unhashable key" in err
     assert out == "" or out.startswith(text)
@@ -162,14 +155,14 @@ def test_unhashable_key_in_a_kaito_item_is_an_error_not_a_traceback(backend):
     b"\xef\xbb\xbf" + (RL + "items: []\n").encode(),
 ], ids=["with-items", "empty-items"])
 def test_utf8_bom_is_tolerated(backend, data):
-    code, out, err = run(data)
+    code, out, err = run([], data)
     assert code == 0 and "[error]" not in err
     assert yaml.safe_load(out)["kind"] == "ResourceList"
     assert "\ufeff" not in out
 
 
 def test_env_setting_with_a_bad_value(backend):
-    code, out, err = run((RL + ITEMS).encode(), {"KAITO_SPECDEC_MODE": "fast"})
+    code, out, err = run([], (RL + ITEMS).encode(), {"KAITO_SPECDEC_MODE": "fast"})
     check_error(code, err, ["mode: invalid value \"fast\""])
     assert out == "" or out.startswith(RL + ITEMS)
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib.metadata
-import io
 import json
 import re
 import subprocess
@@ -12,7 +11,7 @@ import pytest
 import yaml
 
 import krm_fn
-from krm_fn.cli import main
+from runner import run
 
 MTP_JSON = '{"method":"mtp","num_speculative_tokens":1}'
 NGRAM_JSON = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -86,12 +85,6 @@ metadata:
 spec:
   ports: [{port: 80}]
 """
-
-
-def run(argv: list[str], stdin: bytes = b"", env: dict | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err, environ=env or {})
-    return code, out.getvalue(), err.getvalue()
 
 
 def docs(stream: str) -> list[str]:

@@ -1,13 +1,11 @@
 """Settings: where each comes from, which wins, and errors that say where the bad value was set."""
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from krm_fn.cli import main
 from krm_fn.config import ConfigError, resolve_settings
 from krm_fn.results import Severity
+from runner import run
 
 POLICY = {"kind": "SpeculativeDecodingPolicy", "spec": {"mode": "validate"}}
 
@@ -55,14 +53,13 @@ def test_policy_errors_point_into_spec() -> None:
 def test_a_kaito_item_that_is_no_object_is_an_error_result_not_a_crash() -> None:
     text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: kaito.sh/v1beta1\n"
             "  kind: Workspace\n  metadata:\n    name: w\n  ? [x]\n  : y\n")
-    out, err = io.StringIO(), io.StringIO()
-    code = main([], stdin=io.BytesIO(text.encode()), stdout=out, stderr=err, environ={})
+    code, out, err = run([], text)
     assert code == 1
-    assert out.getvalue().startswith(text)  # every input byte, then the results
-    lines = err.getvalue().splitlines()
+    assert out.startswith(text)  # every input byte, then the results
+    lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith(
         "[error] kaito.sh/v1beta1/Workspace/w: cannot be read as a Kubernetes object: ")
-    assert "internal error" not in err.getvalue()
+    assert "internal error" not in err
 
 
 @pytest.mark.parametrize("value, want", [

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from golden import run, wrap
+from golden import wrap
+from runner import run
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kaito-examples"
 FILES = sorted(CORPUS.rglob("*.yaml")) if CORPUS.is_dir() else []
@@ -35,7 +36,7 @@ def test_corpus_is_there() -> None:
 @pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
 def test_passes_through_byte_for_byte(path: Path) -> None:
     text = wrap(path.read_text(encoding="utf-8"))
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert code == 0, err
     assert out == text
 
@@ -76,7 +77,7 @@ def test_decision_when_enabled(path: Path) -> None:
     if not enabled:
         return  # nothing KAITO to enable here: covered by the pass-through test
     stream = "---\n".join(yaml.safe_dump(d, sort_keys=False) for d in docs)
-    code, out, err = run(wrap(stream))
+    code, out, err = run([], wrap(stream))
     expect_error = any(_preset(d) is None for d in enabled)
     if expect_error:
         assert code == 1 and "requires a preset inference" in err

@@ -6,14 +6,13 @@ reads differently, block scalars, flow collections, and the orchestrators' inter
 from __future__ import annotations
 
 import difflib
-import io
 import json
 import re
 
 import pytest
 import yaml
 
-from krm_fn.cli import main
+from runner import run
 
 MTP_JSON = '{"method":"mtp","num_speculative_tokens":1}'
 
@@ -222,18 +221,12 @@ def resource_list(parts: list[str], items_indent: int = 0) -> str:
     return HEAD + "".join(indent(p, items_indent) for p in parts) + TAIL
 
 
-def run(text: str, env: dict | None = None, encoding: str = "utf-8") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main([], stdin=io.BytesIO(text.encode(encoding)), stdout=out, stderr=err, environ=env or {})
-    return code, out.getvalue(), err.getvalue()
-
-
 # --- nothing changes: byte-identical --------------------------------------------------------------
 
 @pytest.mark.parametrize("items_indent", [0, 2], ids=["dash-at-column-0", "indented-items"])
 def test_passthrough_is_byte_identical(backend, items_indent):
     text = resource_list(UNCHANGED, items_indent)
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     assert out == text
 
@@ -250,12 +243,12 @@ def test_passthrough_is_byte_identical(backend, items_indent):
     "metadata: {name: x}}\n---\n# an empty document after the list\n",
 ], ids=["empty-flow-items", "null-items", "v1-List", "no-final-newline", "document-markers", "trailing-empty-doc"])
 def test_small_passthroughs(backend, text):
-    assert run(text) == (0, text, "")
+    assert run([], text) == (0, text, "")
 
 
 def test_crlf_passthrough_is_byte_identical(backend):
     text = resource_list(UNCHANGED).replace("\n", "\r\n")
-    code, out, _ = run(text)
+    code, out, _ = run([], text)
     assert code == 0 and out == text
 
 
@@ -333,7 +326,7 @@ def check_output_data(text: str, out: str, name: str) -> None:
 def test_one_changed_item_others_byte_identical(backend, items_indent, position):
     parts = UNCHANGED[:3] + [WORKSPACE_ON] + UNCHANGED[3:] if position == "middle" else UNCHANGED + [WORKSPACE_ON]
     text = resource_list(parts, items_indent)
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     name = check_one_changed_workspace(text, out, items_indent)
     check_output_data(text, out, name)
@@ -345,7 +338,7 @@ def test_comment_between_dash_and_item(backend):
     ws = WORKSPACE_ON.replace("- apiVersion: kaito.sh/v1beta1\n", "- # the workload\n  apiVersion: kaito.sh/v1beta1\n")
     other = KPTFILE.replace("- apiVersion: kpt.dev/v1\n", "-   # odd\n  apiVersion: kpt.dev/v1\n")
     text = resource_list([other, ws, DEPLOYMENT])
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     name = check_one_changed_workspace(text, out, 0)
     check_output_data(text, out, name)
@@ -354,7 +347,7 @@ def test_comment_between_dash_and_item(backend):
 def test_non_ascii_before_a_changed_item(backend):
     accents = DEPLOYMENT.replace("name: web\n", "name: web # café, naïve, 日本語, 🚀🚀\n", 1)
     text = resource_list([SCALARS.replace("hello world", "héllo 🌍 wörld"), accents, WORKSPACE_ON])
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     name = check_one_changed_workspace(text, out, 0)
     check_output_data(text, out, name)
@@ -363,7 +356,7 @@ def test_non_ascii_before_a_changed_item(backend):
 
 def test_crlf_changed_item_keeps_crlf(backend):
     text = resource_list([KPTFILE, WORKSPACE_ON]).replace("\n", "\r\n")
-    code, out, _ = run(text)
+    code, out, _ = run([], text)
     assert code == 0
     check_output_data(text, out, re.search(r"config: (specdec-mtp-[a-z0-9]+)", out).group(1))
     assert out.count("\n") == out.count("\r\n")
@@ -371,7 +364,7 @@ def test_crlf_changed_item_keeps_crlf(backend):
 
 def test_crlf_changed_item_means_the_right_thing(backend):
     text = resource_list([KPTFILE, WORKSPACE_ON]).replace("\n", "\r\n")
-    code, out, _ = run(text)
+    code, out, _ = run([], text)
     assert code == 0
     check_output_data(text, out, re.search(r"config: (specdec-mtp-[a-z0-9]+)", out).group(1))
 
@@ -385,7 +378,7 @@ def test_json_input_comes_out_as_block_yaml(backend):
         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "flags"},
          "data": {"a": "true", "b": "on", "c": "010", "d": "1.10", "e": "multi\nline\n"}},
     ]}
-    code, out, err = run(json.dumps(doc))
+    code, out, err = run([], json.dumps(doc))
     assert (code, err) == (0, "")
     after = yaml.safe_load(out)
     name = after["items"][1]["inference"]["config"]
@@ -402,7 +395,7 @@ def test_json_input_comes_out_as_block_yaml(backend):
 def test_json_input_unchanged_comes_out_as_block_yaml(backend):
     doc = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
            "items": [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}}]}
-    code, out, err = run(json.dumps(doc))
+    code, out, err = run([], json.dumps(doc))
     assert (code, err) == (0, "")
     assert out == ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
                    "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n")
@@ -412,7 +405,7 @@ def test_flow_item_in_block_list_is_edited_in_flow_syntax(backend):
     ws = ('- {apiVersion: kaito.sh/v1beta1, kind: Workspace, metadata: {name: ws, annotations: '
           '{kaito.sh/enable-speculative-decoding: "true"}}, inference: {preset: {name: deepseek-r1-0528}}}\n')
     text = resource_list([KPTFILE, ws, DEPLOYMENT])
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     # the items around it are untouched; the flow item gets one more entry, in flow syntax
     assert out.startswith(HEAD + KPTFILE + ws[:-len("}}}\n")] + "}, config: specdec-mtp-")
@@ -493,7 +486,7 @@ WORKSPACE_ALIAS_ENTRY = """\
 ], ids=["alias-last", "alias-entry-last", "merge-keys"])
 def test_aliases_do_not_move_item_boundaries(backend, ws, last_line, preset_line):
     text = resource_list([ALIASED, ws, DEPLOYMENT])
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     before, after = yaml.safe_load(text), yaml.safe_load(out)
     name = after["items"][1]["inference"]["config"]
@@ -532,7 +525,7 @@ def test_derived_copy_keeps_emoji_and_literal_block(backend):
 """
     ws = WORKSPACE_ON.replace("      name: deepseek-r1-0528\n", "      name: deepseek-r1-0528\n    config: inference\n")
     text = resource_list([source, ws])
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     assert out.startswith(HEAD + source)
     derived = yaml.safe_load(out)["items"][2]
@@ -544,7 +537,7 @@ def test_derived_copy_keeps_emoji_and_literal_block(backend):
 def test_results_replace_existing_results(backend):
     text = resource_list([WORKSPACE_ON]).replace(TAIL, TAIL.split("#")[0]) + \
         "results:\n- message: stale\n  severity: error\n"
-    code, out, _ = run(text)
+    code, out, _ = run([], text)
     assert code == 0
     assert "stale" not in out and [r["severity"] for r in yaml.safe_load(out)["results"]] == ["info"]
 
@@ -558,7 +551,7 @@ def test_trailing_comments_stay_with_their_item(backend, items_indent, last):
     text = resource_list([KPTFILE, ws] + ([] if last else [DEPLOYMENT]), items_indent)
     if last:
         text = text.replace(TAIL, "")
-    code, out, err = run(text)
+    code, out, err = run([], text)
     assert (code, err) == (0, "")
     blocks = inserted_blocks(text, out)
     (at1, cfg), (at2, new_item) = blocks[:2]

@@ -1,7 +1,6 @@
 """The README tells the truth: its commands are the ones CI runs, its outputs are the real ones."""
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
@@ -9,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from krm_fn import checks
-from krm_fn.cli import main
+from runner import run
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -22,9 +21,9 @@ def _block(name: str) -> str:
 
 
 def _render(path: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert main(["render", str(ROOT / path)], stdout=out, stderr=err, environ={}) == 0, err.getvalue()
-    return out.getvalue()
+    code, out, err = run(["render", str(ROOT / path)])
+    assert code == 0, err
+    return out
 
 
 def test_quickstart_outputs_are_real() -> None:
@@ -89,15 +88,14 @@ ENABLED_WS = """\
 
 
 def _krm(text: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main([], stdin=io.BytesIO(text.encode()), stdout=out, stderr=err, environ={})
-    return code, out.getvalue()
+    code, out, _ = run([], text)
+    return code, out
 
 
 def _render_stdin(data: bytes) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert main(["render", "-"], stdin=io.BytesIO(data), stdout=out, stderr=err, environ={}) == 0, err.getvalue()
-    return out.getvalue()
+    code, out, err = run(["render", "-"], data)
+    assert code == 0, err
+    return out
 
 
 def test_fidelity_claim_krm_nothing_to_change_is_byte_for_byte() -> None:
@@ -186,10 +184,9 @@ def test_promised_exit_statuses_are_the_real_ones() -> None:
     """A usage error exits 2 (argparse's and every CLI's convention): the promise must say so."""
     promise = next(line for line in README.splitlines() if line.startswith("- Exit status"))
     assert "2 on a command-line usage error" in promise and "130 on Ctrl-C" in promise
-    err = io.StringIO()
-    assert main(["--bogus"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
-    assert main(["render"], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err, environ={}) == 2
-    assert "Traceback" not in err.getvalue()
+    for argv in (["--bogus"], ["render"]):
+        code, _, err = run(argv)
+        assert code == 2 and "Traceback" not in err, (argv, err)
 
 
 def test_fidelity_claim_render_clip_block_scalar_at_the_end_of_a_file() -> None:

@@ -2,7 +2,6 @@
 settings (issue 9)."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -12,16 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn.cli import main
+from runner import run
 
 NS = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {}\n"
 SECRET = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: outside\nstringData:\n  password: hunter2\n"
-
-
-def run(argv: list[str], stdin: bytes = b"", env: dict | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err, environ=env or {})
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -1,24 +1,17 @@
 """Regressions from the adversarial review: each was a reproduction that broke the function."""
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 import pytest
 import yaml
 
-from krm_fn.cli import main
+from runner import run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 WS = ("- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    name: ws\n    annotations:\n"
       "      kaito.sh/enable-speculative-decoding: \"true\"\n  inference:\n    preset:\n      name: phi-4\n")
-
-
-def run(argv: list[str], text: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(text.encode()), stdout=out, stderr=err, environ={})
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_keep_chomped_source_gives_valid_yaml() -> None:

@@ -3,13 +3,12 @@ named as unbuilt, messages name file and line and say plainly what is not Kubern
 writes nothing is an error (issue 10, item 11)."""
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 import yaml
 
-from krm_fn.cli import main
+from runner import run
 
 WS = """\
 apiVersion: kaito.sh/v1beta1
@@ -50,12 +49,6 @@ data:
     vllm:
       speculative-config: '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 """
-
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(stdin.encode()), stdout=out, stderr=err, environ={})
-    return code, out.getvalue(), err.getvalue()
 
 
 def warning(folder: Path, name: str = "kustomization.yaml") -> str:

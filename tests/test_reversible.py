@@ -6,7 +6,8 @@ import re
 import pytest
 import yaml
 
-from golden import case_env, case_input, cases, run, without_results
+from golden import case_env, case_input, cases, without_results
+from runner import run
 
 ON = 'kaito.sh/enable-speculative-decoding: "true"'
 OFF = 'kaito.sh/enable-speculative-decoding: "false"'
@@ -28,11 +29,11 @@ def _enabled_cases() -> list[str]:
 def test_enable_then_disable_restores_input(case: str) -> None:
     text = case_input(case)
     env = case_env(case)
-    code, out, _ = run(text, env)
+    code, out, _ = run([], text, env)
     if code != 0 or without_results(out) == text:
         return  # nothing was written (an error case or validate mode): nothing to undo
     assert "kaito-specdec.dev/derived" in out
-    code2, out2, err2 = run(without_results(out).replace(ON, OFF), env)
+    code2, out2, err2 = run([], without_results(out).replace(ON, OFF), env)
     assert code2 == 0, err2
     assert "kaito-specdec.dev/derived" not in out2
     # A MultiRoleInference's child that said otherwise than its parent is decided as KAITO rewrites it: its

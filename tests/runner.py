@@ -1,0 +1,54 @@
+"""The one way a test runs the function in-process: `run(argv, stdin, env)`, as the command line would.
+
+`argv` is the command line after `kaito-specdec`: `[]` is KRM mode (a ResourceList on stdin), `["render", …]`
+renders. The environment is exactly `env` (never the test process's own), so a setting a developer exported
+cannot change a test's outcome. The YAML backend is whatever `yamlio` has (the `backend` fixture in
+tests/conftest.py picks it).
+
+Tests that need a real process (a crash, a hang, a closed pipe, the installed script) use tests/hostile.py's
+`run` or subprocess directly: what they check does not show in-process.
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import yaml
+
+from krm_fn.cli import main
+
+
+class Run(NamedTuple):
+    """Exit status, stdout and stderr; unpacks as `code, out, err = run(...)`."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def doc(self) -> Any:
+        """stdout parsed as one YAML document (KRM mode's ResourceList)."""
+        return yaml.safe_load(self.out)
+
+    @property
+    def items(self) -> list:
+        return self.doc["items"]
+
+    @property
+    def results(self) -> list:
+        """The ResourceList's results ([] when it has none)."""
+        return (self.doc or {}).get("results") or []
+
+    @property
+    def docs(self) -> list:
+        """stdout parsed as a stream of documents (render's output)."""
+        return list(yaml.safe_load_all(self.out))
+
+
+def run(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, str] | None = None) -> Run:
+    """One run of `kaito-specdec ARGV` with `stdin` (text is sent as UTF-8) and exactly the environment `env`."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdin=io.BytesIO(data), stdout=out, stderr=err, environ=dict(env or {}))
+    return Run(code, out.getvalue(), err.getvalue())
