@@ -150,6 +150,29 @@ def test_unhashable_key_in_a_kaito_item_is_an_error_not_a_traceback(backend):
     assert out == "" or out.startswith(text)
 
 
+def test_malformed_referenced_configmaps_are_named_errors(backend) -> None:
+    bad = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data: [oops]\n"
+    code, out, err = run([], RL + "items:\n" + bad + WS + "    config: cfg\n")
+    assert code == 1 and "internal error" not in err
+    assert '[error] v1/ConfigMap/cfg data[inference_config.yaml]: ConfigMap "cfg" referenced by Workspace "ws"' in err
+    assert out.startswith(RL + "items:\n" + bad)
+
+
+def test_unreadable_function_config_is_a_named_error(backend) -> None:
+    text = RL + "items:\n" + WS + "functionConfig: {kind: SpeculativeDecodingPolicy, spec: {tunedPresets: {? [a] : {x: 1}}}}\n"
+    code, out, err = run([], text)
+    assert code == 1 and "invalid functionConfig: it cannot be read" in err and "internal error" not in err
+
+
+def test_deep_nesting_is_a_clear_error(backend) -> None:
+    text = RL + "items:\n" + WS + "  x: " + "[" * 3000 + "]" * 3000 + "\n"
+    code, out, err = run([], text)
+    # Newer libyaml builds refuse such nesting while parsing; older ones and pure PyYAML leave it to yamlio.
+    assert code == 1 and out == "" and err.startswith("[error] ResourceList: input is not valid YAML: ")
+    assert "it nests more than 250 levels deep" in err or (backend == "c" and "exceeded maximum nesting depth" in err)
+    assert "internal error" not in err and len(err.splitlines()) == 1
+
+
 @pytest.mark.parametrize("data", [
     b"\xef\xbb\xbf" + (RL + ITEMS).encode(),
     b"\xef\xbb\xbf" + (RL + "items: []\n").encode(),

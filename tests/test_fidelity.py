@@ -542,6 +542,60 @@ def test_results_replace_existing_results(backend):
     assert "stale" not in out and [r["severity"] for r in yaml.safe_load(out)["results"]] == ["info"]
 
 
+# A ResourceList head with its `items:` key, and an enabled phi-4 Workspace as one `- ` entry of it.
+RL_ITEMS = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+WS_PHI4 = ("- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    name: ws\n    annotations:\n"
+           "      kaito.sh/enable-speculative-decoding: \"true\"\n  inference:\n    preset:\n      name: phi-4\n")
+
+
+def test_keep_chomped_source_gives_valid_yaml(backend) -> None:
+    cm = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
+          "    inference_config.yaml: |+\n      vllm:\n        max-model-len: 4096\n\n")
+    code, out, err = run([], RL_ITEMS + cm + WS_PHI4 + "    config: cfg\n")
+    assert code == 0, err
+    doc = yaml.safe_load(out)  # parses: no `...` spliced into the middle
+    derived = [i for i in doc["items"] if i["metadata"]["name"].startswith("cfg-specdec-")][0]
+    assert derived["data"]["inference_config.yaml"].endswith("4096\n  speculative-config: "
+                                                               "'{\"method\":\"ngram\",\"num_speculative_tokens\":5,"
+                                                               "\"prompt_lookup_max\":4}'\n\n")  # kept: `|+`
+
+
+def test_trailing_spaces_in_the_source_keep_the_copy_a_literal_block(backend) -> None:
+    cm = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
+          "    inference_config.yaml: |\n      # trailing space \n      vllm:\n        swap-space: 4\t# tab\n")
+    code, out, err = run([], RL_ITEMS + cm + WS_PHI4 + "    config: cfg\n")
+    assert code == 0, err
+    derived_text = out[out.index("name: cfg-specdec-"):]
+    assert "    inference_config.yaml: |\n      # trailing space \n" in derived_text
+    derived = [i for i in yaml.safe_load(out)["items"] if i["metadata"]["name"].startswith("cfg-specdec-")][0]
+    assert derived["data"]["inference_config.yaml"].startswith("# trailing space \nvllm:\n  swap-space: 4\t# tab\n")
+
+
+def test_stale_results_are_replaced_even_by_none(backend) -> None:
+    text = RL_ITEMS + "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\nresults:\n- message: stale\n  severity: error\n"
+    code, out, _ = run([], text)
+    assert code == 0 and "stale" not in out and yaml.safe_load(out)["items"][0]["metadata"]["name"] == "s"
+
+
+def test_input_without_a_final_newline_gets_no_blank_lines(backend) -> None:
+    code, out, err = run([], RL_ITEMS + WS_PHI4.rstrip("\n"))
+    assert code == 0, err
+    assert "\n\n" not in out
+    assert "      name: phi-4\n    config: specdec-ngram-" in out
+
+
+@pytest.mark.parametrize("api", ["config.kubernetes.io/v1alpha1", "config.kubernetes.io/v1beta1", "v1"])
+def test_every_resource_list_version_and_a_v1_list_are_read(backend, api: str) -> None:
+    text = RL_ITEMS.replace("config.kubernetes.io/v1", api) + WS_PHI4
+    if api == "v1":
+        text = text.replace("kind: ResourceList", "kind: List")
+    code, out, err = run([], text)
+    assert code == 0, err
+    # the envelope as written, the Workspace re-pointed, the derived ConfigMap after it
+    assert out.startswith(text + "    config: specdec-ngram-")
+    assert [i["kind"] for i in yaml.safe_load(out)["items"]] == ["Workspace", "ConfigMap"]
+
+
 @pytest.mark.parametrize("items_indent", [0, 2])
 @pytest.mark.parametrize("last", [False, True], ids=["followed-by-an-item", "last-item"])
 def test_trailing_comments_stay_with_their_item(backend, items_indent, last):
