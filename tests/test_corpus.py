@@ -31,6 +31,8 @@ def test_corpus_is_there() -> None:
     if not CORPUS.is_dir():
         pytest.skip(f"the shared corpus is not beside this checkout ({CORPUS})")
     assert len(FILES) > 40
+    # What the tests below really check, file by file (a file without a KAITO workload is in neither).
+    assert len(DECIDED) >= 48 and len(REFUSED) >= 5, (len(DECIDED), len(REFUSED))
 
 
 @pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
@@ -70,22 +72,39 @@ def _refs(doc: dict) -> list[str | None]:
     return [r.get("runtimeConfig") for r in doc["spec"]["roles"]]
 
 
-@pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
-def test_decision_when_enabled(path: Path) -> None:
+def _enabled(path: Path) -> tuple[list[dict], list[dict]]:
+    """The file's documents, each KAITO workload among them annotated; and those workloads."""
     docs = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
-    enabled = [d for d in docs if _enable(d)]
-    if not enabled:
-        return  # nothing KAITO to enable here: covered by the pass-through test
-    stream = "---\n".join(yaml.safe_dump(d, sort_keys=False) for d in docs)
-    code, out, err = run([], wrap(stream))
-    expect_error = any(_preset(d) is None for d in enabled)
-    if expect_error:
-        assert code == 1 and "requires a preset inference" in err
-        return
+    return docs, [d for d in docs if _enable(d)]
+
+
+def _stream(docs: list[dict]) -> str:
+    return wrap("---\n".join(yaml.safe_dump(d, sort_keys=False) for d in docs))
+
+
+# Files without a KAITO workload (RAG engines, a Deployment, a tuning ConfigMap) have nothing to enable:
+# the pass-through test covers them. Of the others, a file with a workload KAITO's webhook would refuse once
+# enabled (no preset: a template or a tuning Workspace) expects that error; every other one a decision.
+REFUSED = [p for p in FILES if any(_preset(d) is None for d in _enabled(p)[1])]
+DECIDED = [p for p in FILES if _enabled(p)[1] and p not in REFUSED]
+
+
+@pytest.mark.parametrize("path", REFUSED, ids=_ids(REFUSED))
+def test_refused_when_enabled(path: Path) -> None:
+    code, out, err = run([], _stream(_enabled(path)[0]))
+    assert code == 1 and "requires a preset inference" in err
+
+
+@pytest.mark.parametrize("path", DECIDED, ids=_ids(DECIDED))
+def test_decision_when_enabled(path: Path) -> None:
+    docs, enabled = _enabled(path)
+    code, out, err = run([], _stream(docs))
     assert code == 0, err
     items = yaml.safe_load(out)["items"]
     configmaps = {i["metadata"]["name"]: i for i in items if i["kind"] == "ConfigMap"}
-    for doc in (i for i in items if i["kind"] in ("Workspace", "InferenceSet", "MultiRoleInference")):
+    workloads = [i for i in items if i["kind"] in ("Workspace", "InferenceSet", "MultiRoleInference")]
+    assert len(workloads) == len(enabled)
+    for doc in workloads:
         want = MTP if _preset(doc).lower() in TUNED_IN_CORPUS else NGRAM
         for ref in _refs(doc):
             cm = configmaps[ref]
