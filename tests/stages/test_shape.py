@@ -1,0 +1,149 @@
+"""The input as a whole (krm_fn/shape.py): items a cluster or kubectl would refuse (`shape_errors`) and the
+same object twice (`duplicates`). Each row: small items built here -> the exact findings, as
+(severity, object, field, message)."""
+from __future__ import annotations
+
+import pytest
+
+from build import files_items, krm_items, meta
+from krm_fn.shape import duplicates, shape_errors
+
+SVC = {"apiVersion": "v1", "kind": "Service", "metadata": meta("s")}
+NOBODY = "(an object without apiVersion, kind or name)"  # how a result names an object with none of them
+
+
+def findings(results) -> list[tuple]:
+    return [(r.severity.value, r.resource.display() if r.resource else None, r.field_path, r.message)
+            for r in results]
+
+
+# items[0] of a ResourceList built by tests/build.py starts at line 4, column 3.
+SHAPE_ERRORS = {
+    "a-good-object": ([SVC], []),
+    "not-a-mapping": (["42"], [("error", None, "", "items[0] (line 4, column 3) is not a mapping; every item "
+                                                 "must be a Kubernetes object")]),
+    "no-apiversion": ([{"kind": "Service", "metadata": meta("s")}],
+                      [("error", "/Service/s", "apiVersion", "items[0] (line 4, column 3) has no apiVersion (a "
+                                                             "non-empty string)")]),
+    "empty-kind": ([dict(SVC, kind="")],
+                   [("error", "v1//s", "kind", "items[0] (line 4, column 3) has no kind (a non-empty string)")]),
+    "no-name": ([dict(SVC, metadata={"namespace": "ml"})],
+                [("error", "v1/Service/ml/", "metadata.name", "items[0] (line 4, column 3) has no metadata.name "
+                                                            "(a non-empty string)")]),
+    "a-name-that-is-not-a-string": ([dict(SVC, metadata={"name": ["s"]})],
+                                    [("error", "v1/Service/", "metadata.name", "items[0] (line 4, column 3) has "
+                                                                              "no metadata.name (a non-empty "
+                                                                              "string)")]),
+    "an-empty-kind-and-no-apiversion": ([{"metadata": {}, "spec": {}, "kind": ""}],
+                                     [("error", NOBODY, "", "items[0] (line 4, column 3) is not a Kubernetes "
+                                                          "object: it has neither apiVersion nor kind")]),
+    "generate-name-needs-no-name": ([dict(SVC, metadata={"generateName": "s-"})], []),
+    "local-config-needs-no-name": ([dict(SVC, metadata={"annotations": {
+        "config.kubernetes.io/local-config": "true"}})], []),
+    "kustomize-group-needs-no-name": ([{"apiVersion": "kustomize.config.k8s.io/v1beta1",
+                                       "kind": "Kustomization", "resources": ["a.yaml"]}], []),
+    "neither-apiversion-nor-kind": ([{"metadata": meta("x")}],
+                                    [("error", "//x", "", "items[0] (line 4, column 3) is not a Kubernetes "
+                                                         "object: it has neither apiVersion nor kind")]),
+    "a-bare-kustomization-by-shape": ([{"resources": ["a.yaml"], "namePrefix": "a-"}], []),
+    "helm-chart": ([{"apiVersion": "v2", "name": "c", "version": "1.0.0"}],
+                   [("error", "v2//", "kind", "items[0] (line 4, column 3) is a Helm chart's Chart.yaml, not a "
+                                              "Kubernetes object (it has no kind); give kaito-specdec manifests "
+                                              "only (render a chart with `helm template` first)")]),
+    "ci-workflow": (["on: push\njobs: {build: {runs-on: x}}"],
+                    [("error", NOBODY, "kind", "items[0] (line 4, column 3) is a CI workflow, not a Kubernetes "
+                                             "object (it has no kind); give kaito-specdec manifests only")]),
+    "ci-configuration": ([{"stages": ["build"], "build": {"script": ["make"]}}],
+                         [("error", NOBODY, "kind", "items[0] (line 4, column 3) is a CI configuration file, not a "
+                                                  "Kubernetes object (it has no kind); give kaito-specdec "
+                                                  "manifests only")]),
+    "a-key-twice": ("apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  labels: {a: b}\n  labels: {c: d}",
+                    [("error", "v1/Service/s", "", "items[0] (line 4, column 3): the key \"labels\" appears twice "
+                                                   "(line 8 and line 9); Kubernetes refuses such a document")]),
+    "a-key-twice-deep-in-a-list": ("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ports:\n"
+                                   "  - {port: 80, port: 81}",
+                                   [("error", "v1/Service/s", "", "items[0] (line 4, column 3): the key \"port\" "
+                                                                  "appears twice (line 9 and line 9); Kubernetes "
+                                                                  "refuses such a document")]),
+    "one-key-in-two-mappings": ("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {name: s}", []),
+    "each-bad-item-once": ([SVC, "42", {"kind": "Service", "metadata": meta("t")}],
+                           [("error", None, "", "items[1] (line 5, column 3) is not a mapping; every item must "
+                                                "be a Kubernetes object"),
+                            ("error", "/Service/t", "apiVersion", "items[2] (line 6, column 3) has no apiVersion "
+                                                                  "(a non-empty string)")]),
+}
+
+
+@pytest.mark.parametrize("docs, want", SHAPE_ERRORS.values(), ids=SHAPE_ERRORS.keys())
+def test_shape_errors(docs, want) -> None:
+    items = krm_items(*docs) if isinstance(docs, list) else krm_items(docs)
+    assert findings(shape_errors(items)) == want
+
+
+def test_kustomize_configuration_is_never_checked() -> None:
+    items = krm_items("42", {"kind": "Service"}, SVC)
+    assert findings(shape_errors(items, config={0, 1})) == []
+
+
+def test_render_names_the_document_of_its_file_and_kpt_the_item_of_the_list() -> None:
+    items = files_items(("a.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\n"
+                                   "# second\nkind: Service\nmetadata:\n  name: b\n"))
+    assert findings(shape_errors(items)) == [
+        ("error", "/Service/b", "apiVersion", "document 2 (line 7, column 1) has no apiVersion (a non-empty string)")]
+    # kpt's path annotation names its file, but the line is one of the ResourceList kpt sent
+    kpt = krm_items(SVC, {"kind": "Service", "metadata": meta("b", annotations={
+        "internal.config.kubernetes.io/path": "b.yaml"})})
+    assert findings(shape_errors(kpt)) == [
+        ("error", "/Service/b", "apiVersion", "items[1] of the ResourceList (line 5, column 3) has no apiVersion "
+                                              "(a non-empty string)")]
+
+
+# --- duplicates: the same (group, kind, namespace, name) twice -> a warning on the second ------------------
+
+def deploy(api: str = "apps/v1", name: str = "d", namespace: str = "", annotations: dict | None = None) -> dict:
+    return {"apiVersion": api, "kind": "Deployment", "metadata": meta(name, namespace, annotations)}
+
+
+LOST = "(kind, namespace and name): one of them would be lost"
+DUPLICATES = {
+    "twice": ([deploy(), deploy()], [("warning", "apps/v1/Deployment/d", "", f"the same object as items[0] {LOST}")]),
+    "three-times": ([deploy(), deploy(), deploy()],
+                    [("warning", "apps/v1/Deployment/d", "", f"the same object as items[0] {LOST}")] * 2),
+    # The version is not part of an object's identity; the group is.
+    "another-version": ([deploy(), deploy("apps/v1beta1")],
+                        [("warning", "apps/v1beta1/Deployment/d", "", f"the same object as items[0] {LOST}")]),
+    "core-group": ([SVC, dict(SVC, apiVersion="v2")], [("warning", "v2/Service/s", "", f"the same object as "
+                                                                                        f"items[0] {LOST}")]),
+    "another-group": ([deploy(), deploy("example.com/v1")], []),
+    "another-namespace": ([deploy(), deploy(namespace="ml")], []),
+    "another-kind": ([deploy(), dict(deploy(), kind="StatefulSet")], []),
+    "another-name": ([deploy(), deploy(name="e")], []),
+    # Configuration for kustomize or kpt (each overlay's transformer config, say) may well repeat.
+    "function-configs": ([deploy(annotations={"config.kubernetes.io/function": "x"})] * 2, []),
+    "builtin-plugin-configs": ([{"apiVersion": "builtin", "kind": "LabelTransformer", "metadata": meta("l")}] * 2,
+                               []),
+    "local-config": ([deploy(annotations={"config.kubernetes.io/local-config": "true"})] * 2, []),
+    "without-a-name": ([dict(deploy(), metadata={})] * 2, []),
+    "not-mappings": (["42", "42"], []),
+    "named-by-kpts-file": ([deploy(annotations={"internal.config.kubernetes.io/path": "apps/d.yaml"}), deploy()],
+                           [("warning", "apps/v1/Deployment/d", "", f"the same object as apps/d.yaml {LOST}")]),
+}
+
+
+@pytest.mark.parametrize("docs, want", DUPLICATES.values(), ids=DUPLICATES.keys())
+def test_duplicates(docs, want) -> None:
+    assert findings(duplicates(krm_items(*docs))) == want
+
+
+def test_duplicates_leave_out_kustomize_configuration() -> None:
+    assert findings(duplicates(krm_items(deploy(), deploy(), deploy()), config={0, 1})) == []
+    assert findings(duplicates(krm_items(deploy(), deploy(), deploy()), config={0})) == [
+        ("warning", "apps/v1/Deployment/d", "", f"the same object as items[1] {LOST}")]
+
+
+def test_a_duplicate_says_which_file_and_line_in_render() -> None:
+    items = files_items(("a.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"),
+                        ("b.yaml", "# again\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"))
+    (result,) = duplicates(items)
+    assert (result.message, result.file_path, result.file_line) == (
+        f"the same object as a.yaml {LOST}", "b.yaml", 2)
