@@ -330,6 +330,37 @@ def test_presets_json():
     assert len(doc["aliases"]) == 25
 
 
+MINE = '{"method":"eagle","model":"org/draft","num_speculative_tokens":3}'
+
+
+def test_presets_honours_config_file(tmp_path):
+    cfg = tmp_path / "fc.yaml"
+    cfg.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fc\ndata:\n  tunedPresets: |\n"
+                   f"    {{\"org/my-model\": {MINE}}}\n"
+                   "  ngramFallback: '{\"method\":\"ngram\",\"num_speculative_tokens\":2,\"prompt_lookup_max\":3}'\n")
+    code, out, err = run(["presets", "--json", "--config", str(cfg)])
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    assert doc["tuned"]["org/my-model"] == json.loads(MINE)
+    assert doc["fallback"] == {"method": "ngram", "num_speculative_tokens": 2, "prompt_lookup_max": 3}
+    code, out, _ = run(["presets", "--config", str(cfg)])
+    assert "org/my-model" in out and out.endswith('\n  {"method":"ngram","num_speculative_tokens":2,'
+                                                 '"prompt_lookup_max":3}\n')
+
+
+def test_presets_honours_environment():
+    env = {"ARGOCD_ENV_KAITO_SPECDEC_TUNED_PRESETS": json.dumps({"org/env-model": json.loads(MINE)})}
+    code, out, err = run(["presets", "--json"], env=env)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["tuned"]["org/env-model"] == json.loads(MINE)
+
+
+def test_presets_bad_settings_are_an_error(tmp_path):
+    code, out, err = run(["presets"], env={"KAITO_SPECDEC_TUNED_PRESETS": "{not json"})
+    assert (code, out) == (1, "")
+    assert err.startswith("[error] environment variable KAITO_SPECDEC_TUNED_PRESETS")
+
+
 # --- --help, --version, the installed command -------------------------------------------------------------
 
 VERSION = importlib.metadata.version("kaito-specdec")

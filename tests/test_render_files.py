@@ -1,8 +1,7 @@
-"""`render` on files and folders (issue 10, item 10), the input size cap (both modes) and `presets` with
-settings (issue 9)."""
+"""`render` on files and folders (issue 10, item 10): symlinks, FIFOs, devices, unreadable folders; and the
+input size cap (both modes)."""
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -168,39 +167,6 @@ def test_bad_cap_value(value):
 def test_default_cap_is_256_mebibytes():
     from krm_fn.config import DEFAULT_MAX_INPUT, max_input
     assert DEFAULT_MAX_INPUT == max_input({}) == 256 * 1024 * 1024
-
-
-# --- presets with settings ------------------------------------------------------------------------------
-
-MINE = '{"method":"eagle","model":"org/draft","num_speculative_tokens":3}'
-
-
-def test_presets_honours_config_file(tmp_path):
-    cfg = tmp_path / "fc.yaml"
-    cfg.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fc\ndata:\n  tunedPresets: |\n"
-                   f"    {{\"org/my-model\": {MINE}}}\n"
-                   "  ngramFallback: '{\"method\":\"ngram\",\"num_speculative_tokens\":2,\"prompt_lookup_max\":3}'\n")
-    code, out, err = run(["presets", "--json", "--config", str(cfg)])
-    assert (code, err) == (0, "")
-    doc = json.loads(out)
-    assert doc["tuned"]["org/my-model"] == json.loads(MINE)
-    assert doc["fallback"] == {"method": "ngram", "num_speculative_tokens": 2, "prompt_lookup_max": 3}
-    code, out, _ = run(["presets", "--config", str(cfg)])
-    assert "org/my-model" in out and out.endswith('\n  {"method":"ngram","num_speculative_tokens":2,'
-                                                 '"prompt_lookup_max":3}\n')
-
-
-def test_presets_honours_environment():
-    env = {"ARGOCD_ENV_KAITO_SPECDEC_TUNED_PRESETS": json.dumps({"org/env-model": json.loads(MINE)})}
-    code, out, err = run(["presets", "--json"], env=env)
-    assert (code, err) == (0, "")
-    assert json.loads(out)["tuned"]["org/env-model"] == json.loads(MINE)
-
-
-def test_presets_bad_settings_are_an_error(tmp_path):
-    code, out, err = run(["presets"], env={"KAITO_SPECDEC_TUNED_PRESETS": "{not json"})
-    assert (code, out) == (1, "")
-    assert err.startswith("[error] environment variable KAITO_SPECDEC_TUNED_PRESETS")
 
 
 def test_broken_symlink_is_named(tree):
