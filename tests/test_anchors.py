@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from runner import run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
@@ -17,11 +15,11 @@ ANCHORED = (RL + "- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:
 
 
 def test_anchors_shared_across_items_never_dangle(backend) -> None:
-    code, out, err = run([], ANCHORED)
-    assert code == 0, err
-    doc = yaml.safe_load(out)  # would fail with "found undefined alias" if the anchor's item were cut
-    assert doc["items"][-1]["metadata"]["labels"] == {"app": "demo"}
-    assert "*lbl" not in out and "&lbl" not in out  # the whole list re-emitted, aliases expanded
+    r = run([], ANCHORED)
+    assert r.code == 0, r.err
+    # parsing would fail with "found undefined alias" if the anchor's item were cut
+    assert r.items[-1]["metadata"]["labels"] == {"app": "demo"}
+    assert "*lbl" not in r.out and "&lbl" not in r.out  # the whole list re-emitted, aliases expanded
 
 
 def test_anchors_shared_across_items_untouched_are_kept_as_written(backend) -> None:
@@ -34,7 +32,6 @@ def test_render_splits_a_list_whose_items_share_anchors_into_standalone_document
     (tmp_path / "list.yaml").write_text(
         "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n"
         "    labels: &l {x: y}\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\n    labels: *l\n")
-    code, out, err = run(["render", str(tmp_path)])
-    assert code == 0, err
-    docs = list(yaml.safe_load_all(out))
-    assert [d["metadata"]["labels"] for d in docs] == [{"x": "y"}, {"x": "y"}]
+    r = run(["render", str(tmp_path)])
+    assert r.code == 0, r.err
+    assert [d["metadata"]["labels"] for d in r.docs] == [{"x": "y"}, {"x": "y"}]

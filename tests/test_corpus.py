@@ -98,9 +98,9 @@ def test_refused_when_enabled(path: Path) -> None:
 @pytest.mark.parametrize("path", DECIDED, ids=_ids(DECIDED))
 def test_decision_when_enabled(path: Path) -> None:
     docs, enabled = _enabled(path)
-    code, out, err = run([], _stream(docs))
-    assert code == 0, err
-    items = yaml.safe_load(out)["items"]
+    r = run([], _stream(docs))
+    assert r.code == 0, r.err
+    items = r.items
     configmaps = {i["metadata"]["name"]: i for i in items if i["kind"] == "ConfigMap"}
     workloads = [i for i in items if i["kind"] in ("Workspace", "InferenceSet", "MultiRoleInference")]
     assert len(workloads) == len(enabled)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from runner import run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
@@ -43,16 +41,16 @@ def test_render_leaves_local_config_and_the_policy_out(tmp_path: Path) -> None:
     (tmp_path / "local.yaml").write_text(
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n  annotations:\n"
         "    config.kubernetes.io/local-config: \"true\"\ndata: {}\n")
-    code, out, err = run(["render", "--config", str(tmp_path / "policy.yaml"), str(tmp_path)])
-    assert code == 0, err
-    kinds = [(d["kind"], d["metadata"]["name"]) for d in yaml.safe_load_all(out)]
+    r = run(["render", "--config", str(tmp_path / "policy.yaml"), str(tmp_path)])
+    assert r.code == 0, r.err
+    kinds = [(d["kind"], d["metadata"]["name"]) for d in r.docs]
     assert kinds == [("Workspace", "ws"), ("ConfigMap", kinds[1][1])] and kinds[1][1].startswith("specdec-ngram-")
 
 
 def test_render_reads_a_resource_list_on_stdin() -> None:
-    code, out, err = run(["render", "-"], RL + WS)
-    assert code == 0, err
-    assert [d["kind"] for d in yaml.safe_load_all(out)] == ["Workspace", "ConfigMap"]
+    r = run(["render", "-"], RL + WS)
+    assert r.code == 0, r.err
+    assert [d["kind"] for d in r.docs] == ["Workspace", "ConfigMap"]
 
 
 def test_render_skips_hidden_folders_and_reads_each_file_once(tmp_path: Path) -> None:
@@ -83,8 +81,8 @@ def test_render_keeps_crlf_streams_crlf() -> None:
 
 def test_render_of_a_resource_list_uses_its_function_config() -> None:
     fc = "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n  data:\n    mode: validate\n"
-    code, out, err = run(["render", "-"], RL + WS + fc)
-    assert code == 0, err
-    assert [d["kind"] for d in yaml.safe_load_all(out)] == ["Workspace"]  # validate: nothing derived
-    code, out, _ = run(["render", "--mode", "materialize", "-"], RL + WS + fc)
-    assert [d["kind"] for d in yaml.safe_load_all(out)] == ["Workspace", "ConfigMap"]  # the flag wins
+    r = run(["render", "-"], RL + WS + fc)
+    assert r.code == 0, r.err
+    assert [d["kind"] for d in r.docs] == ["Workspace"]  # validate: nothing derived
+    r = run(["render", "--mode", "materialize", "-"], RL + WS + fc)
+    assert [d["kind"] for d in r.docs] == ["Workspace", "ConfigMap"]  # the flag wins

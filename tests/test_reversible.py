@@ -42,15 +42,16 @@ REVERSED = [case for case in _enabled_cases() if _writes(case)]
 def test_enable_then_disable_restores_input(case: str) -> None:
     text = case_input(case)
     env = case_env(case)
-    code, out, err = run([], text, env)
-    assert code == 0, err
+    first = run([], text, env)
+    out = first.out
+    assert first.code == 0, first.err
     assert without_results(out) != text and "kaito-specdec.dev/derived" in out
     code2, out2, err2 = run([], without_results(out).replace(ON, OFF), env)
     assert code2 == 0, err2
     assert "kaito-specdec.dev/derived" not in out2
     # A MultiRoleInference's child that said otherwise than its parent is decided as KAITO rewrites it: its
     # config reference now follows the role's (as KAITO's controller would set it), so it is compared apart.
-    rewritten = {r["resourceRef"]["name"] for r in yaml.safe_load(out)["results"] or []
+    rewritten = {r["resourceRef"]["name"] for r in first.results
                  if r["message"].startswith("differs from what MultiRoleInference")}
     if "created-by" in text or "ownerReferences" in text or rewritten:
         # Children took the parent's value, as KAITO syncs it: "false" now where they had none before.
