@@ -149,3 +149,19 @@ def test_bad_arguments(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError) as exc:
         prometheus_rule(**args)
     assert str(exc.value) == message
+
+
+def test_the_readme_shows_what_the_builder_makes() -> None:
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- monitoring-promql:start -->\n```promql\n(.*?)```\n<!-- monitoring-promql:end -->",
+                      readme, re.S)
+    assert block, "README has no monitoring-promql block"
+    lines = [ln for ln in block.group(1).splitlines() if not ln.startswith("#")]
+    exprs = expressions("team-a", WS)
+    assert lines == [exprs["acceptance_rate"], exprs["mean_acceptance_length"]]
+    for metric in ("vllm:spec_decode_num_drafts_total", "vllm:spec_decode_num_draft_tokens_total",
+                   "vllm:spec_decode_num_accepted_tokens_total", "vllm:spec_decode_num_accepted_tokens_per_pos_total"):
+        assert f"`{metric}" in readme
+    assert f'`pod=~"{pod_pattern(IS)}"`' in readme
+    assert f'`pod=~"{pod_pattern(MRI)}"`' in readme
