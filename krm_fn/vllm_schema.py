@@ -53,6 +53,9 @@ FINDINGS = {
 }
 
 Version = tuple[int, int, int]
+# The newest release the facts below cover (VLLM.md's sources: 0.8 to 0.33). A newer vllmVersion is judged
+# by 0.33's rules; a setting stage may say so.
+KNOWN_UP_TO: Version = (0, 33, 0)
 
 _VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)*"          # 0.25.1, v0.11, 0.10.1.1
                       r"(?:[.-]?(?:a|b|rc|post|dev)\d*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
@@ -172,7 +175,8 @@ def methods_for(version: Version) -> list[str]:
 
 
 def _compact(obj: dict) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    # default=str: an already-parsed value from YAML may hold a date; the proposal then shows it as text.
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def _with(obj: dict, key: str, value: Any = None, *, drop: bool = False, rename: str | None = None) -> str:
@@ -243,9 +247,9 @@ def _method(cfg: dict, version: Version, v: str) -> list[Finding]:
 
 
 def _tokens(cfg: dict) -> list[Finding]:
-    if cfg.get("method") == "suffix":
-        return []  # VLLM.md "Schema": suffix defaults num_speculative_tokens (to 24)
     if "num_speculative_tokens" not in cfg:
+        if cfg.get("method") == "suffix":
+            return []  # VLLM.md "Schema": suffix defaults num_speculative_tokens (to 24)
         return [Finding("SD606", Severity.ERROR, 'speculative-config has no "num_speculative_tokens"; vLLM needs it for every method but suffix and exits at start-up: add it (KAITO uses 1 for mtp, 5 for ngram)', "num_speculative_tokens")]
     tokens = cfg["num_speculative_tokens"]
     if not _positive_int(tokens):

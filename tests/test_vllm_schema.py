@@ -163,6 +163,12 @@ FAIL = [
         "SD615", I, 'method "qwen3_5_mtp" is a model-specific MTP name that vLLM 0.11 rewrites to "mtp" with a '
         "deprecation warning: write \"method\":\"mtp\" (the target model's MTP layers are found either way)",
         "method", '{"method":"mtp","num_speculative_tokens":1}')]),
+    ('{"method":"suffix","num_speculative_tokens":0}', "0.25.1", [(
+        "SD607", E, "num_speculative_tokens is 0; vLLM needs an integer greater than 0 and exits at start-up: write a "
+        "JSON integer such as 5 (no quotes)", "num_speculative_tokens", None), (
+        "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
+        'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
+        '"ngram"', "method", None)]),
     ('{"method":"suffix"}', "0.25.1", [(
         "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
         'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
@@ -211,3 +217,15 @@ def test_versions_compare_numerically() -> None:
 def test_default_is_what_kaito_ships() -> None:
     # Where it came from is in the module; here only that it is a release the tables know.
     assert parse_version(DEFAULT_VLLM_VERSION) == (0, 25, 1)
+
+
+def test_a_parsed_value_with_a_date_still_gets_a_proposal() -> None:
+    import datetime
+    value = {"method": "deepseek_mtp", "num_speculative_tokens": 1, "revision": datetime.date(2026, 1, 1)}
+    assert [f.proposed for f in check_speculative_config(value)] == [
+        '{"method":"mtp","num_speculative_tokens":1,"revision":"2026-01-01"}']
+
+
+def test_versions_beyond_the_facts_are_judged_by_the_newest_known_rules() -> None:
+    assert vllm_schema.KNOWN_UP_TO == (0, 33, 0)
+    assert found('{"method":"medusa","model":"m","num_speculative_tokens":2}', "0.40")[0][0] == "SD604"
