@@ -165,3 +165,14 @@ def test_the_readme_shows_what_the_builder_makes() -> None:
         assert f"`{metric}" in readme
     assert f'`pod=~"{pod_pattern(IS)}"`' in readme
     assert f'`pod=~"{pod_pattern(MRI)}"`' in readme
+
+
+def test_names_and_durations_are_what_prometheus_accepts() -> None:
+    from promql import _duration
+    for rule in rules("ns", [WS], window="1h30m"):
+        name = rule.get("record") or rule["alert"]
+        assert re.fullmatch(r"[a-zA-Z_:][a-zA-Z0-9_:]*", name), name
+        for label in rule.get("labels", {}):
+            assert re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", label), label
+        if "for" in rule:
+            _duration(rule["for"])
