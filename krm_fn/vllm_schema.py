@@ -164,12 +164,15 @@ class Finding:
 
 
 def available(method: str, version: Version) -> bool:
-    since, until = METHODS.get(method, _ALWAYS) if method not in ALL_MTP_ALIASES else (None, None)
+    """Whether a server of `version` starts with this method name (an MTP alias: always, see above)."""
+    if method in ALL_MTP_ALIASES:
+        return True
+    since, until = METHODS.get(method, _ALWAYS)
     return (since is None or version >= since) and (until is None or version < until)
 
 
 def methods_for(version: Version) -> list[str]:
-    """The method names a server of `version` starts with (aliases left out: `mtp` is what to write)."""
+    """The method names to suggest for `version`: the MTP aliases only before `mtp` existed."""
     names = [m for m in METHODS if available(m, version)]
     return names if version >= MTP_SINCE else names + list(MTP_ALIASES)
 
