@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from . import shellwords
 from .findings import Finding
@@ -278,7 +278,7 @@ def inject(command: Any, args: Any, config_json: str, inspection: Inspection) ->
         raise ValueError("inject needs an editable vLLM invocation")
     if inspection.script is None:
         if inspection.target == "args":
-            return command, [*args, exec_argument(config_json)]
+            return command, [*(args or []), exec_argument(config_json)]
         return [*command, exec_argument(config_json)], args
     at = inspection.script
     script = (command if at.list == "command" else args)[at.index]
@@ -325,13 +325,15 @@ def shell_argument_or_none(config_json: str) -> str | None:
 
 
 def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = None,
-              table: PresetTable = DEFAULT_TABLE, image: str | None = None) -> Reconciled:
+              table: PresetTable = DEFAULT_TABLE, image: str | None = None,
+              inspector: Callable[[Any, Any], Inspection] | None = None) -> Reconciled:
     """One container, decided: with `enabled`, the speculative config for its model is injected (unless the
     user set one, or the command cannot be edited); without, the function's own argument is removed.
-    `recorded` is the JSON the pod template's INJECTED_ANNOTATION says the function injected earlier."""
+    `recorded` is the JSON the pod template's INJECTED_ANNOTATION says the function injected earlier.
+    `inspector` replaces `inspect` for argument lists that are not a command line (KServe's `model.args`)."""
     base_command, base_args, ours = (remove(command, args, recorded) if recorded
                                      else (command, args, False))
-    insp = inspect(base_command, base_args, image)
+    insp = inspector(base_command, base_args) if inspector else inspect(base_command, base_args, image)
     if not insp.runs_vllm or not enabled:
         return Reconciled(base_command, base_args, None, insp)
     kept = recorded if ours else None
