@@ -28,8 +28,11 @@ class Word:
     def value(self) -> str:
         """The word as the shell passes it on (quotes removed); the written text when the word holds an
         expansion `shlex` does not understand (its value is not known before run time anyway)."""
+        if _QUOTING.isdisjoint(self.text):
+            return self.text   # nothing to unquote (most words): no need for shlex
         try:
-            parts = shlex.split(self.text)
+            # a line continuation inside a word joins its halves (shlex would keep the line break)
+            parts = shlex.split(self.text.replace("\\\n", ""))
         except ValueError:
             return self.text
         return parts[0] if len(parts) == 1 else self.text
@@ -44,9 +47,14 @@ class Command:
 # Longest first: the scan takes the longest operator that matches.
 _OPERATORS = ("&>>", "<<<", "<<-", "&&", "||", ";;", ";&", "|&", "&>", ">>", ">&", ">|", "<<", "<&", "<>",
               "(", ")", ";", "&", "|", "<", ">", "\n")
+_OPERATOR = re.compile("|".join(re.escape(o) for o in _OPERATORS))   # alternation in order: longest first
 _SEPARATORS = {"&&", "||", ";;", ";&", "|&", ";", "&", "|", "(", ")", "\n"}
 _HEREDOC = {"<<", "<<-"}
-_WORD_END = set(" \t\n;&|<>()")
+_WORD_END = frozenset(" \t\r\n;&|<>()")   # a CR ends a word too: a CRLF script's lines stay whole
+_OPERATOR_START = frozenset("&|;<>()\n")
+_QUOTING = frozenset("'\"\\")
+_PLAIN = re.compile(r"[^ \t\r\n;&|<>()'\"`$\\]+")   # a run of characters that need no thought
+_BLANKS = re.compile(r"[ \t\r]+")
 _IO_NUMBER = re.compile(r"[0-9]+")
 
 
@@ -113,12 +121,19 @@ def _skip_dollar(s: str, i: int) -> int:
 
 def tokens(script: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) for every word ("word"), IO number ("io") and operator ("op") of `script`."""
+    try:
+        return _tokens(script)
+    except RecursionError:
+        raise Unreadable("substitutions nested too deeply") from None
+
+
+def _tokens(script: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     i, n = 0, len(script)
     while i < n:
         c = script[i]
         if c in " \t\r":
-            i += 1
+            i = _BLANKS.match(script, i).end()
             continue
         if script.startswith("\\\n", i):   # a line continuation between words
             i += 2
@@ -127,8 +142,9 @@ def tokens(script: str) -> list[tuple[str, int, int]]:
             end = script.find("\n", i)
             i = n if end < 0 else end
             continue
-        op = next((o for o in _OPERATORS if script.startswith(o, i)), None)
-        if op is not None:
+        match = _OPERATOR.match(script, i) if c in _OPERATOR_START else None
+        if match is not None:
+            op = match.group()
             if op in _HEREDOC:
                 raise Unreadable("a here-document")
             out.append(("op", i, i + len(op)))
@@ -136,6 +152,10 @@ def tokens(script: str) -> list[tuple[str, int, int]]:
             continue
         start = i
         while i < n and script[i] not in _WORD_END:
+            plain = _PLAIN.match(script, i)
+            if plain:
+                i = plain.end()
+                continue
             c = script[i]
             if c == "\\":
                 i += 2

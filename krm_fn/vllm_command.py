@@ -106,6 +106,7 @@ class Inspection:
     removed: tuple[str, ...] = ()
     problem: Finding | None = None   # set when the command must not be edited (SD705, SD706)
     target: str = ""                 # field the injection goes to: `args`, `command`, or the script's
+    insert_at: int = -1              # shell forms: the offset in the script the argument is inserted at
 
     @property
     def editable(self) -> bool:
@@ -236,12 +237,14 @@ def inspect(command: Any, args: Any, image: str | None = None) -> Inspection:
 def _finish(insp: Inspection, read: Arguments) -> Inspection:
     why = "no model argument" if read.model is None else unknowable(read.model)
     return Inspection(insp.runs_vllm, insp.form, insp.script, read.model, insp.model_at, why,
-                      read.overrides, read.removed, insp.problem, insp.target)
+                      read.overrides, read.removed, insp.problem, insp.target, insp.insert_at)
 
 
 def _inspect_script(at: Where, script: str) -> Inspection:
     try:
-        found = [(c, head([w.value for w in c.words])) for c in shellwords.commands(script)]
+        # only a command with "vllm" in a word can start the server: the others are not unquoted at all
+        found = [(c, head([w.value for w in c.words])) for c in shellwords.commands(script)
+                 if any("vllm" in w.text for w in c.words)]
     except shellwords.Unreadable as exc:
         if "vllm" not in script:
             return Inspection(False)
@@ -257,7 +260,8 @@ def _inspect_script(at: Where, script: str) -> Inspection:
             at.field))
     cmd, (form, start) = servers[0]
     read = read_arguments([w.value for w in cmd.words[start:]], positional=form == "serve")
-    return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field), read)
+    return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field,
+                              insert_at=cmd.words[-1].end), read)
 
 
 def shell_argument(config_json: str) -> str:
@@ -282,17 +286,9 @@ def inject(command: Any, args: Any, config_json: str, inspection: Inspection) ->
         return [*command, exec_argument(config_json)], args
     at = inspection.script
     script = (command if at.list == "command" else args)[at.index]
-    words = _server_words(script)
-    end = words[-1].end
+    end = inspection.insert_at
     edited = script[:end] + shell_argument(config_json) + script[end:]
     return _replace(command, args, at, edited)
-
-
-def _server_words(script: str) -> tuple[shellwords.Word, ...]:
-    for cmd in shellwords.commands(script):
-        if head([w.value for w in cmd.words]) is not None:
-            return cmd.words
-    raise ValueError("no vLLM command in the script")
 
 
 def _replace(command: Any, args: Any, at: Where, value: str) -> tuple[Any, Any]:

@@ -377,3 +377,29 @@ def test_shellwords_positions_and_values():
 def test_findings_are_declared_with_titles():
     assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 9)}
     assert all(isinstance(t, str) and t for t in FINDINGS.values())
+
+
+# --- hostile scripts -------------------------------------------------------------------------------------------
+def test_deeply_nested_substitutions_are_unreadable_not_a_crash():
+    script = "vllm serve a/b --served-model-name " + "$(" * 5000 + "x" + ")" * 5000
+    out = reconcile(["sh", "-c", script], None, enabled=True)
+    assert out.command[2] is script and out.findings[0].id == "SD706"
+    assert "(substitutions nested too deeply)" in out.findings[0].message
+
+
+def test_crlf_script_keeps_its_line_breaks():
+    script = "set -e\r\nvllm serve a/b --port 8000\r\n"
+    out = reconcile(["sh", "-c", script], None, enabled=True)
+    assert out.command[2] == "set -e\r\nvllm serve a/b --port 8000" + S_NGRAM + "\r\n"
+    assert reconcile(out.command, None, enabled=False, recorded=NGRAM).command[2] == script
+
+
+def test_a_model_split_by_a_line_continuation_is_read_whole():
+    out = reconcile(["sh", "-c", "vllm serve Qwen/\\\nQwen3.5-4B"], None, enabled=True)
+    assert out.injected == MTP and out.command[2] == "vllm serve Qwen/\\\nQwen3.5-4B" + S_MTP
+
+
+def test_a_long_script():
+    script = "echo start\n" + "echo 'x y' \"$(date)\" >> /tmp/log\n" * 2000 + "exec vllm serve a/b\n"
+    out = reconcile(["bash", "-c", script], None, enabled=True)
+    assert out.command[2].endswith("exec vllm serve a/b" + S_NGRAM + "\n")
