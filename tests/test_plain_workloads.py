@@ -395,3 +395,25 @@ def test_list_ops_turn_old_into_new(old, new):
 
 def test_findings_are_declared_with_titles():
     assert set(FINDINGS) == {f"SD71{i}" for i in range(0, 7)}
+
+
+def test_lws_ray_leader_script_and_ray_only_workers():
+    # vLLM's own LWS example (docs/deployment/frameworks/lws.md): the leader starts Ray then the API server in
+    # one script; the workers only join Ray, so only the leader is configured.
+    leader = {"name": "vllm-leader", "image": "docker.io/vllm/vllm-openai:latest", "command": [
+        "sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader "
+                    "--ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server --port 8080 "
+                    "--model meta-llama/Meta-Llama-3.1-405B-Instruct --tensor-parallel-size 8 --pipeline_parallel_size 2"]}
+    worker = {"name": "vllm-worker", "image": "docker.io/vllm/vllm-openai:latest", "command": [
+        "sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker "
+                    "--ray_address=$(LWS_LEADER_ADDRESS)"]}
+    spec_ = {"replicas": 2, "leaderWorkerTemplate": {"size": 2, "restartPolicy": "RecreateGroupOnPodRestart",
+                                                     "leaderTemplate": pod_template(leader),
+                                                     "workerTemplate": pod_template(worker)}}
+    obj = workload("LeaderWorkerSet", "leaderworkerset.x-k8s.io/v1", spec_, dict(ON))
+    enabled, plan = round_trip(obj)
+    lwt = enabled["spec"]["leaderWorkerTemplate"]
+    assert lwt["leaderTemplate"]["spec"]["containers"][0]["command"][2] == leader["command"][2] + (
+        " --speculative-config='" + NGRAM + "'")
+    assert lwt["workerTemplate"] == obj["spec"]["leaderWorkerTemplate"]["workerTemplate"]
+    assert [f.id for f in plan.findings] == ["SD701"]
