@@ -39,6 +39,7 @@ FINDINGS = {
     "SD706": "shell script the function cannot read safely: unchanged",
     "SD707": "vLLM command or argument that is not a string: unchanged",
     "SD708": "speculative config with a single quote cannot go into a script: unchanged",
+    "SD709": "vLLM reads a config file the function cannot see: unchanged",
 }
 
 # Where a pod template records the JSON the function injected into its vLLM containers (next to
@@ -51,6 +52,9 @@ FLAG = "--speculative-config"
 # dotted keys merged into one object, and the short `-sc`.
 _OVERRIDE_NAMES = ("--speculative-config", "--speculative_config", "-sc")
 _OVERRIDE_PREFIXES = ("--speculative-config.", "--speculative_config.")
+# Settings files read at start-up: vLLM's `--config` YAML (its keys are inserted before the command line's, so
+# an injected flag would silently beat a `speculative-config` there) and KAITO's inference_api.py file.
+_CONFIG_FILE_FLAGS = ("--config", "--kaito-config-file")
 # The speculative flags vLLM 0.8.3 removed ("unrecognized arguments"); the list is vLLM 0.8.2's
 # arg_utils.py speculative group (VLLM.md names the first, the token count and the ngram lookups).
 REMOVED_FLAGS = frozenset(
@@ -92,6 +96,7 @@ class Arguments:
     model_index: int | None = None            # index of the model's element among the arguments
     overrides: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()        # the files named by --config / --kaito-config-file
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,7 @@ class Inspection:
     unknown_model: str | None = None # why the model cannot be known at render time
     overrides: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()
     problem: Finding | None = None   # set when the command must not be edited (SD705, SD706)
     target: str = ""                 # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1              # shell forms: the offset in the script the argument is inserted at
@@ -131,8 +137,11 @@ def read_arguments(values: list[str], positional: bool = True,
     model = index = None
     overrides: list[str] = []
     removed: list[str] = []
+    files: list[str] = []
     for i, value in enumerate(values):
         name, eq, rest = value.partition("=")
+        if name in _CONFIG_FILE_FLAGS:
+            files.append(rest if eq else values[i + 1] if i + 1 < len(values) else "")
         if name in model_flags:
             if eq:
                 model, index = rest, i
@@ -144,7 +153,8 @@ def read_arguments(values: list[str], positional: bool = True,
             removed.append(name)
     if positional and values and not values[0].startswith("-"):
         model, index = values[0], 0
-    return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)))
+    return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)),
+                     tuple(files))
 
 
 def _skip_prefixes(values: list[str], i: int = 0) -> int:
@@ -237,7 +247,7 @@ def inspect(command: Any, args: Any, image: str | None = None) -> Inspection:
 def _finish(insp: Inspection, read: Arguments) -> Inspection:
     why = "no model argument" if read.model is None else unknowable(read.model)
     return Inspection(insp.runs_vllm, insp.form, insp.script, read.model, insp.model_at, why,
-                      read.overrides, read.removed, insp.problem, insp.target, insp.insert_at)
+                      read.overrides, read.removed, read.config_files, insp.problem, insp.target, insp.insert_at)
 
 
 def _inspect_script(at: Where, script: str) -> Inspection:
@@ -346,6 +356,11 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(base_command, base_args, None, insp, (Finding(
             "SD703", Severity.INFO,
             f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
+            insp.target),))
+    if insp.config_files:
+        shown = ", ".join(insp.config_files)
+        return Reconciled(command, args, kept, insp, (_problem(
+            "SD709", f"the vLLM command reads settings from {shown}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
             insp.target),))
     findings: list[Finding] = []
     if insp.unknown_model is None and insp.model is not None:

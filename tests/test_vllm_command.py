@@ -375,7 +375,7 @@ def test_shellwords_positions_and_values():
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 9)}
+    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)}
     assert all(isinstance(t, str) and t for t in FINDINGS.values())
 
 
@@ -403,3 +403,24 @@ def test_a_long_script():
     script = "echo start\n" + "echo 'x y' \"$(date)\" >> /tmp/log\n" * 2000 + "exec vllm serve a/b\n"
     out = reconcile(["bash", "-c", script], None, enabled=True)
     assert out.command[2].endswith("exec vllm serve a/b" + S_NGRAM + "\n")
+
+
+@pytest.mark.parametrize("command,shown", [
+    (["vllm", "serve", "a/b", "--config", "/etc/vllm/config.yaml"], "/etc/vllm/config.yaml"),
+    (["vllm", "serve", "--config=/c.yaml"], "/c.yaml"),
+    (["python3", "/workspace/vllm/inference_api.py", "--kaito-config-file=/mnt/config/inference_config.yaml"],
+     "/mnt/config/inference_config.yaml"),
+])
+def test_a_config_file_the_function_cannot_see_is_left_alone(command, shown):
+    out = reconcile(command, None, enabled=True)
+    assert out.command is command and out.injected is None
+    (finding,) = out.findings
+    assert (finding.id, finding.severity, finding.field) == ("SD709", Severity.WARNING, "command")
+    assert finding.message == (f"the vLLM command reads settings from {shown}, which the function cannot see and "
+                               "which may set speculative-config (a flag added on the command line would silently "
+                               "win over it); add --speculative-config='<json>' yourself, or move the settings "
+                               "onto the command line")
+
+
+def test_config_format_is_not_a_config_file():
+    assert reconcile(["vllm", "serve", "a/b", "--config-format", "hf"], None, enabled=True).injected == NGRAM
