@@ -169,6 +169,8 @@ def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
 
 
 def _shown(value: Any) -> str:
+    if value is None:
+        return "(none)"
     return f'"{value}"' if isinstance(value, str) else repr(value)
 
 

@@ -110,7 +110,7 @@ class Inspection:
     overrides: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     config_files: tuple[str, ...] = ()
-    problem: Finding | None = None   # set when the command must not be edited (SD705, SD706)
+    problem: Finding | None = None   # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""                 # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1              # shell forms: the offset in the script the argument is inserted at
 

@@ -361,6 +361,9 @@ def test_kserve_not_vllm():
     assert (warning.id, warning.field) == ("SD713", "spec.predictor.model.modelFormat.name")
     assert warning.message.startswith('kaito.sh/enable-speculative-decoding is "true" but the predictor\'s model '
                                       'format is "sklearn", not "huggingface"')
+    obj = isvc({"runtime": "kserve-huggingfaceserver", "args": ["--model_id=a/b"]}, dict(ON))
+    (warning,) = plan_workload(KSERVE_SPEC, obj).findings
+    assert "the predictor's model format is (none), not \"huggingface\"" in warning.message
     obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=a/b", "--backend", "huggingface"]},
                dict(ON))
     assert kserve_backend(KSERVE_SPEC.kserve, obj) == "huggingface"
