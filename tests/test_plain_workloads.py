@@ -420,3 +420,17 @@ def test_lws_ray_leader_script_and_ray_only_workers():
         " --speculative-config='" + NGRAM + "'")
     assert lwt["workerTemplate"] == obj["spec"]["leaderWorkerTemplate"]["workerTemplate"]
     assert [f.id for f in plan.findings] == ["SD701"]
+
+
+def test_the_design_note_example_is_what_the_plan_does():
+    import pathlib
+    import re
+
+    import yaml
+
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "plain-vllm.md").read_text()
+    blocks = dict(re.findall(r"<!-- plain-vllm-example:(\w+) -->\n```yaml\n(.*?)```", text, re.S))
+    before, after = yaml.safe_load(blocks["input"]), yaml.safe_load(blocks["output"])
+    plan = plan_workload(kind_of(before["apiVersion"], before["kind"]), before)
+    assert jsonpatch.apply_patch(before, list(plan.ops)) == after
+    assert plan_workload(kind_of(after["apiVersion"], after["kind"]), after).ops == ()
