@@ -30,13 +30,13 @@ from .vllm_command import (
 from .vllm_model import unknowable
 
 FINDINGS = {
-    "SD710": "opt-in annotation set in two places with different values",
-    "SD711": "annotated workload without a vLLM container",
-    "SD712": "workload kind at an apiVersion the function does not handle",
-    "SD713": "annotated KServe InferenceService not on the Hugging Face runtime",
-    "SD714": "annotated KServe InferenceService whose --backend is not vLLM",
-    "SD715": "vLLM containers of one pod template need different configs: unchanged",
-    "SD716": "Pod or Job template changed: the API server refuses the update of an existing object",
+    "SD720": "opt-in annotation set in two places with different values",
+    "SD721": "annotated workload without a vLLM container",
+    "SD722": "workload kind at an apiVersion the function does not handle",
+    "SD723": "annotated KServe InferenceService not on the Hugging Face runtime",
+    "SD724": "annotated KServe InferenceService whose --backend is not vLLM",
+    "SD725": "vLLM containers of one pod template need different configs: unchanged",
+    "SD726": "Pod or Job template changed: the API server refuses the update of an existing object",
 }
 
 
@@ -112,7 +112,7 @@ def kind_of(api_version: Any, kind: Any) -> WorkloadKind | None:
 
 
 def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
-    """SD712 when a known kind at another apiVersion (`extensions/v1beta1` Deployment, `batch/v1beta1`
+    """SD722 when a known kind at another apiVersion (`extensions/v1beta1` Deployment, `batch/v1beta1`
     CronJob) carries the opt-in: it would silently get nothing."""
     spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
     if spec is None or api_version in spec.api_versions:
@@ -120,7 +120,7 @@ def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
     if found is None:
         return None
-    return Finding("SD712", Severity.WARNING, f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found))
+    return Finding("SD722", Severity.WARNING, f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found))
 
 
 def _opt_in_paths_any(data: Any) -> list[Path]:
@@ -140,7 +140,7 @@ def _annotation_field(path: Path) -> str:
 @dataclass(frozen=True)
 class OptIn:
     """The opt-in as read: `value` (None: absent, or set twice differently), the field it was read from
-    (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD710."""
+    (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
     value: Any = None
     path: Path | None = None
     conflict: Finding | None = None
@@ -163,7 +163,7 @@ def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
     if other is None:
         return OptIn(value, first)
     return OptIn(None, first, Finding(
-        "SD710", Severity.ERROR,
+        "SD720", Severity.ERROR,
         f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
         _annotation_field(other[0])))
 
@@ -240,7 +240,7 @@ class WorkloadPlan:
 def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE) -> WorkloadPlan:
     """JSON Patch ops (against `data`) and findings for one plain workload. Enabled ("true"): every vLLM
     container gets the config for its model; absent or "false": the function's own arguments and records
-    are removed; any other value (or SD710): no change — the caller reports KAITO's invalid-value error
+    are removed; any other value (or SD720): no change — the caller reports KAITO's invalid-value error
     (checks/annotation_value) at `opt_in.field`."""
     opt_in = read_opt_in(spec, data)
     if opt_in.conflict is not None:
@@ -265,7 +265,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         injected = {o.injected for _, o in outcomes if o.injected is not None}
         if len(injected) > 1:
             findings.append(Finding(
-                "SD715", Severity.WARNING,
+                "SD725", Severity.WARNING,
                 f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
                 dotted(template.spec + ("containers",))))
             continue
@@ -274,14 +274,14 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
             ops.extend(_container_ops(path, get(data, path), out))
         record = next(iter(injected), None)
         ops.extend(_record_ops(data, template, record))
-    if enabled and not runs_vllm and not any(f.id in ("SD713", "SD714") for f in findings):
+    if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
         findings.append(Finding(
-            "SD711", Severity.WARNING,
+            "SD721", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
             opt_in.field))
     if ops and spec.immutable_template:
         findings.append(Finding(
-            "SD716", Severity.INFO,
+            "SD726", Severity.INFO,
             f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
             dotted(spec.templates[0].spec)))
     return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm)
@@ -301,14 +301,14 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
     args = get(data, model.args)
     if enabled and get(data, model.format_name) != model.runtime_format:
         findings.append(Finding(
-            "SD713", Severity.WARNING,
+            "SD723", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
             dotted(model.format_name)))
         return []
     backend = kserve_backend(model, data)
     if enabled and backend not in model.vllm_backends:
         findings.append(Finding(
-            "SD714", Severity.WARNING,
+            "SD724", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
             dotted(model.args)))
         return []

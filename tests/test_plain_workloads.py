@@ -136,7 +136,7 @@ def test_templated_kinds(kind, api, spec_, vllm_paths, record_paths):
         assert _get(enabled, t.spec)["initContainers"][0]["command"] == ["vllm", "serve", "not/me"]
     ids = [f.id for f in plan.findings]
     assert ids.count("SD701") == len(vllm_paths)
-    assert ("SD716" in ids) == (kind == "Job")
+    assert ("SD726" in ids) == (kind == "Job")
 
 
 def test_pod():
@@ -145,7 +145,7 @@ def test_pod():
     enabled, plan = round_trip(obj)
     assert enabled["spec"]["containers"][1]["args"][-1] == E_MTP
     assert enabled["metadata"]["annotations"] == {ANN: "true", INJECTED_ANNOTATION: MTP}
-    info = next(f for f in plan.findings if f.id == "SD716")
+    info = next(f for f in plan.findings if f.id == "SD726")
     assert info.severity is Severity.INFO and info.field == "spec"
     assert info.message.startswith("the Pod's pod template changed, and the API server refuses that change")
 
@@ -201,7 +201,7 @@ def test_the_same_value_in_two_places_is_fine_two_values_are_an_error():
     plan = plan_workload(kind_of("apps/v1", "Deployment"), both)
     assert plan.ops == ()
     (err,) = plan.findings
-    assert (err.id, err.severity) == ("SD710", Severity.ERROR)
+    assert (err.id, err.severity) == ("SD720", Severity.ERROR)
     assert err.field == "spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding]"
     assert err.message == ('kaito.sh/enable-speculative-decoding is "true" in metadata.annotations but "false" in '
                            "spec.template.metadata.annotations; keep it in one place (the workload's "
@@ -230,7 +230,7 @@ def test_no_vllm_container_is_a_warning():
     assert plan.ops == ()
     (warning,) = plan.findings
     assert (warning.id, warning.severity, warning.field) == (
-        "SD711", Severity.WARNING, "metadata.annotations[kaito.sh/enable-speculative-decoding]")
+        "SD721", Severity.WARNING, "metadata.annotations[kaito.sh/enable-speculative-decoding]")
     assert warning.message.startswith('kaito.sh/enable-speculative-decoding is "true" but no container of this '
                                       "Deployment runs vLLM (")
 
@@ -240,7 +240,7 @@ def test_containers_with_different_configs_in_one_template_are_left_alone():
         vllm_container("Qwen/Qwen3.5-4B", "a"), vllm_container("meta-llama/Llama-3.1-8B", "b"))}, dict(ON))
     plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
     assert plan.ops == ()
-    assert [f.id for f in plan.findings] == ["SD715"]
+    assert [f.id for f in plan.findings] == ["SD725"]
     assert NGRAM in plan.findings[0].message and MTP in plan.findings[0].message
 
 
@@ -270,7 +270,7 @@ def test_other_api_versions_warn_when_annotated():
     old = workload("Deployment", "extensions/v1beta1", {"template": pod_template(vllm_container())}, dict(ON))
     assert kind_of("extensions/v1beta1", "Deployment") is None
     warning = other_version("extensions/v1beta1", "Deployment", old)
-    assert (warning.id, warning.severity) == ("SD712", Severity.WARNING)
+    assert (warning.id, warning.severity) == ("SD722", Severity.WARNING)
     assert warning.message == ("Deployment extensions/v1beta1 is not handled (only apps/v1); move the manifest to "
                                "apps/v1 for kaito.sh/enable-speculative-decoding to take effect")
     cron = workload("CronJob", "batch/v1beta1", {"jobTemplate": {"spec": {"template": pod_template(
@@ -358,7 +358,7 @@ def test_kserve_not_vllm():
     plan = plan_workload(KSERVE_SPEC, obj)
     assert plan.ops == ()
     (warning,) = plan.findings
-    assert (warning.id, warning.field) == ("SD713", "spec.predictor.model.modelFormat.name")
+    assert (warning.id, warning.field) == ("SD723", "spec.predictor.model.modelFormat.name")
     assert warning.message.startswith('kaito.sh/enable-speculative-decoding is "true" but the predictor\'s model '
                                       'format is "sklearn", not "huggingface"')
     obj = isvc({"runtime": "kserve-huggingfaceserver", "args": ["--model_id=a/b"]}, dict(ON))
@@ -368,7 +368,7 @@ def test_kserve_not_vllm():
                dict(ON))
     assert kserve_backend(KSERVE_SPEC.kserve, obj) == "huggingface"
     plan = plan_workload(KSERVE_SPEC, obj)
-    assert plan.ops == () and [f.id for f in plan.findings] == ["SD714"]
+    assert plan.ops == () and [f.id for f in plan.findings] == ["SD724"]
     assert "--backend=huggingface does not run vLLM" in plan.findings[0].message
     obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=Qwen/Qwen3.5-4B", "--backend=vllm"]},
                dict(ON))
@@ -397,7 +397,7 @@ def test_list_ops_turn_old_into_new(old, new):
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD71{i}" for i in range(0, 7)}
+    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 7)}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():
