@@ -40,6 +40,7 @@ FINDINGS = {
     "SD707": "vLLM command or argument that is not a string: unchanged",
     "SD708": "speculative config with a single quote cannot go into a script: unchanged",
     "SD709": "vLLM reads a config file the function cannot see: unchanged",
+    "SD710": "vLLM arguments that expand at run time: the injected argument comes after them",
 }
 
 # Where a pod template records the JSON the function injected into its vLLM containers (next to
@@ -110,6 +111,7 @@ class Inspection:
     overrides: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     config_files: tuple[str, ...] = ()
+    expansions: tuple[str, ...] = () # arguments (not an option's value) that expand only at run time
     problem: Finding | None = None   # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""                 # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1              # shell forms: the offset in the script the argument is inserted at
@@ -241,13 +243,35 @@ def inspect(command: Any, args: Any, image: str | None = None) -> Inspection:
             not_text.field))
     read = read_arguments(values[start:], positional=form in ("serve", "image"))
     model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
-    return _finish(Inspection(True, form, model_at=model_at, target=target), read)
+    return _finish(Inspection(True, form, model_at=model_at, target=target), read, values[start:], shell=False)
 
 
-def _finish(insp: Inspection, read: Arguments) -> Inspection:
+def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool) -> Inspection:
     why = "no model argument" if read.model is None else unknowable(read.model)
     return Inspection(insp.runs_vllm, insp.form, insp.script, read.model, insp.model_at, why,
-                      read.overrides, read.removed, read.config_files, insp.problem, insp.target, insp.insert_at)
+                      read.overrides, read.removed, read.config_files,
+                      _expansions(texts, read.model_index, shell), insp.problem, insp.target, insp.insert_at)
+
+
+_SINGLE_QUOTED = re.compile(r"'[^']*'")
+
+
+def _expansions(texts: list[str], model_index: int | None, shell: bool) -> tuple[str, ...]:
+    """The arguments that expand only at run time and may therefore carry flags of their own (`$EXTRA_ARGS`,
+    `"$@"`; in an exec list Kubernetes' `$(VAR)`), leaving out the model and the value of a preceding option
+    (`--port $(PORT)`): a `--speculative-config` arriving through them would be beaten by the injected one."""
+    found = []
+    for i, text in enumerate(texts):
+        if i == model_index:
+            continue
+        live = _SINGLE_QUOTED.sub("", text) if shell else text
+        if not ("$" in live or "`" in live) or (text.startswith("-") and "=" in text):
+            continue   # nothing expands, or it expands inside one option's `=value`
+        before = texts[i - 1] if i > 0 else ""
+        if before.startswith("-") and "=" not in before:
+            continue   # most likely that option's value
+        found.append(text)
+    return tuple(found)
 
 
 def _inspect_script(at: Where, script: str) -> Inspection:
@@ -271,7 +295,7 @@ def _inspect_script(at: Where, script: str) -> Inspection:
     cmd, (form, start) = servers[0]
     read = read_arguments([w.value for w in cmd.words[start:]], positional=form == "serve")
     return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field,
-                              insert_at=cmd.words[-1].end), read)
+                              insert_at=cmd.words[-1].end), read, [w.text for w in cmd.words[start:]], shell=True)
 
 
 def shell_argument(config_json: str) -> str:
@@ -377,6 +401,12 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
             "SD702", Severity.INFO,
             f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
             insp.model_at or insp.target))
+    if insp.expansions:
+        shown = " ".join(insp.expansions)
+        findings.append(Finding(
+            "SD710", Severity.INFO,
+            f"{shown} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",
+            insp.target))
     if ours and recorded == resolution.json:
         return Reconciled(command, args, recorded, insp, tuple(findings))
     if insp.script is not None and shell_argument_or_none(resolution.json) is None:

@@ -375,7 +375,7 @@ def test_shellwords_positions_and_values():
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)}
+    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {"SD710"}
     assert all(isinstance(t, str) and t for t in FINDINGS.values())
 
 
@@ -424,3 +424,25 @@ def test_a_config_file_the_function_cannot_see_is_left_alone(command, shown):
 
 def test_config_format_is_not_a_config_file():
     assert reconcile(["vllm", "serve", "a/b", "--config-format", "hf"], None, enabled=True).injected == NGRAM
+
+
+@pytest.mark.parametrize("command,args,shown", [
+    (["sh", "-c", "vllm serve a/b --port 8000 $EXTRA_ARGS"], None, "$EXTRA_ARGS"),
+    (["bash", "-c", 'exec vllm serve a/b "$@"', "--"], None, '"$@"'),
+    (["vllm", "serve", "a/b"], ["--port", "8000", "$(VLLM_EXTRA)"], "$(VLLM_EXTRA)"),
+])
+def test_arguments_expanding_at_run_time_are_named(command, args, shown):
+    out = reconcile(command, args, enabled=True)
+    assert out.injected == NGRAM
+    assert [f.id for f in out.findings] == ["SD701", "SD710"]
+    assert out.findings[1].message == (
+        f"{shown} in the vLLM command expands only at run time; if it sets --speculative-config, the argument "
+        "added here comes after it and wins: set the annotation to \"false\" to keep your own")
+
+
+@pytest.mark.parametrize("command", [
+    ["vllm", "serve", "$(MODEL)", "--port", "$(PORT)"],                        # the model, an option's value
+    ["sh", "-c", "vllm serve a/b --served-model-name \"$(hostname)\" --tag '$literal' --x=$Y"],
+])
+def test_option_values_and_single_quotes_are_not_named(command):
+    assert "SD710" not in [f.id for f in reconcile(command, None, enabled=True).findings]
