@@ -147,6 +147,8 @@ def _tokens(script: str) -> list[tuple[str, int, int]]:
             op = match.group()
             if op in _HEREDOC:
                 raise Unreadable("a here-document")
+            if op in ("<", ">") and script.startswith("(", i + 1):
+                raise Unreadable("a process substitution")   # bash's <(…) is a word, not a redirection
             out.append(("op", i, i + len(op)))
             i += len(op)
             continue

@@ -288,6 +288,7 @@ def test_two_invocations_are_left_alone_with_a_warning():
     ("vllm serve 'a/b", "an unterminated single quote"),
     ('vllm serve "$(cat /m', "an unterminated $( or ${ substitution"),
     ('vllm serve "a/b', "an unterminated double quote"),
+    ("vllm serve a/b --chat-template <(cat /t.jinja)", "a process substitution"),
 ])
 def test_unreadable_script_with_vllm_is_left_alone(script, why):
     out = reconcile(["sh", "-c", script], None, enabled=True)
