@@ -214,10 +214,12 @@ def kserve_backend(model: KServeModel, data: Any) -> str:
     return backend
 
 
-def _kserve_inspector(model: KServeModel, data: Any):
+def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
     name = kserve_model(model, data)
 
     def inspector(command: Any, args: Any) -> Inspection:
+        if not runs_vllm:
+            return Inspection(False)
         values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
         read = read_arguments(values, positional=False, model_flags=model.model_flags)
         why = "no --model_id and no storageUri" if name is None else unknowable(name)
@@ -299,21 +301,21 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
     if not isinstance(get(data, model.model), dict):
         return []
     args = get(data, model.args)
+    backend = kserve_backend(model, data)
+    runs_vllm = get(data, model.format_name) == model.runtime_format and backend in model.vllm_backends
     if enabled and get(data, model.format_name) != model.runtime_format:
         findings.append(Finding(
             "SD723", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
             dotted(model.format_name)))
-        return []
-    backend = kserve_backend(model, data)
-    if enabled and backend not in model.vllm_backends:
+    elif enabled and not runs_vllm:
         findings.append(Finding(
             "SD724", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
             dotted(model.args)))
-        return []
+    # Not vLLM (any more): an argument the function added earlier is still taken out again.
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
-                    inspector=_kserve_inspector(model, data))
+                    inspector=_kserve_inspector(model, data, runs_vllm))
     if out.args == [] and args == [exec_argument(recorded or "")]:
         # the function created `args` for its argument: disabling takes the whole key away again
         out = Reconciled(out.command, None, out.injected, out.inspection, out.findings)

@@ -434,3 +434,14 @@ def test_the_design_note_example_is_what_the_plan_does():
     plan = plan_workload(kind_of(before["apiVersion"], before["kind"]), before)
     assert jsonpatch.apply_patch(before, list(plan.ops)) == after
     assert plan_workload(kind_of(after["apiVersion"], after["kind"]), after).ops == ()
+
+
+def test_kserve_switched_to_another_backend_loses_the_injected_argument():
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=Qwen/Qwen3.5-4B", "--backend=huggingface",
+                                                                 E_MTP]},
+               dict(ON), predictor_annotations={INJECTED_ANNOTATION: MTP})
+    plan = plan_workload(KSERVE_SPEC, obj)
+    after = jsonpatch.apply_patch(obj, list(plan.ops))
+    assert after["spec"]["predictor"]["model"]["args"] == ["--model_id=Qwen/Qwen3.5-4B", "--backend=huggingface"]
+    assert "annotations" not in after["spec"]["predictor"]
+    assert [f.id for f in plan.findings] == ["SD724"] and not plan.runs_vllm
