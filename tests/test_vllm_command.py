@@ -447,3 +447,43 @@ def test_arguments_expanding_at_run_time_are_named(command, args, shown):
 ])
 def test_option_values_and_single_quotes_are_not_named(command):
     assert "SD710" not in [f.id for f in reconcile(command, None, enabled=True).findings]
+
+
+# --- a real shell agrees: the edited script passes vLLM exactly one more argument, the config ------------------
+REAL_SHELL_SCRIPTS = [
+    "vllm serve Qwen/Qwen3.5-4B --port 8000",
+    "set -e; exec vllm serve 'Qwen/Qwen3.5-4B' --max-model-len 4096 2>&1 | cat",
+    "true && vllm serve \"a/b\" --x 'y z' > /dev/null; echo after",
+    "A=1 vllm serve a/b \\\n  --port 8000 \\\n  --tp 2 # started\necho done",
+    "if true; then vllm serve a/b --q \"$(echo 1 2)\"; fi",
+    "vllm serve a/b --port 8000 & wait",
+    "python3 -m vllm.entrypoints.openai.api_server --model a/b --host=0.0.0.0 || exit 1",
+    "{ vllm serve a/b; } 2>/dev/null",
+]
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+@pytest.mark.parametrize("script", REAL_SHELL_SCRIPTS)
+def test_a_real_shell_passes_exactly_one_more_argument(tmp_path, shell, script):
+    import os
+    import shutil
+    import subprocess
+
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    log = tmp_path / "argv"
+    for name in ("vllm", "python3"):   # stand-ins that record the argv they get, one argument a line
+        stub = tmp_path / name
+        stub.write_text(f"#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> {log}\n")
+        stub.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+
+    def argv(text: str) -> list[str]:
+        log.write_text("")
+        subprocess.run([shell, "-c", text], env=env, capture_output=True, timeout=30, check=False)
+        return log.read_text().splitlines()
+
+    out = reconcile([shell, "-c", script], None, enabled=True)
+    assert out.injected is not None, out.findings
+    before, after = argv(script), argv(out.command[2])
+    assert before and after == before + ["--speculative-config=" + out.injected]
