@@ -16,6 +16,10 @@ Injection (VLLM.md): an exec list gets one element `--speculative-config=<json>`
 of the vLLM command (before any `&&`, `;`, `|`, `&`, redirection or comment after it). The JSON is compact
 (presets.config_json). Removal takes out exactly that text again, so enable -> disable gives back the
 original lists and script byte for byte. Everything here is pure: lists in, new lists out, findings as data.
+
+Left unchanged, with a finding: any existing speculative spelling (the user's override), the flags vLLM 0.8.3
+removed, a settings file vLLM or KAITO reads at start-up (it may hold the config), a script that starts vLLM
+twice or that the scan cannot follow. Arguments that expand only at run time (`$EXTRA_ARGS`) are named.
 """
 from __future__ import annotations
 
