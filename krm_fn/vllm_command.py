@@ -102,6 +102,7 @@ class Arguments:
     overrides: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     config_files: tuple[str, ...] = ()        # the files named by --config / --kaito-config-file
+    override_value: str | None = None         # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ class Inspection:
     removed: tuple[str, ...] = ()
     config_files: tuple[str, ...] = ()
     expansions: tuple[str, ...] = () # arguments (not an option's value) that expand only at run time
+    override_value: str | None = None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
     problem: Finding | None = None   # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""                 # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1              # shell forms: the offset in the script the argument is inserted at
@@ -144,6 +146,7 @@ def read_arguments(values: list[str], positional: bool = True,
     overrides: list[str] = []
     removed: list[str] = []
     files: list[str] = []
+    given = None
     for i, value in enumerate(values):
         name, eq, rest = value.partition("=")
         if name in _CONFIG_FILE_FLAGS:
@@ -155,12 +158,14 @@ def read_arguments(values: list[str], positional: bool = True,
                 model, index = values[i + 1], i + 1
         if name in _OVERRIDE_NAMES or name.startswith(_OVERRIDE_PREFIXES):
             overrides.append(name)
+            if name in _OVERRIDE_NAMES:
+                given = rest if eq else values[i + 1] if i + 1 < len(values) else given
         if name in REMOVED_FLAGS:
             removed.append(name)
     if positional and values and not values[0].startswith("-"):
         model, index = values[0], 0
     return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)),
-                     tuple(files))
+                     tuple(files), given)
 
 
 def _skip_prefixes(values: list[str], i: int = 0) -> int:
@@ -254,7 +259,8 @@ def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool) ->
     why = "no model argument" if read.model is None else unknowable(read.model)
     return Inspection(insp.runs_vllm, insp.form, insp.script, read.model, insp.model_at, why,
                       read.overrides, read.removed, read.config_files,
-                      _expansions(texts, read.model_index, shell), insp.problem, insp.target, insp.insert_at)
+                      _expansions(texts, read.model_index, shell), read.override_value, insp.problem,
+                      insp.target, insp.insert_at)
 
 
 _SINGLE_QUOTED = re.compile(r"'[^']*'")

@@ -487,3 +487,11 @@ def test_a_real_shell_passes_exactly_one_more_argument(tmp_path, shell, script):
     assert out.injected is not None, out.findings
     before, after = argv(script), argv(out.command[2])
     assert before and after == before + ["--speculative-config=" + out.injected]
+
+
+def test_the_users_json_is_kept_for_the_schema_checks():
+    assert read_arguments(["--speculative-config", MTP]).override_value == MTP
+    assert read_arguments(["-sc=" + NGRAM, "--speculative_config", MTP]).override_value == MTP   # the last wins
+    assert read_arguments(["--speculative-config.method", "ngram"]).override_value is None
+    script = "vllm serve a/b --speculative-config '" + NGRAM + "'"
+    assert inspect(["sh", "-c", script], None).override_value == NGRAM
