@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from . import shellwords
@@ -257,10 +257,9 @@ def inspect(command: Any, args: Any, image: str | None = None) -> Inspection:
 
 def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool) -> Inspection:
     why = "no model argument" if read.model is None else unknowable(read.model)
-    return Inspection(insp.runs_vllm, insp.form, insp.script, read.model, insp.model_at, why,
-                      read.overrides, read.removed, read.config_files,
-                      _expansions(texts, read.model_index, shell), read.override_value, insp.problem,
-                      insp.target, insp.insert_at)
+    return replace(insp, model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
+                   config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
+                   override_value=read.override_value)
 
 
 _SINGLE_QUOTED = re.compile(r"'[^']*'")
