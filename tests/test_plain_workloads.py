@@ -445,3 +445,34 @@ def test_kserve_switched_to_another_backend_loses_the_injected_argument():
     assert after["spec"]["predictor"]["model"]["args"] == ["--model_id=Qwen/Qwen3.5-4B", "--backend=huggingface"]
     assert "annotations" not in after["spec"]["predictor"]
     assert [f.id for f in plan.findings] == ["SD724"] and not plan.runs_vllm
+
+
+_FRAGMENTS = ["vllm serve a/b", "vllm serve Qwen/Qwen3.5-4B", "--port 8000", "'q u'", '"$(x y)"', "&&", "||", ";",
+              "|", "&", "2>&1", "> /log", "# c", "\\\n", "\n", "echo hi", "exec", "A=1", "$EXTRA",
+              "--speculative-config '{}'", "--num-speculative-tokens 3", "<<EOF", "'unterminated", "`date`",
+              "${X:-1}", "(", ")", "{", "}", "if true; then", "fi", "--config c.yaml", "\r\n"]
+_ARGS = ["a/b", "--model", "Qwen/Qwen3.5-4B", "--port", "8000", "$(X)", "--speculative_config", "{}", "-sc"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_containers_enable_fixpoint_disable(seed):
+    import random
+
+    rnd = random.Random(seed)
+    spec = kind_of("apps/v1", "Deployment")
+    for _ in range(500):
+        if rnd.random() < 0.5:
+            c = {"name": "v", "command": ["sh", "-c", " ".join(rnd.choice(_FRAGMENTS) for _ in range(rnd.randint(1, 10)))]}
+        else:
+            c = {"name": "v", "image": "vllm/vllm-openai", "args": [rnd.choice(_ARGS) for _ in range(rnd.randint(0, 5))]}
+            command = rnd.choice([["vllm", "serve"], ["python3", "-m", "vllm.entrypoints.openai.api_server"], None])
+            if command:
+                c["command"] = command
+        obj = workload("Deployment", "apps/v1", {"template": pod_template(c)}, dict(ON))
+        on = jsonpatch.apply_patch(obj, list(plan_workload(spec, obj).ops))
+        assert plan_workload(spec, on).ops == (), c
+        off = copy.deepcopy(on)
+        off["metadata"]["annotations"][ANN] = "false"
+        back = jsonpatch.apply_patch(off, list(plan_workload(spec, off).ops))
+        back["metadata"]["annotations"][ANN] = "true"
+        assert back == obj, c
