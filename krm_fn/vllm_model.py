@@ -4,12 +4,14 @@ KAITO keys its tuned table by lower-cased Hugging Face id (SPEC 4.1, `presets.TU
 either such an id or a legacy short name that `presets.ALIASES` maps onto one (SPEC 4.2). A plain vLLM
 workload names its model the way vLLM reads it: a Hugging Face id (`deepseek-ai/DeepSeek-V3.2`) or a path
 to the weights (`/models/Qwen/Qwen3.5-4B`, `s3://bucket/Qwen/Qwen3.5-4B`). A path is mapped onto an id by
-its last two components, the way `huggingface-cli download --local-dir` and most model caches lay weights
-out; the last component alone is tried through the legacy aliases too (`/models/deepseek-r1-0528`).
+its last two components (the common `<root>/<org>/<name>` layout), or by a Hugging Face cache folder in it
+(`…/hub/models--Qwen--Qwen3.5-4B/snapshots/<sha>`); the last component alone is tried through the legacy
+aliases too (`/models/deepseek-r1-0528`).
 No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets`/`ngramFallback` apply.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical, config_json, resolve
@@ -19,6 +21,10 @@ from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical,
 # substitution (`` `cat /model` ``).
 _UNKNOWABLE = (("$", "an environment variable"), ("{{", "a template placeholder"),
                ("`", "a command substitution"))
+
+
+# huggingface_hub's cache folder for a model repo: `models--{org}--{name}` (repo names cannot hold `--`).
+_HF_CACHE = re.compile(r"models--([^/]+?)--([^/]+)")
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,9 @@ def candidates(model: str) -> list[str]:
     is_path = model.startswith(("/", "./", "../", "~")) or "://" in model or len(parts) > 2
     if not is_path:
         return [canonical("/".join(parts))]
+    cached = next((m for m in map(_HF_CACHE.fullmatch, parts) if m), None)
+    if cached:   # a snapshot in a Hugging Face cache names its repo in the folder above
+        return [canonical(cached.group(1) + "/" + cached.group(2))]
     keys = [canonical(parts[-2] + "/" + parts[-1])]
     if parts[-1].lower() in ALIASES:
         keys.append(canonical(parts[-1]))

@@ -25,6 +25,9 @@ MODELS = [
     ("./Qwen/Qwen3.5-9B", "qwen/qwen3.5-9b", True),
     ("/models/Qwen3.5-4B", "models/qwen3.5-4b", False),
     ("/mnt/models", "mnt/models", False),
+    # a snapshot in a Hugging Face cache
+    ("/root/.cache/huggingface/hub/models--Qwen--Qwen3.5-4B/snapshots/0123abcd", "qwen/qwen3.5-4b", True),
+    ("/data/hub/models--meta-llama--Llama-3.1-8B", "meta-llama/llama-3.1-8b", False),
     # legacy short names (SPEC 4.2), bare or as a path's last component
     ("deepseek-r1-0528", "deepseek-ai/deepseek-r1-0528", True),
     ("/models/deepseek-v3-0324", "deepseek-ai/deepseek-v3-0324", True),
