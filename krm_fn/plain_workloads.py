@@ -1,0 +1,364 @@
+"""Plain vLLM workloads as data (SPEC 8, issue #12): per kind, its apiVersions, where its pod templates
+are, where the opt-in annotation may be read; for KServe, where the model comes from and where the argument
+goes. Then the plan for one workload: JSON Patch ops on plain data, and findings.
+
+This table is the only place that knows those paths (as kinds.py is for KAITO's kinds). The opt-in is the
+KAITO annotation (constants.ENABLE_ANNOTATION) with KAITO's values; it may sit on the workload's
+`metadata.annotations` or on a pod template's annotations. Each pod template records the JSON the function
+injected into its vLLM containers in vllm_command.INJECTED_ANNOTATION, which makes a re-run a fixpoint and
+a disable exact (and, being part of the template, rolls the pods when it changes).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import constants as C
+from . import kinds
+from .findings import Finding
+from .kinds import Path, dotted, get, pointer
+from .presets import DEFAULT_TABLE, PresetTable
+from .results import Severity
+from .vllm_command import (
+    INJECTED_ANNOTATION,
+    Inspection,
+    Reconciled,
+    exec_argument,
+    read_arguments,
+    reconcile,
+)
+from .vllm_model import unknowable
+
+FINDINGS = {
+    "SD720": "opt-in annotation set in two places with different values",
+    "SD721": "annotated workload without a vLLM container",
+    "SD722": "workload kind at an apiVersion the function does not handle",
+    "SD723": "annotated KServe InferenceService not on the Hugging Face runtime",
+    "SD724": "annotated KServe InferenceService whose --backend is not vLLM",
+    "SD725": "vLLM containers of one pod template need different configs: unchanged",
+    "SD726": "Pod or Job template changed: the API server refuses the update of an existing object",
+}
+
+
+@dataclass(frozen=True)
+class PodTemplate:
+    role: str                 # "" (the only template), "leader", "worker", "predictor"
+    spec: Path                # the PodSpec: its `containers` are the candidates (initContainers never are)
+    annotations: Path         # the template's annotations: the opt-in may be read here; the record goes here
+
+
+@dataclass(frozen=True)
+class KServeModel:
+    """KServe's Hugging Face runtime (`huggingfaceserver`): a container-like `model` whose `args` the server
+    passes to vLLM's engine (`maybe_add_vllm_cli_parser`); the model is `--model_id` when given, else what
+    `storageUri` downloads (`hf://org/name[:revision]`, or a bucket path ending in org/name)."""
+    model: Path = ("spec", "predictor", "model")
+    format_name: Path = ("spec", "predictor", "model", "modelFormat", "name")
+    storage_uri: Path = ("spec", "predictor", "model", "storageUri")
+    args: Path = ("spec", "predictor", "model", "args")
+    runtime_format: str = "huggingface"
+    model_flags: tuple[str, ...] = ("--model_id",)
+    # huggingfaceserver's `--backend` (enum names): `auto` runs vLLM when it supports the architecture.
+    vllm_backends: tuple[str, ...] = ("auto", "vllm")
+
+
+@dataclass(frozen=True)
+class WorkloadKind:
+    kind: str
+    api_versions: tuple[str, ...]
+    templates: tuple[PodTemplate, ...]
+    metadata_annotations: Path = ("metadata", "annotations")
+    kserve: KServeModel | None = None
+    # Pod: a running pod's containers cannot change; Job: `spec.template` is immutable. (A CronJob's
+    # jobTemplate is not: the next Job gets it.)
+    immutable_template: bool = False
+
+    @property
+    def opt_in_paths(self) -> tuple[Path, ...]:
+        """Where the opt-in annotation may be read: the workload's metadata first, then each template's."""
+        paths = [self.metadata_annotations, *(t.annotations for t in self.templates)]
+        return tuple(dict.fromkeys(paths))
+
+
+def _template(role: str, path: Path) -> PodTemplate:
+    return PodTemplate(role, path + ("spec",), path + ("metadata", "annotations"))
+
+
+_APPS = ("apps/v1",)
+KINDS: tuple[WorkloadKind, ...] = (
+    WorkloadKind("Deployment", _APPS, (_template("", ("spec", "template")),)),
+    WorkloadKind("StatefulSet", _APPS, (_template("", ("spec", "template")),)),
+    WorkloadKind("DaemonSet", _APPS, (_template("", ("spec", "template")),)),
+    WorkloadKind("ReplicaSet", _APPS, (_template("", ("spec", "template")),)),
+    WorkloadKind("Job", ("batch/v1",), (_template("", ("spec", "template")),), immutable_template=True),
+    WorkloadKind("CronJob", ("batch/v1",), (_template("", ("spec", "jobTemplate", "spec", "template")),)),
+    WorkloadKind("Pod", ("v1",), (PodTemplate("", ("spec",), ("metadata", "annotations")),),
+                 immutable_template=True),
+    # leaderTemplate is optional: without it LWS starts the leader from workerTemplate.
+    WorkloadKind("LeaderWorkerSet", ("leaderworkerset.x-k8s.io/v1",), (
+        _template("leader", ("spec", "leaderWorkerTemplate", "leaderTemplate")),
+        _template("worker", ("spec", "leaderWorkerTemplate", "workerTemplate")))),
+    # PredictorSpec inlines a PodSpec (custom `containers`) and carries its own `annotations`.
+    WorkloadKind("InferenceService", ("serving.kserve.io/v1beta1",),
+                 (PodTemplate("predictor", ("spec", "predictor"), ("spec", "predictor", "annotations")),),
+                 kserve=KServeModel()),
+)
+_BY_KIND = {k.kind: k for k in KINDS}
+
+
+def kind_of(api_version: Any, kind: Any) -> WorkloadKind | None:
+    spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    return spec if spec is not None and api_version in spec.api_versions else None
+
+
+def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
+    """SD722 when a known kind at another apiVersion (`extensions/v1beta1` Deployment, `batch/v1beta1`
+    CronJob) carries the opt-in: it would silently get nothing."""
+    spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if spec is None or api_version in spec.api_versions:
+        return None
+    found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
+    if found is None:
+        return None
+    return Finding("SD722", Severity.WARNING, f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found))
+
+
+def _opt_in_paths_any(data: Any) -> list[Path]:
+    # Any kind's places, so an old apiVersion is recognised wherever its template keeps the annotation.
+    return list(dict.fromkeys(p for k in KINDS for p in k.opt_in_paths))
+
+
+def _has_opt_in(data: Any, path: Path) -> bool:
+    ann = get(data, path)
+    return isinstance(ann, dict) and C.ENABLE_ANNOTATION in ann
+
+
+def _annotation_field(path: Path) -> str:
+    return dotted(path) + f"[{C.ENABLE_ANNOTATION}]"
+
+
+@dataclass(frozen=True)
+class OptIn:
+    """The opt-in as read: `value` (None: absent, or set twice differently), the field it was read from
+    (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
+    value: Any = None
+    path: Path | None = None
+    conflict: Finding | None = None
+
+    @property
+    def field(self) -> str:
+        return _annotation_field(self.path) if self.path is not None else ""
+
+    @property
+    def present(self) -> bool:
+        return self.path is not None
+
+
+def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
+    found = [(p, get(data, p)[C.ENABLE_ANNOTATION]) for p in spec.opt_in_paths if _has_opt_in(data, p)]
+    if not found:
+        return OptIn()
+    (first, value), *rest = found
+    other = next(((p, v) for p, v in rest if v != value), None)
+    if other is None:
+        return OptIn(value, first)
+    return OptIn(None, first, Finding(
+        "SD720", Severity.ERROR,
+        f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
+        _annotation_field(other[0])))
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def present_templates(spec: WorkloadKind, data: Any) -> list[PodTemplate]:
+    return [t for t in spec.templates if isinstance(get(data, t.spec), dict)]
+
+
+def containers(template: PodTemplate, data: Any) -> list[tuple[Path, dict]]:
+    """(path, container) for each container of the template; init containers are never vLLM servers here."""
+    found = get(data, template.spec + ("containers",))
+    if not isinstance(found, list):
+        return []
+    return [(template.spec + ("containers", i), c) for i, c in enumerate(found) if isinstance(c, dict)]
+
+
+# --- KServe ------------------------------------------------------------------------------------------------------
+def kserve_model(model: KServeModel, data: Any) -> str | None:
+    """The model the Hugging Face runtime serves, as a name `vllm_model` reads: `--model_id` wins (the
+    server ignores the download then), else the `storageUri` without scheme and `:revision`."""
+    args = get(data, model.args)
+    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+    read = read_arguments(values, positional=False, model_flags=model.model_flags)
+    if read.model is not None:
+        return read.model
+    uri = get(data, model.storage_uri)
+    if not isinstance(uri, str) or not uri:
+        return None
+    if uri.startswith("hf://"):
+        return uri[len("hf://"):].split(":", 1)[0]
+    return uri
+
+
+def kserve_backend(model: KServeModel, data: Any) -> str:
+    args = get(data, model.args)
+    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+    backend = "auto"
+    for i, value in enumerate(values):
+        name, eq, rest = value.partition("=")
+        if name == "--backend":
+            backend = rest if eq else (values[i + 1] if i + 1 < len(values) else backend)
+    return backend
+
+
+def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
+    name = kserve_model(model, data)
+
+    def inspector(command: Any, args: Any) -> Inspection:
+        if not runs_vllm:
+            return Inspection(False)
+        values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
+        read = read_arguments(values, positional=False, model_flags=model.model_flags)
+        why = "no --model_id and no storageUri" if name is None else unknowable(name)
+        model_at = (f"args[{read.model_index}]" if read.model_index is not None else
+                    "storageUri" if name is not None else "args")
+        return Inspection(True, "kserve", model=name, model_at=model_at, unknown_model=why,
+                          overrides=read.overrides, removed=read.removed, target="args")
+    return inspector
+
+
+# --- the plan for one workload -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WorkloadPlan:
+    opt_in: OptIn
+    ops: tuple[dict, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    runs_vllm: bool = False
+
+
+def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE) -> WorkloadPlan:
+    """JSON Patch ops (against `data`) and findings for one plain workload. Enabled ("true"): every vLLM
+    container gets the config for its model; absent or "false": the function's own arguments and records
+    are removed; any other value (or SD720): no change — the caller reports KAITO's invalid-value error
+    (checks/annotation_value) at `opt_in.field`."""
+    opt_in = read_opt_in(spec, data)
+    if opt_in.conflict is not None:
+        return WorkloadPlan(opt_in, findings=(opt_in.conflict,))
+    if opt_in.present and opt_in.value not in ("true", "false"):
+        return WorkloadPlan(opt_in)
+    enabled = opt_in.value == "true"
+    templates = present_templates(spec, data)
+    if not enabled and all(_recorded(data, t) is None for t in templates):
+        return WorkloadPlan(opt_in)   # never opted in, or already reverted: not even looked at
+    ops: list[dict] = []
+    findings: list[Finding] = []
+    runs_vllm = False
+    for template in templates:
+        recorded = _recorded(data, template)
+        outcomes = [(path, reconcile(c.get("command"), c.get("args"), enabled=enabled, recorded=recorded,
+                                     table=table, image=c.get("image") if isinstance(c.get("image"), str) else None))
+                    for path, c in containers(template, data)]
+        if spec.kserve is not None and template.role == "predictor":
+            outcomes += _kserve_outcome(spec.kserve, data, enabled, recorded, table, findings)
+        runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
+        injected = {o.injected for _, o in outcomes if o.injected is not None}
+        if len(injected) > 1:
+            findings.append(Finding(
+                "SD725", Severity.WARNING,
+                f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
+                dotted(template.spec + ("containers",))))
+            continue
+        for path, out in outcomes:
+            findings.extend(f.under(dotted(path)) for f in out.findings)
+            ops.extend(_container_ops(path, get(data, path), out))
+        record = next(iter(injected), None)
+        ops.extend(_record_ops(data, template, record))
+    if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
+        findings.append(Finding(
+            "SD721", Severity.WARNING,
+            f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
+            opt_in.field))
+    if ops and spec.immutable_template:
+        findings.append(Finding(
+            "SD726", Severity.INFO,
+            f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
+            dotted(spec.templates[0].spec)))
+    return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm)
+
+
+def _recorded(data: Any, template: PodTemplate) -> str | None:
+    ann = get(data, template.annotations)
+    value = ann.get(INJECTED_ANNOTATION) if isinstance(ann, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
+                    findings: list[Finding]) -> list[tuple[Path, Reconciled]]:
+    """The `model` of a Hugging Face runtime predictor as one more vLLM "container" (args only)."""
+    if not isinstance(get(data, model.model), dict):
+        return []
+    args = get(data, model.args)
+    backend = kserve_backend(model, data)
+    runs_vllm = get(data, model.format_name) == model.runtime_format and backend in model.vllm_backends
+    if enabled and get(data, model.format_name) != model.runtime_format:
+        findings.append(Finding(
+            "SD723", Severity.WARNING,
+            f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
+            dotted(model.format_name)))
+    elif enabled and not runs_vllm:
+        findings.append(Finding(
+            "SD724", Severity.WARNING,
+            f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
+            dotted(model.args)))
+    # Not vLLM (any more): an argument the function added earlier is still taken out again.
+    out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
+                    inspector=_kserve_inspector(model, data, runs_vllm))
+    if out.args == [] and args == [exec_argument(recorded or "")]:
+        # the function created `args` for its argument: disabling takes the whole key away again
+        out = Reconciled(out.command, None, out.injected, out.inspection, out.findings)
+    return [(model.model, out)]
+
+
+def _container_ops(path: Path, container: Any, out: Reconciled) -> list[dict]:
+    ops: list[dict] = []
+    for key, new in (("command", out.command), ("args", out.args)):
+        old = container.get(key) if isinstance(container, dict) else None
+        if new is old:
+            continue
+        ops.extend(list_ops(path + (key,), old, new))
+    return ops
+
+
+def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
+    """The smallest JSON Patch that turns list `old` into list `new` when they differ in one run of
+    elements (what injection and removal do); a list added or taken away whole when one side is None."""
+    if old == new and type(old) is type(new):
+        return []
+    if old is None:
+        return [{"op": "add", "path": pointer(path), "value": new}]
+    if new is None:
+        return [{"op": "remove", "path": pointer(path)}]
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
+    ops = [{"op": "replace", "path": pointer(path + (head + i,)), "value": v}
+           for i, v in enumerate(new_mid[:len(old_mid)])]
+    for i in reversed(range(len(new_mid), len(old_mid))):
+        ops.append({"op": "remove", "path": pointer(path + (head + i,))})
+    for i in range(len(old_mid), len(new_mid)):
+        ops.append({"op": "add", "path": pointer(path + (head + i,)), "value": new_mid[i]})
+    return ops
+
+
+def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[dict]:
+    path = template.annotations + (INJECTED_ANNOTATION,)
+    if record is None:
+        return kinds.remove_ops(data, path)
+    return kinds.set_ops(data, path, record)

@@ -1,0 +1,478 @@
+"""Table tests for krm_fn.plain_workloads (issue #12): each workload kind's template paths and opt-in places,
+KServe's Hugging Face runtime, and plan_workload's ops applied with jsonpatch: enable -> re-run (no ops) ->
+disable gives back the original object. Objects and expected paths are written from the Kubernetes, LWS and
+KServe API shapes, not from the code's output."""
+from __future__ import annotations
+
+import copy
+
+import jsonpatch
+import pytest
+
+from krm_fn.plain_workloads import (
+    FINDINGS,
+    KINDS,
+    containers,
+    kind_of,
+    kserve_backend,
+    kserve_model,
+    list_ops,
+    other_version,
+    plan_workload,
+    present_templates,
+    read_opt_in,
+)
+from krm_fn.results import Severity
+from krm_fn.vllm_command import INJECTED_ANNOTATION
+
+ANN = "kaito.sh/enable-speculative-decoding"
+MTP = '{"method":"mtp","num_speculative_tokens":1}'
+NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
+E_MTP = "--speculative-config=" + MTP
+
+
+def vllm_container(model: str = "Qwen/Qwen3.5-4B", name: str = "vllm") -> dict:
+    return {"name": name, "image": "vllm/vllm-openai:v0.11.0", "command": ["vllm", "serve", model],
+            "args": ["--port", "8000"]}
+
+
+def sidecar() -> dict:
+    return {"name": "proxy", "image": "envoyproxy/envoy:v1.31", "args": ["-c", "/etc/envoy.yaml"]}
+
+
+def pod_template(*cs: dict, annotations: dict | None = None) -> dict:
+    meta: dict = {"labels": {"app": "llm"}}
+    if annotations is not None:
+        meta["annotations"] = annotations
+    return {"metadata": meta, "spec": {"initContainers": [{"name": "dl", "image": "x", "command": [
+        "vllm", "serve", "not/me"]}], "containers": list(cs)}}
+
+
+def workload(kind: str, api: str, spec: dict, annotations: dict | None = None) -> dict:
+    meta: dict = {"name": "llm", "namespace": "ai"}
+    if annotations is not None:
+        meta["annotations"] = annotations
+    return {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec}
+
+
+ON = {ANN: "true"}
+
+# kind, apiVersion, object with the opt-in on the workload, the vLLM containers' paths, the record paths
+TEMPLATED = [
+    ("Deployment", "apps/v1", {"replicas": 1, "template": pod_template(vllm_container(), sidecar())},
+     [("spec", "template", "spec", "containers", 0)], [("spec", "template", "metadata", "annotations")]),
+    ("StatefulSet", "apps/v1", {"serviceName": "llm", "template": pod_template(vllm_container())},
+     [("spec", "template", "spec", "containers", 0)], [("spec", "template", "metadata", "annotations")]),
+    ("DaemonSet", "apps/v1", {"template": pod_template(sidecar(), vllm_container())},
+     [("spec", "template", "spec", "containers", 1)], [("spec", "template", "metadata", "annotations")]),
+    ("ReplicaSet", "apps/v1", {"template": pod_template(vllm_container())},
+     [("spec", "template", "spec", "containers", 0)], [("spec", "template", "metadata", "annotations")]),
+    ("Job", "batch/v1", {"template": pod_template(vllm_container())},
+     [("spec", "template", "spec", "containers", 0)], [("spec", "template", "metadata", "annotations")]),
+    ("CronJob", "batch/v1", {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": pod_template(
+        vllm_container())}}},
+     [("spec", "jobTemplate", "spec", "template", "spec", "containers", 0)],
+     [("spec", "jobTemplate", "spec", "template", "metadata", "annotations")]),
+    ("LeaderWorkerSet", "leaderworkerset.x-k8s.io/v1", {"replicas": 1, "leaderWorkerTemplate": {
+        "size": 2, "leaderTemplate": pod_template(vllm_container()),
+        "workerTemplate": pod_template(vllm_container())}},
+     [("spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "containers", 0),
+      ("spec", "leaderWorkerTemplate", "workerTemplate", "spec", "containers", 0)],
+     [("spec", "leaderWorkerTemplate", "leaderTemplate", "metadata", "annotations"),
+      ("spec", "leaderWorkerTemplate", "workerTemplate", "metadata", "annotations")]),
+]
+
+
+def _get(data, path):
+    for p in path:
+        data = data[p]
+    return data
+
+
+def round_trip(obj: dict, spec=None) -> tuple[dict, object]:
+    """enable -> re-run -> disable; returns the enabled object and its plan; asserts the fixpoint and that
+    disabling restores `obj` exactly (apart from the annotation value that was flipped)."""
+    spec = spec or kind_of(obj["apiVersion"], obj["kind"])
+    plan = plan_workload(spec, obj)
+    enabled = jsonpatch.apply_patch(obj, list(plan.ops))
+    assert plan_workload(spec, enabled).ops == ()
+    opt = read_opt_in(spec, enabled)
+    off = copy.deepcopy(enabled)
+    _get(off, opt.path)[ANN] = "false"
+    back = jsonpatch.apply_patch(off, list(plan_workload(spec, off).ops))
+    _get(back, opt.path)[ANN] = _get(obj, opt.path)[ANN]
+    assert back == obj
+    gone = copy.deepcopy(enabled)
+    del _get(gone, opt.path)[ANN]
+    back = jsonpatch.apply_patch(gone, list(plan_workload(spec, gone).ops))
+    want = copy.deepcopy(obj)
+    del _get(want, opt.path)[ANN]
+    record_maps = {t.annotations for t in present_templates(spec, obj)}
+    if not _get(want, opt.path) and opt.path in record_maps:
+        # the map then held only the function's record: removing the record takes the map (kinds.remove_ops)
+        del _get(want, opt.path[:-1])[opt.path[-1]]
+    assert back == want
+    return enabled, plan
+
+
+@pytest.mark.parametrize("kind,api,spec_,vllm_paths,record_paths", TEMPLATED, ids=[t[0] for t in TEMPLATED])
+def test_templated_kinds(kind, api, spec_, vllm_paths, record_paths):
+    obj = workload(kind, api, spec_, annotations=dict(ON))
+    spec = kind_of(api, kind)
+    assert spec is not None and spec.kind == kind
+    found = [path for t in present_templates(spec, obj) for path, _ in containers(t, obj)]
+    assert set(vllm_paths) <= set(found)
+    enabled, plan = round_trip(obj)
+    for path in vllm_paths:
+        c = _get(enabled, path)
+        assert c["args"] == ["--port", "8000", E_MTP] and c["command"] == ["vllm", "serve", "Qwen/Qwen3.5-4B"]
+    for path in record_paths:
+        assert _get(enabled, path)[INJECTED_ANNOTATION] == MTP
+    # the sidecar and the init container are never touched
+    for t in present_templates(spec, enabled):
+        for _, c in containers(t, enabled):
+            if c["name"] == "proxy":
+                assert c["args"] == ["-c", "/etc/envoy.yaml"]
+        assert _get(enabled, t.spec)["initContainers"][0]["command"] == ["vllm", "serve", "not/me"]
+    ids = [f.id for f in plan.findings]
+    assert ids.count("SD701") == len(vllm_paths)
+    assert ("SD726" in ids) == (kind == "Job")
+
+
+def test_pod():
+    obj = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "annotations": dict(ON)},
+           "spec": {"containers": [sidecar(), vllm_container("/models/deepseek-ai/DeepSeek-V3.2")]}}
+    enabled, plan = round_trip(obj)
+    assert enabled["spec"]["containers"][1]["args"][-1] == E_MTP
+    assert enabled["metadata"]["annotations"] == {ANN: "true", INJECTED_ANNOTATION: MTP}
+    info = next(f for f in plan.findings if f.id == "SD726")
+    assert info.severity is Severity.INFO and info.field == "spec"
+    assert info.message.startswith("the Pod's pod template changed, and the API server refuses that change")
+
+
+def test_ops_are_minimal_and_field_paths_point_at_the_container():
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(sidecar(), vllm_container())}, dict(ON))
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    assert list(plan.ops) == [
+        {"op": "add", "path": "/spec/template/spec/containers/1/args/2", "value": E_MTP},
+        {"op": "add", "path": "/spec/template/metadata/annotations", "value": {INJECTED_ANNOTATION: MTP}},
+    ]
+    obj["spec"]["template"]["metadata"]["annotations"] = {"team": "ml"}
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    assert list(plan.ops)[1] == {"op": "add", "value": MTP,
+                                 "path": "/spec/template/metadata/annotations/kaito-specdec.dev~1speculative-config"}
+    (info,) = plan.findings
+    assert (info.id, info.field) == ("SD701", "spec.template.spec.containers[1].args")
+
+
+# --- where the opt-in is read -----------------------------------------------------------------------------------
+def test_opt_in_on_the_pod_template_only():
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(vllm_container(), annotations=dict(ON))})
+    spec = kind_of("apps/v1", "Deployment")
+    opt = read_opt_in(spec, obj)
+    assert (opt.value, opt.field) == ("true", "spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding]")
+    enabled, _ = round_trip(obj)
+    assert enabled["spec"]["template"]["metadata"]["annotations"] == {ANN: "true", INJECTED_ANNOTATION: MTP}
+
+
+def test_opt_in_on_one_lws_template_configures_leader_and_workers():
+    spec_ = {"leaderWorkerTemplate": {"size": 2, "leaderTemplate": pod_template(vllm_container()),
+                                      "workerTemplate": pod_template(vllm_container(), annotations=dict(ON))}}
+    obj = workload("LeaderWorkerSet", "leaderworkerset.x-k8s.io/v1", spec_)
+    enabled, _ = round_trip(obj)
+    lwt = enabled["spec"]["leaderWorkerTemplate"]
+    assert lwt["leaderTemplate"]["spec"]["containers"][0]["args"][-1] == E_MTP
+    assert lwt["workerTemplate"]["spec"]["containers"][0]["args"][-1] == E_MTP
+
+
+def test_lws_without_leader_template():
+    spec_ = {"leaderWorkerTemplate": {"size": 4, "workerTemplate": pod_template(vllm_container())}}
+    obj = workload("LeaderWorkerSet", "leaderworkerset.x-k8s.io/v1", spec_, dict(ON))
+    enabled, _ = round_trip(obj)
+    assert "leaderTemplate" not in enabled["spec"]["leaderWorkerTemplate"]
+
+
+def test_the_same_value_in_two_places_is_fine_two_values_are_an_error():
+    same = workload("Deployment", "apps/v1", {"template": pod_template(vllm_container(), annotations=dict(ON))},
+                    dict(ON))
+    assert read_opt_in(kind_of("apps/v1", "Deployment"), same).value == "true"
+    both = workload("Deployment", "apps/v1", {"template": pod_template(vllm_container(),
+                                                                       annotations={ANN: "false"})}, dict(ON))
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), both)
+    assert plan.ops == ()
+    (err,) = plan.findings
+    assert (err.id, err.severity) == ("SD720", Severity.ERROR)
+    assert err.field == "spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding]"
+    assert err.message == ('kaito.sh/enable-speculative-decoding is "true" in metadata.annotations but "false" in '
+                           "spec.template.metadata.annotations; keep it in one place (the workload's "
+                           "metadata.annotations)")
+
+
+@pytest.mark.parametrize("value", ["True", "yes", True, ""])
+def test_invalid_value_changes_nothing_and_names_the_field_for_kaitos_error(value):
+    obj = workload("StatefulSet", "apps/v1", {"template": pod_template(vllm_container(),
+                                                                        annotations={ANN: value})})
+    plan = plan_workload(kind_of("apps/v1", "StatefulSet"), obj)
+    assert (plan.ops, plan.findings) == ((), ())
+    assert plan.opt_in.value == value
+    assert plan.opt_in.field == "spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding]"
+
+
+def test_not_annotated_is_not_looked_at():
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(vllm_container())})
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    assert (plan.ops, plan.findings, plan.runs_vllm, plan.opt_in.present) == ((), (), False, False)
+
+
+def test_no_vllm_container_is_a_warning():
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(sidecar())}, dict(ON))
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    assert plan.ops == ()
+    (warning,) = plan.findings
+    assert (warning.id, warning.severity, warning.field) == (
+        "SD721", Severity.WARNING, "metadata.annotations[kaito.sh/enable-speculative-decoding]")
+    assert warning.message.startswith('kaito.sh/enable-speculative-decoding is "true" but no container of this '
+                                      "Deployment runs vLLM (")
+
+
+def test_containers_with_different_configs_in_one_template_are_left_alone():
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(
+        vllm_container("Qwen/Qwen3.5-4B", "a"), vllm_container("meta-llama/Llama-3.1-8B", "b"))}, dict(ON))
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    assert plan.ops == ()
+    assert [f.id for f in plan.findings] == ["SD725"]
+    assert NGRAM in plan.findings[0].message and MTP in plan.findings[0].message
+
+
+def test_findings_of_a_container_carry_its_path():
+    c = vllm_container()
+    c["args"] = ["--port", "8000", "--speculative-model", "x/y"]
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(c)}, dict(ON))
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    assert plan.ops == ()
+    (err,) = plan.findings
+    assert (err.id, err.severity, err.field) == ("SD704", Severity.ERROR, "spec.template.spec.containers[0].args")
+
+
+def test_script_containers_round_trip():
+    c = {"name": "vllm", "image": "vllm/vllm-openai", "command": ["/bin/sh", "-c"],
+         "args": ["pip install x && exec vllm serve /models/Qwen/Qwen3.5-4B --port 8000 2>&1 | tee /log"]}
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(c)}, dict(ON))
+    enabled, plan = round_trip(obj)
+    assert enabled["spec"]["template"]["spec"]["containers"][0]["args"] == [
+        "pip install x && exec vllm serve /models/Qwen/Qwen3.5-4B --port 8000 --speculative-config='" + MTP
+        + "' 2>&1 | tee /log"]
+    assert list(plan.ops)[0] == {"op": "replace", "path": "/spec/template/spec/containers/0/args/0",
+                                 "value": enabled["spec"]["template"]["spec"]["containers"][0]["args"][0]}
+
+
+def test_other_api_versions_warn_when_annotated():
+    old = workload("Deployment", "extensions/v1beta1", {"template": pod_template(vllm_container())}, dict(ON))
+    assert kind_of("extensions/v1beta1", "Deployment") is None
+    warning = other_version("extensions/v1beta1", "Deployment", old)
+    assert (warning.id, warning.severity) == ("SD722", Severity.WARNING)
+    assert warning.message == ("Deployment extensions/v1beta1 is not handled (only apps/v1); move the manifest to "
+                               "apps/v1 for kaito.sh/enable-speculative-decoding to take effect")
+    cron = workload("CronJob", "batch/v1beta1", {"jobTemplate": {"spec": {"template": pod_template(
+        vllm_container(), annotations=dict(ON))}}})
+    assert other_version("batch/v1beta1", "CronJob", cron).field == (
+        "spec.jobTemplate.spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding]")
+    assert other_version("extensions/v1beta1", "Deployment", workload("Deployment", "extensions/v1beta1", {})) is None
+    assert other_version("v1", "ConfigMap", old) is None
+
+
+def test_kinds_table():
+    assert {k.kind for k in KINDS} == {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob",
+                                       "Pod", "LeaderWorkerSet", "InferenceService"}
+    assert kind_of("kaito.sh/v1beta1", "Workspace") is None and kind_of("apps/v1", "Deployment") is not None
+    assert kind_of("apps/v1", None) is None
+
+
+# --- KServe -------------------------------------------------------------------------------------------------------
+def isvc(model: dict, annotations: dict | None = None, predictor_annotations: dict | None = None) -> dict:
+    predictor: dict = {"model": model}
+    if predictor_annotations is not None:
+        predictor["annotations"] = predictor_annotations
+    return workload("InferenceService", "serving.kserve.io/v1beta1", {"predictor": predictor}, annotations)
+
+
+KSERVE_SPEC = kind_of("serving.kserve.io/v1beta1", "InferenceService")
+
+
+@pytest.mark.parametrize("model,want_model,want_args", [
+    ({"modelFormat": {"name": "huggingface"}, "args": ["--model_name=qwen", "--model_id=Qwen/Qwen3.5-4B"]},
+     "Qwen/Qwen3.5-4B", ["--model_name=qwen", "--model_id=Qwen/Qwen3.5-4B", E_MTP]),
+    ({"modelFormat": {"name": "huggingface"}, "args": ["--model_id", "meta-llama/Llama-3.1-8B"]},
+     "meta-llama/Llama-3.1-8B", ["--model_id", "meta-llama/Llama-3.1-8B", "--speculative-config=" + NGRAM]),
+    ({"modelFormat": {"name": "huggingface"}, "storageUri": "hf://Qwen/Qwen3.5-4B:5f1c2a"},
+     "Qwen/Qwen3.5-4B", [E_MTP]),
+    ({"modelFormat": {"name": "huggingface"}, "storageUri": "s3://models/deepseek-ai/DeepSeek-V3.2",
+      "args": ["--model_name=ds"]},
+     "s3://models/deepseek-ai/DeepSeek-V3.2", ["--model_name=ds", E_MTP]),
+    # --model_id wins over the download
+    ({"modelFormat": {"name": "huggingface"}, "storageUri": "hf://a/b", "args": ["--model_id=Qwen/Qwen3.5-4B"]},
+     "Qwen/Qwen3.5-4B", ["--model_id=Qwen/Qwen3.5-4B", E_MTP]),
+])
+def test_kserve_huggingface_runtime(model, want_model, want_args):
+    obj = isvc(model, dict(ON))
+    assert kserve_model(KSERVE_SPEC.kserve, obj) == want_model
+    enabled, plan = round_trip(obj)
+    assert enabled["spec"]["predictor"]["model"]["args"] == want_args
+    assert enabled["spec"]["predictor"]["annotations"] == {INJECTED_ANNOTATION: want_args[-1].split("=", 1)[1]}
+    assert [f.id for f in plan.findings] == ["SD701"]
+    assert plan.findings[0].field == "spec.predictor.model.args"
+
+
+def test_kserve_annotation_on_the_predictor():
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "storageUri": "hf://Qwen/Qwen3.5-9B"},
+               predictor_annotations=dict(ON))
+    opt = read_opt_in(KSERVE_SPEC, obj)
+    assert opt.field == "spec.predictor.annotations[kaito.sh/enable-speculative-decoding]"
+    enabled, _ = round_trip(obj)
+    assert enabled["spec"]["predictor"]["annotations"] == {ANN: "true", INJECTED_ANNOTATION: MTP}
+
+
+def test_kserve_model_not_known():
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "storageUri": "pvc://weights/$(MODEL)"}, dict(ON))
+    enabled, plan = round_trip(obj)
+    assert enabled["spec"]["predictor"]["model"]["args"] == ["--speculative-config=" + NGRAM]
+    (info,) = plan.findings
+    assert (info.id, info.field) == ("SD702", "spec.predictor.model.storageUri")
+    obj = isvc({"modelFormat": {"name": "huggingface"}}, dict(ON))
+    (info,) = plan_workload(KSERVE_SPEC, obj).findings
+    assert info.id == "SD702" and "(no --model_id and no storageUri)" in info.message
+
+
+def test_kserve_user_override_and_removed_flags():
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=a/b", "--speculative_config", MTP]},
+               dict(ON))
+    plan = plan_workload(KSERVE_SPEC, obj)
+    assert plan.ops == () and [f.id for f in plan.findings] == ["SD703"]
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=a/b", "--num-speculative-tokens=3"]},
+               dict(ON))
+    assert [f.id for f in plan_workload(KSERVE_SPEC, obj).findings] == ["SD704"]
+
+
+def test_kserve_not_vllm():
+    obj = isvc({"modelFormat": {"name": "sklearn"}, "storageUri": "gs://m"}, dict(ON))
+    plan = plan_workload(KSERVE_SPEC, obj)
+    assert plan.ops == ()
+    (warning,) = plan.findings
+    assert (warning.id, warning.field) == ("SD723", "spec.predictor.model.modelFormat.name")
+    assert warning.message.startswith('kaito.sh/enable-speculative-decoding is "true" but the predictor\'s model '
+                                      'format is "sklearn", not "huggingface"')
+    obj = isvc({"runtime": "kserve-huggingfaceserver", "args": ["--model_id=a/b"]}, dict(ON))
+    (warning,) = plan_workload(KSERVE_SPEC, obj).findings
+    assert "the predictor's model format is (none), not \"huggingface\"" in warning.message
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=a/b", "--backend", "huggingface"]},
+               dict(ON))
+    assert kserve_backend(KSERVE_SPEC.kserve, obj) == "huggingface"
+    plan = plan_workload(KSERVE_SPEC, obj)
+    assert plan.ops == () and [f.id for f in plan.findings] == ["SD724"]
+    assert "--backend=huggingface does not run vLLM" in plan.findings[0].message
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=Qwen/Qwen3.5-4B", "--backend=vllm"]},
+               dict(ON))
+    round_trip(obj)
+
+
+def test_kserve_custom_predictor_container():
+    obj = workload("InferenceService", "serving.kserve.io/v1beta1",
+                   {"predictor": {"containers": [vllm_container()]}}, dict(ON))
+    enabled, _ = round_trip(obj)
+    assert enabled["spec"]["predictor"]["containers"][0]["args"][-1] == E_MTP
+
+
+# --- list_ops -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("old,new", [
+    (["a"], ["a", "b"]), (["a", "b"], ["a"]), (["a", "x", "b"], ["a", "b"]), (["a", "b"], ["a", "c"]),
+    (["a", "x", "b"], ["a", "b", "y"]), ([], ["z"]), (["a"], ["a"]), (None, ["a"]), (["a"], None),
+])
+def test_list_ops_turn_old_into_new(old, new):
+    doc = {"l": old} if old is not None else {}
+    ops = list_ops(("l",), old, new)
+    got = jsonpatch.apply_patch(doc, ops)
+    assert got.get("l") == new
+    if old == new:
+        assert ops == []
+
+
+def test_findings_are_declared_with_titles():
+    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 7)}
+
+
+def test_lws_ray_leader_script_and_ray_only_workers():
+    # vLLM's own LWS example (docs/deployment/frameworks/lws.md): the leader starts Ray then the API server in
+    # one script; the workers only join Ray, so only the leader is configured.
+    leader = {"name": "vllm-leader", "image": "docker.io/vllm/vllm-openai:latest", "command": [
+        "sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader "
+                    "--ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server --port 8080 "
+                    "--model meta-llama/Meta-Llama-3.1-405B-Instruct --tensor-parallel-size 8 --pipeline_parallel_size 2"]}
+    worker = {"name": "vllm-worker", "image": "docker.io/vllm/vllm-openai:latest", "command": [
+        "sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker "
+                    "--ray_address=$(LWS_LEADER_ADDRESS)"]}
+    spec_ = {"replicas": 2, "leaderWorkerTemplate": {"size": 2, "restartPolicy": "RecreateGroupOnPodRestart",
+                                                     "leaderTemplate": pod_template(leader),
+                                                     "workerTemplate": pod_template(worker)}}
+    obj = workload("LeaderWorkerSet", "leaderworkerset.x-k8s.io/v1", spec_, dict(ON))
+    enabled, plan = round_trip(obj)
+    lwt = enabled["spec"]["leaderWorkerTemplate"]
+    assert lwt["leaderTemplate"]["spec"]["containers"][0]["command"][2] == leader["command"][2] + (
+        " --speculative-config='" + NGRAM + "'")
+    assert lwt["workerTemplate"] == obj["spec"]["leaderWorkerTemplate"]["workerTemplate"]
+    assert [f.id for f in plan.findings] == ["SD701"]
+
+
+def test_the_design_note_example_is_what_the_plan_does():
+    import pathlib
+    import re
+
+    import yaml
+
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "plain-vllm.md").read_text()
+    blocks = dict(re.findall(r"<!-- plain-vllm-example:(\w+) -->\n```yaml\n(.*?)```", text, re.S))
+    before, after = yaml.safe_load(blocks["input"]), yaml.safe_load(blocks["output"])
+    plan = plan_workload(kind_of(before["apiVersion"], before["kind"]), before)
+    assert jsonpatch.apply_patch(before, list(plan.ops)) == after
+    assert plan_workload(kind_of(after["apiVersion"], after["kind"]), after).ops == ()
+
+
+def test_kserve_switched_to_another_backend_loses_the_injected_argument():
+    obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=Qwen/Qwen3.5-4B", "--backend=huggingface",
+                                                                 E_MTP]},
+               dict(ON), predictor_annotations={INJECTED_ANNOTATION: MTP})
+    plan = plan_workload(KSERVE_SPEC, obj)
+    after = jsonpatch.apply_patch(obj, list(plan.ops))
+    assert after["spec"]["predictor"]["model"]["args"] == ["--model_id=Qwen/Qwen3.5-4B", "--backend=huggingface"]
+    assert "annotations" not in after["spec"]["predictor"]
+    assert [f.id for f in plan.findings] == ["SD724"] and not plan.runs_vllm
+
+
+_FRAGMENTS = ["vllm serve a/b", "vllm serve Qwen/Qwen3.5-4B", "--port 8000", "'q u'", '"$(x y)"', "&&", "||", ";",
+              "|", "&", "2>&1", "> /log", "# c", "\\\n", "\n", "echo hi", "exec", "A=1", "$EXTRA",
+              "--speculative-config '{}'", "--num-speculative-tokens 3", "<<EOF", "'unterminated", "`date`",
+              "${X:-1}", "(", ")", "{", "}", "if true; then", "fi", "--config c.yaml", "\r\n"]
+_ARGS = ["a/b", "--model", "Qwen/Qwen3.5-4B", "--port", "8000", "$(X)", "--speculative_config", "{}", "-sc"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_containers_enable_fixpoint_disable(seed):
+    import random
+
+    rnd = random.Random(seed)
+    spec = kind_of("apps/v1", "Deployment")
+    for _ in range(500):
+        if rnd.random() < 0.5:
+            c = {"name": "v", "command": ["sh", "-c", " ".join(rnd.choice(_FRAGMENTS) for _ in range(rnd.randint(1, 10)))]}
+        else:
+            c = {"name": "v", "image": "vllm/vllm-openai", "args": [rnd.choice(_ARGS) for _ in range(rnd.randint(0, 5))]}
+            command = rnd.choice([["vllm", "serve"], ["python3", "-m", "vllm.entrypoints.openai.api_server"], None])
+            if command:
+                c["command"] = command
+        obj = workload("Deployment", "apps/v1", {"template": pod_template(c)}, dict(ON))
+        on = jsonpatch.apply_patch(obj, list(plan_workload(spec, obj).ops))
+        assert plan_workload(spec, on).ops == (), c
+        off = copy.deepcopy(on)
+        off["metadata"]["annotations"][ANN] = "false"
+        back = jsonpatch.apply_patch(off, list(plan_workload(spec, off).ops))
+        back["metadata"]["annotations"][ANN] = "true"
+        assert back == obj, c
