@@ -15,7 +15,7 @@ from typing import Any
 
 from . import constants as C
 from . import kinds
-from .findings import Finding
+from .results import Finding
 from .kinds import Path, dotted, get, pointer
 from .presets import DEFAULT_TABLE, PresetTable
 from .results import Severity

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from . import shellwords
-from .findings import Finding
+from .results import Finding
 from .presets import DEFAULT_TABLE, PresetTable
 from .results import Severity
 from .vllm_model import decide_model, fallback, unknowable
