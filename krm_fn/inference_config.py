@@ -39,13 +39,7 @@ SPEC_KEY = "speculative-config"
 # vLLM's argparse accepts this spelling too, but KAITO's override detection does not (VLLM.md).
 SPEC_KEY_UNDERSCORE = "speculative_config"
 
-# libyaml when present (with the project's nesting guard: libyaml's composer recurses without a limit);
-# module-level so tests can force the pure-Python loader.
-LOADER: Any = yamlio.loader_class()
-
-
-_STR_TAG = "tag:yaml.org,2002:str"
-_NULL_TAG = "tag:yaml.org,2002:null"
+_STR_TAG = yamlio.STR_TAG
 _BOM = "\ufeff"
 _COLON = re.compile(r"[ \t]*:")
 
@@ -95,50 +89,26 @@ def _error(exc: Exception) -> InferenceConfigError:
     return InferenceConfigError(f"not valid YAML: {problem}", mark.line + 1, mark.column + 1)
 
 
-def _first(documents: Any) -> Any:
-    for document in documents:
-        return document
-    return None
-
-
 def _compose_first(text: str) -> Any:
     """The first document's node, as KAITO's yaml.Unmarshal reads only the first document.
 
     Merge keys that make an alias bomb are refused here: expanding `<<: [*a, *a]` doubles at each level,
     for KAITO's runtime (PyYAML flattens merges into copies) as for `_entries`. Plain aliases stay shared
     references everywhere (a bomb of those is copied as written, and KAITO reads only `vllm:`)."""
-    node = _first(yaml.compose_all(text, Loader=LOADER))
+    node = yamlio.compose_first(text)
     if node is not None and _has_merge_key(node):
         yamlio.check_expansion(node)
     return node
 
 
 def _has_merge_key(root: yaml.Node) -> bool:
-    return any(isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:merge"
+    return any(isinstance(key, yaml.ScalarNode) and key.tag == yamlio.MERGE_TAG
                for node in yamlio.nodes(root) if isinstance(node, yaml.MappingNode) for key, _ in node.value)
-
-
-def _load_first(text: str) -> Any:
-    return _first(yaml.load_all(text, Loader=LOADER))
-
-
-def _second_document(text: str) -> int | None:
-    """Where the second document starts (its `---`), or None when there is one document."""
-    starts = 0
-    try:
-        for event in yaml.parse(text, Loader=LOADER):
-            if isinstance(event, yaml.DocumentStartEvent):
-                starts += 1
-                if starts == 2:
-                    return event.start_mark.index
-    except yaml.YAMLError:
-        return None
-    return None
 
 
 def has_later_documents(text: str | None) -> bool:
     """More than one YAML document (a second `---` with content after the first document)."""
-    return bool(text) and _second_document(text.removeprefix(_BOM)) is not None
+    return bool(text) and yamlio.second_document(text.removeprefix(_BOM)) is not None
 
 
 def _parse(text: str) -> _Parsed:
@@ -147,7 +117,7 @@ def _parse(text: str) -> _Parsed:
         # Two passes on purpose: constructing a node tree rewrites merge keys (`<<`) in place,
         # which would move the nodes we take positions from.
         node = _compose_first(text)
-        doc = _load_first(text)
+        doc = yamlio.load_first(text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc) from None
     if doc is None:
@@ -157,22 +127,13 @@ def _parse(text: str) -> _Parsed:
     vllm = doc.get(VLLM_KEY)
     if vllm is not None and not isinstance(vllm, dict):
         raise InferenceConfigError(f"`{VLLM_KEY}` must be a mapping, got {_kind(vllm)}")
-    key, value = _last_entry(node, VLLM_KEY) if isinstance(node, yaml.MappingNode) else (None, None)
+    key, value = yamlio.last_entry(node, VLLM_KEY) if isinstance(node, yaml.MappingNode) else (None, None)
     return _Parsed(node, doc, key, value)
 
 
 def _kind(value: object) -> str:
     names = {str: "a string", list: "a sequence", bool: "a boolean", int: "an integer", float: "a number"}
     return names.get(type(value), type(value).__name__)
-
-
-def _last_entry(mapping: yaml.MappingNode, key: str) -> tuple[Any, Any]:
-    """The last `key:` pair of a mapping node: PyYAML, like KAITO's loader, keeps the last duplicate."""
-    found: tuple[Any, Any] = (None, None)
-    for k, v in mapping.value:
-        if isinstance(k, yaml.ScalarNode) and k.tag == _STR_TAG and k.value == key:
-            found = (k, v)
-    return found
 
 
 def inspect(text: str | None) -> Inspection:
@@ -211,7 +172,7 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
         root = _compose_first(text.removeprefix(_BOM))
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc) from None
-    if root is None or _is_null(root):
+    if root is None or yamlio.is_null(root):
         return {}, []
     if not isinstance(root, yaml.MappingNode):
         return {}, [f"line {root.start_mark.line + 1}: cannot unmarshal {_go_shown(root)} into "
@@ -222,7 +183,7 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
     # map in turn: a null empties it, a mapping adds to it, anything else is an error.
     for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == _STR_TAG
                  and k.value == VLLM_KEY):
-        if _is_null(vllm):
+        if yamlio.is_null(vllm):
             values = {}
         elif not isinstance(vllm, yaml.MappingNode):
             errors.append(f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into "
@@ -239,7 +200,7 @@ def _add_entries(vllm: yaml.MappingNode, values: dict[str, str], errors: list[st
                           "(a key under vllm)")
             continue
         if isinstance(value, yaml.ScalarNode):
-            values[key.value] = "" if _is_null(value) else value.value
+            values[key.value] = "" if yamlio.is_null(value) else value.value
         else:
             errors.append(f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string "
                           f"(vllm.{key.value})")
@@ -297,7 +258,7 @@ def with_speculative_config(text: str | None, json_text: str) -> str:
     body = text[len(bom):]
     parsed = _parse(body)
     expected = _with_key(parsed.doc, json_text)
-    second = _second_document(body)
+    second = yamlio.second_document(body)
     # KAITO reads the first document only; later ones are kept as written, after the first.
     first, rest = (body, "") if second is None else (body[:second], body[second:])
     nl = _newline(body)
@@ -328,7 +289,7 @@ def _edit(text: str, parsed: _Parsed, quoted: str, nl: str) -> str | None:
     """The text edit for each layout, or None when the layout is not one we edit in place."""
     entry = f"{SPEC_KEY}: {quoted}"
     node = parsed.node
-    if node is None or (_is_null(node) and node.start_mark.index == node.end_mark.index):
+    if node is None or (yamlio.is_null(node) and node.start_mark.index == node.end_mark.index):
         # Only comments (or `---`): the document is empty, so a new section at the end is all of it.
         return _ensure_newline(text, nl) + f"{VLLM_KEY}:{nl}  {entry}{nl}"
     if not isinstance(node, yaml.MappingNode) or node.flow_style:
@@ -342,7 +303,7 @@ def _edit(text: str, parsed: _Parsed, quoted: str, nl: str) -> str | None:
         return _set_in_block(text, value, quoted, nl)
     if isinstance(value, yaml.MappingNode) and value.value and value.flow_style:
         return _set_in_flow(text, value, quoted)
-    if _is_null(value) or (isinstance(value, yaml.MappingNode) and not value.value):
+    if yamlio.is_null(value) or (isinstance(value, yaml.MappingNode) and not value.value):
         return _fill_empty(text, key, value, entry, nl)
     return None
 
@@ -355,10 +316,6 @@ def _is_alias(key: yaml.Node, value: yaml.Node) -> bool:
 
 def _ensure_newline(text: str, nl: str) -> str:
     return text if text.endswith("\n") else text + nl
-
-
-def _is_null(node: yaml.Node) -> bool:
-    return isinstance(node, yaml.ScalarNode) and node.tag == _NULL_TAG
 
 
 def _line_start(text: str, index: int) -> int:
@@ -425,7 +382,7 @@ def _append_section(text: str, root: yaml.MappingNode, entry: str, nl: str) -> s
 
 
 def _set_in_block(text: str, vllm: yaml.MappingNode, quoted: str, nl: str) -> str | None:
-    key, value = _last_entry(vllm, SPEC_KEY)
+    key, value = yamlio.last_entry(vllm, SPEC_KEY)
     if key is not None:
         return _replace_value(text, key, value, quoted, nl)
     last_key = vllm.value[-1][0]
@@ -441,7 +398,7 @@ def _set_in_block(text: str, vllm: yaml.MappingNode, quoted: str, nl: str) -> st
 
 def _set_in_flow(text: str, vllm: yaml.MappingNode, quoted: str) -> str | None:
     """`vllm: {a: 1}` -> `vllm: {a: 1, speculative-config: '…'}`: the rest of the line, comments too, stays."""
-    key, value = _last_entry(vllm, SPEC_KEY)
+    key, value = yamlio.last_entry(vllm, SPEC_KEY)
     if key is not None:
         if not isinstance(value, yaml.ScalarNode):
             return None
@@ -498,7 +455,7 @@ def _verified(edited: str, expected: dict) -> bool:
 
 def _load_quietly(text: str) -> Any:
     try:
-        return _load_first(text)
+        return yamlio.load_first(text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return _Unparsable
 
@@ -528,8 +485,7 @@ def _equal(a: Any, b: Any, _seen: set[tuple[int, int]] | None = None) -> bool:
 
 
 def _dump(doc: dict) -> str:
-    options = {"default_flow_style": False, "sort_keys": False, "allow_unicode": True, "width": 1_000_000}
     try:
         return yamlio.dump(doc)  # the project's safe emitter: shared values in full, no `&id001`
     except RecursionError:  # only a self-referencing document needs its aliases
-        return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), **options)
+        return yamlio.dump_keeping_aliases(doc)

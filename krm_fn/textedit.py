@@ -12,8 +12,9 @@ from typing import Any
 import jsonpatch
 import yaml
 
-from . import yamlio
-from .reader import Item, column_of, ends_line, line_end, line_start, node_end
+from . import pointer, yamlio
+from .reader import Item
+from .yamlio import column_of, ends_line, line_end, line_start, node_end
 
 
 class Unsupported(Exception):
@@ -26,14 +27,6 @@ class Edit:
     end: int
     text: str
     seq: int
-
-
-def pointer_parts(path: str) -> list[str]:
-    if path == "":
-        return []  # the whole document (RFC 6901); the caller falls back to emitting the item
-    if not path.startswith("/"):
-        raise ValueError(f"not a JSON pointer: {path!r}")
-    return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
 
 
 def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
@@ -93,7 +86,7 @@ def _after_colon(text: str, key_node: yaml.Node) -> int:
 
 def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
     kind = op["op"]
-    parts = pointer_parts(op["path"])
+    parts = pointer.parse(op["path"])
     if not parts or parts == [""]:
         raise Unsupported("whole-document operation")
     parent, key_node, value_node = _find(root, parts)
