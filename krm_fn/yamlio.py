@@ -409,17 +409,6 @@ def child(node: yaml.Node | None, key: str) -> yaml.Node | None:
     return None
 
 
-def last_entry(node: yaml.Node | None, key: str) -> tuple[yaml.Node | None, yaml.Node | None]:
-    """(key node, value node) of the last `key:` of a mapping node whose key is a string (PyYAML, like Go's
-    yaml, keeps the last of duplicate keys), or (None, None)."""
-    found: tuple[yaml.Node | None, yaml.Node | None] = (None, None)
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.tag == STR_TAG and k.value == key:
-                found = (k, v)
-    return found
-
-
 def is_null(node: yaml.Node | None) -> bool:
     return isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG
 

@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from backends import BACKENDS
-from krm_fn import inference_config, yamlio
+from krm_fn import inference_config, textedit, yamlio
 from krm_fn.inference_config import (
     DATA_KEY,
     InferenceConfigError,
@@ -133,7 +133,7 @@ def test_with_speculative_config(text, want, loader):
 
 @pytest.mark.parametrize("text, _", _cases(TEXT_EDITS))
 def test_text_edits_never_take_the_fallback(text, _, monkeypatch):
-    monkeypatch.setattr(inference_config, "_dump", lambda doc: pytest.fail("fallback taken"))
+    monkeypatch.setattr(textedit, "emit_document", lambda doc: pytest.fail("fallback taken"))
     with_speculative_config(text, J)
 
 
@@ -296,3 +296,27 @@ def test_parse_errors_in_each_backends_words(loader):
     assert kaito_problem("vllm:\n  max-model-len: [8192\n") == (
         "Failed to parse inference_config.yaml: not valid YAML: while parsing a flow sequence, "
         f"{words[yamlio.backend()]} (line 3, column 1)")
+
+
+@pytest.mark.parametrize("text, want", [
+    (f"vllm:\n  a: 1  # c\n  {SC}\n# end\n", "vllm:\n  a: 1  # c\n# end\n"),
+    # the last key: `{}` stays (the comment at the end of its line too, as in items)
+    (f"vllm:\n  {SC}  # ours\nz: 1\n", "vllm: {}  # ours\nz: 1\n"),
+    (f"vllm: {{a: 1, {SC}}}  # c\n", "vllm: {a: 1}  # c\n"),
+    ("vllm:\n  speculative_config: x\n", "vllm:\n  speculative_config: x\n"),  # not ours to remove: unchanged
+    ("# nothing\n", "# nothing\n"),
+])
+def test_without_speculative_config(text, want):
+    assert inference_config.without_speculative_config(text) == want
+
+
+def test_set_and_remove_ops():
+    assert inference_config.set_ops(None, J) == [{"op": "add", "path": "", "value": {"vllm": {SC_KEY: J}}}]
+    assert inference_config.set_ops({"vllm": None}, J) == [{"op": "add", "path": "/vllm", "value": {SC_KEY: J}}]
+    assert inference_config.set_ops({"vllm": {"a": 1}}, J) == [{"op": "add", "path": "/vllm/speculative-config",
+                                                                "value": J}]
+    assert inference_config.remove_ops({"vllm": {SC_KEY: J}}) == [{"op": "remove", "path": "/vllm/speculative-config"}]
+    assert inference_config.remove_ops({"vllm": {"a": 1}}) == [] == inference_config.remove_ops(None)
+
+
+SC_KEY = "speculative-config"
