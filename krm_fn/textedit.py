@@ -362,8 +362,10 @@ def apply_ops(data: Any, ops: list[dict]) -> Any:
         if not parts and op["op"] in ("add", "replace"):
             data = op["value"]
             continue
-        data = _copied_along(data, parts[:-1])
-        data = jsonpatch.apply_patch(data, [op], in_place=True)
+        if op["op"] not in ("add", "replace", "remove", "test"):
+            data = jsonpatch.apply_patch(data, [op])  # move, copy: a `from` path too; a deep copy is simplest
+            continue
+        data = jsonpatch.apply_patch(_copied_along(data, parts[:-1]), [op], in_place=True)
     return data
 
 

@@ -135,3 +135,9 @@ def test_apply_ops_leaves_the_data_and_its_shared_values_alone():
     out = apply_ops(data, [add("/v/b", 2)])
     assert out == {"v": {"a": 1, "b": 2}, "w": {"a": 1}}
     assert data == {"v": {"a": 1}, "w": {"a": 1}} and out["w"] is shared
+
+
+def test_apply_ops_move_leaves_the_data_alone():
+    data = {"a": {"b": 1}, "c": {}}
+    assert apply_ops(data, [{"op": "move", "from": "/a/b", "path": "/c/b"}]) == {"a": {}, "c": {"b": 1}}
+    assert data == {"a": {"b": 1}, "c": {}}
