@@ -220,7 +220,7 @@ def _flow_text(value: Any, json_style: bool = False, quote: str | None = None) -
                                for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(_flow_text(v, json_style, quote) for v in value) + "]"
-    if isinstance(value, str) and quote and not json_style and "\n" not in value:
+    if isinstance(value, str) and quote and "\n" not in value:
         return yamlio.scalar_text(value, quote)
     if isinstance(value, str) and (json_style or any(c in value for c in ",[]{}#:\"'\n")
                                    or value != value.strip()):
@@ -231,7 +231,8 @@ def _flow_text(value: Any, json_style: bool = False, quote: str | None = None) -
 def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None, value_node: yaml.Node | None,
                 kind: str, key: str, value: Any, seq: int, quote: str | None = None) -> list[Edit]:
     """Edits inside a flow mapping (`{a: 1, b: 2}`): the same operations, in flow syntax."""
-    json_style = bool(parent.value) and parent.value[0][0].style == '"'
+    # A JSON-looking mapping gets double-quoted keys and strings, unless the caller asked for a quoting.
+    json_style = quote is None and bool(parent.value) and parent.value[0][0].style == '"'
     if kind in ("add", "replace") and value_node is not None:
         if key_node is not None and _is_alias(key_node, value_node):
             raise Unsupported("replacing an alias")

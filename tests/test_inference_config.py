@@ -71,6 +71,7 @@ TEXT_EDITS = {
     "explicit null vllm": ("a: 1\nvllm: null\n", "a: 1\nvllm:\n  {SC}\n"),
     "empty flow vllm": ("vllm: {}\n", "vllm:\n  {SC}\n"),
     "flow vllm": ("vllm: {max-model-len: 4096}  # c\nother: 1\n", "vllm: {max-model-len: 4096, {SC}}  # c\nother: 1\n"),
+    "json-looking flow vllm": ('vllm: {"a": 1}\n', 'vllm: {"a": 1, {SC}}\n'),
     "flow vllm, replaced": ("vllm: {speculative-config: 'x', a: 1}\n", "vllm: {{SC}, a: 1}\n"),
     "no vllm key": (
         "# probes\nmax_probe_steps: 6\n", "# probes\nmax_probe_steps: 6\nvllm:\n  {SC}\n"
