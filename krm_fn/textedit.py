@@ -110,6 +110,16 @@ def _after_colon(text: str, key_node: yaml.Node) -> int:
     return pos + 1
 
 
+def _key_at(text: str, key_node: yaml.Node) -> bool:
+    """The key's text is where its marks say: libyaml does not count a byte-order mark inside the text
+    (pure PyYAML does), and every position after one would be off."""
+    if not isinstance(key_node, yaml.ScalarNode):
+        return True
+    span = text[key_node.start_mark.index:key_node.end_mark.index]
+    # Plain keys have style None in pure PyYAML and "" in libyaml.
+    return span == key_node.value if not key_node.style else span[:1] == key_node.style
+
+
 def _is_alias(key_node: yaml.Node, value_node: yaml.Node) -> bool:
     # `key: *name` composes to the anchored node itself, whose text lives earlier in the document.
     return value_node.start_mark.index < key_node.end_mark.index
@@ -152,6 +162,9 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None
     parent, key_node, value_node = _find(root, parts)
     if not isinstance(parent, yaml.MappingNode):
         raise Unsupported("parent is not a mapping")
+    landmarks = [key_node] + ([parent.value[0][0], parent.value[-1][0]] if parent.value else [])
+    if not all(_key_at(text, k) for k in landmarks if k is not None):
+        raise Unsupported("node positions disagree with the text")
     if parent.flow_style:
         return _flow_edits(text, parent, key_node, value_node, kind, parts[-1], op.get("value"), seq, quote)
     if kind in ("add", "replace") and value_node is not None:

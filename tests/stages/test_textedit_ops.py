@@ -141,3 +141,14 @@ def test_apply_ops_move_leaves_the_data_alone():
     data = {"a": {"b": 1}, "c": {}}
     assert apply_ops(data, [{"op": "move", "from": "/a/b", "path": "/c/b"}]) == {"a": {}, "c": {"b": 1}}
     assert data == {"a": {"b": 1}, "c": {}}
+
+
+def test_positions_that_disagree_with_the_text_are_refused(backend):
+    """libyaml does not count a byte-order mark inside a text (pure PyYAML does): every mark after one is
+    off by one. An edit at such positions is refused before it is made."""
+    from krm_fn.textedit import Unsupported, apply_text_edits
+    text = "vllm:\n  a: 1\n"
+    shifted = yamlio.compose(" " + text.replace("\n  ", "\n   "))  # the same document, one column to the right
+    with pytest.raises(Unsupported, match="positions disagree"):
+        apply_text_edits(text, shifted, [add("/vllm/b", "x")], 0, len(text))
+    assert apply_text_edits(text, yamlio.compose(text), [add("/vllm/b", "x")], 0, len(text)) == text + "  b: x\n"
