@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import constants as C
+from .pointer import build as build_pointer
 
 Path = tuple  # of str keys and int indexes
 
@@ -46,7 +47,8 @@ def dotted(path: Path) -> str:
 
 
 def pointer(path: Path) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+    """The JSON Pointer of a path (pointer.build; kept here for the stages that think in paths)."""
+    return build_pointer(path)
 
 
 def _roles(data: Any) -> list[Path]:

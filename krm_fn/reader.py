@@ -7,7 +7,6 @@ items the function inspects; kind, name and annotations are read straight from t
 from __future__ import annotations
 
 import codecs
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,106 +31,10 @@ class ItemError(Exception):
     """An item is YAML but cannot be Kubernetes data (an unhashable key, nesting too deep …)."""
 
 
-# --- node helpers -------------------------------------------------------------------------------
+# --- node helpers: they live in yamlio (the one YAML module); re-exported for the stages that read items
 
-def child(node: yaml.Node | None, key: str) -> yaml.Node | None:
-    """The value node under `key` of a mapping node, or None."""
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for k, v in node.value:
-        if isinstance(k, yaml.ScalarNode) and k.value == key:
-            return v
-    return None
-
-
-def scalar(node: yaml.Node | None) -> str | None:
-    """A scalar's string value when it is a string (plain or quoted); None otherwise."""
-    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str":
-        return node.value
-    return None
-
-
-# What YAML 1.1 (PyYAML, libyaml, Go's yaml) counts as a line break besides "\n": a bare CR (old Mac files),
-# NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
-# start or end must too.
-_ODD_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
-BREAKS = "\r\n\x85\u2028\u2029"
-
-
-@functools.lru_cache(maxsize=8)
-def searchable(text: str) -> str:
-    """The text with every line break but CRLF written as "\n", offsets unchanged (one character for one):
-    what line searches run on. Output is always cut from the text itself, so no byte changes."""
-    if "\r" not in text and "\x85" not in text and "\u2028" not in text and "\u2029" not in text:
-        return text
-    return _ODD_BREAK.sub("\n", text)
-
-
-def newline_of(text: str) -> str:
-    """The line break new text gets: CRLF or a bare CR when the text uses only that, else LF."""
-    if "\r\n" in text:
-        return "\r\n"
-    if "\r" in text and "\n" not in text:
-        return "\r"
-    return "\n"
-
-
-def ends_line(text: str) -> bool:
-    return bool(text) and text[-1] in BREAKS
-
-
-# Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
-_GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
-_ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
-_ALIAS_ENTRY = re.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
-
-
-def node_end(node: yaml.Node, text: str | None = None) -> int:
-    """Where a node's own text ends (block collections end where their last value ends).
-
-    An alias (`*name`) is composed as the very node it names, with the anchor's positions: given the
-    `text`, an alias that ends a block collection is found after its key or dash instead.
-    """
-    if text is not None:
-        text = searchable(text)
-    while True:
-        if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
-            key, value = node.value[-1]
-            if text is not None and value.start_mark.index < key.end_mark.index:
-                colon = text.find(":", key.end_mark.index)
-                m = _ALIAS_VALUE.match(text, colon + 1) if colon >= 0 else None
-                if m:
-                    return m.end()
-            node = value
-        elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
-            last = node.value[-1]
-            before = node.value[-2].end_mark.index if len(node.value) > 1 else node.start_mark.index
-            if text is not None and last.start_mark.index < before:  # an alias: its node sits earlier
-                prev = node_end(node.value[-2], text) if len(node.value) > 1 else node.start_mark.index
-                m = _ALIAS_ENTRY.match(text, prev)
-                if m:
-                    return m.end()
-            node = last
-        else:
-            return node.end_mark.index
-
-
-def line_start(text: str, pos: int) -> int:
-    """The offset where the line holding `pos` begins."""
-    return searchable(text).rfind("\n", 0, pos) + 1
-
-
-def line_end(text: str, pos: int) -> int:
-    """The offset just past the line that `pos` ends in (block scalars already end at a line start)."""
-    text = searchable(text)
-    if pos > 0 and text[pos - 1] == "\n":
-        return pos
-    nl = text.find("\n", pos)
-    return len(text) if nl < 0 else nl + 1
-
-
-def column_of(text: str, pos: int) -> int:
-    return pos - line_start(text, pos)
+from .yamlio import (BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end,  # noqa: F401
+                     scalar, searchable)
 
 
 # --- items --------------------------------------------------------------------------------------
@@ -275,7 +178,7 @@ def sharing_anchors(text: str, items: list[Item]) -> set[int]:
 
     defined: dict[str, int | None] = {}
     shared: set[int] = set()
-    for event in yaml.parse(text, Loader=yamlio.loader_class()):
+    for event in yamlio.events(text):
         anchor = getattr(event, "anchor", None)
         if anchor is None:
             continue

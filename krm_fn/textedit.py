@@ -1,19 +1,23 @@
-"""JSON Patch operations applied as small text edits to one item's source region.
+"""JSON Patch operations applied as small text edits: to one item's source region, or to a YAML document
+held in a string (the `inference_config.yaml` inside a ConfigMap's data).
 
-The patch is the single source of truth: jsonpatch computes the intended object, the text edits try
-to produce it while leaving every other byte alone, and a re-parse checks that they did. Where an edit
-cannot be made safely (flow style, block scalars, odd layouts), the item is emitted whole instead.
+The patch is the single source of truth: applying it to the data gives the intended value, the text
+edits try to produce it while leaving every other byte alone, and one verifier (`same`, after a
+re-parse) checks that they did. Where an edit cannot be made safely (odd layouts, aliases), the item
+or document is emitted whole instead: comments go, meaning stays.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import jsonpatch
 import yaml
 
-from . import yamlio
-from .reader import Item, column_of, ends_line, line_end, line_start, node_end
+from . import pointer, yamlio
+from .reader import Item
+from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
 
 
 class Unsupported(Exception):
@@ -28,14 +32,6 @@ class Edit:
     seq: int
 
 
-def pointer_parts(path: str) -> list[str]:
-    if path == "":
-        return []  # the whole document (RFC 6901); the caller falls back to emitting the item
-    if not path.startswith("/"):
-        raise ValueError(f"not a JSON pointer: {path!r}")
-    return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
-
-
 def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
     """(parent node, key node, value node) for a pointer; value None when the last key is absent."""
     parent: yaml.Node | None = None
@@ -48,6 +44,9 @@ def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Nod
             for k, v in cur.value:
                 if isinstance(k, yaml.ScalarNode) and k.value == part:
                     key_node, nxt = k, v
+            if nxt is not None and i < len(parts) - 1 and nxt.start_mark.index < key_node.end_mark.index:
+                # `key: *name` is the anchored node itself, written earlier and shared: never edit it there.
+                raise Unsupported("the path goes through an alias")
             cur = nxt
         elif isinstance(cur, yaml.SequenceNode) and part.isdigit() and int(part) < len(cur.value):
             cur = cur.value[int(part)]
@@ -69,12 +68,32 @@ def _block(value: Any, indent: int) -> str:
     return "\n" + "".join(pad + line if line.strip() else line for line in body.splitlines(True)).rstrip("\n")
 
 
+def _quoted_block(value: dict, indent: int, quote: str) -> str | None:
+    """A mapping of single-line strings (nested mappings too) as block lines whose strings all take the
+    quoting `quote`; None for anything else."""
+    lines = []
+    for key, val in value.items():
+        head = " " * indent + yamlio.scalar_text(key) + ":"
+        if isinstance(val, dict) and val:
+            nested = _quoted_block(val, indent + 2, quote)
+            if nested is None:
+                return None
+            lines.append(head + nested)
+        elif isinstance(val, str) and "\n" not in val:
+            lines.append(head + " " + yamlio.scalar_text(val, quote))
+        else:
+            return None
+    return "\n" + "\n".join(lines)
+
+
 def _value_text(value: Any, indent: int, style: str | None = None) -> str:
-    """Text that follows `key:` for a new value (leading space or newline included)."""
+    """Text that follows `key:` for a new value (leading space or newline included); `style` ('"', "'")
+    is the quoting its strings take where a single line allows (else plain unless YAML needs quotes)."""
     if isinstance(value, (dict, list)):
         if not value:
             return " {}" if isinstance(value, dict) else " []"
-        return _block(value, indent)
+        quoted = _quoted_block(value, indent, style) if style and isinstance(value, dict) else None
+        return quoted if quoted is not None else _block(value, indent)
     if isinstance(value, str) and "\n" in value:
         raise Unsupported("multi-line string")
     return " " + yamlio.scalar_text(value, style)
@@ -91,31 +110,93 @@ def _after_colon(text: str, key_node: yaml.Node) -> int:
     return pos + 1
 
 
-def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
+def _key_at(text: str, key_node: yaml.Node) -> bool:
+    """The key's text is where its marks say: libyaml does not count a byte-order mark inside the text
+    (pure PyYAML does), and every position after one would be off."""
+    if not isinstance(key_node, yaml.ScalarNode):
+        return True
+    span = text[key_node.start_mark.index:key_node.end_mark.index]
+    # Plain keys have style None in pure PyYAML and "" in libyaml.
+    return span == key_node.value if not key_node.style else span[:1] == key_node.style
+
+
+def _is_alias(key_node: yaml.Node, value_node: yaml.Node) -> bool:
+    # `key: *name` composes to the anchored node itself, whose text lives earlier in the document.
+    return value_node.start_mark.index < key_node.end_mark.index
+
+
+def _indent_of(text: str, key_node: yaml.Node) -> str | None:
+    """The spaces before a key, when only spaces precede it on its line."""
+    prefix = text[line_start(text, key_node.start_mark.index):key_node.start_mark.index]
+    return prefix if prefix.strip(" ") == "" else None
+
+
+def _fill(text: str, key_node: yaml.Node, value_node: yaml.Node, new: Any, style: str | None,
+          seq: int) -> list[Edit] | None:
+    """`key:`, `key: ~` or `key: {}` (on the key's line) becomes a block collection: the old value goes,
+    the comment after it stays on the key's line, the new entries follow on lines of their own.
+    None where the layout is not that (the value on a later line, or the key not first on its line)."""
+    colon = _after_colon(text, key_node)
+    indent = _indent_of(text, key_node)
+    start, end = value_node.start_mark.index, value_node.end_mark.index
+    if indent is None or _is_alias(key_node, value_node) or "\n" in searchable(text)[colon:end]:
+        return None
+    at = line_end(text, colon)
+    prefix = "" if ends_line(text[at - 1:at]) else "\n"
+    lines = _value_text(new, len(indent) + 2, style).lstrip("\n") + "\n"
+    return [Edit(colon, end, "", seq)] * (start < end) + [Edit(at, at, prefix + lines, seq)]
+
+
+def _empty_value(node: yaml.Node) -> bool:
+    """A null, or an empty flow collection (`{}`, `[]`)."""
+    if isinstance(node, yaml.ScalarNode):
+        return yamlio.is_null(node)
+    return not node.value and bool(node.flow_style)
+
+
+def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None) -> list[Edit]:
     kind = op["op"]
-    parts = pointer_parts(op["path"])
+    parts = pointer.parse(op["path"])
     if not parts or parts == [""]:
         raise Unsupported("whole-document operation")
     parent, key_node, value_node = _find(root, parts)
     if not isinstance(parent, yaml.MappingNode):
         raise Unsupported("parent is not a mapping")
+    landmarks = [key_node] + ([parent.value[0][0], parent.value[-1][0]] if parent.value else [])
+    if not all(_key_at(text, k) for k in landmarks if k is not None):
+        raise Unsupported("node positions disagree with the text")
     if parent.flow_style:
-        return _flow_edits(text, parent, key_node, value_node, kind, parts[-1], op.get("value"), seq)
+        return _flow_edits(text, parent, key_node, value_node, kind, parts[-1], op.get("value"), seq, quote)
     if kind in ("add", "replace") and value_node is not None:
         new = op["value"]
+        assert key_node is not None
+        if _is_alias(key_node, value_node):
+            raise Unsupported("replacing an alias")
+        if isinstance(new, (dict, list)) and new and _empty_value(value_node):
+            filled = _fill(text, key_node, value_node, new, quote, seq)
+            if filled is not None:
+                return filled
         if isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node):
             if isinstance(new, (dict, list)) and new:
                 start = _after_colon(text, key_node)
                 return [Edit(start, value_node.end_mark.index,
-                             _value_text(new, _key_column(text, parent) + 2), seq)]
-            style = value_node.style if value_node.style in ('"', "'") else None
+                             _value_text(new, _key_column(text, parent) + 2, quote), seq)]
+            style = quote or (value_node.style if value_node.style in ('"', "'") else None)
+            if value_node.start_mark.index == value_node.end_mark.index:  # `key:` with nothing: a null
+                return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
+                             _value_text(new, 0, style), seq)]
             return [Edit(value_node.start_mark.index, value_node.end_mark.index,
                          _value_text(new, 0, style).lstrip(" "), seq)]
         if isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)) and value_node.flow_style \
                 and not value_node.value and isinstance(new, (dict, list)):
             start = _after_colon(text, key_node)
             return [Edit(start, value_node.end_mark.index,
-                         _value_text(new, _key_column(text, parent) + 2), seq)]
+                         _value_text(new, _key_column(text, parent) + 2, quote), seq)]
+        if not isinstance(new, (dict, list)):
+            # A block scalar or a collection becomes a scalar: the whole value goes, the key stays.
+            start, end = _after_colon(text, key_node), node_end(value_node, text)
+            tail = "\n" if ends_line(text[end - 1:end]) else ""
+            return [Edit(start, end, _value_text(new, 0, quote) + tail, seq)]
         raise Unsupported("replacing a collection or block scalar")
     if kind == "add":
         if not parent.value:
@@ -123,7 +204,7 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
         col = _key_column(text, parent)
         at = line_end(text, node_end(parent, text))
         prefix = "" if at == 0 or ends_line(text[at - 1]) else "\n"
-        line = " " * col + yamlio.scalar_text(parts[-1]) + ":" + _value_text(op["value"], col + 2) + "\n"
+        line = " " * col + yamlio.scalar_text(parts[-1]) + ":" + _value_text(op["value"], col + 2, quote) + "\n"
         return [Edit(at, at, prefix + line, seq)]
     if kind == "remove":
         if value_node is None or key_node is None:
@@ -144,14 +225,16 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int) -> list[Edit]:
     raise Unsupported(f"operation {kind!r}")
 
 
-def _flow_text(value: Any, json_style: bool = False) -> str:
+def _flow_text(value: Any, json_style: bool = False, quote: str | None = None) -> str:
     """A value inside a flow collection: `{k: v, …}`, `[a, …]`, scalars quoted when flow syntax needs it
-    (and every string double-quoted in a JSON-styled document)."""
+    (and every string double-quoted in a JSON-styled document); `quote`: how string values are quoted."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_flow_text(k, json_style)}: {_flow_text(v, json_style)}"
+        return "{" + ", ".join(f"{_flow_text(k, json_style)}: {_flow_text(v, json_style, quote)}"
                                for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(_flow_text(v, json_style) for v in value) + "]"
+        return "[" + ", ".join(_flow_text(v, json_style, quote) for v in value) + "]"
+    if isinstance(value, str) and quote and "\n" not in value:
+        return yamlio.scalar_text(value, quote)
     if isinstance(value, str) and (json_style or any(c in value for c in ",[]{}#:\"'\n")
                                    or value != value.strip()):
         return yamlio.scalar_text(value, '"')
@@ -159,24 +242,30 @@ def _flow_text(value: Any, json_style: bool = False) -> str:
 
 
 def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None, value_node: yaml.Node | None,
-                kind: str, key: str, value: Any, seq: int) -> list[Edit]:
+                kind: str, key: str, value: Any, seq: int, quote: str | None = None) -> list[Edit]:
     """Edits inside a flow mapping (`{a: 1, b: 2}`): the same operations, in flow syntax."""
-    json_style = bool(parent.value) and parent.value[0][0].style == '"'
+    # A JSON-looking mapping gets double-quoted keys and strings, unless the caller asked for a quoting.
+    json_style = quote is None and bool(parent.value) and parent.value[0][0].style == '"'
     if kind in ("add", "replace") and value_node is not None:
+        if key_node is not None and _is_alias(key_node, value_node):
+            raise Unsupported("replacing an alias")
         if isinstance(value_node, yaml.ScalarNode) and not isinstance(value, (dict, list)):
-            style = value_node.style if value_node.style in ('"', "'") else None
+            style = quote or (value_node.style if value_node.style in ('"', "'") else None)
             new = yamlio.scalar_text(value, style) if style else _flow_text(value, json_style)
         else:
-            new = _flow_text(value, json_style)
+            new = _flow_text(value, json_style, quote)
         return [Edit(value_node.start_mark.index, node_end(value_node, text), new, seq)]
     if kind == "add":
-        entry = f"{_flow_text(key, json_style)}: {_flow_text(value, json_style)}"
+        entry = f"{_flow_text(key, json_style)}: {_flow_text(value, json_style, quote)}"
         if not parent.value:
             close = parent.end_mark.index - 1
             if text[close] != "}":
                 raise Unsupported("odd empty flow mapping")
             return [Edit(close, close, entry, seq)]
-        at = node_end(parent.value[-1][1], text)
+        last_key, last = parent.value[-1]
+        if _is_alias(last_key, last):  # its text is elsewhere
+            raise Unsupported("a flow mapping ending in an alias")
+        at = node_end(last, text)
         return [Edit(at, at, ", " + entry, seq)]
     if kind == "remove" and value_node is not None and key_node is not None:
         entries = parent.value
@@ -190,12 +279,16 @@ def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None,
 
 
 def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int,
-                     extra: list[tuple[int, int, str]] = ()) -> str:  # type: ignore[assignment]
+                     extra: list[tuple[int, int, str]] = (),  # type: ignore[assignment]
+                     quote: str | None = None, nl: str = "\n") -> str:
     """The region text[start:end] with ops applied (positions as in `root`), and `extra` (start, end,
-    text) edits; raises Unsupported."""
+    text) edits; raises Unsupported. `quote`: the quoting of the strings the ops write (default: the
+    replaced value's, else plain where YAML allows); `nl`: the line break of the lines they write."""
     edits: list[Edit] = [Edit(a, b, new, -1) for a, b, new in extra]
     for seq, op in enumerate(ops):
-        edits.extend(_edits_for(text, root, op, seq))
+        edits.extend(_edits_for(text, root, op, seq, quote))
+    if nl != "\n":
+        edits = [Edit(e.start, e.end, e.text.replace("\n", nl), e.seq) for e in edits]
     edits.sort(key=lambda e: (e.start, e.seq), reverse=True)
     out = text[start:end]
     last_start = end + 1
@@ -244,6 +337,71 @@ def tail_edits(text: str, node: yaml.Node) -> list[tuple[int, int, str]]:
     return []
 
 
+# --- the one verifier, and the patch as data -------------------------------------------------------
+
+def same(a: Any, b: Any, _seen: set[tuple[int, int]] | None = None) -> bool:
+    """Deep equality that also tells 1 from 1.0 from True (YAML writes them differently; `==` does not
+    tell them apart), and lets NaN equal NaN (`.nan` is one value to YAML).
+
+    Each pair of shared collections is compared once: aliases make a document a graph, and an alias bomb
+    walked as a tree would take forever (any difference still makes the whole answer False)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (dict, list)):
+        seen = set() if _seen is None else _seen
+        if (id(a), id(b)) in seen:
+            return True
+        seen.add((id(a), id(b)))
+        if isinstance(a, dict):
+            return a.keys() == b.keys() and all(same(a[k], b[k], seen) for k in a)
+        return len(a) == len(b) and all(same(x, y, seen) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def _parses_to(text: str, target: Any, first_document: bool = False) -> bool:
+    try:
+        return same(yamlio.load_first(text) if first_document else yamlio.load(text), target)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return False  # the edit broke the YAML, or made a document too clever to check (self-referencing)
+
+
+def apply_ops(data: Any, ops: list[dict]) -> Any:
+    """The data with the JSON Patch applied, as JSON means it: a tree. Only the collections on each op's
+    path are copied, so a value that aliases share elsewhere in `data` keeps its old content there (and
+    a text edit that changes it through the anchor fails the verifier), and `data` itself is untouched."""
+    for op in ops:
+        parts = pointer.parse(op["path"])
+        if not parts and op["op"] in ("add", "replace"):
+            data = op["value"]
+            continue
+        if op["op"] not in ("add", "replace", "remove", "test"):
+            data = jsonpatch.apply_patch(data, [op])  # move, copy: a `from` path too; a deep copy is simplest
+            continue
+        data = jsonpatch.apply_patch(_copied_along(data, parts[:-1]), [op], in_place=True)
+    return data
+
+
+def _copied_along(data: Any, parts: list[str]) -> Any:
+    top = _shallow(data)
+    cur = top
+    for part in parts:
+        key: Any = int(part) if isinstance(cur, list) and part.isdigit() else part
+        try:
+            cur[key] = _shallow(cur[key])
+        except (KeyError, IndexError, TypeError):
+            break  # jsonpatch names what is missing
+        cur = cur[key]
+    return top
+
+
+def _shallow(value: Any) -> Any:
+    return dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value
+
+
+# --- an item's region ----------------------------------------------------------------------------
+
 def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
     """A whole item by the safe emitter, laid out to continue at `column` after a `- `."""
     lines = yamlio.dump(data).splitlines(True)
@@ -251,23 +409,75 @@ def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
     return body if trailing_newline else body.rstrip("\n")
 
 
-def _parses_to(region: str, column: int, target: Any) -> bool:
-    try:
-        return yamlio.load(" " * column + region) == target
-    except yaml.YAMLError:
-        return False
-
-
 def edit_item(item: Item, ops: list[dict], followed: bool = False) -> str:
     """The item's new region text: text edits when they verify, else the item emitted whole.
 
     `followed`: something is written after the region (its last value must mean the same then)."""
-    target = jsonpatch.apply_patch(item.data(), ops)
+    target = apply_ops(item.data(), ops)
     extra = tail_edits(item.source, item.node) if followed and item.end == len(item.source) else []
     try:
         region = apply_text_edits(item.source, item.node, ops, item.start, item.end, extra)
-        if _parses_to(region + ("\n" if followed else ""), item.column, target):
+        if _parses_to(" " * item.column + region + ("\n" if followed else ""), target):
             return region
     except Unsupported:
         pass
     return emit_item(target, item.column, ends_line(item.region))
+
+
+# --- a document in a string ------------------------------------------------------------------------
+
+_BOM = "\ufeff"
+
+
+def _document_newline(text: str) -> str:
+    """The line break of the document's first line (a ConfigMap value written on Windows keeps CRLF)."""
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def _with_newline(text: str, nl: str) -> str:
+    return text if text.endswith("\n") else text + nl
+
+
+def edit_document(text: str, ops: list[dict], quote: str | None = None) -> str:
+    """The YAML document `text` with the ops applied to its first document (what KAITO reads; later ones
+    stay as written after it): text edits when they verify, else the first document emitted whole.
+    Raises what yamlio raises for text that is not YAML: the caller parses it first to say why."""
+    # libyaml does not count a byte-order mark in its marks while pure PyYAML does; edit without it.
+    bom = _BOM if text.startswith(_BOM) else ""
+    body = text[len(bom):]
+    root = yamlio.compose_first(body)
+    target = apply_ops(yamlio.load_first(body), ops)
+    second = yamlio.second_document(body)
+    first, rest = (body, "") if second is None else (body[:second], body[second:])
+    nl = _document_newline(body)
+    try:
+        edited = _document_edits(first, root, ops, quote, nl)
+        if not _parses_to(edited + rest, target, first_document=True):
+            edited = None
+    except Unsupported:
+        edited = None
+    if edited is None:
+        edited = emit_document(target)
+    return bom + _with_newline(edited, nl) + rest
+
+
+def emit_document(data: Any) -> str:
+    """A whole document by the safe emitter: shared values in full, no `&id001`."""
+    try:
+        return yamlio.dump(data)
+    except RecursionError:  # only a self-referencing document needs its aliases
+        return yamlio.dump_keeping_aliases(data)
+
+
+def _document_edits(text: str, root: yaml.Node | None, ops: list[dict], quote: str | None, nl: str) -> str:
+    if root is None or (yamlio.is_null(root) and root.start_mark.index == root.end_mark.index):
+        # Only comments (or `---`): the document is empty, so new lines at the end are all of it.
+        if len(ops) != 1 or ops[0]["path"] != "" or not isinstance(ops[0].get("value"), dict):
+            raise Unsupported("an empty document takes one whole-document mapping")
+        lines = _value_text(ops[0]["value"], 0, quote).lstrip("\n") + "\n"
+        return _with_newline(text, nl) + lines.replace("\n", nl)
+    if not isinstance(root, yaml.MappingNode) or root.flow_style:
+        # A flow document (`{…}`) is re-emitted as block YAML, as the embedded document always was.
+        raise Unsupported("a document that is not a block mapping")
+    return _with_newline(apply_text_edits(text, root, ops, 0, len(text), quote=quote, nl=nl), nl)

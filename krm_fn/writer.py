@@ -12,11 +12,11 @@ import jsonpatch
 import yaml
 
 from . import constants as C
-from . import yamlio
-from .reader import (InputError, Item, ItemError, ResourceList, Stream, child, column_of, ends_line, line_end, line_start, newline_of,
-                     node_end, searchable, sharing_anchors)
+from . import pointer, yamlio
+from .reader import InputError, Item, ItemError, ResourceList, Stream, sharing_anchors
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
+from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
 
 
 @dataclass
@@ -233,13 +233,12 @@ def strip_ops(item: Item, planned: list[dict]) -> list[dict]:
     if not doomed:
         return []
     if len(doomed) == len(ann) and not _touches_annotations(planned):
-        return [{"op": "remove", "path": "/metadata/annotations"}]
-    return [{"op": "remove", "path": "/metadata/annotations/" + k.replace("~", "~0").replace("/", "~1")}
-            for k in doomed]
+        return [{"op": "remove", "path": pointer.build(("metadata", "annotations"))}]
+    return [{"op": "remove", "path": pointer.build(("metadata", "annotations", k))} for k in doomed]
 
 
 def _touches_annotations(ops: list[dict]) -> bool:
-    return any(op["path"].startswith("/metadata/annotations") for op in ops)
+    return any(pointer.parse(op["path"])[:2] == ["metadata", "annotations"] for op in ops)
 
 
 def strip_data(data: dict) -> dict:

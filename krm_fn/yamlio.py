@@ -5,12 +5,17 @@ emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Iterator
 
 import yaml
 
 C_AVAILABLE = hasattr(yaml, "CSafeLoader")
+
+STR_TAG = "tag:yaml.org,2002:str"
+NULL_TAG = "tag:yaml.org,2002:null"
+MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 # Deeper than any Kubernetes object nests, and shallow enough for everything that walks an item afterwards
@@ -85,11 +90,16 @@ def loader_class() -> type:
     return _LOADERS[_backend]
 
 
+def events(text: str) -> Iterator[yaml.Event]:
+    """The parser's events (lazily: a caller may stop before an error further on)."""
+    return yaml.parse(text, Loader=loader_class())
+
+
 def _too_deep(text: str) -> NestingTooDeep:
     """The error with the mark of the first node past MAX_DEPTH (found by the iterative event parser)."""
     depth = 0
     try:
-        for event in yaml.parse(text, Loader=loader_class()):
+        for event in events(text):
             if isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
             elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
@@ -114,6 +124,41 @@ def compose_all(text: str) -> list[yaml.Node]:
         return list(yaml.compose_all(text, Loader=loader_class()))
     except NestingTooDeep:
         raise _too_deep(text) from None
+
+
+def _first(documents: Iterator[Any], text: str) -> Any:
+    try:
+        for document in documents:
+            return document
+    except NestingTooDeep:
+        raise _too_deep(text) from None
+    return None
+
+
+def compose_first(text: str) -> yaml.Node | None:
+    """The first document's node only: later documents are not even parsed (KAITO's yaml.Unmarshal reads
+    the first document of inference_config.yaml; a broken second one is no error to it)."""
+    return _first(yaml.compose_all(text, Loader=loader_class()), text)
+
+
+def load_first(text: str) -> Any:
+    """The first document's data only (see compose_first)."""
+    return _first(yaml.load_all(text, Loader=loader_class()), text)
+
+
+def second_document(text: str) -> int | None:
+    """Where the second document starts (its `---`), or None when there is one document (or the text
+    breaks off before a second one starts)."""
+    starts = 0
+    try:
+        for event in events(text):
+            if isinstance(event, yaml.DocumentStartEvent):
+                starts += 1
+                if starts == 2:
+                    return event.start_mark.index
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def _children(node: Any) -> list:
@@ -268,7 +313,10 @@ def _needs_pure(data: Any) -> bool:
 
 
 def _dumper_for(data: Any) -> type:
-    return _PureDumper if _needs_pure(data) else _Dumper
+    # The backend switch reaches the emitter too: with "pure", no libyaml code runs at all.
+    if _needs_pure(data):
+        return _PureDumper
+    return _Dumper if _backend == "c" else _CautiousPureDumper
 
 
 # Plain scalars that YAML 1.2's core schema reads as something else, though YAML 1.1 (PyYAML) reads them
@@ -316,6 +364,14 @@ def dump(data: Any) -> str:
     return text
 
 
+def dump_keeping_aliases(data: Any) -> str:
+    """Block YAML with anchors and aliases: only for data that refers to itself (`&a [*a]`), which `dump`
+    cannot write out in full."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper) if _backend == "c" else yaml.SafeDumper
+    return yaml.dump(data, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True,
+                     width=1_000_000)
+
+
 def scalar_text(value: Any, style: str | None = None) -> str:
     """One scalar as YAML text; `style` ('"', "'" or None) keeps the quoting of the value it replaces."""
     if isinstance(value, str) and style in ('"', "'") and "\n" not in value:
@@ -336,3 +392,112 @@ def dump_inline(value: Any, style: str | None) -> str:
 def position(mark: Any) -> str:
     """'line L, column C' (1-based) for a PyYAML mark."""
     return f"line {mark.line + 1}, column {mark.column + 1}"
+
+
+# --- node helpers: positions in the source text -------------------------------------------------
+# Nodes keep character offsets (marks); these helpers turn them into line and node boundaries, for the
+# reader (item regions), the writer (splices) and textedit (edits of an item or of an embedded document).
+
+
+def child(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    """The value node under `key` of a mapping node, or None."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for k, v in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key:
+            return v
+    return None
+
+
+def is_null(node: yaml.Node | None) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG
+
+
+def scalar(node: yaml.Node | None) -> str | None:
+    """A scalar's string value when it is a string (plain or quoted); None otherwise."""
+    if isinstance(node, yaml.ScalarNode) and node.tag == STR_TAG:
+        return node.value
+    return None
+
+
+# What YAML 1.1 (PyYAML, libyaml, Go's yaml) counts as a line break besides "\n": a bare CR (old Mac files),
+# NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
+# start or end must too.
+_ODD_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+BREAKS = "\r\n\x85\u2028\u2029"
+
+
+@functools.lru_cache(maxsize=8)
+def searchable(text: str) -> str:
+    """The text with every line break but CRLF written as "\n", offsets unchanged (one character for one):
+    what line searches run on. Output is always cut from the text itself, so no byte changes."""
+    if "\r" not in text and "\x85" not in text and "\u2028" not in text and "\u2029" not in text:
+        return text
+    return _ODD_BREAK.sub("\n", text)
+
+
+def newline_of(text: str) -> str:
+    """The line break new text gets: CRLF or a bare CR when the text uses only that, else LF."""
+    if "\r\n" in text:
+        return "\r\n"
+    if "\r" in text and "\n" not in text:
+        return "\r"
+    return "\n"
+
+
+def ends_line(text: str) -> bool:
+    return bool(text) and text[-1] in BREAKS
+
+
+# Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
+_GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
+_ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
+_ALIAS_ENTRY = re.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
+
+
+def node_end(node: yaml.Node, text: str | None = None) -> int:
+    """Where a node's own text ends (block collections end where their last value ends).
+
+    An alias (`*name`) is composed as the very node it names, with the anchor's positions: given the
+    `text`, an alias that ends a block collection is found after its key or dash instead.
+    """
+    if text is not None:
+        text = searchable(text)
+    while True:
+        if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
+            key, value = node.value[-1]
+            if text is not None and value.start_mark.index < key.end_mark.index:
+                colon = text.find(":", key.end_mark.index)
+                m = _ALIAS_VALUE.match(text, colon + 1) if colon >= 0 else None
+                if m:
+                    return m.end()
+            node = value
+        elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
+            last = node.value[-1]
+            before = node.value[-2].end_mark.index if len(node.value) > 1 else node.start_mark.index
+            if text is not None and last.start_mark.index < before:  # an alias: its node sits earlier
+                prev = node_end(node.value[-2], text) if len(node.value) > 1 else node.start_mark.index
+                m = _ALIAS_ENTRY.match(text, prev)
+                if m:
+                    return m.end()
+            node = last
+        else:
+            return node.end_mark.index
+
+
+def line_start(text: str, pos: int) -> int:
+    """The offset where the line holding `pos` begins."""
+    return searchable(text).rfind("\n", 0, pos) + 1
+
+
+def line_end(text: str, pos: int) -> int:
+    """The offset just past the line that `pos` ends in (block scalars already end at a line start)."""
+    text = searchable(text)
+    if pos > 0 and text[pos - 1] == "\n":
+        return pos
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl + 1
+
+
+def column_of(text: str, pos: int) -> int:
+    return pos - line_start(text, pos)

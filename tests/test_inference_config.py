@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from krm_fn import inference_config
+from backends import BACKENDS
+from krm_fn import inference_config, textedit, yamlio
 from krm_fn.inference_config import (
     DATA_KEY,
     InferenceConfigError,
@@ -13,14 +14,17 @@ from krm_fn.inference_config import (
     with_speculative_config,
 )
 
-LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 
-
-@pytest.fixture(autouse=True, params=LOADERS, ids=lambda loader: loader.__name__)
-def loader(request, monkeypatch):
-    """Every test runs with libyaml and with pure PyYAML: their marks must agree with our edits."""
-    monkeypatch.setattr(inference_config, "LOADER", request.param)
-    return request.param
+@pytest.fixture(autouse=True, params=BACKENDS)
+def loader(request):
+    """Every test runs with libyaml and with pure PyYAML (yamlio's one backend switch): their marks must
+    agree with our edits. The fixture gives the matching PyYAML loader, to read results with."""
+    before = yamlio.backend()
+    yamlio.set_backend(request.param)
+    try:
+        yield yaml.CSafeLoader if request.param == "c" else yaml.SafeLoader
+    finally:
+        yamlio.set_backend(before)
 
 
 J = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -67,6 +71,7 @@ TEXT_EDITS = {
     "explicit null vllm": ("a: 1\nvllm: null\n", "a: 1\nvllm:\n  {SC}\n"),
     "empty flow vllm": ("vllm: {}\n", "vllm:\n  {SC}\n"),
     "flow vllm": ("vllm: {max-model-len: 4096}  # c\nother: 1\n", "vllm: {max-model-len: 4096, {SC}}  # c\nother: 1\n"),
+    "json-looking flow vllm": ('vllm: {"a": 1}\n', 'vllm: {"a": 1, {SC}}\n'),
     "flow vllm, replaced": ("vllm: {speculative-config: 'x', a: 1}\n", "vllm: {{SC}, a: 1}\n"),
     "no vllm key": (
         "# probes\nmax_probe_steps: 6\n", "# probes\nmax_probe_steps: 6\nvllm:\n  {SC}\n"
@@ -129,7 +134,7 @@ def test_with_speculative_config(text, want, loader):
 
 @pytest.mark.parametrize("text, _", _cases(TEXT_EDITS))
 def test_text_edits_never_take_the_fallback(text, _, monkeypatch):
-    monkeypatch.setattr(inference_config, "_dump", lambda doc: pytest.fail("fallback taken"))
+    monkeypatch.setattr(textedit, "emit_document", lambda doc: pytest.fail("fallback taken"))
     with_speculative_config(text, J)
 
 
@@ -186,7 +191,6 @@ def test_wrong_shapes_raise(text, message):
         ("vllm: [1\n", 2, 1),
         ("vllm:\n\ta: 1\n", 2, 1),
         ("a: 1\n a: 2\nb\n", None, None),
-        ("a: 2001-13-01\n", None, None),
     ],
 )
 def test_bad_yaml_raises(text, line, column):
@@ -218,6 +222,8 @@ def test_bad_yaml_raises(text, line, column):
         # KAITO (yaml.v2) reads the first document only.
         ("vllm: {a: 1}\n---\nvllm:\n  speculative-config: x\n", Inspection(False, None, False)),
         ("speculative-config: x\n", Inspection(False, None, False)),
+        # Timestamps are strings to the program's loader (as to Kubernetes): an impossible date is no error.
+        ("a: 2001-13-01\n", Inspection(False, None, False)),
     ],
 )
 def test_inspect(text, want):
@@ -255,3 +261,63 @@ def test_kaito_problem(text, problem):
 def test_edit_keeps_later_documents():
     got = with_speculative_config("vllm:\n  a: 1\n---\nb: [2\n", J)
     assert got == f"vllm:\n  a: 1\n  {SC}\n---\nb: [2\n"
+
+
+@pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="PyYAML was built without libyaml: there is only one backend")
+def test_the_backend_switch_reaches_inference_config(loader, monkeypatch):
+    """With the pure backend no libyaml code runs for the embedded document (parse, compose, load, dump);
+    with the C backend the same calls do reach libyaml (so this test can fail)."""
+    import yaml.cyaml
+
+    def refuse(self, *args, **kwargs):
+        raise AssertionError("libyaml was used")
+
+    for cls in (yaml.cyaml.CSafeLoader, yaml.cyaml.CSafeDumper):
+        monkeypatch.setattr(cls, "__init__", refuse)
+    text = "# mine\nvllm:\n  max-model-len: 4k\n---\nx: 1\n"
+
+    def every_call():
+        inspect(text)
+        kaito_problem(text)
+        inference_config.has_later_documents(text)
+        with_speculative_config(text, J)
+        with_speculative_config("{a: 1}\n", J)  # a layout the text edit leaves to the emitter
+
+    if yamlio.backend() == "pure":
+        every_call()
+        assert "\nb: 2\n" in with_speculative_config("{a: 1, b: 2}\n", J)
+    else:
+        with pytest.raises(AssertionError, match="libyaml was used"):
+            every_call()
+
+
+def test_parse_errors_in_each_backends_words(loader):
+    """The fixture configmap-broken-inference-config runs on libyaml only (its words); pure PyYAML's here."""
+    words = {"c": "did not find expected ',' or ']'", "pure": "expected ',' or ']', but got '<stream end>'"}
+    assert kaito_problem("vllm:\n  max-model-len: [8192\n") == (
+        "Failed to parse inference_config.yaml: not valid YAML: while parsing a flow sequence, "
+        f"{words[yamlio.backend()]} (line 3, column 1)")
+
+
+@pytest.mark.parametrize("text, want", [
+    (f"vllm:\n  a: 1  # c\n  {SC}\n# end\n", "vllm:\n  a: 1  # c\n# end\n"),
+    # the last key: `{}` stays (the comment at the end of its line too, as in items)
+    (f"vllm:\n  {SC}  # ours\nz: 1\n", "vllm: {}  # ours\nz: 1\n"),
+    (f"vllm: {{a: 1, {SC}}}  # c\n", "vllm: {a: 1}  # c\n"),
+    ("vllm:\n  speculative_config: x\n", "vllm:\n  speculative_config: x\n"),  # not ours to remove: unchanged
+    ("# nothing\n", "# nothing\n"),
+])
+def test_without_speculative_config(text, want):
+    assert inference_config.without_speculative_config(text) == want
+
+
+def test_set_and_remove_ops():
+    assert inference_config.set_ops(None, J) == [{"op": "add", "path": "", "value": {"vllm": {SC_KEY: J}}}]
+    assert inference_config.set_ops({"vllm": None}, J) == [{"op": "add", "path": "/vllm", "value": {SC_KEY: J}}]
+    assert inference_config.set_ops({"vllm": {"a": 1}}, J) == [{"op": "add", "path": "/vllm/speculative-config",
+                                                                "value": J}]
+    assert inference_config.remove_ops({"vllm": {SC_KEY: J}}) == [{"op": "remove", "path": "/vllm/speculative-config"}]
+    assert inference_config.remove_ops({"vllm": {"a": 1}}) == [] == inference_config.remove_ops(None)
+
+
+SC_KEY = "speculative-config"

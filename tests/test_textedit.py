@@ -83,6 +83,16 @@ BLOCK_CASES = [
     ("two-ops-one-item", "metadata:\n  name: a\n  annotations:\n    k: v\ninference:\n  config: c\n",
      [add("/metadata/annotations/n", "1"), rep("/inference/config", "d")],
      "metadata:\n  name: a\n  annotations:\n    k: v\n    n: \"1\"\ninference:\n  config: d\n"),
+    # A block scalar or a collection that becomes a scalar: the value goes, the key and the comments stay.
+    ("block-scalar-replaced", "data:\n  f: |\n    a\n  g: x # kept\n", [rep("/data/f", "b")],
+     "data:\n  f: b\n  g: x # kept\n"),
+    # (the comment after its last leaf ends the line that is left)
+    ("mapping-replaced-by-scalar", "data:\n  f:\n    a: 1 # last\n  g: x # kept\n", [rep("/data/f", "b")],
+     "data:\n  f: b # last\n  g: x # kept\n"),
+    ("empty-null-replaced-by-scalar", "data:\n  f:\n  g: x\n", [rep("/data/f", "on")],
+     'data:\n  f: "on"\n  g: x\n'),
+    ("null-with-comment-becomes-mapping", "metadata:\n  annotations: ~ # none yet\n  name: a\n",
+     [add("/metadata/annotations", {"x": "y"})], "metadata:\n  annotations: # none yet\n    x: y\n  name: a\n"),
     ("escaped-pointer", "metadata:\n  annotations:\n    a/b: x\n    c: d\n",
      [rm("/metadata/annotations/a~1b")], "metadata:\n  annotations:\n    c: d\n"),
 ]
@@ -170,8 +180,8 @@ def test_flow_layouts_are_edited_in_flow_syntax(backend, source, ops, expected):
 
 # What cannot be edited as text is emitted whole, as block YAML meaning the patch result.
 FLOW_CASES = [
-    ("block-scalar-replaced", "data:\n  f: |\n    a\n  g: x # lost on fallback\n", [rep("/data/f", "b")],
-     "data:\n  f: b\n  g: x\n"),
+    ("block-scalar-replaced-by-a-multi-line-string", "data:\n  f: |\n    a\n  g: x # lost on fallback\n",
+     [rep("/data/f", "b\nc\n")], "data:\n  f: |\n    b\n    c\n  g: x\n"),
     ("multi-line-new-string", "data:\n  g: x\n", [add("/data/f", "a\nb\n")],
      "data:\n  g: x\n  f: |\n    a\n    b\n"),
     ("whole-document", "a: 1 # c\n", [{"op": "replace", "path": "", "value": {"b": "on"}}], 'b: "on"\n'),
