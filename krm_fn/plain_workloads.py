@@ -15,7 +15,7 @@ from typing import Any
 
 from . import constants as C
 from . import kinds
-from .results import Finding
+from .results import PlainFinding
 from .kinds import Path, dotted, get, pointer
 from .presets import DEFAULT_TABLE, PresetTable
 from .results import Severity
@@ -111,7 +111,7 @@ def kind_of(api_version: Any, kind: Any) -> WorkloadKind | None:
     return spec if spec is not None and api_version in spec.api_versions else None
 
 
-def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
+def other_version(api_version: Any, kind: Any, data: Any) -> PlainFinding | None:
     """SD722 when a known kind at another apiVersion (`extensions/v1beta1` Deployment, `batch/v1beta1`
     CronJob) carries the opt-in: it would silently get nothing."""
     spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
@@ -120,7 +120,7 @@ def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
     if found is None:
         return None
-    return Finding("SD722", Severity.WARNING, f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found))
+    return PlainFinding("SD722", Severity.WARNING, f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found))
 
 
 def _opt_in_paths_any(data: Any) -> list[Path]:
@@ -143,7 +143,7 @@ class OptIn:
     (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
     value: Any = None
     path: Path | None = None
-    conflict: Finding | None = None
+    conflict: PlainFinding | None = None
 
     @property
     def field(self) -> str:
@@ -162,7 +162,7 @@ def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
     other = next(((p, v) for p, v in rest if v != value), None)
     if other is None:
         return OptIn(value, first)
-    return OptIn(None, first, Finding(
+    return OptIn(None, first, PlainFinding(
         "SD720", Severity.ERROR,
         f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
         _annotation_field(other[0])))
@@ -235,7 +235,7 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
 class WorkloadPlan:
     opt_in: OptIn
     ops: tuple[dict, ...] = ()
-    findings: tuple[Finding, ...] = ()
+    findings: tuple[PlainFinding, ...] = ()
     runs_vllm: bool = False
 
 
@@ -254,7 +254,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if not enabled and all(_recorded(data, t) is None for t in templates):
         return WorkloadPlan(opt_in)   # never opted in, or already reverted: not even looked at
     ops: list[dict] = []
-    findings: list[Finding] = []
+    findings: list[PlainFinding] = []
     runs_vllm = False
     for template in templates:
         recorded = _recorded(data, template)
@@ -266,7 +266,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
         injected = {o.injected for _, o in outcomes if o.injected is not None}
         if len(injected) > 1:
-            findings.append(Finding(
+            findings.append(PlainFinding(
                 "SD725", Severity.WARNING,
                 f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
                 dotted(template.spec + ("containers",))))
@@ -277,12 +277,12 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         record = next(iter(injected), None)
         ops.extend(_record_ops(data, template, record))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
-        findings.append(Finding(
+        findings.append(PlainFinding(
             "SD721", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
             opt_in.field))
     if ops and spec.immutable_template:
-        findings.append(Finding(
+        findings.append(PlainFinding(
             "SD726", Severity.INFO,
             f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
             dotted(spec.templates[0].spec)))
@@ -296,7 +296,7 @@ def _recorded(data: Any, template: PodTemplate) -> str | None:
 
 
 def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
-                    findings: list[Finding]) -> list[tuple[Path, Reconciled]]:
+                    findings: list[PlainFinding]) -> list[tuple[Path, Reconciled]]:
     """The `model` of a Hugging Face runtime predictor as one more vLLM "container" (args only)."""
     if not isinstance(get(data, model.model), dict):
         return []
@@ -304,12 +304,12 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
     backend = kserve_backend(model, data)
     runs_vllm = get(data, model.format_name) == model.runtime_format and backend in model.vllm_backends
     if enabled and get(data, model.format_name) != model.runtime_format:
-        findings.append(Finding(
+        findings.append(PlainFinding(
             "SD723", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
             dotted(model.format_name)))
     elif enabled and not runs_vllm:
-        findings.append(Finding(
+        findings.append(PlainFinding(
             "SD724", Severity.WARNING,
             f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
             dotted(model.args)))

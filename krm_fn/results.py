@@ -100,19 +100,19 @@ class Result:
 # turns each one into a Result with `report.about(severity, message, item, field, id=…)`, prefixing `field`
 # with the path of the object it is about (a container, a pod template).
 @dataclass(frozen=True)
-class Finding:
+class PlainFinding:
     id: str
     severity: Severity
     message: str
     field: str = ""   # relative to what the finding is about: `args`, `command[2]`, `metadata.annotations[…]`
 
-    def under(self, prefix: str) -> Finding:
+    def under(self, prefix: str) -> PlainFinding:
         """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`)."""
         if not prefix:
             return self
         field = prefix if not self.field else (
             prefix + self.field if self.field.startswith("[") else f"{prefix}.{self.field}")
-        return Finding(self.id, self.severity, self.message, field)
+        return PlainFinding(self.id, self.severity, self.message, field)
 
 
 def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:

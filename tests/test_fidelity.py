@@ -564,6 +564,11 @@ def test_trailing_spaces_in_the_source_keep_the_copy_a_literal_block(backend) ->
     cm = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
           "    inference_config.yaml: |\n      # trailing space \n      vllm:\n        swap-space: 4\t# tab\n")
     code, out, err = run([], RL_ITEMS + cm + WS_PHI4 + "    config: cfg\n")
+    if backend == "pure":
+        # Pure PyYAML's scanner refuses a tab between a plain scalar and its comment, which libyaml (and
+        # KAITO's yaml.v2) accept: an install without libyaml says so rather than guessing.
+        assert code == 1 and "found character '\\t' that cannot start any token" in err, err
+        return
     assert code == 0, err
     derived_text = out[out.index("name: cfg-specdec-"):]
     assert "    inference_config.yaml: |\n      # trailing space \n" in derived_text
