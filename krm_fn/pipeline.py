@@ -38,7 +38,8 @@ def _error_outcome(result: Result) -> Outcome:
 
 
 def _enabled(results: list[Result], settings: Settings) -> list[Result]:
-    """The findings made here (outside plan, which filters its own) without those `disable` turns off."""
+    """The results without the findings `disable` turns off. plan drops its own before its error gate
+    (an error turned off must not stop the run); this drops the warnings made here, and is the last word."""
     return [r for r in results if r.id not in settings.disable]
 
 
@@ -64,7 +65,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
-    results = _ordered(results + _enabled(unlisted_warnings(rl.items, derived_files(rl.items, changes)), settings),
+    results = _ordered(_enabled(results + unlisted_warnings(rl.items, derived_files(rl.items, changes)), settings),
                        rl.items)
     try:
         output = write_resource_list(rl, changes, results)
@@ -128,7 +129,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
     changes, results = plan(stream.items, settings)
     left_out = orchestrator_config(stream.items)
-    results = _ordered(results + _enabled(kustomization_warnings(stream.items), settings), stream.items)
+    results = _ordered(_enabled(results + kustomization_warnings(stream.items), settings), stream.items)
     code = exit_status(results, settings.fail_on)
     if code != 0:
         return Outcome("", results, code)

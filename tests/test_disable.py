@@ -126,3 +126,15 @@ def test_render_turns_an_admission_error_off_and_writes_the_workload(tmp_path: P
     assert (code, out) == (1, "") and err.rstrip("\n").endswith("Unsupported inference preset name falcon-7b [SD112]")
     code, out, err = _render(["--disable", "SD112", str(tmp_path)])
     assert (code, err) == (0, "") and "config: specdec-ngram-" in out
+
+
+def test_the_same_object_twice_can_be_turned_off(tmp_path: Path) -> None:
+    svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
+    (tmp_path / "a.yaml").write_text(svc + "---\n" + svc, encoding="utf-8")
+    code, out, err = _render([str(tmp_path)])
+    assert code == 0 and err.rstrip("\n").endswith("one of them would be lost [SD008]"), err
+    assert _render(["--disable", "SD008", str(tmp_path)]) == (0, out, "")
+    # failOn: warning fails on it, unless it is turned off
+    env = {"KAITO_SPECDEC_FAIL_ON": "warning"}
+    assert _render([str(tmp_path)], env)[0] == 1
+    assert _render(["--disable", "SD008", str(tmp_path)], env) == (0, out, "")
