@@ -13,11 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import __version__, yamlio
+from . import __version__, streams, yamlio
 from .config import MODES, ConfigError, max_input, parse_size, resolve_settings
+from .findings import CAN_DISABLE
 from .pipeline import Outcome, run_krm, run_render
 from .presets import describe
-from .results import Severity
+from .results import Result, Severity
+from .streams import InputProblem
 
 HELP = """\
 KAITO speculative decoding at render time.
@@ -35,10 +37,6 @@ WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mod
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
-class InputProblem(Exception):
-    """An input that cannot be read as given (unreadable, not a regular file, too large): one line."""
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -54,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                     "SpeculativeDecodingPolicy)")
     r.add_argument("--mode", choices=MODES, help="materialize (default) or validate")
+    r.add_argument("--disable", metavar="IDS", help="finding ids not to report, separated by commas (e.g. "
+                                                    "SD112,SD008); the same as the disable setting")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
                                                        "(default: KAITO_SPECDEC_MAX_INPUT or 256Mi)")
     pr = sub.add_parser("presets", help="print the effective tuned presets, legacy aliases and the fallback",
@@ -69,7 +69,9 @@ def _parser() -> argparse.ArgumentParser:
 # --- output: written whole, checked, or one line on stderr and a non-zero exit --------------------------
 
 class _WriteFailed(Exception):
-    pass
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.message)
+        self.result = result
 
 
 def _say(stderr: Any, line: str) -> None:
@@ -96,12 +98,10 @@ def _write_fd(fd: int, data: bytes) -> None:
             raise _WriteFailed(_write_error(exc, done, len(view))) from None
 
 
-def _write_error(exc: OSError, done: int, total: int) -> str:
+def _write_error(exc: OSError, done: int, total: int) -> Result:
     if exc.errno == errno.EPIPE:
-        return (f"[error] stdout: the reader closed the pipe after {done} of {total} bytes; "
-                "the output is incomplete")
-    return f"[error] stdout: cannot write the output ({exc.strerror or exc}) after {done} of {total} bytes; " \
-           "the output is incomplete"
+        return streams.pipe_closed(done, total)
+    return streams.cannot_write(str(exc.strerror or exc), done, total)
 
 
 def _emit(stdout: Any, text: str) -> None:
@@ -110,7 +110,7 @@ def _emit(stdout: Any, text: str) -> None:
     if not text:
         return
     if stdout is None:
-        raise _WriteFailed("[error] stdout is closed: nowhere to write the output")
+        raise _WriteFailed(streams.stdout_closed())
     if stdout is sys.__stdout__ and _fileno(stdout) is not None:
         stdout.flush()
         _write_fd(_fileno(stdout), text.encode("utf-8"))
@@ -119,7 +119,7 @@ def _emit(stdout: Any, text: str) -> None:
         stdout.write(text)
         stdout.flush()
     except (OSError, ValueError) as exc:
-        raise _WriteFailed(f"[error] stdout: cannot write the output ({exc}); the output is incomplete") from None
+        raise _WriteFailed(streams.cannot_write(str(exc))) from None
 
 
 def _fileno(stream: Any) -> int | None:
@@ -133,7 +133,7 @@ def _fileno(stream: Any) -> int | None:
 
 def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) -> bytes:
     if stdin is None:
-        raise InputProblem(f"stdin is closed; expected {what} on stdin")
+        raise streams.stdin_closed(what)
     fd = _fileno(stdin) if stdin is getattr(sys.__stdin__, "buffer", None) else None
     chunks, total = [], 0
     while True:
@@ -148,7 +148,7 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
         except InterruptedError:
             continue
         except OSError as exc:
-            raise InputProblem(f"stdin: cannot read: {exc.strerror or exc}") from None
+            raise streams.stdin_unreadable(str(exc.strerror or exc)) from None
         if chunk is None:  # a non-blocking buffered stdin with nothing yet
             if fd is None:
                 fd = _fileno(stdin)
@@ -160,12 +160,7 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
         chunks.append(chunk)
         total += len(chunk)
         if total > budget:
-            raise InputProblem(_too_large("stdin", limit or budget))
-
-
-def _too_large(name: str, limit: int) -> str:
-    return (f"{name}: the input is larger than the limit of {_size(limit)}; raise it with "
-            "KAITO_SPECDEC_MAX_INPUT (e.g. 1Gi) or `render --max-input` if that much is expected")
+            raise streams.too_large("stdin", _size(limit or budget))
 
 
 def _size(n: int) -> str:
@@ -189,14 +184,13 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise InputProblem(f"{path}: {exc.strerror}") from None
+        raise streams.cannot_open(path, str(exc.strerror)) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputProblem(f"{path}: {_kind_of(st.st_mode)}, not a regular file; render reads regular "
-                               "files and folders only (use - for stdin)")
+            raise streams.not_regular(path, _kind_of(st.st_mode))
         if st.st_size > budget:
-            raise InputProblem(_too_large(path, limit or budget))
+            raise streams.too_large(path, _size(limit or budget))
         chunks, total = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, budget + 1 - total))
@@ -205,9 +199,9 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > budget:
-                raise InputProblem(_too_large(path, limit or budget))
+                raise streams.too_large(path, _size(limit or budget))
     except OSError as exc:
-        raise InputProblem(f"{path}: {exc.strerror}") from None
+        raise streams.cannot_open(path, str(exc.strerror)) from None
     finally:
         os.close(fd)
 
@@ -230,8 +224,7 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
             with os.scandir(folder) as entries:
                 listed = list(entries)
         except OSError as exc:
-            raise InputProblem(f"{folder}: cannot read the folder: {exc.strerror}; its manifests would be "
-                               "missing") from None
+            raise streams.folder_unreadable(str(folder), str(exc.strerror)) from None
         for entry in listed:
             if entry.name.startswith("."):
                 continue
@@ -243,11 +236,9 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
                 if not (yaml_name or os.path.isdir(target)):
                     continue
                 if yaml_name and not os.path.exists(target):
-                    raise InputProblem(f"{path}: a broken symlink (to {target}); remove it or restore its target")
+                    raise streams.broken_symlink(str(path), target)
                 if not _inside(target, roots):
-                    raise InputProblem(f"{path}: a symlink to {target}, outside the folders given; not "
-                                       "followed (name that file or its folder on the command line to "
-                                       "render it)")
+                    raise streams.symlink_outside(str(path), target)
                 if yaml_name and not os.path.isdir(target):
                     found.append(path)  # a FIFO or device behind it is refused when read
             elif entry.is_dir(follow_symlinks=False):
@@ -271,7 +262,7 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
             try:
                 mode = os.stat(raw).st_mode
             except OSError as exc:
-                raise InputProblem(f"{raw}: {exc.strerror}") from None
+                raise streams.cannot_open(raw, str(exc.strerror)) from None
             files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
             for f in files:
                 real = os.path.realpath(f)
@@ -307,7 +298,7 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
         try:
             _emit(stdout, shown.getvalue())
         except _WriteFailed as failed:
-            _say(stderr, str(failed))
+            _say(stderr, failed.result.line())
             return 1
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     # One short run builds millions of small objects and frees almost none: the cyclic collector would
@@ -317,7 +308,7 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     try:
         return _run(args, stdin, stdout, stderr, environ)
     except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
-        _say(stderr, "[error] interrupted; any output is incomplete")
+        _say(stderr, streams.interrupted().line())
         return 130
     finally:
         if was_enabled:
@@ -331,7 +322,7 @@ def _load_config(path: str | None, limit: int) -> Any:
     try:
         return yamlio.load(data.decode("utf-8"))
     except Exception as exc:  # a config file that is not YAML (or not UTF-8)
-        raise InputProblem(f"{path}: not a valid functionConfig: {' '.join(str(exc).split())}") from None
+        raise streams.config_file_invalid(path, ' '.join(str(exc).split())) from None
 
 
 def _isatty(stream: Any) -> bool:
@@ -343,17 +334,18 @@ def _isatty(stream: Any) -> bool:
 
 def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
     if stdout is None:
-        _say(stderr, "[error] stdout is closed: nowhere to write the output")
+        _say(stderr, streams.stdout_closed().line())
         return 1
     option = getattr(args, "max_input", None)  # an explicit `--max-input ""` is refused, not ignored
     try:
         limit = parse_size(option) if option is not None else max_input(environ)
-    except (ValueError, ConfigError) as exc:
-        _say(stderr, f"[error] {'--max-input: ' if option is not None else ''}{exc}")
+    except ConfigError as exc:
+        shown = f"--max-input: {exc}" if option is not None else str(exc)
+        _say(stderr, Result(Severity.ERROR, shown, id=exc.id, scope="").line())
         return 1
     try:
         if args.command == "presets":
-            settings = resolve_settings(_load_config(args.config, limit), environ)
+            settings = resolve_settings(_load_config(args.config, limit), environ, ids=CAN_DISABLE)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":
             if "-" in args.paths and _isatty(stdin):
@@ -361,29 +353,30 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
             sources = _sources(args.paths, stdin, limit)
             fc = _load_config(args.config, limit)
             overrides = {"mode": args.mode} if args.mode else {}
+            if args.disable is not None:  # `--disable ""` turns off what the config or environment disabled
+                overrides["disable"] = args.disable
             outcome = run_render(sources, fc, environ, overrides)
         else:
             if _isatty(stdin):
                 _say(stderr, WAITING)
             outcome = run_krm(_read_stdin(stdin, limit, "a ResourceList"), environ)
     except InputProblem as exc:
-        _say(stderr, f"[error] {exc}")
+        _say(stderr, exc.result.line())
         return 1
     except ConfigError as exc:
-        _say(stderr, f"[error] {exc}")
+        _say(stderr, Result(Severity.ERROR, str(exc), id=exc.id, scope="").line())
         return 1
     except RecursionError:
-        _say(stderr, "[error] ResourceList: the input nests too deeply to process (hundreds of levels); "
-                     "no Kubernetes object does")
+        _say(stderr, streams.too_deep().line())
         return 1
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
-        _say(stderr, f"[error] kaito-specdec internal error: {type(exc).__name__}: {' '.join(str(exc).split())}")
+        _say(stderr, streams.internal_error(exc).line())
         return 1
     try:
         _emit(stdout, outcome.output)
     except _WriteFailed as failed:
         _report(outcome, stderr)
-        _say(stderr, str(failed))
+        _say(stderr, failed.result.line())
         return 1
     _report(outcome, stderr)
     return outcome.exit_code

@@ -17,11 +17,11 @@ from .results import Severity
 
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
-SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "featureGates")
+SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "featureGates", "disable")
 # Environment names for the settings that make sense outside a functionConfig.
 ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
              "ngramFallback": "NGRAM_FALLBACK", "kaitoVersion": "KAITO_VERSION",
-             "featureGates": "FEATURE_GATES"}
+             "featureGates": "FEATURE_GATES", "disable": "DISABLE"}
 
 # KAITO's --feature-gates names (pkg/featuregates/featuregates.go, v0.12.0). The function follows two of
 # them; the others are accepted so that a cluster's flag can be pasted as it is.
@@ -36,16 +36,47 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
+_FINDING_ID = re.compile(r"SD[0-9]{3}")
 _VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
-class ConfigError(Exception):
-    """A setting is unknown or has a bad value; the message names it, `field` says where it was set."""
+# Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
+FINDINGS = {
+    "SD020": "an unknown setting",
+    "SD021": "mode is neither materialize nor validate",
+    "SD022": "failOn is neither error nor warning",
+    "SD023": "tunedPresets is not valid JSON",
+    "SD024": "tunedPresets is not a mapping of preset name to config",
+    "SD025": "a tunedPresets name is not a non-empty string",
+    "SD026": "a tunedPresets or ngramFallback config is not a speculative config",
+    "SD027": "kaitoVersion is not a KAITO release",
+    "SD028": "featureGates is not a string",
+    "SD029": "featureGates has a pair without =",
+    "SD030": "featureGates names a gate KAITO does not have",
+    "SD031": "featureGates sets a gate to something other than true or false",
+    "SD032": "the functionConfig is not a mapping",
+    "SD033": "the functionConfig ConfigMap's data is not a mapping",
+    "SD034": "the functionConfig policy's spec is not a mapping",
+    "SD035": "the functionConfig is neither a ConfigMap nor a SpeculativeDecodingPolicy",
+    "SD036": "the functionConfig cannot be read",
+    "SD037": "an input size limit that is not a size",
+    "SD038": "disable is not a list of finding ids",
+    "SD039": "disable names a malformed finding id",
+    "SD040": "disable names an unknown finding id",
+    "SD041": "disable names a finding that cannot be turned off",
+}
+ALWAYS_ON = frozenset(FINDINGS)
 
-    def __init__(self, message: str, setting: str = "", field: str = "") -> None:
+
+class ConfigError(Exception):
+    """A setting is unknown or has a bad value; the message names it, `field` says where it was set,
+    `id` which finding it is."""
+
+    def __init__(self, message: str, setting: str = "", field: str = "", id: str = "") -> None:
         super().__init__(message)
         self.setting = setting
         self.field = field
+        self.id = id
 
 
 # The input size cap (issue 10): read before any functionConfig exists, so only the environment (and
@@ -56,13 +87,12 @@ _SIZE_UNITS = {"": 1, "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
 
 
 def parse_size(text: str) -> int:
-    """`268435456`, `256Mi`, `1Gi` -> bytes; ValueError with a message a user can act on."""
+    """`268435456`, `256Mi`, `1Gi` -> bytes; ConfigError with a message a user can act on."""
     raw = text.strip()
     unit = raw[-2:] if raw[-2:] in _SIZE_UNITS else ""
     number = raw[: len(raw) - len(unit)]
     if not number.isdigit() or int(number) == 0:
-        raise ValueError(f"invalid size {text!r}; expected a positive number of bytes, optionally with "
-                         "Ki, Mi or Gi (e.g. 512Mi)")
+        raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD037")
     return int(number) * _SIZE_UNITS[unit]
 
 
@@ -72,8 +102,8 @@ def max_input(environ: Mapping[str, str]) -> int:
         if environ.get(name, "") != "":
             try:
                 return parse_size(environ[name])
-            except ValueError as exc:
-                raise ConfigError(f"environment variable {name}: {exc}", "maxInput") from None
+            except ConfigError as exc:
+                raise ConfigError(f"environment variable {name}: {exc}", "maxInput", id=exc.id) from None
     return DEFAULT_MAX_INPUT
 
 
@@ -84,6 +114,7 @@ class Settings:
     presets: PresetTable = field(default=DEFAULT_TABLE)
     kaito_version: str = TABLES_VERSION
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
+    disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
 
     @property
     def materialize(self) -> bool:
@@ -113,8 +144,7 @@ def version_tuple(text: str) -> tuple[int, int, int]:
 
 def parse_version(value: Any) -> str:
     if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
-        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0",
-                          "kaitoVersion")
+        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
     major, minor, patch = version_tuple(value.strip())
     return f"v{major}.{minor}.{patch}"
 
@@ -122,8 +152,7 @@ def parse_version(value: Any) -> str:
 def parse_feature_gates(value: Any) -> Mapping[str, bool]:
     """KAITO's `--feature-gates` syntax: `name=bool` pairs separated by commas (Go's ParseBool values)."""
     if not isinstance(value, str):
-        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}",
-                          "featureGates")
+        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}", "featureGates", id="SD028")
     gates = dict(DEFAULT_GATES)
     for pair in value.split(","):
         if not pair.strip():
@@ -131,13 +160,11 @@ def parse_feature_gates(value: Any) -> Mapping[str, bool]:
         name, sep, raw = pair.partition("=")
         name, raw = name.strip(), raw.strip()
         if not sep:
-            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates")
+            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates", id="SD029")
         if name not in KAITO_GATES:
-            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: "
-                              f"{', '.join(KAITO_GATES)}", "featureGates")
+            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: {', '.join(KAITO_GATES)}", "featureGates", id="SD030")
         if raw not in _GO_BOOLS:
-            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false",
-                              "featureGates")
+            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false", "featureGates", id="SD031")
         gates[name] = _GO_BOOLS[raw]
     return MappingProxyType(gates)
 
@@ -157,24 +184,23 @@ def raw_from_function_config(fc: Any) -> dict[str, Any]:
     if fc is None or fc == {}:
         return {}
     if not isinstance(fc, dict):
-        raise ConfigError("functionConfig is not a mapping; expected a ConfigMap or a "
-                          f"{C.POLICY_KIND}")
+        raise ConfigError(f"functionConfig is not a mapping; expected a ConfigMap or a {C.POLICY_KIND}", id="SD032")
     kind = fc.get("kind")
     if kind == C.CONFIGMAP_KIND:
         data = fc.get("data")
         if data is None:
             return {}
         if not isinstance(data, dict):
-            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings")
+            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings", id="SD033")
         return {str(k): v for k, v in data.items()}
     if kind == C.POLICY_KIND:
         spec = fc.get("spec")
         if spec is None:
             return {}
         if not isinstance(spec, dict):
-            raise ConfigError(f"functionConfig {C.POLICY_KIND} spec is not a mapping")
+            raise ConfigError(f"functionConfig {C.POLICY_KIND} spec is not a mapping", id="SD034")
         return dict(spec)
-    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {C.POLICY_KIND}")
+    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {C.POLICY_KIND}", id="SD035")
 
 
 def _mapping(value: Any, setting: str) -> dict[str, Any]:
@@ -182,72 +208,95 @@ def _mapping(value: Any, setting: str) -> dict[str, Any]:
         try:
             value = json.loads(value) if value.strip() else {}
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, "
-                              f"column {exc.colno})", setting) from None
+            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD023") from None
     if not isinstance(value, dict):
-        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, "
-                          f"got {type(value).__name__}", setting)
+        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD024")
     return value
 
 
-def settings_from(raw: Mapping[str, Any]) -> Settings:
+def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
+    """`SD112, SD008` (or, in a policy's spec, a list) -> the ids; `ids`: every known id -> whether it can
+    be turned off. A typo must not silently disable nothing, so each id is checked."""
+    entries = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
+    if entries is None or not all(isinstance(e, str) for e in entries):
+        raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD038")
+    out = set()
+    for entry in (e.strip() for e in entries):
+        if not entry:
+            continue
+        if not _FINDING_ID.fullmatch(entry):
+            raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
+        if entry not in ids:
+            raise ConfigError(f"disable: unknown finding id {entry}; the README's table of findings lists every id", "disable", id="SD040")
+        if not ids[entry]:
+            raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
+        out.add(entry)
+    return frozenset(out)
+
+
+def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None) -> Settings:
+    """`ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused)."""
     unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
     if unknown:
-        raise ConfigError(f"unknown setting {_q(unknown[0])}; known settings: {', '.join(SETTINGS)}",
-                          unknown[0])
+        raise ConfigError(f"unknown setting {_q(unknown[0])}; known settings: {', '.join(SETTINGS)}", unknown[0], id="SD020")
     mode = raw.get("mode", "materialize")
     if mode not in MODES:
-        raise ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode")
+        raise ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021")
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
-        raise ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}",
-                          "failOn")
+        raise ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD022")
     tuned: dict[str, dict] = {}
     if raw.get("tunedPresets") not in (None, ""):
         for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
             if not isinstance(name, str) or not name:
-                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}",
-                                  "tunedPresets")
+                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
             try:
                 tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]")
-            except ValueError as exc:
-                raise ConfigError(str(exc), "tunedPresets") from None
+            except ValueError as exc:  # presets.py words what is wrong with the config
+                raise ConfigError(str(exc), "tunedPresets", id="SD026") from None
     fallback = None
     if raw.get("ngramFallback") not in (None, ""):
         try:
             fallback = parse_config_json(raw["ngramFallback"], "ngramFallback")
         except ValueError as exc:
-            raise ConfigError(str(exc), "ngramFallback") from None
+            raise ConfigError(str(exc), "ngramFallback", id="SD026") from None
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
     version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else TABLES_VERSION
     gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
+    disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
-                    feature_gates=gates)
+                    feature_gates=gates, disable=disable)
 
 
-def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None
-                     ) -> Settings:
-    """Environment, then the functionConfig, then explicit CLI flags: later wins.
+def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
+                     ids: Mapping[str, bool] | None = None) -> Settings:
+    """Environment, then the functionConfig, then explicit CLI flags: later wins (`disable` too: the
+    later list replaces the earlier one).
 
-    Each source is checked on its own first, so an error says where the bad value was set.
+    Each source is checked on its own first, so an error says where the bad value was set. `ids`: every
+    finding id -> whether `disable` may name it (findings.CAN_DISABLE; the catalogue sits above this
+    module, which every stage imports).
     """
     env = from_environment(environ)
     try:
-        settings_from(env)
+        settings_from(env, ids)
     except ConfigError as exc:
         name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
-        raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}",
-                          exc.setting) from None
+        raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}", exc.setting, id=exc.id) from None
     try:
         raw = raw_from_function_config(fc)
-        settings_from(raw)
+        settings_from(raw, ids)
     except ConfigError as exc:
         where = "spec" if isinstance(fc, dict) and fc.get("kind") == C.POLICY_KIND else "data"
         known = exc.setting in SETTINGS
-        raise ConfigError(f"invalid functionConfig: {exc}", exc.setting,
-                          f"functionConfig.{where}.{exc.setting}" if known else "") from None
+        raise ConfigError(f"invalid functionConfig: {exc}", exc.setting, f"functionConfig.{where}.{exc.setting}" if known else "", id=exc.id) from None
     merged = {**env, **raw, **(overrides or {})}
-    return settings_from(merged)
+    return settings_from(merged, ids)
+
+
+def unreadable(exc: Exception) -> ConfigError:
+    """A functionConfig that is not YAML one can construct (an alias bomb, a bad tag)."""
+    return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD036")
 
 
 def _q(value: Any) -> str:

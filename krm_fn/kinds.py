@@ -19,7 +19,6 @@ class KindSpec:
     api_versions: tuple[str, ...]
     annotations: Path          # the mapping that holds the opt-in and the runtime annotation
     preset: Path               # the preset (model) name
-    no_preset_message: str
     config_refs: Callable[[Any], list[Path]]  # the config reference paths present in an object
     inference: Path | None = None             # the Workspace-shaped `inference` (None: no such field)
 
@@ -63,8 +62,6 @@ WORKSPACE = KindSpec(
     api_versions=("kaito.sh/v1beta1", "kaito.sh/v1alpha1"),
     annotations=("metadata", "annotations"),
     preset=("inference", "preset", "name"),
-    no_preset_message="kaito.sh/enable-speculative-decoding requires a preset inference; "
-                      "remove the annotation or set inference.preset.name",
     config_refs=lambda data: [("inference", "config")] if isinstance(get(data, ("inference",)), dict) else [],
     inference=("inference",),
 )
@@ -74,8 +71,6 @@ INFERENCESET = KindSpec(
     api_versions=("kaito.sh/v1beta1", "kaito.sh/v1alpha1"),
     annotations=("spec", "template", "metadata", "annotations"),
     preset=("spec", "template", "inference", "preset", "name"),
-    no_preset_message="kaito.sh/enable-speculative-decoding requires a preset inference; "
-                      "remove the annotation or set spec.template.inference.preset.name",
     config_refs=lambda data: ([("spec", "template", "inference", "config")]
                               if isinstance(get(data, ("spec", "template", "inference")), dict) else []),
     inference=("spec", "template", "inference"),
@@ -86,7 +81,6 @@ MULTIROLEINFERENCE = KindSpec(
     api_versions=("kaito.sh/v1alpha1",),
     annotations=("metadata", "annotations"),
     preset=("spec", "model", "name"),
-    no_preset_message="kaito.sh/enable-speculative-decoding requires spec.model.name",
     config_refs=_roles,
 )
 

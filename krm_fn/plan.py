@@ -10,10 +10,10 @@ from . import kinds
 from .advice import (configurable, document_warnings, override_checks, role_mismatches, spelling_warnings,
                      unconfigurable, version_notes)
 from .cascade import cascade
-from .checks import ADMISSION, OPT_IN
+from .checks import validate
 from .config import Settings
 from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide
-from .index import ABSENT, Index, build_index
+from .index import Index, build_index
 from .inference_config import DATA_KEY
 from .materialize import materialize, retire, revert
 from .reader import Item
@@ -22,24 +22,6 @@ from .results import Result, Severity, has_errors
 from .localconfig import kustomize_config
 from .shape import duplicates, shape_errors
 from .writer import Changes
-
-
-def validate(index: Index, settings: Settings) -> list[Result]:
-    """The opt-in checks (the first failing one) and every admission rule KAITO would refuse the object by."""
-    out = []
-    for w in index.workloads:
-        if w.value is ABSENT or w.value == "false":
-            continue
-        for check in OPT_IN:
-            message = check.check(w, settings)
-            if message is not None:
-                out.append(about(Severity.ERROR, message, w.item, w.spec.annotation_field,
-                                   current_value=w.value))
-                break
-        for rule in ADMISSION:
-            if w.spec.kind in rule.KINDS:
-                out += [about(Severity.ERROR, message, w.item, field) for message, field in rule.findings(w, settings)]
-    return out
 
 
 def decisions(index: Index, settings: Settings) -> list[Decision]:

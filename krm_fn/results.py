@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 
 class Severity(str, Enum):
@@ -35,6 +35,16 @@ class ResourceRef:
 
 
 _UNSET = object()
+
+
+class Finding(NamedTuple):
+    """A finding before it is placed on an item: its message, the field it is about, its stable id.
+
+    A check returns these; `report.about` places one on an item. (message, field) first, so code that
+    reads a check's `(message, field)` pair by position keeps working."""
+    message: str
+    field: str
+    id: str
 
 
 @dataclass(frozen=True)
@@ -84,16 +94,21 @@ class Result:
         return f"{self.file_path}: "
 
     def line(self) -> str:
-        """`[file:line: ][severity] apiVersion/kind/[namespace/]name field: message` — the stderr line (kustomize
+        """`[file:line: ][severity] apiVersion/kind/[namespace/]name field: message [id]` — the stderr line (kustomize
         never shows results; kpt and editors find the file from its first words)."""
         location = self.location()
         if self.resource is not None and not self.resource.kind:
             # Not a Kubernetes object: its message says where it is; `v2//x kind:` would say nothing.
-            return f"{location}[{self.severity.value}] {self.message}"
+            return f"{location}[{self.severity.value}] {self.message}{self._id_suffix()}"
         where = self.resource.display() if self.resource else "" if location else self.scope
         fld = f" {self.field_path}" if self.field_path else ""
         head = f"{where}{fld}: " if (where or fld) else ""
-        return f"{location}[{self.severity.value}] {head}{self.message}"
+        return f"{location}[{self.severity.value}] {head}{self.message}{self._id_suffix()}"
+
+    def _id_suffix(self) -> str:
+        """` [SD101]`: under kustomize or Argo CD the stderr line is all a user sees, and the id is what
+        the `disable` setting takes."""
+        return f" [{self.id}]" if self.id else ""
 
 
 # A finding as plain data, for stages that work on plain Python values (no Item, no YAML node): the wiring

@@ -12,6 +12,18 @@ from .localconfig import file_name, is_function_config, is_kustomization
 from .report import about, q, where
 from .results import Result, Severity
 
+# Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written
+# safely. SD008 (the same object twice) is a warning a user may turn off.
+FINDINGS = {
+    "SD003": "an item is not a mapping",
+    "SD004": "an item has a key twice",
+    "SD005": "a file that is no Kubernetes object (a Helm chart file, a CI configuration)",
+    "SD006": "an item has neither apiVersion nor kind",
+    "SD007": "an item has no apiVersion, kind or metadata.name",
+    "SD008": "the same object twice in the input",
+}
+ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007"))
+
 
 def _where(item: Item) -> str:
     """Where an item is, for messages: `document N` of its file (from 1), or `items[i]` (of the ResourceList
@@ -52,39 +64,30 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
         if item.index in config:
             continue
         if not item.is_mapping:
-            out.append(Result(Severity.ERROR, f"{_where(item)} is not a mapping; every item must be a "
-                                              "Kubernetes object", **where(item)))
+            out.append(Result(Severity.ERROR, f"{_where(item)} is not a mapping; every item must be a Kubernetes object", **where(item), id="SD003"))
             continue
         if is_kustomization(item):
             continue
         dup = _duplicate_key(item.node)
         if dup is not None:
             key, first = dup
-            out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line "
-                                              f"{first.start_mark.line + 1} and line {key.start_mark.line + 1}); "
-                                              "Kubernetes refuses such a document", ref_of(item),
-                              **where(item)))
+            out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
             continue
         if not item.kind:
             what = _not_kubernetes(item)
             if what is not None:
-                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no "
-                                                  "kind); give kaito-specdec manifests only (render a chart "
-                                                  "with `helm template` first)" if "Helm" in what else
-                                  f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give "
-                                  "kaito-specdec manifests only", ref_of(item), field_path="kind", **where(item)))
+                hint = " (render a chart with `helm template` first)" if "Helm" in what else ""
+                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only{hint}", ref_of(item), field_path="kind", **where(item), id="SD005"))
                 continue
             if not item.api_version:
-                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither "
-                                                  "apiVersion nor kind", ref_of(item), **where(item)))
+                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD006"))
                 continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
             fields.append(("metadata.name", item.name))
         missing = [f for f, v in fields if not v]
         if missing:
-            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)",
-                              ref_of(item), field_path=missing[0], **where(item)))
+            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD007"))
     return out
 
 
@@ -124,8 +127,7 @@ def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:
         first = seen.setdefault(key, item)
         if first is not item:
             where = first.file()[0] or f"items[{first.index}]"
-            out.append(about(Severity.WARNING, f"the same object as {where} (kind, namespace and name): "
-                                                 "one of them would be lost", item))
+            out.append(about(Severity.WARNING, f"the same object as {where} (kind, namespace and name): one of them would be lost", item, id="SD008"))
     return out
 
 

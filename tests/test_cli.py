@@ -200,7 +200,7 @@ def test_render_errors_go_to_stderr_and_nothing_to_stdout(package):
     assert (code, out) == (1, "")
     # file:line of the field (issue 9): line 7 is the annotation
     assert err == (f'{ws}:7: [error] kaito.sh/v1beta1/Workspace/ml/ds metadata.annotations[kaito.sh/enable-speculative-decoding]: '
-                   'annotation kaito.sh/enable-speculative-decoding has invalid value "yes"; expected "true" or "false"\n')
+                   'annotation kaito.sh/enable-speculative-decoding has invalid value "yes"; expected "true" or "false" [SD101]\n')
 
 
 def test_render_warnings_go_to_stderr_only(package):

@@ -160,4 +160,4 @@ def test_ctrl_c_while_waiting_is_one_line():
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
         assert (proc.returncode, out) == (130, b"")
-        assert err.decode() == "[error] interrupted; any output is incomplete\n"
+        assert err.decode() == "[error] interrupted; any output is incomplete [SD063]\n"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from krm_fn import checks
+from krm_fn import checks, findings
+from krm_fn.config import resolve_settings
 from runner import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,11 +46,29 @@ def test_every_check_is_documented() -> None:
         assert "KAITO rule mirrored" in check.__doc__, check.ID
 
 
-def test_check_table_names_the_kaito_rule_of_every_check() -> None:
+def test_check_table_names_the_ids_and_the_kaito_rule_of_every_check() -> None:
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^   \| `([a-z-]+)` \|(.*)\|$", README, re.M)}
+    assert set(rows) == {check.ID for check in checks.CHECKS}
     for check in checks.CHECKS:
         cells = [c.strip() for c in rows[check.ID].split(" | ")]
-        assert len(cells) == 2 and cells[1], f"{check.ID}: no KAITO rule column"
+        assert len(cells) == 3 and cells[2], f"{check.ID}: no KAITO rule column"
+        assert cells[0] == ", ".join(check.FINDINGS), f"{check.ID}: the ids column is not its FINDINGS"
+
+
+def test_findings_table_is_the_catalogue() -> None:
+    """One row per id, in id order, with its title and whether `disable` may name it."""
+    section = README[README.index("## Findings and their ids"):README.index("## Command line")]
+    rows = re.findall(r"^\| (SD[0-9]{3}) \| (.*) \| (yes|no) \|$", section, re.M)
+    assert rows == [(id, title, "yes" if findings.CAN_DISABLE[id] else "no")
+                    for id, (title, _) in findings.CATALOGUE.items()]
+
+
+def test_turning_findings_off_example_is_accepted() -> None:
+    """The README's functionConfig example is a valid one: its ids exist and may be turned off."""
+    section = README[README.index("### Turning findings off"):]
+    example = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))
+    settings = resolve_settings(example, {}, ids=findings.CAN_DISABLE)
+    assert settings.disable and settings.disable <= set(findings.CATALOGUE)
 
 
 def test_every_link_to_the_repo_resolves() -> None:

@@ -47,7 +47,7 @@ def test_unreadable_subfolder_fails(tree, monkeypatch):
     code, out, err = run(["render", str(tree)])
     assert (code, out) == (1, "")
     assert err == f"[error] {tree / 'sub'}: cannot read the folder: Permission denied; its manifests would be " \
-                  "missing\n"
+                  "missing [SD515]\n"
 
 
 def _without_dac_override() -> list[str]:
@@ -73,7 +73,7 @@ def test_unreadable_subfolder_fails_for_real(tree):
         (tree / "sub").chmod(0o755)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == f"[error] {tree / 'sub'}: cannot read the folder: Permission denied; its manifests " \
-                          "would be missing\n"
+                          "would be missing [SD515]\n"
 
 
 def test_symlink_out_of_the_folder_is_not_followed(tree):
@@ -112,7 +112,7 @@ def test_fifo_in_a_folder_does_not_hang(tree):
                           text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == f"[error] {tree / 'pipe.yaml'}: a FIFO, not a regular file; render reads regular files " \
-                          "and folders only (use - for stdin)\n"
+                          "and folders only (use - for stdin) [SD514]\n"
 
 
 def test_dev_zero_is_refused_at_once():
@@ -120,7 +120,7 @@ def test_dev_zero_is_refused_at_once():
                           text=True, timeout=30)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == "[error] /dev/zero: a character device, not a regular file; render reads regular " \
-                          "files and folders only (use - for stdin)\n"
+                          "files and folders only (use - for stdin) [SD514]\n"
 
 
 # --- the input size cap ---------------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def test_render_file_over_the_cap(tmp_path):
     code, out, err = run(["render", str(tmp_path)], env={"KAITO_SPECDEC_MAX_INPUT": "2Ki"})
     assert (code, out) == (1, "")
     assert err == f"[error] {tmp_path / 'big.yaml'}: the input is larger than the limit of 2Ki; raise it with " \
-                  "KAITO_SPECDEC_MAX_INPUT (e.g. 1Gi) or `render --max-input` if that much is expected\n"
+                  "KAITO_SPECDEC_MAX_INPUT (e.g. 1Gi) or `render --max-input` if that much is expected [SD512]\n"
     # the flag wins over the environment
     code, out, err = run(["render", "--max-input", "4Ki", str(tmp_path)], env={"KAITO_SPECDEC_MAX_INPUT": "2Ki"})
     assert (code, err) == (0, "") and "name: big" in out
@@ -161,7 +161,7 @@ def test_bad_cap_value(value):
     code, out, err = run([], RL, env={"KAITO_SPECDEC_MAX_INPUT": value})
     assert (code, out) == (1, "")
     assert err == f"[error] environment variable KAITO_SPECDEC_MAX_INPUT: invalid size {value!r}; expected a " \
-                  "positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)\n"
+                  "positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
 
 
 def test_default_cap_is_256_mebibytes():
@@ -174,7 +174,7 @@ def test_broken_symlink_is_named(tree):
     code, out, err = run(["render", str(tree)])
     assert (code, out) == (1, "")
     assert err == f"[error] {tree / 'gone.yaml'}: a broken symlink (to {tree / 'nowhere.yaml'}); remove it or " \
-                  "restore its target\n"
+                  "restore its target [SD516]\n"
 
 
 def test_symlinked_folder_inside_is_not_descended_twice(tree):
@@ -190,4 +190,4 @@ def test_bad_max_input_option_is_refused_not_ignored(tmp_path, value):
     code, out, err = run(["render", "--max-input", value, str(tmp_path)])
     assert (code, out) == (1, "")
     assert err == f"[error] --max-input: invalid size {value!r}; expected a positive number of bytes, " \
-                  "optionally with Ki, Mi or Gi (e.g. 512Mi)\n"
+                  "optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"

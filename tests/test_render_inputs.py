@@ -29,7 +29,7 @@ def test_render_errors_name_the_file_and_document(tmp_path: Path) -> None:
     assert (code, out) == (1, "")
     # file:line first (issue 9), and documents numbered from 1: the second document of b.yaml
     assert err == f"{tmp_path / 'b.yaml'}:6: [error] /Service/c apiVersion: document 2 (line 6, column 1) has no " \
-                  "apiVersion (a non-empty string)\n"
+                  "apiVersion (a non-empty string) [SD007]\n"
 
 
 def test_render_leaves_local_config_and_the_policy_out(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_the_same_object_twice_is_a_warning(tmp_path: Path) -> None:
     code, out, err = run(["render", str(tmp_path / "a.yaml"), "-"], svc)
     assert code == 0
     assert err == f"<stdin>:1: [warning] v1/Service/s: the same object as {tmp_path / 'a.yaml'} (kind, namespace and name): " \
-                  "one of them would be lost\n"
+                  "one of them would be lost [SD008]\n"
     code, _, err = run(["render", "-"], svc + "---\n" + svc.replace("v1", "apps/v1", 1).replace("Service", "Deployment"))
     assert (code, err) == (0, "")  # another kind of the same name is another object
 

@@ -54,7 +54,7 @@ data:
 def warning(folder: Path, name: str = "kustomization.yaml") -> str:
     return (f"{folder / name}:1: [warning] {folder} is a kustomization: render does not build it (its patches, "
             "generators, transformers and name prefixes are not applied) and leaves its kustomize configuration "
-            f"out; to build it, run `kustomize build {folder} | kaito-specdec render -`\n")
+            f"out; to build it, run `kustomize build {folder} | kaito-specdec render -` [SD501]\n")
 
 
 @pytest.mark.parametrize("name", ["kustomization.yaml", "kustomization.yml", "Kustomization"])
@@ -89,7 +89,7 @@ def test_render_of_a_folder_holding_only_kustomize_configuration_fails(tmp_path)
         warning(tmp_path).rstrip("\n"),
         "[error] render: nothing to write: none of the 1 objects in the input is a manifest for a cluster "
         "(kustomize or kpt configuration, local-config objects, derived ConfigMaps no workload uses); an empty "
-        "stream would make Argo CD prune everything",
+        "stream would make Argo CD prune everything [SD505]",
     ]
 
 
@@ -119,7 +119,7 @@ def test_a_values_file_with_kustomize_like_keys_is_not_a_kustomization(tmp_path)
     assert (code, out) == (1, "")
     assert err == f"{tmp_path / 'values.yaml'}:1: [error] document 1 (line 1, column 1) is a Helm values file, " \
                   "not a Kubernetes object (it has no kind); give kaito-specdec manifests only (render a chart " \
-                  "with `helm template` first)\n"
+                  "with `helm template` first) [SD005]\n"
 
 
 @pytest.mark.parametrize("name, text, what", [
@@ -141,7 +141,7 @@ def test_an_object_with_neither_apiversion_nor_kind(tmp_path):
     code, out, err = run(["render", str(tmp_path)])
     assert (code, out) == (1, "")
     assert err == f"{tmp_path / 'x.yaml'}:1: [error] document 1 (line 1, column 1) is not a Kubernetes object: " \
-                  "it has neither apiVersion nor kind\n"
+                  "it has neither apiVersion nor kind [SD006]\n"
 
 
 def test_yaml_syntax_error_keeps_the_parsers_context(tmp_path, backend):
@@ -170,7 +170,7 @@ def test_a_helm_template_says_so(tmp_path):
     code, out, err = run(["render", str(tmp_path)])
     assert (code, out) == (1, "")
     assert err.startswith(f"{tmp_path / 'templates' / 'cm.yaml'}:1: [error] input is not valid YAML")
-    assert err.endswith("; this looks like a Helm template: render the chart with `helm template` and pipe that in\n")
+    assert err.endswith("; this looks like a Helm template: render the chart with `helm template` and pipe that in [SD502]\n")
 
 
 def test_transformer_configs_of_two_overlays_are_no_duplicates():
@@ -308,7 +308,7 @@ def _kpt_kustomize_package(resources: str) -> str:
 UNLISTED = ("app/kustomization.yaml: [warning] app/kustomization.yaml does not list specdec-mtp-39f658ba0e.yaml, "
             "a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and "
             "they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a "
-            "kustomize transformer)\n")
+            "kustomize transformer) [SD050]\n")
 
 
 def test_kpt_on_a_kustomize_folder_warns_when_the_new_configmap_is_not_listed():
@@ -336,7 +336,7 @@ def test_krm_mode_on_empty_stdin_points_at_the_command_before_it(stdin):
     code, out, err = run([], stdin)
     assert (code, out) == (1, "")
     assert err == ("[error] ResourceList: input is empty; expected a ResourceList on stdin (when a command "
-                   "piped into kaito-specdec failed, its own error above says why)\n"), err
+                   "piped into kaito-specdec failed, its own error above says why) [SD002]\n"), err
 
 
 # Misclassification edges that hold (review of issue 9): a file named kustomization.yaml holding a

@@ -1,17 +1,45 @@
 """KAITO's admission rules for the objects the function touches, one module each (SPEC.md 3 and 5.3a).
 
-Opt-in checks (`OPT_IN`): `ID`, `KINDS`, `check(workload, settings) -> str | None` (the exact message, or
-None); the first failing one is reported, as KAITO's speculative-decoding webhook does.
-Admission checks (`ADMISSION`): `ID`, `KINDS`, `findings(workload, settings) -> [(message, field path)]`;
-every one is reported, as KAITO's webhooks collect every FieldError (`errs.Also`).
-`inference_configmap` holds the rules on a referenced ConfigMap (used when deciding).
-Each module's docstring is its documentation and quotes the KAITO rule it mirrors.
+Every check module has `ID` (its name in the README's table), `FINDINGS` (its numbered ids and their
+titles) and a docstring that quotes the KAITO rule it mirrors, with PASS and FAIL examples; a workload
+check also has `KINDS` (the kinds `validate` runs it on). Its findings are `Finding`s (message, field, id).
+Opt-in checks (`OPT_IN`): `check(workload, settings) -> Finding | None`; the first failing one is reported,
+as KAITO's speculative-decoding webhook does.
+Admission checks (`ADMISSION`): `findings(workload, settings) -> [Finding]`; every one is reported, as
+KAITO's webhooks collect every FieldError (`errs.Also`).
+`inference_configmap` holds the rules on a referenced ConfigMap (`problem(configmap)`, used when deciding).
 """
 from __future__ import annotations
 
+from ..config import Settings
+from ..index import ABSENT, Index
+from ..report import about
+from ..results import Result, Severity
 from . import (annotation_value, inference_configmap, inference_or_tuning, preset_and_template, preset_required,
                preset_supported, roles, string_fields, vllm_runtime)
 
 OPT_IN = (annotation_value, preset_required, vllm_runtime)
 ADMISSION = (string_fields, inference_or_tuning, preset_and_template, preset_supported, roles)
 CHECKS = OPT_IN + ADMISSION + (inference_configmap,)
+
+
+def validate(index: Index, settings: Settings) -> list[Result]:
+    """The opt-in checks (the first failing one) and every admission rule KAITO would refuse the object by,
+    but for the ids the `disable` setting turns off (before the error gate: a workload whose only finding
+    is turned off is written)."""
+    out = []
+    for w in index.workloads:
+        if w.value is ABSENT or w.value == "false":
+            continue
+        for check in OPT_IN:
+            found = check.check(w, settings) if w.spec.kind in check.KINDS else None
+            if found is not None:
+                if found.id not in settings.disable:
+                    out.append(about(Severity.ERROR, found.message, w.item, found.field, id=found.id,
+                                     current_value=w.value))
+                break
+        for rule in ADMISSION:
+            if w.spec.kind in rule.KINDS:
+                out += [about(Severity.ERROR, f.message, w.item, f.field, id=f.id)
+                        for f in rule.findings(w, settings) if f.id not in settings.disable]
+    return out

@@ -20,9 +20,16 @@ import yaml
 from ..index import Workload
 from ..reader import child
 from ..report import goquote
+from ..results import Finding
 
 ID = "annotation-value"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+FINDINGS = {
+    "SD101": "the opt-in annotation is a string other than \"true\" or \"false\"",
+    "SD102": "the opt-in annotation is unquoted: YAML reads it as no string",
+}
+# Not disableable: with the opt-in unreadable, whether the workload is enabled at all is unknown.
+ALWAYS_ON = frozenset(FINDINGS)
 
 
 def written(w: Workload) -> str | None:
@@ -46,14 +53,13 @@ def reads_as(value: object) -> str:
     return "a " + type(value).__name__  # a timestamp, binary data …
 
 
-def check(w: Workload, settings: object = None) -> str | None:
+def check(w: Workload, settings: object = None) -> Finding | None:
     if w.value == "true":
         return None
+    field = w.spec.annotation_field
     if isinstance(w.value, str):
-        return (f"annotation kaito.sh/enable-speculative-decoding has invalid value {goquote(w.value)}; "
-                'expected "true" or "false"')
+        return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {goquote(w.value)}; expected "true" or "false"', field, id="SD101")
     as_written = written(w)
     # A mapping or a list has no one-word spelling; an empty value (`key:`) shows as (empty).
     shown = "(empty)" if as_written == "" else as_written if as_written is not None else "(a collection)"
-    return (f"annotation kaito.sh/enable-speculative-decoding has invalid value {shown} "
-            f"(unquoted, YAML reads it as {reads_as(w.value)}; write \"true\" or \"false\" in quotes)")
+    return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {shown} (unquoted, YAML reads it as {reads_as(w.value)}; write "true" or "false" in quotes)', field, id="SD102")

@@ -24,35 +24,63 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..inference_config import DATA_KEY, kaito_problem
+from ..inference_config import DATA_KEY, InferenceConfigError, atoi_error, kaito_values
+from ..results import Finding
 
 ID = "inference-configmap"
-KINDS = ("ConfigMap",)
+FINDINGS = {
+    "SD120": "a referenced ConfigMap whose data is not a mapping",
+    "SD121": "a referenced ConfigMap with inference_config.yaml under both data and binaryData",
+    "SD122": "a referenced ConfigMap with inference_config.yaml under binaryData only",
+    "SD123": "a referenced ConfigMap without inference_config.yaml",
+    "SD124": "a referenced ConfigMap whose inference_config.yaml is not a string",
+    "SD125": "a referenced ConfigMap whose inference_config.yaml is not YAML",
+    "SD126": "a referenced ConfigMap whose vllm section KAITO cannot read as strings",
+    "SD127": "a referenced ConfigMap whose vllm.max-model-len is not an integer",
+}
+# Not disableable: a derived ConfigMap is a copy of this one, and KAITO would refuse the copy too.
+ALWAYS_ON = frozenset(FINDINGS)
 
 
-def problem(configmap: Any, max_model_len: bool = True) -> tuple[str, str] | None:
-    """(message, field path) for a ConfigMap KAITO would refuse as a workload's inference config.
+def problem(configmap: Any, max_model_len: bool = True) -> Finding | None:
+    """What KAITO says of a ConfigMap it would refuse as a workload's inference config, or None.
 
     `max_model_len=False` for a v1alpha1 Workspace: its webhook (api/v1alpha1/inference_config_validation.go)
     does not parse max-model-len (it only requires one on small multi-GPU SKUs), so `max-model-len: auto`,
     which KAITO itself passes to vLLM, is admitted and runs."""
     data = configmap.get("data") if isinstance(configmap, dict) else None
     if data is not None and not isinstance(data, dict):
-        return "the ConfigMap's data is not a mapping", f"data[{DATA_KEY}]"
+        return Finding("the ConfigMap's data is not a mapping", f"data[{DATA_KEY}]", id="SD120")
     text = data.get(DATA_KEY) if isinstance(data, dict) else None
     binary = configmap.get("binaryData") if isinstance(configmap, dict) else None
     if isinstance(data, dict) and DATA_KEY in data and isinstance(binary, dict) and DATA_KEY in binary:
         # The API server refuses a key in both; a derived copy would carry the same conflict.
-        return (f"{DATA_KEY} is under both data and binaryData, which the API server refuses; keep it under "
-                "data only", f"binaryData[{DATA_KEY}]")
+        return Finding(f"{DATA_KEY} is under both data and binaryData, which the API server refuses; keep it under data only", f"binaryData[{DATA_KEY}]", id="SD121")
     if text is None or (isinstance(data, dict) and DATA_KEY not in data):
         if isinstance(binary, dict) and DATA_KEY in binary:
-            return (f"missing field(s): {DATA_KEY} in ConfigMap (it is under binaryData, and KAITO reads only "
-                    f"data: move it to data)", f"binaryData[{DATA_KEY}]")
+            return Finding(f"missing field(s): {DATA_KEY} in ConfigMap (it is under binaryData, and KAITO reads only data: move it to data)", f"binaryData[{DATA_KEY}]", id="SD122")
         if text is None and isinstance(data, dict) and DATA_KEY in data:
             return None  # `inference_config.yaml:` with nothing: an empty string to KAITO
-        return f"missing field(s): {DATA_KEY} in ConfigMap", f"data[{DATA_KEY}]"
+        return Finding(f"missing field(s): {DATA_KEY} in ConfigMap", f"data[{DATA_KEY}]", id="SD123")
     if not isinstance(text, str):
-        return f"{DATA_KEY} is not a string (quote it or write it as a block: `|`)", f"data[{DATA_KEY}]"
-    message = kaito_problem(text, max_model_len)
-    return (message, f"data[{DATA_KEY}]") if message else None
+        return Finding(f"{DATA_KEY} is not a string (quote it or write it as a block: `|`)", f"data[{DATA_KEY}]", id="SD124")
+    return _unreadable(text, max_model_len)
+
+
+def _unreadable(text: str, max_model_len: bool) -> Finding | None:
+    """KAITO's `yaml.Unmarshal` into its `vllm` string map, then its max-model-len check, in its words."""
+    field = f"data[{DATA_KEY}]"
+    try:
+        values, errors = kaito_values(text)
+    except InferenceConfigError as exc:
+        where = f" (line {exc.line}, column {exc.column})" if exc.line is not None else ""
+        return Finding(f"Failed to parse {DATA_KEY}: {exc.message}{where}", field, id="SD125")
+    if errors:
+        hint = (" (KAITO reads every value under vllm as one string: write it as one quoted string)"
+                if any(e.endswith(")") and "into string (vllm." in e for e in errors) else "")
+        return Finding(f"Failed to parse {DATA_KEY}: yaml: unmarshal errors: {'; '.join(errors)}{hint}", field, id="SD126")
+    raw = values.get("max-model-len", "").strip()
+    refused = atoi_error(raw) if raw and max_model_len else None
+    if refused:
+        return Finding(f"max-model-len must be an integer: {refused}", field, id="SD127")
+    return None

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from .. import kinds
 from ..index import Workload
+from ..results import Finding
 
 ID = "inference-or-tuning"
 KINDS = ("Workspace",)
+FINDINGS = {"SD110": "a Workspace with both inference and tuning"}
 
 
-def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
-    if w.spec is not kinds.WORKSPACE:
-        return []
+def findings(w: Workload, settings: object = None) -> list[Finding]:
     if kinds.get(w.effective, ("inference",)) is not None and kinds.get(w.effective, ("tuning",)) is not None:
-        return [("Either Inference or Tuning must be specified, but not both", "spec")]
+        return [Finding("Either Inference or Tuning must be specified, but not both", "spec", id="SD110")]
     return []

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 from .. import kinds
 from ..index import Workload
+from ..results import Finding
 
 ID = "preset-and-template"
 KINDS = ("Workspace", "InferenceSet")
+FINDINGS = {"SD111": "an inference with both a preset and a template"}
 
 
-def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
+def findings(w: Workload, settings: object = None) -> list[Finding]:
     if w.spec.inference is None:
         return []
     inference = kinds.get(w.effective, w.spec.inference)
     if isinstance(inference, dict) and inference.get("preset") is not None \
             and inference.get("template") is not None:
-        return [("Preset and Template cannot be set at the same time", kinds.dotted(w.spec.inference))]
+        return [Finding("Preset and Template cannot be set at the same time", kinds.dotted(w.spec.inference), id="SD111")]
     return []

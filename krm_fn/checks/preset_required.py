@@ -16,15 +16,26 @@ from __future__ import annotations
 
 from .. import kinds
 from ..index import Workload
+from ..results import Finding
 from . import string_fields
 
 ID = "preset-required"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+FINDINGS = {
+    "SD103": "speculative decoding on a Workspace or InferenceSet without a preset inference",
+    "SD104": "speculative decoding on a MultiRoleInference without spec.model.name",
+}
+# Not disableable: without a model name there is no config to decide.
+ALWAYS_ON = frozenset(FINDINGS)
 
 
-def check(w: Workload, settings: object = None) -> str | None:
+def check(w: Workload, settings: object = None) -> Finding | None:
     if kinds.preset_name(w.spec, w.effective) is not None or string_fields.not_a_string(w.effective, w.spec.preset):
         return None  # a name that is no string is string-fields' finding, not a missing preset
-    if w.spec is kinds.INFERENCESET and w.item.api_version == "kaito.sh/v1beta1":
-        return kinds.WORKSPACE.no_preset_message  # the projected Workspace's words, at spec.template.…
-    return w.spec.no_preset_message
+    field = w.spec.annotation_field
+    if w.spec is kinds.MULTIROLEINFERENCE:
+        return Finding("kaito.sh/enable-speculative-decoding requires spec.model.name", field, id="SD104")
+    # A v1beta1 InferenceSet is refused in the words of the Workspace it projects (at spec.template.…).
+    projected = w.spec is kinds.INFERENCESET and w.item.api_version == "kaito.sh/v1beta1"
+    name_field = kinds.dotted((kinds.WORKSPACE if projected else w.spec).preset)
+    return Finding(f"kaito.sh/enable-speculative-decoding requires a preset inference; remove the annotation or set {name_field}", field, id="SD103")

@@ -35,10 +35,15 @@ from .. import kinds
 from ..index import Workload
 from ..presets import ALIASES
 from ..report import goquote
+from ..results import Finding
 from . import string_fields
 
 ID = "preset-supported"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+FINDINGS = {
+    "SD112": "a preset name KAITO does not know",
+    "SD113": "a preset KAITO's model catalog marks deprecated",
+}
 # KAITO's catalog entries with `deprecated: true` (lower-cased names).
 DEPRECATED = ("phi-2",)
 
@@ -50,30 +55,30 @@ def is_valid_preset(name: str) -> bool:
     return bool(slash and org and model)
 
 
-def _message(name: object) -> str:
+def _unsupported(name: object, field: str) -> Finding:
     text = name if isinstance(name, str) else "" if name is None else str(name)
+    shown, note = text, ""
     if text and text.splitlines() != [text]:
         # A line break would split the result's one line: the quoted name stands in for the bare one.
-        return f"Unsupported inference preset name {goquote(text)} (quoted: the name holds a line break)"
-    message = f"Unsupported inference preset name {text}"
-    if text != text.strip() or not text.isprintable() or not text:
+        shown, note = goquote(text), " (quoted: the name holds a line break)"
+    elif text != text.strip() or not text.isprintable() or not text:
         # KAITO prints the name bare (%s): say what it is when that hides something.
-        message += f" (the name as written: {goquote(text)})"
-    return message
+        note = f" (the name as written: {goquote(text)})"
+    return Finding(f"Unsupported inference preset name {shown}{note}", field, id="SD112")
 
 
-def _deprecated(name: object, field: str) -> list[tuple[str, str]]:
+def _deprecated(name: object, field: str) -> list[Finding]:
     if isinstance(name, str) and name.lower() in DEPRECATED:
-        return [(f"Model {name.lower()} is deprecated and no longer supported", field)]
+        return [Finding(f"Model {name.lower()} is deprecated and no longer supported", field, id="SD113")]
     return []
 
 
-def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
+def findings(w: Workload, settings: object = None) -> list[Finding]:
     data = w.effective
     if w.spec is kinds.MULTIROLEINFERENCE:
         name = kinds.get(data, w.spec.preset)
         if isinstance(name, str) and name and not is_valid_preset(name):
-            return _deprecated(name, "spec.model.name") + [(_message(name), "spec.model.name")]
+            return _deprecated(name, "spec.model.name") + [_unsupported(name, "spec.model.name")]
         return []
     inference = kinds.get(data, w.spec.inference)
     if not isinstance(inference, dict) or inference.get("preset") is None:
@@ -82,4 +87,4 @@ def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
     if (isinstance(name, str) and is_valid_preset(name)) or string_fields.not_a_string(data, w.spec.preset):
         return []  # a name that is no string is string-fields' finding
     resource = kinds.dotted(w.spec.inference[:-1] + ("resource", "presetName"))
-    return _deprecated(name, resource) + [(_message(name), kinds.dotted(w.spec.inference) + ".presetName")]
+    return _deprecated(name, resource) + [_unsupported(name, kinds.dotted(w.spec.inference) + ".presetName")]

@@ -21,22 +21,28 @@ from __future__ import annotations
 from .. import kinds
 from ..index import Workload
 from ..report import goquote
+from ..results import Finding
 
 ID = "roles"
 KINDS = ("MultiRoleInference",)
+FINDINGS = {
+    "SD114": "a MultiRoleInference without spec.model.name",
+    "SD115": "a MultiRoleInference without exactly two roles",
+    "SD116": "a MultiRoleInference with two roles of one type",
+    "SD117": "a MultiRoleInference role of a type other than prefill or decode",
+    "SD118": "a MultiRoleInference without a prefill or without a decode role",
+}
 
 
-def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
-    if w.spec is not kinds.MULTIROLEINFERENCE:
-        return []
-    out: list[tuple[str, str]] = []
+def findings(w: Workload, settings: object = None) -> list[Finding]:
+    out: list[Finding] = []
     model = kinds.get(w.data, ("spec", "model", "name"))
     if model is None or model == "":
-        out.append(("missing field(s): spec.model.name", "spec.model.name"))
+        out.append(Finding("missing field(s): spec.model.name", "spec.model.name", id="SD114"))
     roles = kinds.get(w.data, ("spec", "roles"))
     roles = roles if isinstance(roles, list) else []
     if len(roles) != 2:
-        out.append((f"exactly 2 roles required (one prefill, one decode), got {len(roles)}", "spec.roles"))
+        out.append(Finding(f"exactly 2 roles required (one prefill, one decode), got {len(roles)}", "spec.roles", id="SD115"))
         return out
     seen: set[str] = set()
     for i, role in enumerate(roles):
@@ -44,12 +50,12 @@ def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
         field = f"spec.roles[{i}].type"
         if kind in ("prefill", "decode"):
             if kind in seen:
-                out.append((f"duplicate {kind} role", field))
+                out.append(Finding(f"duplicate {kind} role", field, id="SD116"))
             seen.add(kind)
         else:
             shown = goquote(kind) if isinstance(kind, str) else goquote("" if kind is None else str(kind))
-            out.append((f"unsupported role type {shown}, must be prefill or decode", field))
+            out.append(Finding(f"unsupported role type {shown}, must be prefill or decode", field, id="SD117"))
     for kind in ("prefill", "decode"):
         if kind not in seen:
-            out.append((f"missing field(s): spec.roles (missing {kind} role)", "spec.roles"))
+            out.append(Finding(f"missing field(s): spec.roles (missing {kind} role)", "spec.roles", id="SD118"))
     return out

@@ -17,18 +17,24 @@ import yaml
 from .. import kinds
 from ..index import Workload
 from ..report import field_node
+from ..results import Finding
 from .annotation_value import reads_as
 
 ID = "string-fields"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+FINDINGS = {
+    "SD107": "a preset name or config reference is a mapping or a list, not a string",
+    "SD108": "a preset name or config reference is unquoted: YAML reads it as no string",
+}
+# Not disableable: the function would replace the user's non-string value with a derived ConfigMap's name.
+ALWAYS_ON = frozenset(FINDINGS)
 
 
-def _message(w: Workload, field: str, value: object) -> str:
+def _finding(w: Workload, field: str, value: object) -> Finding:
     node = field_node(w.item.node, field)
     if isinstance(value, (dict, list)) or not isinstance(node, yaml.ScalarNode):
-        return f"{field} is {reads_as(value)}; the API server refuses anything but a string here"
-    return (f"{field} has invalid value {node.value} (unquoted, YAML reads it as {reads_as(value)}; the API "
-            "server refuses anything but a string here: write it in quotes)")
+        return Finding(f"{field} is {reads_as(value)}; the API server refuses anything but a string here", field, id="SD107")
+    return Finding(f"{field} has invalid value {node.value} (unquoted, YAML reads it as {reads_as(value)}; the API server refuses anything but a string here: write it in quotes)", field, id="SD108")
 
 
 def not_a_string(data: object, path: kinds.Path) -> bool:
@@ -36,10 +42,6 @@ def not_a_string(data: object, path: kinds.Path) -> bool:
     return value is not None and not isinstance(value, str)
 
 
-def findings(w: Workload, settings: object = None) -> list[tuple[str, str]]:
-    out = []
-    for path in (w.spec.preset, *w.spec.config_refs(w.data)):
-        if not_a_string(w.data, path):
-            field = kinds.dotted(path)
-            out.append((_message(w, field, kinds.get(w.data, path)), field))
-    return out
+def findings(w: Workload, settings: object = None) -> list[Finding]:
+    return [_finding(w, kinds.dotted(path), kinds.get(w.data, path))
+            for path in (w.spec.preset, *w.spec.config_refs(w.data)) if not_a_string(w.data, path)]

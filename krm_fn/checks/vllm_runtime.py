@@ -14,19 +14,22 @@ from .. import constants as C
 from .. import kinds
 from ..index import Workload
 from ..report import goquote
+from ..results import Finding
 
 ID = "vllm-runtime"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+FINDINGS = {
+    "SD105": "speculative decoding on a workload whose runtime annotation says transformers",
+    "SD106": "speculative decoding while the featureGates setting turns KAITO's vLLM runtime off",
+}
 
 
-def check(w: Workload, settings: object = None) -> str | None:
+def check(w: Workload, settings: object = None) -> Finding | None:
     gate = getattr(settings, "vllm_gate", True)
     if kinds.runtime(w.spec, w.effective, gate) != C.RUNTIME_TRANSFORMERS:
         return None
     preset = goquote(kinds.preset_name(w.spec, w.effective) or "")
+    field = w.spec.annotation_field
     if not gate:
-        return ("kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "
-                f'"transformers" (preset {preset}): KAITO runs with the feature gate vLLM=false '
-                "(featureGates setting)")
-    return ("kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "
-            f'"transformers" (preset {preset})')
+        return Finding(f'kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "transformers" (preset {preset}): KAITO runs with the feature gate vLLM=false (featureGates setting)', field, id="SD106")
+    return Finding(f'kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "transformers" (preset {preset})', field, id="SD105")

@@ -1,0 +1,38 @@
+"""The catalogue of findings: every module's `FINDINGS` (id -> one-line title), in one table.
+
+Each module that emits findings declares them once, at module level, as `FINDINGS = {"SD101": "title"}`,
+and passes the id as a literal at each call site; ids that `disable` may not name are in the module's
+`ALWAYS_ON`. Ranges: SD0xx input, shape, settings, streams; SD1xx checks/ (KAITO's admission rules);
+SD2xx cascade; SD3xx decide, materialize, revert, retire; SD4xx advice; SD5xx render and files.
+This module sits above every stage (pipeline.py passes `CAN_DISABLE` to the settings), so no stage imports it.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType, ModuleType
+
+from . import (advice, cascade, checks, config, decide, derived, index, localconfig, materialize, plan, shape,
+               streams)
+
+# In id order of their ranges; tests/test_findings.py checks that every module with FINDINGS is here.
+MODULES: tuple[ModuleType, ...] = (streams, shape, config, localconfig, *checks.CHECKS, cascade, decide, materialize,
+                                   plan, derived, index, advice)
+
+
+def _catalogue() -> dict[str, tuple[str, ModuleType]]:
+    out: dict[str, tuple[str, ModuleType]] = {}
+    for module in MODULES:
+        for id, title in getattr(module, "FINDINGS", {}).items():
+            if id in out:
+                raise AssertionError(f"{id} is declared by {out[id][1].__name__} and {module.__name__}")
+            out[id] = (title, module)
+    return dict(sorted(out.items()))
+
+
+CATALOGUE: MappingProxyType = MappingProxyType(_catalogue())
+ALWAYS_ON = frozenset().union(*(getattr(m, "ALWAYS_ON", frozenset()) for m in MODULES))
+# Every id -> whether the `disable` setting may name it.
+CAN_DISABLE = MappingProxyType({id: id not in ALWAYS_ON for id in CATALOGUE})
+
+
+def title(id: str) -> str:
+    return CATALOGUE[id][0]

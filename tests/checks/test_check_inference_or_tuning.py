@@ -1,0 +1,16 @@
+"""inference-or-tuning (SD110): PASS and FAIL rows with the exact message and id."""
+from __future__ import annotations
+
+from checktables import make_workload, ws
+from krm_fn.checks import inference_or_tuning
+
+
+def test_pass() -> None:
+    assert inference_or_tuning.findings(make_workload(ws())) == []
+    assert inference_or_tuning.KINDS == ("Workspace",)  # validate runs it on Workspaces only
+
+
+def test_fail() -> None:
+    text = ws(extra="tuning:\n  method: qlora\n")
+    assert [tuple(f) for f in inference_or_tuning.findings(make_workload(text))] == [
+        ("Either Inference or Tuning must be specified, but not both", "spec", "SD110")]

@@ -1,0 +1,21 @@
+"""preset-and-template (SD111): PASS and FAIL rows with the exact message and id."""
+from __future__ import annotations
+
+import pytest
+
+from checktables import iset, make_workload, ws
+from krm_fn.checks import preset_and_template
+
+
+@pytest.mark.parametrize("text", [ws(), ws(inference="  template:\n    spec: {}\n")])
+def test_pass(text: str) -> None:
+    assert preset_and_template.findings(make_workload(text)) == []
+
+
+@pytest.mark.parametrize("text, field", [
+    (ws(inference="  preset:\n    name: phi-4\n  template:\n    spec: {}\n"), "inference"),
+    (iset("phi-4", inference_extra="      template:\n        spec: {}\n"), "spec.template.inference"),
+])
+def test_fail(text: str, field: str) -> None:
+    assert [tuple(f) for f in preset_and_template.findings(make_workload(text))] == [
+        ("Preset and Template cannot be set at the same time", field, "SD111")]
