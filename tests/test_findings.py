@@ -16,6 +16,9 @@ PACKAGE = Path(findings.__file__).resolve().parent
 # the lead merges A's branch; until then they are exempt from the id checks below. The lead empties this set
 # on that merge.
 PENDING_OWNER_A = {"plan", "cascade", "decide", "materialize", "advice", "derived", "index", "changes"}
+# Built, table-tested, not yet wired into the plan (issues #11 and #12): their ids join the catalogue, and so
+# the README and `disable`, in the change that makes the function emit them.
+NOT_WIRED = {"vllm_schema", "vllm_command", "plain_workloads"}
 # The calls that make a finding, and the position of their message argument.
 FINDING_CALLS = {"about": 1, "Result": 1, "Finding": 0, "ConfigError": 0, "_failure": 0}
 ID = re.compile(r"SD[0-9]{3}")
@@ -66,10 +69,11 @@ def test_every_module_with_findings_is_in_the_catalogue() -> None:
     catalogued = {_short(m) for m in findings.MODULES}
     for name, path in _sources().items():
         if re.search(r"^FINDINGS = ", path.read_text(encoding="utf-8"), re.M):
-            assert name in catalogued, f"{name} declares FINDINGS but is not in findings.MODULES"
+            assert name in catalogued or name in NOT_WIRED, f"{name} declares FINDINGS but is not in findings.MODULES"
+    assert not NOT_WIRED & catalogued, "a wired module is still listed in NOT_WIRED"
 
 
-@pytest.mark.parametrize("name", sorted(_sources()))
+@pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
 def test_every_id_used_is_declared_in_its_module_and_every_declared_id_is_used(name: str) -> None:
     if name in PENDING_OWNER_A:
         return
@@ -81,7 +85,7 @@ def test_every_id_used_is_declared_in_its_module_and_every_declared_id_is_used(n
                               f"declared but not used {sorted(declared - used)}")
 
 
-@pytest.mark.parametrize("name", sorted(_sources()))
+@pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
 def test_every_call_that_makes_a_finding_passes_an_id(name: str) -> None:
     if name in PENDING_OWNER_A or name == "report":  # report.about forwards its caller's id (**values)
         return
@@ -106,7 +110,7 @@ def _string_pieces(segment: str) -> int:
     return count
 
 
-@pytest.mark.parametrize("name", sorted(_sources()))
+@pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
 def test_every_message_is_one_literal(name: str) -> None:
     """`grep` for a message seen in a fixture finds its one home: no message split across literals."""
     if name in PENDING_OWNER_A:
