@@ -84,6 +84,7 @@ class Settings:
     presets: PresetTable = field(default=DEFAULT_TABLE)
     kaito_version: str = TABLES_VERSION
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
+    disable: frozenset[str] = frozenset()  # finding ids whose results are dropped (before the error gate)
 
     @property
     def materialize(self) -> bool:
