@@ -119,11 +119,10 @@ def _annotations(data: Any) -> dict:
 
 
 def _role(mri: Workload, child: Workload) -> dict:
+    """The role `child` was found for: the index finds a MultiRoleInference's children by these names, so
+    there is one."""
     roles = kinds.get(mri.data, ("spec", "roles"))
-    for role in roles if isinstance(roles, list) else []:
-        if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}":
-            return role
-    return {}
+    return next(role for role in roles if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}")
 
 
 def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Result]]:

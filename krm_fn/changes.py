@@ -130,10 +130,10 @@ class Plan(Step):
         return Changes(self.ops, self.added, self.removed)
 
 
-def step(results: Iterable[Result] = (), **parts: Any) -> Step:
-    """A Step from lists and dicts (a stage's working form): ops lists become tuples, the rest is frozen."""
-    ops = {i: tuple(o) for i, o in (parts.pop("ops", None) or {}).items() if o}
-    return Step(ops=MappingProxyType(ops), added=tuple(parts.pop("added", ())),
-                removed=frozenset(parts.pop("removed", ())), results=tuple(results),
-                rewrites=MappingProxyType(dict(parts.pop("rewrites", None) or {})),
-                decisions=tuple(parts.pop("decisions", ())), **parts)
+def step(results: Iterable[Result] = (), *, ops: Mapping[int, Iterable[dict]] | None = None,
+         added: Iterable[Added] = (), removed: Iterable[int] = (), rewrites: Mapping[int, Rewrite] | None = None,
+         decisions: Iterable[Any] = ()) -> Step:
+    """A Step from a stage's working lists and dicts, frozen (items without ops are left out)."""
+    return Step(ops=MappingProxyType({i: tuple(o) for i, o in (ops or {}).items() if o}), added=tuple(added),
+                removed=frozenset(removed), results=tuple(results), rewrites=MappingProxyType(dict(rewrites or {})),
+                decisions=tuple(decisions))

@@ -26,7 +26,7 @@ def _override(value_text: str, key: str = "speculative-config"):
 
 
 @pytest.mark.parametrize("text,shown", [("null", "empty (null)"), ("true", "the boolean true"), ("5", "the number 5"),
-                                        ("''", "an empty string")])
+                                        ("''", "an empty string"), ("!!binary aGVsbG8=", "a bytes")])
 def test_an_override_that_is_no_string_is_an_error_as_vllm_refuses_it(text, shown):
     out = override_checks(_override(text))
     assert [(r.id, r.severity.value, r.message) for r in out] == [(
@@ -80,6 +80,12 @@ def test_roles_that_differ_only_in_draft_free_methods_pass():
                    configmap("p", "vllm:\n  speculative-config: '{\"method\": \"ngram\", \"num_speculative_tokens\": 2}'\n"))
     assert role_mismatches(ds) == []
     assert role_mismatches(decisions(mri("m", annotations=ON))) == []  # the same injected config on both
+
+
+def test_a_role_whose_override_is_no_json_counts_as_another_method():
+    ds = decisions(mri("m", annotations=ON, configs=("p", None)),
+                   configmap("p", "vllm:\n  speculative-config: 'not json'\n"))
+    assert [r.id for r in role_mismatches(ds)] == ["SD403"]
 
 
 def test_a_source_with_a_second_yaml_document_is_warned_about_once():

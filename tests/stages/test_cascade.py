@@ -151,3 +151,11 @@ def test_with_the_multiroleinference_controller_off_nothing_cascades_from_it():
                                  "InferenceSets for a MultiRoleInference, so nothing cascades from it")
     # Only a MultiRoleInference that carries the annotation is told about.
     assert run(cascade, index(mri("m")), GATE_OFF).results == ()
+
+
+def test_the_rewrite_carries_the_model_access_secret_as_kaitos_controller_writes_it():
+    doc = mri("m", annotations=ON).replace("    name: Qwen/Qwen3.5-9B\n",
+                                           "    name: Qwen/Qwen3.5-9B\n    modelAccessSecret: hf-token\n")
+    step = run(cascade, index(doc, inferenceset("m-decode", preset="Qwen/Qwen3.5-9B")))
+    assert step.rewrites[1].data["spec"]["template"]["inference"]["preset"] == {
+        "name": "Qwen/Qwen3.5-9B", "presetOptions": {"modelAccessSecret": "hf-token"}}

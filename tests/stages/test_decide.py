@@ -148,3 +148,28 @@ def test_the_tuned_presets_and_fallback_settings_name_themselves():
                settings)
     assert [m.split(":")[1] for _, _, m in messages(step)] == [
         ' preset "phi-4" is tuned by the tunedPresets setting', ' preset "x/y" has no tuned config (the ngramFallback setting)']
+
+
+def test_a_configmap_that_passes_kaitos_check_but_cannot_be_inspected_is_broken(monkeypatch):
+    """Two readers of one text: should they ever disagree, the reference is Broken, not a traceback."""
+    from krm_fn import decide as module
+    from krm_fn.inference_config import InferenceConfigError
+
+    def refuse(text):
+        raise InferenceConfigError("cannot inspect it")
+    monkeypatch.setattr(module, "inspect", refuse)
+    d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg"))
+    assert isinstance(d, Broken) and r.message == 'ConfigMap "cfg" referenced by Workspace "w": inference_config.yaml: cannot inspect it'
+
+
+def test_an_injection_whose_derived_configmap_cannot_be_built_says_why(monkeypatch):
+    from krm_fn import decide as module
+    from krm_fn.inference_config import InferenceConfigError
+
+    def refuse(*args):
+        raise InferenceConfigError("cannot edit it")
+    monkeypatch.setattr(module, "build", refuse)
+    d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg"))
+    assert isinstance(d, Inject) and (d.configmap, d.target, d.problem) == (None, None, "inference_config.yaml: cannot edit it")
+    # As before the reshape: the info names no ConfigMap; materialize reports the error (SD311).
+    assert ' in ConfigMap "" (derived from ConfigMap "cfg")' in r.message and r.proposed_value is None

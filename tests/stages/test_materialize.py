@@ -198,3 +198,29 @@ def test_a_retired_item_loses_the_ops_planned_for_it():
     earlier = Plan().then(step(ops={1: [{"op": "add", "path": "/data/x", "value": "y"}]}))
     folded = earlier.then(run(retire, idx, plan=earlier))
     assert (dict(folded.ops), folded.removed) == ({}, frozenset({1}))
+
+
+def test_a_derived_configmap_in_the_input_that_cannot_be_read_is_an_error():
+    name = decided(index(workspace("a", annotation="true"))).decisions[0].target
+    unreadable = configmap(name, None, annotations={DERIVED_ANN: "true"}).replace("data: {}", "data: {[a, b]: c}")
+    idx = index(workspace("a", annotation="true", config=name), unreadable)
+    s = run(materialize, idx, plan=decided(idx))
+    assert [(i, sev) for i, sev, _ in messages(s)] == [("SD314", "error")]
+    assert s.results[0].message.startswith(f'derived ConfigMap "{name}" cannot be read: ')
+    assert s.results[0].message.endswith("; delete it to regenerate it")
+
+
+def test_new_files_never_collide_with_paths_in_use():
+    from krm_fn.derived import with_location
+    cm = {"metadata": {"name": "x", "namespace": "ns", "annotations": {}}}
+    served = {"internal.config.kubernetes.io/path": "apps/w.yaml"}
+    taken = {"apps/x.yaml", "apps/ns_x.yaml", "apps/x-2.yaml"}
+    placed = with_location(cm, served, taken)
+    assert placed["metadata"]["annotations"]["internal.config.kubernetes.io/path"] == "apps/x-3.yaml"
+    assert "apps/x-3.yaml" in taken and cm["metadata"]["annotations"] == {}
+
+
+def test_content_with_lists_and_non_string_keys_hashes():
+    from krm_fn.derived import content_hash
+    assert content_hash({"data": {"a": [{1: "x"}]}}) == content_hash({"data": {"a": [{"1": "x"}]}})
+    assert content_hash({"data": {"a": [1]}}) != content_hash({"data": {"a": [2]}})
