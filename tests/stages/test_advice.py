@@ -82,6 +82,11 @@ def test_roles_that_differ_only_in_draft_free_methods_pass():
     assert role_mismatches(decisions(mri("m", annotations=ON))) == []  # the same injected config on both
 
 
+def test_a_role_whose_config_cannot_be_seen_is_left_out_of_the_comparison():
+    ds = decisions(mri("m", annotations=ON, configs=("elsewhere", None)))
+    assert [type(d).__name__ for d in ds] == ["NotVisible", "Inject"] and role_mismatches(ds) == []
+
+
 def test_a_role_whose_override_is_no_json_counts_as_another_method():
     ds = decisions(mri("m", annotations=ON, configs=("p", None)),
                    configmap("p", "vllm:\n  speculative-config: 'not json'\n"))

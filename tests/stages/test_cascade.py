@@ -159,3 +159,11 @@ def test_the_rewrite_carries_the_model_access_secret_as_kaitos_controller_writes
     step = run(cascade, index(doc, inferenceset("m-decode", preset="Qwen/Qwen3.5-9B")))
     assert step.rewrites[1].data["spec"]["template"]["inference"]["preset"] == {
         "name": "Qwen/Qwen3.5-9B", "presetOptions": {"modelAccessSecret": "hf-token"}}
+
+
+def test_a_child_with_an_empty_template_is_not_rewritten():
+    """`template:` with nothing: no mapping to rewrite, and nothing that is not a mapping either."""
+    child = ("apiVersion: kaito.sh/v1beta1\nkind: InferenceSet\nmetadata:\n  name: m-decode\n  namespace: ns\n"
+             "spec:\n  template:\n")
+    step = run(cascade, index(mri("m", annotations=ON), child))
+    assert list(step.rewrites) == [] and [r.id for r in step.results] == ["SD205"]

@@ -173,3 +173,10 @@ def test_an_injection_whose_derived_configmap_cannot_be_built_says_why(monkeypat
     assert isinstance(d, Inject) and (d.configmap, d.target, d.problem) == (None, None, "inference_config.yaml: cannot edit it")
     # As before the reshape: the info names no ConfigMap; materialize reports the error (SD311).
     assert ' in ConfigMap "" (derived from ConfigMap "cfg")' in r.message and r.proposed_value is None
+
+
+def test_a_referenced_configmap_yaml_gives_no_data_for_is_broken():
+    unreadable = configmap("cfg", None).replace("data: {}", "data: {[a, b]: c}")
+    d, r = _one(workspace("w", annotation="true", config="cfg"), unreadable)
+    assert isinstance(d, Broken) and d.detail.startswith("the ConfigMap cannot be read: ")
+    assert (r.id, r.field_path) == ("SD306", "data[inference_config.yaml]")
