@@ -116,14 +116,14 @@ class Plan(Step):
         return self._data[item.index]
 
     def workload(self, w: Workload) -> Workload:
-        """The workload as planned so far: its data with the ops applied, as KAITO's controller rewrites it,
-        and the annotation value it then has."""
+        """The workload as planned so far: its data with the ops applied, its annotation value there (the
+        cascade writes the opt-in key KAITO syncs), and how KAITO's controller rewrites it."""
         data = self.data_of(w.item)
         rewrite = self.rewrites.get(w.item.index)
+        value = annotation_value(w.spec, data)
         if rewrite is None:
-            return replace(w, data=data, value=annotation_value(w.spec, data))
-        return replace(w, data=data, rewritten=rewrite.data, rewritten_by=rewrite.by,
-                       value=annotation_value(w.spec, rewrite.data))
+            return replace(w, data=data, value=value)
+        return replace(w, data=data, value=value, rewritten=rewrite.data, rewritten_by=rewrite.by)
 
     @property
     def changes(self) -> Changes:

@@ -167,3 +167,14 @@ def test_a_child_with_an_empty_template_is_not_rewritten():
              "spec:\n  template:\n")
     step = run(cascade, index(mri("m", annotations=ON), child))
     assert list(step.rewrites) == [] and [r.id for r in step.results] == ["SD205"]
+
+
+def test_the_planned_value_is_the_one_the_cascade_writes_the_rewrite_supplies_the_rest():
+    """A child with `spec: null`: the key is written into it (a new spec), so it is enabled as planned,
+    while the rewrite, made from the child as it came, has no template: it is checked as having no preset."""
+    child = "apiVersion: kaito.sh/v1beta1\nkind: InferenceSet\nmetadata:\n  name: m-decode\n  namespace: ns\nspec:\n"
+    idx = index(mri("m", annotations=ON), child)
+    step = run(cascade, idx)
+    assert step.ops[1] == ({"op": "add", "path": "/spec", "value": {"template": {"metadata": {"annotations": ON}}}},)
+    planned = Plan().then(step).workload(idx.workloads[1])
+    assert (planned.value, planned.effective["spec"]) == ("true", None)
