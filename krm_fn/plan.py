@@ -67,9 +67,9 @@ def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) 
     return plan
 
 
-def _not_written(result: Result, why: str) -> Result:
-    """A result that describes a change says so when the change is not made (validate mode, or errors)."""
-    return replace(result, message=f"{result.message} [not written: {why}]")
+def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list[Result]]:
+    """No changes; each result that tells of a change says that it is not made (validate mode, or errors)."""
+    return Changes(), [replace(r, message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
 def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
@@ -83,9 +83,9 @@ def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
         later = checked.results[len(read.results):]
         results = read.results + tuple(r for r in later if r.severity is Severity.ERROR) \
             + tuple(r for r in later if r.severity is not Severity.ERROR)
-        return Changes(), [_not_written(r, "errors") if r.change else r for r in results]
+        return _nothing_written(results, "errors")
     planned = fold(checked, index, settings, CHANGES)
     why = "errors" if has_errors(planned.results) else None if settings.materialize else "mode validate"
     if why is None:
         return planned.changes, list(planned.results)
-    return Changes(), [_not_written(r, why) if r.change else r for r in planned.results]
+    return _nothing_written(planned.results, why)
