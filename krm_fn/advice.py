@@ -3,15 +3,33 @@ disagree, spellings KAITO does not see, what an older KAITO does with the output
 from __future__ import annotations
 
 import json
+from typing import Sequence
 
 from . import kinds
-from . import constants as C
+from .changes import Plan, Step, step
 from .config import Settings
-from .decide import DOTTED, INJECT, OVERRIDE, Decision
-from .index import Index, Workload
+from .decide import DOTTED, Decision, Inject, Override, configurable
+from .index import Index
 from .inference_config import DATA_KEY, has_later_documents
 from .report import about, q
 from .results import Result, Severity
+
+FINDINGS = {
+    "SD401": "the user's speculative-config is not a string (null, a boolean, a number, empty): vLLM refuses it",
+    "SD402": "the user's speculative-config is not a JSON object: vLLM refuses to start with it",
+    "SD403": "the roles of a MultiRoleInference get different model-based speculative configs",
+    "SD404": "speculative_config or speculative-config.<field>: an override KAITO v0.13 does not recognise",
+    "SD405": "a KAITO version before v0.13.0: only the written config enables speculative decoding",
+    "SD406": "inference_config.yaml holds more than one YAML document: KAITO's vLLM runtime refuses it",
+    "SD407": "enabled on an InferenceSet whose MultiRoleInference is not enabled: left unchanged",
+}
+
+
+def advise(index: Index, settings: Settings, plan: Plan) -> Step:
+    """The findings about what was decided (and, for older KAITO versions, re-pointed), in this order."""
+    ds = plan.decisions
+    return step(override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index, plan)
+                + document_warnings(ds) + version_notes(ds, settings, plan))
 
 
 def _what(value: object) -> str:
@@ -26,7 +44,7 @@ def _what(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
-def override_checks(ds: list[Decision]) -> list[Result]:
+def override_checks(ds: Sequence[Decision]) -> list[Result]:
     """A user's own speculative-config must be a JSON object in a string, or the pods never start.
 
     KAITO admits null, a number or an empty value (its map[string]string takes any scalar as text) and,
@@ -34,29 +52,26 @@ def override_checks(ds: list[Decision]) -> list[Result]:
     says what vLLM does, not what KAITO's webhook does (it does nothing)."""
     out, seen = [], set()
     for d in ds:
-        if d.action != OVERRIDE or d.source is None or d.source.index in seen or d.override_value is DOTTED:
+        if not isinstance(d, Override) or d.source is None or d.source.index in seen or d.value is DOTTED:
             continue
         seen.add(d.source.index)
-        value = d.override_value
-        key = d.override_keys[0] if d.override_keys else "speculative-config"
+        value = d.value
+        key = d.keys[0] if d.keys else "speculative-config"
         if not isinstance(value, str) or not value.strip():
-            out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to "
-                                               "vLLM as --speculative-config, which vLLM refuses at start-up (it "
-                                               "takes a JSON object); write speculative-config: "
-                                               "'{\"method\": …}' or remove the key",
-                               d.source, f"data[{DATA_KEY}]"))
+            out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to vLLM as --speculative-config, which vLLM refuses at start-up (it takes a JSON object); write speculative-config: '{{\"method\": …}}' or remove the key",
+                             d.source, f"data[{DATA_KEY}]", id="SD401"))
             continue
         try:
             parsed = json.loads(value)
         except ValueError:
             parsed = None
         if not isinstance(parsed, dict):
-            out.append(about(Severity.WARNING, f"vllm.{key} {q(value)} is not a JSON object; "
-                                                 "vLLM refuses to start with it", d.source, f"data[{DATA_KEY}]"))
+            out.append(about(Severity.WARNING, f"vllm.{key} {q(value)} is not a JSON object; vLLM refuses to start with it",
+                             d.source, f"data[{DATA_KEY}]", id="SD402"))
     return out
 
 
-def role_mismatches(ds: list[Decision]) -> list[Result]:
+def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
     """Prefill/decode disaggregation: a model-based method must be configured alike on every role."""
     by_workload: dict[int, list[Decision]] = {}
     for d in ds:
@@ -71,17 +86,16 @@ def role_mismatches(ds: list[Decision]) -> list[Result]:
         if methods <= {"ngram", "ngram_gpu", "suffix"}:
             continue  # draft-free methods may differ (ngram may even run on decode alone)
         roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d in group if _effective(d))
-        out.append(about(Severity.WARNING, "the roles get different speculative configs (" + roles + "); "
-                                             "vLLM needs a model-based method configured identically on the "
-                                             "prefill and the decode side", group[0].workload.item))
+        out.append(about(Severity.WARNING, f"the roles get different speculative configs ({roles}); vLLM needs a model-based method configured identically on the prefill and the decode side",
+                         group[0].workload.item, id="SD403"))
     return out
 
 
 def _effective(d: Decision) -> str | None:
-    if d.action == INJECT:
+    if isinstance(d, Inject):
         return d.json
-    if d.action == OVERRIDE and isinstance(d.override_value, str):
-        return d.override_value
+    if isinstance(d, Override) and isinstance(d.value, str):
+        return d.value
     return None
 
 
@@ -93,25 +107,22 @@ def _method(config: str) -> str:
     return str(value.get("method", "")) if isinstance(value, dict) else ""
 
 
-def spelling_warnings(ds: list[Decision]) -> list[Result]:
+def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
     """`speculative_config` and dotted `speculative-config.<field>` keys are vLLM's spellings of the same
     flag: the user's override. KAITO >= v0.13 checks only `speculative-config`, so it injects its own flag
     too; vLLM keeps the last one, the user's (KAITO appends the ConfigMap's flags after its own)."""
     out, seen = [], set()
     for d in ds:
-        if d.action != OVERRIDE or not d.other_spellings or d.source is None or d.source.index in seen:
+        if not isinstance(d, Override) or not d.other_spellings or d.source is None or d.source.index in seen:
             continue
         seen.add(d.source.index)
         keys = ", ".join(f"vllm.{k}" for k in d.other_spellings)
-        out.append(about(Severity.WARNING, f"{keys}: vLLM reads this as --speculative-config, so it is your "
-                                             "override and nothing is added; KAITO v0.13 or later does not "
-                                             "recognise this spelling and injects its own --speculative-config "
-                                             "as well (yours comes last and wins); write it as "
-                                             "speculative-config", d.source, f"data[{DATA_KEY}]"))
+        out.append(about(Severity.WARNING, f"{keys}: vLLM reads this as --speculative-config, so it is your override and nothing is added; KAITO v0.13 or later does not recognise this spelling and injects its own --speculative-config as well (yours comes last and wins); write it as speculative-config",
+                         d.source, f"data[{DATA_KEY}]", id="SD404"))
     return out
 
 
-def version_notes(ds: list[Decision], settings: Settings) -> list[Result]:
+def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> list[Result]:
     """Before KAITO v0.13.0 the annotation means nothing in the cluster, and an InferenceSet does not push a
     changed `spec.template.inference` to the Workspaces it already has (SPEC.md 5.3): say so on every
     InferenceSet whose reference the function changes."""
@@ -122,47 +133,31 @@ def version_notes(ds: list[Decision], settings: Settings) -> list[Result]:
         w = d.workload
         if w.spec.kind != "InferenceSet" or w.item.index in seen:
             continue
-        if kinds.get(w.data, d.path) == kinds.get(w.item.data(), d.path):
+        if kinds.get(plan.data_of(w.item), d.path) == kinds.get(w.item.data(), d.path):
             continue  # not re-pointed
         seen.add(w.item.index)
-        out.append(about(Severity.INFO, f"kaitoVersion {settings.kaito_version} ignores {C.ENABLE_ANNOTATION}: "
-                                          "the config this function writes is the only thing that enables "
-                                          "speculative decoding; and before v0.13.0 an InferenceSet does not "
-                                          "push a changed spec.template.inference.config to the Workspaces it "
-                                          "already has: only new Workspaces get it, recreate the existing ones "
-                                          "to roll it out", w.item, kinds.dotted(d.path)))
+        out.append(about(Severity.INFO, f"kaitoVersion {settings.kaito_version} ignores kaito.sh/enable-speculative-decoding: the config this function writes is the only thing that enables speculative decoding; and before v0.13.0 an InferenceSet does not push a changed spec.template.inference.config to the Workspaces it already has: only new Workspaces get it, recreate the existing ones to roll it out",
+                         w.item, kinds.dotted(d.path), id="SD405", change=True))
     return out
 
 
-def document_warnings(ds: list[Decision]) -> list[Result]:
+def document_warnings(ds: Sequence[Decision]) -> list[Result]:
     """KAITO's webhook reads only the first YAML document of inference_config.yaml, but its vLLM runtime
     (presets/workspace/inference/vllm/inference_api.py, v0.12.0: `yaml.safe_load(file)`) refuses a file of
     several: the pods crash at start. Said once per source ConfigMap the function reads."""
     out, seen = [], set()
     for d in ds:
-        if d.source is None or d.source.index in seen or d.action not in (INJECT, OVERRIDE):
+        if d.source is None or d.source.index in seen or not isinstance(d, (Inject, Override)):
             continue
         seen.add(d.source.index)
         data = d.source.data().get("data")
         if isinstance(data, dict) and isinstance(data.get(DATA_KEY), str) and has_later_documents(data[DATA_KEY]):
-            out.append(about(Severity.WARNING, f"{DATA_KEY} holds more than one YAML document: KAITO's webhook "
-                                                 "reads the first only, but KAITO's vLLM runtime reads the file "
-                                                 "with yaml.safe_load, which refuses a second document, so the "
-                                                 "pods fail at start; keep one document",
-                             d.source, f"data[{DATA_KEY}]"))
+            out.append(about(Severity.WARNING, "inference_config.yaml holds more than one YAML document: KAITO's webhook reads the first only, but KAITO's vLLM runtime reads the file with yaml.safe_load, which refuses a second document, so the pods fail at start; keep one document",
+                             d.source, f"data[{DATA_KEY}]", id="SD406"))
     return out
 
 
-def configurable(w: Workload) -> bool:
-    """An enabled workload whose config reference KAITO keeps: not a MultiRoleInference's child when the
-    MultiRoleInference itself is not enabled (its controller sets the child's config from the role's)."""
-    return w.enabled and (w.rewritten_by is None or w.rewritten_by.enabled)
-
-
-def unconfigurable(index: Index) -> list[Result]:
-    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's "
-                                      "controller sets this InferenceSet's spec.template.inference.config from "
-                                      "the role's runtimeConfig, so a config written here would be replaced; "
-                                      f"left unchanged: enable {C.ENABLE_ANNOTATION} on the MultiRoleInference",
-                    w.item, w.spec.annotation_field)
-            for w in index.workloads if w.enabled and not configurable(w)]
+def unconfigurable(index: Index, plan: Plan) -> list[Result]:
+    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's controller sets this InferenceSet's spec.template.inference.config from the role's runtimeConfig, so a config written here would be replaced; left unchanged: enable kaito.sh/enable-speculative-decoding on the MultiRoleInference",
+                  w.item, w.spec.annotation_field, id="SD407")
+            for w in map(plan.workload, index.workloads) if w.enabled and not configurable(w)]

@@ -12,7 +12,7 @@ reconcileInferenceSet):
         PresetMeta: kaitov1beta1.PresetMeta{Name: kaitov1beta1.ModelName(mri.Spec.Model.Name)}, ...}}
     if role.RuntimeConfig != "" { desired.Spec.Template.Inference.Config = role.RuntimeConfig }
 
-So the child is checked and decided as KAITO will have rewritten it (`Workload.rewritten`), the opt-in key
+So the child is checked and decided as KAITO will have rewritten it (a `Rewrite` in the plan), the opt-in key
 is written to it as above, and where the child in the list says otherwise a warning says so. With KAITO's
 `enableMultiRoleInferenceController` gate off nothing is created from a MultiRoleInference: no cascade.
 """
@@ -21,64 +21,80 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import jsonpatch
-
 from . import constants as C
 from . import kinds
+from .changes import Plan, Rewrite, Step, step
 from .config import GATE_MRI, Settings
 from .index import ABSENT, Index, Workload, annotation_value
 from .report import about, q
 from .results import Result, Severity
-from .writer import Changes
+
+FINDINGS = {
+    "SD201": "a MultiRoleInference opts in while KAITO's MultiRoleInference controller is off: nothing cascades",
+    "SD202": "a child claimed by parents that disagree on the annotation: left as it is",
+    "SD203": "a child whose annotations or inference is not a mapping (Kubernetes refuses it)",
+    "SD204": "a MultiRoleInference's child InferenceSet differs from what KAITO's controller makes of it",
+    "SD205": "the annotation set on a child from its parent",
+    "SD206": "the annotation removed from a child, as on its parent",
+}
 
 
 def _valid(value: object) -> bool:
     return value is ABSENT or value in ("true", "false")
 
 
-def cascade(index: Index, changes: Changes, settings: Settings | None = None) -> list[Result]:
-    """Parents to the children KAITO creates: MultiRoleInference -> InferenceSets -> Workspaces."""
+def cascade(index: Index, settings: Settings, plan: Plan) -> Step:
+    """Parents to the children KAITO creates: MultiRoleInference -> InferenceSets -> Workspaces.
+
+    Two passes: an InferenceSet passes on what it has after its MultiRoleInference's pass."""
+    if not settings.mri_controller:
+        off = step([about(Severity.WARNING, f"KAITO runs with the feature gate {GATE_MRI}=false (featureGates setting): it creates no InferenceSets for a MultiRoleInference, so nothing cascades from it",
+                          w.item, w.spec.annotation_field, id="SD201")
+                    for w in index.workloads if w.spec.kind == "MultiRoleInference" and w.value is not ABSENT])
+        return off.then(_pass(index, plan, "InferenceSet", "Workspace"))
+    roles = _pass(index, plan, "MultiRoleInference", "InferenceSet")
+    return roles.then(_pass(index, plan.then(roles), "InferenceSet", "Workspace"))
+
+
+def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
+    """One level: each child of a `parent_kind` in the list gets what its parent says."""
+    claims: dict[int, list[Workload]] = {}
+    children: dict[int, Workload] = {}
+    for parent in (plan.workload(w) for w in index.workloads if w.spec.kind == parent_kind):
+        if not _valid(parent.value):
+            continue  # reported on the parent; copying a bad value would only repeat it
+        for child in index.children(parent, child_kind):
+            claims.setdefault(child.item.index, []).append(parent)
+            children[child.item.index] = child
     out: list[Result] = []
-    mri_on = settings is None or settings.mri_controller
-    if not mri_on:
-        out += [about(Severity.WARNING, f"KAITO runs with the feature gate {GATE_MRI}=false (featureGates setting): "
-                                          "it creates no InferenceSets for a MultiRoleInference, so nothing "
-                                          "cascades from it", w.item, w.spec.annotation_field)
-                for w in index.workloads if w.spec.kind == "MultiRoleInference" and w.value is not ABSENT]
-    for parent_kind, child_kind in (("MultiRoleInference", "InferenceSet"), ("InferenceSet", "Workspace")):
-        if parent_kind == "MultiRoleInference" and not mri_on:
+    ops: dict[int, list[dict]] = {}
+    rewrites: dict[int, Rewrite] = {}
+    for key, parents in claims.items():
+        child = plan.workload(children[key])
+        if len({_value_key(p.value) for p in parents}) > 1:
+            # Two controllers disagree: whichever came last in the files would win. Say so instead.
+            shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
+            names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
+            out.append(about(Severity.WARNING, f"claimed by {names}, which disagree on kaito.sh/enable-speculative-decoding; left as it is",
+                             child.item, child.spec.annotation_field, id="SD202"))
             continue
-        claims: dict[int, list[Workload]] = {}
-        children: dict[int, Workload] = {}
-        for parent in (w for w in index.workloads if w.spec.kind == parent_kind):
-            if not _valid(parent.value):
-                continue  # reported on the parent; copying a bad value would only repeat it
-            for child in index.children(parent, child_kind):
-                claims.setdefault(child.item.index, []).append(parent)
-                children[child.item.index] = child
-        for key, parents in claims.items():
-            child = children[key]
-            if len({_value_key(p.value) for p in parents}) > 1:
-                # Two controllers disagree: whichever came last in the files would win. Say so instead.
-                shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
-                names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
-                out.append(about(Severity.WARNING, f"claimed by {names}, which disagree on "
-                                                     f"{C.ENABLE_ANNOTATION}; left as it is",
-                                   child.item, child.spec.annotation_field))
-                continue
-            odd = _not_a_mapping(child)
-            if odd:
-                # Kubernetes refuses such an object at apply: bad input, not something to step around.
-                out.append(about(Severity.ERROR, f"a child of {parents[0].spec.kind} {q(parents[0].name)}, but its "
-                                                   f"{odd} is not a mapping (Kubernetes refuses the object); make "
-                                                   "it a mapping", child.item, odd))
-                continue
-            if parent_kind == "MultiRoleInference":
-                out += _rewrite(parents[0], child)
-                if not _annotations(parents[0].data):
-                    continue  # KAITO copies annotations only when the MultiRoleInference has some
-            out += _propagate(parents[0], child, changes)
-    return out
+        parent = parents[0]
+        odd = _not_a_mapping(child)
+        if odd:
+            # Kubernetes refuses such an object at apply: bad input, not something to step around.
+            out.append(about(Severity.ERROR, f"a child of {parent.spec.kind} {q(parent.name)}, but its {odd} is not a mapping (Kubernetes refuses the object); make it a mapping",
+                             child.item, odd, id="SD203"))
+            continue
+        if parent_kind == "MultiRoleInference":
+            rewrite, told = _rewrite(parent, child)
+            if rewrite is not None:
+                rewrites[key] = rewrite
+            out += told
+            if not _annotations(parent.data):
+                continue  # KAITO copies annotations only when the MultiRoleInference has some
+        ops[key], told = _propagate(parent, child)
+        out += told
+    return step(out, ops=ops, rewrites=rewrites)
 
 
 def _not_a_mapping(child: Workload) -> str:
@@ -103,21 +119,20 @@ def _annotations(data: Any) -> dict:
 
 
 def _role(mri: Workload, child: Workload) -> dict:
+    """The role `child` was found for: the index finds a MultiRoleInference's children by these names, so
+    there is one."""
     roles = kinds.get(mri.data, ("spec", "roles"))
-    for role in roles if isinstance(roles, list) else []:
-        if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}":
-            return role
-    return {}
+    return next(role for role in roles if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}")
 
 
-def _rewrite(mri: Workload, child: Workload) -> list[Result]:
+def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Result]]:
     """The child InferenceSet as the MultiRoleInference controller writes it; a warning where it differs."""
     role = _role(mri, child)
     view = copy.deepcopy(child.data)
     template = view.setdefault("spec", {}) if isinstance(view, dict) else {}
     template = template.setdefault("template", {}) if isinstance(template, dict) else {}
     if not isinstance(template, dict):
-        return []  # a child KAITO could not decode; its own shape errors say so
+        return None, []  # a child KAITO could not decode; its own shape errors say so
     differs = []
     mri_annotations = _annotations(mri.data)
     if mri_annotations:
@@ -143,33 +158,22 @@ def _rewrite(mri: Workload, child: Workload) -> list[Result]:
             differs.append(f"spec.template.inference.{'preset.name' if key == 'preset' else key}")
     differs += [f"spec.template.inference.{k}" for k in before if k not in ("preset", "config")]
     template["inference"] = inference
-    child.rewritten = view
-    child.rewritten_by = mri
-    child.value = annotation_value(child.spec, view)
+    rewrite = Rewrite(view, mri)
     if not differs or (mri.value is ABSENT and annotation_value(child.spec, child.data) is ABSENT):
-        return []  # speculative decoding is no concern of either: nothing to say
-    return [about(Severity.WARNING, f"differs from what MultiRoleInference {q(mri.name)} makes of it "
-                                      f"({', '.join(differs)}): KAITO's controller replaces these from the "
-                                      "MultiRoleInference, so it is checked and decided as KAITO will run it; "
-                                      "update the file to match", child.item, differs[0])]
+        return rewrite, []  # speculative decoding is no concern of either: nothing to say
+    return rewrite, [about(Severity.WARNING, f"differs from what MultiRoleInference {q(mri.name)} makes of it ({', '.join(differs)}): KAITO's controller replaces these from the MultiRoleInference, so it is checked and decided as KAITO will run it; update the file to match",
+                           child.item, differs[0], id="SD204")]
 
 
-def _propagate(parent: Workload, child: Workload, changes: Changes) -> list[Result]:
-    written = annotation_value(child.spec, child.data)
-    if written == parent.value:
-        child.value = parent.value
-        return []
+def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:
+    """The ops that give the child its parent's annotation value, and the result that says so."""
+    if annotation_value(child.spec, child.data) == parent.value:
+        return [], []
     path = child.spec.annotations + (C.ENABLE_ANNOTATION,)
     if parent.value is ABSENT:
-        ops = kinds.remove_ops(child.data, path)
-        told = "removed, as on"
-    else:
-        ops = kinds.set_ops(child.data, path, parent.value)
-        told = f"set to {q(parent.value)} from"
-    changes.patch(child.item.index, ops)
-    child.data = jsonpatch.apply_patch(child.data, ops)
-    child.value = parent.value
-    return [about(Severity.INFO, f"annotation {C.ENABLE_ANNOTATION} {told} {parent.spec.kind} {q(parent.name)} "
-                                   f"(KAITO propagates it to the {child.spec.kind}s it creates)",
-                    child.item, child.spec.annotation_field,
-                    proposed_value=None if parent.value is ABSENT else parent.value)]
+        return kinds.remove_ops(child.data, path), [about(
+            Severity.INFO, f"annotation kaito.sh/enable-speculative-decoding removed, as on {parent.spec.kind} {q(parent.name)} (KAITO propagates it to the {child.spec.kind}s it creates)",
+            child.item, child.spec.annotation_field, proposed_value=None, id="SD206", change=True)]
+    return kinds.set_ops(child.data, path, parent.value), [about(
+        Severity.INFO, f"annotation kaito.sh/enable-speculative-decoding set to {q(parent.value)} from {parent.spec.kind} {q(parent.name)} (KAITO propagates it to the {child.spec.kind}s it creates)",
+        child.item, child.spec.annotation_field, proposed_value=parent.value, id="SD205", change=True)]

@@ -6,47 +6,145 @@ Any spelling vLLM reads as `--speculative-config` is the user's override: `specu
 KAITO appends the ConfigMap's flags after its own, so in the cluster the user's value wins.
 A MultiRoleInference's child InferenceSet is decided as KAITO's controller will have rewritten it
 (`Workload.effective`).
+
+A decision is one of four outcomes, each a type with only its own fields and its own message: `Inject`
+(a derived ConfigMap and the reference pointed at it), `Override` (the user's ConfigMap sets the flag),
+`NotVisible` (the ConfigMap is not in the list: KAITO decides in the cluster), `Broken` (KAITO could not
+read the ConfigMap).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
 from . import constants as C
 from . import kinds
-from .derived import FROM_NOTHING, FROM_SOURCE
-from .index import Index, Workload, is_derived
+from .changes import Plan, Step, step
 from .checks import inference_configmap
-from .inference_config import InferenceConfigError, inspect
+from .config import Settings
+from .derived import FROM_NOTHING, FROM_SOURCE, build
+from .index import Index, Workload, is_derived
+from .inference_config import DATA_KEY, InferenceConfigError, inspect
 from .kinds import Path
 from .presets import DEFAULT_TABLE, PresetTable, Resolution, resolve
 from .reader import Item, ItemError
+from .report import about, q
+from .results import Result, Severity
 
-INJECT = "inject"          # write a derived ConfigMap and point the reference at it
-OVERRIDE = "override"      # the user's ConfigMap already sets speculative-config
-NOT_VISIBLE = "not-visible"  # the referenced ConfigMap is not in the list: KAITO decides in the cluster
-BROKEN = "broken"          # the referenced ConfigMap's inference_config.yaml cannot be read
+FINDINGS = {
+    "SD301": "speculative-config injected: a derived ConfigMap, and the reference pointed at it",
+    "SD302": "the referenced ConfigMap already sets speculative-config (a user override): left unchanged",
+    "SD303": "the source of a derived ConfigMap now sets speculative-config itself: the reference goes back to it",
+    "SD304": "the referenced ConfigMap is not in the input: KAITO decides in the cluster",
+    "SD305": "a derived ConfigMap whose source ConfigMap is not in the input: cannot be regenerated",
+    "SD306": "the referenced ConfigMap is one KAITO cannot read",
+}
+# KAITO refuses what these name; turning them off would only hide why nothing is written.
+ALWAYS_ON = frozenset(("SD306",))
 DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value
 
 
 @dataclass(frozen=True)
-class Decision:
+class Reference:
+    """One config reference of an enabled workload: what it names now and the user's ConfigMap behind it."""
+
     workload: Workload
     path: Path                 # the config reference field
     current: str | None        # what the reference says now
     source_name: str | None    # the user's ConfigMap behind it (through a derived one, if any)
     source: Item | None
-    action: str
-    via_derived: bool = False  # the reference names one of our derived ConfigMaps
-    json: str = ""
-    method: str = ""
-    why: str = ""              # in words: where the config came from
-    detail: str = ""
-    override_value: Any = None  # the user's vllm.speculative-config, for an OVERRIDE
+    via_derived: bool          # the reference names one of our derived ConfigMaps
+
+    @property
+    def field(self) -> str:
+        return kinds.dotted(self.path)
+
+
+@dataclass(frozen=True)
+class Inject(Reference):
+    """Write a derived ConfigMap carrying the speculative config and point the reference at it."""
+
+    json: str
+    method: str
+    why: str                   # in words: where the config came from
+    configmap: dict | None     # the derived ConfigMap (None when it cannot be built: `problem` says why)
+    problem: str = ""
+
+    @property
+    def target(self) -> str | None:
+        return self.configmap["metadata"]["name"] if self.configmap is not None else None
+
+    def result(self) -> Result:
+        preset = kinds.preset_name(self.workload.spec, self.workload.effective)
+        where = (f"derived from ConfigMap {q(self.source_name)}" if self.source_name
+                 else "new, as the workload referenced none")
+        return about(Severity.INFO, f"speculative decoding: preset {q(preset)} {self.why}: speculative-config {self.json} in ConfigMap {q(self.target or '')} ({where})",
+                     self.workload.item, self.field, proposed_value=self.target, id="SD301", change=True)
+
+
+@dataclass(frozen=True)
+class Override(Reference):
+    """The user's ConfigMap sets the flag itself (any spelling vLLM reads): nothing is added. Through one of
+    our derived ConfigMaps, the reference goes back to that source."""
+
+    value: Any                 # the user's value (DOTTED when only dotted keys set it)
+    keys: tuple[str, ...]      # every key under vllm that sets the flag
+    other_spellings: tuple[str, ...] = ()  # speculative_config, speculative-config.<field> …
+
+    def result(self) -> Result:
+        keys = ", ".join(f"vllm.{k}" for k in self.keys)
+        if self.via_derived:
+            return about(Severity.INFO, f"speculative decoding: ConfigMap {q(self.source_name)} now sets {keys} itself (a user override): the reference goes back to it",
+                         self.workload.item, self.field, proposed_value=self.source_name, id="SD303", change=True)
+        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(self.source_name)} already sets {keys} (a user override); left unchanged",
+                     self.workload.item, self.field, id="SD302")
+
+
+@dataclass(frozen=True)
+class NotVisible(Reference):
+    """The referenced ConfigMap is not in the list: whether it overrides cannot be seen; nothing changes."""
+
     derived_found: bool = False  # via_derived, and that derived ConfigMap is in the input
-    problem_field: str = ""    # BROKEN: the ConfigMap field KAITO refuses
-    other_spellings: tuple[str, ...] = ()  # OVERRIDE: speculative_config, speculative-config.<field> …
-    override_keys: tuple[str, ...] = ()  # OVERRIDE: every key under vllm that sets the flag
+
+    def result(self) -> Result:
+        if self.via_derived:
+            gone = "is in the input, but" if self.derived_found else "is not in the input, and"
+            return about(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(self.current)} {gone} its source ConfigMap {q(self.source_name)} is not: cannot regenerate it; left unchanged",
+                         self.workload.item, self.field, id="SD305")
+        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(self.source_name)} is not in the input, so whether it overrides vllm.speculative-config cannot be seen here; left unchanged, KAITO decides in the cluster",
+                     self.workload.item, self.field, id="SD304")
+
+
+@dataclass(frozen=True)
+class Broken(Reference):
+    """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
+
+    detail: str
+    problem_field: str = ""    # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
+    refused_id: str = ""       # the id of the admission rule that refuses it (checks/inference_configmap)
+
+    def result(self) -> Result:
+        assert self.source is not None
+        message = f"ConfigMap {q(self.source_name)} referenced by {self.workload.spec.kind} {q(self.workload.name)}: {self.detail}"
+        if self.refused_id:
+            return about(Severity.ERROR, message, self.source, self.problem_field, id=self.refused_id)
+        return about(Severity.ERROR, message, self.source, f"data[{DATA_KEY}]", id="SD306")
+
+
+Decision = Union[Inject, Override, NotVisible, Broken]
+
+
+def configurable(w: Workload) -> bool:
+    """An enabled workload whose config reference KAITO keeps: not a MultiRoleInference's child when the
+    MultiRoleInference itself is not enabled (its controller sets the child's config from the role's)."""
+    return w.enabled and (w.rewritten_by is None or w.rewritten_by.enabled)
+
+
+def decide(index: Index, settings: Settings, plan: Plan) -> Step:
+    """A decision, and the result that tells it, per config reference of every configurable workload."""
+    ds = [decision(index, w, path, settings.presets)
+          for w in map(plan.workload, index.workloads) if configurable(w) for path in w.spec.config_refs(w.effective)]
+    return step([d.result() for d in ds], decisions=ds)
 
 
 def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
@@ -78,39 +176,42 @@ def restored_name(index: Index, namespace: str, source_name: str | None, source:
     return source_name
 
 
-def decide(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:
+def decision(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:
+    """What KAITO would do with this config reference of the (planned) workload `w`."""
     current = kinds.get(w.effective, path)
     current = current if isinstance(current, str) and current else None
     src_name, src, via = source_of(index, w.namespace, current)
     preset = kinds.preset_name(w.spec, w.effective) or ""
+    found = (w, path, current, src_name, src, via)  # what every outcome says of the reference
     if src_name is not None and src is None:
-        return Decision(w, path, current, src_name, None, NOT_VISIBLE, via,
-                        derived_found=via and index.configmap(w.namespace, current or "") is not None)
+        return NotVisible(*found, derived_found=via and index.configmap(w.namespace, current or "") is not None)
     if src is not None:
         try:
             whole = src.data()
         except ItemError as exc:
-            return Decision(w, path, current, src_name, src, BROKEN, via,
-                            detail=f"the ConfigMap cannot be read: {exc}")
+            return Broken(*found, detail=f"the ConfigMap cannot be read: {exc}")
         v1alpha1_workspace = w.spec is kinds.WORKSPACE and w.item.api_version == "kaito.sh/v1alpha1"
         refused = inference_configmap.problem(whole, max_model_len=not v1alpha1_workspace)
         if refused is not None:
-            return Decision(w, path, current, src_name, src, BROKEN, via, detail=refused[0],
-                            problem_field=refused[1])
+            return Broken(*found, detail=refused.message, problem_field=refused.field, refused_id=refused.id)
         try:
-            found = inspect(whole["data"][inference_configmap.DATA_KEY])
+            inspected = inspect(whole["data"][inference_configmap.DATA_KEY])
         except InferenceConfigError as exc:
-            return Decision(w, path, current, src_name, src, BROKEN, via, detail=str(exc))
-        if found.overrides:
-            return Decision(w, path, current, src_name, src, OVERRIDE, via,
-                            override_value=found.speculative_config_value if found.has_speculative_config
-                            else found.underscore_value if found.has_underscore_spelling else DOTTED,
-                            other_spellings=found.other_spellings,
-                            override_keys=(("speculative-config",) if found.has_speculative_config else ())
-                            + found.other_spellings)
+            return Broken(*found, detail=str(exc))
+        if inspected.overrides:
+            return Override(*found,
+                            value=inspected.speculative_config_value if inspected.has_speculative_config
+                            else inspected.underscore_value if inspected.has_underscore_spelling else DOTTED,
+                            keys=(("speculative-config",) if inspected.has_speculative_config else ())
+                            + inspected.other_spellings,
+                            other_spellings=inspected.other_spellings)
     res = resolve(preset, table)
-    return Decision(w, path, current, src_name, src, INJECT, via, json=res.json, method=res.method,
-                    why=_why(res, table))
+    try:
+        configmap, problem = build(src.data() if src else None, src_name, w.namespace, res.json, res.method), ""
+    except InferenceConfigError as exc:
+        configmap, problem = None, str(exc)
+    return Inject(*found, json=res.json, method=res.method, why=_why(res, table), configmap=configmap,
+                  problem=problem)
 
 
 def _why(res: Resolution, table: PresetTable) -> str:

@@ -22,9 +22,12 @@ _WORD = re.compile(r"[\w.-]+")
 _GENERATED = re.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class Workload:
-    """A KAITO workload: its item, its kind's table row, its data, and its effective annotation value."""
+    """A KAITO workload: its item, its kind's table row, its data, and its effective annotation value.
+
+    The index holds each workload as read; `changes.Plan.workload` gives it as planned so far (its data
+    with the planned ops, as KAITO's controllers rewrite it)."""
 
     item: Item
     spec: KindSpec
@@ -32,7 +35,7 @@ class Workload:
     value: Any = ABSENT
     # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
     # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
-    # decisions read `effective`; patches are made against `data`, the text in the input.
+    # decisions read `effective`; patches are made against `data`, the item as planned.
     rewritten: Any = None
     rewritten_by: Any = None  # the MultiRoleInference Workload whose controller rewrites this one
 
@@ -77,6 +80,7 @@ class Index:
     # the names the references still use are in previousNames.
     previous: dict[tuple[str, str], Item] = field(default_factory=dict)
     unreadable: list[tuple[Item, str]] = field(default_factory=list)  # KAITO items with no data model
+    config: frozenset[int] = frozenset()  # kustomize's files among the items (kustomizations, patches …)
     # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
     # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
     misversioned: dict[tuple[str, str], Item] = field(default_factory=dict)
@@ -191,7 +195,7 @@ def is_derived(item: Item) -> bool:
 
 def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
     """`skip`: indexes of kustomize's configuration (kustomizations, the patches they name)."""
-    index = Index(items=list(items))
+    index = Index(items=list(items), config=frozenset(skip))
     for item in index.items:
         # local-config objects (Kptfile, function configs, kustomize's transformer configs, patches) are
         # never deployed: they are neither workloads nor the ConfigMaps workloads use.

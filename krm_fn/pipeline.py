@@ -19,7 +19,8 @@ from .plan import plan
 from .localconfig import is_function_config, kustomization_warnings, kustomize_config, unlisted_warnings
 from .reader import InputError, Item, ResourceList, child, read_resource_list, read_stream, scalar
 from .results import ResourceRef, Result, Severity, exit_status, sort_results
-from .writer import Changes, write_resource_list, write_stream
+from .changes import Changes
+from .writer import write_resource_list, write_stream
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     code = exit_status(results, settings.fail_on)
     if code != 0:
         return Outcome("", results, code)
-    changes.removed |= left_out  # kustomize configuration is not a manifest: it never reaches the stream
+    changes = changes.removing(left_out)  # kustomize configuration is not a manifest: it never reaches the stream
     try:
         output = write_stream(stream, changes)
     except InputError as exc:  # an item the output needs whole cannot be read (an alias bomb, …)

@@ -1,108 +1,75 @@
-"""Decisions -> changes: the stages in order, each in its own module; nothing here does I/O.
+"""The stages in order, folded into one plan; nothing here does I/O.
 
-shape (input checks) -> cascade -> validate (checks/) -> decide -> materialize -> advice -> results.
+Each stage is a function of (the read-only index, the settings, the plan so far) that returns its Step
+(ops per item, items added and removed, results; see changes.py). Results whose id the `disable` setting
+names are dropped as each step is folded in, so a disabled error blocks nothing.
+
+    check_input -> cascade -> validate    | errors stop here: nothing is written
+    decide -> materialize -> advise -> revert -> retire
 """
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable, Iterable
 
-from . import kinds
-from .advice import (configurable, document_warnings, override_checks, role_mismatches, spelling_warnings,
-                     unconfigurable, version_notes)
+from . import checks
+from .advice import advise
 from .cascade import cascade
-from .checks import validate
+from .changes import Changes, Plan, Step, step
 from .config import Settings
-from .decide import BROKEN, INJECT, NOT_VISIBLE, OVERRIDE, Decision, decide
+from .decide import decide
 from .index import Index, build_index
-from .inference_config import DATA_KEY
+from .localconfig import kustomize_config
 from .materialize import materialize, retire, revert
 from .reader import Item
-from .report import about, q
 from .results import Result, Severity, has_errors
-from .localconfig import kustomize_config
-from .shape import duplicates, shape_errors
-from .writer import Changes
+from .shape import duplicates, shape_errors, unreadable
+
+Stage = Callable[[Index, Settings, Plan], Step]
 
 
-def decisions(index: Index, settings: Settings) -> list[Decision]:
-    return [decide(index, w, path, settings.presets)
-            for w in index.workloads if configurable(w) for path in w.spec.config_refs(w.effective)]
+def check_input(index: Index, settings: Settings, plan: Plan) -> Step:
+    """Items a cluster would refuse, duplicate keys, the same object twice, KAITO items with no data."""
+    return step(shape_errors(index.items, index.config) + duplicates(index.items, index.config)
+                + unreadable(index.unreadable))
 
 
-def _describe(d: Decision, target: str) -> str:
-    preset = kinds.preset_name(d.workload.spec, d.workload.effective)
-    why = d.why
-    where = (f"derived from ConfigMap {q(d.source_name)}" if d.source_name
-             else "new, as the workload referenced none")
-    return f"speculative decoding: preset {q(preset)} {why}: speculative-config {d.json} " \
-           f"in ConfigMap {q(target)} ({where})"
+def validate(index: Index, settings: Settings, plan: Plan) -> Step:
+    """KAITO's admission rules (checks/) on each workload as the cascade leaves it."""
+    return step(checks.validate(map(plan.workload, index.workloads), settings))
 
 
-def decision_result(d: Decision, target: str | None) -> Result:
-    field = kinds.dotted(d.path)
-    item = d.workload.item
-    if d.action == INJECT:
-        return about(Severity.INFO, _describe(d, target or ""), item, field, proposed_value=target)
-    if d.action == OVERRIDE and d.via_derived:
-        keys = ", ".join(f"vllm.{k}" for k in d.override_keys)
-        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets {keys} itself "
-                                      "(a user override): the reference goes back to it", item, field,
-                       proposed_value=d.source_name)
-    if d.action == OVERRIDE:
-        keys = ", ".join(f"vllm.{k}" for k in d.override_keys)
-        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets "
-                                      f"{keys} (a user override); left unchanged", item, field)
-    if d.action == NOT_VISIBLE and d.via_derived:
-        gone = "is in the input, but" if d.derived_found else "is not in the input, and"
-        return about(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} {gone} its "
-                                         f"source ConfigMap {q(d.source_name)} is not: cannot regenerate it; left "
-                                         "unchanged", item, field)
-    if d.action == NOT_VISIBLE:
-        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the "
-                                         "input, so whether it overrides vllm.speculative-config cannot be "
-                                         "seen here; left unchanged, KAITO decides in the cluster",
-                       item, field)
-    assert d.action == BROKEN and d.source is not None
-    return about(Severity.ERROR, f"ConfigMap {q(d.source_name)} referenced by {d.workload.spec.kind} "
-                                   f"{q(d.workload.name)}: {d.detail}", d.source,
-                   d.problem_field or f"data[{DATA_KEY}]")
+CHECKS: tuple[Stage, ...] = (cascade, validate)  # after check_input; errors from any of these stop the plan
+CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, retire)
 
 
-def _not_written(result: Result, why: str) -> Result:
-    """A result that describes a change says so when the change is not made (validate mode, or errors)."""
-    return replace(result, message=f"{result.message} [not written: {why}]")
+def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) -> Plan:
+    """Each stage's step folded into the plan in turn, without the results `disable` turns off."""
+    for stage in stages:
+        found = stage(index, settings, plan)
+        plan = plan.then(replace(found, results=tuple(r for r in found.results if r.id not in settings.disable)))
+    return plan
+
+
+def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list[Result]]:
+    """No changes; each result that tells of a change says that it is not made (validate mode, or errors)."""
+    return Changes(), [replace(r, message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
 def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
-    config = kustomize_config(items)
-    problems = shape_errors(items, config) + duplicates(items, config)
-    index = build_index(items, skip=config)
-    problems += [about(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item)
-                 for item, why in index.unreadable]
-    changes = Changes()
-    cascaded = cascade(index, changes, settings)
-    problems += [r for r in cascaded if r.severity is Severity.ERROR]
-    cascaded = [r for r in cascaded if r.severity is not Severity.ERROR]
-    problems += validate(index, settings)
-    if has_errors(problems):
-        return Changes(), problems + [_not_written(r, "errors") if r.severity is Severity.INFO else r
-                                      for r in cascaded]
-    ds = decisions(index, settings)
-    made, targets = materialize(index, ds, changes)
-    told = [decision_result(d, targets.get(i)) for i, d in enumerate(ds)]
-    reverted, retired = revert(index, changes), retire(index, items, changes)
-    findings = made + override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index)
-    findings += document_warnings(ds)
-    older = version_notes(ds, settings)
-    results = problems + cascaded + told + findings + older + reverted + retired
-    why = "errors" if has_errors(results) else None if settings.materialize else "mode validate"
+    index = build_index(items, skip=kustomize_config(items))
+    read = fold(Plan(), index, settings, [check_input])
+    checked = fold(read, index, settings, CHECKS)
+    if has_errors(checked.results):
+        # What stops the plan comes first, then what it would have changed.
+        later = checked.results[len(read.results):]
+        results = read.results + tuple(r for r in later if r.severity is Severity.ERROR) \
+            + tuple(r for r in later if r.severity is not Severity.ERROR)
+        return _nothing_written(results, "errors")
+    planned = fold(checked, index, settings, CHANGES)
+    why = "errors" if has_errors(planned.results) else None if settings.materialize else "mode validate"
     if why is None:
-        return changes, results
-    # What describes a change that is now not made says so.
-    changed = {id(r) for r in cascaded + retired + older if r.severity is Severity.INFO}
-    changed |= {id(r) for r in reverted if r.severity is Severity.INFO}
-    changed |= {id(r) for r, d in zip(told, ds) if d.action == INJECT or (d.action == OVERRIDE and d.via_derived)}
-    return Changes(), [_not_written(r, why) if id(r) in changed else r for r in results]
-
+        return planned.changes, list(planned.results)
+    return _nothing_written(planned.results, why)

@@ -61,6 +61,7 @@ class Result:
     tags: tuple[tuple[str, str], ...] = field(default=())
     id: str = ""                     # the finding's stable id (SD…), shown in `tags` and usable in `disable`
     scope: str = "ResourceList"      # the stderr line's subject when no resource or file is named
+    change: bool = False             # it tells of a change the plan makes (so it says when that is not written)
 
     def to_krm(self) -> dict[str, Any]:
         out: dict[str, Any] = {"message": self.message, "severity": self.severity.value}

@@ -1,7 +1,7 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 from __future__ import annotations
 
-from typing import Collection
+from typing import Collection, Iterable
 
 import yaml
 
@@ -21,8 +21,9 @@ FINDINGS = {
     "SD006": "an item has neither apiVersion nor kind",
     "SD007": "an item has no apiVersion, kind or metadata.name",
     "SD008": "the same object twice in the input",
+    "SD009": "a KAITO object or ConfigMap whose fields cannot be read",
 }
-ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007"))
+ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007", "SD009"))
 
 
 def _where(item: Item) -> str:
@@ -139,3 +140,7 @@ def _needs_name(item: Item) -> bool:
         return False
     return scalar(child(child(item.node, "metadata"), "generateName")) is None
 
+
+def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:
+    """The items the index could not read (why in words): nothing about them can be decided."""
+    return [about(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item, id="SD009") for item, why in found]

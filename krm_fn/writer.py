@@ -5,42 +5,18 @@ function has no reason to change comes out as it came in.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import jsonpatch
 import yaml
 
 from . import constants as C
 from . import pointer, yamlio
+from .changes import Changes
 from .reader import InputError, Item, ItemError, ResourceList, Stream, sharing_anchors
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
-
-
-@dataclass
-class Changes:
-    """Everything the function changes: JSON Patch per item, new items, retired items."""
-
-    patches: dict[int, list[dict]] = field(default_factory=dict)
-    added: list[tuple[int, dict]] = field(default_factory=list)  # (index of the item served, data)
-    removed: set[int] = field(default_factory=set)
-
-    def patch(self, index: int, ops: list[dict]) -> None:
-        if ops:
-            self.patches.setdefault(index, []).extend(ops)
-
-    def added_after(self) -> dict[int, list[dict]]:
-        """New items grouped by the index of the item they follow."""
-        out: dict[int, list[dict]] = {}
-        for served, data in self.added:
-            out.setdefault(served, []).append(data)
-        return out
-
-    @property
-    def empty(self) -> bool:
-        return not (self.patches or self.added or self.removed)
 
 
 def _dash(text: str, lower: int, item_start: int) -> int:
@@ -281,7 +257,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
     return _newlines("".join("---\n" + (d if ends_line(d) else d + "\n") for d in docs), nl)
 
 
-def _render_region(item: Item, patch: list[dict], has_tail: bool) -> str:
+def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:
     """The item's text for `render`: its changes made, orchestrator annotations gone, and its last value
     meaning the same with the line break (and the next document) written after it."""
     tail = [] if has_tail or item.end != len(item.source) else tail_edits(item.source, item.node)
@@ -290,7 +266,7 @@ def _render_region(item: Item, patch: list[dict], has_tail: bool) -> str:
         if cuts is not None:  # the common case: lines cut out, no parsing, no verification needed
             # A block scalar at the end that is cut out with its annotation needs no care.
             return _cut(item, cuts + [t for t in tail if not any(a <= t[0] < b for a, b, _ in cuts)])
-    ops = patch + strip_ops(item, patch)
+    ops = [*patch, *strip_ops(item, patch)]
     if not ops:
         return _cut(item, tail)
     return edit_item(item, ops, followed=True)

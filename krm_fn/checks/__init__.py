@@ -11,8 +11,10 @@ KAITO's webhooks collect every FieldError (`errs.Also`).
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from ..config import Settings
-from ..index import ABSENT, Index
+from ..index import ABSENT, Workload
 from ..report import about
 from ..results import Result, Severity
 from . import (annotation_value, inference_configmap, inference_or_tuning, preset_and_template, preset_required,
@@ -23,23 +25,21 @@ ADMISSION = (string_fields, inference_or_tuning, preset_and_template, preset_sup
 CHECKS = OPT_IN + ADMISSION + (inference_configmap,)
 
 
-def validate(index: Index, settings: Settings) -> list[Result]:
-    """The opt-in checks (the first failing one) and every admission rule KAITO would refuse the object by,
-    but for the ids the `disable` setting turns off (before the error gate: a workload whose only finding
-    is turned off is written)."""
+def validate(workloads: Iterable[Workload], settings: Settings) -> list[Result]:
+    """The opt-in checks (the first failing one) and every admission rule KAITO would refuse the object by.
+    The plan drops the ids the `disable` setting turns off before its error gate."""
     out = []
-    for w in index.workloads:
+    for w in workloads:
         if w.value is ABSENT or w.value == "false":
             continue
         for check in OPT_IN:
             found = check.check(w, settings) if w.spec.kind in check.KINDS else None
             if found is not None:
-                if found.id not in settings.disable:
-                    out.append(about(Severity.ERROR, found.message, w.item, found.field, id=found.id,
-                                     current_value=w.value))
+                out.append(about(Severity.ERROR, found.message, w.item, found.field, id=found.id,
+                                 current_value=w.value))
                 break
         for rule in ADMISSION:
             if w.spec.kind in rule.KINDS:
                 out += [about(Severity.ERROR, f.message, w.item, f.field, id=f.id)
-                        for f in rule.findings(w, settings) if f.id not in settings.disable]
+                        for f in rule.findings(w, settings)]
     return out

@@ -1,0 +1,143 @@
+"""advise: findings about what was decided, each from the decisions (and the plan) alone."""
+from __future__ import annotations
+
+import pytest
+
+from krm_fn.advice import advise, document_warnings, override_checks, role_mismatches, spelling_warnings
+from krm_fn.cascade import cascade
+from krm_fn.changes import Plan
+from krm_fn.config import settings_from
+from krm_fn.decide import decide
+from krm_fn.materialize import materialize
+
+from stagekit import SETTINGS, configmap, index, inferenceset, mri, run, workspace
+
+ON = {"kaito.sh/enable-speculative-decoding": "true"}
+
+
+def decisions(*docs):
+    idx = index(*docs)
+    return run(decide, idx).decisions
+
+
+def _override(value_text: str, key: str = "speculative-config"):
+    return decisions(workspace("a", annotation="true", config="cfg"),
+                     configmap("cfg", f"vllm:\n  {key}: {value_text}\n"))
+
+
+@pytest.mark.parametrize("text,shown", [("null", "empty (null)"), ("true", "the boolean true"), ("5", "the number 5"),
+                                        ("''", "an empty string"), ("!!binary aGVsbG8=", "a bytes")])
+def test_an_override_that_is_no_string_is_an_error_as_vllm_refuses_it(text, shown):
+    out = override_checks(_override(text))
+    assert [(r.id, r.severity.value, r.message) for r in out] == [(
+        "SD401", "error", f"vllm.speculative-config is {shown}: KAITO passes it to vLLM as --speculative-config, which "
+        "vLLM refuses at start-up (it takes a JSON object); write speculative-config: '{\"method\": …}' or remove "
+        "the key")]
+    assert (out[0].resource.kind, out[0].field_path) == ("ConfigMap", "data[inference_config.yaml]")
+
+
+def test_an_override_that_is_no_json_object_is_a_warning():
+    out = override_checks(_override("'[1]'"))
+    assert [(r.id, r.severity.value, r.message) for r in out] == [
+        ("SD402", "warning", 'vllm.speculative-config "[1]" is not a JSON object; vLLM refuses to start with it')]
+
+
+@pytest.mark.parametrize("text,key", [("'{\"method\": \"ngram\"}'", "speculative-config"),
+                                      ("ngram", "speculative-config.method")])
+def test_a_json_object_or_dotted_keys_pass(text, key):
+    assert override_checks(_override(text, key)) == []
+
+
+def test_one_source_is_told_about_once():
+    ds = decisions(workspace("a", annotation="true", config="cfg"), workspace("b", annotation="true", config="cfg"),
+                   configmap("cfg", "vllm:\n  speculative-config: 5\n"))
+    assert len(ds) == 2 and len(override_checks(ds)) == 1
+
+
+def test_other_spellings_are_the_users_override_with_a_warning():
+    out = spelling_warnings(_override("'{}'", "speculative_config"))
+    assert [(r.id, r.severity.value, r.message) for r in out] == [(
+        "SD404", "warning", "vllm.speculative_config: vLLM reads this as --speculative-config, so it is your override "
+        "and nothing is added; KAITO v0.13 or later does not recognise this spelling and injects its own "
+        "--speculative-config as well (yours comes last and wins); write it as speculative-config")]
+    assert spelling_warnings(_override("'{}'")) == []
+
+
+def test_roles_with_different_model_based_configs_are_warned_about():
+    ds = decisions(mri("m", annotations=ON, configs=("p", "d")),
+                   configmap("p", "vllm:\n  speculative-config: '{\"method\": \"eagle\", \"model\": \"a\"}'\n"),
+                   configmap("d", "vllm:\n  speculative-config: '{\"method\": \"eagle\", \"model\": \"b\"}'\n"))
+    out = role_mismatches(ds)
+    assert [(r.id, r.severity.value, r.resource.kind) for r in out] == [("SD403", "warning", "MultiRoleInference")]
+    assert out[0].message == (
+        "the roles get different speculative configs (spec.roles[0].runtimeConfig: {\"method\": \"eagle\", "
+        "\"model\": \"a\"}, spec.roles[1].runtimeConfig: {\"method\": \"eagle\", \"model\": \"b\"}); vLLM needs a "
+        "model-based method configured identically on the prefill and the decode side")
+
+
+def test_roles_that_differ_only_in_draft_free_methods_pass():
+    ds = decisions(mri("m", annotations=ON, model="microsoft/Phi-4", configs=("p", None)),
+                   configmap("p", "vllm:\n  speculative-config: '{\"method\": \"ngram\", \"num_speculative_tokens\": 2}'\n"))
+    assert role_mismatches(ds) == []
+    assert role_mismatches(decisions(mri("m", annotations=ON))) == []  # the same injected config on both
+
+
+def test_a_role_whose_config_cannot_be_seen_is_left_out_of_the_comparison():
+    ds = decisions(mri("m", annotations=ON, configs=("elsewhere", None)))
+    assert [type(d).__name__ for d in ds] == ["NotVisible", "Inject"] and role_mismatches(ds) == []
+
+
+def test_a_role_whose_override_is_no_json_counts_as_another_method():
+    ds = decisions(mri("m", annotations=ON, configs=("p", None)),
+                   configmap("p", "vllm:\n  speculative-config: 'not json'\n"))
+    assert [r.id for r in role_mismatches(ds)] == ["SD403"]
+
+
+def test_a_source_with_a_second_yaml_document_is_warned_about_once():
+    ds = decisions(workspace("a", annotation="true", config="cfg"), workspace("b", annotation="true", config="cfg"),
+                   configmap("cfg", "vllm:\n  max-model-len: 4096\n---\nother: 1\n"))
+    out = document_warnings(ds)
+    assert [(r.id, r.severity.value, r.message) for r in out] == [(
+        "SD406", "warning", "inference_config.yaml holds more than one YAML document: KAITO's webhook reads the first "
+        "only, but KAITO's vLLM runtime reads the file with yaml.safe_load, which refuses a second document, so the "
+        "pods fail at start; keep one document")]
+    assert document_warnings(decisions(workspace("a", annotation="true", config="cfg"), configmap("cfg"))) == []
+
+
+OLD = settings_from({"kaitoVersion": "v0.12.0"})
+
+
+def _materialized(idx, settings):
+    plan = Plan().then(run(decide, idx, settings))
+    return plan.then(run(materialize, idx, settings, plan))
+
+
+def test_an_older_kaito_is_told_what_a_repointed_inferenceset_means():
+    idx = index(inferenceset("s", annotation="true"), workspace("w", annotation="true"))
+    out = run(advise, idx, OLD, _materialized(idx, OLD))
+    assert [(r.id, r.severity.value, r.resource.kind, r.change) for r in out.results] == [
+        ("SD405", "info", "InferenceSet", True)]
+    assert out.results[0].message.startswith("kaitoVersion v0.12.0 ignores kaito.sh/enable-speculative-decoding: the "
+                                             "config this function writes is the only thing")
+    # Nothing re-pointed (the decisions only, no materialize step), or a KAITO that knows the annotation: silence.
+    assert run(advise, idx, OLD, Plan().then(run(decide, idx, OLD))).results == ()
+    assert run(advise, idx, SETTINGS, _materialized(idx, SETTINGS)).results == ()
+
+
+def test_a_child_enabled_while_its_multiroleinference_is_not_is_left_unchanged_with_a_warning():
+    idx = index(mri("m"), inferenceset("m-prefill", annotation="true", preset="Qwen/Qwen3.5-9B"))
+    plan = Plan().then(run(cascade, idx))
+    out = run(advise, idx, SETTINGS, plan)
+    assert [(r.id, r.severity.value, r.resource.name) for r in out.results] == [("SD407", "warning", "m-prefill")]
+    assert out.results[0].message == (
+        "enabled here, but MultiRoleInference \"m\" is not: KAITO's controller sets this InferenceSet's "
+        "spec.template.inference.config from the role's runtimeConfig, so a config written here would be replaced; "
+        "left unchanged: enable kaito.sh/enable-speculative-decoding on the MultiRoleInference")
+
+
+def test_advise_reports_in_a_fixed_order():
+    """override, roles, spellings, unconfigurable, documents, versions: the order results had before the reshape."""
+    idx = index(workspace("a", annotation="true", config="cfg"),
+                configmap("cfg", "vllm:\n  speculative_config: 5\n---\nx: 1\n"))
+    assert [r.id for r in run(advise, idx, SETTINGS, Plan().then(run(decide, idx))).results] == \
+        ["SD401", "SD404", "SD406"]

@@ -1,0 +1,182 @@
+"""decide: per config reference of every configurable workload, one outcome type with its own message."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from krm_fn.cascade import cascade
+from krm_fn.changes import Plan
+from krm_fn.decide import DOTTED, Broken, Inject, NotVisible, Override, decide
+
+from stagekit import configmap, index, inferenceset, messages, mri, run, workspace
+
+DERIVED = {"kaito-specdec.dev/derived": "true", "kaito-specdec.dev/source-configmap": "cfg"}
+NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
+MTP = '{"method":"mtp","num_speculative_tokens":1}'
+
+
+def _one(*docs):
+    step = run(decide, index(*docs))
+    assert len(step.decisions) == 1 and len(step.results) == 1
+    return step.decisions[0], step.results[0]
+
+
+def test_no_reference_injects_a_new_derived_configmap():
+    d, r = _one(workspace("w", annotation="true"))
+    assert isinstance(d, Inject) and (d.current, d.source_name, d.via_derived) == (None, None, False)
+    assert (d.json, d.method) == (NGRAM, "ngram")
+    assert re.fullmatch(r"specdec-ngram-[0-9a-f]{10}", d.target)
+    assert d.configmap["data"]["inference_config.yaml"] == f"vllm:\n  speculative-config: '{NGRAM}'\n"
+    assert (r.id, r.severity.value, r.change, r.field_path, r.proposed_value) == \
+        ("SD301", "info", True, "inference.config", d.target)
+    assert r.message == (f'speculative decoding: preset "phi-4" has no KAITO-tuned config (universal fallback): '
+                         f'speculative-config {NGRAM} in ConfigMap "{d.target}" (new, as the workload referenced none)')
+
+
+def test_a_referenced_configmap_is_copied_into_the_derived_one():
+    d, r = _one(workspace("w", annotation="true", preset="Qwen/Qwen3.5-9B", config="cfg"), configmap("cfg"))
+    assert isinstance(d, Inject) and (d.current, d.source_name, d.source.name) == ("cfg", "cfg", "cfg")
+    assert d.json == MTP and re.fullmatch(r"cfg-specdec-[0-9a-f]{10}", d.target)
+    assert d.configmap["data"]["inference_config.yaml"] == f"vllm:\n  max-model-len: 4096\n  speculative-config: '{MTP}'\n"
+    assert r.message.endswith(f'in ConfigMap "{d.target}" (derived from ConfigMap "cfg")')
+    assert 'preset "Qwen/Qwen3.5-9B" is KAITO-tuned' in r.message
+
+
+@pytest.mark.parametrize("text,value,keys,others", [
+    ("vllm:\n  speculative-config: '{\"method\": \"ngram\"}'\n", '{"method": "ngram"}', ("speculative-config",), ()),
+    ("vllm:\n  speculative_config: '{}'\n", "{}", ("speculative_config",), ("speculative_config",)),
+    ("vllm:\n  speculative-config.method: ngram\n", DOTTED, ("speculative-config.method",),
+     ("speculative-config.method",)),
+])
+def test_the_users_own_speculative_config_in_any_spelling_is_an_override(text, value, keys, others):
+    d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg", text))
+    assert isinstance(d, Override) and (d.value, d.keys, d.other_spellings) == (value, keys, others)
+    shown = ", ".join(f"vllm.{k}" for k in keys)
+    assert (r.id, r.severity.value, r.change, r.message) == (
+        "SD302", "info", False,
+        f'speculative decoding: ConfigMap "cfg" already sets {shown} (a user override); left unchanged')
+
+
+def test_an_override_reached_through_a_derived_configmap_points_back_at_its_source():
+    d, r = _one(workspace("w", annotation="true", config="cfg-specdec-0123456789"),
+                configmap("cfg", "vllm:\n  speculative-config: '{}'\n"),
+                configmap("cfg-specdec-0123456789", annotations=DERIVED))
+    assert isinstance(d, Override) and d.via_derived and d.source_name == "cfg"
+    assert (r.id, r.change, r.proposed_value) == ("SD303", True, "cfg")
+    assert r.message == ('speculative decoding: ConfigMap "cfg" now sets vllm.speculative-config itself (a user '
+                         "override): the reference goes back to it")
+
+
+def test_a_configmap_not_in_the_input_is_not_visible():
+    d, r = _one(workspace("w", annotation="true", config="elsewhere"))
+    assert isinstance(d, NotVisible) and not d.via_derived
+    assert (r.id, r.severity.value, r.change) == ("SD304", "warning", False)
+    assert r.message == ('speculative decoding: ConfigMap "elsewhere" is not in the input, so whether it overrides '
+                         "vllm.speculative-config cannot be seen here; left unchanged, KAITO decides in the cluster")
+
+
+@pytest.mark.parametrize("derived_in_input,words", [(True, "is in the input, but"), (False, "is not in the input, and")])
+def test_a_derived_configmap_whose_source_is_gone_cannot_be_regenerated(derived_in_input, words):
+    docs = [workspace("w", annotation="true", config="cfg-specdec-0123456789")]
+    if derived_in_input:
+        docs.append(configmap("cfg-specdec-0123456789", annotations=DERIVED))
+    d, r = _one(*docs)
+    assert isinstance(d, NotVisible) and d.via_derived and d.derived_found is derived_in_input
+    assert (r.id, r.severity.value) == ("SD305", "warning")
+    assert r.message == (f'speculative decoding: the derived ConfigMap "cfg-specdec-0123456789" {words} its source '
+                         'ConfigMap "cfg" is not: cannot regenerate it; left unchanged')
+
+
+@pytest.mark.parametrize("text,detail,field", [
+    (None, "missing field(s): inference_config.yaml in ConfigMap", "data[inference_config.yaml]"),
+    ("vllm:\n  max-model-len: 4k\n", 'max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax',
+     "data[inference_config.yaml]"),
+])
+def test_a_configmap_kaito_cannot_read_is_an_error_on_the_configmap(text, detail, field):
+    d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg", text))
+    assert isinstance(d, Broken) and d.detail == detail
+    assert (r.id, r.severity.value, r.resource.kind, r.field_path) == ("SD306", "error", "ConfigMap", field)
+    assert r.message == f'ConfigMap "cfg" referenced by Workspace "w": {detail}'
+
+
+def test_the_field_kaito_refuses_is_the_results_field():
+    binary = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: ns\n"
+              "binaryData:\n  inference_config.yaml: dmxsbTo=\n")
+    d, r = _one(workspace("w", annotation="true", config="cfg"), binary)
+    assert isinstance(d, Broken) and (d.problem_field, r.field_path) == ("binaryData[inference_config.yaml]",) * 2
+
+
+@pytest.mark.parametrize("value", [None, "false", "yes"])
+def test_a_workload_that_is_not_enabled_gets_no_decision(value):
+    step = run(decide, index(workspace("w", annotation=value)))
+    assert (step.decisions, step.results) == ((), ())
+
+
+def test_a_multiroleinference_gets_one_decision_per_role():
+    step = run(decide, index(mri("m", annotations={"kaito.sh/enable-speculative-decoding": "true"},
+                                 configs=("cfg", None)), configmap("cfg")))
+    assert [(type(d).__name__, d.field) for d in step.decisions] == [
+        ("Inject", "spec.roles[0].runtimeConfig"), ("Inject", "spec.roles[1].runtimeConfig")]
+    assert [d.source_name for d in step.decisions] == ["cfg", None]
+
+
+def test_a_child_is_decided_as_its_multiroleinference_rewrites_it():
+    """The decision reads the plan (the cascade's rewrite), not the child as written."""
+    idx = index(mri("m", annotations={"kaito.sh/enable-speculative-decoding": "true"}, configs=("cfg", None)),
+                inferenceset("m-prefill", preset="phi-4", config="mine"), configmap("cfg"))
+    plan = Plan().then(run(cascade, idx))
+    step = run(decide, idx, plan=plan)
+    child = [d for d in step.decisions if d.workload.name == "m-prefill"]
+    assert [(d.current, d.json) for d in child] == [("cfg", MTP)]  # the role's config and the MRI's model
+    # Without the cascade's step the child as written is not even enabled.
+    assert not [d for d in run(decide, idx).decisions if d.workload.name == "m-prefill"]
+
+
+def test_a_child_enabled_while_its_multiroleinference_is_not_is_not_decided():
+    idx = index(mri("m"), inferenceset("m-prefill", annotation="true", preset="Qwen/Qwen3.5-9B"))
+    plan = Plan().then(run(cascade, idx))
+    assert plan.workload(idx.workloads[1]).enabled and run(decide, idx, plan=plan).decisions == ()
+    assert len(run(decide, idx).decisions) == 1  # not rewritten by its MultiRoleInference: decided
+
+
+def test_the_tuned_presets_and_fallback_settings_name_themselves():
+    from krm_fn.config import settings_from
+    settings = settings_from({"tunedPresets": '{"phi-4": {"method": "ngram", "num_speculative_tokens": 2}}',
+                              "ngramFallback": '{"method": "ngram", "num_speculative_tokens": 3}'})
+    step = run(decide, index(workspace("w", annotation="true"), workspace("v", annotation="true", preset="x/y")),
+               settings)
+    assert [m.split(":")[1] for _, _, m in messages(step)] == [
+        ' preset "phi-4" is tuned by the tunedPresets setting', ' preset "x/y" has no tuned config (the ngramFallback setting)']
+
+
+def test_a_configmap_that_passes_kaitos_check_but_cannot_be_inspected_is_broken(monkeypatch):
+    """Two readers of one text: should they ever disagree, the reference is Broken, not a traceback."""
+    from krm_fn import decide as module
+    from krm_fn.inference_config import InferenceConfigError
+
+    def refuse(text):
+        raise InferenceConfigError("cannot inspect it")
+    monkeypatch.setattr(module, "inspect", refuse)
+    d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg"))
+    assert isinstance(d, Broken) and r.message == 'ConfigMap "cfg" referenced by Workspace "w": inference_config.yaml: cannot inspect it'
+
+
+def test_an_injection_whose_derived_configmap_cannot_be_built_says_why(monkeypatch):
+    from krm_fn import decide as module
+    from krm_fn.inference_config import InferenceConfigError
+
+    def refuse(*args):
+        raise InferenceConfigError("cannot edit it")
+    monkeypatch.setattr(module, "build", refuse)
+    d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg"))
+    assert isinstance(d, Inject) and (d.configmap, d.target, d.problem) == (None, None, "inference_config.yaml: cannot edit it")
+    # As before the reshape: the info names no ConfigMap; materialize reports the error (SD311).
+    assert ' in ConfigMap "" (derived from ConfigMap "cfg")' in r.message and r.proposed_value is None
+
+
+def test_a_referenced_configmap_yaml_gives_no_data_for_is_broken():
+    unreadable = configmap("cfg", None).replace("data: {}", "data: {[a, b]: c}")
+    d, r = _one(workspace("w", annotation="true", config="cfg"), unreadable)
+    assert isinstance(d, Broken) and d.detail.startswith("the ConfigMap cannot be read: ")
+    assert (r.id, r.field_path) == ("SD306", "data[inference_config.yaml]")
