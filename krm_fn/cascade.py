@@ -37,6 +37,8 @@ FINDINGS = {
     "SD205": "the annotation set on a child from its parent",
     "SD206": "the annotation removed from a child, as on its parent",
 }
+# Kubernetes refuses such a child: there is nothing safe to write for it.
+ALWAYS_ON = frozenset(('SD203',))
 
 
 def _valid(value: object) -> bool:

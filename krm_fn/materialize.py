@@ -35,6 +35,9 @@ FINDINGS = {
     "SD331": "an unreferenced derived ConfigMap kept, as another object mentions it",
     "SD332": "a derived ConfigMap no workload references any more: dropped",
 }
+# Without the derived ConfigMap (or with another object of its name) a re-pointed reference would name the
+# wrong ConfigMap: these cannot be turned off.
+ALWAYS_ON = frozenset(('SD311', 'SD312', 'SD313', 'SD314'))
 
 
 class _Edits:

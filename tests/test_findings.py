@@ -12,10 +12,6 @@ import pytest
 from krm_fn import checks, findings
 
 PACKAGE = Path(findings.__file__).resolve().parent
-# Helper A's modules get their ids (SD2xx cascade, SD3xx decide/materialize/revert/retire, SD4xx advice) when
-# the lead merges A's branch; until then they are exempt from the id checks below. The lead empties this set
-# on that merge.
-PENDING_OWNER_A = {"plan", "cascade", "decide", "materialize", "advice", "derived", "index", "changes"}
 # Built, table-tested, not yet wired into the plan (issues #11 and #12): their ids join the catalogue, and so
 # the README and `disable`, in the change that makes the function emit them.
 NOT_WIRED = {"vllm_schema", "vllm_command", "plain_workloads"}
@@ -75,8 +71,6 @@ def test_every_module_with_findings_is_in_the_catalogue() -> None:
 
 @pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
 def test_every_id_used_is_declared_in_its_module_and_every_declared_id_is_used(name: str) -> None:
-    if name in PENDING_OWNER_A:
-        return
     text = _sources()[name].read_text(encoding="utf-8")
     used = set(ID_LITERAL.findall(text))
     module = __import__(f"krm_fn.{name}", fromlist=["_"])
@@ -87,7 +81,7 @@ def test_every_id_used_is_declared_in_its_module_and_every_declared_id_is_used(n
 
 @pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
 def test_every_call_that_makes_a_finding_passes_an_id(name: str) -> None:
-    if name in PENDING_OWNER_A or name == "report":  # report.about forwards its caller's id (**values)
+    if name == "report":  # report.about forwards its caller's id (**values)
         return
     tree = ast.parse(_sources()[name].read_text(encoding="utf-8"))
     for call, node in _calls(tree):
@@ -113,8 +107,6 @@ def _string_pieces(segment: str) -> int:
 @pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
 def test_every_message_is_one_literal(name: str) -> None:
     """`grep` for a message seen in a fixture finds its one home: no message split across literals."""
-    if name in PENDING_OWNER_A:
-        return
     text = _sources()[name].read_text(encoding="utf-8")
     for call, node in _calls(ast.parse(text)):
         at = FINDING_CALLS[call]

@@ -10,7 +10,7 @@ from krm_fn.config import settings_from
 from krm_fn.decide import decide
 from krm_fn.materialize import materialize
 
-from stagekit import SETTINGS, configmap, index, inferenceset, mri, run, workspace
+from stages.stagekit import SETTINGS, configmap, index, inferenceset, mri, run, workspace
 
 ON = {"kaito.sh/enable-speculative-decoding": "true"}
 

@@ -10,7 +10,7 @@ from krm_fn.changes import Plan
 from krm_fn.config import GATE_MRI, Settings
 from krm_fn.index import ABSENT
 
-from stagekit import index, inferenceset, messages, mri, run, workspace
+from stages.stagekit import index, inferenceset, messages, mri, run, workspace
 
 CREATED_BY = "inferenceset.kaito.sh/created-by"
 ANN = "/metadata/annotations/kaito.sh~1enable-speculative-decoding"

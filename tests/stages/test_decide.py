@@ -9,7 +9,7 @@ from krm_fn.cascade import cascade
 from krm_fn.changes import Plan
 from krm_fn.decide import DOTTED, Broken, Inject, NotVisible, Override, decide
 
-from stagekit import configmap, index, inferenceset, messages, mri, run, workspace
+from stages.stagekit import configmap, index, inferenceset, messages, mri, run, workspace
 
 DERIVED = {"kaito-specdec.dev/derived": "true", "kaito-specdec.dev/source-configmap": "cfg"}
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -88,15 +88,16 @@ def test_a_derived_configmap_whose_source_is_gone_cannot_be_regenerated(derived_
                          'ConfigMap "cfg" is not: cannot regenerate it; left unchanged')
 
 
-@pytest.mark.parametrize("text,detail,field", [
-    (None, "missing field(s): inference_config.yaml in ConfigMap", "data[inference_config.yaml]"),
+@pytest.mark.parametrize("text,detail,field,id", [
+    (None, "missing field(s): inference_config.yaml in ConfigMap", "data[inference_config.yaml]", "SD123"),
     ("vllm:\n  max-model-len: 4k\n", 'max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax',
-     "data[inference_config.yaml]"),
+     "data[inference_config.yaml]", "SD127"),
 ])
-def test_a_configmap_kaito_cannot_read_is_an_error_on_the_configmap(text, detail, field):
+def test_a_configmap_kaito_cannot_read_is_an_error_on_the_configmap(text, detail, field, id):
+    """The id is that of KAITO's rule that refuses it (checks/inference_configmap)."""
     d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg", text))
     assert isinstance(d, Broken) and d.detail == detail
-    assert (r.id, r.severity.value, r.resource.kind, r.field_path) == ("SD306", "error", "ConfigMap", field)
+    assert (r.id, r.severity.value, r.resource.kind, r.field_path) == (id, "error", "ConfigMap", field)
     assert r.message == f'ConfigMap "cfg" referenced by Workspace "w": {detail}'
 
 

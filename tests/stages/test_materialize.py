@@ -8,7 +8,7 @@ from krm_fn.decide import decide
 from krm_fn.derived import build, comparable
 from krm_fn.materialize import materialize, retire, revert
 
-from stagekit import configmap, index, messages, mri, run, workspace
+from stages.stagekit import configmap, index, messages, mri, run, workspace
 
 SOURCE = "kaito-specdec.dev/source-configmap"
 DERIVED_ANN = "kaito-specdec.dev/derived"

@@ -16,7 +16,7 @@ from krm_fn.config import Settings
 from krm_fn.plan import CHANGES, CHECKS, plan
 from krm_fn.results import Result, Severity
 
-from stagekit import configmap, inferenceset, items, workspace
+from stages.stagekit import configmap, inferenceset, items, workspace
 
 ADD_X = {"op": "add", "path": "/metadata/labels", "value": {"x": "1"}}
 ADD_Y = {"op": "add", "path": "/metadata/labels/y", "value": "2"}
@@ -82,7 +82,9 @@ def test_the_stages_in_order():
 
 # --- plan(): the gate, disable, not written -------------------------------------------------------
 
-BROKEN = configmap("cfg", None)  # no inference_config.yaml: KAITO refuses it (SD306, an error after the gate)
+BROKEN = configmap("cfg", None)  # no inference_config.yaml: KAITO refuses it (SD123, an error after the gate)
+# The user's override is null: vLLM refuses it (SD401, an error after the gate that `disable` may name).
+NULL_OVERRIDE = configmap("cfg", "vllm:\n  speculative-config: null\n")
 
 
 def _run(*docs, **settings):
@@ -92,23 +94,24 @@ def _run(*docs, **settings):
 def test_an_error_stops_every_change_and_what_would_have_changed_says_it_was_not_written():
     changes, results = _run(workspace("a", annotation="true", config="cfg"), BROKEN, workspace("b", annotation="true"))
     assert changes.empty
-    assert [(r.id, r.message.endswith("[not written: errors]")) for r in results] == [("SD306", False), ("SD301", True)]
+    assert [(r.id, r.message.endswith("[not written: errors]")) for r in results] == [("SD123", False), ("SD301", True)]
 
 
 def test_a_disabled_error_no_longer_blocks_writing():
-    changes, results = _run(workspace("a", annotation="true", config="cfg"), BROKEN, workspace("b", annotation="true"),
-                            disable=frozenset({"SD306"}))
+    blocked, _ = _run(workspace("a", annotation="true", config="cfg"), NULL_OVERRIDE, workspace("b", annotation="true"))
+    assert blocked.empty
+    changes, results = _run(workspace("a", annotation="true", config="cfg"), NULL_OVERRIDE,
+                            workspace("b", annotation="true"), disable=frozenset({"SD401"}))
     assert [a.after for a in changes.added] == [2] and list(changes.patches) == [2]
-    assert [(r.id, r.message.endswith("]")) for r in results] == [("SD301", False)]
+    assert [(r.id, r.message.endswith("]")) for r in results] == [("SD302", False), ("SD301", False)]
 
 
 def test_a_disabled_error_before_the_gate_no_longer_blocks_either():
-    child = ("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: w\n  namespace: ns\n"
-             "  labels:\n    inferenceset.kaito.sh/created-by: set\n  annotations: [a]\n")
-    blocked, results = _run(inferenceset("set", annotation="true"), child)
-    assert blocked.empty and [r.id for r in results][0] == "SD203"
-    changes, results = _run(inferenceset("set", annotation="true"), child, disable=frozenset({"SD203"}))
-    assert not changes.empty and "SD203" not in [r.id for r in results]
+    unknown = workspace("w", annotation="true", preset="a-preset-of-a-newer-kaito")
+    blocked, results = _run(unknown)
+    assert blocked.empty and [r.id for r in results][0] == "SD112"
+    changes, results = _run(unknown, disable=frozenset({"SD112"}))
+    assert not changes.empty and "SD112" not in [r.id for r in results]
 
 
 def test_disable_drops_warnings_and_infos_too():

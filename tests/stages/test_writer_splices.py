@@ -7,10 +7,7 @@ import pytest
 from krm_fn import reader, writer
 from krm_fn.results import Result, Severity
 
-try:  # the plan's Changes moves out of writer (issue 7); the writer only reads it
-    from krm_fn.changes import Changes  # type: ignore[attr-defined]
-except ImportError:
-    from krm_fn.writer import Changes  # type: ignore[attr-defined,no-redef]
+from krm_fn.changes import Added, Changes
 
 HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 A = "- kind: A  # a\n  metadata:\n    name: a\n"
@@ -19,13 +16,10 @@ NEW = {"kind": "C", "metadata": {"name": "c"}}
 PATCH = {"op": "add", "path": "/metadata/namespace", "value": "ns"}
 
 
-def changes(patches=None, added=(), removed=()):
-    c = Changes()
-    for index, ops in (patches or {}).items():
-        c.patch(index, ops)
-    c.added.extend(added)
-    c.removed.update(removed)
-    return c
+def changes(patches=None, added=(), removed=()) -> Changes:
+    """The plan's value as the writer gets it (changes.py): ops per item, items added after one, items removed."""
+    return Changes({i: tuple(ops) for i, ops in (patches or {}).items() if ops},
+                   tuple(Added(after, data) for after, data in added), frozenset(removed))
 
 
 # (id, input, changes, exact output)
