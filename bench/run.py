@@ -42,13 +42,18 @@ QUICK_SIZES = "100,1000"
 
 @dataclass
 class Timing:
-    """One command's runs: wall seconds and peak resident memory (KiB) of each."""
+    """One command's runs: wall seconds, CPU seconds (user + system, its waited-for children included)
+    and peak resident memory (KiB) of each."""
     seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     peak_kib: list[int] = field(default_factory=list)
     problem: str = ""   # why there are no figures ("kpt not installed", "exited 1: …")
 
     def median(self) -> float | None:
         return statistics.median(self.seconds) if self.seconds and not self.problem else None
+
+    def cpu_median(self) -> float | None:
+        return statistics.median(self.cpu) if self.cpu and not self.problem else None
 
     def peak(self) -> int | None:
         return max(self.peak_kib) if self.peak_kib and not self.problem else None
@@ -63,9 +68,10 @@ class Command:
     missing: str = ""
 
 
-def run_once(cmd: Command, stdout: int | Path = subprocess.DEVNULL) -> tuple[float, int, int, str]:
-    """Run `cmd` once: (wall seconds, peak RSS in KiB of the child and what it waited for, exit status,
-    the last line of stderr). os.wait4 gives the rusage of this child alone, not of every child so far."""
+def run_once(cmd: Command, stdout: int | Path = subprocess.DEVNULL) -> tuple[float, float, int, int, str]:
+    """Run `cmd` once: (wall seconds, CPU seconds, peak RSS in KiB of the child and what it waited for,
+    exit status, the last line of stderr). os.wait4 gives the rusage of this child alone, not of every
+    child so far."""
     stdin = open(cmd.stdin, "rb") if cmd.stdin else subprocess.DEVNULL
     out = open(stdout, "wb") if isinstance(stdout, Path) else stdout
     try:
@@ -82,7 +88,8 @@ def run_once(cmd: Command, stdout: int | Path = subprocess.DEVNULL) -> tuple[flo
         if isinstance(stdout, Path):
             out.close()  # type: ignore[union-attr]
     lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
-    return elapsed, usage.ru_maxrss, proc.returncode, (lines[-1] if lines else "")
+    return (elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode,
+            lines[-1] if lines else "")
 
 
 def measure(commands: list[Command], repeat: int) -> dict[str, Timing]:
@@ -96,11 +103,12 @@ def measure(commands: list[Command], repeat: int) -> dict[str, Timing]:
             t = timings[cmd.name]
             if t.problem:
                 continue
-            seconds, peak, code, last = run_once(cmd)
+            seconds, cpu, peak, code, last = run_once(cmd)
             if code != 0:
                 t.problem = f"exited {code}: {last[:120]}"
                 continue
             t.seconds.append(seconds)
+            t.cpu.append(cpu)
             t.peak_kib.append(peak)
     return timings
 
@@ -114,6 +122,18 @@ def function_argv(override: str | None) -> list[str]:
         return override.split()
     script = Path(sys.executable).parent / "kaito-specdec"
     return [str(script)] if script.exists() else [sys.executable, "-m", "krm_fn"]
+
+
+def compile_package() -> str:
+    """Compile the function's package ahead, as a wheel install does (an editable install under
+    PYTHONDONTWRITEBYTECODE=1 would otherwise compile every module from source on every start and time
+    that instead): what the header says about bytecode."""
+    where = subprocess.run([sys.executable, "-c", "import krm_fn, os; print(os.path.dirname(krm_fn.__file__))"],
+                           capture_output=True, text=True)
+    if where.returncode != 0:
+        return "krm_fn not importable here; bytecode as found"
+    done = subprocess.run([sys.executable, "-m", "compileall", "-q", where.stdout.strip()], capture_output=True)
+    return "package compiled ahead (timestamp .pyc)" if done.returncode == 0 else "compileall failed; bytecode as found"
 
 
 def kpt_missing() -> str:
@@ -176,7 +196,7 @@ def check_output(w: Workload, fn: list[str], keep: Path) -> str:
     """Run the function once more, keeping its output: "" when it holds every input item (plus the
     ConfigMaps it derives), else what is wrong."""
     out = keep / "function.out.yaml"
-    _, _, code, last = run_once(Command("function", fn, stdin=w.rl), stdout=out)
+    _, _, _, code, last = run_once(Command("function", fn, stdin=w.rl), stdout=out)
     if code != 0:
         return f"the function exited {code}: {last}"
     text = out.read_text(encoding="utf-8")
@@ -211,16 +231,24 @@ def machine() -> str:
             f"kpt {kpt}; load average at start {load}")
 
 
-def secs(t: Timing) -> str:
-    m = t.median()
-    if m is None:
-        return f"n/a ({t.problem})" if t.problem else "n/a"
+def _seconds(m: float) -> str:
     return f"{m * 1000:.0f} ms" if m < 1 else f"{m:.2f} s"
 
 
+def secs(t: Timing) -> str:
+    """Wall time, then CPU time in brackets: on a shared machine the wall time includes waiting for a
+    core, the CPU time does not."""
+    m, c = t.median(), t.cpu_median()
+    if m is None or c is None:
+        return f"n/a ({t.problem})" if t.problem else "n/a"
+    return f"{_seconds(m)} ({_seconds(c)})"
+
+
 def ratio(a: Timing, b: Timing) -> str:
-    ma, mb = a.median(), b.median()
-    return f"{ma / mb:.2f}×" if ma is not None and mb else "n/a"
+    ma, mb, ca, cb = a.median(), b.median(), a.cpu_median(), b.cpu_median()
+    if ma is None or not mb:
+        return "n/a"
+    return f"{ma / mb:.2f}× ({ca / cb:.2f}×)" if ca is not None and cb else f"{ma / mb:.2f}×"
 
 
 def mib(t: Timing) -> str:
@@ -261,14 +289,18 @@ def main(argv: list[str] | None = None) -> int:
                    help="plus this many derived ConfigMaps no workload references (the function retires them)")
     p.add_argument("--function", help="the function's command (default: kaito-specdec beside this Python)")
     p.add_argument("--keep", metavar="DIR", help="write the packages and outputs here and keep them")
+    p.add_argument("--no-compile", action="store_true",
+                   help="do not compile the package's bytecode ahead (time starts as they come)")
     args = p.parse_args(argv)
     sizes = [int(s) for s in (args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES)).split(",")]
     repeat = args.repeat or (1 if args.quick else 3)
     startup_repeat = max(repeat * 5, 5)
     fn = function_argv(args.function)
+    bytecode = "bytecode as found" if args.no_compile or args.function else compile_package()
 
     print(f"Machine: {machine()}. Function: `{' '.join(fn)}`. Medians of {repeat} alternating rounds "
-          f"(start-up: {startup_repeat}).\n", flush=True)
+          f"(start-up: {startup_repeat}); wall time, CPU time (user + system) in brackets; {bytecode}.\n",
+          flush=True)
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="kaito-specdec-bench-"))
     failed = False
     try:
