@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import shutil
@@ -68,28 +69,40 @@ class Command:
     missing: str = ""
 
 
+# Started by a small interpreter that does nothing else: Linux folds the spawning process's resident
+# size into the child's peak (ru_maxrss) at exec, so a command spawned by this script, which holds the
+# generated inputs, would be charged for them. The spawner times its child and reads the child's own
+# rusage (os.wait4), and writes the figures to the file named first.
+SPAWNER = """
+import json, os, sys, time
+start = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+elapsed = time.perf_counter() - start
+with open(sys.argv[1], "w") as f:
+    json.dump([elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)], f)
+"""
+
+
 def run_once(cmd: Command, stdout: int | Path = subprocess.DEVNULL) -> tuple[float, float, int, int, str]:
     """Run `cmd` once: (wall seconds, CPU seconds, peak RSS in KiB of the child and what it waited for,
-    exit status, the last line of stderr). os.wait4 gives the rusage of this child alone, not of every
-    child so far."""
+    exit status, the last line of stderr)."""
     stdin = open(cmd.stdin, "rb") if cmd.stdin else subprocess.DEVNULL
     out = open(stdout, "wb") if isinstance(stdout, Path) else stdout
+    fd, figures = tempfile.mkstemp(prefix="kaito-specdec-bench-", suffix=".json")
+    os.close(fd)
     try:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd.argv, stdin=stdin, stdout=out, stderr=subprocess.PIPE, cwd=cmd.cwd)
-        err = proc.stderr.read()  # type: ignore[union-attr]
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        proc.stderr.close()  # type: ignore[union-attr]
+        proc = subprocess.run([sys.executable, "-S", "-c", SPAWNER, figures, *cmd.argv], stdin=stdin, stdout=out,
+                              stderr=subprocess.PIPE, cwd=cmd.cwd)
+        elapsed, cpu, peak, code = json.loads(Path(figures).read_text() or "[0, 0, 0, -1]")
     finally:
+        os.unlink(figures)
         if cmd.stdin:
             stdin.close()  # type: ignore[union-attr]
         if isinstance(stdout, Path):
             out.close()  # type: ignore[union-attr]
-    lines = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
-    return (elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode,
-            lines[-1] if lines else "")
+    lines = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    return elapsed, cpu, peak, code, (lines[-1] if lines else f"the spawner exited {proc.returncode}")
 
 
 def measure(commands: list[Command], repeat: int) -> dict[str, Timing]:
@@ -159,10 +172,11 @@ def prepare(where: Path, layout: list[tuple[str, list[str]]]) -> Workload:
     return Workload(generate.count(layout), root, rl, stream, rl.stat().st_size)
 
 
-def size_commands(w: Workload, fn: list[str]) -> list[Command]:
+def size_commands(w: Workload, fn: list[str], no_eval: bool = False) -> list[Command]:
     kpt = kpt_missing()
     exec_fn = fn[0] if len(fn) == 1 else ""
     eval_missing = kpt or ("" if exec_fn else "--function with arguments cannot be given to kpt --exec")
+    eval_missing = eval_missing or ("skipped: --no-eval" if no_eval else "")
     return [
         Command("function", fn, stdin=w.rl),
         Command("kpt fn source", ["kpt", "fn", "source", str(w.root)], missing=kpt),
@@ -170,7 +184,7 @@ def size_commands(w: Workload, fn: list[str]) -> list[Command]:
         Command("kpt fn eval (function)", ["kpt", "fn", "eval", str(w.root), "--exec", exec_fn, "-o", "stdout"],
                 missing=eval_missing),
         Command("kpt fn eval (cat)", ["kpt", "fn", "eval", str(w.root), "--exec", "cat", "-o", "stdout"],
-                missing=kpt),
+                missing=kpt or ("skipped: --no-eval" if no_eval else "")),
         Command("render DIR", fn + ["render", str(w.root)]),
         Command("render -", fn + ["render", "-"], stdin=w.stream),
     ]
@@ -289,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="plus this many derived ConfigMaps no workload references (the function retires them)")
     p.add_argument("--function", help="the function's command (default: kaito-specdec beside this Python)")
     p.add_argument("--keep", metavar="DIR", help="write the packages and outputs here and keep them")
+    p.add_argument("--no-eval", action="store_true",
+                   help="leave out the two `kpt fn eval` columns (minutes each at 50 000 objects)")
     p.add_argument("--no-compile", action="store_true",
                    help="do not compile the package's bytecode ahead (time starts as they come)")
     args = p.parse_args(argv)
@@ -313,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
             if problem:
                 print(f"error: {w.objects} objects: {problem}", file=sys.stderr)
                 failed = True
-            print(size_row(w, measure(size_commands(w, fn), repeat)), flush=True)
+            print(size_row(w, measure(size_commands(w, fn, args.no_eval), repeat)), flush=True)
         w = prepare(work / "one-workspace", generate.one_workspace())
         problem = check_output(w, fn, work / "one-workspace")
         if problem:
