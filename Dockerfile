@@ -42,7 +42,12 @@ LABEL org.opencontainers.image.title="kaito-specdec-cmp" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/kaito-project/kaito-specdec"
-# No .pyc writes at run time (pip compiled them at install): a read-only root filesystem is fine.
+# No .pyc writes at run time: a read-only root filesystem is fine. Every start must still find bytecode:
+# the base image deletes every *.pyc under /usr/local (the official python images do, to save space), so
+# without the compileall below the standard library would be compiled from source on every run, and
+# PYTHONDONTWRITEBYTECODE (which only stops writing; reading .pyc is untouched) would keep it that way.
+# compileall writes regardless of that variable. unchecked-hash: the .pyc is used without looking at the
+# source's mtime or hash, right for an image nobody edits (and immune to layer tools that reset mtimes).
 # No PYTHONUNBUFFERED: the output is written whole and checked, stderr is line-buffered anyway.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -53,6 +58,8 @@ RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-cache-dir --no-index --find-links=/wheels --require-hashes --only-binary=:all: \
         -r /requirements/runtime.txt \
  && pip install --no-cache-dir --no-index --no-deps /wheels/kaito_specdec-*.whl \
+ && python -m compileall -q -j 0 --invalidation-mode unchecked-hash \
+        "$(python -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')" \
  && groupadd --gid 999 argocd \
  && useradd --uid 999 --gid 999 --home-dir /home/argocd --create-home --shell /usr/sbin/nologin argocd
 COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize
@@ -70,7 +77,12 @@ LABEL org.opencontainers.image.title="kaito-specdec" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/kaito-project/kaito-specdec"
-# No .pyc writes at run time (pip compiled them at install): a read-only root filesystem is fine.
+# No .pyc writes at run time: a read-only root filesystem is fine. Every start must still find bytecode:
+# the base image deletes every *.pyc under /usr/local (the official python images do, to save space), so
+# without the compileall below the standard library would be compiled from source on every run, and
+# PYTHONDONTWRITEBYTECODE (which only stops writing; reading .pyc is untouched) would keep it that way.
+# compileall writes regardless of that variable. unchecked-hash: the .pyc is used without looking at the
+# source's mtime or hash, right for an image nobody edits (and immune to layer tools that reset mtimes).
 # No PYTHONUNBUFFERED: the output is written whole and checked, stderr is line-buffered anyway.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -80,6 +92,8 @@ RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-cache-dir --no-index --find-links=/wheels --require-hashes --only-binary=:all: \
         -r /requirements/runtime.txt \
  && pip install --no-cache-dir --no-index --no-deps /wheels/kaito_specdec-*.whl \
+ && python -m compileall -q -j 0 --invalidation-mode unchecked-hash \
+        "$(python -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')" \
  && kaito-specdec --version
 # nobody: what kpt and kustomize pass with --user anyway.
 USER 65534:65534

@@ -1,8 +1,11 @@
-"""The command line: the only place that touches stdin, stdout, stderr, files and the exit status."""
+"""The command line: the only place that touches stdin, stdout, stderr, files and the exit status.
+
+KRM function mode (no arguments) is what runs on every render, once per refresh: it imports only what it
+uses. `argparse`, `pathlib` and `contextlib` serve the commands and --help, and are imported there (argparse
+alone, with the `shutil` and `locale` its help formatter pulls in, was 8 % of a one-Workspace start's imports).
+"""
 from __future__ import annotations
 
-import argparse
-import contextlib
 import errno
 import gc
 import io
@@ -10,16 +13,18 @@ import os
 import select
 import stat
 import sys
-from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import __version__, streams, yamlio
 from .config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .findings import CAN_DISABLE
 from .pipeline import Outcome, run_krm, run_render
-from .presets import describe
 from .results import Result, Severity
 from .streams import InputProblem
+
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
 
 HELP = """\
 KAITO speculative decoding at render time.
@@ -38,6 +43,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
@@ -78,9 +84,11 @@ def _say(stderr: Any, line: str) -> None:
     """One line on stderr; a closed or broken stderr loses it rather than raising."""
     if stderr is None:
         return
-    with contextlib.suppress(OSError, ValueError):
+    try:
         stderr.write(line + "\n")
         stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _write_fd(fd: int, data: bytes) -> None:
@@ -216,6 +224,7 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks
     are followed only to files inside the folders given; symlinked folders are not descended into.
     """
+    from pathlib import Path
     found: list[Path] = []
     stack = [top]
     while stack:
@@ -251,6 +260,7 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
 def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, bytes]]:
     """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
     file once, all of it together at most `limit` bytes."""
+    from pathlib import Path
     out: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]
@@ -287,6 +297,37 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     environ = environ if environ is not None else os.environ
+    if argv is None:
+        argv = sys.argv[1:]
+    args = _KRM_MODE if not argv else _parse(argv, stdout, stderr)
+    if isinstance(args, int):
+        return args
+    # One short run builds millions of small objects and frees almost none: the cyclic collector would
+    # walk them again and again (half the run time on large inputs) and find nothing to collect.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(args, stdin, stdout, stderr, environ)
+    except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
+        _say(stderr, streams.interrupted().line())
+        return 130
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class _KrmMode:
+    """The parsed arguments of a run without any: KRM function mode, parsed without argparse."""
+    command = None
+
+
+_KRM_MODE = _KrmMode()
+
+
+def _parse(argv: Sequence[str], stdout: Any, stderr: Any) -> argparse.Namespace | int:
+    """A command's arguments, or the exit status when argparse has answered (--help, --version, a usage
+    error) with its output written checked."""
+    import contextlib
     said, shown = io.StringIO(), io.StringIO()
     try:
         # argparse prints --help/--version/usage errors itself and exits: collect them, write them checked.
@@ -301,18 +342,7 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
             _say(stderr, failed.result.line())
             return 1
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
-    # One short run builds millions of small objects and frees almost none: the cyclic collector would
-    # walk them again and again (half the run time on large inputs) and find nothing to collect.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _run(args, stdin, stdout, stderr, environ)
-    except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
-        _say(stderr, streams.interrupted().line())
-        return 130
-    finally:
-        if was_enabled:
-            gc.enable()
+    return args
 
 
 def _load_config(path: str | None, limit: int) -> Any:
@@ -332,7 +362,7 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
+def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
     if stdout is None:
         _say(stderr, streams.stdout_closed().line())
         return 1
@@ -345,6 +375,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         return 1
     try:
         if args.command == "presets":
+            from .presets import describe
             settings = resolve_settings(_load_config(args.config, limit), environ, ids=CAN_DISABLE)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":

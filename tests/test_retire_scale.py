@@ -1,6 +1,6 @@
 """Retiring derived ConfigMaps reads each item's text once, however many are retired (issue 10, failure 6:
 500 orphans among 5,000 items took 35-40 s, every orphan searching every item). A counter, not a timer:
-`bench/bench.py --orphans 500` has the figures."""
+`bench/run.py --orphans 500` times it."""
 from __future__ import annotations
 
 import pytest

@@ -1,15 +1,19 @@
-"""checks.validate: each check runs on its KINDS only; the first failing opt-in check; `disable` filters."""
+"""checks.validate, as the plan's validate stage runs it: each check on its KINDS only; the first failing
+opt-in check; `disable` filters (plan.fold drops the ids it names)."""
 from __future__ import annotations
 
 from checktables import make_workload, settings, ws
-from krm_fn.checks import roles, validate
+from krm_fn import plan
+from krm_fn.changes import Plan
+from krm_fn.checks import roles
 from krm_fn.index import build_index
 from krm_fn.reader import read_stream
 
 
 def _validate(text: str, **data: str) -> list[tuple[str, str, str]]:
     index = build_index(read_stream([("w.yaml", text.encode())]).items)
-    return [(r.id, r.field_path, r.message) for r in validate(index, settings(**data))]
+    folded = plan.fold(Plan(), index, settings(**data), [plan.validate])
+    return [(r.id, r.field_path, r.message) for r in folded.results]
 
 
 def test_a_check_runs_on_its_kinds_only() -> None:
