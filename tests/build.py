@@ -11,6 +11,23 @@ from typing import Any
 from krm_fn.reader import Item, read_resource_list, read_stream
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+# The smallest enabled input, as a whole ResourceList: what start-up tests run.
+ONE_WORKSPACE = """\
+apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: kaito.sh/v1beta1
+  kind: Workspace
+  metadata:
+    name: ws
+    annotations:
+      kaito.sh/enable-speculative-decoding: "true"
+  resource:
+    instanceType: Standard_NC24ads_A100_v4
+  inference:
+    preset:
+      name: phi-4
+"""
 
 
 def _entry(doc: Any) -> str:

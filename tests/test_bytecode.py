@@ -18,25 +18,11 @@ import jsonpatch
 import jsonpointer
 import yaml
 
+from build import ONE_WORKSPACE
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
 
-ONE_WORKSPACE = """\
-apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: kaito.sh/v1beta1
-  kind: Workspace
-  metadata:
-    name: ws
-    annotations:
-      kaito.sh/enable-speculative-decoding: "true"
-  resource:
-    instanceType: Standard_NC24ads_A100_v4
-  inference:
-    preset:
-      name: phi-4
-"""
 
 
 def _runs(stage: str) -> tuple[list[str], list[str]]:

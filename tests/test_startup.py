@@ -17,24 +17,10 @@ import jsonpointer
 import pytest
 import yaml
 
+from build import ONE_WORKSPACE
+
 ROOT = Path(__file__).resolve().parent.parent
 
-ONE_WORKSPACE = """\
-apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: kaito.sh/v1beta1
-  kind: Workspace
-  metadata:
-    name: ws
-    annotations:
-      kaito.sh/enable-speculative-decoding: "true"
-  resource:
-    instanceType: Standard_NC24ads_A100_v4
-  inference:
-    preset:
-      name: phi-4
-"""
 
 # What only the commands, --help or an error need: argparse (and the shutil, locale and gettext its help
 # formatter imports), pathlib (render's folder walk, with the fnmatch and urllib.parse it imports).
