@@ -165,8 +165,7 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
     if root is None or yamlio.is_null(root):
         return {}, []
     if not isinstance(root, yaml.MappingNode):
-        return {}, [f"line {root.start_mark.line + 1}: cannot unmarshal {_go_shown(root)} into "
-                    "v1beta1.InferenceConfig"]
+        return {}, [f"line {root.start_mark.line + 1}: cannot unmarshal {_go_shown(root)} into v1beta1.InferenceConfig"]
     values: dict[str, str] = {}
     errors: list[str] = []
     # yaml.v2 decodes every `vllm:` of the document (a repeated key, one a merge key brings) into the same
@@ -176,8 +175,7 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
         if yamlio.is_null(vllm):
             values = {}
         elif not isinstance(vllm, yaml.MappingNode):
-            errors.append(f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into "
-                          "map[string]string (vllm)")
+            errors.append(f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into map[string]string (vllm)")
         else:
             _add_entries(vllm, values, errors)
     return values, errors
@@ -186,14 +184,12 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
 def _add_entries(vllm: yaml.MappingNode, values: dict[str, str], errors: list[str]) -> None:
     for key, value in _entries(vllm):
         if not isinstance(key, yaml.ScalarNode):
-            errors.append(f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string "
-                          "(a key under vllm)")
+            errors.append(f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string (a key under vllm)")
             continue
         if isinstance(value, yaml.ScalarNode):
             values[key.value] = "" if yamlio.is_null(value) else value.value
         else:
-            errors.append(f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string "
-                          f"(vllm.{key.value})")
+            errors.append(f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string (vllm.{key.value})")
 
 
 def _entries(mapping: yaml.MappingNode, depth: int = 0) -> list[tuple[Any, Any]]:

@@ -286,9 +286,7 @@ def _refuse_duplicates(node: yaml.MappingNode, what: str) -> None:
         dup, where = duplicate_key(fc, deep=True), f"the {what}'s functionConfig"
     if dup is not None:
         key, first = dup
-        error = InputError(f"the key {key.value!r} appears twice in {where} (line {first.start_mark.line + 1} "
-                           f"and line {key.start_mark.line + 1}): which one is meant is not clear, and kpt and "
-                           "Kubernetes refuse such a document")
+        error = InputError(f"the key {key.value!r} appears twice in {where} (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}): which one is meant is not clear, and kpt and Kubernetes refuse such a document")
         error.line = key.start_mark.line + 1
         raise error
 
@@ -301,8 +299,7 @@ def read_resource_list(data: bytes) -> ResourceList:
     if not docs:
         raise InputError("input holds no YAML document; expected a ResourceList")
     if len(docs) > 1:
-        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList "
-                         "(use `kaito-specdec render` for a plain stream)", docs[1].start_mark)
+        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList (use `kaito-specdec render` for a plain stream)", docs[1].start_mark)
     root = docs[0]
     if not isinstance(root, yaml.MappingNode):
         raise InputError("input is not a ResourceList: the document is not a mapping", root.start_mark)
@@ -317,8 +314,7 @@ def read_resource_list(data: bytes) -> ResourceList:
                          root.start_mark)
     elif kind != C.LIST_KIND:
         # A single manifest piped in is the usual slip: name the command that takes one.
-        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List "
-                         "(use `kaito-specdec render -` for plain manifests)", root.start_mark)
+        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List (use `kaito-specdec render -` for plain manifests)", root.start_mark)
     _refuse_duplicates(root, kind)
     items_node = child(root, "items")
     if items_node is not None and not isinstance(items_node, yaml.SequenceNode):

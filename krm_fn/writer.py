@@ -178,8 +178,7 @@ def _whole(item: Item) -> Any:
         return item.data()
     except ItemError as exc:
         who = f"{item.kind or 'item'} {item.name!r}" if item.name else f"items[{item.index}]"
-        raise InputError(f"{who} shares anchors with other items of its list, so it can only be written out "
-                         f"whole, and it cannot be read: {exc}") from None
+        raise InputError(f"{who} shares anchors with other items of its list, so it can only be written out whole, and it cannot be read: {exc}") from None
 
 
 def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: Any, key: str | None = None) -> str:

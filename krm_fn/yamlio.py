@@ -213,11 +213,9 @@ def check_expansion(root: Any) -> None:
     """Raise ExpansionTooLarge when aliases would add more than MAX_ALIAS_EXPANSION nodes to `root`."""
     distinct, expanded = expanded_size(root)
     if expanded == float("inf"):
-        raise ExpansionTooLarge("an alias inside it names a node that contains that alias: it would expand "
-                                "without end (a cycle)")
+        raise ExpansionTooLarge("an alias inside it names a node that contains that alias: it would expand without end (a cycle)")
     if expanded - distinct > MAX_ALIAS_EXPANSION:
-        raise ExpansionTooLarge(f"its aliases expand it to {expanded:.0f} nodes from {distinct}; more than "
-                                f"{MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")
+        raise ExpansionTooLarge(f"its aliases expand it to {expanded:.0f} nodes from {distinct}; more than {MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")
 
 
 def _copy(node: yaml.Node, memo: dict[int, yaml.Node]) -> yaml.Node:
