@@ -14,14 +14,17 @@ from . import constants as C
 from .quoting import goquote
 from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
 from .results import Severity
+from .vllm_schema import DEFAULT_VLLM_VERSION
+from .vllm_schema import parse_version as vllm_release
 
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
-SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "featureGates", "disable")
+SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
+            "disable")
 # Environment names for the settings that make sense outside a functionConfig.
 ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
              "ngramFallback": "NGRAM_FALLBACK", "kaitoVersion": "KAITO_VERSION",
-             "featureGates": "FEATURE_GATES", "disable": "DISABLE"}
+             "vllmVersion": "VLLM_VERSION", "featureGates": "FEATURE_GATES", "disable": "DISABLE"}
 
 # KAITO's --feature-gates names (pkg/featuregates/featuregates.go, v0.12.0). The function follows two of
 # them; the others are accepted so that a cluster's flag can be pasted as it is.
@@ -64,6 +67,7 @@ FINDINGS = {
     "SD039": "disable names a malformed finding id",
     "SD040": "disable names an unknown finding id",
     "SD041": "disable names a finding that cannot be turned off",
+    "SD042": "vllmVersion is not a vLLM release",
 }
 ALWAYS_ON = frozenset(FINDINGS)
 
@@ -113,6 +117,7 @@ class Settings:
     fail_on: Severity = Severity.ERROR
     presets: PresetTable = field(default=DEFAULT_TABLE)
     kaito_version: str = TABLES_VERSION
+    vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
     disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
 
@@ -147,6 +152,17 @@ def parse_version(value: Any) -> str:
         raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
     major, minor, patch = version_tuple(value.strip())
     return f"v{major}.{minor}.{patch}"
+
+
+def parse_vllm_version(value: Any) -> str:
+    """`0.25.1`, `v0.11`, `0.11.0rc2` -> the release as given, stripped (vllm_schema judges it by number)."""
+    try:
+        vllm_release(value)
+    except ValueError:
+        # Unquoted, YAML reads 0.10 as the number 0.1: refused rather than read as another release.
+        hint = " in quotes (YAML reads an unquoted 0.10 as the number 0.1)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD042") from None
+    return value.strip()
 
 
 def parse_feature_gates(value: Any) -> Mapping[str, bool]:
@@ -262,10 +278,11 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None)
             raise ConfigError(str(exc), "ngramFallback", id="SD026") from None
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
     version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else TABLES_VERSION
+    vllm = parse_vllm_version(raw["vllmVersion"]) if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
     gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
     disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
-                    feature_gates=gates, disable=disable)
+                    vllm_version=vllm, feature_gates=gates, disable=disable)
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
