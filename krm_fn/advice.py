@@ -10,13 +10,13 @@ from .changes import Plan, Step, step
 from .config import Settings
 from .decide import DOTTED, Decision, Inject, Override, configurable
 from .index import Index
-from .inference_config import DATA_KEY, has_later_documents
+from .inference_config import DATA_KEY, InferenceConfigError, has_later_documents, with_speculative_config
 from .report import about, q
 from .results import Result, Severity
+from .vllm_schema import Finding, check_speculative_config
 
 FINDINGS = {
     "SD401": "the user's speculative-config is not a string (null, a boolean, a number, empty): vLLM refuses it",
-    "SD402": "the user's speculative-config is not a JSON object: vLLM refuses to start with it",
     "SD403": "the roles of a MultiRoleInference get different model-based speculative configs",
     "SD404": "speculative_config or speculative-config.<field>: an override KAITO v0.13 does not recognise",
     "SD405": "a KAITO version before v0.13.0: only the written config enables speculative decoding",
@@ -28,7 +28,7 @@ FINDINGS = {
 def advise(index: Index, settings: Settings, plan: Plan) -> Step:
     """The findings about what was decided (and, for older KAITO versions, re-pointed), in this order."""
     ds = plan.decisions
-    return step(override_checks(ds) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index, plan)
+    return step(override_checks(ds, settings) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index, plan)
                 + document_warnings(ds) + version_notes(ds, settings, plan))
 
 
@@ -44,12 +44,15 @@ def _what(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
-def override_checks(ds: Sequence[Decision]) -> list[Result]:
-    """A user's own speculative-config must be a JSON object in a string, or the pods never start.
+def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
+    """A user's own speculative-config must be a JSON object in a string that the chosen vLLM accepts, or
+    the pods never start (or, for warnings and infos, start without what the user meant).
 
     KAITO admits null, a number or an empty value (its map[string]string takes any scalar as text) and,
     from v0.13, treats it as the user's override; vLLM then refuses the flag at start-up. So the error
-    says what vLLM does, not what KAITO's webhook does (it does nothing)."""
+    says what vLLM does, not what KAITO's webhook does (it does nothing). A string is judged by
+    vllm_schema for `vllmVersion` (SD601-SD616: not JSON, not an object, methods and keys by version), one
+    finding per mistake; its messages are that module's literals, reported here as checks.validate does."""
     out, seen = [], set()
     for d in ds:
         if not isinstance(d, Override) or d.source is None or d.source.index in seen or d.value is DOTTED:
@@ -61,14 +64,27 @@ def override_checks(ds: Sequence[Decision]) -> list[Result]:
             out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to vLLM as --speculative-config, which vLLM refuses at start-up (it takes a JSON object); write speculative-config: '{{\"method\": …}}' or remove the key",
                              d.source, f"data[{DATA_KEY}]", id="SD401"))
             continue
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            parsed = None
-        if not isinstance(parsed, dict):
-            out.append(about(Severity.WARNING, f"vllm.{key} {q(value)} is not a JSON object; vLLM refuses to start with it",
-                             d.source, f"data[{DATA_KEY}]", id="SD402"))
+        for found in check_speculative_config(value, settings.vllm_version):
+            proposal = _proposal(d, key, found)
+            extra = {} if proposal is None else {"proposed_value": proposal}
+            out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id, **extra))
     return out
+
+
+def _proposal(d: Override, key: str, found: Finding) -> str | None:
+    """The whole inference_config.yaml with the corrected value, where the fix is mechanical: the field is
+    the ConfigMap's data key, so its proposed value is that key's text. Only for the spelling KAITO reads
+    (another spelling is SD404's to fix first)."""
+    if found.proposed is None or key != "speculative-config" or d.source is None:
+        return None
+    data = d.source.data().get("data")
+    text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    if not isinstance(text, str):
+        return None
+    try:
+        return with_speculative_config(text, found.proposed)
+    except (InferenceConfigError, ValueError):
+        return None
 
 
 def role_mismatches(ds: Sequence[Decision]) -> list[Result]:

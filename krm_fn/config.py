@@ -14,14 +14,17 @@ from . import constants as C
 from .quoting import goquote
 from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
 from .results import Severity
+from .vllm_schema import DEFAULT_VLLM_VERSION
+from .vllm_schema import parse_version as vllm_release
 
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
-SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "featureGates", "disable")
+SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
+            "disable")
 # Environment names for the settings that make sense outside a functionConfig.
 ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
              "ngramFallback": "NGRAM_FALLBACK", "kaitoVersion": "KAITO_VERSION",
-             "featureGates": "FEATURE_GATES", "disable": "DISABLE"}
+             "vllmVersion": "VLLM_VERSION", "featureGates": "FEATURE_GATES", "disable": "DISABLE"}
 
 # KAITO's --feature-gates names (pkg/featuregates/featuregates.go, v0.12.0). The function follows two of
 # them; the others are accepted so that a cluster's flag can be pasted as it is.
@@ -64,6 +67,7 @@ FINDINGS = {
     "SD039": "disable names a malformed finding id",
     "SD040": "disable names an unknown finding id",
     "SD041": "disable names a finding that cannot be turned off",
+    "SD042": "vllmVersion is not a vLLM release",
 }
 ALWAYS_ON = frozenset(FINDINGS)
 
@@ -113,6 +117,7 @@ class Settings:
     fail_on: Severity = Severity.ERROR
     presets: PresetTable = field(default=DEFAULT_TABLE)
     kaito_version: str = TABLES_VERSION
+    vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
     disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
 
@@ -147,6 +152,17 @@ def parse_version(value: Any) -> str:
         raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
     major, minor, patch = version_tuple(value.strip())
     return f"v{major}.{minor}.{patch}"
+
+
+def parse_vllm_version(value: Any) -> str:
+    """`0.25.1`, `v0.11`, `0.11.0rc2` -> the release as given, stripped (vllm_schema judges it by number)."""
+    try:
+        vllm_release(value)
+    except ValueError:
+        # Unquoted, YAML reads 0.10 as the number 0.1: refused rather than read as another release.
+        hint = " in quotes (YAML reads an unquoted 0.10 as the number 0.1)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD042") from None
+    return value.strip()
 
 
 def parse_feature_gates(value: Any) -> Mapping[str, bool]:
@@ -234,8 +250,10 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     return frozenset(out)
 
 
-def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None) -> Settings:
-    """`ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused)."""
+def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None, judge_by: str | None = None) -> Settings:
+    """`ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
+    `judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
+    source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
     unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
     if unknown:
         raise ConfigError(f"unknown setting {_q(unknown[0])}; known settings: {', '.join(SETTINGS)}", unknown[0], id="SD020")
@@ -245,19 +263,21 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None)
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
         raise ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD022")
+    vllm = parse_vllm_version(raw["vllmVersion"]) if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
+    judge = judge_by or vllm
     tuned: dict[str, dict] = {}
     if raw.get("tunedPresets") not in (None, ""):
         for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
             if not isinstance(name, str) or not name:
                 raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
             try:
-                tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]")
+                tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
             except ValueError as exc:  # presets.py words what is wrong with the config
                 raise ConfigError(str(exc), "tunedPresets", id="SD026") from None
     fallback = None
     if raw.get("ngramFallback") not in (None, ""):
         try:
-            fallback = parse_config_json(raw["ngramFallback"], "ngramFallback")
+            fallback = parse_config_json(raw["ngramFallback"], "ngramFallback", judge)
         except ValueError as exc:
             raise ConfigError(str(exc), "ngramFallback", id="SD026") from None
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
@@ -265,7 +285,7 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None)
     gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
     disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
-                    feature_gates=gates, disable=disable)
+                    vllm_version=vllm, feature_gates=gates, disable=disable)
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
@@ -279,19 +299,37 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     """
     env = from_environment(environ)
     try:
-        settings_from(env, ids)
+        later = raw_from_function_config(fc)
+    except ConfigError:
+        later = {}  # reported below, as the functionConfig's error
+    # vLLM runs the merged version: each source's configs are judged by it.
+    version = _merged_version(env, later, overrides or {})
+    try:
+        settings_from(env, ids, version)
     except ConfigError as exc:
         name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
         raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}", exc.setting, id=exc.id) from None
     try:
         raw = raw_from_function_config(fc)
-        settings_from(raw, ids)
+        settings_from(raw, ids, version)
     except ConfigError as exc:
         where = "spec" if isinstance(fc, dict) and fc.get("kind") == C.POLICY_KIND else "data"
         known = exc.setting in SETTINGS
         raise ConfigError(f"invalid functionConfig: {exc}", exc.setting, f"functionConfig.{where}.{exc.setting}" if known else "", id=exc.id) from None
     merged = {**env, **raw, **(overrides or {})}
     return settings_from(merged, ids)
+
+
+def _merged_version(*sources: Mapping[str, Any]) -> str | None:
+    """The vllmVersion the last source that sets one sets, if valid (an invalid one is that source's error)."""
+    for source in reversed(sources):
+        value = source.get("vllmVersion")
+        if value not in (None, ""):
+            try:
+                return parse_vllm_version(value)
+            except ConfigError:
+                return None
+    return None
 
 
 def unreadable(exc: Exception) -> ConfigError:

@@ -15,6 +15,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .quoting import goquote
+from .results import Severity
+from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
 
 # The KAITO release these tables come from (the `kaitoVersion` setting's default).
 TABLES_VERSION = "v0.13.0"
@@ -114,11 +116,14 @@ def _reject_constant(token: str) -> Any:
     raise ValueError(f"{token} is not valid JSON")
 
 
-def parse_config_json(text: str | Mapping, setting: str) -> dict:
+def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict:
     """Validate a user-supplied speculative config (functionConfig `tunedPresets` / `ngramFallback`).
 
     `text` is a JSON object as a string, or already a mapping (a typed SpeculativeDecodingPolicy
-    gives YAML objects). Raises ValueError naming `setting` when the value cannot be used.
+    gives YAML objects). Raises ValueError naming `setting` when the value cannot be used: not an
+    object with a method and a token count (the function names derived ConfigMaps by the method), or
+    what vLLM `vllm_version` refuses at start-up (vllm_schema's errors; its warnings and infos are about
+    configs that still start, so a setting carrying one is accepted).
     """
     if isinstance(text, Mapping):
         obj: Any = dict(text)
@@ -145,57 +150,14 @@ def parse_config_json(text: str | Mapping, setting: str) -> dict:
         raise ValueError(
             f"{setting}: num_speculative_tokens must be a positive integer, got {json.dumps(tokens)}"
         )
-    problem = vllm_problem(obj)
-    if problem:
-        raise ValueError(f"{setting}: {problem}")
-    return obj
-
-
-# vLLM's --speculative-config schema (VLLM.md): what a server accepts, so a bad setting fails the build
-# instead of every pod's start-up.
-VLLM_METHODS = frozenset({
-    "ngram", "medusa", "mlp_speculator", "draft_model", "suffix", "eagle", "eagle3", "mtp",
-    "deepseek_mtp", "mimo_mtp", "glm4_moe_mtp", "ernie_mtp", "qwen3_next_mtp", "longcat_flash_mtp",
-    "pangu_ultra_moe_mtp", "ngram_gpu", "dflash", "custom_class", "dspark",
-})
-VLLM_FIELDS = frozenset({
-    "method", "num_speculative_tokens", "model", "prompt_lookup_max", "prompt_lookup_min",
-    "draft_tensor_parallel_size", "quantization", "max_model_len", "revision", "code_revision",
-    "disable_padded_drafter_batch", "enforce_eager", "suffix_decoding_max_tree_depth",
-    "suffix_decoding_max_cached_requests", "suffix_decoding_max_spec_factor", "suffix_decoding_min_token_prob",
-})
-# Removed from vLLM (and rejected as unknown from 0.16): a config carrying one crashes newer servers.
-VLLM_REMOVED = {"disable_logprobs": "removed in vLLM 0.11.2", "disable_by_batch_size": "removed in vLLM 0.17",
-                "speculative_token_tree": "removed by vLLM 0.22"}
-NEEDS_MODEL = frozenset({"eagle", "eagle3", "medusa", "mlp_speculator", "draft_model"})
-NGRAM_METHODS = frozenset({"ngram", "ngram_gpu"})
-
-
-def _positive_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
-def vllm_problem(cfg: Mapping) -> str | None:
-    """Why vLLM would refuse this speculative config, or None."""
-    method = cfg.get("method")
-    if method not in VLLM_METHODS:
-        return f"method {json.dumps(method)} is not a vLLM speculative method; one of: {', '.join(sorted(VLLM_METHODS))}"
-    for key in cfg:
-        if key in VLLM_REMOVED:
-            return f"{key} was {VLLM_REMOVED[key]}; newer vLLM servers refuse to start with it"
-        if key not in VLLM_FIELDS:
-            return f"unknown field {json.dumps(key)} (vLLM rejects unknown fields from 0.16)"
-    if method in NEEDS_MODEL and not (isinstance(cfg.get("model"), str) and cfg["model"]):
-        return f"method {json.dumps(method)} needs a draft \"model\""
-    lookup = {k: cfg[k] for k in ("prompt_lookup_max", "prompt_lookup_min") if k in cfg}
+    for found in check_speculative_config(obj, vllm_version):
+        if found.severity is Severity.ERROR:
+            raise ValueError(f"{setting}: {found.message}")
+    # Not a start-up failure, but a knob that does nothing in a table the user wrote on purpose.
+    lookup = [k for k in ("prompt_lookup_max", "prompt_lookup_min") if k in obj]
     if lookup and method not in NGRAM_METHODS:
-        return f"{' and '.join(lookup)} {'apply' if len(lookup) > 1 else 'applies'} to ngram only"
-    for key, value in lookup.items():
-        if not _positive_int(value):
-            return f"{key} must be an integer of at least 1, got {json.dumps(value)}"
-    if len(lookup) == 2 and lookup["prompt_lookup_min"] > lookup["prompt_lookup_max"]:
-        return "prompt_lookup_min must not exceed prompt_lookup_max"
-    return None
+        raise ValueError(f"{setting}: {' and '.join(lookup)} {'apply' if len(lookup) > 1 else 'applies'} to ngram only")
+    return obj
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from .results import Severity
@@ -156,11 +156,12 @@ REMOVED_KEYS: dict[str, tuple[Version, Version]] = {
 class Finding:
     """One finding about a speculative-config value; `key` is the JSON key it is about ("" for the value)."""
 
-    id: str
-    severity: Severity
     message: str
     key: str = ""
     proposed: str | None = None   # the corrected value (compact JSON) where the fix is mechanical
+    _: KW_ONLY
+    id: str
+    severity: Severity
 
 
 def available(method: str, version: Version) -> bool:
@@ -206,7 +207,7 @@ def _parse(value: Any) -> tuple[Any, list[Finding]]:
     try:
         return json.loads(value), []
     except ValueError as exc:
-        return None, [Finding("SD601", Severity.ERROR, f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)")]
+        return None, [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
 
 
 def check_speculative_config(value: Any, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
@@ -221,7 +222,7 @@ def check_speculative_config(value: Any, vllm_version: str = DEFAULT_VLLM_VERSIO
         return findings
     if not isinstance(cfg, dict):
         kind = "a list" if isinstance(cfg, list) else "a string" if isinstance(cfg, str) else "null" if cfg is None else "a boolean" if isinstance(cfg, bool) else "a number"
-        return [Finding("SD602", Severity.ERROR, f"speculative-config is {kind}, not a JSON object; vLLM exits at start-up: write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}'")]
+        return [Finding(f"speculative-config is {kind}, not a JSON object; vLLM exits at start-up: write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}'", id="SD602", severity=Severity.ERROR)]
     findings += _method(cfg, version, v)
     findings += _tokens(cfg)
     findings += _lookup(cfg)
@@ -235,17 +236,17 @@ def _method(cfg: dict, version: Version, v: str) -> list[Finding]:
     if "method" not in cfg:
         if "model" in cfg:
             return []  # vLLM infers the method from the draft model (VLLM.md is silent; snapshot __post_init__)
-        return [Finding("SD605", Severity.ERROR, 'speculative-config has neither "method" nor "model"; vLLM takes it for a draft model without one and exits at start-up: add "method" (for example "ngram" or "mtp")')]
+        return [Finding('speculative-config has neither "method" nor "model"; vLLM takes it for a draft model without one and exits at start-up: add "method" (for example "ngram" or "mtp")', id="SD605", severity=Severity.ERROR)]
     choices = ", ".join(methods_for(version))
     if not isinstance(method, str) or (method not in METHODS and method not in ALL_MTP_ALIASES):
         fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
-        return [Finding("SD603", Severity.ERROR, f"method {json.dumps(method)} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", _with(cfg, "method", fixed) if fixed else None)]
+        return [Finding(f"method {json.dumps(method)} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", _with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
     if not available(method, version):
         since, until = METHODS[method]
         when = f"added in vLLM {shown(since)}" if since and version < since else f"removed in vLLM {shown(until)}"
-        return [Finding("SD604", Severity.ERROR, f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method")]
+        return [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
     if method in NEEDS_MODEL and not (isinstance(cfg.get("model"), str) and cfg["model"]):
-        return [Finding("SD610", Severity.ERROR, f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model")]
+        return [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
     return []
 
 
@@ -253,10 +254,10 @@ def _tokens(cfg: dict) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # VLLM.md "Schema": suffix defaults num_speculative_tokens (to 24)
-        return [Finding("SD606", Severity.ERROR, 'speculative-config has no "num_speculative_tokens"; vLLM needs it for every method but suffix and exits at start-up: add it (KAITO uses 1 for mtp, 5 for ngram)', "num_speculative_tokens")]
+        return [Finding('speculative-config has no "num_speculative_tokens"; vLLM needs it for every method but suffix and exits at start-up: add it (KAITO uses 1 for mtp, 5 for ngram)', "num_speculative_tokens", id="SD606", severity=Severity.ERROR)]
     tokens = cfg["num_speculative_tokens"]
     if not _positive_int(tokens):
-        return [Finding("SD607", Severity.ERROR, f"num_speculative_tokens is {json.dumps(tokens)}; vLLM needs an integer greater than 0 and exits at start-up: write a JSON integer such as 5 (no quotes)", "num_speculative_tokens")]
+        return [Finding(f"num_speculative_tokens is {json.dumps(tokens)}; vLLM needs an integer greater than 0 and exits at start-up: write a JSON integer such as 5 (no quotes)", "num_speculative_tokens", id="SD607", severity=Severity.ERROR)]
     return []
 
 
@@ -264,10 +265,10 @@ def _lookup(cfg: dict) -> list[Finding]:
     findings = []
     for key in ("prompt_lookup_min", "prompt_lookup_max"):
         if key in cfg and not _positive_int(cfg[key]):
-            findings.append(Finding("SD608", Severity.ERROR, f"{key} is {json.dumps(cfg[key])}; vLLM needs an integer of at least 1 and exits at start-up: write a JSON integer such as 2 (no quotes), or leave it out", key))
+            findings.append(Finding(f"{key} is {json.dumps(cfg[key])}; vLLM needs an integer of at least 1 and exits at start-up: write a JSON integer such as 2 (no quotes), or leave it out", key, id="SD608", severity=Severity.ERROR))
     low, high = cfg.get("prompt_lookup_min"), cfg.get("prompt_lookup_max")
     if not findings and _positive_int(low) and _positive_int(high) and low > high:
-        findings.append(Finding("SD609", Severity.ERROR, f"prompt_lookup_min ({low}) is greater than prompt_lookup_max ({high}); vLLM exits at start-up: make prompt_lookup_min at most prompt_lookup_max", "prompt_lookup_min"))
+        findings.append(Finding(f"prompt_lookup_min ({low}) is greater than prompt_lookup_max ({high}); vLLM exits at start-up: make prompt_lookup_min at most prompt_lookup_max", "prompt_lookup_min", id="SD609", severity=Severity.ERROR))
     return findings
 
 
@@ -277,24 +278,24 @@ def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
         if key in REMOVED_KEYS:
             no_effect, removed = REMOVED_KEYS[key]
             if version >= max(removed, REJECTS_UNKNOWN_FROM):
-                findings.append(Finding("SD611", Severity.ERROR, f"{key} was removed in vLLM {shown(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, _with(cfg, key, drop=True)))
+                findings.append(Finding(f"{key} was removed in vLLM {shown(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, _with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
             elif version >= no_effect:
-                findings.append(Finding("SD612", Severity.WARNING, f"{key} has no effect in vLLM {v} (removed in {shown(removed)}; refused from {shown(max(removed, REJECTS_UNKNOWN_FROM))}): remove {key}", key, _with(cfg, key, drop=True)))
+                findings.append(Finding(f"{key} has no effect in vLLM {v} (removed in {shown(removed)}; refused from {shown(max(removed, REJECTS_UNKNOWN_FROM))}): remove {key}", key, _with(cfg, key, drop=True), id="SD612", severity=Severity.WARNING))
         elif key not in KNOWN_KEYS and version >= KEYS_KNOWN_FROM:
             close = difflib.get_close_matches(str(key), sorted(KNOWN_KEYS), n=1, cutoff=0.75)
             fix = f'rename it to "{close[0]}"' if close else "remove it"
             proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
             if version >= REJECTS_UNKNOWN_FROM:
-                findings.append(Finding("SD613", Severity.ERROR, f"{json.dumps(key)} is not a speculative-config key and vLLM {v} refuses unknown keys (from 0.16), so the server exits at start-up: {fix}", key, proposed))
+                findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key and vLLM {v} refuses unknown keys (from 0.16), so the server exits at start-up: {fix}", key, proposed, id="SD613", severity=Severity.ERROR))
             else:
-                findings.append(Finding("SD614", Severity.WARNING, f"{json.dumps(key)} is not a speculative-config key; vLLM {v} ignores it (vLLM 0.16 and later refuse it): {fix}", key, proposed))
+                findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key; vLLM {v} ignores it (vLLM 0.16 and later refuse it): {fix}", key, proposed, id="SD614", severity=Severity.WARNING))
     return findings
 
 
 def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
     method = cfg.get("method")
     if method in ALL_MTP_ALIASES and version >= MTP_SINCE:
-        return [Finding("SD615", Severity.INFO, f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", _with(cfg, "method", "mtp"))]
+        return [Finding(f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", _with(cfg, "method", "mtp"), id="SD615", severity=Severity.INFO)]
     if method == "suffix":
-        return [Finding("SD616", Severity.INFO, "method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method")]
+        return [Finding("method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method", id="SD616", severity=Severity.INFO)]
     return []

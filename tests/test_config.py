@@ -85,6 +85,50 @@ def test_kaito_version_empty_is_the_default() -> None:
     assert resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": ""}}, {}).kaito_version == "v0.13.0"
 
 
+@pytest.mark.parametrize("value, want", [("0.16", "0.16"), (" v0.11.0rc2 ", "v0.11.0rc2"), ("0.9.2.post1+cu128", "0.9.2.post1+cu128")])
+def test_vllm_version_values(value, want) -> None:
+    assert resolve_settings({"kind": "ConfigMap", "data": {"vllmVersion": value}}, {}).vllm_version == want
+
+
+def test_vllm_version_default_is_what_kaitos_image_ships_and_the_environment_sets_it() -> None:
+    assert resolve_settings(None, {}).vllm_version == "0.25.1"
+    assert resolve_settings({"kind": "ConfigMap", "data": {"vllmVersion": ""}}, {}).vllm_version == "0.25.1"
+    assert resolve_settings(None, {"KAITO_SPECDEC_VLLM_VERSION": "0.15.1"}).vllm_version == "0.15.1"
+    assert resolve_settings(None, {"ARGOCD_ENV_KAITO_SPECDEC_VLLM_VERSION": "0.15.1"}).vllm_version == "0.15.1"
+
+
+@pytest.mark.parametrize("fc, message, field", [
+    ({"kind": "ConfigMap", "data": {"vllmVersion": "latest"}},
+     'invalid functionConfig: vllmVersion: invalid value "latest"; expected the vLLM release your inference image runs, such as 0.25.1 (the one KAITO\'s current image ships)',
+     "functionConfig.data.vllmVersion"),
+    ({"kind": "SpeculativeDecodingPolicy", "spec": {"vllmVersion": 0.1}},
+     "invalid functionConfig: vllmVersion: invalid value 0.1; expected the vLLM release your inference image runs in quotes (YAML reads an unquoted 0.10 as the number 0.1), such as 0.25.1 (the one KAITO's current image ships)",
+     "functionConfig.spec.vllmVersion"),
+])
+def test_vllm_version_rejects_what_is_no_release(fc, message, field) -> None:
+    with pytest.raises(ConfigError) as exc:
+        resolve_settings(fc, {})
+    assert (str(exc.value), exc.value.field, exc.value.id) == (message, field, "SD042")
+
+
+def test_the_settings_configs_are_judged_by_the_vllm_version_in_force() -> None:
+    """An unknown key is ignored before vLLM 0.16: a tuned config carrying one passes for 0.15 whichever
+    source sets the version, and is refused (SD026, naming the version) for the default 0.25.1."""
+    tuned = '{"org/m": {"method": "ngram", "num_speculative_tokens": 3, "extra": 1}}'
+    fc = {"kind": "ConfigMap", "data": {"tunedPresets": tuned}}
+    assert "org/m" in resolve_settings(fc, {"KAITO_SPECDEC_VLLM_VERSION": "0.15"}).presets.tuned
+    env = {"KAITO_SPECDEC_TUNED_PRESETS": tuned}
+    assert "org/m" in resolve_settings({"kind": "ConfigMap", "data": {"vllmVersion": "0.15"}}, env).presets.tuned
+    with pytest.raises(ConfigError) as exc:
+        resolve_settings(fc, {})
+    assert exc.value.id == "SD026" and 'vLLM 0.25.1 refuses unknown keys' in str(exc.value)
+
+
+def test_vllm_version_from_the_environment_names_the_variable() -> None:
+    with pytest.raises(ConfigError, match="environment variable KAITO_SPECDEC_VLLM_VERSION .*vllmVersion: invalid value"):
+        resolve_settings(None, {"KAITO_SPECDEC_VLLM_VERSION": "0.x"})
+
+
 @pytest.mark.parametrize("value, vllm, mri", [
     ("", True, True),
     ("vLLM=false", False, True),

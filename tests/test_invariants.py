@@ -21,7 +21,14 @@ from backends import BACKENDS
 # tests/fuzz_findings.md has a tiny input for each.
 HELD_BACK: dict[str, str] = {}
 # Seeds left out of the CI pass for the same reason: (mode, fixture) -> failure.
-HELD_BACK_SEEDS: dict[tuple[str, str], str] = {}
+HELD_BACK_SEEDS: dict[tuple[str, str], str] = {
+    # Found when new fixtures shifted the seeded sequence (branch wire11); the same on `int` at 570e447.
+    ("render", "findings-disable-warning"): "render loses a kustomization.yaml without kind (tests/fuzz_findings.md)",
+    ("render", "kustomization-without-apiversion"): "render loses kind-less kustomization files once swapped (the same)",
+    ("render", "fidelity-kpt-passthrough"): "big-int: render loses a Kustomization (tests/fuzz_findings.md)",
+    ("krm", "disable-reverts"): "anchor-alias: a second run changes the output (tests/fuzz_findings.md)",
+    ("render", "kpt-two-namespaces-one-folder"): "deep: an orchestrator annotation left on (tests/fuzz_findings.md)",
+}
 CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
 # 4 chunks x 500 inputs, each input in one mode on one backend (alternating), each checked with a second
 # run for the fixpoint: about 30 s of CPU on the project's 2-core machine.

@@ -186,21 +186,21 @@ def test_parse_config_json_copies_mappings():
 @pytest.mark.parametrize(
     "value, message",
     [
-        ({"method": "bogus", "num_speculative_tokens": 5}, 'method "bogus" is not a vLLM speculative method'),
-        ({"method": "Ngram", "num_speculative_tokens": 5}, 'method "Ngram" is not a vLLM speculative method'),
+        ({"method": "bogus", "num_speculative_tokens": 5}, 'method "bogus" is not a speculative method vLLM 0.25.1 knows (names are case-sensitive)'),
+        ({"method": "Ngram", "num_speculative_tokens": 5}, 'method "Ngram" is not a speculative method vLLM 0.25.1 knows (names are case-sensitive)'),
         ({"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 0},
-         "prompt_lookup_max must be an integer of at least 1, got 0"),
+         "prompt_lookup_max is 0; vLLM needs an integer of at least 1"),
         ({"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 2, "prompt_lookup_min": 3},
-         "prompt_lookup_min must not exceed prompt_lookup_max"),
+         "prompt_lookup_min (3) is greater than prompt_lookup_max (2); vLLM exits at start-up"),
         ({"method": "mtp", "num_speculative_tokens": 1, "prompt_lookup_max": 2}, "prompt_lookup_max applies to ngram only"),
-        ({"method": "eagle", "num_speculative_tokens": 3}, 'method "eagle" needs a draft "model"'),
+        ({"method": "eagle", "num_speculative_tokens": 3}, 'method "eagle" needs a draft "model" (a Hugging Face id or path) and vLLM exits'),
         ({"method": "draft_model", "num_speculative_tokens": 3, "model": ""}, 'method "draft_model" needs a draft "model"'),
         ({"method": "ngram", "num_speculative_tokens": 3, "disable_logprobs": False},
-         "disable_logprobs was removed in vLLM 0.11.2"),
+         "disable_logprobs was removed in vLLM 0.11.2 and vLLM 0.25.1 refuses unknown keys"),
         ({"method": "mtp", "num_speculative_tokens": 1, "speculative_token_tree": "x"},
-         "speculative_token_tree was removed by vLLM 0.22"),
+         "speculative_token_tree was removed in vLLM 0.22 and vLLM 0.25.1 refuses unknown keys"),
         ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1},
-         'unknown field "extra" (vLLM rejects unknown fields from 0.16)'),
+         '"extra" is not a speculative-config key and vLLM 0.25.1 refuses unknown keys (from 0.16)'),
     ],
 )
 def test_parse_config_json_rejects_what_vllm_refuses(value, message):
@@ -217,6 +217,23 @@ def test_parse_config_json_rejects_what_vllm_refuses(value, message):
 ])
 def test_parse_config_json_accepts_what_vllm_accepts(value):
     assert parse_config_json(value, S) == value
+
+
+@pytest.mark.parametrize("value, version, message", [
+    ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1}, "0.15", None),   # ignored before 0.16
+    ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1}, "0.16", '"extra" is not a speculative-config key and vLLM 0.16 refuses'),
+    ({"method": "mtp", "num_speculative_tokens": 1}, "0.10", 'method "mtp" is not in vLLM 0.10 (added in vLLM 0.11)'),
+    ({"method": "ngram_gpu", "num_speculative_tokens": 4}, "0.17.1", 'method "ngram_gpu" is not in vLLM 0.17.1 (added in vLLM 0.18)'),
+    ({"method": "ngram_gpu", "num_speculative_tokens": 4}, "0.18", None),
+])
+def test_parse_config_json_judges_by_the_vllm_version(value, version, message):
+    """The settings' own configs are checked against the vllmVersion setting's schema (errors only)."""
+    if message is None:
+        assert parse_config_json(value, S, version) == value
+    else:
+        with pytest.raises(ValueError) as err:
+            parse_config_json(value, S, version)
+        assert str(err.value).startswith(f"{S}: {message}")
 
 
 def test_extended_table():

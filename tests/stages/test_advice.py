@@ -28,7 +28,7 @@ def _override(value_text: str, key: str = "speculative-config"):
 @pytest.mark.parametrize("text,shown", [("null", "empty (null)"), ("true", "the boolean true"), ("5", "the number 5"),
                                         ("''", "an empty string"), ("!!binary aGVsbG8=", "a bytes")])
 def test_an_override_that_is_no_string_is_an_error_as_vllm_refuses_it(text, shown):
-    out = override_checks(_override(text))
+    out = override_checks(_override(text), SETTINGS)
     assert [(r.id, r.severity.value, r.message) for r in out] == [(
         "SD401", "error", f"vllm.speculative-config is {shown}: KAITO passes it to vLLM as --speculative-config, which "
         "vLLM refuses at start-up (it takes a JSON object); write speculative-config: '{\"method\": …}' or remove "
@@ -36,22 +36,53 @@ def test_an_override_that_is_no_string_is_an_error_as_vllm_refuses_it(text, show
     assert (out[0].resource.kind, out[0].field_path) == ("ConfigMap", "data[inference_config.yaml]")
 
 
-def test_an_override_that_is_no_json_object_is_a_warning():
-    out = override_checks(_override("'[1]'"))
+def test_an_override_that_is_no_json_object_is_one_error_from_the_schema():
+    """Not a JSON object: vllm_schema's SD602, an error (vLLM exits), told once (no second advice finding)."""
+    out = override_checks(_override("'[1]'"), SETTINGS)
     assert [(r.id, r.severity.value, r.message) for r in out] == [
-        ("SD402", "warning", 'vllm.speculative-config "[1]" is not a JSON object; vLLM refuses to start with it')]
+        ("SD602", "error", "speculative-config is a list, not a JSON object; vLLM exits at start-up: write an object such as '{\"method\":\"ngram\",\"num_speculative_tokens\":5}'")]
+    assert (out[0].resource.name, out[0].field_path) == ("cfg", "data[inference_config.yaml]")
 
 
-@pytest.mark.parametrize("text,key", [("'{\"method\": \"ngram\"}'", "speculative-config"),
+def test_an_override_that_is_no_json_is_one_error_from_the_schema():
+    out = override_checks(_override("\"{'method': 'ngram'}\""), SETTINGS)
+    assert [(r.id, r.severity.value) for r in out] == [("SD601", "error")]
+    assert out[0].message.startswith("speculative-config is not valid JSON (Expecting property name enclosed in double quotes")
+
+
+@pytest.mark.parametrize("text,key", [("'{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'", "speculative-config"),
+                                      ("'{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'", "speculative_config"),
                                       ("ngram", "speculative-config.method")])
-def test_a_json_object_or_dotted_keys_pass(text, key):
-    assert override_checks(_override(text, key)) == []
+def test_a_json_object_vllm_accepts_or_dotted_keys_pass(text, key):
+    assert override_checks(_override(text, key), SETTINGS) == []
+
+
+def test_the_schema_findings_carry_the_fixed_file_as_proposed_value():
+    ds = decisions(workspace("a", annotation="true", config="cfg"),
+                   configmap("cfg", "# mine\nvllm:\n  max-model-len: 4096\n  speculative-config: '{\"method\":\"deepseek_mtp\",\"num_speculative_tokens\":1}'\n"))
+    out = override_checks(ds, SETTINGS)
+    assert [(r.id, r.severity.value) for r in out] == [("SD615", "info")]
+    assert out[0].proposed_value == "# mine\nvllm:\n  max-model-len: 4096\n  speculative-config: '{\"method\":\"mtp\",\"num_speculative_tokens\":1}'\n"
+
+
+def test_no_proposed_value_for_another_spelling_or_where_the_fix_is_not_mechanical():
+    out = override_checks(_override("'{\"method\":\"deepseek_mtp\",\"num_speculative_tokens\":1}'", "speculative_config"), SETTINGS)
+    assert [r.id for r in out] == ["SD615"] and "proposedValue" not in out[0].to_krm().get("field", {})
+    out = override_checks(_override("'{\"method\":\"eagle3\",\"num_speculative_tokens\":3}'"), SETTINGS)
+    assert [r.id for r in out] == ["SD610"] and "proposedValue" not in out[0].to_krm().get("field", {})
+
+
+@pytest.mark.parametrize("version,ids", [("0.15", ["SD614"]), ("0.16", ["SD613"])])
+def test_the_vllm_version_setting_decides_what_the_schema_refuses(version, ids):
+    settings = settings_from({"vllmVersion": version})
+    out = override_checks(_override("'{\"method\":\"ngram\",\"num_speculative_tokens\":3,\"made_up\":1}'"), settings)
+    assert [r.id for r in out] == ids
 
 
 def test_one_source_is_told_about_once():
     ds = decisions(workspace("a", annotation="true", config="cfg"), workspace("b", annotation="true", config="cfg"),
                    configmap("cfg", "vllm:\n  speculative-config: 5\n"))
-    assert len(ds) == 2 and len(override_checks(ds)) == 1
+    assert len(ds) == 2 and len(override_checks(ds, SETTINGS)) == 1
 
 
 def test_other_spellings_are_the_users_override_with_a_warning():
