@@ -62,3 +62,16 @@ def meta(name: str, namespace: str = "", annotations: dict | None = None, labels
     if annotations:
         out["annotations"] = annotations
     return out
+
+
+# JSON Patch operations, as the stages write them.
+def add(path, value):
+    return {"op": "add", "path": path, "value": value}
+
+
+def rep(path, value):
+    return {"op": "replace", "path": path, "value": value}
+
+
+def rm(path):
+    return {"op": "remove", "path": path}

@@ -11,6 +11,7 @@ import yaml
 
 from krm_fn import reader, textedit, yamlio
 from krm_fn.textedit import Unsupported, apply_text_edits, edit_item
+from build import add, rep, rm
 
 
 def item_of(text: str) -> reader.Item:
@@ -21,18 +22,6 @@ def item_of(text: str) -> reader.Item:
 def edit(text: str, ops: list[dict]) -> str:
     it = item_of(text)
     return apply_text_edits(it.source, it.node, ops, it.start, it.end)
-
-
-def add(path, value):
-    return {"op": "add", "path": path, "value": value}
-
-
-def rep(path, value):
-    return {"op": "replace", "path": path, "value": value}
-
-
-def rm(path):
-    return {"op": "remove", "path": path}
 
 
 ROLES = "spec:\n  model:\n    name: m\n  roles:\n  - type: prefill\n    replicas: 1\n  - type: decode\n"

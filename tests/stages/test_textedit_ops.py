@@ -12,18 +12,7 @@ import yaml
 
 from krm_fn import reader, textedit, yamlio
 from krm_fn.textedit import apply_ops, edit_document, edit_item, same
-
-
-def add(path, value):
-    return {"op": "add", "path": path, "value": value}
-
-
-def rep(path, value):
-    return {"op": "replace", "path": path, "value": value}
-
-
-def rm(path):
-    return {"op": "remove", "path": path}
+from build import add, rep, rm
 
 
 # --- embedded documents ------------------------------------------------------------------------------
