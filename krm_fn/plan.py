@@ -4,7 +4,7 @@ Each stage is a function of (the read-only index, the settings, the plan so far)
 (ops per item, items added and removed, results; see changes.py). Results whose id the `disable` setting
 names are dropped as each step is folded in, so a disabled error blocks nothing.
 
-    check_input -> cascade -> validate    | errors stop here: nothing is written
+    check_input -> cascade -> validate -> misplaced_annotation    | errors stop here: nothing is written
     decide -> materialize -> advise -> revert -> retire
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from .decide import decide
 from .index import Index, build_index
 from .localconfig import kustomize_config
 from .materialize import materialize, retire, revert
+from .misplaced import misplaced_annotation
 from .reader import Item
 from .results import Result, Severity, has_errors
 from .shape import duplicates, shape_errors, unreadable
@@ -39,7 +40,7 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(checks.validate(map(plan.workload, index.workloads), settings))
 
 
-CHECKS: tuple[Stage, ...] = (cascade, validate)  # after check_input; errors from any of these stop the plan
+CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation)  # after check_input; errors from any of these stop the plan
 CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, retire)
 
 
