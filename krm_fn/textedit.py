@@ -32,8 +32,10 @@ class Edit:
     seq: int
 
 
-def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
-    """(parent node, key node, value node) for a pointer; value None when the last key is absent."""
+def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] | None = None,
+          ) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
+    """(parent node, key node, value node) for a pointer; value None when the last key is absent.
+    `lists`: the sequences earlier ops changed (see _Lists), whose indexes no longer match the source."""
     parent: yaml.Node | None = None
     key_node: yaml.Node | None = None
     cur: yaml.Node | None = node
@@ -51,6 +53,8 @@ def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Nod
         elif isinstance(cur, yaml.SequenceNode) and part.isdigit() and int(part) < len(cur.value):
             if i < len(parts) - 1 and not _in_order(cur):
                 raise Unsupported("the path goes through an alias")
+            if i < len(parts) - 1 and lists and id(cur) in lists:
+                raise Unsupported("a path into a list an earlier operation changed")
             cur = cur.value[int(part)]
         else:
             cur = None
@@ -156,14 +160,15 @@ def _empty_value(node: yaml.Node) -> bool:
     return not node.value and bool(node.flow_style)
 
 
-def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None) -> list[Edit]:
+def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None,
+               lists: dict[int, list[int | None]] | None = None) -> list[Edit]:
     kind = op["op"]
     parts = pointer.parse(op["path"])
     if not parts or parts == [""]:
         raise Unsupported("whole-document operation")
-    parent, key_node, value_node = _find(root, parts)
+    parent, key_node, value_node = _find(root, parts, lists)
     if isinstance(parent, yaml.SequenceNode):
-        return _sequence_edits(text, root, parts, parent, value_node, op, seq)
+        return _sequence_edits(text, root, parts, parent, op, seq, {} if lists is None else lists)
     if not isinstance(parent, yaml.MappingNode):
         raise Unsupported("parent is not a mapping")
     landmarks = [key_node] + ([parent.value[0][0], parent.value[-1][0]] if parent.value else [])
@@ -328,9 +333,8 @@ def _element_text(value: Any, siblings: list[yaml.Node], flow: bool, json_style:
     if json_style or (len(styles) == 1 and styles <= {'"', "'"}):
         style = '"' if json_style else styles.pop()
         return _quoted(value, style)
-    plain = yamlio.scalar_text(value)
-    if "\n" not in value and plain == value and not (set(value) & _PLAIN_UNSAFE) and ": " not in value:
-        return plain
+    if "\n" not in value and not (set(value) & _PLAIN_UNSAFE) and ": " not in value:
+        return yamlio.scalar_text(value)  # plain, or quoted as the emitter quotes "8000" or "on"
     return _quoted(value, "'")
 
 
@@ -356,33 +360,47 @@ def _starts_line(text: str, pos: int) -> bool:
 
 
 def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.SequenceNode,
-                    node: yaml.Node | None, op: dict, seq: int) -> list[Edit]:
+                    op: dict, seq: int, lists: dict[int, list[int | None]]) -> list[Edit]:
     """Edits of one element of a block or flow sequence: `add` at an index (or `-`), `remove`, `replace`
-    of a scalar (a block scalar in place, line by line)."""
+    of a scalar (a block scalar in place, line by line).
+
+    JSON Patch indexes count the list as the earlier ops left it; `lists` maps each list changed so far
+    to its elements' source indexes (None: added by an op), so that two adds in a row, or a remove then
+    an add, land where JSON Patch puts them."""
     kind, part, elements = op["op"], parts[-1], parent.value
     if not (part.isdigit() or (part == "-" and kind == "add")):
         raise Unsupported(f"{part!r} in a sequence: the parent is not a mapping")
+    current = lists.setdefault(id(parent), list(range(len(elements))))
+    at = len(current) if part == "-" else int(part)
+    if at > len(current) or (kind != "add" and at == len(current)):
+        raise Unsupported("no such index")  # jsonpatch says which
+    index = current[at] if at < len(current) else len(elements)
+    if index is None:
+        raise Unsupported("an element an earlier operation added")
+    if kind == "add":
+        current.insert(at, None)
+    elif kind == "remove":
+        current.pop(at)
+    node = elements[index] if index < len(elements) else None
     if not _in_order(parent) or not all(_scalar_at(text, e) for e in elements):
         raise Unsupported("aliases, anchors or tags in the sequence")
     if parent.flow_style and text[parent.start_mark.index:parent.start_mark.index + 1] != "[":
         raise Unsupported("node positions disagree with the text")
     if kind == "add":
-        index = len(elements) if part == "-" else int(part)
-        if index > len(elements):
-            raise Unsupported("no such index")
         if parent.flow_style:
             return _flow_sequence_add(text, parent, index, op["value"], seq)
         return _block_sequence_add(text, parent, index, op["value"], seq)
-    if node is None:
-        raise Unsupported("no such element")  # jsonpatch says which
-    index = int(part)
+    assert node is not None
     if kind == "remove":
         if parent.flow_style:
             if len(elements) == 1:
                 return [Edit(parent.start_mark.index, parent.end_mark.index, "[]", seq)]
-            if index == 0:
-                return [Edit(node.start_mark.index, elements[1].start_mark.index, "", seq)]
-            return [Edit(node_end(elements[index - 1], text), node_end(node, text), "", seq)]
+            span = ((node.start_mark.index, elements[1].start_mark.index) if index == 0 else
+                    (node_end(elements[index - 1], text), node_end(node, text)))
+            own = text[node.start_mark.index:node.end_mark.index]  # a `#` in a quoted element is no comment
+            if "#" in searchable(text)[span[0]:span[1]].replace(own, "", 1):
+                raise Unsupported("a comment inside the flow sequence where an element goes")
+            return [Edit(span[0], span[1], "", seq)]
         if len(elements) == 1:
             # The list stays, empty: `key: []` (its comments before the element go with it).
             _, owner_key, _ = _find(root, parts[:-1])
@@ -513,8 +531,9 @@ def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, en
     text) edits; raises Unsupported. `quote`: the quoting of the strings the ops write (default: the
     replaced value's, else plain where YAML allows); `nl`: the line break of the lines they write."""
     edits: list[Edit] = [Edit(a, b, new, -1) for a, b, new in extra]
+    lists: dict[int, list[int | None]] = {}
     for seq, op in enumerate(ops):
-        edits.extend(_edits_for(text, root, op, seq, quote))
+        edits.extend(_edits_for(text, root, op, seq, quote, lists))
     if nl != "\n":
         edits = [Edit(e.start, e.end, e.text.replace("\n", nl), e.seq) for e in edits]
     # The same tail edit may come from the caller and from an op that writes after the last line.
