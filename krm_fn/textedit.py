@@ -342,7 +342,9 @@ def _quoted(value: str, style: str | None) -> str:
     """`value` as one line in the quoting `style` (a line break forces double quotes: `\\n`)."""
     if style == "'" and "\n" not in value:
         return "'" + value.replace("'", "''") + "'"
-    return yamlio.dump_inline(value, '"')
+    # PyYAML's own representer: yamlio's writes a multi-line string as a block, which is no one-liner.
+    return yaml.dump(value, Dumper=yaml.SafeDumper, default_style='"', width=1 << 16,
+                     allow_unicode=True).rstrip("\n")
 
 
 def _dash(text: str, node: yaml.Node) -> int:
@@ -384,11 +386,13 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
     node = elements[index] if index < len(elements) else None
     if not _in_order(parent) or not all(_scalar_at(text, e) for e in elements):
         raise Unsupported("aliases, anchors or tags in the sequence")
+    if any(e.start_mark.index == e.end_mark.index for e in elements):
+        raise Unsupported("an empty element (a null) in the sequence: its marks are not where its dash is")
     if parent.flow_style and text[parent.start_mark.index:parent.start_mark.index + 1] != "[":
         raise Unsupported("node positions disagree with the text")
     if kind == "add":
         if parent.flow_style:
-            return _flow_sequence_add(text, parent, index, op["value"], seq)
+            return _flow_sequence_add(text, parent, index, op["value"], seq, first=at == 0)
         return _block_sequence_add(text, parent, index, op["value"], seq)
     assert node is not None
     if kind == "remove":
@@ -406,7 +410,8 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
             _, owner_key, _ = _find(root, parts[:-1])
             if owner_key is None:
                 raise Unsupported("emptying a nested sequence")
-            return [Edit(_after_colon(text, owner_key), node_end(parent, text), " []", seq)]
+            end = node_end(parent, text)  # past the line break when a block scalar ends the list
+            return [Edit(_after_colon(text, owner_key), end, " []" + "\n" * ends_line(text[end - 1:end]), seq)]
         dash = _dash(text, node)
         if not _starts_line(text, dash):
             raise Unsupported("a sequence element that does not start its line")
@@ -448,7 +453,9 @@ def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value:
     return [Edit(at, at, "\n" + entry, seq)] + [Edit(a, b, new, seq) for a, b, new in tail_edits(text, parent)]
 
 
-def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int) -> list[Edit]:
+def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int,
+                       first: bool = True) -> list[Edit]:
+    """`value` into a flow list, in flow syntax; `first`: it becomes the list's first element."""
     elements = parent.value
     strings = [e for e in elements if isinstance(e, yaml.ScalarNode) and e.tag == yamlio.STR_TAG]
     entry = _element_text(value, elements, flow=True,
@@ -457,7 +464,7 @@ def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: 
         close = parent.end_mark.index - 1
         if text[close] != "]":
             raise Unsupported("odd empty flow sequence")
-        return [Edit(close, close, entry, seq)]
+        return [Edit(close, close, entry if first else ", " + entry, seq)]
     if index < len(elements):
         at = elements[index].start_mark.index
         return [Edit(at, at, entry + ", ", seq)]

@@ -69,6 +69,7 @@ EDITS = [
      [add("/containers/0/args/1", ARG)], "containers:\n- name: vllm\n  args:\n  - --port\n  - " + SQ
      + "\n- name: side\n"),
     ("two-appends", "args:\n- a\n", [add("/args/1", "b"), add("/args/2", "c")], "args:\n- a\n- b\n- c\n"),
+    ("append-multi-line-string", "args:\n- a\n", [add("/args/1", "x\ny")], 'args:\n- a\n- "x\\ny"\n'),
     ("no-final-newline", 'args:\n  - --port\n  - "8000"', [add("/args/2", ARG)],
      'args:\n  - --port\n  - "8000"\n  - ' + SQ + "\n"),
     ("no-final-newline-after-a-block-scalar", "command:\n- sh\n- -c\n- |\n  vllm serve m",
@@ -82,6 +83,8 @@ EDITS = [
     ("insert-first-flow", "args: [a, b]\n", [add("/args/0", "c")], "args: [c, a, b]\n"),
     ("append-flow-list-over-lines", 'args: [\n  "--port",\n  "8000"\n]\n', [add("/args/2", ARG)],
      'args: [\n  "--port",\n  "8000", ' + DQ + "\n]\n"),
+    ("two-appends-to-an-empty-flow-list", "args: []  # c\n", [add("/args/0", "a"), add("/args/-", "b")],
+     "args: [a, b]  # c\n"),
     ("append-flow-trailing-comma", "args: [a, b,]\n", [add("/args/-", "c")], "args: [a, b, c,]\n"),
     # --- remove: the element's lines (block) or the element and its comma (flow); neighbours stay
     ("remove-middle", "args:\n- --port  # p\n- '8000'\n- x\n", [rm("/args/1")], "args:\n- --port  # p\n- x\n"),
@@ -89,6 +92,7 @@ EDITS = [
      "args:\n  - a\n  # between\n  # after\nx: 1\n"),
     ("remove-first", "args:\n  - a\n  # between\n  - b\n", [rm("/args/0")], "args:\n  # between\n  - b\n"),
     ("remove-only-element", "args:\n- " + SQ + "  # ours\nx: 1\n", [rm("/args/0")], "args: []  # ours\nx: 1\n"),
+    ("remove-the-only-block-scalar", "args:\n- |\n  vllm serve m\nx: 1\n", [rm("/args/0")], "args: []\nx: 1\n"),
     ("remove-a-block-scalar-element", "command:\n- sh\n- |\n  x\n- y\n", [rm("/command/1")],
      "command:\n- sh\n- y\n"),
     ("remove-flow-first", "args: [a, b, c]\n", [rm("/args/0")], "args: [b, c]\n"),
@@ -185,6 +189,8 @@ REFUSED = [
     ("script-grows-a-line", "command:\n- |\n  vllm serve m\n", [rep("/command/0", "vllm serve m\n--x\n")],
      "across lines"),
     ("comment-in-flow-list", 'args: [\n  "--port",  # c\n  "8000"\n]\n', [rm("/args/1")], "comment inside"),
+    ("empty-element", "args:\n-\n- b\n", [add("/args/-", "c")], "empty element"),
+    ("script-rewritten-whole", "args:\n- >-\n  a\n  b\n", [rep("/args/0", "c")], "outside its lines"),
     ("collection-element", "args:\n- a\n", [add("/args/-", {"k": "v"})], "collection"),
     ("add-before-an-added-element", "args: [a]\n", [add("/args/0", "b"), add("/args/0", "c")],
      "earlier operation added"),
