@@ -99,6 +99,10 @@ def _value_text(value: Any, indent: int, style: str | None = None) -> str:
         if not value:
             return " {}" if isinstance(value, dict) else " []"
         quoted = _quoted_block(value, indent, style) if style and isinstance(value, dict) else None
+        if isinstance(value, list) and all(isinstance(v, str) and "\n" not in v for v in value):
+            # A new `args`: its strings quoted as an element appended to an existing list would be.
+            quoted = "".join("\n" + " " * indent + "- " + (yamlio.scalar_text(v, style) if style else
+                                                           _element_text(v, [], flow=False)) for v in value)
         return quoted if quoted is not None else _block(value, indent)
     if isinstance(value, str) and "\n" in value:
         raise Unsupported("multi-line string")

@@ -137,6 +137,14 @@ EDITS = [
      "command:\n- sh\n- -c\n- vllm serve m --port 1" + SH + "\nx: 1\n"),
     ("exec-argument-replaced", "args:\n- --port\n- " + SQ + "\n",
      [rep("/args/1", "--speculative-config={}")], "args:\n- --port\n- '--speculative-config={}'\n"),
+    # --- KServe's model.args: created for the argument, taken away with it
+    ("args-created", "model:\n  modelFormat: {name: huggingface}\n  storageUri: hf://Qwen/Qwen3.5-4B  # c\n",
+     [add("/model/args", [ARG])],
+     "model:\n  modelFormat: {name: huggingface}\n  storageUri: hf://Qwen/Qwen3.5-4B  # c\n  args:\n    - " + SQ + "\n"),
+    ("args-created-flow", "model: {modelFormat: {name: huggingface}}\n", [add("/model/args", [ARG])],
+     "model: {modelFormat: {name: huggingface}, args: [" + SQ + "]}\n"),
+    ("args-removed", "model:\n  args:\n  - " + SQ + "\n  storageUri: hf://Qwen/Qwen3.5-4B  # c\n",
+     [rm("/model/args")], "model:\n  storageUri: hf://Qwen/Qwen3.5-4B  # c\n"),
     # --- the record: the pod template's annotation holding the JSON
     ("record-in-block-annotations", "metadata:\n  annotations:\n    a: b  # c\n", [add("/metadata/annotations/" + RECORD.replace("/", "~1"), J)],
      "metadata:\n  annotations:\n    a: b  # c\n    " + RECORD + ": '" + J + "'\n"),
