@@ -288,3 +288,47 @@ def test_the_recorded_json_is_the_injected_json():
     data = yaml.safe_load(DEPLOYMENT.replace("{container}", CONTAINERS["exec-block"][0].rstrip("\n")))[0]
     ops = plan_workload(kind_of("apps/v1", "Deployment"), data).ops
     assert {json.dumps(op["value"]) for op in ops} == {json.dumps(ARG), json.dumps({RECORD: J})}
+
+
+def test_render_edits_a_document_of_a_multi_document_file(backend):
+    """`render`: the Deployment is one document among others (a byte-order mark, a comment before it, CRLF,
+    no final line break): its flow lists and flow annotations are edited in flow syntax, the rest stays."""
+    dep = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: q\n"
+           '  annotations: {kaito.sh/enable-speculative-decoding: "true"}\n'
+           "spec:\n  template:\n    metadata: {labels: {app: q}}\n    spec:\n      containers:\n"
+           "      - name: vllm  # c\n        args: [vllm, serve, Qwen/Qwen3.5-4B]")
+    text = ("\ufeff# head\nkind: ConfigMap\n---\n# the server\n" + dep).replace("\n", "\r\n")
+    stream = reader.read_stream([("a.yaml", text.encode())])
+    data = stream.items[1].data()
+    ops = plan_workload(kind_of("apps/v1", "Deployment"), data).ops
+    out = writer.write_stream(stream, Changes({1: tuple(ops)}))
+    edited = dep.replace("{labels: {app: q}}", "{labels: {app: q}, annotations: {" + RECORD + ": '" + J + "'}}") \
+        .replace("Qwen/Qwen3.5-4B]", "Qwen/Qwen3.5-4B, " + SQ + "]")
+    assert out == ("---\n# head\nkind: ConfigMap\n---\n# the server\n" + edited + "\n").replace("\n", "\r\n")
+
+
+KSERVE = """\
+- apiVersion: serving.kserve.io/v1beta1
+  kind: InferenceService
+  metadata:
+    name: qwen
+    annotations:
+      kaito.sh/enable-speculative-decoding: "true"
+  spec:
+    predictor:
+      model:
+        modelFormat:
+          name: huggingface
+        storageUri: hf://Qwen/Qwen3.5-4B  # downloaded at start
+"""
+
+
+def test_kserve_args_created_and_taken_away_byte_for_byte(backend):
+    """KServe's Hugging Face runtime without `args`: the function creates the list for its argument, the
+    record goes into the predictor's annotations, and disabling takes both away again."""
+    enabled = _run_plan(KSERVE, "\n")
+    assert enabled == KSERVE + "        args:\n          - " + SQ + "\n      annotations:\n        " + RECORD \
+        + ": '" + J + "'\n"
+    assert _run_plan(enabled, "\n") == enabled
+    off = enabled.replace('decoding: "true"', 'decoding: "false"')
+    assert _run_plan(off, "\n") == KSERVE.replace('decoding: "true"', 'decoding: "false"')
