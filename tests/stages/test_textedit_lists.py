@@ -10,6 +10,7 @@ same (the one verifier decides); those rows show that fallback.
 from __future__ import annotations
 
 import json
+import random
 
 import jsonpatch
 import pytest
@@ -332,3 +333,81 @@ def test_kserve_args_created_and_taken_away_byte_for_byte(backend):
     assert _run_plan(enabled, "\n") == enabled
     off = enabled.replace('decoding: "true"', 'decoding: "false"')
     assert _run_plan(off, "\n") == KSERVE.replace('decoding: "true"', 'decoding: "false"')
+
+
+# --- random containers in random layouts: every edit is a text edit, and disabling restores the bytes ---
+
+_WORDS = ["vllm serve a/b", "vllm serve Qwen/Qwen3.5-4B", "--port 8000", "'q u'", '"$(x y)"', "&&", "||", ";", "|",
+          "2>&1", "> /log", "# c", "\\\n", "\n", "echo hi", "exec", "A=1", "$EXTRA", "pip install x\n", "  "]
+_ARGS = ["a/b", "--model", "Qwen/Qwen3.5-4B", "--port", "8000", "$(X)", "--enforce-eager", "on", "x: y", "it's"]
+
+
+def _scalar(rnd, s: str, col: int, flow: bool) -> str:
+    """One string as YAML in a style picked at random among those that can carry it."""
+    styles = ['"']
+    if "\n" not in s:
+        styles.append("'")
+        if not flow and s == s.strip() and yamlio.scalar_text(s) == s and not (set(s) & set("{}[],#'\"")):
+            styles.append("plain")
+    elif s.strip() and not s.lstrip("\n").startswith(" ") and "\r" not in s and not s.endswith("\n\n"):
+        styles += ["|" if s.endswith("\n") else "|-"] * 3
+    style = rnd.choice(styles)
+    if style == "plain":
+        return s
+    if style == "'":
+        return "'" + s.replace("'", "''") + "'"
+    if style == '"':
+        return json.dumps(s)
+    pad = " " * (col + 2)
+    if style == "|-":
+        return "|-\n" + "\n".join(pad + ln if ln else "" for ln in s.split("\n"))
+    return "|\n" + "\n".join(pad + ln if ln else "" for ln in s[:-1].split("\n"))
+
+
+def _list(rnd, items: list[str], col: int) -> str:
+    """The text after `key:` for a list of strings: block (two indentations), flow or JSON."""
+    layout = rnd.choice(["block", "block-indented", "flow", "json"])
+    if layout == "json" or (layout == "flow" and not items):
+        return " " + json.dumps(items)
+    if layout == "flow":
+        return " [" + ", ".join(_scalar(rnd, s, col, flow=True) if "\n" not in s else json.dumps(s)
+                                for s in items) + "]"
+    if not items:
+        return " []"
+    dash = col + (2 if layout == "block-indented" else 0)
+    return "".join("\n" + " " * dash + "- " + _scalar(rnd, s, dash, flow=False) for s in items)
+
+
+def _random_container(rnd) -> dict:
+    if rnd.random() < 0.5:
+        script = " ".join(rnd.choice(_WORDS) for _ in range(rnd.randint(1, 8)))
+        return {"command": ["sh", "-c"], "args": [script]} if rnd.random() < 0.5 else \
+            {"command": ["sh", "-c", script]}
+    c: dict = {"args": [rnd.choice(_ARGS) for _ in range(rnd.randint(0, 4))]}
+    command = rnd.choice([["vllm", "serve"], ["python3", "-m", "vllm.entrypoints.openai.api_server"], None])
+    if command:
+        c["command"] = command
+    return c
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_layouts_are_edited_in_place_and_restored(backend, seed):
+    rnd = random.Random(seed)
+    edited = 0
+    for _ in range(60):
+        c = _random_container(rnd)
+        lines = "".join(f"            {key}:{_list(rnd, c[key], 12)}  # keep {key}\n" if rnd.random() < 0.3 and
+                        not c[key] else f"            {key}:{_list(rnd, c[key], 12)}\n" for key in c)
+        source = DEPLOYMENT.replace("{container}", lines.rstrip("\n"))
+        data = yaml.safe_load(source)[0]["spec"]["template"]["spec"]["containers"][0]
+        assert {k: data[k] for k in c} == c, source
+        enabled = _run_plan(source, "\n")
+        if enabled == source:
+            continue  # not vLLM, a script the function leaves alone, an override: nothing to edit
+        edited += 1
+        # Text edits, not the whole item emitted: the comments and the flow-style labels are all still there.
+        assert all(mark in enabled for mark in ("# the server", "labels: {app: qwen}", "# left alone")), enabled
+        assert _run_plan(enabled, "\n") == enabled, enabled
+        off = enabled.replace('decoding: "true"', 'decoding: "false"')
+        assert _run_plan(off, "\n") == source.replace('decoding: "true"', 'decoding: "false"'), enabled
+    assert edited > 15
