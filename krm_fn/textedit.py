@@ -396,7 +396,10 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
         raise Unsupported("node positions disagree with the text")
     if kind == "add":
         if parent.flow_style:
-            return _flow_sequence_add(text, parent, index, op["value"], seq, first=at == 0)
+            # An empty list takes its quoting from its key: `"args": []` is JSON, and stays JSON.
+            _, owner_key, _ = _find(root, parts[:-1]) if not elements else (None, None, None)
+            json_key = isinstance(owner_key, yaml.ScalarNode) and owner_key.style == '"'
+            return _flow_sequence_add(text, parent, index, op["value"], seq, first=at == 0, json_key=json_key)
         return _block_sequence_add(text, parent, index, op["value"], seq)
     assert node is not None
     if kind == "remove":
@@ -458,12 +461,13 @@ def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value:
 
 
 def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int,
-                       first: bool = True) -> list[Edit]:
-    """`value` into a flow list, in flow syntax; `first`: it becomes the list's first element."""
+                       first: bool = True, json_key: bool = False) -> list[Edit]:
+    """`value` into a flow list, in flow syntax; `first`: it becomes the list's first element;
+    `json_key`: the list is empty and its key double-quoted (a JSON document)."""
     elements = parent.value
     strings = [e for e in elements if isinstance(e, yaml.ScalarNode) and e.tag == yamlio.STR_TAG]
     entry = _element_text(value, elements, flow=True,
-                          json_style=bool(strings) and all(e.style == '"' for e in strings))
+                          json_style=json_key or (bool(strings) and all(e.style == '"' for e in strings)))
     if not elements:
         close = parent.end_mark.index - 1
         if text[close] != "]":

@@ -86,6 +86,7 @@ EDITS = [
      'args: [\n  "--port",\n  "8000", ' + DQ + "\n]\n"),
     ("two-appends-to-an-empty-flow-list", "args: []  # c\n", [add("/args/0", "a"), add("/args/-", "b")],
      "args: [a, b]  # c\n"),
+    ("append-empty-json-list", '{"args": [], "x": 1}\n', [add("/args/0", ARG)], '{"args": [' + DQ + '], "x": 1}\n'),
     ("append-flow-trailing-comma", "args: [a, b,]\n", [add("/args/-", "c")], "args: [a, b, c,]\n"),
     # --- remove: the element's lines (block) or the element and its comma (flow); neighbours stay
     ("remove-middle", "args:\n- --port  # p\n- '8000'\n- x\n", [rm("/args/1")], "args:\n- --port  # p\n- x\n"),
