@@ -1,6 +1,10 @@
 """JSON Patch operations applied as small text edits: to one item's source region, or to a YAML document
 held in a string (the `inference_config.yaml` inside a ConfigMap's data).
 
+Mappings take `add`/`replace`/`remove` of keys; lists (a container's `args`/`command`) take `add` at an
+index or `-`, `remove` and `replace` of an element, block and flow alike, and a script in a block scalar
+is edited on the line that changes, keeping its header, indentation and chomping.
+
 The patch is the single source of truth: applying it to the data gives the intended value, the text
 edits try to produce it while leaving every other byte alone, and one verifier (`same`, after a
 re-parse) checks that they did. Where an edit cannot be made safely (odd layouts, aliases), the item
@@ -50,7 +54,7 @@ def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] 
                 # `key: *name` is the anchored node itself, written earlier and shared: never edit it there.
                 raise Unsupported("the path goes through an alias")
             cur = nxt
-        elif isinstance(cur, yaml.SequenceNode) and part.isdigit() and int(part) < len(cur.value):
+        elif isinstance(cur, yaml.SequenceNode) and part.isascii() and part.isdigit() and int(part) < len(cur.value):
             if i < len(parts) - 1 and not _in_order(cur):
                 raise Unsupported("the path goes through an alias")
             if i < len(parts) - 1 and lists and id(cur) in lists:
@@ -374,7 +378,7 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
     to its elements' source indexes (None: added by an op), so that two adds in a row, or a remove then
     an add, land where JSON Patch puts them."""
     kind, part, elements = op["op"], parts[-1], parent.value
-    if not (part.isdigit() or (part == "-" and kind == "add")):
+    if not ((part.isascii() and part.isdigit()) or (part == "-" and kind == "add")):
         raise Unsupported(f"{part!r} in a sequence: the parent is not a mapping")
     current = lists.setdefault(id(parent), list(range(len(elements))))
     at = len(current) if part == "-" else int(part)
