@@ -30,6 +30,11 @@ SH = " --speculative-config='" + J + "'"                # what a script gets aft
 RECORD = "kaito-specdec.dev/speculative-config"
 
 
+LWS_SCRIPT = "bash multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server"
+LWS_LEADER = ('command:\n  - sh\n  - -c\n  - "bash multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE); \n'
+              '     python3 -m vllm.entrypoints.openai.api_server --port 8080"\nresources: {}\n')
+
+
 def item_of(text: str) -> reader.Item:
     return reader.make_item(0, yamlio.compose(text), text)
 
@@ -70,6 +75,8 @@ EDITS = [
      [add("/containers/0/args/1", ARG)], "containers:\n- name: vllm\n  args:\n  - --port\n  - " + SQ
      + "\n- name: side\n"),
     ("two-appends", "args:\n- a\n", [add("/args/1", "b"), add("/args/2", "c")], "args:\n- a\n- b\n- c\n"),
+    ("two-equal-elements-at-one-place", "args: [a, b]\n", [add("/args/1", "x"), add("/args/2", "x")],
+     "args: [a, x, x, b]\n"),
     ("append-multi-line-string", "args:\n- a\n", [add("/args/1", "x\ny")], 'args:\n- a\n- "x\\ny"\n'),
     ("no-final-newline", 'args:\n  - --port\n  - "8000"', [add("/args/2", ARG)],
      'args:\n  - --port\n  - "8000"\n  - ' + SQ + "\n"),
@@ -102,6 +109,7 @@ EDITS = [
     ("remove-flow-last", 'args: ["--port", "8000", ' + DQ + "]\n", [rm("/args/2")], 'args: ["--port", "8000"]\n'),
     ("remove-flow-only", "args: [" + SQ + "]\n", [rm("/args/0")], "args: []\n"),
     ("remove-flow-element-holding-a-hash", "args: [a, 'b # c']\n", [rm("/args/1")], "args: [a]\n"),
+    ("append-then-remove-the-first", "args:\n- a  # a\n", [add("/args/1", "b"), rm("/args/0")], "args:\n- b\n"),
     ("remove-then-append", "args:\n- a\n- b\n- c\n", [rm("/args/2"), rm("/args/1"), add("/args/1", "x")],
      "args:\n- a\n- x\n"),
     # --- replace: a script in a block scalar is edited on its line; style, chomping, indentation stay
@@ -136,7 +144,19 @@ EDITS = [
      "command: [sh, -c, 'vllm serve m" + SH.replace("'", "''") + "']\n"),
     ("script-plain-over-two-lines", "command:\n- sh\n- -c\n- vllm serve m\n  --port 1\nx: 1\n",
      [rep("/command/2", "vllm serve m --port 1" + SH)],
-     "command:\n- sh\n- -c\n- vllm serve m --port 1" + SH + "\nx: 1\n"),
+     "command:\n- sh\n- -c\n- vllm serve m\n  --port 1" + SH + "\nx: 1\n"),
+    # (LeaderWorkerSet's own vLLM example writes its script double-quoted over two lines)
+    ("script-double-quoted-over-two-lines", LWS_LEADER, [rep("/command/2", LWS_SCRIPT + " --port 8080" + SH)],
+     LWS_LEADER.replace('--port 8080"', '--port 8080' + SH.replace('"', '\\"') + '"')),
+    ("script-double-quoted-argument-removed", LWS_LEADER.replace('--port 8080"', '--port 8080' + SH.replace('"', '\\"') + '"'),
+     [rep("/command/2", LWS_SCRIPT + " --port 8080")], LWS_LEADER),
+    ("script-escapes-elsewhere-kept", 'command: [sh, -c, "echo \\t\\u00e9; vllm serve m"]\n',
+     [rep("/command/2", "echo \t\u00e9; vllm serve m" + SH)],
+     'command: [sh, -c, "echo \\t\\u00e9; vllm serve m' + SH.replace('"', '\\"') + '"]\n'),
+    ("script-single-quoted-quotes-kept", "command: [sh, -c, 'echo ''hi''; vllm serve m']\n",
+     [rep("/command/2", "echo 'hi'; vllm serve m" + SH)],
+     "command: [sh, -c, 'echo ''hi''; vllm serve m" + SH.replace("'", "''") + "']\n"),
+    ("plain-that-would-read-as-a-number", "args: [a1, b]\n", [rep("/args/0", "1")], 'args: ["1", b]\n'),
     ("exec-argument-replaced", "args:\n- --port\n- " + SQ + "\n",
      [rep("/args/1", "--speculative-config={}")], "args:\n- --port\n- '--speculative-config={}'\n"),
     # --- KServe's model.args: created for the argument, taken away with it
@@ -201,9 +221,13 @@ REFUSED = [
     ("comment-in-flow-list", 'args: [\n  "--port",  # c\n  "8000"\n]\n', [rm("/args/1")], "comment inside"),
     ("empty-element", "args:\n-\n- b\n", [add("/args/-", "c")], "empty element"),
     ("script-rewritten-whole", "args:\n- >-\n  a\n  b\n", [rep("/args/0", "c")], "outside its lines"),
+    ("comment-would-join-a-block-scalar", "args:\n  - |\n    vllm serve m\n  - x\n    # about x\n  - y\n",
+     [rm("/args/1")], "join the block scalar"),
     ("collection-element", "args:\n- a\n", [add("/args/-", {"k": "v"})], "collection"),
     ("add-before-an-added-element", "args: [a]\n", [add("/args/0", "b"), add("/args/0", "c")],
      "earlier operation added"),
+    ("two-replaces-of-one-element", "args: [a b]\n", [rep("/args/0", "a x b"), rep("/args/0", "a b y")],
+     "earlier operation added or changed"),
     ("into-a-changed-list", "l:\n- {a: 1}\n- {b: 2}\n", [add("/l/0", "x"), add("/l/1/c", 3)], "earlier operation changed"),
 ]
 
