@@ -598,6 +598,10 @@ def _decoded(view: str, lo: int, hi: int, style: str | None) -> Line:
             i += 2
         elif style == '"' and ch == "\\":
             code = view[i + 1:i + 2]
+            if i + 1 == hi:  # an escaped line break: the line's text ends before it, and nothing joins them
+                offsets.pop()
+                hi = i
+                break
             if code in _ESCAPES:
                 out.append(_ESCAPES[code])
                 i += 2
@@ -606,7 +610,7 @@ def _decoded(view: str, lo: int, hi: int, style: str | None) -> Line:
                 out.append(chr(int(view[i + 2:i + 2 + _HEX[code]], 16)))
                 i += 2 + _HEX[code]
             else:
-                raise Unsupported("an escaped line break or an unknown escape in a double-quoted scalar")
+                raise Unsupported("an unknown escape in a double-quoted scalar")
         else:
             out.append(ch)
             i += 1

@@ -150,6 +150,8 @@ EDITS = [
      LWS_LEADER.replace('--port 8080"', '--port 8080' + SH.replace('"', '\\"') + '"')),
     ("script-double-quoted-argument-removed", LWS_LEADER.replace('--port 8080"', '--port 8080' + SH.replace('"', '\\"') + '"'),
      [rep("/command/2", LWS_SCRIPT + " --port 8080")], LWS_LEADER),
+    ("script-escaped-line-break", 'args: ["echo a; \\\n  vllm serve m"]\n', [rep("/args/0", "echo a; vllm serve m" + SH)],
+     'args: ["echo a; \\\n  vllm serve m' + SH.replace('"', '\\"') + '"]\n'),
     ("script-escapes-elsewhere-kept", 'command: [sh, -c, "echo \\t\\u00e9; vllm serve m"]\n',
      [rep("/command/2", "echo \t\u00e9; vllm serve m" + SH)],
      'command: [sh, -c, "echo \\t\\u00e9; vllm serve m' + SH.replace('"', '\\"') + '"]\n'),
@@ -436,3 +438,48 @@ def test_random_layouts_are_edited_in_place_and_restored(backend, seed):
         off = enabled.replace('decoding: "true"', 'decoding: "false"')
         assert _run_plan(off, "\n") == source.replace('decoding: "true"', 'decoding: "false"'), enabled
     assert edited > 15
+
+
+LWS = """\
+- apiVersion: leaderworkerset.x-k8s.io/v1
+  kind: LeaderWorkerSet
+  metadata:
+    name: vllm
+    annotations:
+      kaito.sh/enable-speculative-decoding: "true"
+  spec:
+    leaderWorkerTemplate:
+      size: 2
+      leaderTemplate:
+        metadata:
+          labels:
+            role: leader
+        spec:
+          containers:
+            - name: leader
+              image: vllm/vllm-openai:v0.11.0
+              command:
+                - sh
+                - -c
+                - "bash serve.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE);
+                   python3 -m vllm.entrypoints.openai.api_server --port 8080 --model Qwen/Qwen3.5-4B --tensor-parallel-size 8"
+      workerTemplate:
+        spec:
+          containers:
+            - name: worker  # joins the leader's Ray cluster
+              image: vllm/vllm-openai:v0.11.0
+              command: ["sh", "-c", "bash serve.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"]
+"""
+
+
+def test_leader_worker_set_script_over_two_lines_byte_for_byte(backend):
+    """The leader's script, double-quoted over two lines, gets the argument on its vLLM line; disabling
+    takes exactly that out again (the worker runs Ray only and is left alone)."""
+    enabled = _run_plan(LWS, "\n")
+    assert enabled == LWS.replace("--tensor-parallel-size 8\"", "--tensor-parallel-size 8"
+                                  + SH.replace('"', '\\"') + '"').replace(
+        "          labels:\n            role: leader\n",
+        "          labels:\n            role: leader\n          annotations:\n            " + RECORD + ": '" + J + "'\n")
+    assert _run_plan(enabled, "\n") == enabled
+    off = enabled.replace('decoding: "true"', 'decoding: "false"')
+    assert _run_plan(off, "\n") == LWS.replace('decoding: "true"', 'decoding: "false"')
