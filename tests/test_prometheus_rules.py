@@ -220,3 +220,30 @@ def test_a_disabled_namespace_keeps_no_rule_while_another_keeps_its_own() -> Non
     rules = [i for i in doc["items"] if i["kind"] == "PrometheusRule"]
     assert [r["metadata"]["namespace"] for r in rules] == ["a"]
     assert [r["tags"]["id"] for r in doc["results"] if r["tags"]["id"].startswith("SD8")] == ["SD803"]
+
+
+def test_an_unreadable_derived_rule_of_the_wanted_name_is_an_error_and_nothing_is_written() -> None:
+    code, out, _ = run([], _krm(WORKSPACE), {})
+    (rule,) = [i for i in yaml.safe_load(out)["items"] if i["kind"] == "PrometheusRule"]
+    name = rule["metadata"]["name"]
+    unreadable = (f"apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata:\n  name: {name}\n"
+                  "  namespace: a\n  annotations:\n    kaito-specdec.dev/derived: \"true\"\nspec:\n  ? [a, b]\n  : c\n")
+    text = _krm(WORKSPACE, unreadable)
+    code, out, err = run([], text, {})
+    assert code == 1 and f'derived PrometheusRule "{name}" cannot be read: ' in err and "[SD807]" in err
+    # Another name: replaced without being read.
+    code, out, _ = run([], _krm(WORKSPACE, unreadable.replace(name, "specdec-prometheusrule-0000000000")), {})
+    assert code == 0 and "specdec-prometheusrule-0000000000" not in out.split("\nresults:\n")[0]
+
+
+@pytest.mark.parametrize("raw, error", [
+    ("9" * 5000, "value out of range"),   # found by the seeded fuzz on monitoring-one-namespace: int() raised
+    ("-" + "1" * 20, "value out of range"),
+    ("0" * 40 + "8192", None),           # leading zeros are no significant digits, as for Go's Atoi
+    ("9223372036854775807", None),
+    ("9223372036854775808", "value out of range"),
+])
+def test_atoi_error_on_very_long_numbers(raw: str, error: str | None) -> None:
+    from krm_fn.inference_config import atoi_error
+    got = atoi_error(raw)
+    assert (got is None) if error is None else (error in got)
