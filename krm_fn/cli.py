@@ -60,9 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--mode", choices=MODES, help="materialize (default) or validate")
     r.add_argument("--disable", metavar="IDS", help="finding ids not to report, separated by commas (e.g. "
                                                     "SD112,SD008); the same as the disable setting")
-    r.add_argument("--prometheus-rules", nargs="?", const="true", metavar="true|false",
-                   help="add a PrometheusRule per namespace with enabled workloads (alone: true); the same as "
-                        "the prometheusRules setting")
+    r.add_argument("--prometheus-rules", action=argparse.BooleanOptionalAction, default=None,
+                   help="add a PrometheusRule per namespace with enabled workloads (or not); the same as the "
+                        "prometheusRules setting")
     r.add_argument("--min-acceptance-rate", metavar="RATE", help="the rule's alert threshold, 0 to 1 (default "
                                                                  "0.3); the same as the minAcceptanceRate setting")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
@@ -392,7 +392,7 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
             if args.disable is not None:  # `--disable ""` turns off what the config or environment disabled
                 overrides["disable"] = args.disable
             if args.prometheus_rules is not None:
-                overrides["prometheusRules"] = args.prometheus_rules
+                overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
             if args.min_acceptance_rate is not None:
                 overrides["minAcceptanceRate"] = args.min_acceptance_rate
             outcome = run_render(sources, fc, environ, overrides)

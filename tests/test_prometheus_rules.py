@@ -147,7 +147,7 @@ inference:
 
 def test_render_flags(tmp_path) -> None:
     (tmp_path / "ws.yaml").write_text(WORKSPACE)
-    code, out, err = run(["render", str(tmp_path), "--prometheus-rules"], env={})
+    code, out, err = run(["render", "--prometheus-rules", str(tmp_path)], env={})
     assert code == 0, err
     docs = list(yaml.safe_load_all(out))
     (rule,) = [d for d in docs if d["kind"] == "PrometheusRule"]
@@ -156,7 +156,7 @@ def test_render_flags(tmp_path) -> None:
     code, out, _ = run(["render", str(tmp_path), "--prometheus-rules", "--min-acceptance-rate", "0.6"], env={})
     assert code == 0 and [d for d in yaml.safe_load_all(out) if d["kind"] == "PrometheusRule"][0][
         "spec"]["groups"][0]["rules"][-1]["expr"].endswith("< 0.6")
-    code, out, _ = run(["render", str(tmp_path), "--prometheus-rules=false"], env=ON)
+    code, out, _ = run(["render", "--no-prometheus-rules", str(tmp_path)], env=ON)
     assert code == 0 and "PrometheusRule" not in out
     code, out, err = run(["render", str(tmp_path), "--min-acceptance-rate", "2"], env=ON)
     assert code == 1 and out == "" and "[SD047]" in err
