@@ -1,7 +1,8 @@
 """The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap (issue 11).
 
 With `prometheusRules: "true"`, each namespace whose workloads the decisions enable (an Inject or an
-Override: speculative decoding runs) gets one `monitoring.coreos.com/v1` PrometheusRule, built by
+Override, or a ConfigMap not in the input under a KAITO that reads the annotation: speculative decoding
+runs) gets one `monitoring.coreos.com/v1` PrometheusRule, built by
 monitoring.py for the namespace's top-level workloads: a Workspace an InferenceSet in the input creates is
 watched as part of that InferenceSet (its pods are the InferenceSet's), an InferenceSet a MultiRoleInference
 creates as part of that MultiRoleInference. The rule's name is a hash of its content, so when the workloads
@@ -21,7 +22,7 @@ from . import constants as C
 from . import monitoring
 from .changes import Added, Changes, Plan, Step, step
 from .config import Settings
-from .decide import Inject, Override
+from .decide import Inject, NotVisible, Override
 from .derived import comparable, with_location
 from .index import Index, Workload
 from .localconfig import unlisted_files
@@ -78,8 +79,11 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> dict[str, tuple[dict
     """Namespace -> (the rule it should have, the workload it is written after, the workloads it watches)."""
     parents = _parents(index, settings)
     watched: dict[str, dict[int, Workload]] = {}
+    # A ConfigMap not in the input: KAITO (from v0.13.0, which reads the annotation) injects or the
+    # ConfigMap overrides; speculative decoding runs either way.
+    running = (Inject, Override, NotVisible) if settings.knows_annotation else (Inject, Override)
     for d in plan.decisions:
-        if isinstance(d, (Inject, Override)):
+        if isinstance(d, running):
             top = _top(d.workload, parents)
             watched.setdefault(top.namespace, {})[top.item.index] = top
     out = {}

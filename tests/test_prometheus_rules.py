@@ -247,3 +247,13 @@ def test_atoi_error_on_very_long_numbers(raw: str, error: str | None) -> None:
     from krm_fn.inference_config import atoi_error
     got = atoi_error(raw)
     assert (got is None) if error is None else (error in got)
+
+
+def test_a_configmap_not_in_the_input_is_watched_only_where_kaito_reads_the_annotation() -> None:
+    elsewhere = WORKSPACE + "  config: elsewhere\n"
+    code, out, _ = run([], _krm(elsewhere), {})
+    assert code == 0 and "kind: PrometheusRule" in out.split("\nresults:\n")[0]
+    # Before v0.13.0 KAITO ignores the annotation: only the function's own output enables it, and here it
+    # writes nothing.
+    code, out, _ = run([], _krm(elsewhere, settings='prometheusRules: "true"\n  kaitoVersion: v0.12.0'), {})
+    assert code == 0 and "kind: PrometheusRule" not in out.split("\nresults:\n")[0]
