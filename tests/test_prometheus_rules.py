@@ -257,3 +257,65 @@ def test_a_configmap_not_in_the_input_is_watched_only_where_kaito_reads_the_anno
     # writes nothing.
     code, out, _ = run([], _krm(elsewhere, settings='prometheusRules: "true"\n  kaitoVersion: v0.12.0'), {})
     assert code == 0 and "kind: PrometheusRule" not in out.split("\nresults:\n")[0]
+
+
+MRI = """apiVersion: kaito.sh/v1alpha1
+kind: MultiRoleInference
+metadata:
+  name: m
+  namespace: a
+  annotations:
+    kaito.sh/enable-speculative-decoding: "true"
+spec:
+  model:
+    name: Qwen/Qwen3.5-4B
+  roles:
+    - type: prefill
+      replicas: 1
+      instanceType: Standard_NC24ads_A100_v4
+    - type: decode
+      replicas: 1
+      instanceType: Standard_NC24ads_A100_v4
+"""
+CHILD_IS = """apiVersion: kaito.sh/v1beta1
+kind: InferenceSet
+metadata:
+  name: m-decode
+  namespace: a
+spec:
+  template:
+    metadata:
+      annotations:
+        kaito.sh/enable-speculative-decoding: "true"
+    inference:
+      preset:
+        name: Qwen/Qwen3.5-4B
+"""
+GRANDCHILD = """apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: m-decode-x7k2p
+  namespace: a
+  labels:
+    inferenceset.kaito.sh/created-by: m-decode
+  annotations:
+    kaito.sh/enable-speculative-decoding: "true"
+inference:
+  preset:
+    name: Qwen/Qwen3.5-4B
+"""
+
+
+@pytest.mark.parametrize("gates, watched", [
+    ("", [("MultiRoleInference", "m")]),   # the grandchild's pods are the MRI's: not left out either
+    # Without the MRI controller nothing creates m-decode: the InferenceSet is a workload of its own.
+    ("enableMultiRoleInferenceController=false", [("MultiRoleInference", "m"), ("InferenceSet", "m-decode")]),
+])
+def test_a_grandchild_is_watched_as_part_of_its_top_level_workload(gates: str, watched: list) -> None:
+    settings = 'prometheusRules: "true"' + (f"\n  featureGates: {gates}" if gates else "")
+    code, out, err = run([], _krm(MRI, CHILD_IS, GRANDCHILD, settings=settings), {})
+    assert code == 0, err
+    (rule,) = [i for i in yaml.safe_load(out)["items"] if i["kind"] == "PrometheusRule"]
+    records = [r for r in rule["spec"]["groups"][0]["rules"] if "record" in r]
+    assert [(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records[::2]] == watched
+    assert "pod!~" not in records[0]["expr"]
