@@ -27,6 +27,7 @@ selector on those would work only where the monitor copies them.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Iterable
@@ -95,19 +96,41 @@ def _string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def swallowed(workload: Monitored, neighbours: Iterable[Monitored]) -> list[Monitored]:
+class Workspaces:
+    """The Workspace names among some workloads, sorted: those starting with a prefix found by bisection
+    (a namespace may hold thousands; comparing every pair would be quadratic)."""
+
+    def __init__(self, workloads: Iterable[Monitored]) -> None:
+        self.names = sorted({w.name for w in workloads if w.kind == "Workspace"})
+
+    def starting_with(self, prefix: str) -> list[str]:
+        lo = bisect.bisect_left(self.names, prefix)
+        hi = lo
+        while hi < len(self.names) and self.names[hi].startswith(prefix):
+            hi += 1
+        return self.names[lo:hi]
+
+
+def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Workspaces) -> list[Monitored]:
     """The other workloads of the namespace whose pods the workload's pattern would also match.
 
     Only a Workspace has a fixed pod name (`w-0`); it is swallowed when that name is one a GenerateName
     of the workload could make: a Workspace `s-x7k2p` next to an InferenceSet `s`, or `m-decode-x7k2p`
     next to a MultiRoleInference `m`. Such pods are then excluded by name (`pod!~`). Pods of workloads that
     are not in the input cannot be told apart (see the README's Monitoring section)."""
+    around = neighbours if isinstance(neighbours, Workspaces) else Workspaces(neighbours)
+    # Every pod name of every kind starts with `<name>-`, up to a GenerateName's cut: only Workspaces named
+    # so are candidates, and the pattern is compiled only for those.
+    prefix = (workload.name + "-")[:_GENERATE_NAME_BASE]
+    candidates = [Monitored("Workspace", name) for name in around.starting_with(prefix)]
+    candidates = [n for n in candidates if n != workload]
+    if not candidates:
+        return []
     pattern = re.compile(pod_pattern(workload))
-    return [n for n in dict.fromkeys(neighbours)
-            if n != workload and n.kind == "Workspace" and pattern.fullmatch(n.name + "-0")]
+    return [n for n in candidates if pattern.fullmatch(n.name + "-0")]
 
 
-def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] = ()) -> str:
+def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] | Workspaces = ()) -> str:
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
     matchers.append(f"pod=~{_string(pod_pattern(workload))}")
     matchers += [f"pod!~{_string(pod_pattern(n))}" for n in swallowed(workload, neighbours)]
@@ -120,7 +143,7 @@ def _sum_rate(metric: str, selector: str, window: str) -> str:
 
 
 def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW,
-                neighbours: Iterable[Monitored] = ()) -> dict[str, str]:
+                neighbours: Iterable[Monitored] | Workspaces = ()) -> dict[str, str]:
     """The PromQL of both figures for one workload (also what the README shows); `neighbours`: the other
     workloads in the namespace, whose pods are left out where the workload's pattern would match them."""
     sel = _selector(namespace, workload, neighbours)
@@ -145,7 +168,7 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
     `neighbours`: every workload of the namespace (watched or not), for `expressions`."""
     _check(window, min_acceptance_rate)
     unique = list(dict.fromkeys(workloads))
-    around = list(dict.fromkeys([*unique, *neighbours]))
+    around = Workspaces([*unique, *neighbours])
     out: list[dict] = []
     for w in unique:
         labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}

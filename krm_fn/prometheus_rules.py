@@ -86,15 +86,17 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> dict[str, tuple[dict
         if isinstance(d, running):
             top = _top(d.workload, parents)
             watched.setdefault(top.namespace, {})[top.item.index] = top
+    # Every top-level workload of each namespace, so that a Workspace whose pods an InferenceSet's pattern
+    # would match is left out of it (monitoring.swallowed).
+    neighbours: dict[str, list[monitoring.Monitored]] = {}
+    for w in index.workloads:
+        if w.namespace in watched and w.item.index not in parents:
+            neighbours.setdefault(w.namespace, []).append(_monitored(w))
     out = {}
     for namespace, by_index in watched.items():
         ws = [by_index[i] for i in sorted(by_index)]
-        # Every top-level workload of the namespace, so that a Workspace whose pods an InferenceSet's
-        # pattern would match is left out of it (monitoring.swallowed).
-        neighbours = [_monitored(w) for w in index.workloads if w.namespace == namespace
-                      and w.item.index not in parents]
         rule = monitoring.prometheus_rule(namespace, map(_monitored, ws), settings.min_acceptance_rate,
-                                          neighbours=neighbours)
+                                          neighbours=neighbours.get(namespace, ()))
         out[namespace] = (rule, ws[0], ws)
     return out
 
@@ -102,9 +104,12 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> dict[str, tuple[dict
 def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
     """The rules the setting asks for: kept, regenerated, added after their first workload; the others dropped."""
     found: dict[str, list[Item]] = {}
+    others: dict[tuple[str, str], Item] = {}   # PrometheusRules that are not ours, by namespace and name
     for item in index.items:
         if is_derived_rule(item) and item.index not in index.config:
             found.setdefault(item.namespace, []).append(item)
+        elif is_rule(item) and not is_derived_rule(item):
+            others.setdefault((item.namespace, item.name), item)
     want = wanted(index, settings, plan) if settings.prometheus_rules else {}
     if not want and not found:
         return step()
@@ -117,8 +122,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
         name = rule["metadata"]["name"]
         mine = found.pop(namespace, [])
         same = [item for item in mine if item.name == name]
-        other = next((item for item in index.items if is_rule(item) and not is_derived_rule(item)
-                      and item.namespace == namespace and item.name == name), None)
+        other = others.get((namespace, name))
         if other is not None:
             out.append(about(Severity.ERROR, f"PrometheusRule {q(name)} exists and is not one this function derived; rename it",
                              other, id="SD806"))
