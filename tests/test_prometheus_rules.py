@@ -319,3 +319,37 @@ def test_a_grandchild_is_watched_as_part_of_its_top_level_workload(gates: str, w
     records = [r for r in rule["spec"]["groups"][0]["rules"] if "record" in r]
     assert [(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records[::2]] == watched
     assert "pod!~" not in records[0]["expr"]
+
+
+def test_kaitos_example_tree_rendered_with_the_setting(tmp_path) -> None:
+    """`render DIR --prometheus-rules` on KAITO's inference examples (shared/corpus): as they are (nothing
+    enabled) the output is the same as without the setting; with every workload KAITO would admit enabled,
+    each namespace gets one rule, every workload in it, every expression PromQL."""
+    from test_corpus import CORPUS, DECIDED, _enabled
+    tree = CORPUS / "inference"
+    if not tree.is_dir():
+        pytest.skip(f"the shared corpus is not beside this checkout ({CORPUS})")
+    plain = run(["render", str(tree)], env={})
+    assert plain == run(["render", "--prometheus-rules", str(tree)], env={})
+    assert "PrometheusRule" not in plain.out
+    paths = [p for p in DECIDED if tree in p.parents]
+    assert len(paths) > 20
+    expected: set[tuple[str, str, str]] = set()
+    for i, path in enumerate(paths):
+        docs, enabled = _enabled(path)
+        expected |= {((d["metadata"].get("namespace") or ""), d["kind"], d["metadata"]["name"]) for d in enabled}
+        (tmp_path / f"{i:02d}-{path.name}").write_text(
+            "---\n".join(yaml.safe_dump(d, sort_keys=False) for d in docs), encoding="utf-8")
+    r = run(["render", "--prometheus-rules", str(tmp_path)], env={})
+    assert r.code == 0, r.err
+    rules = [d for d in yaml.safe_load_all(r.out) if d and d["kind"] == "PrometheusRule"]
+    namespaces = [rule["metadata"].get("namespace", "") for rule in rules]
+    assert sorted(namespaces) == sorted({ns for ns, _, _ in expected})
+    found = set()
+    for rule in rules:
+        for rec in rule["spec"]["groups"][0]["rules"]:
+            assert check_rule(rec["expr"]) == VECTOR, rec["expr"]
+            if "record" in rec:
+                found.add((rule["metadata"].get("namespace", ""), rec["labels"]["kaito_workload_kind"],
+                           rec["labels"]["kaito_workload"]))
+    assert found == expected
