@@ -8,7 +8,7 @@ needs to know of earlier stages' effects it asks the plan (`data_of`, `workload`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from .record import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NamedTuple
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 

@@ -14,7 +14,7 @@ read the ConfigMap).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import dataclass
 from typing import Any, Union
 
 from . import constants as C

@@ -4,7 +4,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from typing import Any, Collection, Iterable
 
 from . import constants as C

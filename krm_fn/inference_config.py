@@ -27,7 +27,7 @@ emitted whole (losing comments, never meaning).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from .record import dataclass
 from typing import Any
 
 import yaml

@@ -4,7 +4,7 @@ This table is the only place in the code that knows those paths (SPEC.md section
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import dataclass
 from typing import Any, Callable
 
 from . import constants as C

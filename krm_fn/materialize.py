@@ -6,7 +6,7 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from typing import Any
 
 import jsonpatch

@@ -28,7 +28,7 @@ selector on those would work only where the monitor copies them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from .record import dataclass
 from typing import Iterable
 
 from . import constants as C

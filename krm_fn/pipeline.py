@@ -5,7 +5,7 @@ have their homes below (streams, config, localconfig); this module only puts the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import dataclass
 from typing import Any, Mapping
 
 import yaml

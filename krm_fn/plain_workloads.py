@@ -10,7 +10,7 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from typing import Any
 
 from . import constants as C

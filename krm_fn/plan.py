@@ -9,7 +9,7 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from .record import replace
 from typing import Callable, Iterable
 
 from . import checks

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from types import MappingProxyType
 from typing import Any
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from typing import Any
 
 import yaml

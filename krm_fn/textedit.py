@@ -9,7 +9,7 @@ or document is emitted whole instead: comments go, meaning stays.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from .record import dataclass
 from typing import Any
 
 import jsonpatch

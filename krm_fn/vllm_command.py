@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
+from .record import dataclass, field, replace
 from typing import Any, Callable
 
 from . import shellwords

@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import KW_ONLY, dataclass
+from .record import KW_ONLY, dataclass
 from typing import Any
 
 from .results import Severity

@@ -1,0 +1,263 @@
+"""`@dataclass` without `dataclasses`: the record classes of this package, built cheaply at import.
+
+The function starts once per render, and its start is mostly imports. `dataclasses` imports `inspect`
+(with `ast`, `dis`, `tokenize`) and compiles five or six methods per class with `exec` while the module is
+imported: about a fifth of a one-Workspace start (README, Performance). Here the class gets shared
+`__repr__`, `__eq__`, `__hash__` and frozen `__setattr__` functions (nothing compiled), and an `__init__`
+that compiles the same code `dataclasses` would write on the class's first instantiation, so a class no run
+creates costs nothing and every instance is built as fast as a dataclass's.
+
+The same spelling as `dataclasses` for what this package uses, so a module switches by its import line:
+`frozen`, `eq`, `repr`, `order`; `field(default=, default_factory=, repr=, compare=)`; `KW_ONLY`;
+`__post_init__`; inheritance between records; `replace`. Anything else (`slots`, `unsafe_hash`, `init=False`,
+`InitVar`) is refused when the class is built, never silently ignored.
+"""
+from __future__ import annotations
+
+from operator import attrgetter
+
+__all__ = ["KW_ONLY", "FrozenInstanceError", "dataclass", "field", "fields", "replace"]
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
+
+
+class _KwOnly:
+    """The `_: KW_ONLY` marker: the fields after it are keyword-only parameters of `__init__`."""
+
+    def __repr__(self) -> str:
+        return "KW_ONLY"
+
+
+KW_ONLY = _KwOnly()
+# What the marker's annotation reads as under `from __future__ import annotations`.
+_KW_ONLY_NAMES = ("KW_ONLY", "dataclasses.KW_ONLY", "record.KW_ONLY")
+_CLASS_VAR_PREFIXES = ("ClassVar", "typing.ClassVar")
+_INIT_VAR_PREFIXES = ("InitVar", "dataclasses.InitVar")
+
+
+class FrozenInstanceError(AttributeError):
+    """Assigning to or deleting a field of a frozen record (as `dataclasses.FrozenInstanceError`)."""
+
+
+class Field:
+    __slots__ = ("name", "default", "default_factory", "repr", "compare", "kw_only")
+
+    def __init__(self, default: object, default_factory: object, repr: bool, compare: bool) -> None:
+        self.name = ""
+        self.default = default
+        self.default_factory = default_factory
+        self.repr = repr
+        self.compare = compare
+        self.kw_only = False
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r})"
+
+
+def field(*, default: object = MISSING, default_factory: object = MISSING, repr: bool = True,
+          compare: bool = True) -> object:
+    """A field with a default, a default factory, or left out of `repr` or of comparison."""
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, repr, compare)
+
+
+def fields(obj: object) -> tuple[Field, ...]:
+    """The fields of a record class or instance, in `__init__` order of declaration."""
+    try:
+        return tuple(type.__getattribute__(obj if isinstance(obj, type) else type(obj), "__record_fields__").values())
+    except AttributeError:
+        raise TypeError("must be called with a record type or instance") from None
+
+
+def replace(obj: object, /, **changes: object) -> object:
+    """A copy of a record with some fields changed (as `dataclasses.replace`)."""
+    for name in type(obj).__record_fields__:  # type: ignore[attr-defined]
+        if name not in changes:
+            changes[name] = getattr(obj, name)
+    return type(obj)(**changes)
+
+
+def dataclass(cls: type | None = None, /, *, frozen: bool = False, eq: bool = True, repr: bool = True,
+              order: bool = False) -> object:
+    """Make `cls` a record: as `dataclasses.dataclass` with the same arguments."""
+    def wrap(cls: type) -> type:
+        return _build(cls, frozen, eq, repr, order)
+    return wrap if cls is None else wrap(cls)
+
+
+def _build(cls: type, frozen: bool, eq: bool, want_repr: bool, order: bool) -> type:
+    body = cls.__dict__
+    found: dict[str, Field] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        found.update(base.__dict__.get("__record_fields__", {}))
+    kw_only = False
+    for name, annotation in body.get("__annotations__", {}).items():
+        if annotation is KW_ONLY or annotation in _KW_ONLY_NAMES:
+            kw_only = True
+            continue
+        if isinstance(annotation, str) and annotation.startswith(_CLASS_VAR_PREFIXES):
+            continue
+        if isinstance(annotation, str) and annotation.startswith(_INIT_VAR_PREFIXES):
+            raise TypeError(f"{cls.__name__}.{name}: InitVar is not supported by krm_fn.record")
+        default = body.get(name, MISSING)
+        if isinstance(default, Field):
+            f = default
+            if f.default is MISSING:
+                if name in body:
+                    delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+        else:
+            f = Field(default, MISSING, True, True)
+        if f.default is not MISSING and type(f.default).__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
+        f.name, f.kw_only = name, kw_only
+        found[name] = f
+    cls.__record_fields__ = found  # type: ignore[attr-defined]
+    cls.__record_frozen__ = frozen  # type: ignore[attr-defined]
+
+    def add(name: str, value: object) -> None:
+        if name not in body:
+            setattr(cls, name, value)
+
+    if "__init__" not in body:
+        cls.__init__ = _lazy_init(cls)  # type: ignore[misc]
+    add("__match_args__", tuple(n for n, f in found.items() if not f.kw_only))
+    if want_repr:
+        add("__repr__", _repr([n for n, f in found.items() if f.repr]))
+    compared = [n for n, f in found.items() if f.compare]
+    key = _key(compared)
+    if eq:
+        add("__eq__", _eq(key))
+    if order:
+        for name, op in (("__lt__", "lt"), ("__le__", "le"), ("__gt__", "gt"), ("__ge__", "ge")):
+            if name in body:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering")
+            setattr(cls, name, _compare(key, op))
+    if frozen:
+        for name, fn in (("__setattr__", _frozen_setattr(cls, found)), ("__delattr__", _frozen_delattr(cls, found))):
+            if name in body:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
+            setattr(cls, name, fn)
+    # The hash rules of dataclasses (its _hash_action table, without unsafe_hash).
+    class_hash = body.get("__hash__", MISSING)
+    explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in body))
+    if eq and not explicit_hash:
+        cls.__hash__ = _hash(key) if frozen else None  # type: ignore[method-assign, assignment]
+    return cls
+
+
+def _key(names: list[str]):  # type: ignore[no-untyped-def]
+    """The compared fields of an instance as a tuple (what dataclasses' `(self.a, self.b,)` builds)."""
+    if not names:
+        return lambda self: ()
+    if len(names) == 1:
+        get = attrgetter(names[0])
+        return lambda self: (get(self),)
+    return attrgetter(*names)
+
+
+def _repr(names: list[str]):  # type: ignore[no-untyped-def]
+    def __repr__(self: object) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+        return f"{type(self).__qualname__}({inner})"
+    return __repr__
+
+
+def _eq(key):  # type: ignore[no-untyped-def]
+    def __eq__(self: object, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)  # type: ignore[no-any-return]
+        return NotImplemented
+    return __eq__
+
+
+def _compare(key, op: str):  # type: ignore[no-untyped-def]
+    import operator
+    compare = getattr(operator, op)
+
+    def method(self: object, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return compare(key(self), key(other))  # type: ignore[no-any-return]
+        return NotImplemented
+    method.__name__ = f"__{op}__"
+    return method
+
+
+def _hash(key):  # type: ignore[no-untyped-def]
+    def __hash__(self: object) -> int:
+        return hash(key(self))
+    return __hash__
+
+
+def _frozen_setattr(cls: type, found: dict[str, Field]):  # type: ignore[no-untyped-def]
+    def __setattr__(self: object, name: str, value: object) -> None:
+        if type(self) is cls or name in found:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)  # type: ignore[misc]
+    return __setattr__
+
+
+def _frozen_delattr(cls: type, found: dict[str, Field]):  # type: ignore[no-untyped-def]
+    def __delattr__(self: object, name: str) -> None:
+        if type(self) is cls or name in found:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)  # type: ignore[misc]
+    return __delattr__
+
+
+def _lazy_init(cls: type):  # type: ignore[no-untyped-def]
+    """An `__init__` that compiles the real one on first use and puts it in its place."""
+    def __init__(self: object, *args: object, **kwargs: object) -> None:
+        real = _compile_init(cls)
+        if cls.__dict__.get("__init__") is __init__:
+            cls.__init__ = real  # type: ignore[misc]
+        real(self, *args, **kwargs)
+    return __init__
+
+
+def _compile_init(cls: type):  # type: ignore[no-untyped-def]
+    """The `__init__` dataclasses would write: positional fields, then keyword-only ones; each stored with
+    `object.__setattr__` when frozen; default factories called when their argument was not given."""
+    found: dict[str, Field] = cls.__record_fields__  # type: ignore[attr-defined]
+    frozen = cls.__record_frozen__  # type: ignore[attr-defined]
+    names: dict[str, object] = {"__record_missing__": MISSING, "__record_setattr__": object.__setattr__}
+    positional: list[str] = []
+    keyword: list[str] = []
+    lines: list[str] = []
+    seen_default = False
+    for name, f in found.items():
+        if f.default_factory is not MISSING:
+            names[f"__record_factory_{name}__"] = f.default_factory
+            param = f"{name}=__record_missing__"
+            value = f"__record_factory_{name}__() if {name} is __record_missing__ else {name}"
+        elif f.default is not MISSING:
+            names[f"__record_default_{name}__"] = f.default
+            param = f"{name}=__record_default_{name}__"
+            value = name
+        else:
+            param = value = name
+        if f.kw_only:
+            keyword.append(param)
+        else:
+            if param != name:
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f"non-default argument {name!r} follows default argument")
+            positional.append(param)
+        lines.append(f"    __record_setattr__(self, {name!r}, {value})" if frozen else f"    self.{name} = {value}")
+    if hasattr(cls, "__post_init__"):
+        lines.append("    self.__post_init__()")
+    params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    source = f"def __init__({params}):\n" + ("\n".join(lines) or "    pass") + "\n"
+    exec(source, names)
+    init = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
+    return init
