@@ -2,10 +2,11 @@
 
 The function starts once per render, and its start is mostly imports. `dataclasses` imports `inspect`
 (with `ast`, `dis`, `tokenize`) and compiles five or six methods per class with `exec` while the module is
-imported: about a fifth of a one-Workspace start (README, Performance). Here the class gets shared
-`__repr__`, `__eq__`, `__hash__` and frozen `__setattr__` functions (nothing compiled), and an `__init__`
-that compiles the same code `dataclasses` would write on the class's first instantiation, so a class no run
-creates costs nothing and every instance is built as fast as a dataclass's.
+imported: about a fifth of a one-Workspace start (README, Performance). Here nothing is compiled: every
+record class shares closures for `__init__`, `__repr__`, `__eq__`, `__hash__` and the frozen
+`__setattr__`, built from its fields when the class is. An `__init__` binds its arguments in Python,
+about a microsecond more per instance than a compiled one; one compile costs 50-180 microseconds, and a
+one-Workspace run creates fifteen record classes' first instances.
 
 The same spelling as `dataclasses` for what this package uses, so a module switches by its import line:
 `frozen`, `eq`, `repr`, `order`; `field(default=, default_factory=, repr=, compare=)`; `KW_ONLY`;
@@ -128,7 +129,7 @@ def _build(cls: type, frozen: bool, eq: bool, want_repr: bool, order: bool) -> t
             setattr(cls, name, value)
 
     if "__init__" not in body:
-        cls.__init__ = _lazy_init(cls)  # type: ignore[misc]
+        cls.__init__ = _init(cls)  # type: ignore[misc]
     add("__match_args__", tuple(n for n, f in found.items() if not f.kw_only))
     if want_repr:
         add("__repr__", _repr([n for n, f in found.items() if f.repr]))
@@ -141,6 +142,8 @@ def _build(cls: type, frozen: bool, eq: bool, want_repr: bool, order: bool) -> t
             if name in body:
                 raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering")
             setattr(cls, name, _compare(key, op))
+    if not frozen and "__setattr__" in body:
+        raise TypeError(f"{cls.__name__}: a record's __init__ stores its fields directly, past its own __setattr__")
     if frozen:
         for name, fn in (("__setattr__", _frozen_setattr(cls, found)), ("__delattr__", _frozen_delattr(cls, found))):
             if name in body:
@@ -213,26 +216,80 @@ def _frozen_delattr(cls: type, found: dict[str, Field]):  # type: ignore[no-unty
     return __delattr__
 
 
-def _lazy_init(cls: type):  # type: ignore[no-untyped-def]
-    """An `__init__` that compiles the real one on first use and puts it in its place."""
+# Instances of one class after which its `__init__` is compiled: a class a run creates in bulk (items,
+# results) then builds each as fast as a dataclass does, one that it creates a few times costs no compile.
+HOT = 64
+
+
+def _init(cls: type):  # type: ignore[no-untyped-def]
+    """The `__init__` dataclasses would write, as one shared function rather than compiled code (a compile
+    costs more than a start creates records): positional fields, then keyword-only ones; values stored
+    in declaration order straight into the instance's `__dict__` (what `object.__setattr__` does for a
+    frozen one); default factories called when their argument was not given; then `__post_init__`."""
+    specs: list[tuple[str, bool, object, object]] = []
+    seen_default = False
+    for name, f in cls.__record_fields__.items():  # type: ignore[attr-defined]
+        if not f.kw_only:
+            if f.default is not MISSING or f.default_factory is not MISSING:
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f"non-default argument {name!r} follows default argument")
+        specs.append((name, f.kw_only, f.default, f.default_factory))
+    names = tuple(name for name, kw_only, _, _ in specs)
+    positional = tuple(name for name, kw_only, _, _ in specs if not kw_only)
+    most = len(positional)
+    simple = most == len(specs)
+    post_init = hasattr(cls, "__post_init__")
+    qualname = f"{cls.__qualname__}.__init__()"
+    made = 0
+
     def __init__(self: object, *args: object, **kwargs: object) -> None:
-        real = _compile_init(cls)
-        if cls.__dict__.get("__init__") is __init__:
-            cls.__init__ = real  # type: ignore[misc]
-        real(self, *args, **kwargs)
+        nonlocal made
+        made += 1
+        if made == HOT and cls.__dict__.get("__init__") is __init__:
+            cls.__init__ = _compile_init(cls)  # type: ignore[misc]
+        given = len(args)
+        if given > most:
+            raise TypeError(f"{qualname} takes {most + 1} positional arguments but {given + 1} were given")
+        values = self.__dict__
+        if simple and given == most and not kwargs:
+            values.update(zip(names, args))
+        else:
+            at = 0
+            missing = []
+            for name, kw_only, default, factory in specs:
+                if not kw_only and at < given:
+                    if name in kwargs:
+                        raise TypeError(f"{qualname} got multiple values for argument {name!r}")
+                    values[name] = args[at]
+                    at += 1
+                elif name in kwargs:
+                    values[name] = kwargs.pop(name)
+                elif factory is not MISSING:
+                    values[name] = factory()  # type: ignore[operator]
+                elif default is not MISSING:
+                    values[name] = default
+                else:
+                    missing.append(name)
+            if missing:
+                raise TypeError(f"{qualname} missing {len(missing)} required argument{'s' if len(missing) > 1 else ''}: "
+                                + ", ".join(repr(n) for n in missing))
+            if kwargs:
+                raise TypeError(f"{qualname} got an unexpected keyword argument {next(iter(kwargs))!r}")
+        if post_init:
+            self.__post_init__()  # type: ignore[attr-defined]
     return __init__
 
 
 def _compile_init(cls: type):  # type: ignore[no-untyped-def]
-    """The `__init__` dataclasses would write: positional fields, then keyword-only ones; each stored with
-    `object.__setattr__` when frozen; default factories called when their argument was not given."""
+    """The `__init__` dataclasses would write, compiled: the same behaviour as `_init`'s, and as fast as a
+    dataclass's."""
     found: dict[str, Field] = cls.__record_fields__  # type: ignore[attr-defined]
     frozen = cls.__record_frozen__  # type: ignore[attr-defined]
     names: dict[str, object] = {"__record_missing__": MISSING, "__record_setattr__": object.__setattr__}
     positional: list[str] = []
     keyword: list[str] = []
     lines: list[str] = []
-    seen_default = False
     for name, f in found.items():
         if f.default_factory is not MISSING:
             names[f"__record_factory_{name}__"] = f.default_factory
@@ -244,14 +301,7 @@ def _compile_init(cls: type):  # type: ignore[no-untyped-def]
             value = name
         else:
             param = value = name
-        if f.kw_only:
-            keyword.append(param)
-        else:
-            if param != name:
-                seen_default = True
-            elif seen_default:
-                raise TypeError(f"non-default argument {name!r} follows default argument")
-            positional.append(param)
+        (keyword if f.kw_only else positional).append(param)
         lines.append(f"    __record_setattr__(self, {name!r}, {value})" if frozen else f"    self.{name} = {value}")
     if hasattr(cls, "__post_init__"):
         lines.append("    self.__post_init__()")

@@ -149,6 +149,21 @@ def test_construct_print_compare_hash_alike(make):
         assert getattr(ours, name.name) == getattr(real, name.name)
 
 
+def test_a_class_created_in_bulk_gets_a_compiled_init_that_behaves_the_same():
+    cls = OURS["Finding"]
+    first = cls.__init__
+    made = [cls("m", id=str(i), severity=i) for i in range(record.HOT + 5)]
+    assert cls.__init__ is not first  # compiled after HOT instances
+    assert [repr(f) for f in made] == [repr(REAL["Finding"]("m", id=str(i), severity=i)) for i in range(record.HOT + 5)]
+    assert repr(cls("m", "k", "p", id="x", severity=1)) == repr(REAL["Finding"]("m", "k", "p", id="x", severity=1))
+    with pytest.raises(TypeError):
+        cls("m", "k", "p", "x")
+    tuned = [OURS["Tuned"]("t") for _ in range(record.HOT + 2)]
+    assert tuned[-1] == tuned[0] and tuned[-1].table == frozenset({"a"}) and tuned[-1].hidden is not tuned[0].hidden
+    with pytest.raises(record.FrozenInstanceError):
+        tuned[-1].name = "u"
+
+
 def test_fields_left_out_of_comparison_and_repr():
     for ns in (REAL, OURS):
         a, b = ns["Tuned"]("t", hidden={1: 1}), ns["Tuned"]("t", hidden={2: 2})
