@@ -13,7 +13,7 @@ import os
 import select
 import stat
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from .hints import TYPE_CHECKING, Any, Sequence
 
 from . import __version__, streams, yamlio
 from .config import MODES, ConfigError, max_input, parse_size, resolve_settings

@@ -8,7 +8,7 @@ import json
 import re
 from .record import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from .hints import Any, Mapping
 
 from . import constants as C
 from .quoting import goquote

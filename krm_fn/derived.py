@@ -11,7 +11,7 @@ import itertools
 import json
 import posixpath
 import re
-from typing import Any, Iterator
+from .hints import Any, Iterator
 
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config

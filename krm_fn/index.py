@@ -5,7 +5,7 @@ import bisect
 import itertools
 import re
 from .record import dataclass, field
-from typing import Any, Collection, Iterable
+from .hints import Any, Collection, Iterable
 
 from . import constants as C
 from . import kinds

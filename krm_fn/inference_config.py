@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from .record import dataclass
-from typing import Any
+from .hints import Any
 
 import yaml
 

@@ -5,7 +5,7 @@ This table is the only place in the code that knows those paths (SPEC.md section
 from __future__ import annotations
 
 from .record import dataclass
-from typing import Any, Callable
+from .hints import Any, Callable
 
 from . import constants as C
 from .pointer import build as build_pointer

@@ -7,7 +7,7 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 from __future__ import annotations
 
 from .record import dataclass, field
-from typing import Any
+from .hints import Any
 
 import jsonpatch
 

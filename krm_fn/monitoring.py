@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from .record import dataclass
-from typing import Iterable
+from .hints import Iterable
 
 from . import constants as C
 from .derived import content_hash

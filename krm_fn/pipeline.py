@@ -6,7 +6,7 @@ have their homes below (streams, config, localconfig); this module only puts the
 from __future__ import annotations
 
 from .record import dataclass
-from typing import Any, Mapping
+from .hints import Any, Mapping
 
 import yaml
 

@@ -10,7 +10,7 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 from __future__ import annotations
 
 from .record import replace
-from typing import Callable, Iterable
+from .hints import Callable, Iterable
 
 from . import checks
 from .advice import advise

@@ -9,7 +9,7 @@ from __future__ import annotations
 import codecs
 import re
 from .record import dataclass, field
-from typing import Any
+from .hints import Any
 
 import yaml
 

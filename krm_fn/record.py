@@ -15,9 +15,9 @@ The same spelling as `dataclasses` for what this package uses, so a module switc
 """
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
-__all__ = ["KW_ONLY", "FrozenInstanceError", "dataclass", "field", "fields", "replace"]
+__all__ = ["KW_ONLY", "FrozenInstanceError", "NamedTuple", "dataclass", "field", "fields", "replace"]
 
 
 class _Missing:
@@ -214,6 +214,66 @@ def _frozen_delattr(cls: type, found: dict[str, Field]):  # type: ignore[no-unty
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)  # type: ignore[misc]
     return __delattr__
+
+
+class _TupleRecord(type):
+    """Builds `class Finding(NamedTuple): message: str; …` as `typing.NamedTuple` does (a tuple with named
+    fields, defaults from class attributes), but without `typing` and without the `eval` of
+    `collections.namedtuple`."""
+
+    def __new__(mcls, name: str, bases: tuple, ns: dict):  # type: ignore[no-untyped-def]
+        if "NamedTuple" not in globals() or bases != (NamedTuple,):  # NamedTuple itself, or a subclass
+            return super().__new__(mcls, name, bases, ns)
+        names = tuple(n for n, a in ns.get("__annotations__", {}).items()
+                      if not (isinstance(a, str) and a.startswith(_CLASS_VAR_PREFIXES)))
+        defaults = {n: ns.pop(n) for n in names if n in ns}
+        for i, n in enumerate(names):
+            ns[n] = property(itemgetter(i), doc=f"Alias for field number {i}")
+        ns.update(__slots__=(), _fields=names, _field_defaults=defaults, __match_args__=names,
+                  __new__=_tuple_new(name, names, defaults))
+        return super().__new__(mcls, name, bases, ns)
+
+
+def _tuple_new(name: str, names: tuple[str, ...], defaults: dict):  # type: ignore[no-untyped-def]
+    count = len(names)
+
+    def __new__(cls: type, *args: object, **kwargs: object) -> tuple:
+        if kwargs or len(args) != count:
+            if len(args) > count:
+                raise TypeError(f"{name}.__new__() takes {count + 1} positional arguments but {len(args) + 1} were given")
+            bound = list(args)
+            for n in names[len(args):]:
+                if n in kwargs:
+                    bound.append(kwargs.pop(n))
+                elif n in defaults:
+                    bound.append(defaults[n])
+                else:
+                    raise TypeError(f"{name}.__new__() missing required argument: {n!r}")
+            if kwargs:
+                raise TypeError(f"{name}.__new__() got an unexpected keyword argument {next(iter(kwargs))!r}")
+            args = tuple(bound)
+        return tuple.__new__(cls, args)
+    return __new__
+
+
+class NamedTuple(tuple, metaclass=_TupleRecord):
+    """A base for named tuples written as classes, as with `typing.NamedTuple`."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={v!r}" for n, v in zip(self._fields, self))
+        return f"{type(self).__name__}({inner})"
+
+    def __getnewargs__(self) -> tuple:
+        return tuple(self)
+
+    def _asdict(self) -> dict:
+        return dict(zip(self._fields, self))
+
+    def _replace(self, **changes: object):  # type: ignore[no-untyped-def]
+        return type(self)(**{**self._asdict(), **changes})
 
 
 # Instances of one class after which its `__init__` is compiled: a class a run creates in bulk (items,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from .record import dataclass
-from typing import Any
+from .hints import Any
 
 import jsonpatch
 import yaml

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import re
 from .record import dataclass, field, replace
-from typing import Any, Callable
+from .hints import Any, Callable
 
 from . import shellwords
 from .results import PlainFinding

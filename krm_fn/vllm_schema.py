@@ -23,7 +23,7 @@ import difflib
 import json
 import re
 from .record import KW_ONLY, dataclass
-from typing import Any
+from .hints import Any
 
 from .results import Severity
 

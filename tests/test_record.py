@@ -259,3 +259,36 @@ def test_the_package_builds_no_dataclass():
         for value in vars(module).values():
             if isinstance(value, type) and value.__module__ == info.name:
                 assert not dataclasses.is_dataclass(value), f"{info.name}.{value.__name__}"
+
+
+def _named_tuples(base):
+    class Finding(base):
+        """A finding."""
+        message: str
+        field: str
+        id: str
+
+    class Added(base):
+        after: int
+        data: object = None
+
+    return Finding, Added
+
+
+def test_named_tuples_as_typing_builds_them():
+    import typing
+    (real_f, real_a), (ours_f, ours_a) = _named_tuples(typing.NamedTuple), _named_tuples(record.NamedTuple)
+    for make in (lambda F, A: F("m", "f", "SD1"), lambda F, A: F(message="m", id="SD1", field="f"),
+                 lambda F, A: A(1), lambda F, A: A(1, ("x", 1)), lambda F, A: A(after=2, data=3)):
+        real, ours = make(real_f, real_a), make(ours_f, ours_a)
+        assert (repr(ours), tuple(ours), hash(ours), ours == real, ours._asdict()) == (
+            repr(real), tuple(real), hash(real), True, real._asdict())
+        assert isinstance(ours, tuple) and type(ours)._fields == type(real)._fields
+    message, field, id = ours_f("m", "f", "SD1")
+    assert (message, field, id) == ("m", "f", "SD1") and ours_f("m", "f", "x").field == "f"
+    assert ours_f("m", "f", "x")._replace(id="y") == ("m", "f", "y") and ours_f.__doc__ == "A finding."
+    for bad in (lambda: ours_f("m"), lambda: ours_f("m", "f", "x", "y"), lambda: ours_f("m", "f", idd="x")):
+        with pytest.raises(TypeError):
+            bad()
+    with pytest.raises(AttributeError):
+        ours_f("m", "f", "x").extra = 1  # __slots__ = (): no instance dict
