@@ -3,10 +3,11 @@
 The function starts once per render, and its start is mostly imports. `dataclasses` imports `inspect`
 (with `ast`, `dis`, `tokenize`) and compiles five or six methods per class with `exec` while the module is
 imported: about a fifth of a one-Workspace start (README, Performance). Here nothing is compiled: every
-record class shares closures for `__init__`, `__repr__`, `__eq__`, `__hash__` and the frozen
-`__setattr__`, built from its fields when the class is. An `__init__` binds its arguments in Python,
-about a microsecond more per instance than a compiled one; one compile costs 50-180 microseconds, and a
-one-Workspace run creates fifteen record classes' first instances.
+record class shares one `__init__`, `__repr__`, `__eq__`, `__hash__` and frozen `__setattr__`, which read
+the class's fields from attributes set when the class is built. The shared `__init__` binds arguments
+in Python, about a microsecond more per instance than a compiled one, and compiles the class its own
+after 64 instances; one compile costs 50-180 microseconds, and a one-Workspace run creates the first
+instances of fifteen record classes.
 
 The same spelling as `dataclasses` for what this package uses, so a module switches by its import line:
 `frozen`, `eq`, `repr`, `order`; `field(default=, default_factory=, repr=, compare=)`; `KW_ONLY`;
@@ -15,7 +16,7 @@ The same spelling as `dataclasses` for what this package uses, so a module switc
 """
 from __future__ import annotations
 
-from operator import attrgetter, itemgetter
+from operator import attrgetter, ge, gt, itemgetter, le, lt
 
 __all__ = ["KW_ONLY", "FrozenInstanceError", "NamedTuple", "dataclass", "field", "fields", "replace"]
 
@@ -94,68 +95,91 @@ def dataclass(cls: type | None = None, /, *, frozen: bool = False, eq: bool = Tr
 
 
 def _build(cls: type, frozen: bool, eq: bool, want_repr: bool, order: bool) -> type:
+    """Read the fields and attach the shared methods; everything else waits for the first instance."""
     body = cls.__dict__
     found: dict[str, Field] = {}
     for base in cls.__mro__[-1:0:-1]:
-        found.update(base.__dict__.get("__record_fields__", {}))
+        inherited = base.__dict__.get("__record_fields__")
+        if inherited:
+            found.update(inherited)
+            if base.__dict__["__record_frozen__"] and not frozen:
+                raise TypeError(f"{cls.__name__}: cannot inherit a non-frozen record from a frozen one")
     kw_only = False
     for name, annotation in body.get("__annotations__", {}).items():
-        if annotation is KW_ONLY or annotation in _KW_ONLY_NAMES:
+        if annotation.__class__ is str:
+            if annotation in _KW_ONLY_NAMES:
+                kw_only = True
+                continue
+            if annotation.startswith(_CLASS_VAR_PREFIXES):
+                continue
+            if annotation.startswith(_INIT_VAR_PREFIXES):
+                raise TypeError(f"{cls.__name__}.{name}: InitVar is not supported by krm_fn.record")
+        elif annotation is KW_ONLY:
             kw_only = True
             continue
-        if isinstance(annotation, str) and annotation.startswith(_CLASS_VAR_PREFIXES):
-            continue
-        if isinstance(annotation, str) and annotation.startswith(_INIT_VAR_PREFIXES):
-            raise TypeError(f"{cls.__name__}.{name}: InitVar is not supported by krm_fn.record")
         default = body.get(name, MISSING)
-        if isinstance(default, Field):
+        if default.__class__ is Field:
             f = default
             if f.default is MISSING:
-                if name in body:
-                    delattr(cls, name)
+                delattr(cls, name)
             else:
                 setattr(cls, name, f.default)
         else:
             f = Field(default, MISSING, True, True)
-        if f.default is not MISSING and type(f.default).__hash__ is None:
+        if f.default.__class__.__hash__ is None:
             raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
-        f.name, f.kw_only = name, kw_only
+        f.name = name
+        f.kw_only = kw_only
         found[name] = f
+    seen_default = False
+    shown: list[str] = []
+    compared: list[str] = []
+    positional: list[str] = []
+    for f in found.values():
+        if f.repr:
+            shown.append(f.name)
+        if f.compare:
+            compared.append(f.name)
+        if not f.kw_only:
+            positional.append(f.name)
+            if f.default is not MISSING or f.default_factory is not MISSING:
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
     cls.__record_fields__ = found  # type: ignore[attr-defined]
     cls.__record_frozen__ = frozen  # type: ignore[attr-defined]
-
-    def add(name: str, value: object) -> None:
-        if name not in body:
-            setattr(cls, name, value)
-
+    cls.__record_init__ = None  # type: ignore[attr-defined]  # the _Binding, made by the first instance
+    cls.__record_repr__ = shown  # type: ignore[attr-defined]
+    cls.__record_key__ = _key(compared)  # type: ignore[attr-defined]
     if "__init__" not in body:
-        cls.__init__ = _init(cls)  # type: ignore[misc]
-    add("__match_args__", tuple(n for n, f in found.items() if not f.kw_only))
-    if want_repr:
-        add("__repr__", _repr([n for n, f in found.items() if f.repr]))
-    compared = [n for n, f in found.items() if f.compare]
-    key = _key(compared)
-    if eq:
-        add("__eq__", _eq(key))
+        cls.__init__ = _init  # type: ignore[misc]
+    if "__match_args__" not in body:
+        cls.__match_args__ = tuple(positional)  # type: ignore[attr-defined]
+    if want_repr and "__repr__" not in body:
+        cls.__repr__ = _repr  # type: ignore[method-assign]
+    if eq and "__eq__" not in body:
+        cls.__eq__ = _eq  # type: ignore[method-assign]
     if order:
-        for name, op in (("__lt__", "lt"), ("__le__", "le"), ("__gt__", "gt"), ("__ge__", "ge")):
+        for name, method in _ORDER.items():
             if name in body:
                 raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering")
-            setattr(cls, name, _compare(key, op))
+            setattr(cls, name, method)
     if not frozen and "__setattr__" in body:
         raise TypeError(f"{cls.__name__}: a record's __init__ stores its fields directly, past its own __setattr__")
     if frozen:
-        for name, fn in (("__setattr__", _frozen_setattr(cls, found)), ("__delattr__", _frozen_delattr(cls, found))):
-            if name in body:
-                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
-            setattr(cls, name, fn)
+        if "__setattr__" in body or "__delattr__" in body:
+            raise TypeError(f"Cannot overwrite attribute __setattr__ or __delattr__ in class {cls.__name__}")
+        cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign, assignment]
+        cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign, assignment]
     # The hash rules of dataclasses (its _hash_action table, without unsafe_hash).
     class_hash = body.get("__hash__", MISSING)
     explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in body))
     if eq and not explicit_hash:
-        cls.__hash__ = _hash(key) if frozen else None  # type: ignore[method-assign, assignment]
+        cls.__hash__ = _hash if frozen else None  # type: ignore[method-assign, assignment]
     return cls
 
+
+# The methods every record class shares: each reads its class's fields from the attributes _build set.
 
 def _key(names: list[str]):  # type: ignore[no-untyped-def]
     """The compared fields of an instance as a tuple (what dataclasses' `(self.a, self.b,)` builds)."""
@@ -167,53 +191,47 @@ def _key(names: list[str]):  # type: ignore[no-untyped-def]
     return attrgetter(*names)
 
 
-def _repr(names: list[str]):  # type: ignore[no-untyped-def]
-    def __repr__(self: object) -> str:
-        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
-        return f"{type(self).__qualname__}({inner})"
-    return __repr__
+def _repr(self: object) -> str:
+    inner = ", ".join([f"{n}={getattr(self, n)!r}" for n in type(self).__record_repr__])  # type: ignore[attr-defined]
+    return f"{type(self).__qualname__}({inner})"
 
 
-def _eq(key):  # type: ignore[no-untyped-def]
-    def __eq__(self: object, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return key(self) == key(other)  # type: ignore[no-any-return]
-        return NotImplemented
-    return __eq__
+def _eq(self: object, other: object) -> bool:
+    if other.__class__ is self.__class__:
+        key = self.__class__.__record_key__  # type: ignore[attr-defined]
+        return key(self) == key(other)  # type: ignore[no-any-return]
+    return NotImplemented
 
 
-def _compare(key, op: str):  # type: ignore[no-untyped-def]
-    import operator
-    compare = getattr(operator, op)
+def _hash(self: object) -> int:
+    return hash(self.__class__.__record_key__(self))  # type: ignore[attr-defined]
 
+
+def _ordering(compare):  # type: ignore[no-untyped-def]
     def method(self: object, other: object) -> bool:
         if other.__class__ is self.__class__:
+            key = self.__class__.__record_key__  # type: ignore[attr-defined]
             return compare(key(self), key(other))  # type: ignore[no-any-return]
         return NotImplemented
-    method.__name__ = f"__{op}__"
+    method.__name__ = f"__{compare.__name__}__"
     return method
 
 
-def _hash(key):  # type: ignore[no-untyped-def]
-    def __hash__(self: object) -> int:
-        return hash(key(self))
-    return __hash__
+_ORDER = {f"__{op.__name__}__": _ordering(op) for op in (lt, le, gt, ge)}
 
 
-def _frozen_setattr(cls: type, found: dict[str, Field]):  # type: ignore[no-untyped-def]
-    def __setattr__(self: object, name: str, value: object) -> None:
-        if type(self) is cls or name in found:
-            raise FrozenInstanceError(f"cannot assign to field {name!r}")
-        super(cls, self).__setattr__(name, value)  # type: ignore[misc]
-    return __setattr__
+def _frozen_setattr(self: object, name: str, value: object) -> None:
+    cls = type(self)
+    if "__record_fields__" in cls.__dict__ or name in cls.__record_fields__:  # type: ignore[attr-defined]
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
 
 
-def _frozen_delattr(cls: type, found: dict[str, Field]):  # type: ignore[no-untyped-def]
-    def __delattr__(self: object, name: str) -> None:
-        if type(self) is cls or name in found:
-            raise FrozenInstanceError(f"cannot delete field {name!r}")
-        super(cls, self).__delattr__(name)  # type: ignore[misc]
-    return __delattr__
+def _frozen_delattr(self: object, name: str) -> None:
+    cls = type(self)
+    if "__record_fields__" in cls.__dict__ or name in cls.__record_fields__:  # type: ignore[attr-defined]
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
 
 
 class _TupleRecord(type):
@@ -281,64 +299,65 @@ class NamedTuple(tuple, metaclass=_TupleRecord):
 HOT = 64
 
 
-def _init(cls: type):  # type: ignore[no-untyped-def]
-    """The `__init__` dataclasses would write, as one shared function rather than compiled code (a compile
-    costs more than a start creates records): positional fields, then keyword-only ones; values stored
-    in declaration order straight into the instance's `__dict__` (what `object.__setattr__` does for a
-    frozen one); default factories called when their argument was not given; then `__post_init__`."""
-    specs: list[tuple[str, bool, object, object]] = []
-    seen_default = False
-    for name, f in cls.__record_fields__.items():  # type: ignore[attr-defined]
-        if not f.kw_only:
-            if f.default is not MISSING or f.default_factory is not MISSING:
-                seen_default = True
-            elif seen_default:
-                raise TypeError(f"non-default argument {name!r} follows default argument")
-        specs.append((name, f.kw_only, f.default, f.default_factory))
-    names = tuple(name for name, kw_only, _, _ in specs)
-    positional = tuple(name for name, kw_only, _, _ in specs if not kw_only)
-    most = len(positional)
-    simple = most == len(specs)
-    post_init = hasattr(cls, "__post_init__")
-    qualname = f"{cls.__qualname__}.__init__()"
-    made = 0
+class _Binding:
+    """How a record class's `__init__` binds its arguments, worked out on its first instance."""
 
-    def __init__(self: object, *args: object, **kwargs: object) -> None:
-        nonlocal made
-        made += 1
-        if made == HOT and cls.__dict__.get("__init__") is __init__:
-            cls.__init__ = _compile_init(cls)  # type: ignore[misc]
-        given = len(args)
-        if given > most:
-            raise TypeError(f"{qualname} takes {most + 1} positional arguments but {given + 1} were given")
-        values = self.__dict__
-        if simple and given == most and not kwargs:
-            values.update(zip(names, args))
-        else:
-            at = 0
-            missing = []
-            for name, kw_only, default, factory in specs:
-                if not kw_only and at < given:
-                    if name in kwargs:
-                        raise TypeError(f"{qualname} got multiple values for argument {name!r}")
-                    values[name] = args[at]
-                    at += 1
-                elif name in kwargs:
-                    values[name] = kwargs.pop(name)
-                elif factory is not MISSING:
-                    values[name] = factory()  # type: ignore[operator]
-                elif default is not MISSING:
-                    values[name] = default
-                else:
-                    missing.append(name)
-            if missing:
-                raise TypeError(f"{qualname} missing {len(missing)} required argument{'s' if len(missing) > 1 else ''}: "
-                                + ", ".join(repr(n) for n in missing))
-            if kwargs:
-                raise TypeError(f"{qualname} got an unexpected keyword argument {next(iter(kwargs))!r}")
-        if post_init:
-            self.__post_init__()  # type: ignore[attr-defined]
-    return __init__
+    __slots__ = ("specs", "names", "most", "simple", "post_init", "qualname", "made")
+
+    def __init__(self, cls: type) -> None:
+        fields: dict[str, Field] = cls.__record_fields__  # type: ignore[attr-defined]
+        self.specs = [(f.name, f.kw_only, f.default, f.default_factory) for f in fields.values()]
+        self.names = tuple(fields)
+        self.most = len([f for f in fields.values() if not f.kw_only])
+        self.simple = self.most == len(self.names)
+        self.post_init = any("__post_init__" in c.__dict__ for c in cls.__mro__)
+        self.qualname = f"{cls.__qualname__}.__init__()"
+        self.made = 0
+
+
+def _init(self: object, *args: object, **kwargs: object) -> None:
+    """The `__init__` dataclasses would write, as one shared function rather than compiled code per class
+    (a compile costs more than a start creates records): positional fields, then keyword-only ones;
+    values stored in declaration order straight into the instance's `__dict__` (what `object.__setattr__`
+    does for a frozen one); default factories called when their argument was not given; then
+    `__post_init__`."""
+    cls = type(self)
+    b = cls.__record_init__  # type: ignore[attr-defined]
+    if b is None:
+        b = cls.__record_init__ = _Binding(cls)  # type: ignore[attr-defined]
+    b.made += 1
+    if b.made == HOT and cls.__dict__.get("__init__") is _init:
+        cls.__init__ = _compile_init(cls)  # type: ignore[misc]
+    given = len(args)
+    if given > b.most:
+        raise TypeError(f"{b.qualname} takes {b.most + 1} positional arguments but {given + 1} were given")
+    values = self.__dict__
+    if b.simple and given == b.most and not kwargs:
+        values.update(zip(b.names, args))
+    else:
+        at = 0
+        missing = []
+        for name, kw_only, default, factory in b.specs:
+            if not kw_only and at < given:
+                if name in kwargs:
+                    raise TypeError(f"{b.qualname} got multiple values for argument {name!r}")
+                values[name] = args[at]
+                at += 1
+            elif name in kwargs:
+                values[name] = kwargs.pop(name)
+            elif factory is not MISSING:
+                values[name] = factory()  # type: ignore[operator]
+            elif default is not MISSING:
+                values[name] = default
+            else:
+                missing.append(name)
+        if missing:
+            raise TypeError(f"{b.qualname} missing {len(missing)} required argument{'s' if len(missing) > 1 else ''}: "
+                            + ", ".join([repr(n) for n in missing]))
+        if kwargs:
+            raise TypeError(f"{b.qualname} got an unexpected keyword argument {next(iter(kwargs))!r}")
+    if b.post_init:
+        self.__post_init__()  # type: ignore[attr-defined]
 
 
 def _compile_init(cls: type):  # type: ignore[no-untyped-def]
@@ -363,7 +382,7 @@ def _compile_init(cls: type):  # type: ignore[no-untyped-def]
             param = value = name
         (keyword if f.kw_only else positional).append(param)
         lines.append(f"    __record_setattr__(self, {name!r}, {value})" if frozen else f"    self.{name} = {value}")
-    if hasattr(cls, "__post_init__"):
+    if any("__post_init__" in c.__dict__ for c in cls.__mro__):
         lines.append("    self.__post_init__()")
     params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
     source = f"def __init__({params}):\n" + ("\n".join(lines) or "    pass") + "\n"
