@@ -10,7 +10,6 @@ import errno
 import gc
 import io
 import os
-import select
 import stat
 import sys
 from .hints import TYPE_CHECKING, Any, Sequence
@@ -99,6 +98,7 @@ def _write_fd(fd: int, data: bytes) -> None:
         try:
             done += os.write(fd, view[done:done + (1 << 20)])
         except BlockingIOError:
+            import select  # a non-blocking stdout only: not on every start
             select.select([], [fd], [])
         except InterruptedError:
             continue
@@ -151,6 +151,7 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
             else:
                 chunk = stdin.read(min(1 << 20, budget + 1 - total))
         except BlockingIOError:
+            import select  # a non-blocking stdin only: not on every start
             select.select([fd] if fd is not None else [], [], [])
             continue
         except InterruptedError:
@@ -161,6 +162,7 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
             if fd is None:
                 fd = _fileno(stdin)
             if fd is not None:
+                import select
                 select.select([fd], [], [])
             continue
         if not chunk:

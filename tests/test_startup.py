@@ -26,8 +26,9 @@ STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[
 
 
 # What only the commands, --help or an error need: argparse (and the shutil, locale and gettext its help
-# formatter imports), pathlib (render's folder walk, with the fnmatch and urllib.parse it imports).
-NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fnmatch", "urllib.parse"]
+# formatter imports), pathlib (render's folder walk, with the fnmatch and urllib.parse it imports), select
+# (a non-blocking stdin or stdout).
+NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fnmatch", "urllib.parse", "select"]
 # What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (krm_fn.record
 # builds the records), typing (krm_fn.hints), hashlib with OpenSSL (krm_fn.sha).
 NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
