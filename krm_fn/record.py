@@ -18,6 +18,14 @@ from __future__ import annotations
 
 from operator import attrgetter, ge, gt, itemgetter, le, lt
 
+from .hints import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:  # type checkers treat `dataclass` as dataclasses' (PEP 681); at run time, no typing
+    from typing import dataclass_transform
+else:
+    def dataclass_transform(**_: object) -> Callable:
+        return lambda f: f
+
 __all__ = ["KW_ONLY", "FrozenInstanceError", "NamedTuple", "dataclass", "field", "fields", "replace"]
 
 
@@ -36,7 +44,10 @@ class _KwOnly:
         return "KW_ONLY"
 
 
-KW_ONLY = _KwOnly()
+if TYPE_CHECKING:  # the marker type checkers know
+    from dataclasses import KW_ONLY
+else:
+    KW_ONLY = _KwOnly()
 # What the marker's annotation reads as under `from __future__ import annotations`.
 _KW_ONLY_NAMES = ("KW_ONLY", "dataclasses.KW_ONLY", "record.KW_ONLY")
 _CLASS_VAR_PREFIXES = ("ClassVar", "typing.ClassVar")
@@ -62,8 +73,8 @@ class Field:
         return f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r})"
 
 
-def field(*, default: object = MISSING, default_factory: object = MISSING, repr: bool = True,
-          compare: bool = True) -> object:
+def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,
+          compare: bool = True) -> Any:
     """A field with a default, a default factory, or left out of `repr` or of comparison."""
     if default is not MISSING and default_factory is not MISSING:
         raise ValueError("cannot specify both default and default_factory")
@@ -78,7 +89,7 @@ def fields(obj: object) -> tuple[Field, ...]:
         raise TypeError("must be called with a record type or instance") from None
 
 
-def replace(obj: object, /, **changes: object) -> object:
+def replace(obj: Any, /, **changes: Any) -> Any:
     """A copy of a record with some fields changed (as `dataclasses.replace`)."""
     for name in type(obj).__record_fields__:  # type: ignore[attr-defined]
         if name not in changes:
@@ -86,15 +97,16 @@ def replace(obj: object, /, **changes: object) -> object:
     return type(obj)(**changes)
 
 
+@dataclass_transform(field_specifiers=(field, Field))
 def dataclass(cls: type | None = None, /, *, frozen: bool = False, eq: bool = True, repr: bool = True,
-              order: bool = False) -> object:
+              order: bool = False) -> Any:
     """Make `cls` a record: as `dataclasses.dataclass` with the same arguments."""
     def wrap(cls: type) -> type:
         return _build(cls, frozen, eq, repr, order)
     return wrap if cls is None else wrap(cls)
 
 
-def _build(cls: type, frozen: bool, eq: bool, want_repr: bool, order: bool) -> type:
+def _build(cls: Any, frozen: bool, eq: bool, want_repr: bool, order: bool) -> Any:
     """Read the fields and attach the shared methods; everything else waits for the first instance."""
     body = cls.__dict__
     found: dict[str, Field] = {}
@@ -146,19 +158,19 @@ def _build(cls: type, frozen: bool, eq: bool, want_repr: bool, order: bool) -> t
                 seen_default = True
             elif seen_default:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
-    cls.__record_fields__ = found  # type: ignore[attr-defined]
-    cls.__record_frozen__ = frozen  # type: ignore[attr-defined]
-    cls.__record_init__ = None  # type: ignore[attr-defined]  # the _Binding, made by the first instance
-    cls.__record_repr__ = shown  # type: ignore[attr-defined]
-    cls.__record_key__ = _key(compared)  # type: ignore[attr-defined]
+    cls.__record_fields__ = found
+    cls.__record_frozen__ = frozen
+    cls.__record_init__ = None  # the _Binding, made by the first instance
+    cls.__record_repr__ = shown
+    cls.__record_key__ = _key(compared)
     if "__init__" not in body:
-        cls.__init__ = _init  # type: ignore[misc]
+        cls.__init__ = _init
     if "__match_args__" not in body:
-        cls.__match_args__ = tuple(positional)  # type: ignore[attr-defined]
+        cls.__match_args__ = tuple(positional)  # type: ignore[misc]
     if want_repr and "__repr__" not in body:
-        cls.__repr__ = _repr  # type: ignore[method-assign]
+        cls.__repr__ = _repr
     if eq and "__eq__" not in body:
-        cls.__eq__ = _eq  # type: ignore[method-assign]
+        cls.__eq__ = _eq
     if order:
         for name, method in _ORDER.items():
             if name in body:
@@ -169,13 +181,13 @@ def _build(cls: type, frozen: bool, eq: bool, want_repr: bool, order: bool) -> t
     if frozen:
         if "__setattr__" in body or "__delattr__" in body:
             raise TypeError(f"Cannot overwrite attribute __setattr__ or __delattr__ in class {cls.__name__}")
-        cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign, assignment]
-        cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign, assignment]
+        cls.__setattr__ = _frozen_setattr
+        cls.__delattr__ = _frozen_delattr
     # The hash rules of dataclasses (its _hash_action table, without unsafe_hash).
     class_hash = body.get("__hash__", MISSING)
     explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in body))
     if eq and not explicit_hash:
-        cls.__hash__ = _hash if frozen else None  # type: ignore[method-assign, assignment]
+        cls.__hash__ = _hash if frozen else None
     return cls
 
 
@@ -239,8 +251,8 @@ class _TupleRecord(type):
     fields, defaults from class attributes), but without `typing` and without the `eval` of
     `collections.namedtuple`."""
 
-    def __new__(mcls, name: str, bases: tuple, ns: dict):  # type: ignore[no-untyped-def]
-        if "NamedTuple" not in globals() or bases != (NamedTuple,):  # NamedTuple itself, or a subclass
+    def __new__(mcls, name: str, bases: tuple, ns: dict) -> Any:
+        if bases != (globals().get("_TupleBase"),):  # _TupleBase itself, or a subclass of a named tuple
             return super().__new__(mcls, name, bases, ns)
         names = tuple(n for n, a in ns.get("__annotations__", {}).items()
                       if not (isinstance(a, str) and a.startswith(_CLASS_VAR_PREFIXES)))
@@ -249,7 +261,7 @@ class _TupleRecord(type):
             ns[n] = property(itemgetter(i), doc=f"Alias for field number {i}")
         ns.update(__slots__=(), _fields=names, _field_defaults=defaults, __match_args__=names,
                   __new__=_tuple_new(name, names, defaults))
-        return super().__new__(mcls, name, bases, ns)
+        return super().__new__(mcls, name, bases, ns)  # type: ignore[arg-type]
 
 
 def _tuple_new(name: str, names: tuple[str, ...], defaults: dict):  # type: ignore[no-untyped-def]
@@ -274,7 +286,7 @@ def _tuple_new(name: str, names: tuple[str, ...], defaults: dict):  # type: igno
     return __new__
 
 
-class NamedTuple(tuple, metaclass=_TupleRecord):
+class _TupleBase(tuple, metaclass=_TupleRecord):
     """A base for named tuples written as classes, as with `typing.NamedTuple`."""
 
     __slots__ = ()
@@ -292,6 +304,12 @@ class NamedTuple(tuple, metaclass=_TupleRecord):
 
     def _replace(self, **changes: object):  # type: ignore[no-untyped-def]
         return type(self)(**{**self._asdict(), **changes})
+
+
+if TYPE_CHECKING:  # the same behaviour, which type checkers know by this name
+    from typing import NamedTuple
+else:
+    NamedTuple = _TupleBase
 
 
 # Instances of one class after which its `__init__` is compiled: a class a run creates in bulk (items,
@@ -327,7 +345,7 @@ def _init(self: object, *args: object, **kwargs: object) -> None:
         b = cls.__record_init__ = _Binding(cls)  # type: ignore[attr-defined]
     b.made += 1
     if b.made == HOT and cls.__dict__.get("__init__") is _init:
-        cls.__init__ = _compile_init(cls)  # type: ignore[misc]
+        cls.__init__ = _compile_init(cls)  # type: ignore[method-assign]
     given = len(args)
     if given > b.most:
         raise TypeError(f"{b.qualname} takes {b.most + 1} positional arguments but {given + 1} were given")
