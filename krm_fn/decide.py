@@ -14,8 +14,8 @@ read the ConfigMap).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Union
+from .record import dataclass
+from .hints import Any
 
 from . import constants as C
 from . import kinds
@@ -131,7 +131,7 @@ class Broken(Reference):
         return about(Severity.ERROR, message, self.source, f"data[{DATA_KEY}]", id="SD306")
 
 
-Decision = Union[Inject, Override, NotVisible, Broken]
+Decision = Inject | Override | NotVisible | Broken
 
 
 def configurable(w: Workload) -> bool:

@@ -5,7 +5,7 @@ function has no reason to change comes out as it came in.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from .hints import Any, Sequence
 
 import jsonpatch
 import yaml

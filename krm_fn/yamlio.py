@@ -6,7 +6,7 @@ emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from .hints import Any, Iterator
 
 import yaml
 
