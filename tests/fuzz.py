@@ -258,7 +258,7 @@ class Obj:
 
     @property
     def targeted(self) -> bool:
-        return self.kind in TARGETED_KINDS
+        return isinstance(self.kind, str) and self.kind in TARGETED_KINDS  # a kind may be a mapping
 
     @property
     def derived(self) -> bool:
