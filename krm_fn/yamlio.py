@@ -131,6 +131,10 @@ def _first(documents: Iterator[Any], text: str) -> Any:
             return document
     except NestingTooDeep:
         raise _too_deep(text) from None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        raise
+    except Exception as exc:  # `!!bool 6` raises KeyError inside PyYAML: still just bad YAML (as in construct)
+        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
     return None
 
 
@@ -260,6 +264,10 @@ def load(text: str) -> Any:
         return yaml.load(text, Loader=loader_class())
     except NestingTooDeep:
         raise _too_deep(text) from None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        raise
+    except Exception as exc:  # `!!bool 6` raises KeyError inside PyYAML: still just bad YAML (as in construct)
+        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
