@@ -131,9 +131,7 @@ def _first(documents: Iterator[Any], text: str) -> Any:
             return document
     except NestingTooDeep:
         raise _too_deep(text) from None
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
-        raise
-    except Exception as exc:  # `!!bool 6` raises KeyError inside PyYAML: still just bad YAML (as in construct)
+    except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
         raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
     return None
 
@@ -264,9 +262,7 @@ def load(text: str) -> Any:
         return yaml.load(text, Loader=loader_class())
     except NestingTooDeep:
         raise _too_deep(text) from None
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
-        raise
-    except Exception as exc:  # `!!bool 6` raises KeyError inside PyYAML: still just bad YAML (as in construct)
+    except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
         raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
 
