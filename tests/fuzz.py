@@ -258,11 +258,14 @@ class Obj:
 
     @property
     def targeted(self) -> bool:
-        return isinstance(self.kind, str) and self.kind in TARGETED_KINDS  # a kind may be a mapping
+        # A kind may be a mapping (unhashable): only a string names a kind.
+        return isinstance(self.kind, str) and (self.kind in TARGETED_KINDS
+                                               or (self.kind == "PrometheusRule" and self.derived))
 
     @property
     def derived(self) -> bool:
-        return self.kind == "ConfigMap" and self.annotations.get(DERIVED) == "true"
+        # Derived ConfigMaps, and the PrometheusRule of the prometheusRules setting (regenerated, retired).
+        return self.kind in ("ConfigMap", "PrometheusRule") and self.annotations.get(DERIVED) == "true"
 
     @property
     def local(self) -> bool:
