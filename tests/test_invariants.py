@@ -29,7 +29,7 @@ CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
 # PER_SEED inputs drawn from its own name (fuzz.fuzz_each), in one of CHUNKS shares chosen by its name: a new
 # fixture adds its own inputs and changes no other fixture's (a growing pool can only lower PER_SEED, which
 # drops each seed's last input and changes none of the others).
-CHUNKS, BUDGET = 4, 1800
+CHUNKS, BUDGET = 4, 1600
 PER_SEED = max(2, BUDGET // len(fuzz.seeds()))
 # The whole test process, fuzzing included, stays under this resident size (a bomb expanded in memory,
 # or a leak across runs, would not).
