@@ -214,146 +214,178 @@ def _interesting(item: Item, region_has_kaito: bool) -> bool:
                                   "config.k8s.io/function"))
 
 
-def _scan_item(text: str, lines: list[str], pos: int, first_line: int) -> dict | None:
-    """The facts of one item (the lines of its chunk, which begins at `pos`, line `first_line`), or None
-    when anything in it is not simple enough to vouch for."""
+_UNSURE = "unsure"
+_FALLBACK = "fallback"
+_lines: dict[str, Any] = {}  # line text -> its reading: lines repeat across items (kind: Deployment, spec:)
+
+
+def _classify(line: str) -> Any:
+    """One line that is not blank, not a comment and not in a block scalar, read on its own:
+    (indent, column of its first `- ` or -1, of its last, column of its content, key or None, value kind,
+    value), or _UNSURE / _FALLBACK. Cached by the line's text."""
+    found = _lines.get(line)
+    if found is not None:
+        return found
+    if len(_lines) > 200_000:
+        _lines.clear()
+    _lines[line] = found = _read_line(line)
+    return found
+
+
+def _read_line(line: str) -> Any:
+    if "\t" in line:
+        return _UNSURE
+    rest = line.lstrip(" ")
+    indent = len(line) - len(rest)
+    if indent > _MAX_COLUMN:
+        return _FALLBACK
+    first = last = -1
+    while rest[0] == "-" and (len(rest) == 1 or rest[1] == " "):
+        at = len(line) - len(rest)
+        if first < 0:
+            first = at
+        last = at
+        rest = rest[1:].lstrip(" ")
+        if not rest or rest[0] == "#":
+            return _UNSURE  # `-` alone: its value is on the lines below
+    col = len(line) - len(rest)
+    try:
+        m = _KEY.match(rest)
+        if m is None:
+            if first < 0:
+                return _UNSURE  # a value on a line of its own: a scalar going on over lines
+            kind, value = _value(rest)
+            return (indent, first, last, col, None, kind, value)
+        kind, value = _value(rest[m.end():])
+        return (indent, first, last, col, _key(m.group(1)), kind, value)
+    except _Unsure:
+        return _UNSURE
+
+
+def _scan_item(lines: list[str], pos: int) -> dict | None:
+    """The facts of one item (the lines of its chunk, which begins at `pos`), or None when anything in it
+    is not simple enough to vouch for."""
     ann: dict[str, tuple[str, bool]] = {}
     facts: dict[str, Any] = {"annotations": ann}
     # Each open mapping: [column, keys, path (None below a list), last key, its value was empty].
     stack: list[list] = []
     body_min = -1          # inside a block scalar: lines indented at least this far belong to it
-    limit = -1             # after a one-line scalar value: a deeper line would continue it
-    pending: tuple | None = None  # `metadata:`/`annotations:` with nothing after it: a mapping must follow
+    limit = -1             # after a one-line value: a deeper line would continue it
+    pending = False        # `metadata:`/`annotations:` with nothing after it: a mapping must follow
     start = -1
     end = -1
     last_kind = ""
     offset = pos
-    for number, line in enumerate(lines):
+    first = lines[0]
+    # The entry's own `- `: what follows is the item's first key, here or on a later line.
+    rest = first[1:].lstrip(" ")
+    if rest and rest[0] != "#":
+        lines = [" " * (len(first) - len(rest)) + rest] + lines[1:]
+    else:
+        offset += len(first) + 1
+        lines = lines[1:]
+    for line in lines:
         here = offset
         offset += len(line) + 1
-        stripped = line.lstrip(" ")
-        indent = len(line) - len(stripped)
         if body_min >= 0:
-            if not stripped or indent >= body_min:
+            stripped = line.lstrip(" ")
+            if not stripped or len(line) - len(stripped) >= body_min:
                 continue
             body_min = -1
-        if not stripped or stripped[0] == "#":
-            continue
-        if "\t" in line:
+        c = _lines.get(line)
+        if c is None:
+            stripped = line.lstrip(" ")
+            if not stripped or stripped[0] == "#":
+                continue
+            c = _classify(line)
+        if c is _UNSURE:
             return None
-        if indent > _MAX_COLUMN:
+        if c is _FALLBACK:
             raise _Fallback
+        indent, first_dash, last_dash, col, key, kind, value = c
         if 0 <= limit < indent:
             return None  # a plain scalar going on over lines
         limit = -1
-        col = indent
-        rest = stripped
-        dashed = False
-        dash_col = -1
-        if number == 0:
-            # The entry's own `- `: what follows is the item's first key, here or on a later line.
-            rest = rest[1:].lstrip(" ")
-            col = len(line) - len(rest)
-            if not rest or rest[0] == "#":
-                continue
-            dashed = True
-            dash_col = indent
-        while rest[0] == "-" and (len(rest) == 1 or rest[1] == " "):
-            if start < 0:
-                raise _Fallback  # `- - …`: not a mapping
-            while stack and stack[-1][0] > col:
-                stack.pop()
-            dash_col = col
-            rest = rest[1:].lstrip(" ")
-            if not rest or rest[0] == "#":
-                return None  # `-` alone: its value is on the lines below
-            col = len(line) - len(rest)
-            dashed = True
         if start < 0:
-            if number != 0 and dashed:
-                raise _Fallback
-            m = _KEY.match(rest)
-            if m is None:
+            if first_dash >= 0 or key is None:
                 raise _Fallback  # a list, a scalar or a flow mapping as an item: the full reader says what
             start = here + col
-        m = _KEY.match(rest)
-        if pending is not None:
-            if m is None or dashed or not stack or col <= stack[-1][0]:
+        if pending:
+            if key is None or first_dash >= 0 or col <= stack[-1][0]:
                 return None  # metadata or annotations that are not a block mapping
-        if m is None:
-            if not dashed or stack and not dashed:
-                return None
+        if first_dash >= 0:
+            while stack and stack[-1][0] > first_dash:
+                stack.pop()
+        if key is None:
             # `- value`: a scalar (or flow) entry of a list.
-            kind, _ = _value(rest)
             if kind == "empty":
                 return None
             if kind == "block":
-                body_min = dash_col + 1  # deeper than the dash
+                body_min = last_dash + 1  # deeper than the dash
             else:
-                limit = dash_col
+                limit = last_dash
             last_kind = kind
             end = offset
-            while stack and stack[-1][0] >= col:
-                stack.pop()
             continue
         while stack and stack[-1][0] > col:
             stack.pop()
-        key = _key(m.group(1))
-        if dashed or not stack or stack[-1][0] < col:
-            path = None
-            if stack and not dashed:
+        if first_dash >= 0 or not stack or stack[-1][0] < col:
+            if first_dash >= 0:
+                path = None
+            elif stack:
                 parent = stack[-1]
                 if not parent[4]:
                     return None
                 path = parent[2] + (parent[3],) if parent[2] is not None else None
-            elif not stack:
+            else:
                 path = ()
-            if dashed and stack and stack[-1][0] == col:
+            if stack and stack[-1][0] == col:
                 stack.pop()
-            stack.append([col, {key}, path, key[1], False])
+            top = [col, {key}, path, key[1], False]
+            stack.append(top)
         else:
             top = stack[-1]
             if key in top[1]:
                 return None  # a key twice: the full reader's walk reports it
             top[1].add(key)
             top[3] = key[1]
-        top = stack[-1]
-        kind, value = _value(rest[m.end():])
+            path = top[2]
         top[4] = kind == "empty"
-        path = top[2]
-        pending = None
-        if path == ():
-            if key[1] in ("apiVersion", "kind"):
-                if kind != "scalar":
+        pending = False
+        if path is not None and len(path) < 3:
+            name = key[1]
+            if path == ():
+                if name == "apiVersion" or name == "kind":
+                    if kind != "scalar":
+                        return None
+                    facts[name] = value
+                elif name == "metadata":
+                    if kind != "empty":
+                        return None
+                    pending = True
+            elif path == ("metadata",):
+                if name == "name" or name == "namespace" or name == "generateName":
+                    if kind != "scalar":
+                        return None
+                    facts[name] = value
+                elif name == "annotations":
+                    if kind != "empty":
+                        return None
+                    pending = True
+            elif path == ("metadata", "annotations"):
+                if kind == "empty":
+                    ann[name] = ("", False)
+                elif kind != "scalar":
                     return None
-                facts[key[1]] = value
-            elif key[1] == "metadata":
-                if kind != "empty":
-                    return None
-                pending = ("metadata",)
-        elif path == ("metadata",):
-            if key[1] in ("name", "namespace", "generateName"):
-                if kind != "scalar":
-                    return None
-                facts[key[1]] = value
-            elif key[1] == "annotations":
-                if kind != "empty":
-                    return None
-                pending = ("annotations",)
-        elif path == ("metadata", "annotations"):
-            if kind == "empty":
-                ann[key[1]] = ("", False)
-            elif kind != "scalar":
-                return None
-            else:
-                ann[key[1]] = value
+                else:
+                    ann[name] = value
         if kind == "block":
             body_min = col + 1
         elif kind != "empty":
             limit = col
         last_kind = kind
         end = offset
-    if pending is not None or start < 0 or last_kind in ("empty", "block"):
+    if pending or start < 0 or last_kind in ("empty", "block"):
         return None  # where such an item ends is the composer's to say
     facts["start"], facts["end"] = start, end
     return facts
@@ -376,8 +408,10 @@ def scan(text: str) -> ResourceList | None:
 
 
 _ITEMS = re.compile(r"^items:[ ]*(?:#.*)?\n", re.MULTILINE)
-_ENTRY = re.compile(r"^-(?=[ \n])", re.MULTILINE)
-_OTHER = re.compile(r"^[^\s#-]|^-[^ \n]", re.MULTILINE)
+# A `- ` entry, and any other line at column 0 (what ends the list), each after its line break: a pattern
+# that begins with a literal is searched fast, one with `^` tries every position.
+_ENTRY = re.compile(r"\n-(?=[ \n])")
+_OTHER = re.compile(r"\n(?:[^\s#-]|-[^ \n])")
 
 
 def _scan(text: str) -> ResourceList | None:
@@ -385,10 +419,10 @@ def _scan(text: str) -> ResourceList | None:
     if found is None or _ITEMS.search(text, found.end()) is not None:
         return None
     head_end = found.end()
-    other = _OTHER.search(text, head_end)
-    tail = other.start() if other else len(text)
-    first = _ENTRY.search(text, head_end, tail)
-    if first is None:
+    other = _OTHER.search(text, head_end - 1)
+    tail = other.start() + 1 if other else len(text)
+    starts = [m.start() + 1 for m in _ENTRY.finditer(text, head_end - 1, tail)]
+    if not starts:
         return None
     # Everything is YAML (libyaml, in C, nothing built): from here on only structure is read.
     from yaml import _yaml  # type: ignore[attr-defined]
@@ -417,12 +451,13 @@ def _scan(text: str) -> ResourceList | None:
         m = root.end_mark
         root.end_mark = yaml.Mark(m.name, m.index + tail - head_end, m.line + section_lines, m.column, None, None)
 
-    starts = [m.start() for m in _ENTRY.finditer(text, head_end, tail)]
     if any(ln.strip(" ") and not ln.lstrip(" ").startswith("#") for ln in text[head_end:starts[0]].split("\n")):
         return None
     items: list[Item] = []
     line = head_lines + text.count("\n", head_end, starts[0])
     bounds = starts + [tail]
+    kaito = _mentions(text, head_end, tail)
+    k = 0
     for i, dash in enumerate(starts):
         chunk_end = bounds[i + 1]
         chunk = text[dash:chunk_end]
@@ -430,10 +465,12 @@ def _scan(text: str) -> ResourceList | None:
         if lines and lines[-1] == "":
             lines.pop()
         try:
-            facts = _scan_item(text, lines, dash, line)
+            facts = _scan_item(lines, dash)
         except _Unsure:
             facts = None
-        item = _make(i, text, dash, chunk_end, line, facts)
+        while k < len(kaito) and kaito[k] < dash:
+            k += 1
+        item = _make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end)
         items.append(item)
         line += len(lines)
     last_end = items[-1].end
@@ -453,7 +490,15 @@ def _shift_tree_from(node: yaml.Node, at: int, index: int, line: int) -> None:
     _shift(node, index, line)
 
 
-def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None) -> Item:
+def _mentions(text: str, start: int, end: int) -> list[int]:
+    """Where "kaito" occurs in any case (lower() keeps offsets only for ASCII text)."""
+    if text.isascii():
+        low = text[start:end].lower()
+        return [m.start() + start for m in re.finditer("kaito", low)]
+    return [m.start() for m in _KAITO.finditer(text, start, end)]
+
+
+def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool) -> Item:
     if facts is not None:
         item = ScannedItem(index=index, node=None, source=text, start=facts["start"], end=facts["end"])
         item.scanned_annotations = facts["annotations"]
@@ -464,7 +509,7 @@ def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: di
         meta_name = facts.get("name")
         item.name = _str(meta_name)
         item.namespace = _str(facts.get("namespace"))
-        if not _interesting(item, _KAITO.search(text, dash, chunk_end) is not None):
+        if not _interesting(item, kaito):
             STATS["passed"] += 1
             return item
     # Composed like the full reader composes it (its region comes from its node).
