@@ -51,10 +51,20 @@ _tags: dict[str, str] = {}
 _resolver = yaml.resolver.Resolver()
 
 
+# The only plain scalars that begin with an ASCII letter and resolve to something else than a string
+# (YAML 1.1's booleans and null; numbers, timestamps, `.inf`, `<<`, `=` and `~` begin otherwise).
+_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL"
+                   .split())
+
+
 def _tag(value: str) -> str:
-    """The tag a plain scalar resolves to (PyYAML's YAML 1.1 rules), cached by value."""
+    """The tag a plain scalar resolves to (PyYAML's YAML 1.1 rules)."""
+    if value[:1].isalpha() and value.isascii() and value not in _WORDS:
+        return yamlio.STR_TAG
     tag = _tags.get(value)
     if tag is None:
+        if len(_tags) > 100_000:
+            _tags.clear()
         tag = _tags[value] = _resolver.resolve(yaml.ScalarNode, value, (True, False))
     return tag
 
@@ -141,6 +151,7 @@ class ScannedItem(Item):
     generate_name: bool
     dash: int          # where the line of its `- ` begins
     dash_line: int     # that line's number (from 0)
+    chunk_end: int     # where the next entry's line (or what follows the list) begins
     checked = True     # every mapping was checked for a key given twice
 
     @property  # type: ignore[override]
@@ -148,7 +159,7 @@ class ScannedItem(Item):
         node = self.__dict__.get("_node")
         if node is None:
             STATS["lazy"] += 1
-            node = self.__dict__["_node"] = _compose_entry(self.source, self.dash, self.end, self.dash_line)
+            node = self.__dict__["_node"] = _compose_entry(self.source, self.dash, self.chunk_end, self.dash_line)
         return node
 
     @node.setter
@@ -232,7 +243,20 @@ def _classify(line: str) -> Any:
     return found
 
 
+# The commonest line, read by one match: `key: value` with a plain word or a one-line quoted string.
+_SIMPLE = re.compile(r"""( *)([A-Za-z_$/.][A-Za-z0-9_$./-]*):[ ]+([A-Za-z_/][A-Za-z0-9_./-]*|'[^'\n]*'|"[^"\\\n]*")[ ]*(?:[ ]#.*)?$""")
+
+
 def _read_line(line: str) -> Any:
+    m = _SIMPLE.match(line)
+    if m is not None and len(m.group(1)) <= _MAX_COLUMN:
+        key, value = m.group(2), m.group(3)
+        indent = len(m.group(1))
+        if value[0] == "'" or value[0] == '"':
+            found = (value[1:-1], True)
+        else:
+            found = (value, _tag(value) == yamlio.STR_TAG)
+        return (indent, -1, -1, indent, _key(key), "scalar", found)
     if "\t" in line:
         return _UNSURE
     rest = line.lstrip(" ")
@@ -503,7 +527,7 @@ def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: di
         item = ScannedItem(index=index, node=None, source=text, start=facts["start"], end=facts["end"])
         item.scanned_annotations = facts["annotations"]
         item.generate_name = facts.get("generateName", ("", False))[1]
-        item.dash, item.dash_line = dash, line
+        item.dash, item.dash_line, item.chunk_end = dash, line, chunk_end
         item.api_version = _str(facts.get("apiVersion"))
         item.kind = _str(facts.get("kind"))
         meta_name = facts.get("name")

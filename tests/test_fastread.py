@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from fastpath_cases import case
 from golden import case_env, case_input, cases, wrap
@@ -117,3 +118,52 @@ def test_generated() -> None:
         plain_taken += unmutated and took
     assert plain_taken == plain, (plain_taken, plain)  # every unmutated kpt-shaped list
     assert taken >= GENERATED * 0.4, taken
+
+
+def _tree(node, seen=None) -> object:
+    """A node tree as plain data, positions included (aliases once)."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return ("alias", node.start_mark.index)
+    seen.add(id(node))
+    marks = (node.start_mark.index, node.start_mark.line, node.start_mark.column,
+             node.end_mark.index, node.end_mark.line, node.end_mark.column)
+    if isinstance(node, yaml.MappingNode):
+        value: object = [(_tree(k, seen), _tree(v, seen)) for k, v in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        value = [_tree(v, seen) for v in node.value]
+    else:
+        value = node.value
+    return (type(node).__name__, node.tag, value, marks, getattr(node, "style", None), getattr(node, "flow_style", None))
+
+
+def _facts(item) -> tuple:
+    return (item.start, item.end, item.api_version, item.kind, item.name, item.namespace, item.column,
+            item.is_mapping, item.annotations(), item.file(), item.has_generate_name(),
+            [item.annotation(k) for k in item.annotations()])
+
+
+def test_items_read_alike() -> None:
+    """What the scanner reads of an item passed as text, and its node composed later from its own lines,
+    are what the full reader makes of it: positions, tags, styles, facts."""
+    from krm_fn.reader import read_resource_list
+    compared = 0
+    for seed in range(0, GENERATED, 3):
+        text, _ = case(seed)
+        data = text.encode()
+        fast = fastread.scan(text)
+        if fast is None:
+            continue
+        full = read_resource_list(data)
+        assert len(fast.items) == len(full.items)
+        for a, b in zip(fast.items, full.items):
+            assert _facts(a) == _facts(b), seed
+            assert _tree(a.node) == _tree(b.node), seed
+            compared += isinstance(a, fastread.ScannedItem)
+        assert [(k.value, k.start_mark.index) for k, _ in fast.root.value] == \
+            [(k.value, k.start_mark.index) for k, _ in full.root.value]
+        assert fast.items_node.start_mark.index == full.items_node.start_mark.index
+        assert (fast.function_config is None) == (full.function_config is None)
+        if fast.function_config is not None:
+            assert _tree(fast.function_config) == _tree(full.function_config), seed
+    assert compared > 500, compared
