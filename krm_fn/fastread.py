@@ -286,46 +286,47 @@ def _read_line(line: str) -> Any:
         return _UNSURE
 
 
+# Where a mapping sits, as far as the facts go: the item itself, its metadata, metadata.annotations, or
+# anywhere else (below a list, or below any other key).
+_ROOT, _META, _ANN, _ELSE = 0, 1, 2, 3
+_DEEPER = {(_ROOT, "metadata"): _META, (_META, "annotations"): _ANN}
+
+
 def _scan_item(lines: list[str], pos: int) -> dict | None:
     """The facts of one item (the lines of its chunk, which begins at `pos`), or None when anything in it
     is not simple enough to vouch for."""
     ann: dict[str, tuple[str, bool]] = {}
     facts: dict[str, Any] = {"annotations": ann}
-    # Each open mapping: [column, keys, path (None below a list), last key, its value was empty].
+    # Each open mapping: [column, keys, where (_ROOT …), last key, its value was empty].
     stack: list[list] = []
     body_min = -1          # inside a block scalar: lines indented at least this far belong to it
     limit = -1             # after a one-line value: a deeper line would continue it
     pending = False        # `metadata:`/`annotations:` with nothing after it: a mapping must follow
-    start = -1
-    end = -1
+    start = -1             # line number and column of the first key
+    start_col = 0
+    last = -1              # line number of the last value
     last_kind = ""
-    offset = pos
     first = lines[0]
     # The entry's own `- `: what follows is the item's first key, here or on a later line.
     rest = first[1:].lstrip(" ")
-    if rest and rest[0] != "#":
-        lines = [" " * (len(first) - len(rest)) + rest] + lines[1:]
-    else:
-        offset += len(first) + 1
-        lines = lines[1:]
-    for line in lines:
-        here = offset
-        offset += len(line) + 1
+    lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
+    get = _lines.get
+    for number, line in enumerate(lines):
         if body_min >= 0:
             stripped = line.lstrip(" ")
             if not stripped or len(line) - len(stripped) >= body_min:
                 continue
             body_min = -1
-        c = _lines.get(line)
+        c = get(line)
         if c is None:
             stripped = line.lstrip(" ")
             if not stripped or stripped[0] == "#":
                 continue
             c = _classify(line)
-        if c is _UNSURE:
+        if c.__class__ is str:
+            if c is _FALLBACK:
+                raise _Fallback
             return None
-        if c is _FALLBACK:
-            raise _Fallback
         indent, first_dash, last_dash, col, key, kind, value = c
         if 0 <= limit < indent:
             return None  # a plain scalar going on over lines
@@ -333,10 +334,11 @@ def _scan_item(lines: list[str], pos: int) -> dict | None:
         if start < 0:
             if first_dash >= 0 or key is None:
                 raise _Fallback  # a list, a scalar or a flow mapping as an item: the full reader says what
-            start = here + col
+            start, start_col = number, col
         if pending:
             if key is None or first_dash >= 0 or col <= stack[-1][0]:
                 return None  # metadata or annotations that are not a block mapping
+            pending = False
         if first_dash >= 0:
             while stack and stack[-1][0] > first_dash:
                 stack.pop()
@@ -349,23 +351,23 @@ def _scan_item(lines: list[str], pos: int) -> dict | None:
             else:
                 limit = last_dash
             last_kind = kind
-            end = offset
+            last = number
             continue
         while stack and stack[-1][0] > col:
             stack.pop()
         if first_dash >= 0 or not stack or stack[-1][0] < col:
             if first_dash >= 0:
-                path = None
+                where = _ELSE
             elif stack:
                 parent = stack[-1]
                 if not parent[4]:
                     return None
-                path = parent[2] + (parent[3],) if parent[2] is not None else None
+                where = _DEEPER.get((parent[2], parent[3]), _ELSE)
             else:
-                path = ()
+                where = _ROOT
             if stack and stack[-1][0] == col:
                 stack.pop()
-            top = [col, {key}, path, key[1], False]
+            top = [col, {key}, where, key[1], False]
             stack.append(top)
         else:
             top = stack[-1]
@@ -373,45 +375,45 @@ def _scan_item(lines: list[str], pos: int) -> dict | None:
                 return None  # a key twice: the full reader's walk reports it
             top[1].add(key)
             top[3] = key[1]
-            path = top[2]
-        top[4] = kind == "empty"
-        pending = False
-        if path is not None and len(path) < 3:
+            where = top[2]
+        top[4] = empty = kind == "empty"
+        if where != _ELSE:
             name = key[1]
-            if path == ():
+            if where == _ROOT:
                 if name == "apiVersion" or name == "kind":
                     if kind != "scalar":
                         return None
                     facts[name] = value
                 elif name == "metadata":
-                    if kind != "empty":
+                    if not empty:
                         return None
                     pending = True
-            elif path == ("metadata",):
+            elif where == _META:
                 if name == "name" or name == "namespace" or name == "generateName":
                     if kind != "scalar":
                         return None
                     facts[name] = value
                 elif name == "annotations":
-                    if kind != "empty":
+                    if not empty:
                         return None
                     pending = True
-            elif path == ("metadata", "annotations"):
-                if kind == "empty":
-                    ann[name] = ("", False)
-                elif kind != "scalar":
-                    return None
-                else:
-                    ann[name] = value
+            elif empty:
+                ann[name] = ("", False)
+            elif kind != "scalar":
+                return None
+            else:
+                ann[name] = value
         if kind == "block":
             body_min = col + 1
-        elif kind != "empty":
+        elif not empty:
             limit = col
         last_kind = kind
-        end = offset
+        last = number
     if pending or start < 0 or last_kind in ("empty", "block"):
         return None  # where such an item ends is the composer's to say
-    facts["start"], facts["end"] = start, end
+    lines[0] = first
+    facts["start"] = pos + sum(len(ln) for ln in lines[:start]) + start + start_col
+    facts["end"] = pos + sum(len(ln) for ln in lines[:last + 1]) + last + 1
     return facts
 
 
