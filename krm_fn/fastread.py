@@ -412,8 +412,8 @@ def _scan_item(lines: list[str], pos: int) -> dict | None:
     if pending or start < 0 or last_kind in ("empty", "block"):
         return None  # where such an item ends is the composer's to say
     lines[0] = first
-    facts["start"] = pos + sum(len(ln) for ln in lines[:start]) + start + start_col
-    facts["end"] = pos + sum(len(ln) for ln in lines[:last + 1]) + last + 1
+    facts["start"] = pos + sum(map(len, lines[:start])) + start + start_col
+    facts["end"] = pos + sum(map(len, lines[:last + 1])) + last + 1
     return facts
 
 
