@@ -247,7 +247,21 @@ def _classify(line: str) -> Any:
 _SIMPLE = re.compile(r"""( *)([A-Za-z_$/.][A-Za-z0-9_$./-]*):[ ]+([A-Za-z_/][A-Za-z0-9_./-]*|'[^'\n]*'|"[^"\\\n]*")[ ]*(?:[ ]#.*)?$""")
 
 
+_WORD_KEY = r"[A-Za-z_$/.][A-Za-z0-9_$./-]*"
+_PAIR = rf"[ ]*{_WORD_KEY}:[ ]+[A-Za-z0-9_$./][A-Za-z0-9_$./-]*[ ]*"
+# `labels: {app: web-1, tier: front}`: a one-line flow mapping of plain words (the keys are checked apart).
+_SIMPLE_FLOW = re.compile(rf"( *)({_WORD_KEY}):[ ]+\{{((?:{_PAIR},)*{_PAIR})\}}[ ]*(?:[ ]#.*)?$")
+_FLOW_KEYS = re.compile(rf"[ ]*({_WORD_KEY}):")
+
+
 def _read_line(line: str) -> Any:
+    m = _SIMPLE_FLOW.match(line)
+    if m is not None and len(m.group(1)) <= _MAX_COLUMN:
+        keys = [_key(k) for k in _FLOW_KEYS.findall(m.group(3))]
+        if len(set(keys)) != len(keys):
+            return _UNSURE  # a key twice: the full reader's walk reports it
+        indent = len(m.group(1))
+        return (indent, -1, -1, indent, _key(m.group(2)), "flow", None)
     m = _SIMPLE.match(line)
     if m is not None and len(m.group(1)) <= _MAX_COLUMN:
         key, value = m.group(2), m.group(3)
