@@ -103,12 +103,14 @@ def _duplicate_key(node: yaml.Node) -> tuple[yaml.Node, yaml.Node] | None:
             continue
         seen_nodes.add(id(current))
         if isinstance(current, yaml.MappingNode):
-            keys: dict[str, yaml.Node] = {}
+            # By tag and text: `'1'`, `1`, `'1'` has the string twice (one dict per text would forget it)
+            keys: dict[tuple[str, str], yaml.Node] = {}
             for k, v in current.value:
                 if isinstance(k, yaml.ScalarNode) and k.value != "<<":
-                    if k.value in keys and keys[k.value].tag == k.tag:
-                        return k, keys[k.value]
-                    keys[k.value] = k
+                    first = keys.get((k.tag, k.value))
+                    if first is not None:
+                        return k, first
+                    keys[(k.tag, k.value)] = k
                 stack.append(v)
         elif isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
