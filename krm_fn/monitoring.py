@@ -162,6 +162,13 @@ def _check(window: str, min_acceptance_rate: float) -> None:
         raise ValueError(f"minAcceptanceRate must be a number from 0 to 1, got {min_acceptance_rate!r}")
 
 
+def number(value: float) -> str:
+    """A threshold as PromQL and messages write it: every digit the user gave (`format(x, "g")` keeps six,
+    turning 0.1234567 into 0.123457), without a trailing `.0` (1, not 1.0)."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
 def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE,
           window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict]:
     """The rule group's rules: two records per workload (in the order given, each once), then the alert.
@@ -179,7 +186,7 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
                     "labels": dict(labels)})
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
     matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(_literal(n) for n in dict.fromkeys(w.name for w in unique)))}")
-    threshold = format(float(min_acceptance_rate), "g")
+    threshold = number(min_acceptance_rate)
     out.append({
         "alert": ALERT,
         "expr": f"{ACCEPTANCE_RATE.format(window=window)}{{{','.join(matchers)}}} < {threshold}",

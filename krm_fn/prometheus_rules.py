@@ -131,7 +131,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
         else:
             added.append(Added(first.item.index, with_location(rule, first.item.annotations(), taken)))
             watched = ", ".join(f"{w.spec.kind} {q(w.name)}" for w in ws)
-            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {watched}, and an alert when an acceptance rate stays below {format(settings.min_acceptance_rate, 'g')} for {monitoring.ALERT_FOR}",
+            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {watched}, and an alert when an acceptance rate stays below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
                              first.item, id="SD801", change=True))
         for item in mine:
             if same and item is same[0]:

@@ -176,3 +176,13 @@ def test_names_and_durations_are_what_prometheus_accepts() -> None:
             assert re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", label), label
         if "for" in rule:
             _duration(rule["for"])
+
+
+@pytest.mark.parametrize("threshold,written", [(0.3, "0.3"), (1, "1"), (0, "0"), (0.1234567, "0.1234567"),
+                                               (0.00001234567891, "1.234567891e-05"), (0.55, "0.55")])
+def test_the_alert_keeps_every_digit_of_the_threshold(threshold: float, written: str) -> None:
+    # format(x, "g") kept six significant digits: 0.1234567 alerted below 0.123457.
+    alert = rules("team-a", [WS], threshold)[-1]
+    assert alert["expr"].endswith(f" < {written}")
+    assert f"below {written} for" in alert["annotations"]["description"]
+    assert check_rule(alert["expr"]) == VECTOR
