@@ -17,6 +17,7 @@ from .results import Result, Severity
 
 FINDINGS = {
     "SD050": "a kustomization does not list the derived ConfigMap kpt writes beside it",
+    "SD051": "a kustomization lists the file of a derived ConfigMap this run drops",
     "SD501": "render: a kustomization is rendered as it is, not built",
 }
 
@@ -122,6 +123,16 @@ def kustomization_folder(item: Item) -> str:
 def unlisted_files(items: list[Item], paths: list[str]) -> list[tuple[Item, str]]:
     """(kustomization, file name) for each of `paths` (files kpt writes) in a folder whose kustomization
     does not list it under `resources`: `kustomize build` would leave it out."""
+    return _by_listing(items, paths, listed=False)
+
+
+def listed_files(items: list[Item], paths: list[str]) -> list[tuple[Item, str]]:
+    """(kustomization, file name) for each of `paths` (files kpt deletes) that the kustomization of its
+    folder lists under `resources`: `kustomize build` would fail on the missing file."""
+    return _by_listing(items, paths, listed=True)
+
+
+def _by_listing(items: list[Item], paths: list[str], listed: bool) -> list[tuple[Item, str]]:
     folders: dict[str, Item] = {}
     for item in items:
         if item.file()[0] and is_kustomization(item):
@@ -132,9 +143,9 @@ def unlisted_files(items: list[Item], paths: list[str]) -> list[tuple[Item, str]
         if kustomization is None:
             continue
         name = posixpath.basename(path)
-        listed = child(kustomization.node, "resources")
-        entries = listed.value if isinstance(listed, yaml.SequenceNode) else []
-        if name not in {posixpath.normpath(scalar(e) or "") for e in entries}:
+        resources = child(kustomization.node, "resources")
+        entries = resources.value if isinstance(resources, yaml.SequenceNode) else []
+        if (name in {posixpath.normpath(scalar(e) or "") for e in entries}) == listed:
             out.append((kustomization, name))
     return out
 
@@ -145,6 +156,13 @@ def unlisted_warnings(items: list[Item], paths: list[str]) -> list[Result]:
     nothing."""
     return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)", **where(kustomization), id="SD050")
             for kustomization, name in unlisted_files(items, paths)]
+
+
+def dropped_listed_warnings(items: list[Item], paths: list[str]) -> list[Result]:
+    """kpt on a kustomize folder: a derived ConfigMap this run drops (`paths`: their files) is deleted by
+    kpt, but a kustomization that lists it (as SD050 asked) would then fail to build."""
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD051")
+            for kustomization, name in listed_files(items, paths)]
 
 
 def kustomization_warnings(items: list[Item]) -> list[Result]:

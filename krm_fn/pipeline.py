@@ -16,7 +16,8 @@ from .config import ConfigError, Settings, resolve_settings, unreadable
 from .findings import CAN_DISABLE
 from .index import is_derived, ref_of
 from .plan import plan
-from .localconfig import is_function_config, kustomization_warnings, kustomize_config, unlisted_warnings
+from .localconfig import (dropped_listed_warnings, is_function_config, kustomization_warnings, kustomize_config,
+                          unlisted_warnings)
 from .fastread import read as read_resource_list
 from .reader import InputError, Item, ResourceList, child, read_stream, scalar
 from .results import ResourceRef, Result, Severity, exit_status, sort_results
@@ -68,7 +69,9 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
     results = _ordered(_enabled(results + unlisted_warnings(rl.items, derived_files(rl.items, changes))
-                                + prometheus_rules.unlisted_warnings(rl.items, changes), settings),
+                                + dropped_listed_warnings(rl.items, dropped_files(rl.items, changes))
+                                + prometheus_rules.unlisted_warnings(rl.items, changes)
+                                + prometheus_rules.dropped_listed_warnings(rl.items, changes), settings),
                        rl.items)
     try:
         output = write_resource_list(rl, changes, results)
@@ -82,6 +85,11 @@ def derived_files(items: list[Item], changes: Changes) -> list[str]:
     paths = [((data.get("metadata") or {}).get("annotations") or {}).get(C.PATH_ANNOTATION, "")
              for _, data in changes.added if isinstance(data, dict) and data.get("kind") == C.CONFIGMAP_KIND]
     return paths + [item.file()[0] for item in items if is_derived(item) and item.index not in changes.removed]
+
+
+def dropped_files(items: list[Item], changes: Changes) -> list[str]:
+    """The files of the derived ConfigMaps this run drops (kpt deletes them)."""
+    return [item.file()[0] for item in items if is_derived(item) and item.index in changes.removed]
 
 
 def _function_config_ref(rl: ResourceList) -> ResourceRef | None:

@@ -25,7 +25,7 @@ from .config import Settings
 from .decide import Inject, NotVisible, Override
 from .derived import comparable, with_location
 from .index import Index, Workload
-from .localconfig import unlisted_files
+from .localconfig import listed_files, unlisted_files
 from .reader import Item, ItemError
 from .report import about, q, where
 from .results import Result, Severity
@@ -39,6 +39,7 @@ FINDINGS = {
     "SD806": "a PrometheusRule of the derived rule's name that this function did not derive",
     "SD807": "a derived PrometheusRule in the input cannot be read",
     "SD808": "a kustomization does not list the PrometheusRule kpt writes beside it",
+    "SD809": "a kustomization lists the file of a derived PrometheusRule this run drops",
 }
 # Another object of the rule's name would be overwritten, an unreadable one cannot be compared.
 ALWAYS_ON = frozenset(("SD806", "SD807"))
@@ -181,3 +182,11 @@ def unlisted_warnings(items: list[Item], changes: Changes) -> list[Result]:
     `kustomize build` (nothing breaks, but nothing is watched)."""
     return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, the PrometheusRule kaito-specdec derived for the workloads there (prometheusRules setting): `kustomize build` would leave it out and nothing would watch their acceptance rate; add it to resources", **where(kustomization), id="SD808")
             for kustomization, name in unlisted_files(items, rule_files(items, changes))]
+
+
+def dropped_listed_warnings(items: list[Item], changes: Changes) -> list[Result]:
+    """kpt on a kustomize folder: a derived rule this run drops or replaces is deleted by kpt, but a
+    kustomization that lists its file (as SD808 asked) would then fail to build."""
+    paths = [item.file()[0] for item in items if is_derived_rule(item) and item.index in changes.removed]
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a PrometheusRule kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD809")
+            for kustomization, name in listed_files(items, paths)]
