@@ -38,13 +38,26 @@ _UNSET = object()
 
 
 class Finding(NamedTuple):
-    """A finding before it is placed on an item: its message, the field it is about, its stable id.
+    """A finding before it is placed on an item: its message, the field it is about, its stable id, and
+    its severity (a check's finding is KAITO refusing the object: an error).
 
-    A check returns these; `report.about` places one on an item. (message, field) first, so code that
-    reads a check's `(message, field)` pair by position keeps working."""
+    A check returns these; so do the stages that work on plain Python values (vllm_command,
+    plain_workloads), whose `field` is relative to what the finding is about until `under` prefixes it;
+    `report.about` places one on an item. (message, field) first, so code that reads a check's
+    `(message, field)` pair by position keeps working."""
     message: str
     field: str
     id: str
+    severity: Severity = Severity.ERROR
+
+    def under(self, prefix: str) -> Finding:
+        """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`
+        becomes `….containers[0].args`, `[2]` becomes `…[2]`."""
+        if not prefix:
+            return self
+        field = prefix if not self.field else (
+            prefix + self.field if self.field.startswith("[") else f"{prefix}.{self.field}")
+        return self._replace(field=field)
 
 
 @dataclass(frozen=True)
@@ -110,25 +123,6 @@ class Result:
         """` [SD101]`: under kustomize or Argo CD the stderr line is all a user sees, and the id is what
         the `disable` setting takes."""
         return f" [{self.id}]" if self.id else ""
-
-
-# A finding as plain data, for stages that work on plain Python values (no Item, no YAML node): the wiring
-# turns each one into a Result with `report.about(severity, message, item, field, id=…)`, prefixing `field`
-# with the path of the object it is about (a container, a pod template).
-@dataclass(frozen=True)
-class PlainFinding:
-    id: str
-    severity: Severity
-    message: str
-    field: str = ""   # relative to what the finding is about: `args`, `command[2]`, `metadata.annotations[…]`
-
-    def under(self, prefix: str) -> PlainFinding:
-        """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`)."""
-        if not prefix:
-            return self
-        field = prefix if not self.field else (
-            prefix + self.field if self.field.startswith("[") else f"{prefix}.{self.field}")
-        return PlainFinding(self.id, self.severity, self.message, field)
 
 
 def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:

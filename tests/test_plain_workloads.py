@@ -23,7 +23,7 @@ from krm_fn.plain_workloads import (
     read_opt_in,
 )
 from krm_fn.results import Severity
-from krm_fn.vllm_command import INJECTED_ANNOTATION
+from krm_fn.constants import INJECTED_ANNOTATION
 
 ANN = "kaito.sh/enable-speculative-decoding"
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
@@ -397,7 +397,7 @@ def test_list_ops_turn_old_into_new(old, new):
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 7)}
+    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 9)}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():
