@@ -38,19 +38,26 @@ _UNSET = object()
 
 
 class Finding(NamedTuple):
-    """A finding before it is placed on an item: its message, the field it is about, its stable id, and
-    its severity (a check's finding is KAITO refusing the object: an error).
+    """A finding before it is placed on an item: its message, the field it is about, its stable id.
 
-    A check returns these; so do the stages that work on plain Python values (vllm_command,
-    plain_workloads), whose `field` is relative to what the finding is about until `under` prefixes it;
-    `report.about` places one on an item. (message, field) first, so code that reads a check's
-    `(message, field)` pair by position keeps working."""
+    A check returns these; `report.about` places one on an item. (message, field) first, so code that
+    reads a check's `(message, field)` pair by position keeps working."""
     message: str
     field: str
     id: str
-    severity: Severity = Severity.ERROR
 
-    def under(self, prefix: str) -> Finding:
+
+class PlainFinding(NamedTuple):
+    """A Finding that also carries its severity, for the stages that work on plain Python values
+    (vllm_command, plain_workloads: issue #12), whose findings are not all errors. Its `field` is relative to
+    what it is about (`args`) until `under` prefixes it; `report.about(f.severity, f.message, item, f.field,
+    id=f.id)` places it on an item. (A separate type, as a check's Finding is compared as a 3-tuple.)"""
+    message: str
+    field: str
+    id: str
+    severity: Severity
+
+    def under(self, prefix: str) -> PlainFinding:
         """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`
         becomes `….containers[0].args`, `[2]` becomes `…[2]`."""
         if not prefix:
