@@ -280,7 +280,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
             changed = _container_ops(path, get(data, path), out)
             ops.extend(changed)
             if changed and not enabled:
-                findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value)}: the --speculative-config={recorded} kaito-specdec added is removed again",
+                findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
                     _changed_field(path, changed), id="SD727", severity=Severity.INFO))
         record = next(iter(injected), None)
         ops.extend(_record_ops(data, template, record))
@@ -342,7 +342,7 @@ def _what(value: Any) -> str:
 
 
 def _shape(spec: WorkloadKind, path: Path, value: Any, want: str) -> PlainFinding:
-    return PlainFinding(f"{dotted(path)} is {_what(value)}, not {want}: the API server refuses this {spec.kind}, and kaito-specdec cannot tell which containers run vLLM; fix the manifest",
+    return PlainFinding(f"{dotted(path)} is {_what(value)}, not {want}: the API server refuses this {spec.kind}, and kaito-specdec cannot read or edit its pod template; fix the manifest",
         dotted(path), id="SD728", severity=Severity.ERROR)
 
 
@@ -419,5 +419,10 @@ def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
 def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[dict]:
     path = template.annotations + (INJECTED_ANNOTATION,)
     if record is None:
+        holder = get(data, template.annotations[:-1])
+        if (len(template.annotations) > 2 and isinstance(holder, dict) and list(holder) == ["annotations"]
+                and get(data, template.annotations) == {INJECTED_ANNOTATION: get(data, path)}):
+            # A template's `metadata` that only the record made (set_ops creates it whole): it goes whole.
+            return [{"op": "remove", "path": pointer(template.annotations[:-1])}]
         return kinds.remove_ops(data, path)
     return kinds.set_ops(data, path, record)
