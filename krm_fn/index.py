@@ -241,7 +241,8 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
             except ItemError as exc:
                 # Left alone, as any object the function has no business with; but text naming the opt-in
                 # may be an annotated workload, which must not silently get nothing.
-                index.unreadable.append((item, str(exc)))
+                if "speculative" in item.region:
+                    index.unreadable.append((item, str(exc)))
                 continue
             plain_spec = plain_workloads.kind_of(item.api_version, item.kind)
             if plain_spec is not None:
