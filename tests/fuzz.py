@@ -44,6 +44,11 @@ import runner  # noqa: E402
 KAITO_KINDS = {"Workspace", "InferenceSet", "MultiRoleInference"}
 # Objects the function may change, add or drop; every other object must come out as it came in.
 TARGETED_KINDS = KAITO_KINDS | {"ConfigMap", "SpeculativeDecodingPolicy"}
+# Plain vLLM workloads (issue #12, SPEC 8): changed only when they carry the opt-in or the function's record
+# of an injection (on the object or any pod template); without either they must come out as they came in.
+PLAIN_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob", "Pod", "LeaderWorkerSet",
+               "InferenceService"}
+PLAIN_KEYS = ("kaito.sh/enable-speculative-decoding", "kaito-specdec.dev/speculative-config")
 INTERNAL = ("internal.config.kubernetes.io/", "config.kubernetes.io/path", "config.kubernetes.io/index",
             "config.k8s.io/id", "kustomize.config.k8s.io/id")
 DERIVED = "kaito-specdec.dev/derived"
@@ -52,6 +57,17 @@ LOCAL_CONFIG = "config.kubernetes.io/local-config"
 TIME_LIMIT = 20.0
 # Output may grow by new derived ConfigMaps and results, not by expanded aliases (117 MB from 1 KB).
 MAX_GROWTH, MAX_EXTRA = 20, 256 * 1024
+
+
+def _holds_key(data: Any, keys: tuple, depth: int = 0) -> bool:
+    """Whether any mapping within `data` has one of `keys` (an annotation anywhere in the object)."""
+    if depth > 60:
+        return True   # too deep to tell: treat as targeted rather than report a false failure
+    if isinstance(data, dict):
+        return any(k in keys or _holds_key(v, keys, depth + 1) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_holds_key(v, keys, depth + 1) for v in data)
+    return False
 
 
 class Hang(BaseException):
@@ -241,7 +257,7 @@ class Obj:
 
     @property
     def targeted(self) -> bool:
-        return self.kind in TARGETED_KINDS
+        return self.kind in TARGETED_KINDS or (self.kind in PLAIN_KINDS and _holds_key(self.data, PLAIN_KEYS))
 
     @property
     def derived(self) -> bool:
