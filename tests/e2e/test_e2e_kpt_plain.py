@@ -68,6 +68,12 @@ def test_eval_exec_injects_into_every_vllm_container(kpt, env, tmp_path):
     assert set(git_changed(pkg)) == {"qwen-deployment.yaml", "deepseek-lws.yaml", "phi-statefulset.yaml"}
     for name in ("untouched.yaml", "Kptfile"):
         assert after[name] == before[name], name
+    # Changed files keep every line they had (comments, flow lists): the function only adds.
+    for name in git_changed(pkg):
+        new_lines = after[name].decode("utf-8").splitlines()
+        for line in before[name].decode("utf-8").splitlines():
+            if "vllm serve" not in line and '"--headless"]' not in line and "microsoft/Phi-4-mini-instruct]" not in line:
+                assert line in new_lines, f"{name}: line lost: {line!r}"
 
     data = objects(pkg)
     qwen = data["Deployment/qwen"]["spec"]["template"]
@@ -85,9 +91,9 @@ def test_eval_exec_injects_into_every_vllm_container(kpt, env, tmp_path):
     assert data["Deployment/llama"] == data_before["Deployment/llama"]
 
 
-def test_render_twice_is_a_fixpoint_and_disabling_restores_the_objects(kpt, env, tmp_path):
+def test_render_twice_is_a_fixpoint_and_disabling_restores_the_package(kpt, env, tmp_path):
     pkg = package_copy(tmp_path)
-    original = objects(pkg)
+    original = snapshot(pkg)
 
     first = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
     assert first.returncode == 0, describe(first)
@@ -104,13 +110,12 @@ def test_render_twice_is_a_fixpoint_and_disabling_restores_the_objects(kpt, env,
             path.write_text(text.replace(ENABLED, DISABLED), encoding="utf-8")
     third = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
     assert third.returncode == 0, describe(third)
-    assert set(git_changed(pkg)) == {"qwen-deployment.yaml", "deepseek-lws.yaml", "phi-statefulset.yaml"}
-    restored = objects(pkg)
-    for key, obj in original.items():
-        ann = obj["metadata"].get("annotations") or {}
-        if ann.get("kaito.sh/enable-speculative-decoding") == "true":
-            ann["kaito.sh/enable-speculative-decoding"] = "false"
-        assert restored[key] == obj, key
+    # Exactly the injected arguments and the records go: every file as it was, but for the annotation value.
+    expected = {name: content.replace(ENABLED.encode(), DISABLED.encode()) for name, content in original.items()}
+    actual = snapshot(pkg)
+    assert sorted(actual) == sorted(expected)
+    for name in expected:
+        assert actual[name].decode("utf-8") == expected[name].decode("utf-8"), name
 
 
 @pytest.mark.parametrize("verb", ["eval", "render"])
