@@ -209,9 +209,10 @@ def _entries(mapping: yaml.MappingNode, depth: int = 0) -> list[tuple[Any, Any]]
 def atoi_error(raw: str) -> str | None:
     """Go's strconv.Atoi error for `raw`, or None when Atoi accepts it (an optional sign, then digits)."""
     if re.fullmatch(r"[+-]?[0-9]+", raw):
-        # More than 19 significant digits is out of int64's range; int() of thousands of digits would raise.
+        # Past 19 significant digits it is out of range; int() of thousands of digits raises (CPython's limit).
         fits = len(raw.lstrip("+-").lstrip("0")) <= 19 and -(2 ** 63) <= int(raw) < 2 ** 63
-        return None if fits else f"strconv.Atoi: parsing {goquote(raw)}: value out of range"
+        return None if fits else \
+            f"strconv.Atoi: parsing {goquote(raw)}: value out of range"
     return f"strconv.Atoi: parsing {goquote(raw)}: invalid syntax"
 
 
