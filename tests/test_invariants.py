@@ -28,6 +28,8 @@ HELD_BACK_SEEDS: dict[tuple[str, str], str] = {
     ("render", "fidelity-kpt-passthrough"): "big-int: render loses a Kustomization (tests/fuzz_findings.md)",
     ("krm", "disable-reverts"): "anchor-alias: a second run changes the output (tests/fuzz_findings.md)",
     ("render", "kpt-two-namespaces-one-folder"): "deep: an orchestrator annotation left on (tests/fuzz_findings.md)",
+    # Reached once the plain-* fixtures shifted the sequence (branch plainwire); the same on main at c0dec32.
+    ("render", "monitoring-one-namespace"): "wrong-type-tree: render leaves an orchestrator annotation whose value is a mapping (internal.config.kubernetes.io/path: {a: b}) on a Workspace",
 }
 CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
 # 4 chunks x 500 inputs, each input in one mode on one backend (alternating), each checked with a second
