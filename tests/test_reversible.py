@@ -15,7 +15,7 @@ OFF = 'kaito.sh/enable-speculative-decoding: "false"'
 DERIVED_NAME = re.compile(r"specdec-[a-z0-9.-]*-[0-9a-f]{10}\b")
 PLAIN_RECORD = "kaito-specdec.dev/speculative-config"
 # Plain cases restored as objects, not bytes, and why (textedit's business; take a case out when it edits so).
-PLAIN_REWRAPPED = {"plain-lws-upstream": "a double-quoted script folded over two lines comes back on one line"}
+PLAIN_REWRAPPED: dict[str, str] = {}
 FLOW_ON, FLOW_OFF = ('"kaito.sh/enable-speculative-decoding": "true"', '"kaito.sh/enable-speculative-decoding": "false"')
 
 
