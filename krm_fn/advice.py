@@ -3,7 +3,7 @@ disagree, spellings KAITO does not see, what an older KAITO does with the output
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from .hints import Sequence
 
 from . import kinds
 from .changes import Plan, Step, step

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from .record import dataclass, field, replace
+from .hints import Any, Callable
 
 from . import shellwords
 from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
