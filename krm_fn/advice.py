@@ -17,11 +17,12 @@ from .vllm_schema import Finding, check_speculative_config
 
 FINDINGS = {
     "SD401": "the user's speculative-config is not a string (null, a boolean, a number, empty): vLLM refuses it",
-    "SD403": "the roles of a MultiRoleInference get different model-based speculative configs",
+    "SD403": "the roles of a MultiRoleInference get different draft-free (ngram) speculative configs",
     "SD404": "speculative_config or speculative-config.<field>: an override KAITO v0.13 does not recognise",
     "SD405": "a KAITO version before v0.13.0: only the written config enables speculative decoding",
     "SD406": "inference_config.yaml holds more than one YAML document: KAITO's vLLM runtime refuses it",
     "SD407": "enabled on an InferenceSet whose MultiRoleInference is not enabled: left unchanged",
+    "SD409": "the roles of a MultiRoleInference get different speculative configs where one drafts with a model",
 }
 
 
@@ -88,23 +89,36 @@ def _proposal(d: Override, key: str, found: Finding) -> str | None:
 
 
 def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
-    """Prefill/decode disaggregation: a model-based method must be configured alike on every role."""
+    """Prefill/decode disaggregation (VLLM.md "Interactions"): a model-based method (mtp, eagle, eagle3, …)
+    must be configured identically on the prefill and the decode side, so roles that end up with different
+    configs where either drafts with a model are an error; draft-free methods (ngram, ngram_gpu, suffix)
+    may differ and only draft where tokens are decoded: a warning, since the two configs say different
+    things. Configs are compared as JSON values (key order and spacing do not count); a config that is
+    no JSON object is left out (SD601/SD602 report it)."""
     by_workload: dict[int, list[Decision]] = {}
     for d in ds:
         if d.workload.spec.kind == "MultiRoleInference":
             by_workload.setdefault(d.workload.item.index, []).append(d)
     out = []
     for group in by_workload.values():
-        configs = {_effective(d) for d in group} - {None}
-        if len(configs) < 2:
+        parsed = [(d, _config(d)) for d in group]
+        parsed = [(d, c) for d, c in parsed if c is not None]
+        if len({json.dumps(c, sort_keys=True) for _, c in parsed}) < 2:
             continue
-        methods = {_method(c) for c in configs}
-        if methods <= {"ngram", "ngram_gpu", "suffix"}:
-            continue  # draft-free methods may differ (ngram may even run on decode alone)
-        roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d in group if _effective(d))
-        out.append(about(Severity.WARNING, f"the roles get different speculative configs ({roles}); vLLM needs a model-based method configured identically on the prefill and the decode side",
-                         group[0].workload.item, id="SD403"))
+        roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d, _ in parsed)
+        model_based = sorted({str(c.get("method", c.get("model", ""))) for _, c in parsed} - DRAFT_FREE)
+        if model_based:
+            out.append(about(Severity.ERROR, f"the roles get different speculative configs ({roles}) with a model-based method ({', '.join(model_based)}): vLLM needs a model-based method configured identically on the prefill and the decode side; give both roles the same speculative-config",
+                             group[0].workload.item, "spec.roles", id="SD409"))
+        else:
+            out.append(about(Severity.WARNING, f"the roles get different draft-free speculative configs ({roles}); vLLM runs them (ngram may even run on decode alone), but the roles then say different things about what drafts: give both roles the same speculative-config unless the difference is meant",
+                             group[0].workload.item, "spec.roles", id="SD403"))
     return out
+
+
+# Methods that draft without a model (VLLM.md: "ngram may run on decode alone"; suffix and ngram_gpu are
+# draft-free the same way).
+DRAFT_FREE = frozenset({"ngram", "ngram_gpu", "suffix"})
 
 
 def _effective(d: Decision) -> str | None:
@@ -115,12 +129,14 @@ def _effective(d: Decision) -> str | None:
     return None
 
 
-def _method(config: str) -> str:
+def _config(d: Decision) -> dict | None:
+    """The config a role ends up with, as a JSON object, or None (not seen, or no JSON object)."""
+    text = _effective(d)
     try:
-        value = json.loads(config)
+        value = json.loads(text) if text is not None else None
     except ValueError:
-        return ""
-    return str(value.get("method", "")) if isinstance(value, dict) else ""
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:

@@ -94,22 +94,36 @@ def test_other_spellings_are_the_users_override_with_a_warning():
     assert spelling_warnings(_override("'{}'")) == []
 
 
-def test_roles_with_different_model_based_configs_are_warned_about():
+def test_roles_with_different_model_based_configs_are_an_error():
     ds = decisions(mri("m", annotations=ON, configs=("p", "d")),
                    configmap("p", "vllm:\n  speculative-config: '{\"method\": \"eagle\", \"model\": \"a\"}'\n"),
                    configmap("d", "vllm:\n  speculative-config: '{\"method\": \"eagle\", \"model\": \"b\"}'\n"))
     out = role_mismatches(ds)
-    assert [(r.id, r.severity.value, r.resource.kind) for r in out] == [("SD403", "warning", "MultiRoleInference")]
+    assert [(r.id, r.severity.value, r.resource.kind, r.field_path) for r in out] == [
+        ("SD409", "error", "MultiRoleInference", "spec.roles")]
     assert out[0].message == (
         "the roles get different speculative configs (spec.roles[0].runtimeConfig: {\"method\": \"eagle\", "
-        "\"model\": \"a\"}, spec.roles[1].runtimeConfig: {\"method\": \"eagle\", \"model\": \"b\"}); vLLM needs a "
-        "model-based method configured identically on the prefill and the decode side")
+        "\"model\": \"a\"}, spec.roles[1].runtimeConfig: {\"method\": \"eagle\", \"model\": \"b\"}) with a "
+        "model-based method (eagle): vLLM needs a model-based method configured identically on the prefill and the "
+        "decode side; give both roles the same speculative-config")
 
 
-def test_roles_that_differ_only_in_draft_free_methods_pass():
+def test_one_model_based_role_beside_a_draft_free_one_is_an_error():
+    ds = decisions(mri("m", annotations=ON, configs=("p", None)),
+                   configmap("p", "vllm:\n  speculative-config: '{\"method\": \"ngram\", \"num_speculative_tokens\": 5}'\n"))
+    assert [(r.id, r.severity.value) for r in role_mismatches(ds)] == [("SD409", "error")]  # Qwen: tuned mtp
+
+
+def test_the_same_config_in_other_words_is_the_same():
+    ds = decisions(mri("m", annotations=ON, configs=("p", None)),
+                   configmap("p", "vllm:\n  speculative-config: '{ \"num_speculative_tokens\": 1, \"method\": \"mtp\" }'\n"))
+    assert role_mismatches(ds) == []
+
+
+def test_roles_that_differ_only_in_draft_free_methods_are_a_warning():
     ds = decisions(mri("m", annotations=ON, model="microsoft/Phi-4", configs=("p", None)),
                    configmap("p", "vllm:\n  speculative-config: '{\"method\": \"ngram\", \"num_speculative_tokens\": 2}'\n"))
-    assert role_mismatches(ds) == []
+    assert [(r.id, r.severity.value) for r in role_mismatches(ds)] == [("SD403", "warning")]
     assert role_mismatches(decisions(mri("m", annotations=ON))) == []  # the same injected config on both
 
 
@@ -118,10 +132,10 @@ def test_a_role_whose_config_cannot_be_seen_is_left_out_of_the_comparison():
     assert [type(d).__name__ for d in ds] == ["NotVisible", "Inject"] and role_mismatches(ds) == []
 
 
-def test_a_role_whose_override_is_no_json_counts_as_another_method():
+def test_a_role_whose_override_is_no_json_is_left_to_the_schema_check():
     ds = decisions(mri("m", annotations=ON, configs=("p", None)),
                    configmap("p", "vllm:\n  speculative-config: 'not json'\n"))
-    assert [r.id for r in role_mismatches(ds)] == ["SD403"]
+    assert role_mismatches(ds) == []  # SD601 says what is wrong with it
 
 
 def test_a_source_with_a_second_yaml_document_is_warned_about_once():
