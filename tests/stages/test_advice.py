@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.advice import advise, document_warnings, override_checks, role_mismatches, spelling_warnings
+from krm_fn.advice import advise, document_warnings, override_checks, pinned_away, role_mismatches, spelling_warnings
 from krm_fn.cascade import cascade
 from krm_fn.changes import Plan
 from krm_fn.config import settings_from
@@ -52,9 +52,13 @@ def test_an_override_that_is_no_json_is_one_error_from_the_schema():
 
 @pytest.mark.parametrize("text,key", [("'{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'", "speculative-config"),
                                       ("'{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'", "speculative_config"),
-                                      ("ngram", "speculative-config.method")])
-def test_a_json_object_vllm_accepts_or_dotted_keys_pass(text, key):
-    assert override_checks(_override(text, key), SETTINGS) == []
+                                      ("suffix", "speculative-config.method")])
+def test_a_json_object_or_dotted_keys_vllm_accepts_pass(text, key):
+    assert [r.id for r in override_checks(_override(text, key), SETTINGS)] == (["SD616"] if "suffix" in text else [])
+
+
+def test_dotted_keys_are_checked_as_the_object_vllm_merges():
+    assert [r.id for r in override_checks(_override("ngram", "speculative-config.method"), SETTINGS)] == ["SD606"]
 
 
 def test_the_schema_findings_carry_the_fixed_file_as_proposed_value():
@@ -186,3 +190,33 @@ def test_advise_reports_in_a_fixed_order():
                 configmap("cfg", "vllm:\n  speculative_config: 5\n---\nx: 1\n"))
     assert [r.id for r in run(advise, idx, SETTINGS, Plan().then(run(decide, idx))).results] == \
         ["SD401", "SD404", "SD406"]
+
+
+def _pinned(preset: str, value: str = "'{\"method\":\"ngram\",\"num_speculative_tokens\":5}'", settings=SETTINGS):
+    ds = decisions(workspace("a", annotation="true", config="cfg", preset=preset),
+                   configmap("cfg", f"vllm:\n  speculative-config: {value}\n"))
+    return pinned_away(ds, settings)
+
+
+def test_ngram_pinned_on_a_preset_tuned_for_mtp_is_an_info_naming_the_tuned_config():
+    out = _pinned("Qwen/Qwen3.5-4B")
+    assert [(r.id, r.severity.value, r.resource.kind) for r in out] == [("SD410", "info", "ConfigMap")]
+    assert '{"method":"mtp","num_speculative_tokens":1}' in out[0].message
+    proposed = out[0].to_krm()["field"]["proposedValue"]
+    assert isinstance(proposed, str) and proposed.startswith("vllm:") and "speculative-config" not in proposed
+
+
+@pytest.mark.parametrize("preset,value,settings", [
+    ("microsoft/Phi-4", None, SETTINGS),                                    # untuned: ngram is what KAITO picks
+    ("Qwen/Qwen3.5-4B", "'{\"method\":\"mtp\",\"num_speculative_tokens\":2}'", SETTINGS),  # not ngram
+    ("Qwen/Qwen3.5-4B", None, settings_from({"vllmVersion": "0.10"})),     # no mtp before 0.11: ngram is right
+])
+def test_no_pin_finding_where_ngram_is_no_step_away(preset, value, settings):
+    assert (_pinned(preset, value, settings) if value else _pinned(preset, settings=settings)) == []
+
+
+def test_a_dotted_ngram_pin_counts_too():
+    ds = decisions(workspace("a", annotation="true", config="cfg", preset="Qwen/Qwen3.5-4B"),
+                   configmap("cfg", "vllm:\n  speculative-config.method: ngram\n  speculative-config.num_speculative_tokens: 5\n"))
+    out = pinned_away(ds, SETTINGS)
+    assert [r.id for r in out] == ["SD410"] and "proposedValue" not in out[0].to_krm()["field"]
