@@ -14,6 +14,7 @@ from .decide import DOTTED, Decision, Inject, Override, configurable
 from .index import Index
 from .inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents, with_speculative_config,
                                without_speculative_config)
+from .multinode import multinode_warnings
 from .presets import resolve
 from .report import about, q
 from .results import Result, Severity
@@ -36,7 +37,8 @@ def advise(index: Index, settings: Settings, plan: Plan) -> Step:
     """The findings about what was decided (and, for older KAITO versions, re-pointed), in this order."""
     ds = plan.decisions
     return step(override_checks(ds, settings) + role_mismatches(ds) + pinned_away(ds, settings) + spelling_warnings(ds)
-                + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan))
+                + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan)
+                + multinode_warnings(index, ds, settings, _method))
 
 
 def _what(value: object) -> str:
@@ -121,6 +123,11 @@ def _user_config(d: Override) -> Any:
         return json.loads(d.value)
     except ValueError:
         return None
+
+
+def _method(d: Override) -> Any:
+    cfg = _user_config(d)
+    return cfg.get("method") if isinstance(cfg, dict) else None
 
 
 def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:

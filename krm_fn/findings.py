@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from types import MappingProxyType, ModuleType
 
-from . import (advice, cascade, checks, config, decide, derived, index, localconfig, materialize, misplaced, plan,
-               shape, streams, vllm_schema)
+from . import (advice, cascade, checks, config, decide, derived, index, localconfig, materialize, misplaced,
+               multinode, plan, shape, streams, vllm_schema)
 
 # In id order of their ranges; tests/test_findings.py checks that every module with FINDINGS is here.
 MODULES: tuple[ModuleType, ...] = (streams, shape, config, localconfig, *checks.CHECKS, cascade, decide, materialize,
-                                   plan, derived, index, advice, misplaced, vllm_schema)
+                                   plan, derived, index, advice, misplaced, multinode, vllm_schema)
 
 
 def _catalogue() -> dict[str, tuple[str, ModuleType]]:

@@ -220,3 +220,28 @@ def test_a_dotted_ngram_pin_counts_too():
                    configmap("cfg", "vllm:\n  speculative-config.method: ngram\n  speculative-config.num_speculative_tokens: 5\n"))
     out = pinned_away(ds, SETTINGS)
     assert [r.id for r in out] == ["SD410"] and "proposedValue" not in out[0].to_krm()["field"]
+
+
+def _deepseek(extra_resource: str = ""):
+    return workspace("ds", annotation="true", preset="deepseek-r1-0528").replace(
+        "resource:\n  instanceType: Standard_NC24ads_A100_v4\n",
+        "resource:\n  instanceType: Standard_NC24ads_A100_v4\n" + extra_resource)
+
+
+def test_a_multi_node_workload_is_warned_about_once_with_a_one_node_instance_type():
+    out = [r for r in advise_results(_deepseek()) if r.id == "SD412"]
+    assert [(r.severity.value, r.field_path, r.proposed_value) for r in out] == [
+        ("warning", "resource.instanceType", "Standard_ND96isr_H200_v5")]
+
+
+def test_byo_nodes_or_a_partition_hide_the_gpus():
+    assert [r.id for r in advise_results(_deepseek(), settings=settings_from({"featureGates": "disableNodeAutoProvisioning=true"}))
+            if r.id.startswith("SD41")] == []
+    assert [r.id for r in advise_results(_deepseek("  partition:\n    mode: MIG\n    profile: 1g.10gb\n"))
+            if r.id.startswith("SD41")] == []
+
+
+def advise_results(*docs, settings=SETTINGS):
+    idx = index(*docs)
+    plan = Plan().then(run(decide, idx, settings))
+    return advise(idx, settings, plan).results
