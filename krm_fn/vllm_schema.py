@@ -315,8 +315,30 @@ _DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 
+# A mapping or list as a dotted value: str() of it is what KAITO passes, but YAML aliases can make it
+# exponentially large (a billion laughs in 30 lines); past this many elements it is not spelled out.
+_MAX_ELEMENTS = 10_000
+
+
+def _elements(value: Any, budget: int) -> int:
+    """How many elements `value` spells out when printed, counting shared parts each time, up to `budget`."""
+    stack, seen = [value], 0
+    while stack and seen <= budget:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return seen
+
+
 def _kaito_text(value: Any) -> str:
-    """The text KAITO's runtime puts on the command line: Python's str() of the YAML value."""
+    """The text KAITO's runtime puts on the command line: Python's str() of the YAML value (a structure too
+    large to spell out stands for itself as a short text; it is no speculative-config value either way)."""
+    if isinstance(value, (dict, list)) and _elements(value, _MAX_ELEMENTS) > _MAX_ELEMENTS:
+        return f"<a {type(value).__name__} of more than {_MAX_ELEMENTS} elements>"
     return str(value)
 
 

@@ -258,3 +258,12 @@ def test_a_dotted_config_is_checked_like_a_json_one():
     ids = [f.id for f in check_speculative_config(dotted_config([("speculative-config.method", "eagle3"),
                                                                  ("speculative-config.num_speculative_tokens", 3)]))]
     assert ids == ["SD610"]
+
+
+def test_a_dotted_value_that_aliases_blow_up_is_not_spelled_out():
+    bomb: list = ["x"]
+    for _ in range(40):
+        bomb = [bomb, bomb]  # 2**40 leaves when printed, as YAML aliases make them
+    cfg = dotted_config([("speculative-config.method", bomb)])
+    assert cfg == {"method": "<a list of more than 10000 elements>"}
+    assert [f.id for f in check_speculative_config(cfg)] == ["SD603", "SD606"]
