@@ -90,7 +90,7 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
         alt = one_node_instance_type(model, gpus, explicit_max_model_len(_inference_config(d)))
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
         hint = f" (such as {alt})" if alt else ""
-        return about(Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.count} GPU, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; vLLM documents pipeline parallelism as incompatible with speculative decoding for some methods, while KAITO allows mtp and ngram there: check that {method} works with pipeline parallelism in your vLLM, or use an instance type that holds the model on one node{hint}",
+        return about(Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.count} GPU{'s' if gpus.count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; vLLM documents pipeline parallelism as incompatible with speculative decoding for some methods, while KAITO allows mtp and ngram there: check that {method} works with pipeline parallelism in your vLLM, or use an instance type that holds the model on one node{hint}",
                      w.item, kinds.dotted(resource + ("instanceType",)), id="SD412", **extra)
     count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
     if isinstance(count, int) and not isinstance(count, bool) and count > 1:
