@@ -250,8 +250,10 @@ def explicit_max_model_len(content: str | None) -> int | None:
             break
         if trim.startswith("max-model-len:"):
             value = trim[len("max-model-len:"):].strip()
-            if value and re.fullmatch(r"[+-]?\d+", value) and int(value) > 0:
-                return int(value)
+            digits = value.lstrip("+").lstrip("0")
+            # strconv.Atoi: an optional sign and digits that fit an int64 (Python refuses past 4300 digits)
+            if re.fullmatch(r"[+]?\d+", value) and 0 < len(digits) <= 19 and int(digits) < 2 ** 63:
+                return int(digits)
             break
     return None
 

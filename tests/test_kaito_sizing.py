@@ -63,3 +63,8 @@ def test_gpus_too_small_for_the_fixed_reserve_are_kaitos_error_not_an_estimate()
 ])
 def test_max_model_len_as_kaitos_parser_reads_it(text, expected):
     assert explicit_max_model_len(text) == expected
+
+
+def test_a_max_model_len_no_int64_holds_is_not_explicit():
+    assert explicit_max_model_len("vllm:\n  max-model-len: " + "9" * 5000 + "\n") is None
+    assert explicit_max_model_len("vllm:\n  max-model-len: 0008192\n") == 8192
