@@ -32,8 +32,10 @@ class Edit:
     seq: int
 
 
-def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
-    """(parent node, key node, value node) for a pointer; value None when the last key is absent."""
+def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] | None = None,
+          ) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
+    """(parent node, key node, value node) for a pointer; value None when the last key is absent.
+    `lists`: the sequences earlier ops changed (see _Lists), whose indexes no longer match the source."""
     parent: yaml.Node | None = None
     key_node: yaml.Node | None = None
     cur: yaml.Node | None = node
@@ -49,6 +51,10 @@ def _find(node: yaml.Node, parts: list[str]) -> tuple[yaml.Node | None, yaml.Nod
                 raise Unsupported("the path goes through an alias")
             cur = nxt
         elif isinstance(cur, yaml.SequenceNode) and part.isdigit() and int(part) < len(cur.value):
+            if i < len(parts) - 1 and not _in_order(cur):
+                raise Unsupported("the path goes through an alias")
+            if i < len(parts) - 1 and lists and id(cur) in lists:
+                raise Unsupported("a path into a list an earlier operation changed")
             cur = cur.value[int(part)]
         else:
             cur = None
@@ -154,12 +160,15 @@ def _empty_value(node: yaml.Node) -> bool:
     return not node.value and bool(node.flow_style)
 
 
-def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None) -> list[Edit]:
+def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None,
+               lists: dict[int, list[int | None]] | None = None) -> list[Edit]:
     kind = op["op"]
     parts = pointer.parse(op["path"])
     if not parts or parts == [""]:
         raise Unsupported("whole-document operation")
-    parent, key_node, value_node = _find(root, parts)
+    parent, key_node, value_node = _find(root, parts, lists)
+    if isinstance(parent, yaml.SequenceNode):
+        return _sequence_edits(text, root, parts, parent, op, seq, {} if lists is None else lists)
     if not isinstance(parent, yaml.MappingNode):
         raise Unsupported("parent is not a mapping")
     landmarks = [key_node] + ([parent.value[0][0], parent.value[-1][0]] if parent.value else [])
@@ -237,7 +246,9 @@ def _flow_text(value: Any, json_style: bool = False, quote: str | None = None) -
         return yamlio.scalar_text(value, quote)
     if isinstance(value, str) and (json_style or any(c in value for c in ",[]{}#:\"'\n")
                                    or value != value.strip()):
-        return yamlio.scalar_text(value, '"')
+        # JSON inside (a recorded speculative config) reads best single-quoted, as the block emitter writes it.
+        simple = not json_style and '"' in value and "'" not in value and value.isprintable()
+        return yamlio.scalar_text(value, "'" if simple else '"')
     return yamlio.scalar_text(value)
 
 
@@ -278,6 +289,241 @@ def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None,
     raise Unsupported(f"flow operation {kind!r}")
 
 
+# --- sequences: the elements of `args`/`command` lists (plain vLLM workloads, issue #12) --------------
+
+def _in_order(seq_node: yaml.SequenceNode) -> bool:
+    """Each element's text follows the one before: an alias element (`- *name`) is composed as the anchored
+    node, whose marks point earlier in the document, and its text is not where the list is."""
+    last = seq_node.start_mark.index
+    for element in seq_node.value:
+        if element.start_mark.index < last:
+            return False
+        last = element.end_mark.index
+    return True
+
+
+def _scalar_at(text: str, node: yaml.Node) -> bool:
+    """A scalar's text starts where its marks say, with no anchor or tag in front (an edit that rewrites
+    it would drop them), and libyaml and pure PyYAML agree on the positions (see _key_at)."""
+    if not isinstance(node, yaml.ScalarNode):
+        return isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and (
+            not node.flow_style or text[node.start_mark.index:node.start_mark.index + 1] in ("[", "{"))
+    first = text[node.start_mark.index:node.start_mark.index + 1]
+    if node.style in ('"', "'"):
+        return first == node.style
+    if node.style in ("|", ">"):
+        return first == node.style
+    if node.start_mark.index == node.end_mark.index:
+        return node.value == ""
+    return first == node.value[:1]
+
+
+_PLAIN_UNSAFE = set("{}[],\"'#&*!|>%@`")
+
+
+def _element_text(value: Any, siblings: list[yaml.Node], flow: bool, json_style: bool = False) -> str:
+    """A new list element as one line of YAML. Strings take the quoting their neighbours share when all
+    of them are quoted alike (`["vllm", "serve"]`), else plain where plain is unremarkable, else single
+    quotes (`'--speculative-config={"method":"mtp"}'`: flow indicators and quotes read best inside them)."""
+    if not isinstance(value, str):
+        if isinstance(value, (dict, list)):
+            raise Unsupported("a collection as a new list element")
+        return yamlio.scalar_text(value)
+    styles = {n.style for n in siblings if isinstance(n, yaml.ScalarNode) and n.tag == yamlio.STR_TAG}
+    if json_style or (len(styles) == 1 and styles <= {'"', "'"}):
+        style = '"' if json_style else styles.pop()
+        return _quoted(value, style)
+    if "\n" not in value and not (set(value) & _PLAIN_UNSAFE) and ": " not in value:
+        return yamlio.scalar_text(value)  # plain, or quoted as the emitter quotes "8000" or "on"
+    return _quoted(value, "'")
+
+
+def _quoted(value: str, style: str | None) -> str:
+    """`value` as one line in the quoting `style` (a line break forces double quotes: `\\n`)."""
+    if style == "'" and "\n" not in value:
+        return "'" + value.replace("'", "''") + "'"
+    return yamlio.dump_inline(value, '"')
+
+
+def _dash(text: str, node: yaml.Node) -> int:
+    """The offset of the `-` that introduces a block sequence element (on the element's line)."""
+    at = node.start_mark.index
+    while at > 0 and text[at - 1] == " ":
+        at -= 1
+    if at == 0 or text[at - 1] != "-":
+        raise Unsupported("a sequence element not on its dash's line")
+    return at - 1
+
+
+def _starts_line(text: str, pos: int) -> bool:
+    return text[line_start(text, pos):pos].strip(" ") == ""
+
+
+def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.SequenceNode,
+                    op: dict, seq: int, lists: dict[int, list[int | None]]) -> list[Edit]:
+    """Edits of one element of a block or flow sequence: `add` at an index (or `-`), `remove`, `replace`
+    of a scalar (a block scalar in place, line by line).
+
+    JSON Patch indexes count the list as the earlier ops left it; `lists` maps each list changed so far
+    to its elements' source indexes (None: added by an op), so that two adds in a row, or a remove then
+    an add, land where JSON Patch puts them."""
+    kind, part, elements = op["op"], parts[-1], parent.value
+    if not (part.isdigit() or (part == "-" and kind == "add")):
+        raise Unsupported(f"{part!r} in a sequence: the parent is not a mapping")
+    current = lists.setdefault(id(parent), list(range(len(elements))))
+    at = len(current) if part == "-" else int(part)
+    if at > len(current) or (kind != "add" and at == len(current)):
+        raise Unsupported("no such index")  # jsonpatch says which
+    index = current[at] if at < len(current) else len(elements)
+    if index is None:
+        raise Unsupported("an element an earlier operation added")
+    if kind == "add":
+        current.insert(at, None)
+    elif kind == "remove":
+        current.pop(at)
+    node = elements[index] if index < len(elements) else None
+    if not _in_order(parent) or not all(_scalar_at(text, e) for e in elements):
+        raise Unsupported("aliases, anchors or tags in the sequence")
+    if parent.flow_style and text[parent.start_mark.index:parent.start_mark.index + 1] != "[":
+        raise Unsupported("node positions disagree with the text")
+    if kind == "add":
+        if parent.flow_style:
+            return _flow_sequence_add(text, parent, index, op["value"], seq)
+        return _block_sequence_add(text, parent, index, op["value"], seq)
+    assert node is not None
+    if kind == "remove":
+        if parent.flow_style:
+            if len(elements) == 1:
+                return [Edit(parent.start_mark.index, parent.end_mark.index, "[]", seq)]
+            span = ((node.start_mark.index, elements[1].start_mark.index) if index == 0 else
+                    (node_end(elements[index - 1], text), node_end(node, text)))
+            own = text[node.start_mark.index:node.end_mark.index]  # a `#` in a quoted element is no comment
+            if "#" in searchable(text)[span[0]:span[1]].replace(own, "", 1):
+                raise Unsupported("a comment inside the flow sequence where an element goes")
+            return [Edit(span[0], span[1], "", seq)]
+        if len(elements) == 1:
+            # The list stays, empty: `key: []` (its comments before the element go with it).
+            _, owner_key, _ = _find(root, parts[:-1])
+            if owner_key is None:
+                raise Unsupported("emptying a nested sequence")
+            return [Edit(_after_colon(text, owner_key), node_end(parent, text), " []", seq)]
+        dash = _dash(text, node)
+        if not _starts_line(text, dash):
+            raise Unsupported("a sequence element that does not start its line")
+        return [Edit(line_start(text, dash), line_end(text, node_end(node, text)), "", seq)]
+    if kind == "replace":
+        new = op["value"]
+        if not isinstance(node, yaml.ScalarNode) or isinstance(new, (dict, list)):
+            raise Unsupported("replacing a collection in a sequence")
+        if _is_block_scalar(node):
+            return _block_scalar_edits(text, node, new, seq)
+        if node.style in ('"', "'"):
+            written = _quoted(new, node.style) if isinstance(new, str) else yamlio.scalar_text(new)
+        elif isinstance(new, str) and "\n" not in new:
+            written = (_element_text(new, [], flow=True) if parent.flow_style
+                       else yamlio.scalar_text(new))
+        else:
+            written = _quoted(new, '"') if isinstance(new, str) else yamlio.scalar_text(new)
+        return [Edit(node.start_mark.index, node.end_mark.index, written, seq)]
+    raise Unsupported(f"sequence operation {kind!r}")
+
+
+def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int) -> list[Edit]:
+    """A new `- value` line: before element `index`, or after the last one (and before the comment lines
+    that follow it), at the column of the neighbouring dash and with its spacing."""
+    elements = parent.value
+    near = elements[index] if index < len(elements) else elements[-1]
+    dash = _dash(text, near)
+    entry = " " * column_of(text, dash) + "-" + text[dash + 1:near.start_mark.index] \
+        + _element_text(value, elements, flow=False) + "\n"
+    if index < len(elements):
+        if not _starts_line(text, dash):
+            raise Unsupported("a sequence element that does not start its line")
+        at = line_start(text, dash)
+        return [Edit(at, at, entry, seq)]
+    at = line_end(text, node_end(near, text))
+    if ends_line(text[at - 1:at]):
+        return [Edit(at, at, entry, seq)]
+    # The last line had no line break: a block scalar ending there must mean the same with one after it.
+    return [Edit(at, at, "\n" + entry, seq)] + [Edit(a, b, new, seq) for a, b, new in tail_edits(text, parent)]
+
+
+def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int) -> list[Edit]:
+    elements = parent.value
+    strings = [e for e in elements if isinstance(e, yaml.ScalarNode) and e.tag == yamlio.STR_TAG]
+    entry = _element_text(value, elements, flow=True,
+                          json_style=bool(strings) and all(e.style == '"' for e in strings))
+    if not elements:
+        close = parent.end_mark.index - 1
+        if text[close] != "]":
+            raise Unsupported("odd empty flow sequence")
+        return [Edit(close, close, entry, seq)]
+    if index < len(elements):
+        at = elements[index].start_mark.index
+        return [Edit(at, at, entry + ", ", seq)]
+    at = node_end(elements[-1], text)
+    return [Edit(at, at, ", " + entry, seq)]
+
+
+def _block_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, seq: int) -> list[Edit]:
+    """A literal or folded block scalar (a `sh -c` script) edited where its value changes, when that is
+    inside one line (what inserting or removing an argument does): header, indentation, chomping, the
+    other lines and their line breaks stay as written. Anything else is Unsupported."""
+    if not isinstance(new, str):
+        raise Unsupported("a block scalar replaced by a non-string")
+    old = node.value
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
+    # Of the places an insertion or removal could be made alike, the leftmost: right after the word it
+    # follows (` --speculative-config='…'` after the model, not `--speculative-config='…' ` before `2>&1`).
+    while head > 0 and old[head - 1] != "\n" and (old_mid or new_mid) and not (old_mid and new_mid) \
+            and old[head - 1] == (old_mid or new_mid)[-1]:
+        if old_mid:
+            old_mid = old[head - 1] + old_mid[:-1]
+        else:
+            new_mid = old[head - 1] + new_mid[:-1]
+        head -= 1
+    if "\n" in old_mid or "\n" in new_mid or "\r" in new_mid:
+        raise Unsupported("a block scalar edit across lines")
+    start = node.start_mark.index
+    header_end = line_end(text, start)
+    header = searchable(text)[start:header_end].split("#", 1)[0].strip()
+    if any(c.isdigit() for c in header):
+        raise Unsupported("a block scalar with an explicit indentation")
+    view = searchable(text)
+    indent = None
+    cursor = 0
+    pos = header_end
+    end = node.end_mark.index
+    while pos < end:
+        nl = view.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        line = view[pos:stop].rstrip("\r")
+        if line.strip(" "):
+            if indent is None:
+                indent = len(line) - len(line.lstrip(" "))
+            elif len(line) - len(line.lstrip(" ")) < indent:
+                break  # past the scalar (a comment line the marks took in)
+        content = line[indent:] if indent is not None and len(line) > indent else ""
+        if content:
+            at = old.find(content, cursor)
+            if at < 0 or old[cursor:at].strip(" \n"):
+                raise Unsupported("a block scalar whose lines do not match its value")
+            if at <= head and head + len(old_mid) <= at + len(content):
+                where = pos + indent + head - at
+                if text[where:where + len(old_mid)] != old_mid:
+                    raise Unsupported("a block scalar whose lines do not match its value")
+                return [Edit(where, where + len(old_mid), new_mid, seq)]
+            cursor = at + len(content)
+        pos = stop + 1
+    raise Unsupported("a block scalar edit outside its lines")
+
+
 def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int,
                      extra: list[tuple[int, int, str]] = (),  # type: ignore[assignment]
                      quote: str | None = None, nl: str = "\n") -> str:
@@ -285,10 +531,13 @@ def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, en
     text) edits; raises Unsupported. `quote`: the quoting of the strings the ops write (default: the
     replaced value's, else plain where YAML allows); `nl`: the line break of the lines they write."""
     edits: list[Edit] = [Edit(a, b, new, -1) for a, b, new in extra]
+    lists: dict[int, list[int | None]] = {}
     for seq, op in enumerate(ops):
-        edits.extend(_edits_for(text, root, op, seq, quote))
+        edits.extend(_edits_for(text, root, op, seq, quote, lists))
     if nl != "\n":
         edits = [Edit(e.start, e.end, e.text.replace("\n", nl), e.seq) for e in edits]
+    # The same tail edit may come from the caller and from an op that writes after the last line.
+    edits = list({(e.start, e.end, e.text): e for e in edits}.values())
     edits.sort(key=lambda e: (e.start, e.seq), reverse=True)
     out = text[start:end]
     last_start = end + 1
