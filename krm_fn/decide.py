@@ -251,14 +251,16 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
         configmap, problem = build(src.data() if src else None, src_name, w.namespace, res.json, res.method), ""
     except InferenceConfigError as exc:
         configmap, problem = None, str(exc)
-    why = _why(res, table)
-    if refused:
-        why = "has a tuned config this vLLM refuses (" + why.split("(", 1)[1]
-    return Inject(*found, json=res.json, method=res.method, why=why, configmap=configmap, problem=problem, refused=refused, refused_why=refused_why,
+    return Inject(*found, json=res.json, method=res.method, why=_why(res, table, refused=bool(refused)),
+                  configmap=configmap, problem=problem, refused=refused, refused_why=refused_why,
                   vllm_version=shown(parse_version(vllm_version)))
 
 
-def _why(res: Resolution, table: PresetTable) -> str:
+def _why(res: Resolution, table: PresetTable, refused: bool = False) -> str:
+    if refused:  # tuned, but the vllmVersion vLLM refuses the tuned config (SD308): the fallback
+        if table.fallback == DEFAULT_TABLE.fallback:
+            return "has a tuned config this vLLM refuses (universal fallback)"
+        return "has a tuned config this vLLM refuses (the ngramFallback setting)"
     default = DEFAULT_TABLE.tuned.get(res.canonical)
     if res.tuned:
         if default is not None and table.tuned[res.canonical] == default:
