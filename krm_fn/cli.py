@@ -60,6 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--mode", choices=MODES, help="materialize (default) or validate")
     r.add_argument("--disable", metavar="IDS", help="finding ids not to report, separated by commas (e.g. "
                                                     "SD112,SD008); the same as the disable setting")
+    r.add_argument("--prometheus-rules", action=argparse.BooleanOptionalAction, default=None,
+                   help="add a PrometheusRule per namespace with enabled workloads (or not); the same as the "
+                        "prometheusRules setting")
+    r.add_argument("--min-acceptance-rate", metavar="RATE", help="the rule's alert threshold, 0 to 1 (default "
+                                                                 "0.3); the same as the minAcceptanceRate setting")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
                                                        "(default: KAITO_SPECDEC_MAX_INPUT or 256Mi)")
     pr = sub.add_parser("presets", help="print the effective tuned presets, legacy aliases and the fallback",
@@ -386,6 +391,10 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
             overrides = {"mode": args.mode} if args.mode else {}
             if args.disable is not None:  # `--disable ""` turns off what the config or environment disabled
                 overrides["disable"] = args.disable
+            if args.prometheus_rules is not None:
+                overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
+            if args.min_acceptance_rate is not None:
+                overrides["minAcceptanceRate"] = args.min_acceptance_rate
             outcome = run_render(sources, fc, environ, overrides)
         else:
             if _isatty(stdin):

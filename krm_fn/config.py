@@ -14,17 +14,19 @@ from . import constants as C
 from .quoting import goquote
 from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
 from .results import Severity
+from .monitoring import DEFAULT_MIN_ACCEPTANCE_RATE
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_schema import parse_version as vllm_release
 
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
 SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
-            "disable")
+            "disable", "prometheusRules", "minAcceptanceRate")
 # Environment names for the settings that make sense outside a functionConfig.
 ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
              "ngramFallback": "NGRAM_FALLBACK", "kaitoVersion": "KAITO_VERSION",
-             "vllmVersion": "VLLM_VERSION", "featureGates": "FEATURE_GATES", "disable": "DISABLE"}
+             "vllmVersion": "VLLM_VERSION", "featureGates": "FEATURE_GATES", "disable": "DISABLE",
+             "prometheusRules": "PROMETHEUS_RULES", "minAcceptanceRate": "MIN_ACCEPTANCE_RATE"}
 
 # KAITO's --feature-gates names (pkg/featuregates/featuregates.go, v0.12.0). The function follows two of
 # them; the others are accepted so that a cluster's flag can be pasted as it is.
@@ -68,6 +70,8 @@ FINDINGS = {
     "SD040": "disable names an unknown finding id",
     "SD041": "disable names a finding that cannot be turned off",
     "SD042": "vllmVersion is not a vLLM release",
+    "SD046": "prometheusRules is neither true nor false",
+    "SD047": "minAcceptanceRate is not a number from 0 to 1",
 }
 ALWAYS_ON = frozenset(FINDINGS)
 
@@ -120,6 +124,8 @@ class Settings:
     vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
     disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
+    prometheus_rules: bool = False          # one PrometheusRule per namespace with enabled workloads
+    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold
 
     @property
     def materialize(self) -> bool:
@@ -163,6 +169,31 @@ def parse_vllm_version(value: Any) -> str:
         hint = " in quotes (YAML reads an unquoted 0.10 as the number 0.1)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
         raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD042") from None
     return value.strip()
+
+
+def parse_prometheus_rules(value: Any) -> bool:
+    """`"true"`/`"false"` (a ConfigMap's data is strings), or a YAML boolean in a policy's spec."""
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    raise ConfigError(f"prometheusRules: invalid value {_q(value)}; expected \"true\" or \"false\"", "prometheusRules", id="SD046")
+
+
+# A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
+def parse_min_acceptance_rate(value: Any) -> float:
+    """`"0.3"` (a ConfigMap's data is strings) or a number in a policy's spec, from 0 to 1."""
+    number = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+        number = float(value.strip())
+    if number is None or not 0 <= number <= 1:
+        raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD047")
+    return number
 
 
 def parse_feature_gates(value: Any) -> Mapping[str, bool]:
@@ -284,8 +315,12 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
     version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else TABLES_VERSION
     gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
     disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
+    rules = parse_prometheus_rules(raw["prometheusRules"]) if raw.get("prometheusRules") not in (None, "") else False
+    threshold = parse_min_acceptance_rate(raw["minAcceptanceRate"]) \
+        if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
-                    vllm_version=vllm, feature_gates=gates, disable=disable)
+                    vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
+                    min_acceptance_rate=threshold)
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,

@@ -27,6 +27,7 @@ selector on those would work only where the monitor copies them.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Iterable
@@ -95,9 +96,44 @@ def _string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _selector(namespace: str, workload: Monitored) -> str:
+class Workspaces:
+    """The Workspace names among some workloads, sorted: those starting with a prefix found by bisection
+    (a namespace may hold thousands; comparing every pair would be quadratic)."""
+
+    def __init__(self, workloads: Iterable[Monitored]) -> None:
+        self.names = sorted({w.name for w in workloads if w.kind == "Workspace"})
+
+    def starting_with(self, prefix: str) -> list[str]:
+        lo = bisect.bisect_left(self.names, prefix)
+        hi = lo
+        while hi < len(self.names) and self.names[hi].startswith(prefix):
+            hi += 1
+        return self.names[lo:hi]
+
+
+def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Workspaces) -> list[Monitored]:
+    """The other workloads of the namespace whose pods the workload's pattern would also match.
+
+    Only a Workspace has a fixed pod name (`w-0`); it is swallowed when that name is one a GenerateName
+    of the workload could make: a Workspace `s-x7k2p` next to an InferenceSet `s`, or `m-decode-x7k2p`
+    next to a MultiRoleInference `m`. Such pods are then excluded by name (`pod!~`). Pods of workloads that
+    are not in the input cannot be told apart (see the README's Monitoring section)."""
+    around = neighbours if isinstance(neighbours, Workspaces) else Workspaces(neighbours)
+    # Every pod name of every kind starts with `<name>-`, up to a GenerateName's cut: only Workspaces named
+    # so are candidates, and the pattern is compiled only for those.
+    prefix = (workload.name + "-")[:_GENERATE_NAME_BASE]
+    candidates = [Monitored("Workspace", name) for name in around.starting_with(prefix)]
+    candidates = [n for n in candidates if n != workload]
+    if not candidates:
+        return []
+    pattern = re.compile(pod_pattern(workload))
+    return [n for n in candidates if pattern.fullmatch(n.name + "-0")]
+
+
+def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] | Workspaces = ()) -> str:
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
     matchers.append(f"pod=~{_string(pod_pattern(workload))}")
+    matchers += [f"pod!~{_string(pod_pattern(n))}" for n in swallowed(workload, neighbours)]
     return "{" + ",".join(matchers) + "}"
 
 
@@ -106,9 +142,11 @@ def _sum_rate(metric: str, selector: str, window: str) -> str:
     return f"sum by (namespace) (rate({metric}{selector}[{window}]))"
 
 
-def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW) -> dict[str, str]:
-    """The PromQL of both figures for one workload (also what the README shows)."""
-    sel = _selector(namespace, workload)
+def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW,
+                neighbours: Iterable[Monitored] | Workspaces = ()) -> dict[str, str]:
+    """The PromQL of both figures for one workload (also what the README shows); `neighbours`: the other
+    workloads in the namespace, whose pods are left out where the workload's pattern would match them."""
+    sel = _selector(namespace, workload, neighbours)
     accepted = _sum_rate(ACCEPTED_TOKENS, sel, window)
     return {
         "acceptance_rate": f"{accepted} / {_sum_rate(DRAFT_TOKENS, sel, window)}",
@@ -125,14 +163,16 @@ def _check(window: str, min_acceptance_rate: float) -> None:
 
 
 def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE,
-          window: str = DEFAULT_WINDOW) -> list[dict]:
-    """The rule group's rules: two records per workload (in the order given, each once), then the alert."""
+          window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict]:
+    """The rule group's rules: two records per workload (in the order given, each once), then the alert.
+    `neighbours`: every workload of the namespace (watched or not), for `expressions`."""
     _check(window, min_acceptance_rate)
     unique = list(dict.fromkeys(workloads))
+    around = Workspaces([*unique, *neighbours])
     out: list[dict] = []
     for w in unique:
         labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}
-        exprs = expressions(namespace, w, window)
+        exprs = expressions(namespace, w, window, around)
         out.append({"record": ACCEPTANCE_RATE.format(window=window), "expr": exprs["acceptance_rate"],
                     "labels": dict(labels)})
         out.append({"record": ACCEPTANCE_LENGTH.format(window=window), "expr": exprs["mean_acceptance_length"],
@@ -159,12 +199,12 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
 
 def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
                     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
-                    labels: dict[str, str] | None = None) -> dict:
+                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict:
     """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content.
 
     `labels` go on the object (a Prometheus' `ruleSelector` often asks for one, e.g. `release: <name>`). The
     `kaito-specdec.dev/derived` annotation marks it as the function's own, like a derived ConfigMap, so that
-    a run over its own output regenerates or retires it. Raises ValueError for a bad window or threshold, or
+    a run over its own output regenerates or retires it. `neighbours`: see `rules`. Raises ValueError for a bad window or threshold, or
     for no workloads (nothing to watch: the caller retires the rule instead).
     """
     workloads = list(workloads)
@@ -172,7 +212,7 @@ def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
         raise ValueError("a PrometheusRule needs at least one workload")
     annotations = {C.DERIVED_ANNOTATION: "true"}
     spec = {"groups": [{"name": f"kaito-specdec.{namespace}" if namespace else "kaito-specdec",
-                        "rules": rules(namespace, workloads, min_acceptance_rate, window)}]}
+                        "rules": rules(namespace, workloads, min_acceptance_rate, window, neighbours)}]}
     content = {"labels": dict(labels or {}), "annotations": annotations, "spec": spec}
     metadata: dict = {"name": NAME_PREFIX + content_hash(content)}
     if namespace:

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import yaml
 
 from . import constants as C
-from . import streams, yamlio
+from . import prometheus_rules, streams, yamlio
 from .config import ConfigError, Settings, resolve_settings, unreadable
 from .findings import CAN_DISABLE
 from .index import is_derived, ref_of
@@ -66,7 +66,8 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
     changes, results = plan(rl.items, settings)
-    results = _ordered(_enabled(results + unlisted_warnings(rl.items, derived_files(rl.items, changes)), settings),
+    results = _ordered(_enabled(results + unlisted_warnings(rl.items, derived_files(rl.items, changes))
+                                + prometheus_rules.unlisted_warnings(rl.items, changes), settings),
                        rl.items)
     try:
         output = write_resource_list(rl, changes, results)
@@ -78,7 +79,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
 def derived_files(items: list[Item], changes: Changes) -> list[str]:
     """The files of the derived ConfigMaps kpt will write: new ones, and those an earlier run wrote."""
     paths = [((data.get("metadata") or {}).get("annotations") or {}).get(C.PATH_ANNOTATION, "")
-             for _, data in changes.added]
+             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == C.CONFIGMAP_KIND]
     return paths + [item.file()[0] for item in items if is_derived(item) and item.index not in changes.removed]
 
 

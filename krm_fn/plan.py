@@ -5,7 +5,7 @@ Each stage is a function of (the read-only index, the settings, the plan so far)
 names are dropped as each step is folded in, so a disabled error blocks nothing.
 
     check_input -> cascade -> validate -> misplaced_annotation    | errors stop here: nothing is written
-    decide -> materialize -> advise -> revert -> retire
+    decide -> materialize -> advise -> revert -> retire -> prometheus_rules
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from .index import Index, build_index
 from .localconfig import kustomize_config
 from .materialize import materialize, retire, revert
 from .misplaced import misplaced_annotation
+from .prometheus_rules import prometheus_rules
 from .reader import Item
 from .results import Result, Severity, has_errors
 from .shape import duplicates, shape_errors, unreadable
@@ -41,7 +42,7 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
 
 
 CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation)  # after check_input; errors from any of these stop the plan
-CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, retire)
+CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, retire, prometheus_rules)
 
 
 def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) -> Plan:

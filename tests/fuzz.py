@@ -241,11 +241,12 @@ class Obj:
 
     @property
     def targeted(self) -> bool:
-        return self.kind in TARGETED_KINDS
+        return self.kind in TARGETED_KINDS or (self.kind == "PrometheusRule" and self.derived)
 
     @property
     def derived(self) -> bool:
-        return self.kind == "ConfigMap" and self.annotations.get(DERIVED) == "true"
+        # Derived ConfigMaps, and the PrometheusRule of the prometheusRules setting (regenerated, retired).
+        return self.kind in ("ConfigMap", "PrometheusRule") and self.annotations.get(DERIVED) == "true"
 
     @property
     def local(self) -> bool:

@@ -1,0 +1,183 @@
+"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap (issue 11).
+
+With `prometheusRules: "true"`, each namespace whose workloads the decisions enable (an Inject or an
+Override, or a ConfigMap not in the input under a KAITO that reads the annotation: speculative decoding
+runs) gets one `monitoring.coreos.com/v1` PrometheusRule, built by
+monitoring.py for the namespace's top-level workloads: a Workspace an InferenceSet in the input creates is
+watched as part of that InferenceSet (its pods are the InferenceSet's), an InferenceSet a MultiRoleInference
+creates as part of that MultiRoleInference. The rule's name is a hash of its content, so when the workloads
+or the threshold change, the rule in the input (recognised by the `kaito-specdec.dev/derived` annotation)
+is replaced by a new one; one edited by hand is regenerated in its file, as a derived ConfigMap is. When
+nothing in its namespace is enabled any more, or the setting is off, it is dropped. A new rule is written
+after the namespace's first watched workload, in a file in that workload's folder (kpt's path annotations,
+as for derived ConfigMaps).
+
+One stage, (index, settings, plan so far) -> Step, after the decisions and the derived ConfigMaps.
+"""
+from __future__ import annotations
+
+import jsonpatch
+
+from . import constants as C
+from . import monitoring
+from .changes import Added, Changes, Plan, Step, step
+from .config import Settings
+from .decide import Inject, NotVisible, Override
+from .derived import comparable, with_location
+from .index import Index, Workload
+from .localconfig import unlisted_files
+from .reader import Item, ItemError
+from .report import about, q, where
+from .results import Result, Severity
+
+FINDINGS = {
+    "SD801": "a PrometheusRule added for a namespace's enabled workloads (the prometheusRules setting)",
+    "SD802": "a PrometheusRule replaced: the namespace's enabled workloads or the threshold changed",
+    "SD803": "a PrometheusRule dropped: nothing in its namespace has speculative decoding enabled any more",
+    "SD804": "a PrometheusRule dropped: the prometheusRules setting is off",
+    "SD805": "a PrometheusRule edited by hand: regenerated",
+    "SD806": "a PrometheusRule of the derived rule's name that this function did not derive",
+    "SD807": "a derived PrometheusRule in the input cannot be read",
+    "SD808": "a kustomization does not list the PrometheusRule kpt writes beside it",
+}
+# Another object of the rule's name would be overwritten, an unreadable one cannot be compared.
+ALWAYS_ON = frozenset(("SD806", "SD807"))
+
+
+def is_rule(item: Item) -> bool:
+    return item.is_mapping and item.kind == monitoring.KIND and item.api_version == monitoring.API_VERSION
+
+
+def is_derived_rule(item: Item) -> bool:
+    return is_rule(item) and item.annotation(C.DERIVED_ANNOTATION) == "true"
+
+
+def _parents(index: Index, settings: Settings) -> dict[int, Workload]:
+    """Item index of a child workload -> the parent in the input whose controller creates it."""
+    out: dict[int, Workload] = {}
+    for w in index.workloads:
+        if w.spec.kind == "InferenceSet":
+            out.update((c.item.index, w) for c in index.children(w, "Workspace"))
+        elif w.spec.kind == "MultiRoleInference" and settings.mri_controller:
+            out.update((c.item.index, w) for c in index.children(w, "InferenceSet"))
+    return out
+
+
+def _top(w: Workload, parents: dict[int, Workload]) -> Workload:
+    seen = {w.item.index}
+    while w.item.index in parents and parents[w.item.index].item.index not in seen:
+        w = parents[w.item.index]
+        seen.add(w.item.index)
+    return w
+
+
+def _monitored(w: Workload) -> monitoring.Monitored:
+    return monitoring.Monitored(w.spec.kind, w.name)
+
+
+def wanted(index: Index, settings: Settings, plan: Plan) -> dict[str, tuple[dict, Workload, list[Workload]]]:
+    """Namespace -> (the rule it should have, the workload it is written after, the workloads it watches)."""
+    parents = _parents(index, settings)
+    watched: dict[str, dict[int, Workload]] = {}
+    # A ConfigMap not in the input: KAITO (from v0.13.0, which reads the annotation) injects or the
+    # ConfigMap overrides; speculative decoding runs either way.
+    running = (Inject, Override, NotVisible) if settings.knows_annotation else (Inject, Override)
+    for d in plan.decisions:
+        if isinstance(d, running):
+            top = _top(d.workload, parents)
+            watched.setdefault(top.namespace, {})[top.item.index] = top
+    # Every top-level workload of each namespace, so that a Workspace whose pods an InferenceSet's pattern
+    # would match is left out of it (monitoring.swallowed).
+    neighbours: dict[str, list[monitoring.Monitored]] = {}
+    for w in index.workloads:
+        if w.namespace in watched and w.item.index not in parents:
+            neighbours.setdefault(w.namespace, []).append(_monitored(w))
+    out = {}
+    for namespace, by_index in watched.items():
+        ws = [by_index[i] for i in sorted(by_index)]
+        rule = monitoring.prometheus_rule(namespace, map(_monitored, ws), settings.min_acceptance_rate,
+                                          neighbours=neighbours.get(namespace, ()))
+        out[namespace] = (rule, ws[0], ws)
+    return out
+
+
+def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
+    """The rules the setting asks for: kept, regenerated, added after their first workload; the others dropped."""
+    found: dict[str, list[Item]] = {}
+    others: dict[tuple[str, str], Item] = {}   # PrometheusRules that are not ours, by namespace and name
+    for item in index.items:
+        if is_derived_rule(item) and item.index not in index.config:
+            found.setdefault(item.namespace, []).append(item)
+        elif is_rule(item) and not is_derived_rule(item):
+            others.setdefault((item.namespace, item.name), item)
+    want = wanted(index, settings, plan) if settings.prometheus_rules else {}
+    if not want and not found:
+        return step()
+    out: list[Result] = []
+    ops: dict[int, list[dict]] = {}
+    added: list[Added] = []
+    removed: list[int] = []
+    taken = {item.file()[0] for item in index.items if item.file()[0]}
+    for namespace, (rule, first, ws) in want.items():
+        name = rule["metadata"]["name"]
+        mine = found.pop(namespace, [])
+        same = [item for item in mine if item.name == name]
+        other = others.get((namespace, name))
+        if other is not None:
+            out.append(about(Severity.ERROR, f"PrometheusRule {q(name)} exists and is not one this function derived; rename it",
+                             other, id="SD806"))
+        elif same:
+            out += _keep(same[0], rule, ops)
+        else:
+            added.append(Added(first.item.index, with_location(rule, first.item.annotations(), taken)))
+            watched = ", ".join(f"{w.spec.kind} {q(w.name)}" for w in ws)
+            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {watched}, and an alert when an acceptance rate stays below {format(settings.min_acceptance_rate, 'g')} for {monitoring.ALERT_FOR}",
+                             first.item, id="SD801", change=True))
+        for item in mine:
+            if same and item is same[0]:
+                continue
+            removed.append(item.index)
+            out.append(about(Severity.INFO, f"derived PrometheusRule replaced by {q(name)}: the namespace's enabled workloads or the threshold changed",
+                             item, id="SD802", change=True))
+    for items in found.values():
+        for item in items:
+            removed.append(item.index)
+            if settings.prometheus_rules:
+                out.append(about(Severity.INFO, "derived PrometheusRule dropped: nothing in its namespace has speculative decoding enabled any more",
+                                 item, id="SD803", change=True))
+            else:
+                out.append(about(Severity.INFO, "derived PrometheusRule dropped: the prometheusRules setting is off",
+                                 item, id="SD804", change=True))
+    return step(out, ops=ops, added=added, removed=removed)
+
+
+def _keep(item: Item, rule: dict, ops: dict[int, list[dict]]) -> list[Result]:
+    """The rule in the input, as it is, or regenerated in its file when it differs (edited by hand)."""
+    name = rule["metadata"]["name"]
+    try:
+        data = item.data()
+    except ItemError as exc:
+        return [about(Severity.ERROR, f"derived PrometheusRule {q(name)} cannot be read: {exc}; delete it to regenerate it",
+                      item, id="SD807")]
+    if comparable(data) == rule:
+        return []
+    keep = (data.get("metadata") or {}).get("annotations") or {}
+    want = with_location(rule, {})
+    want["metadata"]["annotations"].update({k: v for k, v in keep.items() if str(k).startswith(C.RENDER_STRIPPED)})
+    ops[item.index] = jsonpatch.make_patch(data, want).patch
+    return [about(Severity.WARNING, f"derived PrometheusRule {q(name)} differs from what the enabled workloads and settings give (edited by hand?): regenerated; set minAcceptanceRate, or write your own PrometheusRule, instead",
+                  item, id="SD805", change=True)]
+
+
+def rule_files(items: list[Item], changes: Changes) -> list[str]:
+    """The files of the derived PrometheusRules kpt will write: new ones, and those an earlier run wrote."""
+    paths = [((data.get("metadata") or {}).get("annotations") or {}).get(C.PATH_ANNOTATION, "")
+             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == monitoring.KIND]
+    return paths + [item.file()[0] for item in items if is_derived_rule(item) and item.index not in changes.removed]
+
+
+def unlisted_warnings(items: list[Item], changes: Changes) -> list[Result]:
+    """kpt on a kustomize folder: a rule's file the folder's kustomization does not list is left out of
+    `kustomize build` (nothing breaks, but nothing is watched)."""
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, the PrometheusRule kaito-specdec derived for the workloads there (prometheusRules setting): `kustomize build` would leave it out and nothing would watch their acceptance rate; add it to resources", **where(kustomization), id="SD808")
+            for kustomization, name in unlisted_files(items, rule_files(items, changes))]
