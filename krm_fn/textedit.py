@@ -1,6 +1,10 @@
 """JSON Patch operations applied as small text edits: to one item's source region, or to a YAML document
 held in a string (the `inference_config.yaml` inside a ConfigMap's data).
 
+Mappings take `add`/`replace`/`remove` of keys; lists (a container's `args`/`command`) take `add` at an
+index or `-`, `remove` and `replace` of an element, block and flow alike, and a script in a block scalar
+is edited on the line that changes, keeping its header, indentation and chomping.
+
 The patch is the single source of truth: applying it to the data gives the intended value, the text
 edits try to produce it while leaving every other byte alone, and one verifier (`same`, after a
 re-parse) checks that they did. Where an edit cannot be made safely (odd layouts, aliases), the item
@@ -50,7 +54,7 @@ def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] 
                 # `key: *name` is the anchored node itself, written earlier and shared: never edit it there.
                 raise Unsupported("the path goes through an alias")
             cur = nxt
-        elif isinstance(cur, yaml.SequenceNode) and part.isdigit() and int(part) < len(cur.value):
+        elif isinstance(cur, yaml.SequenceNode) and part.isascii() and part.isdigit() and int(part) < len(cur.value):
             if i < len(parts) - 1 and not _in_order(cur):
                 raise Unsupported("the path goes through an alias")
             if i < len(parts) - 1 and lists and id(cur) in lists:
@@ -99,6 +103,10 @@ def _value_text(value: Any, indent: int, style: str | None = None) -> str:
         if not value:
             return " {}" if isinstance(value, dict) else " []"
         quoted = _quoted_block(value, indent, style) if style and isinstance(value, dict) else None
+        if isinstance(value, list) and all(isinstance(v, str) and "\n" not in v for v in value):
+            # A new `args`: its strings quoted as an element appended to an existing list would be.
+            quoted = "".join("\n" + " " * indent + "- " + (yamlio.scalar_text(v, style) if style else
+                                                           _element_text(v, [], flow=False)) for v in value)
         return quoted if quoted is not None else _block(value, indent)
     if isinstance(value, str) and "\n" in value:
         raise Unsupported("multi-line string")
@@ -342,7 +350,9 @@ def _quoted(value: str, style: str | None) -> str:
     """`value` as one line in the quoting `style` (a line break forces double quotes: `\\n`)."""
     if style == "'" and "\n" not in value:
         return "'" + value.replace("'", "''") + "'"
-    return yamlio.dump_inline(value, '"')
+    # PyYAML's own representer: yamlio's writes a multi-line string as a block, which is no one-liner.
+    return yaml.dump(value, Dumper=yaml.SafeDumper, default_style='"', width=1 << 16,
+                     allow_unicode=True).rstrip("\n")
 
 
 def _dash(text: str, node: yaml.Node) -> int:
@@ -368,27 +378,36 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
     to its elements' source indexes (None: added by an op), so that two adds in a row, or a remove then
     an add, land where JSON Patch puts them."""
     kind, part, elements = op["op"], parts[-1], parent.value
-    if not (part.isdigit() or (part == "-" and kind == "add")):
+    if not ((part.isascii() and part.isdigit()) or (part == "-" and kind == "add")):
         raise Unsupported(f"{part!r} in a sequence: the parent is not a mapping")
     current = lists.setdefault(id(parent), list(range(len(elements))))
+    if elements and not current:
+        raise Unsupported("an operation on a list earlier operations emptied")  # `key: []` is written already
     at = len(current) if part == "-" else int(part)
     if at > len(current) or (kind != "add" and at == len(current)):
         raise Unsupported("no such index")  # jsonpatch says which
     index = current[at] if at < len(current) else len(elements)
     if index is None:
-        raise Unsupported("an element an earlier operation added")
+        raise Unsupported("an element an earlier operation added or changed")
     if kind == "add":
         current.insert(at, None)
     elif kind == "remove":
         current.pop(at)
+    else:
+        current[at] = None  # its text is no longer the source's: a second edit would be made blind
     node = elements[index] if index < len(elements) else None
     if not _in_order(parent) or not all(_scalar_at(text, e) for e in elements):
         raise Unsupported("aliases, anchors or tags in the sequence")
+    if any(e.start_mark.index == e.end_mark.index for e in elements):
+        raise Unsupported("an empty element (a null) in the sequence: its marks are not where its dash is")
     if parent.flow_style and text[parent.start_mark.index:parent.start_mark.index + 1] != "[":
         raise Unsupported("node positions disagree with the text")
     if kind == "add":
         if parent.flow_style:
-            return _flow_sequence_add(text, parent, index, op["value"], seq)
+            # An empty list takes its quoting from its key: `"args": []` is JSON, and stays JSON.
+            _, owner_key, _ = _find(root, parts[:-1]) if not elements else (None, None, None)
+            json_key = isinstance(owner_key, yaml.ScalarNode) and owner_key.style == '"'
+            return _flow_sequence_add(text, parent, index, op["value"], seq, first=at == 0, json_key=json_key)
         return _block_sequence_add(text, parent, index, op["value"], seq)
     assert node is not None
     if kind == "remove":
@@ -401,22 +420,36 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
             if "#" in searchable(text)[span[0]:span[1]].replace(own, "", 1):
                 raise Unsupported("a comment inside the flow sequence where an element goes")
             return [Edit(span[0], span[1], "", seq)]
-        if len(elements) == 1:
+        if not current and len(elements) > 1:
+            raise Unsupported("a list emptied by several operations")
+        if len(elements) == 1 and not current:
             # The list stays, empty: `key: []` (its comments before the element go with it).
             _, owner_key, _ = _find(root, parts[:-1])
             if owner_key is None:
                 raise Unsupported("emptying a nested sequence")
-            return [Edit(_after_colon(text, owner_key), node_end(parent, text), " []", seq)]
+            end = node_end(parent, text)  # past the line break when a block scalar ends the list
+            return [Edit(_after_colon(text, owner_key), end, " []" + "\n" * ends_line(text[end - 1:end]), seq)]
         dash = _dash(text, node)
         if not _starts_line(text, dash):
             raise Unsupported("a sequence element that does not start its line")
-        return [Edit(line_start(text, dash), line_end(text, node_end(node, text)), "", seq)]
+        cut = line_end(text, node_end(node, text))
+        before = _last_scalar(elements[index - 1]) if index else None
+        view = searchable(text)
+        after = view[cut:len(text) if view.find("\n", cut) < 0 else view.find("\n", cut)].rstrip("\r")
+        if before is not None and _is_block_scalar(before) and after.lstrip(" ")[:1] == "#" \
+                and len(after) - len(after.lstrip(" ")) > column_of(text, dash):
+            raise Unsupported("a comment after the element would join the block scalar before it")
+        return [Edit(line_start(text, dash), cut, "", seq)]
     if kind == "replace":
         new = op["value"]
         if not isinstance(node, yaml.ScalarNode) or isinstance(new, (dict, list)):
             raise Unsupported("replacing a collection in a sequence")
         if _is_block_scalar(node):
             return _block_scalar_edits(text, node, new, seq)
+        try:
+            return _flow_scalar_edits(text, node, new, bool(parent.flow_style), seq)
+        except Unsupported:
+            pass  # written whole below, in its quoting where the value allows
         if node.style in ('"', "'"):
             written = _quoted(new, node.style) if isinstance(new, str) else yamlio.scalar_text(new)
         elif isinstance(new, str) and "\n" not in new:
@@ -448,21 +481,66 @@ def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value:
     return [Edit(at, at, "\n" + entry, seq)] + [Edit(a, b, new, seq) for a, b, new in tail_edits(text, parent)]
 
 
-def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int) -> list[Edit]:
+def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int,
+                       first: bool = True, json_key: bool = False) -> list[Edit]:
+    """`value` into a flow list, in flow syntax; `first`: it becomes the list's first element;
+    `json_key`: the list is empty and its key double-quoted (a JSON document)."""
     elements = parent.value
     strings = [e for e in elements if isinstance(e, yaml.ScalarNode) and e.tag == yamlio.STR_TAG]
     entry = _element_text(value, elements, flow=True,
-                          json_style=bool(strings) and all(e.style == '"' for e in strings))
+                          json_style=json_key or (bool(strings) and all(e.style == '"' for e in strings)))
     if not elements:
         close = parent.end_mark.index - 1
         if text[close] != "]":
             raise Unsupported("odd empty flow sequence")
-        return [Edit(close, close, entry, seq)]
+        return [Edit(close, close, entry if first else ", " + entry, seq)]
     if index < len(elements):
         at = elements[index].start_mark.index
         return [Edit(at, at, entry + ", ", seq)]
     at = node_end(elements[-1], text)
     return [Edit(at, at, ", " + entry, seq)]
+
+
+def _diff(old: str, new: str) -> tuple[int, str, str]:
+    """(offset, old run, new run): the one run of `old` that `new` replaces. Of the places an insertion or
+    removal could be made alike, the leftmost within its line: right after the word it follows
+    (` --speculative-config='…'` after the model, not `--speculative-config='…' ` before `2>&1`)."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
+    while head > 0 and old[head - 1] != "\n" and bool(old_mid) != bool(new_mid) \
+            and old[head - 1] == (old_mid or new_mid)[-1]:
+        if old_mid:
+            old_mid = old[head - 1] + old_mid[:-1]
+        else:
+            new_mid = old[head - 1] + new_mid[:-1]
+        head -= 1
+    return head, old_mid, new_mid
+
+
+Line = tuple[str, list[int]]   # a source line's share of a scalar's value, and each character's offset (+ end)
+
+
+def _line_splice(old: str, new: str, lines: list[Line]) -> tuple[int, int, str, str, int]:
+    """(start, end, old run, new run, line) in the source for a change of a scalar's value from `old` to
+    `new` that stays inside one of its source `lines` (in order, each the value's text between line
+    breaks, folds and blank lines); Unsupported otherwise."""
+    head, old_mid, new_mid = _diff(old, new)
+    if "\n" in old_mid or "\n" in new_mid or "\r" in new_mid:
+        raise Unsupported("a scalar edit across lines")
+    cursor = 0
+    for n, (content, offsets) in enumerate(lines):
+        at = old.find(content, cursor)
+        if at < 0 or old[cursor:at].strip(" \n"):
+            raise Unsupported("a scalar whose lines do not match its value")
+        if at <= head and head + len(old_mid) <= at + len(content):
+            return offsets[head - at], offsets[head - at + len(old_mid)], old_mid, new_mid, n
+        cursor = at + len(content)
+    raise Unsupported("a scalar edit outside its lines")
 
 
 def _block_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, seq: int) -> list[Edit]:
@@ -471,35 +549,15 @@ def _block_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, seq: int) ->
     other lines and their line breaks stay as written. Anything else is Unsupported."""
     if not isinstance(new, str):
         raise Unsupported("a block scalar replaced by a non-string")
-    old = node.value
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
-    # Of the places an insertion or removal could be made alike, the leftmost: right after the word it
-    # follows (` --speculative-config='…'` after the model, not `--speculative-config='…' ` before `2>&1`).
-    while head > 0 and old[head - 1] != "\n" and (old_mid or new_mid) and not (old_mid and new_mid) \
-            and old[head - 1] == (old_mid or new_mid)[-1]:
-        if old_mid:
-            old_mid = old[head - 1] + old_mid[:-1]
-        else:
-            new_mid = old[head - 1] + new_mid[:-1]
-        head -= 1
-    if "\n" in old_mid or "\n" in new_mid or "\r" in new_mid:
-        raise Unsupported("a block scalar edit across lines")
     start = node.start_mark.index
     header_end = line_end(text, start)
-    header = searchable(text)[start:header_end].split("#", 1)[0].strip()
+    view = searchable(text)
+    header = view[start:header_end].split("#", 1)[0].strip()
     if any(c.isdigit() for c in header):
         raise Unsupported("a block scalar with an explicit indentation")
-    view = searchable(text)
+    lines: list[Line] = []
     indent = None
-    cursor = 0
-    pos = header_end
-    end = node.end_mark.index
+    pos, end = header_end, node.end_mark.index
     while pos < end:
         nl = view.find("\n", pos, end)
         stop = end if nl < 0 else nl
@@ -511,17 +569,101 @@ def _block_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, seq: int) ->
                 break  # past the scalar (a comment line the marks took in)
         content = line[indent:] if indent is not None and len(line) > indent else ""
         if content:
-            at = old.find(content, cursor)
-            if at < 0 or old[cursor:at].strip(" \n"):
-                raise Unsupported("a block scalar whose lines do not match its value")
-            if at <= head and head + len(old_mid) <= at + len(content):
-                where = pos + indent + head - at
-                if text[where:where + len(old_mid)] != old_mid:
-                    raise Unsupported("a block scalar whose lines do not match its value")
-                return [Edit(where, where + len(old_mid), new_mid, seq)]
-            cursor = at + len(content)
+            lines.append((content, list(range(pos + indent, pos + indent + len(content) + 1))))
         pos = stop + 1
-    raise Unsupported("a block scalar edit outside its lines")
+    a, b, old_mid, new_mid, _ = _line_splice(node.value, new, lines)
+    if text[a:b] != old_mid:
+        raise Unsupported("a block scalar whose lines do not match its value")
+    return [Edit(a, b, new_mid, seq)]
+
+
+_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
+            "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
+            "P": "\u2029"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def _decoded(view: str, lo: int, hi: int, style: str | None) -> Line:
+    """A stretch of a quoted or plain scalar's line as value text, with each character's source offset."""
+    out: list[str] = []
+    offsets: list[int] = []
+    i = lo
+    while i < hi:
+        ch = view[i]
+        offsets.append(i)
+        if style == "'" and ch == "'":
+            if view[i + 1:i + 2] != "'":
+                raise Unsupported("a lone quote inside a single-quoted scalar")
+            out.append("'")
+            i += 2
+        elif style == '"' and ch == "\\":
+            code = view[i + 1:i + 2]
+            if i + 1 == hi:  # an escaped line break: the line's text ends before it, and nothing joins them
+                offsets.pop()
+                hi = i
+                break
+            if code in _ESCAPES:
+                out.append(_ESCAPES[code])
+                i += 2
+            elif code in _HEX and all(c in "0123456789abcdefABCDEF" for c in view[i + 2:i + 2 + _HEX[code]]) \
+                    and i + 2 + _HEX[code] <= hi:
+                out.append(chr(int(view[i + 2:i + 2 + _HEX[code]], 16)))
+                i += 2 + _HEX[code]
+            else:
+                raise Unsupported("an unknown escape in a double-quoted scalar")
+        else:
+            out.append(ch)
+            i += 1
+    offsets.append(hi)
+    return "".join(out), offsets
+
+
+def _flow_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, flow: bool, seq: int) -> list[Edit]:
+    """A plain, single- or double-quoted string (a one-line `sh -c` script, or one over several lines)
+    edited where its value changes, the new text escaped for its quoting; Unsupported where that is not
+    one stretch of one line, or the new text would need another style (the caller rewrites it whole)."""
+    if not isinstance(new, str) or node.tag != yamlio.STR_TAG:
+        raise Unsupported("not a string")
+    style = node.style if node.style in ('"', "'") else None
+    view = searchable(text)
+    q = 1 if style else 0
+    first, end = node.start_mark.index + q, node.end_mark.index - q
+    lines: list[Line] = []
+    pos = first
+    while True:
+        nl = view.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        body_end = stop - 1 if nl >= 0 and view[stop - 1:stop] == "\r" else stop
+        lo = pos if pos == first else pos + len(view[pos:body_end]) - len(view[pos:body_end].lstrip(" \t"))
+        hi = body_end if nl < 0 else lo + len(view[lo:body_end].rstrip(" \t"))  # folding trims around breaks
+        content = _decoded(view, lo, hi, style)
+        if content[0]:
+            lines.append(content)
+        if nl < 0:
+            break
+        pos = nl + 1
+    a, b, _, new_mid, n = _line_splice(node.value, new, lines)
+    if not new_mid.isprintable():
+        raise Unsupported("control characters need another quoting")
+    lo, hi = lines[n][1][0], lines[n][1][-1]
+    line = text[lo:a] + new_mid + text[b:hi]
+    # Folding trims blanks around line breaks, and a plain scalar's own ends: blanks there would be lost.
+    if not line.strip(" \t") or (line[:1] in " \t" and (style is None or lo != first)) \
+            or (line[-1:] in " \t" and (style is None or hi != end)):
+        raise Unsupported("blanks where the scalar's line begins or ends")
+    if style == '"':
+        written = new_mid.replace("\\", "\\\\").replace('"', '\\"')
+    elif style == "'":
+        written = new_mid.replace("'", "''")
+    else:
+        if yamlio.ambiguous(new):
+            raise Unsupported("a plain scalar that would read as a number, bool or null")
+        joined = text[a - 1:a] + new_mid + text[b:b + 1]
+        if " #" in joined or ": " in joined or "\t" in joined or (flow and set(new_mid) & set("{}[],")) \
+                or (b == end and joined.rstrip().endswith(":")) or (a == first and new_mid[:1] in "-?:,[]{}#&*!|>'\"%@`"):
+            raise Unsupported("a plain scalar that the new text would end or change")
+        written = new_mid
+    return [Edit(a, b, written, seq)]
 
 
 def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int,
@@ -536,8 +678,9 @@ def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, en
         edits.extend(_edits_for(text, root, op, seq, quote, lists))
     if nl != "\n":
         edits = [Edit(e.start, e.end, e.text.replace("\n", nl), e.seq) for e in edits]
-    # The same tail edit may come from the caller and from an op that writes after the last line.
-    edits = list({(e.start, e.end, e.text): e for e in edits}.values())
+    # The same tail edit may come from the caller and from an op that writes after the last line (two
+    # equal insertions are two elements added at one place: both stay).
+    edits = list({(e.start, e.end, e.text) if e.start < e.end else e: e for e in edits}.values())
     edits.sort(key=lambda e: (e.start, e.seq), reverse=True)
     out = text[start:end]
     last_start = end + 1
