@@ -3,11 +3,11 @@ disagree, spellings KAITO does not see, what an older KAITO does with the output
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
 
 import yaml
 
 from . import kinds, yamlio
+from .hints import Any, Sequence
 from .changes import Plan, Step, step
 from .config import Settings
 from .decide import DOTTED, Decision, Inject, Override, configurable

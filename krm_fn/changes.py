@@ -8,9 +8,9 @@ needs to know of earlier stages' effects it asks the plan (`data_of`, `workload`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from .record import NamedTuple, dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, NamedTuple
+from .hints import Any, Iterable, Mapping
 
 import jsonpatch
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from .hints import Any, Mapping
 
 from . import constants as C
 from .quoting import goquote

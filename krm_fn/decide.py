@@ -14,8 +14,8 @@ read the ConfigMap).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Union
+from .record import dataclass
+from .hints import Any
 
 from . import constants as C
 from . import kinds
@@ -157,7 +157,7 @@ class Broken(Reference):
         return about(Severity.ERROR, message, self.source, f"data[{DATA_KEY}]", id="SD306")
 
 
-Decision = Union[Inject, Override, NotVisible, Broken]  # NotVisible includes Unrenamed
+Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
 
 
 def configurable(w: Workload) -> bool:
@@ -176,7 +176,25 @@ def decide(index: Index, settings: Settings, plan: Plan) -> Step:
 
 
 def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
-    """(source name as recorded, source item, whether `ref` names one of our derived ConfigMaps)."""
+    """(source name as recorded, source item, whether `ref` names one of our derived ConfigMaps).
+
+    A derived ConfigMap recorded as another one's source (a hand edit: the function never derives from its
+    own output) is followed back to the user's ConfigMap, or to none: reverting to it would leave a
+    reference that the next run reverts again."""
+    src_name, src, via = _recorded_source(index, namespace, ref)
+    seen = {ref}
+    while via and src_name is not None:
+        if src_name in seen:
+            return None, None, via  # records that go round in a circle name no source
+        seen.add(src_name)
+        further = _recorded_source(index, namespace, src.name if src is not None else src_name)
+        if not further[2]:
+            break  # a ConfigMap of the user's (or a name not ours): the source
+        src_name, src = further[0], further[1]
+    return src_name, src, via
+
+
+def _recorded_source(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
     if ref is None:
         return None, None, False
     item = index.configmap(namespace, ref)

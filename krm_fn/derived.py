@@ -6,12 +6,12 @@ and therefore rolls its pods (KAITO hashes `inference`; it does not watch Config
 from __future__ import annotations
 
 import copy
-import hashlib
+from .sha import sha256
 import itertools
 import json
 import posixpath
 import re
-from typing import Any, Iterator
+from .hints import Any, Iterator
 
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
@@ -41,7 +41,7 @@ def _keys_as_str(data: Any) -> Any:
 def content_hash(content: dict) -> str:
     canonical = json.dumps(_keys_as_str(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                            default=str)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
+    return sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
 def _dns_part(text: str, limit: int) -> str:

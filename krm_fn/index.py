@@ -4,8 +4,8 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from dataclasses import dataclass, field
-from typing import Any, Collection, Iterable
+from .record import dataclass, field
+from .hints import Any, Collection, Iterable
 
 from . import constants as C
 from . import kinds

@@ -27,8 +27,8 @@ emitted whole (losing comments, never meaning).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from .record import dataclass
+from .hints import Any
 
 import yaml
 

@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from decimal import Decimal
 
 from .presets import canonical
+from .record import dataclass
 
 GIB = 1 << 30
 GPU_MEMORY_UTILIZATION = 0.84
@@ -179,7 +178,10 @@ def quantity_bytes(text: str) -> int:
     m = _QUANTITY.fullmatch(text)
     if m is None:
         raise ValueError(f"not a quantity: {text!r}")
-    return math.ceil(Decimal(m.group(1)) * _UNITS[m.group(2)])  # exact, as resource.Quantity is
+    whole, _, fraction = m.group(1).partition(".")
+    unit = _UNITS[m.group(2)]
+    # exact, as resource.Quantity is (integers only: no float rounding, no decimal module at start-up)
+    return int(whole) * unit + -(-int(fraction or "0") * unit // 10 ** len(fraction))
 
 
 @dataclass(frozen=True)

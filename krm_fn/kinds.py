@@ -4,8 +4,8 @@ This table is the only place in the code that knows those paths (SPEC.md section
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from .record import dataclass
+from .hints import Any, Callable
 
 from . import constants as C
 from .pointer import build as build_pointer

@@ -6,8 +6,8 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from .record import dataclass, field
+from .hints import Any
 
 import jsonpatch
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
-from typing import Iterable
+from .record import dataclass
+from .hints import Iterable
 
 from . import constants as C
 from .derived import content_hash

@@ -19,9 +19,9 @@ the MultiRoleInference's role, not on its InferenceSets.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
 
 from . import kinds
+from .hints import Any, Sequence
 from .config import Settings
 from .decide import Decision, Inject, Override
 from .index import Index

@@ -5,8 +5,8 @@ have their homes below (streams, config, localconfig); this module only puts the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+from .record import dataclass
+from .hints import Any, Mapping
 
 import yaml
 

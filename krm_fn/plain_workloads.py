@@ -10,8 +10,8 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from .record import dataclass, field
+from .hints import Any
 
 from . import constants as C
 from . import kinds

@@ -9,8 +9,8 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Callable, Iterable
+from .record import replace
+from .hints import Callable, Iterable
 
 from . import checks
 from .advice import advise

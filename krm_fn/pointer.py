@@ -1,7 +1,7 @@
 """JSON Pointers (RFC 6901), built from path parts and parsed back, in one place."""
 from __future__ import annotations
 
-from typing import Iterable
+from .hints import Iterable
 
 
 def build(parts: Iterable[str | int]) -> str:

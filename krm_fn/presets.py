@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from .record import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from .hints import Any
 
 from .quoting import goquote
 from .results import Severity

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from .record import dataclass, field
+from .hints import Any
 
 import yaml
 

@@ -1,9 +1,9 @@
 """One Result type, rendered three ways: a KRM `results:` entry, a stderr line, an exit status."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import NamedTuple, dataclass, field
 from enum import Enum
-from typing import Any, Iterable, NamedTuple
+from .hints import Any, Iterable
 
 
 class Severity(str, Enum):

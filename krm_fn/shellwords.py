@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from .record import dataclass
 
 
 class Unreadable(ValueError):

@@ -13,8 +13,8 @@ or document is emitted whole instead: comments go, meaning stays.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from .record import dataclass
+from .hints import Any
 
 import jsonpatch
 import yaml

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from .record import dataclass, field, replace
+from .hints import Any, Callable
 
 from . import shellwords
 from .results import PlainFinding

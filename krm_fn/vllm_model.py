@@ -12,7 +12,7 @@ No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from .record import dataclass
 
 from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical, config_json, resolve
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import KW_ONLY, dataclass
-from typing import Any
+from .record import KW_ONLY, dataclass
+from .hints import Any
 
 from .results import Severity
 

@@ -5,7 +5,7 @@ function has no reason to change comes out as it came in.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from .hints import Any, Sequence
 
 import jsonpatch
 import yaml
@@ -203,11 +203,15 @@ def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: A
 
 def strip_ops(item: Item, planned: list[dict]) -> list[dict]:
     """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
-    ann = item.annotations()
-    doomed = [k for k in ann if k.startswith(C.RENDER_STRIPPED)]
+    # Every key, whatever its value: `Item.annotations()` skips values that are not scalars, and a
+    # non-string orchestrator annotation must not survive either.
+    ann = child(child(item.node, "metadata"), "annotations")
+    keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)] \
+        if isinstance(ann, yaml.MappingNode) else []
+    doomed = [k for k in keys if isinstance(k, str) and k.startswith(C.RENDER_STRIPPED)]
     if not doomed:
         return []
-    if len(doomed) == len(ann) and not _touches_annotations(planned):
+    if len(doomed) == len(ann.value) and not _touches_annotations(planned):
         return [{"op": "remove", "path": pointer.build(("metadata", "annotations"))}]
     return [{"op": "remove", "path": pointer.build(("metadata", "annotations", k))} for k in doomed]
 

@@ -6,7 +6,7 @@ emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from .hints import Any, Iterator
 
 import yaml
 
@@ -131,6 +131,8 @@ def _first(documents: Iterator[Any], text: str) -> Any:
             return document
     except NestingTooDeep:
         raise _too_deep(text) from None
+    except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
+        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
     return None
 
 
@@ -260,6 +262,8 @@ def load(text: str) -> Any:
         return yaml.load(text, Loader=loader_class())
     except NestingTooDeep:
         raise _too_deep(text) from None
+    except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
+        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import pickle
@@ -48,6 +49,9 @@ INTERNAL = ("internal.config.kubernetes.io/", "config.kubernetes.io/path", "conf
             "config.k8s.io/id", "kustomize.config.k8s.io/id")
 DERIVED = "kaito-specdec.dev/derived"
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
+# kustomize's file names for a kustomization (README, `render`: kind and apiVersion are optional there).
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+PATHS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 # Generous: the largest fixture takes well under a second; a hang or an alias bomb takes minutes.
 TIME_LIMIT = 20.0
 # Output may grow by new derived ConfigMaps and results, not by expanded aliases (117 MB from 1 KB).
@@ -143,12 +147,25 @@ class _CLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[m
     few things, tabs in flow collections say, that pure PyYAML refuses)."""
 
 
+class Unconstructed(str):
+    """The text of a scalar under a tag nobody constructs (`!foo`), or that its tag's constructor refused (a
+    5,000-digit int, a bad timestamp): compared as text, but no string value (no apiVersion or kind, say),
+    as the function reads only plain and quoted strings as strings."""
+
+
+class _Dumper(yaml.SafeDumper):
+    """Writes an Unconstructed back as the string it is compared as."""
+
+
+_Dumper.add_representer(Unconstructed, yaml.SafeDumper.represent_str)
+
+
 def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     if isinstance(node, yaml.MappingNode):
         return loader.construct_mapping(node)
     if isinstance(node, yaml.SequenceNode):
         return loader.construct_sequence(node)
-    return loader.construct_scalar(node)
+    return Unconstructed(loader.construct_scalar(node))  # a tagged scalar: no string to the function
 
 
 def _lenient(tag: str) -> None:
@@ -158,7 +175,7 @@ def _lenient(tag: str) -> None:
         try:
             return original(loader, node)
         except Exception:  # noqa: BLE001 - any odd scalar: its text
-            return loader.construct_scalar(node)
+            return Unconstructed(loader.construct_scalar(node))
     for cls in (_Loader, _CLoader):
         cls.add_constructor(tag, construct)
 
@@ -241,7 +258,9 @@ class Obj:
 
     @property
     def targeted(self) -> bool:
-        return self.kind in TARGETED_KINDS or (self.kind == "PrometheusRule" and self.derived)
+        # A kind may be a mapping (unhashable): only a string names a kind.
+        return isinstance(self.kind, str) and (self.kind in TARGETED_KINDS
+                                               or (self.kind == "PrometheusRule" and self.derived))
 
     @property
     def derived(self) -> bool:
@@ -252,10 +271,21 @@ class Obj:
     def local(self) -> bool:
         # What `render` leaves out: local config, the policy, kustomize's own files and function configs.
         return (self.annotations.get(LOCAL_CONFIG) == "true" or self.kind == "SpeculativeDecodingPolicy"
-                or (self.kind in ("Kustomization", "Component")
-                    and str(self.api_version or "kustomize.config.k8s.io/").startswith("kustomize.config.k8s.io/"))
-                or self.api_version == "builtin"
+                or self.kustomization or self.api_version == "builtin"
                 or any(a in self.annotations for a in ("config.kubernetes.io/function", "config.k8s.io/function")))
+
+    @property
+    def kustomization(self) -> bool:
+        """kustomize's own file (README, `render`): kind Kustomization or Component, or no kind in a file of a
+        kustomization's name, or no kind and no file to go by (anything else without a kind is no object
+        and fails the run); apiVersion kustomize's or none. Only strings are an apiVersion or a kind."""
+        api, kind = (x if type(x) is str else "" for x in (self.api_version, self.kind))
+        if api and not api.startswith("kustomize.config.k8s.io/"):
+            return False
+        if kind:
+            return kind in ("Kustomization", "Component")
+        path = next((p for p in map(self.annotations.get, PATHS) if type(p) is str and p), "")
+        return not path or path.replace("\\", "/").rpartition("/")[2] in KUSTOMIZATION_FILES
 
     def internal(self) -> dict:
         return {k: v for k, v in self.annotations.items() if isinstance(k, str) and k.startswith(INTERNAL)}
@@ -645,7 +675,7 @@ def m_wrong_type_tree(rng: random.Random, b: bytes) -> bytes:
     parent[key] = rng.choice([[], {}, ["a", 1], {"a": "b"}, 12, -1, 1.5, True, False, None, "", "x" * 300,
                               {"nested": {"deep": [1, {"x": None}]}}])
     try:
-        return yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True).encode()
+        return yaml.dump_all(docs, Dumper=_Dumper, sort_keys=False, allow_unicode=True).encode()
     except yaml.YAMLError:
         return b
 
@@ -910,6 +940,42 @@ def fuzz(iterations: int, seed: int, classes: list[str], modes: list[str], backe
                 found.append(f)
             if progress:
                 progress(n, f)
+    finally:
+        yamlio.set_backend(before)
+    return found
+
+
+def stable_rng(*parts: object) -> random.Random:
+    """A generator that depends on `parts` alone (never on what else is in the pool), the same on every run."""
+    digest = hashlib.sha256("\0".join(map(str, parts)).encode("utf-8")).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def share_of(s: Seed, shares: int) -> int:
+    """Which of `shares` disjoint parts a seed belongs to: by its name and mode, not its place in the pool."""
+    return stable_rng("share", s.mode, s.name).randrange(shares)
+
+
+def fuzz_each(per_seed: int, seed: int, classes: list[str], modes: list[str], backends: list[str],
+              share: tuple[int, int] = (0, 1), fixpoint: bool = True, most: int = 3,
+              skip: frozenset = frozenset()) -> list[Finding]:
+    """`per_seed` mutated inputs of every seed in share `share` = (i, n), input k of a seed drawn from a
+    generator of (seed, mode, fixture name, k) alone: adding, removing or renaming a fixture changes no
+    other fixture's inputs (a global sequence reshuffles them all, and finds old failures as new ones)."""
+    i, n = share
+    pool = [s for s in seeds() if s.mode in modes and (s.mode, s.name) not in skip and share_of(s, n) == i]
+    before = yamlio.backend()
+    found = []
+    try:
+        for s in pool:
+            for k in range(per_seed):
+                rng = stable_rng(seed, s.mode, s.name, k)
+                backend = backends[(k + share_of(s, len(backends))) % len(backends)]  # each seed sees each
+                data, chosen = mutate(rng, s.data, classes, most)
+                yamlio.set_backend(backend)
+                problems = violations(s.mode, data, s.env, fixpoint)
+                if problems:
+                    found.append(Finding(s.name, s.mode, backend, chosen, data, problems))
     finally:
         yamlio.set_backend(before)
     return found

@@ -21,18 +21,16 @@ from backends import BACKENDS
 # tests/fuzz_findings.md has a tiny input for each.
 HELD_BACK: dict[str, str] = {}
 # Seeds left out of the CI pass for the same reason: (mode, fixture) -> failure.
-HELD_BACK_SEEDS: dict[tuple[str, str], str] = {
-    # Found when new fixtures shifted the seeded sequence (branch wire11); the same on `int` at 570e447.
-    ("render", "findings-disable-warning"): "render loses a kustomization.yaml without kind (tests/fuzz_findings.md)",
-    ("render", "kustomization-without-apiversion"): "render loses kind-less kustomization files once swapped (the same)",
-    ("render", "fidelity-kpt-passthrough"): "big-int: render loses a Kustomization (tests/fuzz_findings.md)",
-    ("krm", "disable-reverts"): "anchor-alias: a second run changes the output (tests/fuzz_findings.md)",
-    ("render", "kpt-two-namespaces-one-folder"): "deep: an orchestrator annotation left on (tests/fuzz_findings.md)",
-}
+HELD_BACK_SEEDS: dict[tuple[str, str], str] = {}
 CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
-# 4 chunks x 500 inputs, each input in one mode on one backend (alternating), each checked with a second
-# run for the fixpoint: about 30 s of CPU on the project's 2-core machine.
-CHUNKS, PER_CHUNK = 4, 500
+# About BUDGET inputs in all, each in one mode on one backend (alternating), each checked with a second run
+# for the fixpoint: the CPU time of the 2,000-input global sequence it replaced (most of it the pure-Python
+# parser refusing `deep` nesting, about 2 s an input). Every seed (a fixture in one mode) gets
+# PER_SEED inputs drawn from its own name (fuzz.fuzz_each), in one of CHUNKS shares chosen by its name: a new
+# fixture adds its own inputs and changes no other fixture's (a growing pool can only lower PER_SEED, which
+# drops each seed's last input and changes none of the others).
+CHUNKS, BUDGET = 4, 1600
+PER_SEED = max(2, BUDGET // len(fuzz.seeds()))
 # The whole test process, fuzzing included, stays under this resident size (a bomb expanded in memory,
 # or a leak across runs, would not).
 MAX_RSS_KIB = 1536 * 1024
@@ -55,10 +53,32 @@ def test_every_fixture_keeps_the_promises(mode: str, backend: str) -> None:
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_seeded_mutations_keep_the_promises(chunk: int) -> None:
-    found = fuzz.fuzz(PER_CHUNK, seed=1000 + chunk, classes=CI_CLASSES, modes=["krm", "render"],
-                      backends=BACKENDS, skip=frozenset(HELD_BACK_SEEDS))
+    found = fuzz.fuzz_each(PER_SEED, seed=1000, classes=CI_CLASSES, modes=["krm", "render"], backends=BACKENDS,
+                           share=(chunk, CHUNKS), skip=frozenset(HELD_BACK_SEEDS))
     assert not found, "\n".join(f.line() + "\n  input: " + repr(f.data[:400]) for f in found[:10])
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < MAX_RSS_KIB
+
+
+def test_a_new_fixture_changes_no_other_fixtures_mutants(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seeded pass draws each fixture's inputs from its name: adding a fixture adds its own inputs and
+    leaves every other one as it was (a global sequence changed them all)."""
+    import collections
+    pool = fuzz.seeds()[:12]
+    new = fuzz.Seed("a-new-fixture", "krm", pool[0].data + b"# new\n", {})
+
+    def inputs(seeds: list[fuzz.Seed]) -> collections.Counter:
+        seen: collections.Counter = collections.Counter()
+        monkeypatch.setattr(fuzz, "seeds", lambda: seeds)
+        monkeypatch.setattr(fuzz, "violations", lambda mode, data, env=None, fixpoint=True:
+                            seen.update([(mode, data)]) or [])
+        for chunk in range(CHUNKS):
+            fuzz.fuzz_each(3, seed=1000, classes=CI_CLASSES, modes=["krm", "render"], backends=BACKENDS,
+                           share=(chunk, CHUNKS))
+        return seen
+
+    before, after = inputs(pool), inputs(pool + [new])
+    assert sum(before.values()) == 3 * len(pool)
+    assert before <= after and sum((after - before).values()) == 3
 
 
 # Fixtures that between them hold every kind, every reference path and the functionConfig.
@@ -115,6 +135,44 @@ def test_the_oracle_sees_broken_output(monkeypatch: pytest.MonkeyPatch) -> None:
         assert any(p.startswith(word) for p in problems), (word, problems)
 
 
+# (document, whether `render` leaves it out as kustomize's own file): README, the `render` row of the CLI table.
+KUSTOMIZE_FILES = [
+    ("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]", True),
+    ("kind: Component\nresources: [a.yaml]", True),
+    ("apiVersion: kustomize.config.k8s.io/v1beta1\nresources: [a.yaml]\nmetadata:\n  annotations:\n"
+     "    internal.config.kubernetes.io/path: app/kustomization.yaml", True),
+    ("resources: [a.yaml]\nmetadata:\n  annotations:\n    config.kubernetes.io/path: Kustomization", True),
+    ("resources: [a.yaml]", True),  # no file to go by: the function goes by shape, or fails
+    ("apiVersion: 12\nkind: Kustomization", True),  # no string, no apiVersion (the function reads strings)
+    ("apiVersion: " + "9" * 5000 + "\nkind: Kustomization", True),  # too long for Python's int(): the same
+    ("apiVersion: !foo v1\nkind: Kustomization", True),
+    ("resources: [a.yaml]\nmetadata:\n  annotations:\n    internal.config.kubernetes.io/path: items.yaml", False),
+    ("apiVersion: v1\nkind: Kustomization", False),
+    ("apiVersion: '12'\nkind: Kustomization", False),
+    ("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Service", False),
+    ("apiVersion: v1\nresources: [a.yaml]", False),
+]
+
+
+@pytest.mark.parametrize("text, expected", KUSTOMIZE_FILES)
+def test_the_oracle_knows_kustomizes_files(text: str, expected: bool) -> None:
+    status, docs = fuzz.load_all(text)
+    assert status == "ok"
+    assert fuzz.obj(docs[0]).local is expected
+
+
+def test_the_oracle_sees_render_mistake_kustomizations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`render` that writes a kind-less kustomization, or drops a kind-less document that is none, is caught."""
+    kustomization = "resources: [a.yaml]\nmetadata:\n  annotations:\n    internal.config.kubernetes.io/path: kustomization.yaml\n"
+    other = "resources: [a.yaml]\nmetadata:\n  annotations:\n    internal.config.kubernetes.io/path: values.yaml\n"
+    service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
+    for data, out, word in [(kustomization + "---\n" + service, "---\nresources: [a.yaml]\n---\n" + service, "render"),
+                            (other + "---\n" + service, "---\n" + service, "lost")]:
+        monkeypatch.setattr(fuzz, "run", lambda mode, data, env=None, limit=0, out=out: fuzz.Run(0, out, "", 0.0))
+        problems = fuzz.violations("render", data.encode(), fixpoint=False)
+        assert any(p.startswith(word) for p in problems), (word, problems)
+
+
 def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (fuzz.MEMORY_LIMIT, fuzz.MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
@@ -133,14 +191,18 @@ _HOSTILE_KRM = [
 
 
 def _subprocess_cases() -> list[tuple[str, str, bytes]]:
-    import random
-    rng = random.Random(7)
     cases = [("krm", name, data) for name, data in _HOSTILE_KRM]
-    pool = [s for s in fuzz.seeds() if (s.mode, s.name) not in HELD_BACK_SEEDS]
-    for s in rng.sample(pool, 4):
-        data, chosen = fuzz.mutate(rng, s.data, CI_CLASSES)
+    by_key = {(s.mode, s.name): s for s in fuzz.seeds()}
+    for key in REAL_PROCESS_SEEDS:
+        s = by_key[key]
+        data, chosen = fuzz.mutate(fuzz.stable_rng(7, *key), s.data, CI_CLASSES)
         cases.append((s.mode, f"{s.name}+{'+'.join(chosen)}", data))
     return cases
+
+
+# Named, so that new fixtures do not change which mutants run as real processes.
+REAL_PROCESS_SEEDS = [("krm", "quickstart-inferenceset"), ("render", "kustomize-previous-names"),
+                      ("krm", "derived-regenerated"), ("render", "cascade-multiroleinference")]
 
 
 @pytest.mark.parametrize("mode,name,data", _subprocess_cases(), ids=lambda x: x if isinstance(x, str) and

@@ -1,12 +1,11 @@
 """materialize, revert, retire: derived ConfigMaps placed, references re-pointed, reverted and dropped."""
 from __future__ import annotations
 
-import dataclasses
-
 from krm_fn.changes import Plan, step
 from krm_fn.decide import decide
 from krm_fn.derived import build, comparable
 from krm_fn.materialize import materialize, retire, revert
+from krm_fn.record import replace
 
 from stages.stagekit import configmap, index, messages, mri, run, workspace
 
@@ -100,7 +99,7 @@ def test_a_configmap_of_the_derived_name_with_another_apiversion_is_an_error():
 def test_a_derived_configmap_that_cannot_be_built_is_an_error_on_its_source():
     idx = index(workspace("a", annotation="true", config="cfg"), configmap("cfg"))
     plan = decided(idx)
-    broken = dataclasses.replace(plan.decisions[0], configmap=None, problem="cannot edit it")
+    broken = replace(plan.decisions[0], configmap=None, problem="cannot edit it")
     s = run(materialize, idx, plan=Plan().then(step(decisions=[broken])))
     assert (dict(s.ops), s.added) == ({}, ())
     assert messages(s) == [("SD311", "error", 'ConfigMap "cfg": cannot edit it')]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 import tokenize
 from pathlib import Path
@@ -14,6 +13,7 @@ from krm_fn import advice, cascade, decide, materialize
 from krm_fn.changes import Added, Changes, Plan, step
 from krm_fn.config import Settings
 from krm_fn.plan import CHANGES, CHECKS, plan
+from krm_fn.record import FrozenInstanceError
 from krm_fn.results import Result, Severity
 
 from stages.stagekit import configmap, inferenceset, items, workspace
@@ -47,7 +47,7 @@ def test_a_removed_item_has_no_ops():
 
 def test_a_plan_is_a_value():
     p = Plan().then(step(ops={0: [ADD_X]}))
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         p.results = ()  # type: ignore[misc]
     with pytest.raises(TypeError):
         p.ops[1] = ()  # type: ignore[index]
