@@ -96,6 +96,10 @@ class Item:
     def is_mapping(self) -> bool:
         return isinstance(self.node, yaml.MappingNode)
 
+    def has_generate_name(self) -> bool:
+        """`metadata.generateName` is a string: the object is named by the cluster."""
+        return scalar(child(child(self.node, "metadata"), "generateName")) is not None
+
     def file(self) -> tuple[str, int | None]:
         """The file path and index kpt recorded for the item (empty without an orchestrator)."""
         path = self.annotation(C.PATH_ANNOTATION) or self.annotation(C.LEGACY_PATH_ANNOTATION) or ""
@@ -201,6 +205,8 @@ class ResourceList:
     items_node: yaml.SequenceNode | None
     items: list[Item]
     function_config: yaml.Node | None
+    # Items tied to others by anchors when the reader knows (fastread's scanner); None: sharing_anchors asks.
+    shared: set[int] | None = None
 
     @property
     def splicable(self) -> bool:
@@ -292,7 +298,11 @@ def _refuse_duplicates(node: yaml.MappingNode, what: str) -> None:
 
 
 def read_resource_list(data: bytes) -> ResourceList:
-    text = decode(data)
+    return read_text(decode(data))
+
+
+def read_text(text: str) -> ResourceList:
+    """The full reader: every item composed (fastread.scan is the fast path, and falls back to this)."""
     if not text.strip():
         raise InputError("input is empty; expected a ResourceList on stdin")
     docs = [d for d in _compose_all(text) if not _empty(d)]
@@ -301,6 +311,19 @@ def read_resource_list(data: bytes) -> ResourceList:
     if len(docs) > 1:
         raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList (use `kaito-specdec render` for a plain stream)", docs[1].start_mark)
     root = docs[0]
+    kind = check_envelope(root)
+    items_node = child(root, "items")
+    if items_node is not None and not isinstance(items_node, yaml.SequenceNode):
+        if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
+            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
+        items_node = None
+    in_flow = items_node is not None and bool(items_node.flow_style)
+    items = [make_item(i, n, text, in_flow) for i, n in enumerate(items_node.value if items_node else [])]
+    return envelope(text, root, items_node, items)
+
+
+def check_envelope(root: yaml.Node) -> str:
+    """The envelope's kind, once it is known to be a ResourceList or List without a key given twice."""
     if not isinstance(root, yaml.MappingNode):
         raise InputError("input is not a ResourceList: the document is not a mapping", root.start_mark)
     kind = scalar(child(root, "kind"))
@@ -316,13 +339,10 @@ def read_resource_list(data: bytes) -> ResourceList:
         # A single manifest piped in is the usual slip: name the command that takes one.
         raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List (use `kaito-specdec render -` for plain manifests)", root.start_mark)
     _refuse_duplicates(root, kind)
-    items_node = child(root, "items")
-    if items_node is not None and not isinstance(items_node, yaml.SequenceNode):
-        if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
-            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
-        items_node = None
-    in_flow = items_node is not None and bool(items_node.flow_style)
-    items = [make_item(i, n, text, in_flow) for i, n in enumerate(items_node.value if items_node else [])]
+    return kind
+
+
+def envelope(text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode | None, items: list[Item]) -> ResourceList:
     fc = child(root, "functionConfig")
     if isinstance(fc, yaml.ScalarNode) and fc.tag.endswith(":null"):
         fc = None

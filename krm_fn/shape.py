@@ -7,7 +7,7 @@ import yaml
 
 from . import constants as C
 from .index import ref_of
-from .reader import Item, child, scalar
+from .reader import Item
 from .localconfig import file_name, is_function_config, is_kustomization
 from .report import about, q, where
 from .results import Result, Severity
@@ -69,7 +69,8 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
             continue
         if is_kustomization(item):
             continue
-        dup = _duplicate_key(item.node)
+        # fastread's scanner checked every mapping of the items it passes as text
+        dup = None if getattr(item, "checked", False) else _duplicate_key(item.node)
         if dup is not None:
             key, first = dup
             out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
@@ -138,7 +139,7 @@ def _needs_name(item: Item) -> bool:
     if item.api_version.startswith(C.KUSTOMIZE_GROUP + "/") or \
             item.annotation(C.LOCAL_CONFIG_ANNOTATION) == "true":
         return False
-    return scalar(child(child(item.node, "metadata"), "generateName")) is None
+    return not item.has_generate_name()
 
 
 def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:

@@ -47,7 +47,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         return rl.text  # a JSON (flow) ResourceList still comes out as block YAML (SPEC 6)
     kept = len(rl.items) - len(changes.removed) + len(changes.added)
     touched = set(changes.patches) | changes.removed
-    if not rl.splicable or (kept == 0 and rl.items) or (touched & sharing_anchors(rl.text, rl.items)):
+    if not rl.splicable or (kept == 0 and rl.items) or (touched & _shared(rl)):
         # Cutting or re-emitting an item that shares anchors with others would leave a dangling alias.
         return _reemit(rl, changes, results)
     text = rl.text
@@ -75,6 +75,11 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         # Text written after an input without a final line break: its last value must not change.
         splices.extend(tail_edits(text, rl.root))
     return _apply(text, splices)
+
+
+def _shared(rl: ResourceList) -> set[int]:
+    """Items tied to others by anchors: known from the reader's scan, else found by a second parse."""
+    return rl.shared if rl.shared is not None else sharing_anchors(rl.text, rl.items)
 
 
 def _past_own_comments(text: str, pos: int, col: int) -> int:
@@ -145,7 +150,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
     integer, a complex key) keeps its own flow text instead of failing the run."""
     out: list[str] = []
     added_after = changes.added_after()
-    shared = sharing_anchors(rl.text, rl.items)
+    shared = _shared(rl)
     for key, value in rl.root.value:
         name = key.value if isinstance(key, yaml.ScalarNode) else None
         if name == "results":

@@ -1,0 +1,578 @@
+"""The fast path of the reader: a kpt/kustomize-shaped ResourceList read without composing every item.
+
+A platform repository sends thousands of Deployments and Services the function only copies through.
+Composing each of them into a node tree (PyYAML's composer and resolver, at Python level) was most of a
+run. Here libyaml's C parser proves the whole text is YAML without building anything, a line scanner
+reads what every stage asks of an ordinary item (kind, apiVersion, name, namespace, generateName,
+annotations) and checks each of its mappings for a key given twice, and only what could concern the
+function is composed: anything the scanner is not sure of, and every item the stages look into.
+
+`scan(text)` answers None wherever its assumptions do not hold (CR or Unicode line breaks, anchors
+shared between items, an envelope that is not `items:` entries at column 0 …); the full reader then
+reads the input and alone words every error. The full path is the reference: tests/test_fastread.py runs
+fixtures, the corpus and generated inputs through both and requires identical output and results.
+"""
+from __future__ import annotations
+
+import re
+from .hints import Any
+
+import yaml
+
+from . import constants as C
+from . import yamlio
+from .reader import InputError, Item, ResourceList, check_envelope, decode, envelope, make_item, read_text
+
+# Tests force the full path (False) to compare; counters show which path inputs took.
+ENABLED = True
+STATS = {"fast": 0, "full": 0, "passed": 0, "composed": 0, "lazy": 0}
+
+# Deeper indentation than this could nest past yamlio.MAX_DEPTH without the scanner counting levels.
+_MAX_COLUMN = 120
+
+# Why "kaito" anywhere in an item's text composes it: KAITO kinds (group kaito.sh), the opt-in annotation
+# `kaito.sh/enable-speculative-decoding` on plain vLLM Deployments/StatefulSets (in metadata or in the pod
+# template, where the scanner does not look), the record `kaito-specdec.dev/…` annotations the function
+# writes, derived ConfigMaps' markers: every such item must reach the stages as the full reader makes it.
+# A substring test cannot miss one of them however it is spelled or nested; keep it that way.
+_KAITO = re.compile("kaito", re.IGNORECASE)
+
+_KEY = re.compile(r"""([A-Za-z0-9_$/.][A-Za-z0-9_$./-]*|"[^"\\\n]*"|'[^'\n]*')[ ]*:(?=[ ]|$)""")
+_SINGLE = re.compile(r"'((?:[^']|'')*)'[ ]*(?:#.*)?$")
+_DOUBLE = re.compile(r'"([^"\\]*)"[ ]*(?:#.*)?$')
+_BLOCK = re.compile(r"[|>][-+]?[ ]*(?:#.*)?$")
+_FLOW = re.compile(r"(\[[^\[\]{}#]*\]|\{[^\[\]{}#]*\})[ ]*(?:#.*)?$")
+_FLOW_KEY = re.compile(r"""[ ]*([A-Za-z0-9_$/.][A-Za-z0-9_$./-]*|"[^"\\,:]*"|'[^',:]*')[ ]*:[ ]+""")
+_FLOW_VALUE = re.compile(r"""[ ]*(?:"[^"\\,]*"|'[^',]*'|[^\s&*!|>'"%@`?:,\-#][^,]*?|-[^\s,][^,]*?)[ ]*$""")
+_PLAIN_BAD_START = frozenset("&*!|>%@`?:,#-[]{}'\"")
+_COMMENT = re.compile(r"[ ]+#")
+
+_tags: dict[str, str] = {}
+_resolver = yaml.resolver.Resolver()
+
+
+# The only plain scalars that begin with an ASCII letter and resolve to something else than a string
+# (YAML 1.1's booleans and null; numbers, timestamps, `.inf`, `<<`, `=` and `~` begin otherwise).
+_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL"
+                   .split())
+
+
+def _tag(value: str) -> str:
+    """The tag a plain scalar resolves to (PyYAML's YAML 1.1 rules)."""
+    if value[:1].isalpha() and value.isascii() and value not in _WORDS:
+        return yamlio.STR_TAG
+    tag = _tags.get(value)
+    if tag is None:
+        if len(_tags) > 100_000:
+            _tags.clear()
+        tag = _tags[value] = _resolver.resolve(yaml.ScalarNode, value, (True, False))
+    return tag
+
+
+class _Unsure(Exception):
+    """The scanner cannot vouch for an item: it is composed like the full reader would."""
+
+
+class _Fallback(Exception):
+    """The input is not what the fast path reads: the full reader takes it."""
+
+
+def _key(text: str) -> tuple[str, str]:
+    """(tag, value) of a key as the duplicate-key check compares them."""
+    if text[0] == '"' or text[0] == "'":
+        return (yamlio.STR_TAG, text[1:-1])
+    return (_tag(text), text)
+
+
+def _value(rest: str) -> tuple[str, Any]:
+    """What follows `key:` or `- ` on a line: ("empty"|"block"|"flow"|"scalar", (value, is_str))."""
+    rest = rest.lstrip(" ")
+    if not rest or rest[0] == "#":
+        return "empty", None
+    first = rest[0]
+    if first == "'":
+        m = _SINGLE.match(rest)
+        if m is None:
+            raise _Unsure  # a quote that goes on on the next line (it may hide a key given twice)
+        return "scalar", (m.group(1).replace("''", "'"), True)
+    if first == '"':
+        m = _DOUBLE.match(rest)
+        if m is None:
+            raise _Unsure  # escapes, or a quote that goes on on the next line
+        return "scalar", (m.group(1), True)
+    if first == "|" or first == ">":
+        if _BLOCK.match(rest) is None:
+            raise _Unsure  # an indentation indicator
+        return "block", None
+    if first == "[" or first == "{":
+        m = _FLOW.match(rest)
+        if m is None:
+            raise _Unsure  # nested, spread over lines, or `#` inside
+        _flow(m.group(1))
+        return "flow", None
+    if first in _PLAIN_BAD_START and not (first == "-" and len(rest) > 1 and rest[1] not in " \t"):
+        raise _Unsure  # anchors, aliases, tags, reserved indicators
+    m = _COMMENT.search(rest)
+    value = (rest[:m.start()] if m else rest).rstrip(" ")
+    if ": " in value or value.endswith(":"):
+        raise _Unsure
+    return "scalar", (value, _tag(value) == yamlio.STR_TAG)
+
+
+def _flow(text: str) -> None:
+    """A one-line flow collection without nesting: its entries are simple, a mapping has each key once."""
+    inner = text[1:-1]
+    if not inner.strip():
+        return
+    parts = inner.split(",")
+    if not parts[-1].strip():
+        parts.pop()  # a trailing comma
+    if text[0] == "[":
+        for part in parts:
+            if _FLOW_VALUE.match(part) is None or re.search(r":(\s|$)", part) and part.strip()[0] not in "'\"":
+                raise _Unsure
+        return
+    keys = set()
+    for part in parts:
+        m = _FLOW_KEY.match(part)
+        if m is None or _FLOW_VALUE.match(part, m.end()) is None:
+            raise _Unsure
+        key = _key(m.group(1))
+        if key in keys:
+            raise _Unsure  # a key twice: the full reader's walk reports it
+        keys.add(key)
+
+
+class ScannedItem(Item):
+    """An ordinary item read by the scanner: its facts, its region, and its node only when asked for."""
+
+    # Set by `scan`; `node` is composed from the item's own lines on first use.
+    scanned_annotations: dict[str, tuple[str, bool]]
+    generate_name: bool
+    dash: int          # where the line of its `- ` begins
+    dash_line: int     # that line's number (from 0)
+    chunk_end: int     # where the next entry's line (or what follows the list) begins
+    checked = True     # every mapping was checked for a key given twice
+
+    @property  # type: ignore[override]
+    def node(self) -> yaml.Node:
+        node = self.__dict__.get("_node")
+        if node is None:
+            STATS["lazy"] += 1
+            node = self.__dict__["_node"] = _compose_entry(self.source, self.dash, self.chunk_end, self.dash_line)
+        return node
+
+    @node.setter
+    def node(self, value: yaml.Node) -> None:
+        self.__dict__["_node"] = value
+
+    def annotation(self, key: str) -> str | None:
+        found = self.scanned_annotations.get(key)
+        return found[0] if found is not None and found[1] else None
+
+    def annotations(self) -> dict[str, str]:
+        return {k: v for k, (v, _) in self.scanned_annotations.items()}
+
+    @property
+    def is_mapping(self) -> bool:
+        return True
+
+    def has_generate_name(self) -> bool:
+        return self.generate_name
+
+
+def _shift(node: yaml.Node, index: int, line: int) -> None:
+    """Move the marks of a node tree composed from a piece of the text to where they are in the text."""
+    seen: set[int] = set()
+    stack = [node]
+    Mark = yaml.Mark
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        for attr in ("start_mark", "end_mark"):
+            m = getattr(current, attr)
+            setattr(current, attr, Mark(m.name, m.index + index, m.line + line, m.column, None, None))
+        if isinstance(current, yaml.MappingNode):
+            for k, v in current.value:
+                stack.append(k)
+                stack.append(v)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+
+
+def _compose_entry(text: str, dash: int, end: int, line: int) -> yaml.Node:
+    """The node of the sequence entry whose `- ` begins at `dash`, composed at the depth it has in the
+    ResourceList (a mapping, a list, the entry), so the nesting limit counts as in the full reader."""
+    piece = "x:\n" + text[dash:end]
+    root = yamlio.compose(piece)
+    assert isinstance(root, yaml.MappingNode)
+    node = root.value[0][1].value[0]
+    _shift(node, dash - 3, line - 1)
+    return node
+
+
+def _interesting(item: Item, region_has_kaito: bool) -> bool:
+    """Items some stage looks into (or could): composed, and read like the full reader reads them."""
+    if region_has_kaito or item.kind == C.CONFIGMAP_KIND or not (item.kind and item.api_version and item.name):
+        return True
+    if item.api_version.startswith(C.KUSTOMIZE_GROUP + "/") or item.kind in ("Kustomization", "Component") \
+            or item.api_version == "builtin" or item.kind == C.POLICY_KIND:
+        return True
+    ann = item.scanned_annotations  # type: ignore[attr-defined]
+    return any(k in ann for k in (C.LOCAL_CONFIG_ANNOTATION, "config.kubernetes.io/function",
+                                  "config.k8s.io/function"))
+
+
+_UNSURE = "unsure"
+_FALLBACK = "fallback"
+_lines: dict[str, Any] = {}  # line text -> its reading: lines repeat across items (kind: Deployment, spec:)
+
+
+def _classify(line: str) -> Any:
+    """One line that is not blank, not a comment and not in a block scalar, read on its own:
+    (indent, column of its first `- ` or -1, of its last, column of its content, key or None, value kind,
+    value), or _UNSURE / _FALLBACK. Cached by the line's text."""
+    found = _lines.get(line)
+    if found is not None:
+        return found
+    if len(_lines) > 200_000:
+        _lines.clear()
+    _lines[line] = found = _read_line(line)
+    return found
+
+
+# The commonest line, read by one match: `key: value` with a plain word or a one-line quoted string.
+_SIMPLE = re.compile(r"""( *)([A-Za-z_$/.][A-Za-z0-9_$./-]*):[ ]+([A-Za-z_/][A-Za-z0-9_./-]*|'[^'\n]*'|"[^"\\\n]*")[ ]*(?:[ ]#.*)?$""")
+
+
+_WORD_KEY = r"[A-Za-z_$/.][A-Za-z0-9_$./-]*"
+_PAIR = rf"[ ]*{_WORD_KEY}:[ ]+[A-Za-z0-9_$./][A-Za-z0-9_$./-]*[ ]*"
+# `labels: {app: web-1, tier: front}`: a one-line flow mapping of plain words (the keys are checked apart).
+_SIMPLE_FLOW = re.compile(rf"( *)({_WORD_KEY}):[ ]+\{{((?:{_PAIR},)*{_PAIR})\}}[ ]*(?:[ ]#.*)?$")
+_FLOW_KEYS = re.compile(rf"[ ]*({_WORD_KEY}):")
+
+
+def _read_line(line: str) -> Any:
+    m = _SIMPLE_FLOW.match(line)
+    if m is not None and len(m.group(1)) <= _MAX_COLUMN:
+        keys = [_key(k) for k in _FLOW_KEYS.findall(m.group(3))]
+        if len(set(keys)) != len(keys):
+            return _UNSURE  # a key twice: the full reader's walk reports it
+        indent = len(m.group(1))
+        return (indent, -1, -1, indent, _key(m.group(2)), "flow", None)
+    m = _SIMPLE.match(line)
+    if m is not None and len(m.group(1)) <= _MAX_COLUMN:
+        key, value = m.group(2), m.group(3)
+        indent = len(m.group(1))
+        if value[0] == "'" or value[0] == '"':
+            found = (value[1:-1], True)
+        else:
+            found = (value, _tag(value) == yamlio.STR_TAG)
+        return (indent, -1, -1, indent, _key(key), "scalar", found)
+    if "\t" in line:
+        return _UNSURE
+    rest = line.lstrip(" ")
+    indent = len(line) - len(rest)
+    if indent > _MAX_COLUMN:
+        return _FALLBACK
+    first = last = -1
+    while rest[0] == "-" and (len(rest) == 1 or rest[1] == " "):
+        at = len(line) - len(rest)
+        if first < 0:
+            first = at
+        last = at
+        rest = rest[1:].lstrip(" ")
+        if not rest or rest[0] == "#":
+            return _UNSURE  # `-` alone: its value is on the lines below
+    col = len(line) - len(rest)
+    try:
+        m = _KEY.match(rest)
+        if m is None:
+            if first < 0:
+                return _UNSURE  # a value on a line of its own: a scalar going on over lines
+            kind, value = _value(rest)
+            return (indent, first, last, col, None, kind, value)
+        kind, value = _value(rest[m.end():])
+        return (indent, first, last, col, _key(m.group(1)), kind, value)
+    except _Unsure:
+        return _UNSURE
+
+
+# Where a mapping sits, as far as the facts go: the item itself, its metadata, metadata.annotations, or
+# anywhere else (below a list, or below any other key).
+_ROOT, _META, _ANN, _ELSE = 0, 1, 2, 3
+_DEEPER = {(_ROOT, "metadata"): _META, (_META, "annotations"): _ANN}
+
+
+def _scan_item(lines: list[str], pos: int) -> dict | None:
+    """The facts of one item (the lines of its chunk, which begins at `pos`), or None when anything in it
+    is not simple enough to vouch for."""
+    ann: dict[str, tuple[str, bool]] = {}
+    facts: dict[str, Any] = {"annotations": ann}
+    # Each open mapping: [column, keys, where (_ROOT …), last key, its value was empty].
+    stack: list[list] = []
+    body_min = -1          # inside a block scalar: lines indented at least this far belong to it
+    limit = -1             # after a one-line value: a deeper line would continue it
+    pending = False        # `metadata:`/`annotations:` with nothing after it: a mapping must follow
+    start = -1             # line number and column of the first key
+    start_col = 0
+    last = -1              # line number of the last value
+    last_kind = ""
+    first = lines[0]
+    # The entry's own `- `: what follows is the item's first key, here or on a later line.
+    rest = first[1:].lstrip(" ")
+    lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
+    get = _lines.get
+    for number, line in enumerate(lines):
+        if body_min >= 0:
+            stripped = line.lstrip(" ")
+            if not stripped or len(line) - len(stripped) >= body_min:
+                continue
+            body_min = -1
+        c = get(line)
+        if c is None:
+            stripped = line.lstrip(" ")
+            if not stripped or stripped[0] == "#":
+                continue
+            c = _classify(line)
+        if c.__class__ is str:
+            if c is _FALLBACK:
+                raise _Fallback
+            return None
+        indent, first_dash, last_dash, col, key, kind, value = c
+        if 0 <= limit < indent:
+            return None  # a plain scalar going on over lines
+        limit = -1
+        if start < 0:
+            if first_dash >= 0 or key is None:
+                raise _Fallback  # a list, a scalar or a flow mapping as an item: the full reader says what
+            start, start_col = number, col
+        if pending:
+            if key is None or first_dash >= 0 or col <= stack[-1][0]:
+                return None  # metadata or annotations that are not a block mapping
+            pending = False
+        if first_dash >= 0:
+            while stack and stack[-1][0] > first_dash:
+                stack.pop()
+        if key is None:
+            # `- value`: a scalar (or flow) entry of a list.
+            if kind == "empty":
+                return None
+            if kind == "block":
+                body_min = last_dash + 1  # deeper than the dash
+            else:
+                limit = last_dash
+            last_kind = kind
+            last = number
+            continue
+        while stack and stack[-1][0] > col:
+            stack.pop()
+        if first_dash >= 0 or not stack or stack[-1][0] < col:
+            if first_dash >= 0:
+                where = _ELSE
+            elif stack:
+                parent = stack[-1]
+                if not parent[4]:
+                    return None
+                where = _DEEPER.get((parent[2], parent[3]), _ELSE)
+            else:
+                where = _ROOT
+            if stack and stack[-1][0] == col:
+                stack.pop()
+            top = [col, {key}, where, key[1], False]
+            stack.append(top)
+        else:
+            top = stack[-1]
+            if key in top[1]:
+                return None  # a key twice: the full reader's walk reports it
+            top[1].add(key)
+            top[3] = key[1]
+            where = top[2]
+        top[4] = empty = kind == "empty"
+        if where != _ELSE:
+            name = key[1]
+            if where == _ROOT:
+                if name == "apiVersion" or name == "kind":
+                    if kind != "scalar":
+                        return None
+                    facts[name] = value
+                elif name == "metadata":
+                    if not empty:
+                        return None
+                    pending = True
+            elif where == _META:
+                if name == "name" or name == "namespace" or name == "generateName":
+                    if kind != "scalar":
+                        return None
+                    facts[name] = value
+                elif name == "annotations":
+                    if not empty:
+                        return None
+                    pending = True
+            elif empty:
+                ann[name] = ("", False)
+            elif kind != "scalar":
+                return None
+            else:
+                ann[name] = value
+        if kind == "block":
+            body_min = col + 1
+        elif not empty:
+            limit = col
+        last_kind = kind
+        last = number
+    if pending or start < 0 or last_kind in ("empty", "block"):
+        return None  # where such an item ends is the composer's to say
+    lines[0] = first
+    facts["start"] = pos + sum(map(len, lines[:start])) + start + start_col
+    facts["end"] = pos + sum(map(len, lines[:last + 1])) + last + 1
+    return facts
+
+
+def _str(fact: Any) -> str:
+    return fact[0] if fact is not None and fact[1] else ""
+
+
+def scan(text: str) -> ResourceList | None:
+    """The ResourceList of a kpt/kustomize-shaped input, composing only what could concern the function;
+    None where the input is not of that shape (the full reader then reads it)."""
+    if not yamlio.C_AVAILABLE or yamlio.backend() != "c" or not text.endswith("\n") \
+            or "\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text or "\ufeff" in text:
+        return None
+    try:
+        return _scan(text)
+    except (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError):
+        return None
+
+
+_ITEMS = re.compile(r"^items:[ ]*(?:#.*)?\n", re.MULTILINE)
+# A `- ` entry, and any other line at column 0 (what ends the list), each after its line break: a pattern
+# that begins with a literal is searched fast, one with `^` tries every position.
+_ENTRY = re.compile(r"\n-(?=[ \n])")
+_OTHER = re.compile(r"\n(?:[^\s#-]|-[^ \n])")
+
+
+def _scan(text: str) -> ResourceList | None:
+    found = _ITEMS.search(text)
+    if found is None or _ITEMS.search(text, found.end()) is not None:
+        return None
+    head_end = found.end()
+    other = _OTHER.search(text, head_end - 1)
+    tail = other.start() + 1 if other else len(text)
+    starts = [m.start() + 1 for m in _ENTRY.finditer(text, head_end - 1, tail)]
+    if not starts:
+        return None
+    # Everything is YAML (libyaml, in C, nothing built): from here on only structure is read.
+    from yaml import _yaml  # type: ignore[attr-defined]
+    _yaml.CParser(text).raw_parse()
+    skeleton = text[:head_end] + text[tail:]
+    docs = [d for d in yamlio.compose_all(skeleton)
+            if d is not None and not (isinstance(d, yaml.ScalarNode) and yamlio.is_null(d))]
+    if len(docs) != 1:
+        return None
+    root = docs[0]
+    check_envelope(root)  # an envelope the full reader refuses: it words why
+    head_lines = text.count("\n", 0, head_end)
+    section_lines = text.count("\n", head_end, tail)
+    found_items = None
+    for k, v in root.value:
+        if v.start_mark.index >= head_end:
+            _shift_tree_from(v, head_end, tail - head_end, section_lines)
+        if k.start_mark.index >= head_end:
+            _shift_tree_from(k, head_end, tail - head_end, section_lines)
+        if isinstance(k, yaml.ScalarNode) and k.value == "items":
+            found_items = (k, v)
+    if found_items is None or not yamlio.is_null(found_items[1]) or \
+            found_items[0].start_mark.index != found.start():
+        return None
+    if root.end_mark.index >= head_end:
+        m = root.end_mark
+        root.end_mark = yaml.Mark(m.name, m.index + tail - head_end, m.line + section_lines, m.column, None, None)
+
+    if any(ln.strip(" ") and not ln.lstrip(" ").startswith("#") for ln in text[head_end:starts[0]].split("\n")):
+        return None
+    items: list[Item] = []
+    line = head_lines + text.count("\n", head_end, starts[0])
+    bounds = starts + [tail]
+    kaito = _mentions(text, head_end, tail)
+    k = 0
+    for i, dash in enumerate(starts):
+        chunk_end = bounds[i + 1]
+        chunk = text[dash:chunk_end]
+        lines = chunk.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        try:
+            facts = _scan_item(lines, dash)
+        except _Unsure:
+            facts = None
+        while k < len(kaito) and kaito[k] < dash:
+            k += 1
+        item = _make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end)
+        items.append(item)
+        line += len(lines)
+    last_end = items[-1].end
+    seq_start = yaml.Mark("<unicode string>", starts[0], head_lines + text.count("\n", head_end, starts[0]),
+                          0, None, None)
+    seq_end = yaml.Mark("<unicode string>", last_end, text.count("\n", 0, last_end), 0, None, None)
+    items_node = yaml.SequenceNode(yamlio.loader_class().DEFAULT_SEQUENCE_TAG, [], seq_start, seq_end,
+                                   flow_style=False)
+    root.value = [(k, items_node if k is found_items[0] else v) for k, v in root.value]
+    rl = _envelope(text, root, items_node, items)
+    STATS["fast"] += 1
+    return rl
+
+
+def _shift_tree_from(node: yaml.Node, at: int, index: int, line: int) -> None:
+    """Shift the marks of the nodes of the skeleton's tail (after `at`) to their place in the text."""
+    _shift(node, index, line)
+
+
+def _mentions(text: str, start: int, end: int) -> list[int]:
+    """Where "kaito" occurs in any case (lower() keeps offsets only for ASCII text)."""
+    if text.isascii():
+        low = text[start:end].lower()
+        return [m.start() + start for m in re.finditer("kaito", low)]
+    return [m.start() for m in _KAITO.finditer(text, start, end)]
+
+
+def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool) -> Item:
+    if facts is not None:
+        item = ScannedItem(index=index, node=None, source=text, start=facts["start"], end=facts["end"])
+        item.scanned_annotations = facts["annotations"]
+        item.generate_name = facts.get("generateName", ("", False))[1]
+        item.dash, item.dash_line, item.chunk_end = dash, line, chunk_end
+        item.api_version = _str(facts.get("apiVersion"))
+        item.kind = _str(facts.get("kind"))
+        meta_name = facts.get("name")
+        item.name = _str(meta_name)
+        item.namespace = _str(facts.get("namespace"))
+        if not _interesting(item, kaito):
+            STATS["passed"] += 1
+            return item
+    # Composed like the full reader composes it (its region comes from its node).
+    node = _compose_entry(text, dash, chunk_end, line)
+    STATS["composed"] += 1
+    return make_item(index, node, text)
+
+
+def _envelope(text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode, items: list[Item]) -> ResourceList:
+    rl = envelope(text, root, items_node, items)
+    rl.shared = set()  # no item shares anchors: an alias to another item's anchor sends the input to the full reader
+    return rl
+
+
+def read(data: bytes) -> ResourceList:
+    """The ResourceList of the input: the fast path where it applies, the full reader otherwise."""
+    text = decode(data)
+    if ENABLED and text.strip():
+        rl = scan(text)
+        if rl is not None:
+            return rl
+    STATS["full"] += 1
+    return read_text(text)
+
+
+__all__ = ["ENABLED", "STATS", "InputError", "read", "scan"]

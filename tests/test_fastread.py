@@ -1,0 +1,169 @@
+"""The fast path (krm_fn/fastread.py) against the full reader, the reference: the same input through both
+must give the same stdout, stderr and exit status. Fixtures, the shared corpus, the inputs that fooled
+earlier scanners (issue 13) and a few thousand generated inputs; counters prove the fast path is taken
+by the kpt-shaped ones (and so that this test compares something).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fastpath_cases import case
+from golden import case_env, case_input, cases, wrap
+from krm_fn import fastread, yamlio
+from runner import run
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS_FILES = sorted(CORPUS.rglob("*.yaml")) + sorted(CORPUS.rglob("*.yml")) if CORPUS.is_dir() else []
+GENERATED = 2000
+
+pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path needs libyaml's C parser")
+
+
+def both(text: str, env: dict | None = None) -> bool:
+    """Run `text` with the fast path on and off; assert the same outcome; whether the fast path read it."""
+    before = fastread.STATS["fast"]
+    try:
+        fastread.ENABLED = True
+        fast = run([], text, env or {})
+        took = fastread.STATS["fast"] > before
+        fastread.ENABLED = False
+        full = run([], text, env or {})
+    finally:
+        fastread.ENABLED = True
+    assert "Traceback" not in fast.err
+    assert (fast.code, fast.err) == (full.code, full.err)
+    assert fast.out == full.out
+    return took
+
+
+@pytest.fixture(autouse=True)
+def _c_backend():
+    before = yamlio.backend()
+    yamlio.set_backend("c")
+    yield
+    yamlio.set_backend(before)
+
+
+def test_fixtures() -> None:
+    taken = sum(both(case_input(c), case_env(c)) for c in cases())
+    assert taken >= len(cases()) * 0.6, taken  # fixtures are mostly kpt-shaped
+
+
+def test_corpus() -> None:
+    if not CORPUS_FILES:
+        pytest.skip(f"the shared corpus is not beside this checkout ({CORPUS})")
+    taken = 0
+    for path in CORPUS_FILES:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        taken += both(wrap(text))
+    assert taken >= len(CORPUS_FILES) * 0.5, (taken, len(CORPUS_FILES))
+
+
+# Inputs that fooled earlier scanners (issue 13), each a wrong output there until fixed.
+FOOLED = {
+    "unterminated quote hiding a key twice": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: \"a\n    name: b\"\n    name: c\n",
+    "key twice after a multi-line quote": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    x: 'a\n    b'\n    name: n\n    name: m\n",
+    "NEL line break": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\x85    name: b\n",
+    "LINE SEPARATOR": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\u2028    name: b\n",
+    "PARAGRAPH SEPARATOR": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\u2029    namespace: b\n",
+    "metadata followed by |": "- apiVersion: v1\n  kind: Secret\n  metadata: |\n    name: a\n",
+    "metadata followed by a lone -": "- apiVersion: v1\n  kind: Secret\n  metadata:\n  -\n    name: a\n",
+    "non-mapping entries": "- a\n- - b\n-\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n",
+    "# inside a one-line flow collection": "- apiVersion: v1\n  kind: Secret\n  metadata: {name: a, labels: {x: '#', x: y}}\n",
+    "# inside a flow list": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  data: ['#', x] # c\n",
+    "block body read as keys": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  data:\n    s: |\n      name: b\n      name: c\n",
+    "block body with a document marker": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  data:\n    s: |\n      ---\n      x\n    t: u\n",
+    "key twice in a flow mapping": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n    labels: {x: 1, x: 2}\n",
+    "key twice, quoted and plain": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n    'name': b\n",
+    "not twice: an int and a string": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  data:\n    1: a\n    '1': b\n",
+    "plain scalar over lines": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n    namespace: b\n      c\n",
+    "anchors across items": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: &n a\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: *n\n",
+    "an alias to the envelope": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: *v\n",
+    "int annotation": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n    annotations:\n      config.kubernetes.io/index: 0\n      config.kubernetes.io/path: x.yaml\n",
+    "item ends in a block scalar": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  s: |+\n    x\n\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: b\n",
+    "generateName": "- apiVersion: v1\n  kind: Pod\n  metadata:\n    generateName: a-\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    generateName: 1\n",
+    "tab in a value": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\tb\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOOLED))
+def test_fooled_scanners(name: str) -> None:
+    head = "apiVersion: &v config.kubernetes.io/v1\n" if "envelope" in name else "apiVersion: config.kubernetes.io/v1\n"
+    text = head + "kind: ResourceList\nitems:\n" + FOOLED[name]
+    both(text)
+    both(text.replace("\n", "\r\n"))
+
+
+def test_plain_kpt_lists_take_the_fast_path() -> None:
+    text = wrap("apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/path: a.yaml\n")
+    assert both(text)
+    before = dict(fastread.STATS)
+    fastread.read(text.encode())
+    assert fastread.STATS["passed"] == before["passed"] + 1 and fastread.STATS["composed"] == before["composed"]
+
+
+def test_generated() -> None:
+    taken = plain = plain_taken = 0
+    for seed in range(GENERATED):
+        text, unmutated = case(seed)
+        try:
+            took = both(text)
+        except AssertionError:
+            raise AssertionError(f"seed {seed}: the paths differ on\n{text}") from None
+        taken += took
+        plain += unmutated
+        plain_taken += unmutated and took
+    assert plain_taken == plain, (plain_taken, plain)  # every unmutated kpt-shaped list
+    assert taken >= GENERATED * 0.4, taken
+
+
+def _tree(node, seen=None) -> object:
+    """A node tree as plain data, positions included (aliases once)."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return ("alias", node.start_mark.index)
+    seen.add(id(node))
+    marks = (node.start_mark.index, node.start_mark.line, node.start_mark.column,
+             node.end_mark.index, node.end_mark.line, node.end_mark.column)
+    if isinstance(node, yaml.MappingNode):
+        value: object = [(_tree(k, seen), _tree(v, seen)) for k, v in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        value = [_tree(v, seen) for v in node.value]
+    else:
+        value = node.value
+    return (type(node).__name__, node.tag, value, marks, getattr(node, "style", None), getattr(node, "flow_style", None))
+
+
+def _facts(item) -> tuple:
+    return (item.start, item.end, item.api_version, item.kind, item.name, item.namespace, item.column,
+            item.is_mapping, item.annotations(), item.file(), item.has_generate_name(),
+            [item.annotation(k) for k in item.annotations()])
+
+
+def test_items_read_alike() -> None:
+    """What the scanner reads of an item passed as text, and its node composed later from its own lines,
+    are what the full reader makes of it: positions, tags, styles, facts."""
+    from krm_fn.reader import read_resource_list
+    compared = 0
+    for seed in range(0, GENERATED, 4):
+        text, _ = case(seed)
+        data = text.encode()
+        fast = fastread.scan(text)
+        if fast is None:
+            continue
+        full = read_resource_list(data)
+        assert len(fast.items) == len(full.items)
+        for a, b in zip(fast.items, full.items):
+            assert _facts(a) == _facts(b), seed
+            assert _tree(a.node) == _tree(b.node), seed
+            compared += isinstance(a, fastread.ScannedItem)
+        assert [(k.value, k.start_mark.index) for k, _ in fast.root.value] == \
+            [(k.value, k.start_mark.index) for k, _ in full.root.value]
+        assert fast.items_node.start_mark.index == full.items_node.start_mark.index
+        assert (fast.function_config is None) == (full.function_config is None)
+        if fast.function_config is not None:
+            assert _tree(fast.function_config) == _tree(full.function_config), seed
+    assert compared > 300, compared
