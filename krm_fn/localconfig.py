@@ -133,9 +133,13 @@ def listed_files(items: list[Item], paths: list[str]) -> list[tuple[Item, str]]:
 
 
 def _by_listing(items: list[Item], paths: list[str], listed: bool) -> list[tuple[Item, str]]:
+    if not any(paths):
+        return []
     folders: dict[str, Item] = {}
     for item in items:
-        if item.file()[0] and is_kustomization(item):
+        # is_kustomization first: it rules out an ordinary object by its apiVersion alone (file() reads four
+        # annotations), and this runs for every item of a large input.
+        if is_kustomization(item) and item.file()[0]:
             folders.setdefault(kustomization_folder(item), item)
     out = []
     for path in sorted(set(filter(None, paths))):
