@@ -4,7 +4,8 @@ Each module that emits findings declares them once, at module level, as `FINDING
 and passes the id as a literal at each call site; ids that `disable` may not name are in the module's
 `ALWAYS_ON`. Ranges: SD0xx input, shape, settings, streams; SD1xx checks/ (KAITO's admission rules);
 SD2xx cascade; SD3xx decide, materialize, revert, retire; SD4xx advice; SD5xx render and files; SD6xx
-vllm_schema (what vLLM refuses in a speculative-config, by vllmVersion: advice reports them); SD8xx the
+vllm_schema (what vLLM refuses in a speculative-config, by vllmVersion: advice reports them); SD7xx
+plain vLLM workloads (vllm_command: one container's command; plain_workloads: the workload); SD8xx the
 opt-in PrometheusRule (prometheus_rules).
 This module sits above every stage (pipeline.py passes `CAN_DISABLE` to the settings), so no stage imports it.
 """
@@ -13,12 +14,12 @@ from __future__ import annotations
 from types import MappingProxyType, ModuleType
 
 from . import (advice, cascade, checks, config, decide, derived, index, localconfig, materialize, misplaced, plan,
-               prometheus_rules, shape, streams, vllm_schema)
+               plain_workloads, prometheus_rules, shape, streams, vllm_command, vllm_schema)
 
 # In id order of their ranges; tests/test_findings.py checks that every module with FINDINGS is here.
 MODULES: tuple[ModuleType, ...] = (streams, shape, config, localconfig, *checks.CHECKS, cascade, decide, materialize,
                                    plan, derived, index, advice, misplaced, vllm_schema,
-                                   prometheus_rules)
+                                   vllm_command, plain_workloads, prometheus_rules)
 
 
 def _catalogue() -> dict[str, tuple[str, ModuleType]]:

@@ -1,4 +1,5 @@
-"""Read-only lookups over the items: KAITO workloads, ConfigMaps by namespace/name, parents -> children."""
+"""Read-only lookups over the items: KAITO workloads, plain vLLM workloads, ConfigMaps by namespace/name,
+parents -> children."""
 from __future__ import annotations
 
 import bisect
@@ -8,8 +9,9 @@ from .record import dataclass, field
 from .hints import Any, Collection, Iterable
 
 from . import constants as C
-from . import kinds
+from . import kinds, plain_workloads
 from .kinds import KindSpec
+from .plain_workloads import WorkloadKind
 from .reader import Item, ItemError
 from .results import ResourceRef
 
@@ -60,6 +62,24 @@ class Workload:
         return labels if isinstance(labels, dict) else {}
 
 
+@dataclass(frozen=True, eq=False)
+class PlainWorkload:
+    """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService: issue #12) that may
+    carry the opt-in or the function's record: its item, its kind's row of plain_workloads.KINDS, its data."""
+
+    item: Item
+    spec: WorkloadKind
+    data: Any
+
+
+def _may_opt_in(item: Item) -> bool:
+    """Whether the item's text can hold the opt-in or the record of an injection (both keys hold
+    "speculative"): a Deployment that cannot is never read into data. An escape in a double-quoted key
+    (`\\x73`) or an alias (its anchor elsewhere) may spell a key without those letters: such texts are read."""
+    text = item.region
+    return "speculative" in text or "\\" in text or "*" in text
+
+
 def ref_of(item: Item) -> ResourceRef:
     return ResourceRef(item.api_version, item.kind, item.name, item.namespace)
 
@@ -75,6 +95,10 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
 class Index:
     items: list[Item] = field(default_factory=list)
     workloads: list[Workload] = field(default_factory=list)
+    # Plain vLLM workloads that may carry the opt-in (issue #12); and plain kinds at an apiVersion the function
+    # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
+    plain: list[PlainWorkload] = field(default_factory=list)
+    plain_other_versions: list[tuple[Item, Any]] = field(default_factory=list)
     configmaps: dict[tuple[str, str], Item] = field(default_factory=dict)
     # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
     # the names the references still use are in previousNames.
@@ -209,6 +233,22 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
                 index.unreadable.append((item, str(exc)))
                 continue
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
+        elif plain_workloads.known_kind(item.kind):
+            if not _may_opt_in(item):
+                continue
+            try:
+                data = item.data()
+            except ItemError as exc:
+                # Left alone, as any object the function has no business with; but text naming the opt-in
+                # may be an annotated workload, which must not silently get nothing.
+                if "speculative" in item.region:
+                    index.unreadable.append((item, str(exc)))
+                continue
+            plain_spec = plain_workloads.kind_of(item.api_version, item.kind)
+            if plain_spec is not None:
+                index.plain.append(PlainWorkload(item, plain_spec, data))
+            else:
+                index.plain_other_versions.append((item, data))
         elif item.kind == C.CONFIGMAP_KIND and "/" not in item.api_version and not is_configmap(item):
             index.misversioned.setdefault((item.namespace, item.name), item)
         elif is_configmap(item):

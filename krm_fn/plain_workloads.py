@@ -5,7 +5,7 @@ goes. Then the plan for one workload: JSON Patch ops on plain data, and findings
 This table is the only place that knows those paths (as kinds.py is for KAITO's kinds). The opt-in is the
 KAITO annotation (constants.ENABLE_ANNOTATION) with KAITO's values; it may sit on the workload's
 `metadata.annotations` or on a pod template's annotations. Each pod template records the JSON the function
-injected into its vLLM containers in vllm_command.INJECTED_ANNOTATION, which makes a re-run a fixpoint and
+injected into its vLLM containers in constants.INJECTED_ANNOTATION, which makes a re-run a fixpoint and
 a disable exact (and, being part of the template, rolls the pods when it changes).
 """
 from __future__ import annotations
@@ -15,12 +15,11 @@ from .hints import Any
 
 from . import constants as C
 from . import kinds
-from .results import PlainFinding
+from .constants import INJECTED_ANNOTATION
 from .kinds import Path, dotted, get, pointer
 from .presets import DEFAULT_TABLE, PresetTable
-from .results import Severity
+from .results import PlainFinding, Severity
 from .vllm_command import (
-    INJECTED_ANNOTATION,
     Inspection,
     Reconciled,
     exec_argument,
@@ -37,7 +36,11 @@ FINDINGS = {
     "SD724": "annotated KServe InferenceService whose --backend is not vLLM",
     "SD725": "vLLM containers of one pod template need different configs: unchanged",
     "SD726": "Pod or Job template changed: the API server refuses the update of an existing object",
+    "SD727": "opt-in \"false\" or removed: the speculative config the function added is taken out again",
+    "SD728": "annotated workload whose pod template is not the shape Kubernetes reads",
 }
+# Not disableable: the function cannot read or edit such a pod template safely.
+ALWAYS_ON = frozenset({"SD728"})
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,11 @@ KINDS: tuple[WorkloadKind, ...] = (
 _BY_KIND = {k.kind: k for k in KINDS}
 
 
+def known_kind(kind: Any) -> bool:
+    """Whether `kind` is one of the plain workload kinds (at any apiVersion)."""
+    return isinstance(kind, str) and kind in _BY_KIND
+
+
 def kind_of(api_version: Any, kind: Any) -> WorkloadKind | None:
     spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
     return spec if spec is not None and api_version in spec.api_versions else None
@@ -120,7 +128,7 @@ def other_version(api_version: Any, kind: Any, data: Any) -> PlainFinding | None
     found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
     if found is None:
         return None
-    return PlainFinding("SD722", Severity.WARNING, f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found))
+    return PlainFinding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
 
 
 def _opt_in_paths_any(data: Any) -> list[Path]:
@@ -162,10 +170,8 @@ def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
     other = next(((p, v) for p, v in rest if v != value), None)
     if other is None:
         return OptIn(value, first)
-    return OptIn(None, first, PlainFinding(
-        "SD720", Severity.ERROR,
-        f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
-        _annotation_field(other[0])))
+    return OptIn(None, first, PlainFinding(f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
+        _annotation_field(other[0]), id="SD720", severity=Severity.ERROR))
 
 
 def _shown(value: Any) -> str:
@@ -266,27 +272,84 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
         injected = {o.injected for _, o in outcomes if o.injected is not None}
         if len(injected) > 1:
-            findings.append(PlainFinding(
-                "SD725", Severity.WARNING,
-                f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
-                dotted(template.spec + ("containers",))))
+            findings.append(PlainFinding(f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
+                dotted(template.spec + ("containers",)), id="SD725", severity=Severity.WARNING))
             continue
         for path, out in outcomes:
             findings.extend(f.under(dotted(path)) for f in out.findings)
-            ops.extend(_container_ops(path, get(data, path), out))
+            changed = _container_ops(path, get(data, path), out)
+            ops.extend(changed)
+            if changed and not enabled:
+                findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
+                    _changed_field(path, changed), id="SD727", severity=Severity.INFO))
         record = next(iter(injected), None)
         ops.extend(_record_ops(data, template, record))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
-        findings.append(PlainFinding(
-            "SD721", Severity.WARNING,
-            f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
-            opt_in.field))
+        findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
+            opt_in.field, id="SD721", severity=Severity.WARNING))
     if ops and spec.immutable_template:
-        findings.append(PlainFinding(
-            "SD726", Severity.INFO,
-            f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
-            dotted(spec.templates[0].spec)))
+        findings.append(PlainFinding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
+            dotted(spec.templates[0].spec), id="SD726", severity=Severity.INFO))
     return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm)
+
+
+def _changed_field(path: Path, ops: list[dict]) -> str:
+    """The container field (`….containers[0].args`) the first of a container's ops changes."""
+    key = ops[0]["path"].split("/")[len(path) + 1]
+    return dotted(path + (key,))
+
+
+def shape_problems(spec: WorkloadKind, data: Any) -> list[PlainFinding]:
+    """Errors for a workload the function would act on (opted in, or carrying its record) whose pod
+    templates are not what Kubernetes reads (a `containers` that is no list, `args` that is a string …):
+    the API server refuses it, and the function cannot tell what it runs."""
+    found: list[PlainFinding] = []
+    places = [(t.spec, "a mapping") for t in spec.templates] + [(t.annotations, "a mapping") for t in spec.templates]
+    if spec.kserve is not None:
+        places.append((spec.kserve.model, "a mapping"))
+    for path, want in places:
+        bad = kinds.not_a_mapping(data, path)
+        if bad is not None:
+            found.append(_shape(spec, bad, get(data, bad), want))
+    for template in present_templates(spec, data):
+        listed = get(data, template.spec + ("containers",))
+        if listed is not None and not isinstance(listed, list):
+            found.append(_shape(spec, template.spec + ("containers",), listed, "a list of containers"))
+            continue
+        for i, container in enumerate(listed or []):
+            at = template.spec + ("containers", i)
+            if not isinstance(container, dict):
+                found.append(_shape(spec, at, container, "a container (a mapping)"))
+                continue
+            for key in ("command", "args"):
+                if container.get(key) is not None and not isinstance(container[key], list):
+                    found.append(_shape(spec, at + (key,), container[key], "a list of strings"))
+    if spec.kserve is not None:
+        args = get(data, spec.kserve.args)
+        if args is not None and not isinstance(args, list):
+            found.append(_shape(spec, spec.kserve.args, args, "a list of strings"))
+    return list(dict.fromkeys(found))
+
+
+def _what(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    return "null" if value is None else f"a {type(value).__name__}"
+
+
+def _shape(spec: WorkloadKind, path: Path, value: Any, want: str) -> PlainFinding:
+    return PlainFinding(f"{dotted(path)} is {_what(value)}, not {want}: the API server refuses this {spec.kind}, and kaito-specdec cannot read or edit its pod template; fix the manifest",
+        dotted(path), id="SD728", severity=Severity.ERROR)
+
+
+def has_record(spec: WorkloadKind, data: Any) -> bool:
+    """Whether an earlier run left its record on a pod template (a disable then has something to take out)."""
+    return any(isinstance(get(data, t.annotations), dict) and INJECTED_ANNOTATION in get(data, t.annotations)
+               for t in spec.templates)
 
 
 def _recorded(data: Any, template: PodTemplate) -> str | None:
@@ -304,15 +367,11 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
     backend = kserve_backend(model, data)
     runs_vllm = get(data, model.format_name) == model.runtime_format and backend in model.vllm_backends
     if enabled and get(data, model.format_name) != model.runtime_format:
-        findings.append(PlainFinding(
-            "SD723", Severity.WARNING,
-            f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
-            dotted(model.format_name)))
+        findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
+            dotted(model.format_name), id="SD723", severity=Severity.WARNING))
     elif enabled and not runs_vllm:
-        findings.append(PlainFinding(
-            "SD724", Severity.WARNING,
-            f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
-            dotted(model.args)))
+        findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
+            dotted(model.args), id="SD724", severity=Severity.WARNING))
     # Not vLLM (any more): an argument the function added earlier is still taken out again.
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
                     inspector=_kserve_inspector(model, data, runs_vllm))
@@ -360,5 +419,10 @@ def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
 def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[dict]:
     path = template.annotations + (INJECTED_ANNOTATION,)
     if record is None:
+        holder = get(data, template.annotations[:-1])
+        if (len(template.annotations) > 2 and isinstance(holder, dict) and list(holder) == ["annotations"]
+                and get(data, template.annotations) == {INJECTED_ANNOTATION: get(data, path)}):
+            # A template's `metadata` that only the record made (set_ops creates it whole): it goes whole.
+            return [{"op": "remove", "path": pointer(template.annotations[:-1])}]
         return kinds.remove_ops(data, path)
     return kinds.set_ops(data, path, record)

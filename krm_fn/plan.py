@@ -4,8 +4,9 @@ Each stage is a function of (the read-only index, the settings, the plan so far)
 (ops per item, items added and removed, results; see changes.py). Results whose id the `disable` setting
 names are dropped as each step is folded in, so a disabled error blocks nothing.
 
-    check_input -> cascade -> validate -> misplaced_annotation    | errors stop here: nothing is written
-    decide -> materialize -> advise -> revert -> retire -> prometheus_rules
+    check_input -> cascade -> validate -> misplaced_annotation -> plain_opt_in
+                                                                  | errors stop here: nothing is written
+    decide -> materialize -> advise -> revert -> retire -> plain_vllm -> prometheus_rules
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .index import Index, build_index
 from .localconfig import kustomize_config
 from .materialize import materialize, retire, revert
 from .misplaced import misplaced_annotation
+from .plain_vllm import plain_opt_in, plain_vllm
 from .prometheus_rules import prometheus_rules
 from .reader import Item
 from .results import Result, Severity, has_errors
@@ -41,8 +43,8 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(checks.validate(map(plan.workload, index.workloads), settings))
 
 
-CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation)  # after check_input; errors from any of these stop the plan
-CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, retire, prometheus_rules)
+CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)  # after check_input; errors from any of these stop the plan
+CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, retire, plain_vllm, prometheus_rules)
 
 
 def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) -> Plan:

@@ -47,6 +47,26 @@ class Finding(NamedTuple):
     id: str
 
 
+class PlainFinding(NamedTuple):
+    """A Finding that also carries its severity, for the stages that work on plain Python values
+    (vllm_command, plain_workloads: issue #12), whose findings are not all errors. Its `field` is relative to
+    what it is about (`args`) until `under` prefixes it; `report.about(f.severity, f.message, item, f.field,
+    id=f.id)` places it on an item. (A separate type, as a check's Finding is compared as a 3-tuple.)"""
+    message: str
+    field: str
+    id: str
+    severity: Severity
+
+    def under(self, prefix: str) -> PlainFinding:
+        """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`
+        becomes `….containers[0].args`, `[2]` becomes `…[2]`."""
+        if not prefix:
+            return self
+        field = prefix if not self.field else (
+            prefix + self.field if self.field.startswith("[") else f"{prefix}.{self.field}")
+        return self._replace(field=field)
+
+
 @dataclass(frozen=True)
 class Result:
     severity: Severity
@@ -110,25 +130,6 @@ class Result:
         """` [SD101]`: under kustomize or Argo CD the stderr line is all a user sees, and the id is what
         the `disable` setting takes."""
         return f" [{self.id}]" if self.id else ""
-
-
-# A finding as plain data, for stages that work on plain Python values (no Item, no YAML node): the wiring
-# turns each one into a Result with `report.about(severity, message, item, field, id=…)`, prefixing `field`
-# with the path of the object it is about (a container, a pod template).
-@dataclass(frozen=True)
-class PlainFinding:
-    id: str
-    severity: Severity
-    message: str
-    field: str = ""   # relative to what the finding is about: `args`, `command[2]`, `metadata.annotations[…]`
-
-    def under(self, prefix: str) -> PlainFinding:
-        """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`)."""
-        if not prefix:
-            return self
-        field = prefix if not self.field else (
-            prefix + self.field if self.field.startswith("[") else f"{prefix}.{self.field}")
-        return PlainFinding(self.id, self.severity, self.message, field)
 
 
 def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:

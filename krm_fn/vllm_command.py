@@ -29,9 +29,9 @@ from .record import dataclass, field, replace
 from .hints import Any, Callable
 
 from . import shellwords
-from .results import PlainFinding
+from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
 from .presets import DEFAULT_TABLE, PresetTable
-from .results import Severity
+from .results import PlainFinding, Severity
 from .vllm_model import decide_model, fallback, unknowable
 
 FINDINGS = {
@@ -46,11 +46,6 @@ FINDINGS = {
     "SD709": "vLLM reads a config file the function cannot see: unchanged",
     "SD710": "vLLM arguments that expand at run time: the injected argument comes after them",
 }
-
-# Where a pod template records the JSON the function injected into its vLLM containers (next to
-# constants.DERIVED_ANNOTATION and SOURCE_ANNOTATION; moves to constants.py when this is wired in). A
-# container argument equal to the recorded injection is the function's own; anything else is the user's.
-INJECTED_ANNOTATION = "kaito-specdec.dev/speculative-config"
 
 FLAG = "--speculative-config"
 # Every spelling vLLM reads as the speculative config (VLLM.md): `=` or separate value, `_` spelling,
@@ -225,8 +220,9 @@ def _argv(command: Any, args: Any) -> list[tuple[Where, Any]]:
     return out + [(Where("args", i), v) for i, v in enumerate(args if isinstance(args, list) else [])]
 
 
-def _problem(id: str, message: str, field: str) -> PlainFinding:
-    return PlainFinding(id, Severity.WARNING, message, field)
+def _problem(message: str, field: str, id: str) -> PlainFinding:
+    """A reason to leave the command unchanged: a warning."""
+    return PlainFinding(message, field, id=id, severity=Severity.WARNING)
 
 
 def inspect(command: Any, args: Any, image: str | None = None) -> Inspection:
@@ -247,9 +243,8 @@ def inspect(command: Any, args: Any, image: str | None = None) -> Inspection:
         return Inspection(False)
     not_text = next((w for w, v in argv if not isinstance(v, str)), None)
     if not_text is not None:
-        return Inspection(True, form, problem=_problem(
-            "SD707", f"{not_text.field} is not a string; quote it so the vLLM arguments can be read and extended",
-            not_text.field))
+        return Inspection(True, form, problem=_problem(f"{not_text.field} is not a string; quote it so the vLLM arguments can be read and extended",
+            not_text.field, id="SD707"))
     read = read_arguments(values[start:], positional=form in ("serve", "image"))
     model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
     return _finish(Inspection(True, form, model_at=model_at, target=target), read, values[start:], shell=False)
@@ -291,16 +286,14 @@ def _inspect_script(at: Where, script: str) -> Inspection:
     except shellwords.Unreadable as exc:
         if "vllm" not in script:
             return Inspection(False)
-        return Inspection(True, script=at, target=at.field, problem=_problem(
-            "SD706", f"cannot read the shell script in {at.field} safely ({exc}); add the argument --speculative-config='<json>' to its vLLM command yourself, or start vLLM without a script",
-            at.field))
+        return Inspection(True, script=at, target=at.field, problem=_problem(f"cannot read the shell script in {at.field} safely ({exc}); add the argument --speculative-config='<json>' to its vLLM command yourself, or start vLLM without a script",
+            at.field, id="SD706"))
     servers = [(c, h) for c, h in found if h is not None]
     if not servers:
         return Inspection(False)
     if len(servers) > 1:
-        return Inspection(True, servers[0][1][0], script=at, target=at.field, problem=_problem(
-            "SD705", f"the shell script in {at.field} starts vLLM {len(servers)} times and the function cannot tell which one to configure; give each server its own container, or add --speculative-config='<json>' to the right one yourself",
-            at.field))
+        return Inspection(True, servers[0][1][0], script=at, target=at.field, problem=_problem(f"the shell script in {at.field} starts vLLM {len(servers)} times and the function cannot tell which one to configure; give each server its own container, or add --speculative-config='<json>' to the right one yourself",
+            at.field, id="SD705"))
     cmd, (form, start) = servers[0]
     read = read_arguments([w.value for w in cmd.words[start:]], positional=form == "serve")
     return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field,
@@ -380,47 +373,35 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(command, args, kept, insp, (insp.problem,))
     if insp.removed:
         flags = ", ".join(insp.removed)
-        return Reconciled(command, args, kept, insp, (PlainFinding(
-            "SD704", Severity.ERROR,
-            f"{flags}: removed in vLLM 0.8.3, the server refuses to start with them; replace them with one --speculative-config='<json>' (or delete them and let kaito-specdec choose the config)",
-            insp.target),))
+        return Reconciled(command, args, kept, insp, (PlainFinding(f"{flags}: removed in vLLM 0.8.3, the server refuses to start with them; replace them with one --speculative-config='<json>' (or delete them and let kaito-specdec choose the config)",
+            insp.target, id="SD704", severity=Severity.ERROR),))
     if insp.overrides:
         spelled = ", ".join(insp.overrides)
-        return Reconciled(base_command, base_args, None, insp, (PlainFinding(
-            "SD703", Severity.INFO,
-            f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
-            insp.target),))
+        return Reconciled(base_command, base_args, None, insp, (PlainFinding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
+            insp.target, id="SD703", severity=Severity.INFO),))
     if insp.config_files:
         shown = ", ".join(insp.config_files)
-        return Reconciled(command, args, kept, insp, (_problem(
-            "SD709", f"the vLLM command reads settings from {shown}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
-            insp.target),))
+        return Reconciled(command, args, kept, insp, (_problem(f"the vLLM command reads settings from {shown}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
+            insp.target, id="SD709"),))
     findings: list[PlainFinding] = []
     if insp.unknown_model is None and insp.model is not None:
         decision = decide_model(insp.model, table)
         resolution = decision.resolution
         kind = "tuned" if resolution.tuned else "not tuned, universal fallback"
-        findings.append(PlainFinding(
-            "SD701", Severity.INFO,
-            f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}; set the annotation to \"false\" to turn it off",
-            insp.target))
+        findings.append(PlainFinding(f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}; set the annotation to \"false\" to turn it off",
+            insp.target, id="SD701", severity=Severity.INFO))
     else:
         resolution = fallback(table)
-        findings.append(PlainFinding(
-            "SD702", Severity.INFO,
-            f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
-            insp.model_at or insp.target))
+        findings.append(PlainFinding(f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
+            insp.model_at or insp.target, id="SD702", severity=Severity.INFO))
     if insp.expansions:
         shown = " ".join(insp.expansions)
-        findings.append(PlainFinding(
-            "SD710", Severity.INFO,
-            f"{shown} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",
-            insp.target))
+        findings.append(PlainFinding(f"{shown} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",
+            insp.target, id="SD710", severity=Severity.INFO))
     if ours and recorded == resolution.json:
         return Reconciled(command, args, recorded, insp, tuple(findings))
     if insp.script is not None and shell_argument_or_none(resolution.json) is None:
-        return Reconciled(command, args, kept, insp, (_problem(
-            "SD708", f"the speculative config {resolution.json} holds a single quote and cannot be single-quoted in the script in {insp.target}; choose a config without one (functionConfig tunedPresets/ngramFallback)",
-            insp.target),))
+        return Reconciled(command, args, kept, insp, (_problem(f"the speculative config {resolution.json} holds a single quote and cannot be single-quoted in the script in {insp.target}; choose a config without one (functionConfig tunedPresets/ngramFallback)",
+            insp.target, id="SD708"),))
     new_command, new_args = inject(base_command, base_args, resolution.json, insp)
     return Reconciled(new_command, new_args, resolution.json, insp, tuple(findings))

@@ -45,6 +45,11 @@ import runner  # noqa: E402
 KAITO_KINDS = {"Workspace", "InferenceSet", "MultiRoleInference"}
 # Objects the function may change, add or drop; every other object must come out as it came in.
 TARGETED_KINDS = KAITO_KINDS | {"ConfigMap", "SpeculativeDecodingPolicy"}
+# Plain vLLM workloads (issue #12, SPEC 8): changed only when they carry the opt-in or the function's record
+# of an injection (on the object or any pod template); without either they must come out as they came in.
+PLAIN_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob", "Pod", "LeaderWorkerSet",
+               "InferenceService"}
+PLAIN_KEYS = ("kaito.sh/enable-speculative-decoding", "kaito-specdec.dev/speculative-config")
 INTERNAL = ("internal.config.kubernetes.io/", "config.kubernetes.io/path", "config.kubernetes.io/index",
             "config.k8s.io/id", "kustomize.config.k8s.io/id")
 DERIVED = "kaito-specdec.dev/derived"
@@ -56,6 +61,17 @@ PATHS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 TIME_LIMIT = 20.0
 # Output may grow by new derived ConfigMaps and results, not by expanded aliases (117 MB from 1 KB).
 MAX_GROWTH, MAX_EXTRA = 20, 256 * 1024
+
+
+def _holds_key(data: Any, keys: tuple, depth: int = 0) -> bool:
+    """Whether any mapping within `data` has one of `keys` (an annotation anywhere in the object)."""
+    if depth > 60:
+        return True   # too deep to tell: treat as targeted rather than report a false failure
+    if isinstance(data, dict):
+        return any(k in keys or _holds_key(v, keys, depth + 1) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_holds_key(v, keys, depth + 1) for v in data)
+    return False
 
 
 class Hang(BaseException):
@@ -260,7 +276,8 @@ class Obj:
     def targeted(self) -> bool:
         # A kind may be a mapping (unhashable): only a string names a kind.
         return isinstance(self.kind, str) and (self.kind in TARGETED_KINDS
-                                               or (self.kind == "PrometheusRule" and self.derived))
+                                               or (self.kind == "PrometheusRule" and self.derived)
+                                               or (self.kind in PLAIN_KINDS and _holds_key(self.data, PLAIN_KEYS)))
 
     @property
     def derived(self) -> bool:

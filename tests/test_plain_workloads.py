@@ -23,7 +23,7 @@ from krm_fn.plain_workloads import (
     read_opt_in,
 )
 from krm_fn.results import Severity
-from krm_fn.vllm_command import INJECTED_ANNOTATION
+from krm_fn.constants import INJECTED_ANNOTATION
 
 ANN = "kaito.sh/enable-speculative-decoding"
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
@@ -397,7 +397,7 @@ def test_list_ops_turn_old_into_new(old, new):
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 7)}
+    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 9)}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():
@@ -476,3 +476,45 @@ def test_random_containers_enable_fixpoint_disable(seed):
         back = jsonpatch.apply_patch(off, list(plan_workload(spec, off).ops))
         back["metadata"]["annotations"][ANN] = "true"
         assert back == obj, c
+
+
+@pytest.mark.parametrize("kind,api", [("Job", "batch/v1"), ("Deployment", "apps/v1")])
+def test_a_template_without_metadata_gets_it_and_loses_it_again(kind, api):
+    """The record creates the template's `metadata` whole; a disable takes it whole (no `metadata: {}`)."""
+    template = {"spec": {"containers": [vllm_container()]}}
+    obj = workload(kind, api, {"template": template}, annotations=dict(ON))
+    enabled, _ = round_trip(obj)
+    assert enabled["spec"]["template"]["metadata"] == {"annotations": {INJECTED_ANNOTATION: MTP}}
+
+
+def test_a_template_metadata_the_user_wrote_stays_when_the_record_goes():
+    template = {"metadata": {"labels": {"app": "x"}}, "spec": {"containers": [vllm_container()]}}
+    obj = workload("Deployment", "apps/v1", {"template": template}, annotations=dict(ON))
+    round_trip(obj)
+
+
+def test_shape_problems_name_each_field_kubernetes_refuses():
+    from krm_fn.plain_workloads import shape_problems
+    spec = kind_of("apps/v1", "Deployment")
+    obj = workload("Deployment", "apps/v1", {"template": {"metadata": {"annotations": ["x"]}, "spec": {
+        "containers": [{"name": "a", "args": "--port 8000", "command": ["vllm"]}, "b"]}}}, annotations=dict(ON))
+    found = [(f.id, f.severity, f.field) for f in shape_problems(spec, obj)]
+    assert found == [("SD728", Severity.ERROR, "spec.template.metadata.annotations"),
+                     ("SD728", Severity.ERROR, "spec.template.spec.containers[0].args"),
+                     ("SD728", Severity.ERROR, "spec.template.spec.containers[1]")]
+    obj["spec"]["template"] = {"spec": {"containers": {"vllm": {}}}}
+    assert [f.field for f in shape_problems(spec, obj)] == ["spec.template.spec.containers"]
+    obj["spec"]["template"] = []
+    assert [f.field for f in shape_problems(spec, obj)] == ["spec.template"]
+    assert shape_problems(spec, workload("Deployment", "apps/v1", {"template": pod_template(vllm_container())})) == []
+
+
+def test_disabling_reports_what_it_takes_out():
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(vllm_container())}, annotations=dict(ON))
+    spec = kind_of("apps/v1", "Deployment")
+    enabled = jsonpatch.apply_patch(obj, list(plan_workload(spec, obj).ops))
+    enabled["metadata"]["annotations"][ANN] = "false"
+    plan = plan_workload(spec, enabled)
+    assert [(f.id, f.severity, f.field) for f in plan.findings] == [
+        ("SD727", Severity.INFO, "spec.template.spec.containers[0].args")]
+    assert MTP in plan.findings[0].message and '"false"' in plan.findings[0].message

@@ -18,6 +18,7 @@ from __future__ import annotations
 import yaml
 
 from ..index import Workload
+from ..kinds import Path, dotted
 from ..reader import child
 from ..report import goquote
 from ..results import Finding
@@ -34,8 +35,12 @@ ALWAYS_ON = frozenset(FINDINGS)
 
 def written(w: Workload) -> str | None:
     """The annotation's value exactly as written in the item (None when it is not a plain scalar there)."""
-    node = w.item.node
-    for key in (*w.spec.annotations, "kaito.sh/enable-speculative-decoding"):
+    return written_at(w.item.node, w.spec.annotations)
+
+
+def written_at(node: yaml.Node | None, annotations: Path) -> str | None:
+    """The annotation's value as written under the annotations mapping at `annotations` of `node`."""
+    for key in (*annotations, "kaito.sh/enable-speculative-decoding"):
         node = child(node, key)
     return node.value if isinstance(node, yaml.ScalarNode) else None
 
@@ -56,10 +61,16 @@ def reads_as(value: object) -> str:
 def check(w: Workload, settings: object = None) -> Finding | None:
     if w.value == "true":
         return None
-    field = w.spec.annotation_field
-    if isinstance(w.value, str):
-        return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {goquote(w.value)}; expected "true" or "false"', field, id="SD101")
-    as_written = written(w)
+    return invalid(w.value, w.item.node, w.spec.annotations)
+
+
+def invalid(value: object, node: yaml.Node | None, annotations: Path) -> Finding | None:
+    """KAITO's refusal of an opt-in `value` other than "true", read from the annotations mapping at path
+    `annotations` of the item `node` (a KAITO workload's place, or a plain workload's: issue #12)."""
+    field = dotted(annotations) + "[kaito.sh/enable-speculative-decoding]"
+    if isinstance(value, str):
+        return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {goquote(value)}; expected "true" or "false"', field, id="SD101")
+    as_written = written_at(node, annotations)
     # A mapping or a list has no one-word spelling; an empty value (`key:`) shows as (empty).
     shown = "(empty)" if as_written == "" else as_written if as_written is not None else "(a collection)"
-    return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {shown} (unquoted, YAML reads it as {reads_as(w.value)}; write "true" or "false" in quotes)', field, id="SD102")
+    return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {shown} (unquoted, YAML reads it as {reads_as(value)}; write "true" or "false" in quotes)', field, id="SD102")

@@ -1,0 +1,68 @@
+"""The stages for plain vLLM workloads (SPEC 8, issue #12): Deployments, StatefulSets, …, LeaderWorkerSets and
+KServe InferenceServices that carry KAITO's opt-in annotation get the speculative config in their vLLM
+containers' arguments.
+
+    plain_opt_in  (with the checks, before the error gate): KAITO's invalid-value error at the place the
+                  opt-in was read (checks/annotation_value), the opt-in set twice differently (SD720), a pod
+                  template Kubernetes would refuse (SD728), a handled kind at another apiVersion (SD722).
+    plain_vllm    (with the changes): plain_workloads.plan_workload's ops and findings, the findings' fields
+                  made absolute (`spec.template.spec.containers[0].args`).
+
+The ids are declared where the findings are made (plain_workloads, vllm_command, checks/annotation_value);
+this module only places them on their items. `mode: validate` keeps the findings and drops the ops (plan.py).
+"""
+from __future__ import annotations
+
+from .changes import Plan, Step, step
+from .checks import annotation_value
+from .config import Settings
+from .index import Index
+from .reader import Item
+from .plain_workloads import has_record, other_version, plan_workload, read_opt_in, shape_problems
+from .report import about
+from .results import PlainFinding, Result, Severity
+
+# The findings of plan_workload that tell of a change it makes (validate mode says they are not written).
+_CHANGES = frozenset({"SD701", "SD702", "SD726", "SD727"})
+
+
+def _placed(f: PlainFinding, item: Item, change: bool = False, **values) -> Result:
+    return about(f.severity, f.message, item, f.field, id=f.id, change=change and f.id in _CHANGES, **values)
+
+
+def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
+    """What stops the run for a plain workload, as KAITO's webhook would for its own kinds."""
+    out: list[Result] = []
+    for w in index.plain:
+        data = plan.data_of(w.item)
+        opt_in = read_opt_in(w.spec, data)
+        if opt_in.conflict is not None:
+            out.append(_placed(opt_in.conflict, w.item))
+            continue
+        if opt_in.present and opt_in.value not in ("true", "false"):
+            found = annotation_value.invalid(opt_in.value, w.item.node, opt_in.path)
+            if found is not None:
+                out.append(about(Severity.ERROR, found.message, w.item, found.field, id=found.id,
+                                 current_value=opt_in.value))
+            continue
+        out += [_placed(f, w.item) for f in shape_problems(w.spec, data)
+                if opt_in.value == "true" or has_record(w.spec, data)]
+    for item, data in index.plain_other_versions:
+        found = other_version(item.api_version, item.kind, data)
+        if found is not None:
+            out.append(_placed(found, item))
+    return step(out)
+
+
+def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
+    """Each plain workload's plan: the speculative config in (or out of) its vLLM containers' arguments."""
+    ops: dict[int, list[dict]] = {}
+    out: list[Result] = []
+    for w in index.plain:
+        planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets)
+        if planned.opt_in.conflict is not None:
+            continue   # plain_opt_in reported it (and only a `disable` of SD720 lets the run get here)
+        out += [_placed(f, w.item, change=bool(planned.ops)) for f in planned.findings]
+        if planned.ops:
+            ops[w.item.index] = list(planned.ops)
+    return step(out, ops=ops)
