@@ -93,6 +93,8 @@ def _kaito(j: int) -> str:
         )
     enabled = "true" if j < 5 else "false"
     preset = ("deepseek-r1-0528", "phi-4", "llama-3.1-8b-instruct")[j % 3]
+    # An instance type that holds the model on one node (KAITO's node estimator; else a multi-node warning).
+    instance_type = "Standard_ND96isr_H200_v5" if preset == "deepseek-r1-0528" else "Standard_NC24ads_A100_v4"
     config = f"  config: tuned-{j}\n" if j < 2 else ""
     return (
         "apiVersion: kaito.sh/v1beta1\n"
@@ -103,7 +105,7 @@ def _kaito(j: int) -> str:
         "  annotations:\n"
         f"    kaito.sh/enable-speculative-decoding: \"{enabled}\"\n"
         "resource:\n"
-        "  instanceType: Standard_NC24ads_A100_v4\n"
+        f"  instanceType: {instance_type}\n"
         "  labelSelector:\n"
         f"    matchLabels: {{apps: ws-{j}}}\n"
         "inference:\n"

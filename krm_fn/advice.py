@@ -3,33 +3,42 @@ disagree, spellings KAITO does not see, what an older KAITO does with the output
 from __future__ import annotations
 
 import json
-from .hints import Sequence
 
-from . import kinds
+import yaml
+
+from . import kinds, yamlio
+from .hints import Any, Sequence
 from .changes import Plan, Step, step
 from .config import Settings
 from .decide import DOTTED, Decision, Inject, Override, configurable
 from .index import Index
-from .inference_config import DATA_KEY, InferenceConfigError, has_later_documents, with_speculative_config
+from .inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents, with_speculative_config,
+                               without_speculative_config)
+from .multinode import multinode_warnings
+from .presets import resolve
 from .report import about, q
 from .results import Result, Severity
-from .vllm_schema import Finding, check_speculative_config
+from .vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config
 
 FINDINGS = {
     "SD401": "the user's speculative-config is not a string (null, a boolean, a number, empty): vLLM refuses it",
-    "SD403": "the roles of a MultiRoleInference get different model-based speculative configs",
+    "SD403": "the roles of a MultiRoleInference get different draft-free (ngram) speculative configs",
     "SD404": "speculative_config or speculative-config.<field>: an override KAITO v0.13 does not recognise",
     "SD405": "a KAITO version before v0.13.0: only the written config enables speculative decoding",
     "SD406": "inference_config.yaml holds more than one YAML document: KAITO's vLLM runtime refuses it",
     "SD407": "enabled on an InferenceSet whose MultiRoleInference is not enabled: left unchanged",
+    "SD409": "the roles of a MultiRoleInference get different speculative configs where one drafts with a model",
+    "SD410": "a user override pins ngram on a preset whose tuned config is model-based (mtp)",
+    "SD411": "speculative-config beside dotted speculative-config.<field> keys: vLLM drops the JSON value",
 }
 
 
 def advise(index: Index, settings: Settings, plan: Plan) -> Step:
     """The findings about what was decided (and, for older KAITO versions, re-pointed), in this order."""
     ds = plan.decisions
-    return step(override_checks(ds, settings) + role_mismatches(ds) + spelling_warnings(ds) + unconfigurable(index, plan)
-                + document_warnings(ds) + version_notes(ds, settings, plan))
+    return step(override_checks(ds, settings) + role_mismatches(ds) + pinned_away(ds, settings) + spelling_warnings(ds)
+                + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan)
+                + multinode_warnings(index, ds, settings, _method))
 
 
 def _what(value: object) -> str:
@@ -55,9 +64,21 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
     finding per mistake; its messages are that module's literals, reported here as checks.validate does."""
     out, seen = [], set()
     for d in ds:
-        if not isinstance(d, Override) or d.source is None or d.source.index in seen or d.value is DOTTED:
+        if not isinstance(d, Override) or d.source is None or d.source.index in seen:
             continue
         seen.add(d.source.index)
+        dotted = _dotted_entries(d)
+        if dotted:
+            # What runs is the object vLLM merges from the dotted keys; a JSON value beside them is dropped.
+            plain = [k for k in d.keys if "." not in k]
+            if plain:
+                out.append(about(Severity.WARNING, f"vllm.{plain[0]} and dotted vllm.speculative-config.<field> keys together: vLLM merges the dotted keys into one --speculative-config and puts it last, so the JSON value of vllm.{plain[0]} is dropped without a word; keep one form (speculative-config with the whole JSON object, the spelling KAITO recognises)",
+                                 d.source, f"data[{DATA_KEY}]", id="SD411"))
+            for found in check_speculative_config(dotted_config(dotted), settings.vllm_version):
+                out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id))
+            continue
+        if d.value is DOTTED:
+            continue
         value = d.value
         key = d.keys[0] if d.keys else "speculative-config"
         if not isinstance(value, str) or not value.strip():
@@ -68,6 +89,74 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
             proposal = _proposal(d, key, found)
             extra = {} if proposal is None else {"proposed_value": proposal}
             out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id, **extra))
+    return out
+
+
+def _inference_config(d: Override) -> str | None:
+    data = d.source.data().get("data") if d.source is not None else None
+    text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    return text if isinstance(text, str) else None
+
+
+def _dotted_entries(d: Override) -> list[tuple[str, Any]]:
+    """The dotted `speculative-config.<field>` keys of the override with their YAML values, in file order."""
+    keys = {k for k in d.keys if "." in k}
+    text = _inference_config(d)
+    if not keys or text is None:
+        return []
+    try:
+        doc = yamlio.load_first(text.removeprefix("\ufeff"))
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return []  # decide read it already; KAITO's errors about it are the checks' to report
+    vllm = doc.get(VLLM_KEY) if isinstance(doc, dict) else None
+    return [(k, v) for k, v in vllm.items() if k in keys] if isinstance(vllm, dict) else []
+
+
+def _user_config(d: Override) -> Any:
+    """The speculative config the user's override hands vLLM, as a value (None when it is no JSON)."""
+    dotted = _dotted_entries(d)
+    if dotted:
+        return dotted_config(dotted)
+    if not isinstance(d.value, str):
+        return None
+    try:
+        return json.loads(d.value)
+    except ValueError:
+        return None
+
+
+def _method(d: Override) -> Any:
+    cfg = _user_config(d)
+    return cfg.get("method") if isinstance(cfg, dict) else None
+
+
+def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
+    """A user override that pins ngram on a preset whose tuned config is model-based (KAITO tunes them for
+    mtp): legitimate, but worth knowing, since the tuned config usually drafts better. Said once per
+    ConfigMap and preset; not when the vllmVersion vLLM refuses the tuned config (then ngram is right)."""
+    out, seen = [], set()
+    for d in ds:
+        if not isinstance(d, Override) or d.source is None:
+            continue
+        cfg = _user_config(d)
+        preset = kinds.preset_name(d.workload.spec, d.workload.effective)
+        if not isinstance(cfg, dict) or cfg.get("method") not in NGRAM_METHODS or not preset:
+            continue
+        res = resolve(preset, settings.presets)
+        if not res.tuned or res.method in DRAFT_FREE or (d.source.index, res.canonical) in seen:
+            continue
+        if any(f.severity is Severity.ERROR for f in check_speculative_config(res.json, settings.vllm_version)):
+            continue
+        seen.add((d.source.index, res.canonical))
+        text = _inference_config(d)
+        extra = {}
+        if d.keys == ("speculative-config",) and text is not None:
+            try:
+                extra = {"proposed_value": without_speculative_config(text)}
+            except (InferenceConfigError, ValueError):
+                pass
+        out.append(about(Severity.INFO, f"ConfigMap {q(d.source.name)} pins speculative-config to {cfg['method']} for {d.workload.spec.kind} {q(d.workload.name)}, whose preset {q(preset)} is tuned for {res.json}; if {cfg['method']} is meant, nothing to do; for the tuned config remove vllm.speculative-config from the ConfigMap and this function writes it",
+                         d.source, f"data[{DATA_KEY}]", id="SD410", **extra))
     return out
 
 
@@ -88,23 +177,36 @@ def _proposal(d: Override, key: str, found: Finding) -> str | None:
 
 
 def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
-    """Prefill/decode disaggregation: a model-based method must be configured alike on every role."""
+    """Prefill/decode disaggregation (VLLM.md "Interactions"): a model-based method (mtp, eagle, eagle3, …)
+    must be configured identically on the prefill and the decode side, so roles that end up with different
+    configs where either drafts with a model are an error; draft-free methods (ngram, ngram_gpu, suffix)
+    may differ and only draft where tokens are decoded: a warning, since the two configs say different
+    things. Configs are compared as JSON values (key order and spacing do not count); a config that is
+    no JSON object is left out (SD601/SD602 report it)."""
     by_workload: dict[int, list[Decision]] = {}
     for d in ds:
         if d.workload.spec.kind == "MultiRoleInference":
             by_workload.setdefault(d.workload.item.index, []).append(d)
     out = []
     for group in by_workload.values():
-        configs = {_effective(d) for d in group} - {None}
-        if len(configs) < 2:
+        parsed = [(d, _config(d)) for d in group]
+        parsed = [(d, c) for d, c in parsed if c is not None]
+        if len({json.dumps(c, sort_keys=True) for _, c in parsed}) < 2:
             continue
-        methods = {_method(c) for c in configs}
-        if methods <= {"ngram", "ngram_gpu", "suffix"}:
-            continue  # draft-free methods may differ (ngram may even run on decode alone)
-        roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d in group if _effective(d))
-        out.append(about(Severity.WARNING, f"the roles get different speculative configs ({roles}); vLLM needs a model-based method configured identically on the prefill and the decode side",
-                         group[0].workload.item, id="SD403"))
+        roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d, _ in parsed)
+        model_based = sorted({str(c.get("method", c.get("model", ""))) for _, c in parsed} - DRAFT_FREE)
+        if model_based:
+            out.append(about(Severity.ERROR, f"the roles get different speculative configs ({roles}) with a model-based method ({', '.join(model_based)}): vLLM needs a model-based method configured identically on the prefill and the decode side; give both roles the same speculative-config",
+                             group[0].workload.item, "spec.roles", id="SD409"))
+        else:
+            out.append(about(Severity.WARNING, f"the roles get different draft-free speculative configs ({roles}); vLLM runs them (ngram may even run on decode alone), but the roles then say different things about what drafts: give both roles the same speculative-config unless the difference is meant",
+                             group[0].workload.item, "spec.roles", id="SD403"))
     return out
+
+
+# Methods that draft without a model (VLLM.md: "ngram may run on decode alone"; suffix and ngram_gpu are
+# draft-free the same way).
+DRAFT_FREE = frozenset({"ngram", "ngram_gpu", "suffix"})
 
 
 def _effective(d: Decision) -> str | None:
@@ -115,12 +217,14 @@ def _effective(d: Decision) -> str | None:
     return None
 
 
-def _method(config: str) -> str:
+def _config(d: Decision) -> dict | None:
+    """The config a role ends up with, as a JSON object, or None (not seen, or no JSON object)."""
+    text = _effective(d)
     try:
-        value = json.loads(config)
+        value = json.loads(text) if text is not None else None
     except ValueError:
-        return ""
-    return str(value.get("method", "")) if isinstance(value, dict) else ""
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:

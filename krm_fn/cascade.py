@@ -25,7 +25,8 @@ from . import constants as C
 from . import kinds
 from .changes import Plan, Rewrite, Step, step
 from .config import GATE_MRI, Settings
-from .index import ABSENT, Index, Workload, annotation_value
+from .derived import FROM_NOTHING, FROM_SOURCE
+from .index import ABSENT, Index, Workload, annotation_value, is_derived
 from .report import about, q
 from .results import Result, Severity
 
@@ -36,6 +37,7 @@ FINDINGS = {
     "SD204": "a MultiRoleInference's child InferenceSet differs from what KAITO's controller makes of it",
     "SD205": "the annotation set on a child from its parent",
     "SD206": "the annotation removed from a child, as on its parent",
+    "SD207": "the annotation written on a child, where its parent's controller overwrites it",
 }
 # Kubernetes refuses such a child: there is nothing safe to write for it.
 ALWAYS_ON = frozenset(('SD203',))
@@ -95,7 +97,7 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
             if not _annotations(parent.data):
                 continue  # KAITO copies annotations only when the MultiRoleInference has some
         ops[key], told = _propagate(parent, child)
-        out += told
+        out += told + _overwritten(index, parent, child)
     return step(out, ops=ops, rewrites=rewrites)
 
 
@@ -165,6 +167,29 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
         return rewrite, []  # speculative decoding is no concern of either: nothing to say
     return rewrite, [about(Severity.WARNING, f"differs from what MultiRoleInference {q(mri.name)} makes of it ({', '.join(differs)}): KAITO's controller replaces these from the MultiRoleInference, so it is checked and decided as KAITO will run it; update the file to match",
                            child.item, differs[0], id="SD204")]
+
+
+def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result]:
+    """An info when the child's file carries the opt-in with another value than its parent's: KAITO's
+    controller overwrites it, so the value written there decides nothing (the place to change it is the
+    parent). Not for a child that references a derived ConfigMap with "true": that value is this function's
+    own earlier cascade, and the parent has been switched off since (SD206/SD205 tell the change)."""
+    mine = annotation_value(child.spec, child.item.data())
+    if mine is ABSENT or mine == parent.value:
+        return []
+    if mine == "true" and any(_derived_reference(index, child, path) for path in child.spec.config_refs(child.data)):
+        return []
+    theirs = "has none" if parent.value is ABSENT else f"says {q(parent.value)}"
+    return [about(Severity.INFO, f"kaito.sh/enable-speculative-decoding is {q(mine)} here, but KAITO's {parent.spec.kind} controller overwrites this {child.spec.kind}'s annotation from {parent.spec.kind} {q(parent.name)}, which {theirs}: the value written here decides nothing; set it on the {parent.spec.kind} ({parent.spec.annotation_field})",
+                  child.item, child.spec.annotation_field, id="SD207")]
+
+
+def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
+    ref = kinds.get(child.data, path)
+    if not isinstance(ref, str) or not ref:
+        return False
+    found = index.configmap(child.namespace, ref)
+    return is_derived(found) if found is not None else bool(FROM_SOURCE.fullmatch(ref) or FROM_NOTHING.fullmatch(ref))
 
 
 def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:

@@ -26,10 +26,12 @@ from .derived import FROM_NOTHING, FROM_SOURCE, build
 from .index import Index, Workload, is_derived
 from .inference_config import DATA_KEY, InferenceConfigError, inspect
 from .kinds import Path
-from .presets import DEFAULT_TABLE, PresetTable, Resolution, resolve
+from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json, resolve
 from .reader import Item, ItemError
 from .report import about, q
 from .results import Result, Severity
+from .vllm_schema import DEFAULT_VLLM_VERSION, check_speculative_config, parse_version, shown
+from .vllm_schema import FINDINGS as VLLM_FINDINGS
 
 FINDINGS = {
     "SD301": "speculative-config injected: a derived ConfigMap, and the reference pointed at it",
@@ -38,6 +40,8 @@ FINDINGS = {
     "SD304": "the referenced ConfigMap is not in the input: KAITO decides in the cluster",
     "SD305": "a derived ConfigMap whose source ConfigMap is not in the input: cannot be regenerated",
     "SD306": "the referenced ConfigMap is one KAITO cannot read",
+    "SD307": "the reference names a ConfigMap the input has only with kustomize's hash suffix: a missing nameReference configuration",
+    "SD308": "a tuned config the vllmVersion vLLM refuses: the fallback is written instead",
 }
 # KAITO refuses what these name; turning them off would only hide why nothing is written.
 ALWAYS_ON = frozenset(("SD306",))
@@ -69,6 +73,9 @@ class Inject(Reference):
     why: str                   # in words: where the config came from
     configmap: dict | None     # the derived ConfigMap (None when it cannot be built: `problem` says why)
     problem: str = ""
+    refused: str = ""          # the tuned config the vllmVersion vLLM refuses, when the fallback replaced it
+    refused_why: str = ""      # what that vLLM refuses about it (vllm_schema's title of the finding)
+    vllm_version: str = ""
 
     @property
     def target(self) -> str | None:
@@ -80,6 +87,11 @@ class Inject(Reference):
                  else "new, as the workload referenced none")
         return about(Severity.INFO, f"speculative decoding: preset {q(preset)} {self.why}: speculative-config {self.json} in ConfigMap {q(self.target or '')} ({where})",
                      self.workload.item, self.field, proposed_value=self.target, id="SD301", change=True)
+
+    def fallback_result(self) -> Result:
+        preset = kinds.preset_name(self.workload.spec, self.workload.effective)
+        return about(Severity.INFO, f"preset {q(preset)} is tuned for speculative-config {self.refused}, but vLLM {self.vllm_version} (the vllmVersion setting) refuses it at start-up ({self.refused_why}): the fallback {self.json} is written instead; if the image runs a newer vLLM, set vllmVersion to it and the tuned config is written",
+                     self.workload.item, self.field, id="SD308")
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,20 @@ class NotVisible(Reference):
 
 
 @dataclass(frozen=True)
+class Unrenamed(NotVisible):
+    """The reference misses, but the input has its ConfigMap under kustomize's generated name
+    (`<name>-<hash>`): kustomize renamed the ConfigMap and left this reference alone, because nothing told
+    it that the KAITO field names a ConfigMap. In the cluster the workload points at nothing."""
+
+    generated: str = ""        # the name kustomize gave the ConfigMap
+
+    def result(self) -> Result:
+        field = kinds.dotted(tuple(p for p in self.path if isinstance(p, str))).replace(".", "/")
+        return about(Severity.ERROR, f"ConfigMap {q(self.source_name)} is not in the input, but {q(self.generated)} is: kustomize's configMapGenerator appended its content hash to the name and left this reference as written, because kustomize does not know that {self.workload.spec.kind} {self.field} names a ConfigMap, so in the cluster the workload references a ConfigMap that does not exist; list a nameReference file under configurations: in the kustomization (kind: ConfigMap, fieldSpecs: group kaito.sh, kind {self.workload.spec.kind}, path {field}), as examples/kustomize/base/kaito-namereference.yaml does, or set generatorOptions.disableNameSuffixHash",
+                     self.workload.item, self.field, id="SD307")
+
+
+@dataclass(frozen=True)
 class Broken(Reference):
     """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
 
@@ -131,7 +157,7 @@ class Broken(Reference):
         return about(Severity.ERROR, message, self.source, f"data[{DATA_KEY}]", id="SD306")
 
 
-Decision = Inject | Override | NotVisible | Broken
+Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
 
 
 def configurable(w: Workload) -> bool:
@@ -142,9 +168,11 @@ def configurable(w: Workload) -> bool:
 
 def decide(index: Index, settings: Settings, plan: Plan) -> Step:
     """A decision, and the result that tells it, per config reference of every configurable workload."""
-    ds = [decision(index, w, path, settings.presets)
+    ds = [decision(index, w, path, settings.presets, settings.vllm_version)
           for w in map(plan.workload, index.workloads) if configurable(w) for path in w.spec.config_refs(w.effective)]
-    return step([d.result() for d in ds], decisions=ds)
+    results = [d.result() for d in ds]
+    results += [d.fallback_result() for d in ds if isinstance(d, Inject) and d.refused]
+    return step(results, decisions=ds)
 
 
 def source_of(index: Index, namespace: str, ref: str | None) -> tuple[str | None, Item | None, bool]:
@@ -194,7 +222,8 @@ def restored_name(index: Index, namespace: str, source_name: str | None, source:
     return source_name
 
 
-def decision(index: Index, w: Workload, path: Path, table: PresetTable) -> Decision:
+def decision(index: Index, w: Workload, path: Path, table: PresetTable,
+             vllm_version: str = DEFAULT_VLLM_VERSION) -> Decision:
     """What KAITO would do with this config reference of the (planned) workload `w`."""
     current = kinds.get(w.effective, path)
     current = current if isinstance(current, str) and current else None
@@ -202,6 +231,9 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable) -> Decis
     preset = kinds.preset_name(w.spec, w.effective) or ""
     found = (w, path, current, src_name, src, via)  # what every outcome says of the reference
     if src_name is not None and src is None:
+        generated = None if via else index.source(w.namespace, src_name)
+        if generated is not None:
+            return Unrenamed(*found, generated=generated.name)
         return NotVisible(*found, derived_found=via and index.configmap(w.namespace, current or "") is not None)
     if src is not None:
         try:
@@ -224,15 +256,29 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable) -> Decis
                             + inspected.other_spellings,
                             other_spellings=inspected.other_spellings)
     res = resolve(preset, table)
+    refused = refused_why = ""
+    if res.tuned:
+        # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`)
+        # refuses the tuned config at start-up, so the fallback is what runs there.
+        errors = [f for f in check_speculative_config(res.json, vllm_version) if f.severity is Severity.ERROR]
+        if errors:
+            refused, refused_why = res.json, VLLM_FINDINGS[errors[0].id]
+            res = Resolution(res.preset, res.canonical, str(table.fallback["method"]), config_json(table.fallback),
+                             tuned=False)
     try:
         configmap, problem = build(src.data() if src else None, src_name, w.namespace, res.json, res.method), ""
     except InferenceConfigError as exc:
         configmap, problem = None, str(exc)
-    return Inject(*found, json=res.json, method=res.method, why=_why(res, table), configmap=configmap,
-                  problem=problem)
+    return Inject(*found, json=res.json, method=res.method, why=_why(res, table, refused=bool(refused)),
+                  configmap=configmap, problem=problem, refused=refused, refused_why=refused_why,
+                  vllm_version=shown(parse_version(vllm_version)))
 
 
-def _why(res: Resolution, table: PresetTable) -> str:
+def _why(res: Resolution, table: PresetTable, refused: bool = False) -> str:
+    if refused:  # tuned, but the vllmVersion vLLM refuses the tuned config (SD308): the fallback
+        if table.fallback == DEFAULT_TABLE.fallback:
+            return "has a tuned config this vLLM refuses (universal fallback)"
+        return "has a tuned config this vLLM refuses (the ngramFallback setting)"
     default = DEFAULT_TABLE.tuned.get(res.canonical)
     if res.tuned:
         if default is not None and table.tuned[res.canonical] == default:

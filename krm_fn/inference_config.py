@@ -209,10 +209,12 @@ def _entries(mapping: yaml.MappingNode, depth: int = 0) -> list[tuple[Any, Any]]
 def atoi_error(raw: str) -> str | None:
     """Go's strconv.Atoi error for `raw`, or None when Atoi accepts it (an optional sign, then digits)."""
     if re.fullmatch(r"[+-]?[0-9]+", raw):
-        # Past 19 significant digits it is out of range; int() of thousands of digits raises (CPython's limit).
-        fits = len(raw.lstrip("+-").lstrip("0")) <= 19 and -(2 ** 63) <= int(raw) < 2 ** 63
-        return None if fits else \
-            f"strconv.Atoi: parsing {goquote(raw)}: value out of range"
+        digits = raw.lstrip("+-").lstrip("0") or "0"
+        # Past 19 significant digits no int64 fits (and Python refuses to convert past 4300 digits).
+        value = (-int(digits) if raw.startswith("-") else int(digits)) if len(digits) <= 19 else None
+        if value is not None and -(2 ** 63) <= value < 2 ** 63:
+            return None
+        return f"strconv.Atoi: parsing {goquote(raw)}: value out of range"
     return f"strconv.Atoi: parsing {goquote(raw)}: invalid syntax"
 
 

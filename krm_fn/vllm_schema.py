@@ -299,3 +299,85 @@ def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
     if method == "suffix":
         return [Finding("method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method", id="SD616", severity=Severity.INFO)]
     return []
+
+
+# --- the dotted form (VLLM.md "On the command line") ------------------------------------------------------
+# KAITO's runtime (presets/workspace/inference/vllm/inference_api.py) passes each `vllm:` key of
+# inference_config.yaml as `--<key> <str(value)>`, the value as `yaml.safe_load` read it. vLLM's
+# FlexibleArgumentParser (vllm/utils/argparse_utils.py) merges every `--speculative-config.<a>[.<b>…] <v>`
+# (`_` or `-` before the first dot) into one object: the value through `json.loads`, else
+# `human_readable_int` (`5k`), else the text; a key ending in `+` is a list from the comma-separated
+# text; repeated keys merge (mappings recursively, lists concatenated, anything else: the last wins). That
+# object is appended as the last `--speculative-config`, so a JSON `speculative-config` beside dotted keys
+# is dropped.
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+_DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+_BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+# A mapping or list as a dotted value: str() of it is what KAITO passes, but YAML aliases can make it
+# exponentially large (a billion laughs in 30 lines); past this many elements it is not spelled out.
+_MAX_ELEMENTS = 10_000
+
+
+def _elements(value: Any, budget: int) -> int:
+    """How many elements `value` spells out when printed, counting shared parts each time, up to `budget`."""
+    stack, seen = [value], 0
+    while stack and seen <= budget:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return seen
+
+
+def _kaito_text(value: Any) -> str:
+    """The text KAITO's runtime puts on the command line: Python's str() of the YAML value (a structure too
+    large to spell out stands for itself as a short text; it is no speculative-config value either way)."""
+    if isinstance(value, (dict, list)) and _elements(value, _MAX_ELEMENTS) > _MAX_ELEMENTS:
+        return f"<a {type(value).__name__} of more than {_MAX_ELEMENTS} elements>"
+    return str(value)
+
+
+def _human_int(text: str) -> Any:
+    """vLLM's human_readable_int, or None where it raises (a plain int is json.loads's already)."""
+    m = _HUMAN_INT.fullmatch(text.strip())
+    if not m:
+        return None
+    number, suffix = m.groups()
+    if suffix in _DECIMAL:
+        return int(float(number) * _DECIMAL[suffix])
+    return int(number) * _BINARY[suffix] if number.isdigit() else None
+
+
+def _merged(into: dict, update: dict) -> None:
+    for k, v in update.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _merged(into[k], v)
+        elif isinstance(v, list) and isinstance(into.get(k), list):
+            into[k] = into[k] + v
+        else:
+            into[k] = v
+
+
+def dotted_config(entries: list[tuple[str, Any]]) -> dict:
+    """The object vLLM builds from dotted `speculative-config.<field>` keys (in file order; each key with
+    its `vllm:` value as read from YAML), as KAITO's runtime passes them to it."""
+    out: dict = {}
+    for key, raw in entries:
+        field = key.split(".", 1)[1]
+        text = _kaito_text(raw)
+        if field.endswith("+"):
+            field, text = field[:-1], json.dumps(text.split(","))
+        try:
+            value: Any = json.loads(text)
+        except ValueError:
+            value = _human_int(text)
+            value = text if value is None else value
+        for part in reversed(field.split(".")):
+            value = {part: value}
+        _merged(out, value)
+    return out

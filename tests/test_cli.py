@@ -56,7 +56,7 @@ metadata:
   annotations:
     kaito.sh/enable-speculative-decoding: "true"
 resource:
-  instanceType: Standard_ND96isr_H100_v5
+  instanceType: Standard_ND96isr_H200_v5
 inference:
   preset:
     name: deepseek-r1-0528

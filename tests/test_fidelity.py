@@ -191,7 +191,7 @@ WORKSPACE_ON = """\
         namespace: ml
         version: v1beta1
   resource:
-    instanceType: Standard_ND96isr_H100_v5 # one node
+    instanceType: Standard_ND96isr_H200_v5 # one node (KAITO's node estimator)
     count: 1
   # the model
   inference:

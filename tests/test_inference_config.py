@@ -321,3 +321,14 @@ def test_set_and_remove_ops():
 
 
 SC_KEY = "speculative-config"
+
+
+@pytest.mark.parametrize("raw,expected", [
+    ("9" * 5000, "value out of range"),               # no int64; Python would refuse to convert it
+    ("0" * 5000 + "12", None),                        # leading zeros: Atoi reads 12
+    ("-9223372036854775808", None), ("9223372036854775808", "value out of range"),
+])
+def test_atoi_of_very_long_numbers(raw, expected):
+    from krm_fn.inference_config import atoi_error
+    found = atoi_error(raw)
+    assert (found is None) if expected is None else found.endswith(expected)

@@ -18,7 +18,7 @@ metadata:
   annotations:
     kaito.sh/enable-speculative-decoding: "false"
 resource:
-  instanceType: Standard_NC24ads_A100_v4
+  instanceType: Standard_ND96isr_H200_v5  # holds the model on one node: no multi-node warning
 inference:
   preset:
     name: deepseek-r1-0528

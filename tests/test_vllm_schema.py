@@ -8,7 +8,7 @@ import pytest
 
 from krm_fn import vllm_schema
 from krm_fn.results import Severity
-from krm_fn.vllm_schema import DEFAULT_VLLM_VERSION, FINDINGS, check_speculative_config, parse_version
+from krm_fn.vllm_schema import DEFAULT_VLLM_VERSION, FINDINGS, check_speculative_config, dotted_config, parse_version
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -229,3 +229,41 @@ def test_a_parsed_value_with_a_date_still_gets_a_proposal() -> None:
 def test_versions_beyond_the_facts_are_judged_by_the_newest_known_rules() -> None:
     assert vllm_schema.KNOWN_UP_TO == (0, 33, 0)
     assert found('{"method":"medusa","model":"m","num_speculative_tokens":2}', "0.40")[0][0] == "SD604"
+
+
+# --- dotted speculative-config.<field> keys, as KAITO's runtime and vLLM's FlexibleArgumentParser merge them
+
+
+@pytest.mark.parametrize("entries,expected", [
+    ([("speculative-config.method", "ngram"), ("speculative-config.num_speculative_tokens", 5)],
+     {"method": "ngram", "num_speculative_tokens": 5}),
+    # a quoted "5" reaches vLLM as the text 5: json.loads makes it a number
+    ([("speculative-config.num_speculative_tokens", "5")], {"num_speculative_tokens": 5}),
+    # str(True) is "True", which is no JSON: the text stays (pydantic, not this module, judges booleans)
+    ([("speculative-config.enforce_eager", True)], {"enforce_eager": "True"}),
+    ([("speculative-config.method", None)], {"method": "None"}),
+    # human_readable_int: 4k is 4000, 1K is 1024
+    ([("speculative-config.max_model_len", "4k")], {"max_model_len": 4000}),
+    ([("speculative-config.max_model_len", "1K")], {"max_model_len": 1024}),
+    # `+` makes a list of the comma-separated text; nested keys nest; the underscore spelling is the same flag
+    ([("speculative_config.a+", "x,y"), ("speculative-config.b.c", 1)], {"a": ["x", "y"], "b": {"c": 1}}),
+    # repeated: the last wins
+    ([("speculative-config.method", "ngram"), ("speculative-config.method", "suffix")], {"method": "suffix"}),
+])
+def test_dotted_keys_merge_as_vllm_merges_them(entries, expected):
+    assert dotted_config(entries) == expected
+
+
+def test_a_dotted_config_is_checked_like_a_json_one():
+    ids = [f.id for f in check_speculative_config(dotted_config([("speculative-config.method", "eagle3"),
+                                                                 ("speculative-config.num_speculative_tokens", 3)]))]
+    assert ids == ["SD610"]
+
+
+def test_a_dotted_value_that_aliases_blow_up_is_not_spelled_out():
+    bomb: list = ["x"]
+    for _ in range(40):
+        bomb = [bomb, bomb]  # 2**40 leaves when printed, as YAML aliases make them
+    cfg = dotted_config([("speculative-config.method", bomb)])
+    assert cfg == {"method": "<a list of more than 10000 elements>"}
+    assert [f.id for f in check_speculative_config(cfg)] == ["SD603", "SD606"]

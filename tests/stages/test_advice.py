@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.advice import advise, document_warnings, override_checks, role_mismatches, spelling_warnings
+from krm_fn.advice import advise, document_warnings, override_checks, pinned_away, role_mismatches, spelling_warnings
 from krm_fn.cascade import cascade
 from krm_fn.changes import Plan
 from krm_fn.config import settings_from
@@ -52,9 +52,13 @@ def test_an_override_that_is_no_json_is_one_error_from_the_schema():
 
 @pytest.mark.parametrize("text,key", [("'{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'", "speculative-config"),
                                       ("'{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'", "speculative_config"),
-                                      ("ngram", "speculative-config.method")])
-def test_a_json_object_vllm_accepts_or_dotted_keys_pass(text, key):
-    assert override_checks(_override(text, key), SETTINGS) == []
+                                      ("suffix", "speculative-config.method")])
+def test_a_json_object_or_dotted_keys_vllm_accepts_pass(text, key):
+    assert [r.id for r in override_checks(_override(text, key), SETTINGS)] == (["SD616"] if "suffix" in text else [])
+
+
+def test_dotted_keys_are_checked_as_the_object_vllm_merges():
+    assert [r.id for r in override_checks(_override("ngram", "speculative-config.method"), SETTINGS)] == ["SD606"]
 
 
 def test_the_schema_findings_carry_the_fixed_file_as_proposed_value():
@@ -94,22 +98,36 @@ def test_other_spellings_are_the_users_override_with_a_warning():
     assert spelling_warnings(_override("'{}'")) == []
 
 
-def test_roles_with_different_model_based_configs_are_warned_about():
+def test_roles_with_different_model_based_configs_are_an_error():
     ds = decisions(mri("m", annotations=ON, configs=("p", "d")),
                    configmap("p", "vllm:\n  speculative-config: '{\"method\": \"eagle\", \"model\": \"a\"}'\n"),
                    configmap("d", "vllm:\n  speculative-config: '{\"method\": \"eagle\", \"model\": \"b\"}'\n"))
     out = role_mismatches(ds)
-    assert [(r.id, r.severity.value, r.resource.kind) for r in out] == [("SD403", "warning", "MultiRoleInference")]
+    assert [(r.id, r.severity.value, r.resource.kind, r.field_path) for r in out] == [
+        ("SD409", "error", "MultiRoleInference", "spec.roles")]
     assert out[0].message == (
         "the roles get different speculative configs (spec.roles[0].runtimeConfig: {\"method\": \"eagle\", "
-        "\"model\": \"a\"}, spec.roles[1].runtimeConfig: {\"method\": \"eagle\", \"model\": \"b\"}); vLLM needs a "
-        "model-based method configured identically on the prefill and the decode side")
+        "\"model\": \"a\"}, spec.roles[1].runtimeConfig: {\"method\": \"eagle\", \"model\": \"b\"}) with a "
+        "model-based method (eagle): vLLM needs a model-based method configured identically on the prefill and the "
+        "decode side; give both roles the same speculative-config")
 
 
-def test_roles_that_differ_only_in_draft_free_methods_pass():
+def test_one_model_based_role_beside_a_draft_free_one_is_an_error():
+    ds = decisions(mri("m", annotations=ON, configs=("p", None)),
+                   configmap("p", "vllm:\n  speculative-config: '{\"method\": \"ngram\", \"num_speculative_tokens\": 5}'\n"))
+    assert [(r.id, r.severity.value) for r in role_mismatches(ds)] == [("SD409", "error")]  # Qwen: tuned mtp
+
+
+def test_the_same_config_in_other_words_is_the_same():
+    ds = decisions(mri("m", annotations=ON, configs=("p", None)),
+                   configmap("p", "vllm:\n  speculative-config: '{ \"num_speculative_tokens\": 1, \"method\": \"mtp\" }'\n"))
+    assert role_mismatches(ds) == []
+
+
+def test_roles_that_differ_only_in_draft_free_methods_are_a_warning():
     ds = decisions(mri("m", annotations=ON, model="microsoft/Phi-4", configs=("p", None)),
                    configmap("p", "vllm:\n  speculative-config: '{\"method\": \"ngram\", \"num_speculative_tokens\": 2}'\n"))
-    assert role_mismatches(ds) == []
+    assert [(r.id, r.severity.value) for r in role_mismatches(ds)] == [("SD403", "warning")]
     assert role_mismatches(decisions(mri("m", annotations=ON))) == []  # the same injected config on both
 
 
@@ -118,10 +136,10 @@ def test_a_role_whose_config_cannot_be_seen_is_left_out_of_the_comparison():
     assert [type(d).__name__ for d in ds] == ["NotVisible", "Inject"] and role_mismatches(ds) == []
 
 
-def test_a_role_whose_override_is_no_json_counts_as_another_method():
+def test_a_role_whose_override_is_no_json_is_left_to_the_schema_check():
     ds = decisions(mri("m", annotations=ON, configs=("p", None)),
                    configmap("p", "vllm:\n  speculative-config: 'not json'\n"))
-    assert [r.id for r in role_mismatches(ds)] == ["SD403"]
+    assert role_mismatches(ds) == []  # SD601 says what is wrong with it
 
 
 def test_a_source_with_a_second_yaml_document_is_warned_about_once():
@@ -172,3 +190,58 @@ def test_advise_reports_in_a_fixed_order():
                 configmap("cfg", "vllm:\n  speculative_config: 5\n---\nx: 1\n"))
     assert [r.id for r in run(advise, idx, SETTINGS, Plan().then(run(decide, idx))).results] == \
         ["SD401", "SD404", "SD406"]
+
+
+def _pinned(preset: str, value: str = "'{\"method\":\"ngram\",\"num_speculative_tokens\":5}'", settings=SETTINGS):
+    ds = decisions(workspace("a", annotation="true", config="cfg", preset=preset),
+                   configmap("cfg", f"vllm:\n  speculative-config: {value}\n"))
+    return pinned_away(ds, settings)
+
+
+def test_ngram_pinned_on_a_preset_tuned_for_mtp_is_an_info_naming_the_tuned_config():
+    out = _pinned("Qwen/Qwen3.5-4B")
+    assert [(r.id, r.severity.value, r.resource.kind) for r in out] == [("SD410", "info", "ConfigMap")]
+    assert '{"method":"mtp","num_speculative_tokens":1}' in out[0].message
+    proposed = out[0].to_krm()["field"]["proposedValue"]
+    assert isinstance(proposed, str) and proposed.startswith("vllm:") and "speculative-config" not in proposed
+
+
+@pytest.mark.parametrize("preset,value,settings", [
+    ("microsoft/Phi-4", None, SETTINGS),                                    # untuned: ngram is what KAITO picks
+    ("Qwen/Qwen3.5-4B", "'{\"method\":\"mtp\",\"num_speculative_tokens\":2}'", SETTINGS),  # not ngram
+    ("Qwen/Qwen3.5-4B", None, settings_from({"vllmVersion": "0.10"})),     # no mtp before 0.11: ngram is right
+])
+def test_no_pin_finding_where_ngram_is_no_step_away(preset, value, settings):
+    assert (_pinned(preset, value, settings) if value else _pinned(preset, settings=settings)) == []
+
+
+def test_a_dotted_ngram_pin_counts_too():
+    ds = decisions(workspace("a", annotation="true", config="cfg", preset="Qwen/Qwen3.5-4B"),
+                   configmap("cfg", "vllm:\n  speculative-config.method: ngram\n  speculative-config.num_speculative_tokens: 5\n"))
+    out = pinned_away(ds, SETTINGS)
+    assert [r.id for r in out] == ["SD410"] and "proposedValue" not in out[0].to_krm()["field"]
+
+
+def _deepseek(extra_resource: str = ""):
+    return workspace("ds", annotation="true", preset="deepseek-r1-0528").replace(
+        "resource:\n  instanceType: Standard_NC24ads_A100_v4\n",
+        "resource:\n  instanceType: Standard_NC24ads_A100_v4\n" + extra_resource)
+
+
+def test_a_multi_node_workload_is_warned_about_once_with_a_one_node_instance_type():
+    out = [r for r in advise_results(_deepseek()) if r.id == "SD412"]
+    assert [(r.severity.value, r.field_path, r.proposed_value) for r in out] == [
+        ("warning", "resource.instanceType", "Standard_ND96isr_H200_v5")]
+
+
+def test_byo_nodes_or_a_partition_hide_the_gpus():
+    assert [r.id for r in advise_results(_deepseek(), settings=settings_from({"featureGates": "disableNodeAutoProvisioning=true"}))
+            if r.id.startswith("SD41")] == []
+    assert [r.id for r in advise_results(_deepseek("  partition:\n    mode: MIG\n    profile: 1g.10gb\n"))
+            if r.id.startswith("SD41")] == []
+
+
+def advise_results(*docs, settings=SETTINGS):
+    idx = index(*docs)
+    plan = Plan().then(run(decide, idx, settings))
+    return advise(idx, settings, plan).results

@@ -37,7 +37,9 @@ def test_an_inferenceset_passes_its_annotation_to_its_workspaces(parent, child, 
     idx = index(inferenceset("set", annotation=parent), _ws(child))
     step = run(cascade, idx)
     assert dict(step.ops) == {1: tuple(ops)}
-    assert messages(step) == [expected]
+    assert messages(step)[0] == expected
+    # A value written on the child decides nothing: an info says so (SD207)
+    assert [r.id for r in step.results[1:]] == ([] if child is None else ["SD207"])
     assert step.results[0].change and step.results[0].field_path == \
         "metadata.annotations[kaito.sh/enable-speculative-decoding]"
     assert step.results[0].proposed_value == (None if parent is None else parent)
@@ -178,3 +180,20 @@ def test_the_planned_value_is_the_one_the_cascade_writes_the_rewrite_supplies_th
     assert step.ops[1] == ({"op": "add", "path": "/spec", "value": {"template": {"metadata": {"annotations": ON}}}},)
     planned = Plan().then(step).workload(idx.workloads[1])
     assert (planned.value, planned.effective["spec"]) == ("true", None)
+
+
+def test_a_value_written_on_a_child_is_told_to_be_overwritten():
+    step = run(cascade, index(inferenceset("set", annotation="true"), _ws("false")))
+    assert [(r.id, r.severity.value, r.message, r.field_path) for r in step.results[1:]] == [(
+        "SD207", "info", 'kaito.sh/enable-speculative-decoding is "false" here, but KAITO\'s InferenceSet controller '
+        'overwrites this Workspace\'s annotation from InferenceSet "set", which says "true": the value written here '
+        "decides nothing; set it on the InferenceSet (spec.template.metadata.annotations[kaito.sh/enable-speculative-"
+        'decoding])', "metadata.annotations[kaito.sh/enable-speculative-decoding]")]
+
+
+@pytest.mark.parametrize("config", ["specdec-ngram-80815d3ebc", "mine-specdec-4d1b1f0a2e"])
+def test_a_true_from_an_earlier_cascade_is_no_mistake_of_the_user(config):
+    """The child's "true" and its reference to a derived ConfigMap are this function's own output; the parent
+    has been switched off since: SD206 tells the change, no SD207."""
+    step = run(cascade, index(inferenceset("set"), _ws("true", config=config)))
+    assert [r.id for r in step.results] == ["SD206"]

@@ -181,3 +181,18 @@ def test_a_referenced_configmap_yaml_gives_no_data_for_is_broken():
     d, r = _one(workspace("w", annotation="true", config="cfg"), unreadable)
     assert isinstance(d, Broken) and d.detail.startswith("the ConfigMap cannot be read: ")
     assert (r.id, r.field_path) == ("SD306", "data[inference_config.yaml]")
+
+
+@pytest.mark.parametrize("fnconfig,json_text,why", [
+    ({"vllmVersion": "0.10"}, '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}',
+     "has a tuned config this vLLM refuses (universal fallback)"),
+    ({"vllmVersion": "0.10", "ngramFallback": '{"method":"ngram","num_speculative_tokens":3}'},
+     '{"method":"ngram","num_speculative_tokens":3}', "has a tuned config this vLLM refuses (the ngramFallback setting)"),
+    ({"vllmVersion": "0.11"}, '{"method":"mtp","num_speculative_tokens":1}', "is KAITO-tuned"),
+])
+def test_a_tuned_config_the_vllm_version_refuses_falls_back(fnconfig, json_text, why):
+    from krm_fn.config import settings_from
+    step = run(decide, index(workspace("w", annotation="true", preset="Qwen/Qwen3.5-4B")), settings_from(fnconfig))
+    (d,) = step.decisions
+    assert (d.json, d.why) == (json_text, why)
+    assert [r.id for r in step.results] == (["SD301", "SD308"] if "0.10" in fnconfig["vllmVersion"] else ["SD301"])
