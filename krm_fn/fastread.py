@@ -21,7 +21,8 @@ import yaml
 
 from . import constants as C
 from . import yamlio
-from .reader import InputError, Item, ResourceList, check_envelope, decode, envelope, make_item, read_text
+from .reader import (InputError, Item, ResourceList, Stream, check_envelope, decode, envelope, make_item, read_text,
+                     read_stream as read_stream_fully)
 
 # Tests force the full path (False) to compare; counters show which path inputs took.
 ENABLED = True
@@ -154,12 +155,15 @@ class ScannedItem(Item):
     chunk_end: int     # where the next entry's line (or what follows the list) begins
     checked = True     # every mapping was checked for a key given twice
 
+    entry = True       # an entry of `items:`; False: a document of a stream (render), `dash` its first line
+
     @property  # type: ignore[override]
     def node(self) -> yaml.Node:
         node = self.__dict__.get("_node")
         if node is None:
             STATS["lazy"] += 1
-            node = self.__dict__["_node"] = _compose_entry(self.source, self.dash, self.chunk_end, self.dash_line)
+            compose = _compose_entry if self.entry else _compose_document
+            node = self.__dict__["_node"] = compose(self.source, self.dash, self.chunk_end, self.dash_line)
         return node
 
     @node.setter
@@ -306,9 +310,10 @@ _ROOT, _META, _ANN, _ELSE = 0, 1, 2, 3
 _DEEPER = {(_ROOT, "metadata"): _META, (_META, "annotations"): _ANN}
 
 
-def _scan_item(lines: list[str], pos: int) -> dict | None:
+def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
     """The facts of one item (the lines of its chunk, which begins at `pos`), or None when anything in it
-    is not simple enough to vouch for."""
+    is not simple enough to vouch for. `dash`: the chunk is a list entry whose first line begins with its
+    `- ` at column 0 (a ResourceList's items); otherwise a document of a stream, its keys at column 0."""
     ann: dict[str, tuple[str, bool]] = {}
     facts: dict[str, Any] = {"annotations": ann}
     # Each open mapping: [column, keys, where (_ROOT …), last key, its value was empty].
@@ -321,9 +326,10 @@ def _scan_item(lines: list[str], pos: int) -> dict | None:
     last = -1              # line number of the last value
     last_kind = ""
     first = lines[0]
-    # The entry's own `- `: what follows is the item's first key, here or on a later line.
-    rest = first[1:].lstrip(" ")
-    lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
+    if dash:
+        # The entry's own `- `: what follows is the item's first key, here or on a later line.
+        rest = first[1:].lstrip(" ")
+        lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
     get = _lines.get
     for number, line in enumerate(lines):
         if body_min >= 0:
@@ -538,9 +544,12 @@ def _mentions(text: str, start: int, end: int) -> list[int]:
     return [m.start() for m in _KAITO.finditer(text, start, end)]
 
 
-def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool) -> Item:
+def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool,
+          entry: bool = True) -> Item:
     if facts is not None:
         item = ScannedItem(index=index, node=None, source=text, start=facts["start"], end=facts["end"])
+        if not entry:
+            item.entry = False
         item.scanned_annotations = facts["annotations"]
         item.generate_name = facts.get("generateName", ("", False))[1]
         item.dash, item.dash_line, item.chunk_end = dash, line, chunk_end
@@ -553,7 +562,7 @@ def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: di
             STATS["passed"] += 1
             return item
     # Composed like the full reader composes it (its region comes from its node).
-    node = _compose_entry(text, dash, chunk_end, line)
+    node = (_compose_entry if entry else _compose_document)(text, dash, chunk_end, line)
     STATS["composed"] += 1
     return make_item(index, node, text)
 
@@ -562,6 +571,119 @@ def _envelope(text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode, 
     rl = envelope(text, root, items_node, items)
     rl.shared = set()  # no item shares anchors: an alias to another item's anchor sends the input to the full reader
     return rl
+
+
+# --- render: plain streams of documents at column 0 (kustomize build, helm template, a folder's files) ------
+
+# A line at column 0 that may separate documents: `---`, `...` (with at most a comment after them) or a
+# directive; each is searched after its line break (a pattern that begins with a literal is searched fast).
+_SEPARATOR = re.compile(r"\n(?:---|\.\.\.|%)")
+_MARKER_REST = re.compile(r"(?:[ ]+(?:#.*)?)?")
+
+
+def _compose_document(text: str, start: int, end: int, line: int) -> yaml.Node | None:
+    """The node of the document whose lines are text[start:end] (between its markers), where the full
+    reader has it: a document is composed at depth 0 on its own as in the stream (anchors cannot cross
+    documents, and the scanner sends streams with directives to the full reader)."""
+    node = yamlio.compose(text[start:end])
+    if node is not None:
+        _shift(node, start, line)
+    return node
+
+
+def _separators(text: str) -> list[tuple[int, int]] | None:
+    """(start, end) of every `---`/`...` line at column 0; None for a directive, content after a
+    marker (`--- |`, `--- {…}`) or anything else at column 0 that begins like one (`----`)."""
+    found = [0] if text.startswith(("---", "...", "%")) else []
+    found += [m.start() + 1 for m in _SEPARATOR.finditer(text)]
+    out = []
+    for start in found:
+        end = text.index("\n", start)
+        if text[start] == "%" or _MARKER_REST.fullmatch(text, start + 3, end) is None:
+            return None
+        out.append((start, end + 1))
+    return out
+
+
+def _blank(lines: list[str]) -> bool:
+    """Only blank and comment lines: no document (before the first marker), or an empty one."""
+    for ln in lines:
+        stripped = ln.lstrip(" ")
+        if stripped and stripped[0] != "#":
+            return False
+    return True
+
+
+def scan_documents(text: str, first: int) -> list[Item] | None:
+    """The documents of one source of `render` (items numbered from `first`), composing only what could
+    concern the function; None where the text is not a stream of documents at column 0 separated by
+    `---` (a List or ResourceList among them, directives, anchors used across items …): the full reader
+    then reads it and alone words every error. Same rules as `scan` for what is composed."""
+    if not yamlio.C_AVAILABLE or yamlio.backend() != "c" or not text.endswith("\n") \
+            or "\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text or "\ufeff" in text:
+        return None
+    try:
+        items = _scan_documents(text, first)
+    except (_Fallback, _Unsure, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError,
+            AttributeError):
+        return None
+    if items is not None:
+        STATS["fast"] += 1
+    return items
+
+
+def _scan_documents(text: str, first: int) -> list[Item] | None:
+    bounds = _separators(text)
+    if bounds is None:
+        return None
+    # Everything is YAML (libyaml, in C, nothing built): from here on only structure is read.
+    from yaml import _yaml  # type: ignore[attr-defined]
+    _yaml.CParser(text).raw_parse()
+    kaito = _mentions(text, 0, len(text))
+    items: list[Item] = []
+    k = 0
+    start = line = 0
+    for marker, after in bounds + [(len(text), len(text))]:
+        if marker > start:
+            chunk = text[start:marker]
+            lines = chunk.split("\n")
+            lines.pop()  # the chunk ends with a line break
+            if not _blank(lines):
+                try:
+                    facts = _scan_item(lines, start, dash=False)
+                except _Unsure:
+                    facts = None
+                while k < len(kaito) and kaito[k] < start:
+                    k += 1
+                item = _make_document(first + len(items), text, start, marker, line, facts,
+                                      k < len(kaito) and kaito[k] < marker)
+                if item is None:
+                    return None
+                items.append(item)
+            line += len(lines)
+        line += after > marker  # the marker's own line
+        start = after
+    return items
+
+
+def _make_document(index: int, text: str, start: int, end: int, line: int, facts: dict | None,
+                   kaito: bool) -> Item | None:
+    if facts is not None:
+        item = _make(index, text, start, end, line, facts, kaito, entry=False)
+    else:
+        node = _compose_document(text, start, end, line)
+        if not isinstance(node, yaml.MappingNode):
+            return None  # a scalar, a list, an empty document: the full reader's
+        STATS["composed"] += 1
+        item = make_item(index, node, text)
+    if not item.is_mapping or item.kind in (C.LIST_KIND, C.RESOURCE_LIST_KIND):
+        return None  # a List's items are the documents: the full reader unpacks it
+    return item
+
+
+def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
+    """`render`'s documents: each source by the fast path where it applies, by the full reader otherwise."""
+    return read_stream_fully(sources, scan_documents if ENABLED else None)
 
 
 def read(data: bytes) -> ResourceList:
@@ -575,4 +697,4 @@ def read(data: bytes) -> ResourceList:
     return read_text(text)
 
 
-__all__ = ["ENABLED", "STATS", "InputError", "read", "scan"]
+__all__ = ["ENABLED", "STATS", "InputError", "read", "read_stream", "scan", "scan_documents"]

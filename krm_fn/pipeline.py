@@ -18,8 +18,8 @@ from .index import is_derived, ref_of
 from .plan import plan
 from .localconfig import (dropped_listed_warnings, is_function_config, kustomization_warnings, kustomize_config,
                           unlisted_warnings)
-from .fastread import read as read_resource_list
-from .reader import InputError, Item, ResourceList, child, read_stream, scalar
+from .fastread import read as read_resource_list, read_stream
+from .reader import InputError, Item, ResourceList, child, scalar
 from .results import ResourceRef, Result, Severity, exit_status, sort_results
 from .changes import Changes
 from .writer import write_resource_list, write_stream

@@ -399,18 +399,28 @@ def _comments_around(text: str, documents: list[Item]) -> None:
         doc.tail = tail[-1][1] if tail else doc.end
 
 
-def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
-    """Documents of several files (name, bytes), in order; empty documents are skipped."""
+def read_stream(sources: list[tuple[str, bytes]], scan: Any = None) -> Stream:
+    """Documents of several files (name, bytes), in order; empty documents are skipped.
+
+    `scan(text, first)`: fastread's scanner, the documents of a text numbered from `first` (no List among
+    them, no anchor shared between them), or None where the full reader must read the text."""
     items: list[Item] = []
     shared: set[int] = set()
     function_config: yaml.Node | None = None
     for name, data in sources:
         try:
             text = decode(data)
-            docs = _compose_all(text)
+            scanned = scan(text, len(items)) if scan is not None else None
+            docs = _compose_all(text) if scanned is None else []
         except InputError as exc:
             exc.source = name  # render names the file (and line) in front of the message
             raise
+        if scanned is not None:
+            for number, item in enumerate(scanned):
+                item.origin, item.origin_index = name, number
+            items.extend(scanned)
+            _comments_around(text, scanned)
+            continue
         first = len(items)
         nodes = [n for n in docs if not _empty(n)]
         documents: list[Item] = []

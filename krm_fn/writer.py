@@ -268,7 +268,9 @@ def write_stream(stream: Stream, changes: Changes) -> str:
 def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:
     """The item's text for `render`: its changes made, orchestrator annotations gone, and its last value
     meaning the same with the line break (and the next document) written after it."""
-    tail = [] if has_tail or item.end != len(item.source) else tail_edits(item.source, item.node)
+    # (A text ending in a line break needs no tail edits: fastread's documents are not composed for it.)
+    tail = [] if has_tail or item.end != len(item.source) or ends_line(item.source) \
+        else tail_edits(item.source, item.node)
     if not patch:
         cuts = _strip_cuts(item)
         if cuts is not None:  # the common case: lines cut out, no parsing, no verification needed
@@ -293,6 +295,9 @@ def _cut(item: Item, edits: list[tuple[int, int, str]]) -> str:
 def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
     """The whole lines to cut for removing orchestrator annotations, or None where cutting lines is
     not exact (flow style, keys sharing a line, aliases, anchors): then a verified edit does it."""
+    scanned = getattr(item, "scanned_annotations", None)  # fastread read every annotation key: no node needed
+    if scanned is not None and not any(k.startswith(C.RENDER_STRIPPED) for k in scanned):
+        return []
     meta = child(item.node, "metadata")
     ann = child(meta, "annotations")
     if not isinstance(ann, yaml.MappingNode):

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from krm_fn import fastread, yamlio
 from krm_fn.cli import main
 
 
@@ -46,9 +47,27 @@ class Run(NamedTuple):
         return list(yaml.safe_load_all(self.out))
 
 
-def run(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, str] | None = None) -> Run:
-    """One run of `kaito-specdec ARGV` with `stdin` (text is sent as UTF-8) and exactly the environment `env`."""
+def run(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, str] | None = None,
+        compare: bool = True) -> Run:
+    """One run of `kaito-specdec ARGV` with `stdin` (text is sent as UTF-8) and exactly the environment `env`.
+
+    Every `render` run of every test also runs with fastread's fast path off (the full reader, the
+    reference) and must give the same exit status, stdout and stderr (issue 13; tests/test_render_fastread.py).
+    `compare=False`: one run only (the fuzzer times each run against a limit)."""
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    result = _once(argv, data, env)
+    if compare and list(argv[:1]) == ["render"] and fastread.ENABLED and yamlio.C_AVAILABLE and yamlio.backend() == "c":
+        fastread.ENABLED = False
+        try:
+            full = _once(argv, data, env)
+        finally:
+            fastread.ENABLED = True
+        assert "Traceback" not in result.err, result.err
+        assert result == full, f"render {list(argv[1:])}: the fast path and the full reader differ\n{result}\n{full}"
+    return result
+
+
+def _once(argv: Sequence[str], data: bytes, env: Mapping[str, str] | None) -> Run:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), stdin=io.BytesIO(data), stdout=out, stderr=err, environ=dict(env or {}))
     return Run(code, out.getvalue(), err.getvalue())

@@ -1,0 +1,152 @@
+"""`render`'s fast path (krm_fn/fastread.py, `scan_documents`) against the full reader, the reference: the
+same documents through both must give the same stdout, stderr and exit status. Every `render` run of every
+test already runs both ways (tests/runner.py); here: every golden fixture's documents, the shared corpus,
+generated streams (tests/render_cases.py), read as stdin and as the files of a folder; the documents'
+facts and lazily composed nodes against the full reader's; counters prove the fast path is taken by
+plain streams (and so that this test compares something).
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from golden import ROOT, case_env, cases
+from render_cases import split, stream
+from krm_fn import fastread, yamlio
+from krm_fn.reader import read_stream
+from runner import _once
+from test_fastread import CORPUS_FILES, _facts, _tree
+
+GENERATED = 800
+
+pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path needs libyaml's C parser")
+
+
+@pytest.fixture(autouse=True)
+def _c_backend():
+    before = yamlio.backend()
+    yamlio.set_backend("c")
+    yield
+    yamlio.set_backend(before)
+
+
+def both(argv: list[str], data: str | bytes, env: dict | None = None) -> bool:
+    """Run `render ARGV` with the fast path on and off; assert the same outcome; whether it was taken."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    before = fastread.STATS["fast"]
+    try:
+        fastread.ENABLED = True
+        fast = _once(["render", *argv], raw, env)
+        took = fastread.STATS["fast"] > before
+        fastread.ENABLED = False
+        full = _once(["render", *argv], raw, env)
+    finally:
+        fastread.ENABLED = True
+    assert "Traceback" not in fast.err, fast.err
+    assert (fast.code, fast.err) == (full.code, full.err)
+    assert fast.out == full.out
+    return took
+
+
+def _fixture_streams() -> list[tuple[str, str]]:
+    out = []
+    for case in cases():
+        for name in ("items.yaml", "input.yaml"):
+            p = ROOT / case / name
+            if p.exists():
+                out.append((case, p.read_text(encoding="utf-8")))
+    return out
+
+
+def test_fixtures() -> None:
+    streams = _fixture_streams()
+    taken = sum(both(["-"], text, case_env(case)) for case, text in streams)
+    assert taken >= len(streams) * 0.6, (taken, len(streams))  # most fixtures' documents are plain streams
+
+
+def test_fixtures_as_a_folder(tmp_path: Path) -> None:
+    for case, text in _fixture_streams()[::7]:
+        folder = tmp_path / case
+        folder.mkdir()
+        for n, part in enumerate(split(text, random.Random(case))):
+            (folder / f"{n:02}.yaml").write_text(part, encoding="utf-8")
+        both([str(folder)], b"", case_env(case))
+
+
+def test_corpus() -> None:
+    if not CORPUS_FILES:
+        pytest.skip("the shared corpus is not beside this checkout")
+    taken = sum(both(["-"], path.read_bytes()) for path in CORPUS_FILES)
+    assert taken >= len(CORPUS_FILES) * 0.5, (taken, len(CORPUS_FILES))
+    # and as folders: every file of a corpus folder in one run (file names, document numbers, origins)
+    for folder in sorted({p.parent for p in CORPUS_FILES})[::5]:
+        both([str(folder)], b"")
+
+
+def test_generated(tmp_path: Path) -> None:
+    taken = plain = plain_taken = 0
+    for seed in range(GENERATED):
+        text, unmutated = stream(seed)
+        try:
+            took = both(["-"], text)
+            if seed % 8 == 0:
+                folder = tmp_path / str(seed)
+                folder.mkdir()
+                for n, part in enumerate(split(text, random.Random(seed))):
+                    (folder / f"{n:02}.yaml").write_bytes(part.encode("utf-8"))
+                both([str(folder)], b"")
+        except AssertionError:
+            raise AssertionError(f"seed {seed}: the paths differ on\n{text!r}") from None
+        taken += took
+        plain += unmutated
+        plain_taken += unmutated and took
+    assert plain_taken == plain, (plain_taken, plain)  # every plain stream
+    assert taken >= GENERATED * 0.3, taken
+
+
+def test_plain_streams_pass_as_text() -> None:
+    """kustomize build / helm template output: ordinary objects are not composed at all."""
+    text = ("# Source: chart/templates/svc.yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: a\n"
+            "spec:\n  ports:\n  - port: 80\n---\n# Source: chart/templates/deploy.yaml\napiVersion: apps/v1\n"
+            "kind: Deployment\nmetadata:\n  name: b\n  labels: {app: b}\nspec:\n  replicas: 1\n---\n")
+    assert both(["-"], text)
+    before = dict(fastread.STATS)
+    assert both(["-"], text)
+    assert fastread.STATS["passed"] == before["passed"] + 2 and fastread.STATS["lazy"] == before["lazy"]
+
+
+@pytest.mark.parametrize("text", [
+    "%YAML 1.1\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: a\n",
+    "--- {apiVersion: v1, kind: Service, metadata: {name: a}}\n",
+    "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n",
+    "apiVersion: v1\r\nkind: Service\r\nmetadata:\r\n  name: a\r\n",
+    "apiVersion: v1\nkind: Service\nmetadata:\n  name: a",
+    "- apiVersion: v1\n  kind: Service\n",
+])
+def test_falls_back_where_its_assumptions_do_not_hold(text: str) -> None:
+    assert fastread.scan_documents(text, 0) is None
+    both(["-"], text)
+
+
+def test_documents_read_alike() -> None:
+    """What the scanner reads of a document passed as text, and its node composed later from its own
+    lines, are what the full reader makes of it: positions, tags, styles, facts, head and tail comments."""
+    compared = 0
+    for seed in range(0, GENERATED, 3):
+        text, _ = stream(seed)
+        sources = [("<stdin>", text.encode("utf-8"))]
+        if fastread.scan_documents(text, 0) is None:
+            continue
+        fast = fastread.read_stream(sources)
+        full = read_stream(sources)
+        assert len(fast.items) == len(full.items), seed
+        for a, b in zip(fast.items, full.items):
+            assert _facts(a) == _facts(b), seed
+            assert (a.index, a.origin, a.origin_index, a.head, a.tail) == \
+                (b.index, b.origin, b.origin_index, b.head, b.tail), seed
+            assert _tree(a.node) == _tree(b.node), seed
+            compared += isinstance(a, fastread.ScannedItem)
+        assert fast.shared == full.shared and fast.function_config is None is full.function_config
+    assert compared > 150, compared
