@@ -19,6 +19,7 @@ from .constants import INJECTED_ANNOTATION
 from .kinds import Path, dotted, get, pointer
 from .presets import DEFAULT_TABLE, PresetTable
 from .results import PlainFinding, Severity
+from .runs import common_ends
 from .vllm_command import (
     Inspection,
     Reconciled,
@@ -400,12 +401,7 @@ def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
         return [{"op": "add", "path": pointer(path), "value": new}]
     if new is None:
         return [{"op": "remove", "path": pointer(path)}]
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
     ops = [{"op": "replace", "path": pointer(path + (head + i,)), "value": v}
            for i, v in enumerate(new_mid[:len(old_mid)])]

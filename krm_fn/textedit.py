@@ -20,6 +20,7 @@ import jsonpatch
 import yaml
 
 from . import pointer, yamlio
+from .runs import common_ends
 from .reader import Item
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
 
@@ -505,12 +506,7 @@ def _diff(old: str, new: str) -> tuple[int, str, str]:
     """(offset, old run, new run): the one run of `old` that `new` replaces. Of the places an insertion or
     removal could be made alike, the leftmost within its line: right after the word it follows
     (` --speculative-config='…'` after the model, not `--speculative-config='…' ` before `2>&1`)."""
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
     while head > 0 and old[head - 1] != "\n" and bool(old_mid) != bool(new_mid) \
             and old[head - 1] == (old_mid or new_mid)[-1]:

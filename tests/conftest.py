@@ -19,3 +19,14 @@ def backend(request):
         yield request.param
     finally:
         yamlio.set_backend(before)
+
+
+@pytest.fixture
+def c_backend():
+    """libyaml's C backend for the test, the previous one restored afterwards (the fast path needs it)."""
+    before = yamlio.backend()
+    yamlio.set_backend("c")
+    try:
+        yield
+    finally:
+        yamlio.set_backend(before)

@@ -40,11 +40,8 @@ def both(text: str, env: dict | None = None) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _c_backend():
-    before = yamlio.backend()
-    yamlio.set_backend("c")
-    yield
-    yamlio.set_backend(before)
+def _c_backend(c_backend):
+    """The fast path needs libyaml: every test here runs on the C backend (tests/conftest.py)."""
 
 
 def test_fixtures() -> None:

@@ -25,11 +25,8 @@ pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path ne
 
 
 @pytest.fixture(autouse=True)
-def _c_backend():
-    before = yamlio.backend()
-    yamlio.set_backend("c")
-    yield
-    yamlio.set_backend(before)
+def _c_backend(c_backend):
+    """The fast path needs libyaml: every test here runs on the C backend (tests/conftest.py)."""
 
 
 def both(argv: list[str], data: str | bytes, env: dict | None = None) -> bool:
