@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from e2e_support import (EXAMPLES, IMAGE, assert_golden, clean_env, copy_tree, describe, git_changed,
-                         git_commit, git_diff, git_init, invalid_value_message, require_tool, run,
+                         git_commit, git_diff, git_init, invalid_value_message, run,
                          set_annotation, specdec_executable, write_docker_standin)
 
 PACKAGE = EXAMPLES / "kpt" / "package"
@@ -17,12 +17,6 @@ VALIDATE = EXAMPLES / "kpt" / "validate"
 EXPECTED = PACKAGE / ".expected"
 ENABLED = 'kaito.sh/enable-speculative-decoding: "true"'
 DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
-
-
-@pytest.fixture(scope="module")
-def kpt() -> str:
-    require_tool("git", "the expected results are git diffs of the package")
-    return require_tool("kpt", "kpt 1.0.0-beta.56 runs these tests")
 
 
 @pytest.fixture(scope="module")

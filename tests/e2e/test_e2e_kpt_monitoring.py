@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e_support import (EXAMPLES, clean_env, copy_tree, describe, git_changed, git_commit, git_diff, git_init,
-                         require_tool, run, specdec_executable)
+from e2e_support import (EXAMPLES, clean_env, copy_tree, describe, git_changed, git_commit, git_diff, git_init, run, specdec_executable)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from promql import VECTOR, check_rule  # noqa: E402  (tests/promql.py)
@@ -22,12 +21,6 @@ DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
 WATCHED = {("Workspace", "workspace-phi-4"), ("Workspace", "workspace-deepseek-r1"),
            ("Workspace", "workspace-phi-4-mini-override"), ("InferenceSet", "phi-4-mini"),
            ("MultiRoleInference", "qwen35-4b")}
-
-
-@pytest.fixture(scope="module")
-def kpt() -> str:
-    require_tool("git", "the package is compared by git diffs")
-    return require_tool("kpt", "kpt 1.0.0-beta.56 runs these tests")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from e2e_support import (EXAMPLES, assert_golden, clean_env, copy_tree, describe, git_changed, git_commit,
-                         git_diff, git_init, invalid_value_message, require_tool, run, set_annotation,
+                         git_diff, git_init, invalid_value_message, run, set_annotation,
                          specdec_executable)
 
 PACKAGE = EXAMPLES / "kpt" / "plain-vllm"
@@ -20,12 +20,6 @@ DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 RECORD = "kaito-specdec.dev/speculative-config"
-
-
-@pytest.fixture(scope="module")
-def kpt() -> str:
-    require_tool("git", "the expected results are git diffs of the package")
-    return require_tool("kpt", "kpt 1.0.0-beta.56 runs these tests")
 
 
 @pytest.fixture
