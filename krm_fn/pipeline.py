@@ -13,7 +13,7 @@ import yaml
 from . import constants as C
 from . import prometheus_rules, streams, yamlio
 from .config import ConfigError, Settings, resolve_settings, unreadable
-from .findings import CAN_DISABLE
+from .catalogue import CAN_DISABLE
 from .index import is_derived, ref_of
 from .plan import plan
 from .localconfig import (dropped_listed_warnings, is_function_config, kustomization_warnings, kustomize_config,
