@@ -32,6 +32,9 @@ NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fn
 # What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (krm_fn.record
 # builds the records), typing (krm_fn.hints), hashlib with OpenSSL (krm_fn.sha).
 NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
+# What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
+# pipeline.FAST_READ_FROM bytes on), findings (the catalogue is generated: krm_fn/catalogue.py).
+LAZY = ["krm_fn.fastread", "krm_fn.findings"]
 HINT = ("a module imports what start-up avoids: `from .record import dataclass, field` for dataclasses, "
         "`from .hints import Any, Iterable` for typing, `from .sha import sha256` for hashlib; commands' "
         "imports go inside the function that needs them (`python -X importtime` names the importer)")
@@ -48,8 +51,9 @@ before = set(sys.modules)
 from krm_fn.cli import main
 out, err = io.StringIO(), io.StringIO()
 code = main(stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=out, stderr=err, environ={})
+fastread = sys.modules.get("krm_fn.fastread")
 print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "compiled": compiled,
-                  "imported": sorted(set(sys.modules) - before)}))
+                  "imported": sorted(set(sys.modules) - before), "fast": fastread and fastread.STATS}))
 """
 
 
@@ -71,6 +75,28 @@ def test_krm_mode_imports_nothing_only_the_commands_need():
     assert "specdec-ngram-" in got["out"]  # the run did its work: a derived ConfigMap
     assert "krm_fn.pipeline" in got["imported"] and "yaml" in got["imported"]  # the probe sees imports
     assert [m for m in NOT_ON_THE_KRM_PATH + NEVER if m in got["imported"]] == [], HINT
+    assert [m for m in LAZY if m in got["imported"]] == [], "a one-Workspace run loads what it does not need"
+
+
+def _large(n: int) -> str:
+    """The one Workspace, then `n` Services: a ResourceList of about 200 bytes per Service."""
+    return ONE_WORKSPACE + "".join(f"- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s{i}\n"
+                                   f"    annotations:\n      config.kubernetes.io/path: s{i}.yaml\n"
+                                   f"  spec:\n    ports: [{{port: 80}}]\n" for i in range(n))
+
+
+def test_small_inputs_skip_the_fast_path_large_ones_take_it():
+    # The threshold as a run sees it (tests/conftest.py sets it to 0 in this process).
+    proc = subprocess.run([sys.executable, "-S", "-c", "from krm_fn.pipeline import FAST_READ_FROM as n; print(n)"],
+                          capture_output=True, env=_env(), timeout=120, text=True)
+    FAST_READ_FROM = int(proc.stdout)
+    small, large = _large(FAST_READ_FROM // 400), _large(FAST_READ_FROM // 100)
+    assert len(small) < FAST_READ_FROM <= len(large)
+    got_small, got_large = _probe([], small), _probe([], large)
+    assert got_small["code"] == got_large["code"] == 0, (got_small["err"], got_large["err"])
+    assert "krm_fn.fastread" not in got_small["imported"] and got_small["fast"] is None
+    assert got_large["fast"]["fast"] == 1, got_large["fast"]  # imported, and its scan read the list
+    assert "specdec-ngram-" in got_small["out"] and "specdec-ngram-" in got_large["out"]
 
 
 def test_render_imports_none_of_what_no_run_needs():
