@@ -9,9 +9,9 @@ from .record import dataclass, field
 from .hints import Any, Collection, Iterable
 
 from . import constants as C
-from . import kinds, plain_workloads
+from . import kinds, plain_kinds
 from .kinds import KindSpec
-from .plain_workloads import WorkloadKind
+from .plain_kinds import WorkloadKind
 from .reader import Item, ItemError
 from .results import ResourceRef
 
@@ -65,7 +65,7 @@ class Workload:
 @dataclass(frozen=True, eq=False)
 class PlainWorkload:
     """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService: issue #12) that may
-    carry the opt-in or the function's record: its item, its kind's row of plain_workloads.KINDS, its data."""
+    carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
 
     item: Item
     spec: WorkloadKind
@@ -233,7 +233,7 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
                 index.unreadable.append((item, str(exc)))
                 continue
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
-        elif plain_workloads.known_kind(item.kind):
+        elif plain_kinds.known_kind(item.kind):
             if not _may_opt_in(item):
                 continue
             try:
@@ -244,7 +244,7 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
                 if "speculative" in item.region:
                     index.unreadable.append((item, str(exc)))
                 continue
-            plain_spec = plain_workloads.kind_of(item.api_version, item.kind)
+            plain_spec = plain_kinds.kind_of(item.api_version, item.kind)
             if plain_spec is not None:
                 index.plain.append(PlainWorkload(item, plain_spec, data))
             else:

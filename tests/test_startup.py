@@ -33,8 +33,10 @@ NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fn
 # builds the records), typing (krm_fn.hints), hashlib with OpenSSL (krm_fn.sha).
 NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
-# pipeline.FAST_READ_FROM bytes on), findings (the catalogue is generated: krm_fn/catalogue.py).
-LAZY = ["krm_fn.fastread", "krm_fn.findings"]
+# pipeline.FAST_READ_FROM bytes on), findings (the catalogue is generated: krm_fn/catalogue.py), the plain
+# vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in).
+PLAIN = ["krm_fn.plain_workloads", "krm_fn.vllm_command", "krm_fn.shellwords", "krm_fn.vllm_model", "shlex"]
+LAZY = ["krm_fn.fastread", "krm_fn.findings", *PLAIN]
 HINT = ("a module imports what start-up avoids: `from .record import dataclass, field` for dataclasses, "
         "`from .hints import Any, Iterable` for typing, `from .sha import sha256` for hashlib; commands' "
         "imports go inside the function that needs them (`python -X importtime` names the importer)")
@@ -76,6 +78,23 @@ def test_krm_mode_imports_nothing_only_the_commands_need():
     assert "krm_fn.pipeline" in got["imported"] and "yaml" in got["imported"]  # the probe sees imports
     assert [m for m in NOT_ON_THE_KRM_PATH + NEVER if m in got["imported"]] == [], HINT
     assert [m for m in LAZY if m in got["imported"]] == [], "a one-Workspace run loads what it does not need"
+
+
+def _fixture(case: str) -> str:
+    from golden import case_input
+    return case_input(case)
+
+
+@pytest.mark.parametrize("case, lazy, words", [
+    ("plain-deployment", PLAIN, "--speculative-config="),
+    ("plain-other-apiversion", ["krm_fn.plain_workloads"], "SD722"),
+], ids=["plain-deployment", "plain-other-apiversion"])
+def test_what_loads_lazily_loads_when_the_input_needs_it(case, lazy, words):
+    """The other side of LAZY: an input that needs a lazily loaded module gets it (a missing import would
+    fail here, not hide behind the fixtures' in-process runs, where everything is loaded already)."""
+    got = _probe([], _fixture(case))
+    assert words in got["out"], got["err"]
+    assert [m for m in lazy if m not in got["imported"]] == []
 
 
 def _large(n: int) -> str:
