@@ -14,7 +14,7 @@ from . import constants as C
 from .quoting import goquote
 from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
 from .results import Severity
-from .monitoring import DEFAULT_MIN_ACCEPTANCE_RATE
+from .constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_schema import parse_version as vllm_release
 

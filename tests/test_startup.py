@@ -34,9 +34,10 @@ NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fn
 NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
 # pipeline.FAST_READ_FROM bytes on), findings (the catalogue is generated: krm_fn/catalogue.py), the plain
-# vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in).
+# vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
+# the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.plain_workloads", "krm_fn.vllm_command", "krm_fn.shellwords", "krm_fn.vllm_model", "shlex"]
-LAZY = ["krm_fn.fastread", "krm_fn.findings", *PLAIN]
+LAZY = ["krm_fn.fastread", "krm_fn.findings", *PLAIN, "krm_fn.monitoring"]
 HINT = ("a module imports what start-up avoids: `from .record import dataclass, field` for dataclasses, "
         "`from .hints import Any, Iterable` for typing, `from .sha import sha256` for hashlib; commands' "
         "imports go inside the function that needs them (`python -X importtime` names the importer)")
@@ -88,7 +89,9 @@ def _fixture(case: str) -> str:
 @pytest.mark.parametrize("case, lazy, words", [
     ("plain-deployment", PLAIN, "--speculative-config="),
     ("plain-other-apiversion", ["krm_fn.plain_workloads"], "SD722"),
-], ids=["plain-deployment", "plain-other-apiversion"])
+    ("monitoring-one-namespace", ["krm_fn.monitoring"], "kind: PrometheusRule"),
+    ("monitoring-setting-off", ["krm_fn.monitoring"], "SD804"),
+], ids=["plain-deployment", "plain-other-apiversion", "prometheus-rules-on", "derived-rule-in-the-input"])
 def test_what_loads_lazily_loads_when_the_input_needs_it(case, lazy, words):
     """The other side of LAZY: an input that needs a lazily loaded module gets it (a missing import would
     fail here, not hide behind the fixtures' in-process runs, where everything is loaded already)."""
