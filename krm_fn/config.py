@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from . import lazyre
 from .record import dataclass, field
 from types import MappingProxyType
 from .hints import Any, Mapping
@@ -41,7 +42,7 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = re.compile(r"SD[0-9]{3}")
+_FINDING_ID = lazyre.compile(r"SD[0-9]{3}")
 _VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
@@ -181,7 +182,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_DECIMAL = lazyre.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 def parse_min_acceptance_rate(value: Any) -> float:

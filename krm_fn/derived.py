@@ -11,6 +11,8 @@ import itertools
 import json
 import posixpath
 import re
+
+from . import lazyre
 from .hints import Any, Iterator
 
 from . import constants as C
@@ -53,9 +55,9 @@ def _dns_part(text: str, limit: int) -> str:
 
 # What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
 # (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
-FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
+FROM_SOURCE = lazyre.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
 # … or `specdec-<method>-<hash>`.
-FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
+FROM_NOTHING = lazyre.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
 
 
 def derived_name(source: str | None, method: str, content: dict) -> str:

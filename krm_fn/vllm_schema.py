@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from . import lazyre
 from .record import KW_ONLY, dataclass
 from .hints import Any
 
@@ -310,7 +311,7 @@ def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
 # text; repeated keys merge (mappings recursively, lists concatenated, anything else: the last wins). That
 # object is appended as the last `--speculative-config`, so a JSON `speculative-config` beside dotted keys
 # is dropped.
-_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+_HUMAN_INT = lazyre.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 _DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 

@@ -6,6 +6,7 @@ emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted
 from __future__ import annotations
 
 import re
+from . import lazyre
 from .hints import Any, Iterator
 
 import yaml
@@ -424,7 +425,7 @@ def scalar(node: yaml.Node | None) -> str | None:
 # What YAML 1.1 (PyYAML, libyaml, Go's yaml) counts as a line break besides "\n": a bare CR (old Mac files),
 # NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
 # start or end must too.
-_ODD_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_ODD_BREAK = lazyre.compile("\r(?!\n)|[\x85\u2028\u2029]")
 BREAKS = "\r\n\x85\u2028\u2029"
 
 
@@ -460,8 +461,8 @@ def ends_line(text: str) -> bool:
 
 # Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
 _GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
-_ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
-_ALIAS_ENTRY = re.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
+_ALIAS_VALUE = lazyre.compile(_GAP + r"\*[0-9A-Za-z_-]+")
+_ALIAS_ENTRY = lazyre.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
 
 
 def node_end(node: yaml.Node, text: str | None = None) -> int:
