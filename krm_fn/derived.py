@@ -46,10 +46,17 @@ def content_hash(content: dict) -> str:
     return sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
+_DNS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")
+
+
 def _dns_part(text: str, limit: int) -> str:
     """Lower-case alphanumerics, '-' and '.', every dot-separated label starting and ending alphanumeric."""
-    text = re.sub(r"[^a-z0-9.-]+", "-", text.lower())
-    text = re.sub(r"[.-]*\.[.-]*", ".", text)  # `..`, `.-`, `-.` would leave an empty or ragged label
+    text = text.lower()
+    # Most texts are names already: each substitution only where it changes something (no pattern compiled).
+    if not _DNS_CHARS.issuperset(text):
+        text = re.sub(r"[^a-z0-9.-]+", "-", text)
+    if ".." in text or ".-" in text or "-." in text:
+        text = re.sub(r"[.-]*\.[.-]*", ".", text)  # `..`, `.-`, `-.` would leave an empty or ragged label
     return text[:limit].strip("-.")
 
 
