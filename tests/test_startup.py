@@ -209,6 +209,31 @@ def test_the_entry_point_exits_without_teardown_and_loses_nothing(argv, stdin, c
         assert proc.stdout == b"" and "error" in proc.stderr.decode()
 
 
+@pytest.mark.parametrize("argv0, collecting", [
+    ("/usr/local/bin/kaito-specdec", False), ("-m", False), ("-c", True), ("/usr/bin/pytest", True)])
+def test_the_command_imports_without_garbage_collection_a_library_import_keeps_it(argv0, collecting):
+    """Started as the console script or `python -m krm_fn`, the package turns the cyclic collector off before
+    PyYAML and its own modules import (collecting there was ~10 % of a start); imported by anything else,
+    the collector stays as it was."""
+    code = (f"import sys; sys.argv[0] = {argv0!r}\nimport gc, krm_fn\nenabled = gc.isenabled()\n"
+            "import yaml\nprint(enabled, 'yaml' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, env=_env(), timeout=120, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(collecting), "True"]
+
+
+def test_the_console_script_starts_with_the_collector_off():
+    """The console script as pip writes it (`from krm_fn.cli import run`): yaml is imported after the package
+    turned the collector off."""
+    code = ("import sys; sys.argv[0] = '/venv/bin/kaito-specdec'\nimport gc\n"
+            "seen = []\nclass Watch:\n    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'yaml': seen.append(gc.isenabled())\n\n"
+            "sys.meta_path.insert(0, Watch())\nfrom krm_fn.cli import run\nprint(seen)")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, env=_env(), timeout=120, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[False]"
+
+
 @pytest.mark.parametrize("argv", [["--version"], ["render", "-"]])
 def test_the_commands_still_parse_their_arguments(argv):
     """The other side of the lazy imports: the commands import argparse when they run, and work."""
