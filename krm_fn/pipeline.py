@@ -14,7 +14,7 @@ from . import constants as C
 from . import prometheus_rules, streams, yamlio
 from .config import ConfigError, Settings, resolve_settings, unreadable
 from .catalogue import CAN_DISABLE
-from .index import is_derived, ref_of
+from .index import is_derived
 from .plan import plan
 from .localconfig import (dropped_listed_warnings, is_function_config, kustomization_warnings, kustomize_config,
                           unlisted_warnings)
@@ -67,9 +67,20 @@ def _enabled(results: list[Result], settings: Settings) -> list[Result]:
 
 
 def _ordered(results: list[Result], items: list) -> list[Result]:
+    """The results by resource in input order (sort_results): a resource where its first item is, one no
+    item is after all. Only the resources the results name are looked for, compared as plain tuples: a
+    ResourceRef built and hashed per item was 1-2 % of a 1 000-object run."""
+    wanted = {(r.resource.api_version, r.resource.kind, r.resource.name, r.resource.namespace): r.resource
+              for r in results if r.resource is not None}
     order: dict = {}
-    for item in items:
-        order.setdefault(ref_of(item), len(order))
+    for position, item in enumerate(items if wanted else ()):
+        ref = wanted.get((item.api_version, item.kind, item.name, item.namespace))
+        if ref is not None and ref not in order:
+            order[ref] = position
+            if len(order) == len(wanted):
+                break
+    for ref in wanted.values():
+        order.setdefault(ref, len(items))
     return sort_results(results, order)
 
 
