@@ -31,6 +31,9 @@ from .reader import Item, ItemError
 from .report import about, q, where
 from .results import Result, Severity
 
+if TYPE_CHECKING:
+    from . import monitoring
+
 FINDINGS = {
     "SD801": "a PrometheusRule added for a namespace's enabled workloads (the prometheusRules setting)",
     "SD802": "a PrometheusRule replaced: the namespace's enabled workloads or the threshold changed",
@@ -42,9 +45,6 @@ FINDINGS = {
     "SD808": "a kustomization does not list the PrometheusRule kpt writes beside it",
     "SD809": "a kustomization lists the file of a derived PrometheusRule this run drops",
 }
-if TYPE_CHECKING:
-    from . import monitoring
-
 # Another object of the rule's name would be overwritten, an unreadable one cannot be compared.
 ALWAYS_ON = frozenset(("SD806", "SD807"))
 
