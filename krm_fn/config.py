@@ -5,7 +5,6 @@ Errors name the setting, say what arrived and what was expected. No other stage 
 from __future__ import annotations
 
 import json
-import re
 from . import lazyre
 from .record import dataclass, field
 from types import MappingProxyType
@@ -43,7 +42,7 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
 _FINDING_ID = lazyre.compile(r"SD[0-9]{3}")
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
+_VERSION = lazyre.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -148,6 +147,10 @@ class Settings:
 
 
 def version_tuple(text: str) -> tuple[int, int, int]:
+    # `v0.13.0`, `0.13` (ASCII digits only, the usual spelling and the default): without compiling the pattern.
+    parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() for p in parts):
+        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
     m = _VERSION.fullmatch(text)
     if not m:
         raise ValueError(text)
