@@ -1,0 +1,84 @@
+"""workspace-annotations: KAITO's own Workspace annotations hold one of the values KAITO knows.
+
+KAITO rule mirrored (api/v1beta1/workspace_validation.go; on the Workspace and on the Workspace a v1beta1
+InferenceSet projects, whose annotations are its `spec.template.metadata.annotations`):
+
+- `Workspace.validateCreate` -> `validateNodeImageFamilyAnnotation` (also api/v1alpha1):
+
+      if _, valid := consts.NormalizeSupportedNodeImageFamily(nodeImageFamily); !valid {
+          return apis.ErrInvalidValue(
+              fmt.Sprintf("unsupported node image family %q, supported values are azurelinux, ubuntu", nodeImageFamily), ...
+
+  where `NormalizeSupportedNodeImageFamily` (pkg/utils/consts/consts.go) compares
+  `strings.ToLower(strings.TrimSpace(value))` with "ubuntu" and "azurelinux".
+
+- `Workspace.validateAnnotations` (v1beta1 only; api/v1alpha1 has no such function):
+
+      if v, ok := annotations[AnnotationPerformanceMode]; ok { switch v {
+          case PerformanceModeBalanced, PerformanceModeInteractivity, PerformanceModeThroughput:
+          default: errs = errs.Also(apis.ErrInvalidValue(
+              fmt.Sprintf("%q is not a valid performance mode; choose one of: balanced, interactivity, throughput", v), ...
+      if v, ok := annotations[AnnotationUseLocalWeights]; ok { if v != "true" && v != "false" {
+          errs = errs.Also(apis.ErrInvalidValue(fmt.Sprintf("%q must be \\"true\\" or \\"false\\"", v), ...
+
+  (`kaito.sh/performance-mode`, `kaito.sh/use-local-weights`: exact values, case and blanks count.)
+
+The field is the annotation's own path (`metadata.annotations[kaito.sh/performance-mode]`,
+`spec.template.metadata.annotations[…]` on an InferenceSet), as for the opt-in annotation. A value that is
+no string is refused by the API server before any webhook (annotations are a string map).
+
+PASS:  kaito.sh/node-image-family: " Ubuntu ", kaito.sh/performance-mode: throughput,
+       kaito.sh/use-local-weights: "false"
+FAIL:  kaito.sh/node-image-family: mariner, kaito.sh/performance-mode: Throughput or fast,
+       kaito.sh/use-local-weights: "yes"
+"""
+from __future__ import annotations
+
+from .. import kinds
+from ..index import Workload
+from ..report import goquote
+from ..results import Finding
+
+ID = "workspace-annotations"
+KINDS = ("Workspace", "InferenceSet")
+FINDINGS = {
+    "SD135": "a kaito.sh/node-image-family annotation other than azurelinux or ubuntu",
+    "SD136": "a kaito.sh/performance-mode annotation other than balanced, interactivity or throughput",
+    "SD137": "a kaito.sh/use-local-weights annotation other than \"true\" or \"false\"",
+}
+NODE_IMAGE_FAMILY = "kaito.sh/node-image-family"
+PERFORMANCE_MODE = "kaito.sh/performance-mode"
+USE_LOCAL_WEIGHTS = "kaito.sh/use-local-weights"
+
+# Go's unicode.IsSpace (strings.TrimSpace): Python's str.strip also takes U+001C to U+001F.
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000"
+
+
+def _go_lower(text: str) -> str:
+    """Go's strings.ToLower as far as it can make "ubuntu" or "azurelinux": simple case mappings, where
+    U+0130 (İ) becomes "i" and U+212A (Kelvin) "k" (Python's full mapping makes "i̇" of U+0130)."""
+    return "".join("i" if c == "\u0130" else c.lower() for c in text)
+
+
+def findings(w: Workload, settings: object = None) -> list[Finding]:
+    v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
+    if w.spec is kinds.INFERENCESET and not v1beta1:
+        return []  # a v1alpha1 InferenceSet's webhook projects no Workspace
+    annotations = kinds.get(w.effective, w.spec.annotations)
+    if not isinstance(annotations, dict):
+        return []
+    at = kinds.dotted(w.spec.annotations)
+    out = []
+    family = annotations.get(NODE_IMAGE_FAMILY)
+    if isinstance(family, str) and _go_lower(family.strip(_GO_SPACE)) not in ("ubuntu", "azurelinux"):
+        out.append(Finding(f"unsupported node image family {goquote(family)}, supported values are azurelinux, ubuntu", f"{at}[{NODE_IMAGE_FAMILY}]", id="SD135"))
+    if not v1beta1:
+        return out  # validateAnnotations is v1beta1's
+    mode = annotations.get(PERFORMANCE_MODE)
+    if isinstance(mode, str) and mode not in ("balanced", "interactivity", "throughput"):
+        out.append(Finding(f"{goquote(mode)} is not a valid performance mode; choose one of: balanced, interactivity, throughput", f"{at}[{PERFORMANCE_MODE}]", id="SD136"))
+    local = annotations.get(USE_LOCAL_WEIGHTS)
+    if isinstance(local, str) and local not in ("true", "false"):
+        out.append(Finding(f'{goquote(local)} must be "true" or "false"', f"{at}[{USE_LOCAL_WEIGHTS}]", id="SD137"))
+    return out
