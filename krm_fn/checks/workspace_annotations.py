@@ -38,6 +38,7 @@ from .. import kinds
 from ..index import Workload
 from ..report import goquote
 from ..results import Finding
+from .gostrings import go_lower, go_trim_space
 
 ID = "workspace-annotations"
 KINDS = ("Workspace", "InferenceSet")
@@ -50,17 +51,6 @@ NODE_IMAGE_FAMILY = "kaito.sh/node-image-family"
 PERFORMANCE_MODE = "kaito.sh/performance-mode"
 USE_LOCAL_WEIGHTS = "kaito.sh/use-local-weights"
 
-# Go's unicode.IsSpace (strings.TrimSpace): Python's str.strip also takes U+001C to U+001F.
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-            "\u2028\u2029\u202f\u205f\u3000"
-
-
-def _go_lower(text: str) -> str:
-    """Go's strings.ToLower as far as it can make "ubuntu" or "azurelinux": simple case mappings, where
-    U+0130 (İ) becomes "i" and U+212A (Kelvin) "k" (Python's full mapping makes "i̇" of U+0130)."""
-    return "".join("i" if c == "\u0130" else c.lower() for c in text)
-
-
 def findings(w: Workload, settings: object = None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
     if w.spec is kinds.INFERENCESET and not v1beta1:
@@ -71,7 +61,7 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     at = kinds.dotted(w.spec.annotations)
     out = []
     family = annotations.get(NODE_IMAGE_FAMILY)
-    if isinstance(family, str) and _go_lower(family.strip(_GO_SPACE)) not in ("ubuntu", "azurelinux"):
+    if isinstance(family, str) and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
         out.append(Finding(f"unsupported node image family {goquote(family)}, supported values are azurelinux, ubuntu", f"{at}[{NODE_IMAGE_FAMILY}]", id="SD135"))
     if not v1beta1:
         return out  # validateAnnotations is v1beta1's

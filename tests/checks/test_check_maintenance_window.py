@@ -1,0 +1,73 @@
+"""maintenance-window (SD142, SD143): PASS and FAIL rows with robfig/cron v3.0.1's exact errors."""
+from __future__ import annotations
+
+import pytest
+
+from checktables import iset, make_workload
+from krm_fn.checks import maintenance_window
+
+FIELD = "spec.autoUpgrade.maintenanceWindow.schedule"
+
+
+def _window(schedule: str | None, api: str = "kaito.sh/v1beta1") -> str:
+    line = f"\n      schedule: {schedule}" if schedule is not None else " {}"
+    return iset(api=api).replace("spec:\n", f"spec:\n  autoUpgrade:\n    enabled: true\n    maintenanceWindow:{line}\n", 1)
+
+
+@pytest.mark.parametrize("text", [
+    iset(), iset().replace("spec:\n", "spec:\n  autoUpgrade: {enabled: true}\n", 1),
+    _window('"0 2 * * 6"'), _window('"*/15 1-5 * JAN-MAR mon,fri"'), _window('"? * * * ?"'),
+    _window('"0 2 1,,15 * *"'), _window('"5/10 * * * *"'), _window('"*-99 * * * *"'),  # Go ignores "-99" after "*"
+    _window('"0 2 * * FR\u0130"'),  # Go's ToLower: "fri"
+    _window('"\u00a00\u20032 * * 6 "'), _window("'@weekly'"), _window("'@annually'"),
+    _window('"TZ=Mars/Olympus 0 2 * * 6"'), _window("'@every 1x'"),  # not mirrored: never reported
+    _window("5"),  # no string: the CRD schema's error
+])
+def test_pass(text: str) -> None:
+    assert maintenance_window.findings(make_workload(text)) == []
+
+
+@pytest.mark.parametrize("schedule, error", [
+    ('"0 2 * *"', "expected exactly 5 fields, found 4: [0 2 * *]"),
+    ('"0 2 * * 6 2026"', "expected exactly 5 fields, found 6: [0 2 * * 6 2026]"),
+    ('"   "', "expected exactly 5 fields, found 0: []"),
+    ('"60 * * * *"', "end of range (60) above maximum (59): 60"),
+    ('"0 2 0 * *"', "beginning of range (0) below minimum (1): 0"),
+    ('"0 2 * * 7"', "end of range (7) above maximum (6): 7"),
+    ('"0 5-2 * * *"', "beginning of range (5) beyond end of range (2): 5-2"),
+    ('"*/0 * * * *"', "step of range should be a positive number: */0"),
+    ('"1-2-3 * * * *"', "too many hyphens: 1-2-3"),
+    ('"*/2/3 * * * *"', "too many slashes: */2/3"),
+    ('"0 2 * * Sunday"', 'failed to parse int from Sunday: strconv.Atoi: parsing "Sunday": invalid syntax'),
+    ('"-1 * * * *"', 'failed to parse int from : strconv.Atoi: parsing "": invalid syntax'),
+    ('"*/-1 * * * *"', "negative number (-1) not allowed: -1"),
+    ('"99999999999999999999 * * * *"', 'failed to parse int from 99999999999999999999: strconv.Atoi: parsing "99999999999999999999": value out of range'),
+    ('"0 25 * * 9"', "end of range (25) above maximum (23): 25"),  # the first field that fails
+    ("'@fortnightly'", "unrecognized descriptor: @fortnightly"),
+    ("'@daily '", "unrecognized descriptor: @daily "),
+])
+def test_fail(schedule: str, error: str) -> None:
+    text = _window(schedule)
+    shown = make_workload(text).data["spec"]["autoUpgrade"]["maintenanceWindow"]["schedule"]
+    assert [tuple(f) for f in maintenance_window.findings(make_workload(text))] == [
+        (f"invalid value: {shown}: invalid cron expression: {error}", FIELD, "SD143")]
+
+
+@pytest.mark.parametrize("text", [_window('""'), _window(None), _window("null", api="kaito.sh/v1alpha1")])
+def test_missing(text: str) -> None:
+    assert [tuple(f) for f in maintenance_window.findings(make_workload(text))] == [
+        (f"missing field(s): {FIELD}", FIELD, "SD142")]
+
+
+def test_a_line_break_is_quoted() -> None:
+    text = _window('"0 2 * *\\n"')
+    assert [f.message for f in maintenance_window.findings(make_workload(text))] == [
+        'invalid value: "0 2 * *\\n": invalid cron expression: expected exactly 5 fields, found 4: [0 2 * *]']
+
+
+def test_go_does_not_split_fields_on_information_separators() -> None:
+    """U+001C is no white space to Go (it is to Python's str.split, and a line break to splitlines)."""
+    text = _window('"0\\x1c2 * * * *"')
+    assert [f.message for f in maintenance_window.findings(make_workload(text))] == [
+        'invalid value: "0\\x1c2 * * * *": invalid cron expression: "failed to parse int from 0\\x1c2: '
+        'strconv.Atoi: parsing \\"0\\\\x1c2\\": invalid syntax"']
