@@ -15,18 +15,22 @@ and `validateUpdate`, under `.ViaField("spec")`):
 `cron.ParseStandard` is github.com/robfig/cron/v3 v3.0.1 (parser.go): five fields (minute, hour, day of
 month, month, day of week), each a comma list of `*`, `?`, `N`, `N-M`, with `/step`; month and weekday
 names (jan, sun; any case); or a descriptor (@yearly, @annually, @monthly, @weekly, @daily, @midnight,
-@hourly). Its errors are mirrored word for word (`expected exactly 5 fields, found 4: [0 2 * *]`,
+@hourly, `@every <Go duration>`). Its errors are mirrored word for word (`expected exactly 5 fields, found 4: [0 2 * *]`,
 `end of range (60) above maximum (59): 60`, `failed to parse int from x: strconv.Atoi: parsing "x":
 invalid syntax`, …), as one line: `invalid value: <schedule>: invalid cron expression: <error>` (knative
 puts the path between them and the detail on a line of its own).
 
-Not mirrored, so never reported: a `TZ=`/`CRON_TZ=` prefix (its zone is looked up in the webhook's time
-zone database; and without a blank after it KAITO's parser slices out of range), `@every <duration>` (Go's
-time.ParseDuration), and the `duration <= 0` rule (Go's duration text).
+The duration is a `metav1.Duration`: the API server reads its text with Go's time.ParseDuration (a text
+that does not parse is the API server's error, not this check's), and a value of 0 or less is refused in
+Go's own spelling of it (`time.Duration.String`): `invalid value: 0s: must be a positive duration`.
 
-PASS:  schedule: "0 2 * * 6", "*/15 1-5 * JAN-MAR mon,fri", "@weekly"; no maintenanceWindow
+Not mirrored, so never reported: a `TZ=`/`CRON_TZ=` prefix (its zone is looked up in the webhook's time
+zone database; and without a blank after it KAITO's parser slices out of range).
+
+PASS:  schedule: "0 2 * * 6", "*/15 1-5 * JAN-MAR mon,fri", "@weekly", "@every 168h"; no maintenanceWindow
 FAIL:  schedule: "" (or none): missing field(s): spec.autoUpgrade.maintenanceWindow.schedule
-FAIL:  schedule: "0 2 * *", "60 * * * *", "0 2 * * 7", "@fortnightly", "0 2 * * Sunday"
+FAIL:  schedule: "0 2 * *", "60 * * * *", "0 2 * * 7", "@fortnightly", "0 2 * * Sunday", "@every 1d"
+FAIL:  duration: "0", "-1h" (with a schedule)
 """
 from __future__ import annotations
 
@@ -35,13 +39,14 @@ from ..index import Workload
 from ..inference_config import atoi_error
 from ..report import goquote
 from ..results import Finding
-from .gostrings import go_fields, go_lower
+from .gostrings import DurationError, go_duration_string, go_fields, go_lower, go_parse_duration
 
 ID = "maintenance-window"
 KINDS = ("InferenceSet",)
 FINDINGS = {
     "SD142": "an InferenceSet maintenance window without a schedule",
     "SD143": "an InferenceSet maintenance window whose schedule is no standard cron expression",
+    "SD144": "an InferenceSet maintenance window whose duration is not positive",
 }
 FIELD = "spec.autoUpgrade.maintenanceWindow.schedule"
 DESCRIPTORS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly")
@@ -66,19 +71,34 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
         return [Finding(f"missing field(s): {FIELD}", FIELD, id="SD142")]
     if not isinstance(schedule, str):
         return []  # the CRD schema's error (a string)
+    out = []
     problem = cron_error(schedule)
-    if problem is None:
-        return []
-    # KAITO prints both bare; a line break would split the result's one line.
-    schedule = schedule if schedule.splitlines() == [schedule] else goquote(schedule)
-    problem = problem if problem.splitlines() == [problem] else goquote(problem)
-    return [Finding(f"invalid value: {schedule}: invalid cron expression: {problem}", FIELD, id="SD143")]
+    if problem is not None:
+        # KAITO prints both bare; a line break would split the result's one line.
+        schedule = schedule if schedule.splitlines() == [schedule] else goquote(schedule)
+        problem = problem if problem.splitlines() == [problem] else goquote(problem)
+        out.append(Finding(f"invalid value: {schedule}: invalid cron expression: {problem}", FIELD, id="SD143"))
+    duration = window.get("duration")
+    if isinstance(duration, str):
+        try:
+            nanoseconds = go_parse_duration(duration)
+        except DurationError:
+            return out  # the API server's decoding error, before any webhook
+        if nanoseconds <= 0:
+            out.append(Finding(f"invalid value: {go_duration_string(nanoseconds)}: must be a positive duration", "spec.autoUpgrade.maintenanceWindow.duration", id="SD144"))
+    return out
 
 
 def cron_error(spec: str) -> str | None:
     """robfig/cron v3.0.1's ParseStandard error for `spec`, or None when it parses (or is not mirrored)."""
-    if spec.startswith(("TZ=", "CRON_TZ=")) or spec.startswith("@every "):
+    if spec.startswith(("TZ=", "CRON_TZ=")):
         return None  # not mirrored (see the module's docstring)
+    if spec.startswith("@every "):
+        try:
+            go_parse_duration(spec[len("@every "):])
+        except DurationError as exc:
+            return f"failed to parse duration {spec}: {exc}"
+        return None
     if spec.startswith("@"):
         return None if spec in DESCRIPTORS else f"unrecognized descriptor: {spec}"
     fields = go_fields(spec)

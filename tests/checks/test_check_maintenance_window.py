@@ -1,4 +1,4 @@
-"""maintenance-window (SD142, SD143): PASS and FAIL rows with robfig/cron v3.0.1's exact errors."""
+"""maintenance-window (SD142, SD143, SD144): PASS and FAIL rows with robfig/cron v3.0.1's exact errors."""
 from __future__ import annotations
 
 import pytest
@@ -20,7 +20,8 @@ def _window(schedule: str | None, api: str = "kaito.sh/v1beta1") -> str:
     _window('"0 2 1,,15 * *"'), _window('"5/10 * * * *"'), _window('"*-99 * * * *"'),  # Go ignores "-99" after "*"
     _window('"0 2 * * FR\u0130"'),  # Go's ToLower: "fri"
     _window('"\u00a00\u20032 * * 6 "'), _window("'@weekly'"), _window("'@annually'"),
-    _window('"TZ=Mars/Olympus 0 2 * * 6"'), _window("'@every 1x'"),  # not mirrored: never reported
+    _window('"TZ=Mars/Olympus 0 2 * * 6"'),  # not mirrored: never reported
+    _window("'@every 168h'"), _window("'@every -1s'"),  # cron.Every raises what is below a second to one
     _window("5"),  # no string: the CRD schema's error
 ])
 def test_pass(text: str) -> None:
@@ -45,6 +46,9 @@ def test_pass(text: str) -> None:
     ('"0 25 * * 9"', "end of range (25) above maximum (23): 25"),  # the first field that fails
     ("'@fortnightly'", "unrecognized descriptor: @fortnightly"),
     ("'@daily '", "unrecognized descriptor: @daily "),
+    ("'@every 1d'", 'failed to parse duration @every 1d: time: unknown unit "d" in duration "1d"'),
+    ("'@every 7'", 'failed to parse duration @every 7: time: missing unit in duration "7"'),
+    ("'@every '", 'failed to parse duration @every : time: invalid duration ""'),
 ])
 def test_fail(schedule: str, error: str) -> None:
     text = _window(schedule)
@@ -71,3 +75,28 @@ def test_go_does_not_split_fields_on_information_separators() -> None:
     assert [f.message for f in maintenance_window.findings(make_workload(text))] == [
         'invalid value: "0\\x1c2 * * * *": invalid cron expression: "failed to parse int from 0\\x1c2: '
         'strconv.Atoi: parsing \\"0\\\\x1c2\\": invalid syntax"']
+
+
+def _duration(duration: str) -> str:
+    return _window('"0 2 * * 6"').replace("      schedule:", f"      duration: {duration}\n      schedule:")
+
+
+@pytest.mark.parametrize("duration", ["2h", '"1.5h"', '"1ns"', "'9223372036854775807ns'",
+                                      '"1d"', '""', "0", "null"])  # text Go cannot parse, or no text: not ours
+def test_duration_pass(duration: str) -> None:
+    assert maintenance_window.findings(make_workload(_duration(duration))) == []
+
+
+@pytest.mark.parametrize("duration, shown", [
+    ('"0"', "0s"), ('"-0"', "0s"), ('"0h0m"', "0s"), ('"0.1ns"', "0s"), ('"-1h"', "-1h0m0s"),
+    ('"-1.5h"', "-1h30m0s"), ('"-90s"', "-1m30s"), ('"-1.5ms"', "-1.5ms"), ('"-2\u03bcs"', "-2\u00b5s"),
+    ('"-9223372036854775808ns"', "-2562047h47m16.854775808s"),
+])
+def test_duration_fail(duration: str, shown: str) -> None:
+    assert [tuple(f) for f in maintenance_window.findings(make_workload(_duration(duration)))] == [
+        (f"invalid value: {shown}: must be a positive duration", "spec.autoUpgrade.maintenanceWindow.duration", "SD144")]
+
+
+def test_schedule_and_duration_both_reported() -> None:
+    text = _duration('"0s"').replace('"0 2 * * 6"', '"0 2 * *"')
+    assert [f.id for f in maintenance_window.findings(make_workload(text))] == ["SD143", "SD144"]
