@@ -25,15 +25,23 @@ with it. The message is the joined `errmsgs`, as `preset-supported` gives KAITO'
 knative's `invalid value: ` prefix; the field is `metadata.name` (KAITO writes `name`), which is where the
 value is and where `render` finds its line.
 
-An object named by `metadata.generateName` is skipped: its name is made in the cluster.
+An object named by `metadata.generateName` gets its name from the API server before the validating
+webhooks see it: the prefix (cut to 58 bytes) and five random lowercase letters or digits. Whether that name
+is a label does not depend on the letters drawn, so the generated name is checked (field
+`metadata.generateName`): `generateName: phi.4-` is refused every time. An object with neither a name nor a
+generateName (or a name that is no string) is `SD007`'s finding, not this check's. A MultiRoleInference is
+only checked when KAITO runs its controller (the `enableMultiRoleInferenceController` gate): without it
+KAITO's chart installs no MultiRoleInference webhook, and the CRD alone admits any DNS-1123 subdomain.
 
-PASS:  phi-4-workspace, 123-abc, a name of 63 characters
-FAIL:  My-Workspace, ws_1, -ws, ws- (the regex); phi.4 ("must not contain dots"); 64 characters
+PASS:  phi-4-workspace, 123-abc, a name of 63 characters; generateName: phi-4- (or of 70 characters)
+FAIL:  My-Workspace, ws_1, -ws, ws- (the regex); phi.4 ("must not contain dots"); 64 characters;
+       generateName: phi.4-
 """
 from __future__ import annotations
 
 import re
 
+from .. import kinds
 from ..index import Workload
 from ..results import Finding
 
@@ -46,6 +54,9 @@ _LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _LABEL = re.compile(_LABEL_FMT)
 _SUBDOMAIN = re.compile(_LABEL_FMT + r"(\." + _LABEL_FMT + ")*")
 _MAX_LENGTH = 63
+# apiserver's names.SimpleNameGenerator: the prefix cut to 63 - 5 bytes, then 5 of "bcdfghjklmnpqrstvwxz2456789".
+_GENERATED_PREFIX_MAX = 58
+_GENERATED_SUFFIX = "bcdfg"
 
 
 def label_errors(value: str) -> list[str]:
@@ -62,10 +73,16 @@ def label_errors(value: str) -> list[str]:
 
 
 def findings(w: Workload, settings: object = None) -> list[Finding]:
-    name = w.name
-    if not name and w.item.has_generate_name():
-        return []  # named in the cluster
-    errs = label_errors(name or "")
+    if w.spec is kinds.MULTIROLEINFERENCE and settings is not None and not settings.mri_controller:
+        return []  # no MultiRoleInference webhook without the controller
+    name, field = w.name, "metadata.name"
+    if not name:
+        prefix = kinds.get(w.data, ("metadata", "generateName"))
+        if not (isinstance(prefix, str) and prefix):
+            return []  # no name at all: SD007
+        cut = prefix.encode("utf-8", "surrogatepass")[:_GENERATED_PREFIX_MAX].decode("utf-8", "ignore")
+        name, field = cut + _GENERATED_SUFFIX, "metadata.generateName"
+    errs = label_errors(name)
     if errs:
-        return [Finding(", ".join(errs), "metadata.name", id="SD128")]
+        return [Finding(", ".join(errs), field, id="SD128")]
     return []

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from checktables import iset, make_workload, mri, ws
+from checktables import iset, make_workload, mri, settings, ws
 from krm_fn.checks import name_label
 
 REGEX = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
@@ -46,6 +46,34 @@ def test_every_kind(text: str) -> None:
     assert [f.id for f in name_label.findings(make_workload(_named(text, "Bad.Name")))] == ["SD128"]
 
 
-def test_a_generated_name_is_not_checked() -> None:
-    text = ws().replace("  name: ws\n", "  generateName: ws-\n")
+@pytest.mark.parametrize("prefix", ["ws-", "ws", "x" * 70, "1-"])
+def test_a_generated_name_that_is_a_label(prefix: str) -> None:
+    text = ws().replace("  name: ws\n", f"  generateName: {prefix}\n")
     assert name_label.findings(make_workload(text)) == []
+
+
+@pytest.mark.parametrize("prefix, message", [
+    ("phi.4-", "must not contain dots"),
+    ("My-ws-", REGEX),
+    ("ws_", REGEX),
+    ("-ws-", REGEX),
+])
+def test_a_generated_name_that_is_no_label(prefix: str, message: str) -> None:
+    # The API server names the object (prefix + 5 random letters or digits) before KAITO's webhook sees it.
+    text = ws().replace("  name: ws\n", f"  generateName: {prefix}\n")
+    assert [tuple(f) for f in name_label.findings(make_workload(text))] == [
+        (message, "metadata.generateName", "SD128")]
+
+
+@pytest.mark.parametrize("name", ["123", "null", "true", "''"])
+def test_a_name_that_is_no_string_is_sd007s(name: str) -> None:
+    # `name: 123` is the reader's SD007 (no metadata.name string); "123" itself would be a valid label.
+    assert name_label.findings(make_workload(_named(ws(), name))) == []
+
+
+def test_no_multiroleinference_webhook_without_its_controller() -> None:
+    w = make_workload(_named(mri(), "Bad.Name"))
+    off = settings(featureGates="enableMultiRoleInferenceController=false")
+    assert name_label.findings(w, off) == []
+    assert [f.id for f in name_label.findings(w, settings())] == ["SD128"]
+    assert [f.id for f in name_label.findings(make_workload(_named(iset(), "Bad.Name")), off)] == ["SD128"]
