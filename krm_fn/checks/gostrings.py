@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from ..quoting import goquote
-
 # unicode.IsSpace (strings.TrimSpace, strings.Fields): Python's str.strip and str.split also take U+001C to
 # U+001F, which Go does not.
 GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
@@ -136,4 +134,14 @@ def _frac(v: int, prec: int) -> tuple[str, int]:
 
 
 def _quote(text: str) -> str:
-    return goquote(text)  # strconv.Quote, as Go's errors quote
+    """The time package's own `quote` (src/time/format.go), not strconv.Quote: a rune below U+0020 or past
+    U+007F is written as its UTF-8 bytes, `\\x09`, `\\xc3\\xa9`; `"` and `\\` get a backslash; the rest
+    (DEL too) is written as it is."""
+    out = ['"']
+    for c in text:
+        if c < " " or c >= "\x80":
+            out += (f"\\x{b:02x}" for b in c.encode("utf-8", "surrogatepass"))
+        else:
+            out.append("\\" + c if c in '"\\' else c)
+    out.append('"')
+    return "".join(out)

@@ -49,6 +49,10 @@ def test_pass(text: str) -> None:
     ("'@every 1d'", 'failed to parse duration @every 1d: time: unknown unit "d" in duration "1d"'),
     ("'@every 7'", 'failed to parse duration @every 7: time: missing unit in duration "7"'),
     ("'@every '", 'failed to parse duration @every : time: invalid duration ""'),
+    # the time package quotes with its own `quote`: UTF-8 bytes as \xNN (strconv.Quote would keep "é", "\t")
+    ('"@every 1\u00e9"', 'failed to parse duration @every 1\u00e9: time: unknown unit "\\xc3\\xa9" in duration "1\\xc3\\xa9"'),
+    ('"@every 2\tm"', 'failed to parse duration @every 2\tm: time: unknown unit "\\x09m" in duration "2\\x09m"'),
+    ("'@every 1x\"\\'", 'failed to parse duration @every 1x"\\: time: unknown unit "x\\"\\\\" in duration "1x\\"\\\\"'),
 ])
 def test_fail(schedule: str, error: str) -> None:
     text = _window(schedule)
