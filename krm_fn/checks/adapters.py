@@ -31,6 +31,7 @@ from ..index import Workload
 from ..report import goquote
 from ..results import Finding
 from .preset_supported import is_valid_preset
+from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "adapters"
 KINDS = ("Workspace", "InferenceSet")
@@ -42,8 +43,9 @@ MAX_ADAPTERS = 10
 
 
 def findings(w: Workload, settings: object = None) -> list[Finding]:
-    if w.spec is kinds.INFERENCESET and w.item.api_version != "kaito.sh/v1beta1":
-        return []  # a v1alpha1 InferenceSet's webhook projects no Workspace
+    if w.spec is kinds.INFERENCESET and (w.item.api_version != "kaito.sh/v1beta1"
+                                         or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
+        return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     inference = kinds.get(w.effective, w.spec.inference)
     adapters = inference.get("adapters") if isinstance(inference, dict) else None
     if not isinstance(adapters, list) or not adapters:

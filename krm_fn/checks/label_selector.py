@@ -36,7 +36,9 @@ one value and refuses every other expression, the first it meets:
 
 with the reserved keys of api/v1beta1/labels.go (`reservedSelectorLabelKeys`): kaito.sh/workspace,
 kaito.sh/ragengine, kaito.sh/workspacenamespace, kaito.sh/ragenginenamespace and karpenter.kaito.sh/
-workspace-name, workspace-namespace, inferenceset, inferenceset-namespace.
+workspace-name, workspace-namespace, inferenceset, inferenceset-namespace. KAITO brought that rule in
+v0.11.0 and the check of the Workspace an InferenceSet projects in v0.12.0: not checked for an older
+`kaitoVersion`.
 
 PASS:  spec.labelSelector: {matchLabels: {apps: qwen35-4b}}   (or one matchExpressions entry)
 FAIL:  no spec.labelSelector, or `labelSelector: null`
@@ -53,6 +55,7 @@ from ..index import Workload
 from ..report import goquote
 from ..results import Finding
 from .preset_supported import is_valid_preset
+from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "label-selector"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
@@ -70,7 +73,7 @@ RESERVED = frozenset(("kaito.sh/workspace", "kaito.sh/ragengine", "kaito.sh/work
 
 def findings(w: Workload, settings: object = None) -> list[Finding]:
     if w.spec is not kinds.MULTIROLEINFERENCE:
-        return _workspace_selector(w)
+        return _workspace_selector(w, settings)
     selector = kinds.get(w.data, ("spec", "labelSelector"))
     if selector is None:
         return [Finding("missing field(s): spec.labelSelector", "spec.labelSelector", id="SD129")]
@@ -80,10 +83,10 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     return []
 
 
-def _workspace_selector(w: Workload) -> list[Finding]:
+def _workspace_selector(w: Workload, settings: object) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
-    if w.spec is kinds.INFERENCESET and not v1beta1:
-        return []  # a v1alpha1 InferenceSet's webhook projects no Workspace
+    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
+        return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     inference = kinds.get(w.effective, w.spec.inference)
     if not isinstance(inference, dict) and w.spec is kinds.WORKSPACE:
         return []  # validateCreateWithInference runs only with an inference
@@ -111,7 +114,7 @@ def _workspace_selector(w: Workload) -> list[Finding]:
         else:
             return [Finding(f"{goquote(operator)} is not a valid selector operator", at, id="SD140")]
     labels = selector.get("matchLabels")
-    if v1beta1 and isinstance(labels, dict) and labels and all(key in RESERVED for key in labels):
+    if v1beta1 and not older(settings, "v0.11.0") and isinstance(labels, dict) and labels and all(key in RESERVED for key in labels):
         return [Finding("matchLabels must contain at least one non-reserved label", f"{field}.matchLabels", id="SD141")]
     return []
 

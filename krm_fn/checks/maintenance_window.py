@@ -24,6 +24,8 @@ The duration is a `metav1.Duration`: the API server reads its text with Go's tim
 that does not parse is the API server's error, not this check's), and a value of 0 or less is refused in
 Go's own spelling of it (`time.Duration.String`): `invalid value: 0s: must be a positive duration`.
 
+KAITO brought `autoUpgrade` and this rule in v0.11.0: an older `kaitoVersion` is not checked.
+
 Not mirrored, so never reported: a `TZ=`/`CRON_TZ=` prefix (its zone is looked up in the webhook's time
 zone database; and without a blank after it KAITO's parser slices out of range).
 
@@ -40,6 +42,7 @@ from ..inference_config import atoi_error
 from ..report import goquote
 from ..results import Finding
 from .gostrings import DurationError, go_duration_string, go_fields, go_lower, go_parse_duration
+from .releases import older
 
 ID = "maintenance-window"
 KINDS = ("InferenceSet",)
@@ -63,6 +66,8 @@ class CronError(Exception):
 
 
 def findings(w: Workload, settings: object = None) -> list[Finding]:
+    if older(settings, "v0.11.0"):
+        return []  # no autoUpgrade before v0.11.0: the API server drops the field
     window = kinds.get(w.data, ("spec", "autoUpgrade", "maintenanceWindow"))
     if not isinstance(window, dict):
         return []

@@ -17,7 +17,8 @@ The missing one is knative's `missing field(s): <path>` with KAITO's sentence as
 `inference` (`spec.template.inference` on an InferenceSet). It runs where KAITO calls `validateCreate`: on a
 Workspace's `inference` when there is one, and always on the Workspace a v1beta1 InferenceSet projects (its
 `inference` is a struct); a v1alpha1 InferenceSet's webhook projects nothing. Beside it the opt-in's own
-`requires a preset inference`, as KAITO reports both.
+`requires a preset inference`, as KAITO reports both. The missing one is checked on an InferenceSet only
+from KAITO v0.12.0 on (`kaitoVersion`): before it, its webhook did not check the Workspace it projects.
 
 PASS:  inference.preset alone, or inference.template alone
 FAIL:  inference.preset and inference.template both set
@@ -28,6 +29,7 @@ from __future__ import annotations
 from .. import kinds
 from ..index import Workload
 from ..results import Finding
+from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "preset-and-template"
 KINDS = ("Workspace", "InferenceSet")
@@ -43,7 +45,9 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     inference = kinds.get(w.effective, w.spec.inference)
     field = kinds.dotted(w.spec.inference)
     # KAITO validates an InferenceSet's inference through the Workspace a v1beta1 one projects.
-    projected = w.spec is kinds.INFERENCESET and w.item.api_version == "kaito.sh/v1beta1"
+    # (Since v0.12.0: before it, an InferenceSet's webhook did not check the Workspace it projects.)
+    projected = w.spec is kinds.INFERENCESET and w.item.api_version == "kaito.sh/v1beta1" \
+        and not older(settings, INFERENCESET_PROJECTS_WORKSPACE)
     if (projected or w.spec is kinds.WORKSPACE) and (inference is None and projected or isinstance(inference, dict)
                                                      and inference.get("preset") is None
                                                      and inference.get("template") is None):

@@ -27,6 +27,10 @@ The field is the annotation's own path (`metadata.annotations[kaito.sh/performan
 `spec.template.metadata.annotations[…]` on an InferenceSet), as for the opt-in annotation. A value that is
 no string is refused by the API server before any webhook (annotations are a string map).
 
+KAITO brought the rules in v0.9.0 (node-image-family), v0.10.0 (performance-mode) and v0.12.0
+(use-local-weights, and the check of the Workspace an InferenceSet projects): an older `kaitoVersion` is
+not checked for them.
+
 PASS:  kaito.sh/node-image-family: " Ubuntu ", kaito.sh/performance-mode: throughput,
        kaito.sh/use-local-weights: "false"
 FAIL:  kaito.sh/node-image-family: mariner, kaito.sh/performance-mode: Throughput or fast,
@@ -39,6 +43,7 @@ from ..index import Workload
 from ..report import goquote
 from ..results import Finding
 from .gostrings import go_lower, go_trim_space
+from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "workspace-annotations"
 KINDS = ("Workspace", "InferenceSet")
@@ -53,22 +58,22 @@ USE_LOCAL_WEIGHTS = "kaito.sh/use-local-weights"
 
 def findings(w: Workload, settings: object = None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
-    if w.spec is kinds.INFERENCESET and not v1beta1:
-        return []  # a v1alpha1 InferenceSet's webhook projects no Workspace
+    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
+        return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     annotations = kinds.get(w.effective, w.spec.annotations)
     if not isinstance(annotations, dict):
         return []
     at = kinds.dotted(w.spec.annotations)
     out = []
     family = annotations.get(NODE_IMAGE_FAMILY)
-    if isinstance(family, str) and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
+    if isinstance(family, str) and not older(settings, "v0.9.0") and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
         out.append(Finding(f"unsupported node image family {goquote(family)}, supported values are azurelinux, ubuntu", f"{at}[{NODE_IMAGE_FAMILY}]", id="SD135"))
     if not v1beta1:
         return out  # validateAnnotations is v1beta1's
     mode = annotations.get(PERFORMANCE_MODE)
-    if isinstance(mode, str) and mode not in ("balanced", "interactivity", "throughput"):
+    if isinstance(mode, str) and not older(settings, "v0.10.0") and mode not in ("balanced", "interactivity", "throughput"):
         out.append(Finding(f"{goquote(mode)} is not a valid performance mode; choose one of: balanced, interactivity, throughput", f"{at}[{PERFORMANCE_MODE}]", id="SD136"))
     local = annotations.get(USE_LOCAL_WEIGHTS)
-    if isinstance(local, str) and local not in ("true", "false"):
+    if isinstance(local, str) and not older(settings, "v0.12.0") and local not in ("true", "false"):
         out.append(Finding(f'{goquote(local)} must be "true" or "false"', f"{at}[{USE_LOCAL_WEIGHTS}]", id="SD137"))
     return out
