@@ -23,6 +23,11 @@ def _window(schedule: str | None, api: str = "kaito.sh/v1beta1") -> str:
     _window('"TZ=Mars/Olympus 0 2 * * 6"'),  # not mirrored: never reported
     _window("'@every 168h'"), _window("'@every -1s'"),  # cron.Every raises what is below a second to one
     _window("5"),  # no string: the CRD schema's error
+    _window("[0 2 * * 6]"), _window("{a: b}"),
+    _window("'@daily'"), _window("'@midnight'"), _window("'@hourly'"), _window("'@monthly'"), _window("'@yearly'"),
+    _window("'@every 1h30m'"), _window("'@every 1.5h'"), _window("'@every 500ms'"),
+    _window('"1-5/2 * * * *"'), _window('"0 2 * * MON-FRI"'), _window('"0 2 1 JAN,jul ?"'), _window('"0\t2\t*\t*\t6"'),
+    _window('"0 0 1-31/7 1-12/3 sun-sat/2"'), _window('"+5 07 * * 0"'),  # strconv.Atoi takes a sign and zeros
 ])
 def test_pass(text: str) -> None:
     assert maintenance_window.findings(make_workload(text)) == []
@@ -49,6 +54,13 @@ def test_pass(text: str) -> None:
     ("'@every 1d'", 'failed to parse duration @every 1d: time: unknown unit "d" in duration "1d"'),
     ("'@every 7'", 'failed to parse duration @every 7: time: missing unit in duration "7"'),
     ("'@every '", 'failed to parse duration @every : time: invalid duration ""'),
+    ("'@every  1h'", 'failed to parse duration @every  1h: time: invalid duration " 1h"'),
+    ("'@every 1h '", 'failed to parse duration @every 1h : time: unknown unit "h " in duration "1h "'),
+    ("'@DAILY'", "unrecognized descriptor: @DAILY"),
+    ("' @daily'", "expected exactly 5 fields, found 1: [@daily]"),
+    ('"0 2 * JAN-FOO *"', 'failed to parse int from FOO: strconv.Atoi: parsing "FOO": invalid syntax'),
+    ('"0 2 JAN * *"', 'failed to parse int from JAN: strconv.Atoi: parsing "JAN": invalid syntax'),  # no names there
+    ('"0 2 * * 1_0"', 'failed to parse int from 1_0: strconv.Atoi: parsing "1_0": invalid syntax'),
     # the time package quotes with its own `quote`: UTF-8 bytes as \xNN (strconv.Quote would keep "é", "\t")
     ('"@every 1\u00e9"', 'failed to parse duration @every 1\u00e9: time: unknown unit "\\xc3\\xa9" in duration "1\\xc3\\xa9"'),
     ('"@every 2\tm"', 'failed to parse duration @every 2\tm: time: unknown unit "\\x09m" in duration "2\\x09m"'),
@@ -85,7 +97,8 @@ def _duration(duration: str) -> str:
     return _window('"0 2 * * 6"').replace("      schedule:", f"      duration: {duration}\n      schedule:")
 
 
-@pytest.mark.parametrize("duration", ["2h", '"1.5h"', '"1ns"', "'9223372036854775807ns'",
+@pytest.mark.parametrize("duration", ["2h", '"1.5h"', '"1ns"', "'9223372036854775807ns'", "1h", "90m", "1h0m0s",
+                                      "1us", '"1\u00b5s"', '"1\u03bcs"', "'+1m'",
                                       '"1d"', '""', "0", "null"])  # text Go cannot parse, or no text: not ours
 def test_duration_pass(duration: str) -> None:
     assert maintenance_window.findings(make_workload(_duration(duration))) == []

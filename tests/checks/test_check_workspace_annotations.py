@@ -25,6 +25,8 @@ def _iset(key: str, value: str, api: str = "kaito.sh/v1beta1") -> str:
     _ws(LOCAL, "true"),  # no string: the API server's error, before any webhook
     _ws(MODE, "fast", api="kaito.sh/v1alpha1"), _ws(LOCAL, "yes", api="kaito.sh/v1alpha1"),  # v1beta1's rules
     _iset(FAMILY, "mariner", api="kaito.sh/v1alpha1"),  # a v1alpha1 InferenceSet projects no Workspace
+    _ws("Kaito.sh/performance-mode", "fast"), _ws("kaito.sh/Use-Local-Weights", '"yes"'),  # keys are exact
+    _ws(MODE, "null"), _ws(FAMILY, "[ubuntu]"),  # no string: the API server's error
 ])
 def test_pass(text: str) -> None:
     assert workspace_annotations.findings(make_workload(text)) == []
@@ -37,6 +39,10 @@ def test_pass(text: str) -> None:
     (_ws(MODE, "Throughput"), [('"Throughput" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"metadata.annotations[{MODE}]", "SD136")]),
     (_ws(MODE, '" balanced"'), [('" balanced" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"metadata.annotations[{MODE}]", "SD136")]),
     (_ws(LOCAL, '"yes"'), [('"yes" must be "true" or "false"', f"metadata.annotations[{LOCAL}]", "SD137")]),
+    (_ws(LOCAL, '"TRUE"'), [('"TRUE" must be "true" or "false"', f"metadata.annotations[{LOCAL}]", "SD137")]),
+    (_ws(LOCAL, '""'), [('"" must be "true" or "false"', f"metadata.annotations[{LOCAL}]", "SD137")]),
+    (_ws(MODE, '""'), [('"" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"metadata.annotations[{MODE}]", "SD136")]),
+    (_ws(FAMILY, '" "'), [('unsupported node image family " ", supported values are azurelinux, ubuntu', f"metadata.annotations[{FAMILY}]", "SD135")]),
     (_iset(MODE, "fast"), [('"fast" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"spec.template.metadata.annotations[{MODE}]", "SD136")]),
     (_ws(f'{FAMILY}: x\n    {MODE}: y\n    {LOCAL}', '"z"'), [
         ('unsupported node image family "x", supported values are azurelinux, ubuntu', f"metadata.annotations[{FAMILY}]", "SD135"),
