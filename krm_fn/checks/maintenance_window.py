@@ -26,6 +26,8 @@ Go's own spelling of it (`time.Duration.String`): `invalid value: 0s: must be a 
 
 KAITO brought `autoUpgrade` and this rule in v0.11.0: an older `kaitoVersion` is not checked.
 
+A schedule or duration with a Flux `${VAR}` in it is left alone (`checks/flux.py`).
+
 Not mirrored, so never reported: a `TZ=`/`CRON_TZ=` prefix (its zone is looked up in the webhook's time
 zone database; and without a blank after it KAITO's parser slices out of range).
 
@@ -41,6 +43,7 @@ from ..index import Workload
 from ..inference_config import atoi_error
 from ..report import goquote
 from ..results import Finding
+from .flux import substituted_later
 from .gostrings import DurationError, go_duration_string, go_fields, go_lower, go_parse_duration
 from .releases import older
 
@@ -77,14 +80,15 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     if not isinstance(schedule, str):
         return []  # the CRD schema's error (a string)
     out = []
-    problem = cron_error(schedule)
+    # A Flux `${VAR}` is filled in after the function ran (checks/flux.py): the schedule is not known here.
+    problem = None if substituted_later(schedule) else cron_error(schedule)
     if problem is not None:
         # KAITO prints both bare; a line break would split the result's one line.
         schedule = schedule if schedule.splitlines() == [schedule] else goquote(schedule)
         problem = problem if problem.splitlines() == [problem] else goquote(problem)
         out.append(Finding(f"invalid value: {schedule}: invalid cron expression: {problem}", FIELD, id="SD143"))
     duration = window.get("duration")
-    if isinstance(duration, str):
+    if isinstance(duration, str) and not substituted_later(duration):
         try:
             nanoseconds = go_parse_duration(duration)
         except DurationError:

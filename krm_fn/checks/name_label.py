@@ -25,7 +25,8 @@ with it. The message is the joined `errmsgs`, as `preset-supported` gives KAITO'
 knative's `invalid value: ` prefix; the field is `metadata.name` (KAITO writes `name`), which is where the
 value is and where `render` finds its line.
 
-An object named by `metadata.generateName` gets its name from the API server before the validating
+A name with a Flux `${VAR}` in it is left alone (`checks/flux.py`): Flux fills it in after the function
+ran. An object named by `metadata.generateName` gets its name from the API server before the validating
 webhooks see it: the prefix (cut to 58 bytes) and five random lowercase letters or digits. Whether that name
 is a label does not depend on the letters drawn, so the generated name is checked (field
 `metadata.generateName`): `generateName: phi.4-` is refused every time. An object with neither a name nor a
@@ -44,6 +45,7 @@ import re
 from .. import kinds
 from ..index import Workload
 from ..results import Finding
+from .flux import substituted_later
 
 ID = "name-label"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
@@ -82,6 +84,8 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
             return []  # no name at all: SD007
         cut = prefix.encode("utf-8", "surrogatepass")[:_GENERATED_PREFIX_MAX].decode("utf-8", "ignore")
         name, field = cut + _GENERATED_SUFFIX, "metadata.generateName"
+    if substituted_later(name):
+        return []  # a Flux postBuild variable: the name is made after the function ran
     errs = label_errors(name)
     if errs:
         return [Finding(", ".join(errs), field, id="SD128")]

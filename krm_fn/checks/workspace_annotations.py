@@ -25,7 +25,8 @@ InferenceSet projects, whose annotations are its `spec.template.metadata.annotat
 
 The field is the annotation's own path (`metadata.annotations[kaito.sh/performance-mode]`,
 `spec.template.metadata.annotations[…]` on an InferenceSet), as for the opt-in annotation. A value that is
-no string is refused by the API server before any webhook (annotations are a string map).
+no string is refused by the API server before any webhook (annotations are a string map); a value with a
+Flux `${VAR}` in it is filled in after the function ran and left alone (`checks/flux.py`).
 
 KAITO brought the rules in v0.9.0 (node-image-family), v0.10.0 (performance-mode) and v0.12.0
 (use-local-weights, and the check of the Workspace an InferenceSet projects): an older `kaitoVersion` is
@@ -42,6 +43,7 @@ from .. import kinds
 from ..index import Workload
 from ..report import goquote
 from ..results import Finding
+from .flux import substituted_later
 from .gostrings import go_lower, go_trim_space
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
@@ -64,6 +66,8 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     if not isinstance(annotations, dict):
         return []
     at = kinds.dotted(w.spec.annotations)
+    # A Flux `${VAR}` is filled in after the function ran (checks/flux.py).
+    annotations = {k: v for k, v in annotations.items() if not substituted_later(v)}
     out = []
     family = annotations.get(NODE_IMAGE_FAMILY)
     if isinstance(family, str) and not older(settings, "v0.9.0") and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):

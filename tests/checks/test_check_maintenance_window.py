@@ -117,3 +117,11 @@ def test_duration_fail(duration: str, shown: str) -> None:
 def test_schedule_and_duration_both_reported() -> None:
     text = _duration('"0s"').replace('"0 2 * * 6"', '"0 2 * *"')
     assert [f.id for f in maintenance_window.findings(make_workload(text))] == ["SD143", "SD144"]
+
+
+def test_a_flux_variable_is_filled_in_later() -> None:
+    assert maintenance_window.findings(make_workload(_window('"${SCHEDULE}"'))) == []
+    assert maintenance_window.findings(make_workload(_window('"0 ${HOUR} * * 6"'))) == []
+    assert maintenance_window.findings(make_workload(_duration('"${WINDOW:=0s}"'))) == []
+    # still refused whatever Flux fills in: an empty schedule
+    assert [f.id for f in maintenance_window.findings(make_workload(_window('""')))] == ["SD142"]

@@ -51,3 +51,9 @@ def test_pass(text: str) -> None:
 ])
 def test_fail(text: str, expected: list) -> None:
     assert [tuple(f) for f in workspace_annotations.findings(make_workload(text))] == expected
+
+
+@pytest.mark.parametrize("key", [FAMILY, MODE, LOCAL])
+def test_a_flux_variable_is_filled_in_later(key: str) -> None:
+    assert workspace_annotations.findings(make_workload(_ws(key, '"${VALUE}"'))) == []
+    assert workspace_annotations.findings(make_workload(_iset(key, '"x-${VALUE:=y}"'))) == []
