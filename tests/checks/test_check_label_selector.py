@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from checktables import iset, make_workload, mri, ws
+from checktables import iset, make_workload, mri, settings, ws
 from krm_fn.checks import label_selector
 
 
@@ -76,3 +76,11 @@ AT = "resource.labelSelector.matchExpressions[{}]"
 ])
 def test_workspace_selector_fail(text: str, expected: tuple) -> None:
     assert [tuple(f) for f in label_selector.findings(make_workload(text))] == [expected]
+
+
+@pytest.mark.parametrize("selector, finding", [(None, "SD129"), (" {}", "SD130")])
+def test_the_crd_refuses_it_without_the_controller_too(selector: str | None, finding: str) -> None:
+    """The MultiRoleInference CRD requires labelSelector and repeats the entry rule in CEL: the API server
+    refuses it even when KAITO installs no MultiRoleInference webhook (enableMultiRoleInferenceController=false)."""
+    off = settings(featureGates="enableMultiRoleInferenceController=false")
+    assert [f.id for f in label_selector.findings(make_workload(_with(selector)), off)] == [finding]
