@@ -267,6 +267,9 @@ metadata:
   annotations:
     kaito.sh/enable-speculative-decoding: "true"
 spec:
+  labelSelector:
+    matchLabels:
+      apps: m
   model:
     name: Qwen/Qwen3.5-4B
   roles:

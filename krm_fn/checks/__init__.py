@@ -17,11 +17,13 @@ from ..config import Settings
 from ..index import ABSENT, Workload
 from ..report import about
 from ..results import Result, Severity
-from . import (annotation_value, inference_configmap, inference_or_tuning, preset_and_template, preset_required,
-               preset_supported, roles, string_fields, vllm_runtime)
+from . import (adapters, annotation_value, inference_configmap, inference_or_tuning, label_selector,
+               maintenance_window, name_label, preset_and_template, preset_required, preset_supported, replicas,
+               roles, string_fields, vllm_runtime, workspace_annotations)
 
 OPT_IN = (annotation_value, preset_required, vllm_runtime)
-ADMISSION = (string_fields, inference_or_tuning, preset_and_template, preset_supported, roles)
+ADMISSION = (name_label, string_fields, inference_or_tuning, preset_and_template, preset_supported, roles,
+             label_selector, replicas, maintenance_window, workspace_annotations, adapters)
 CHECKS = OPT_IN + ADMISSION + (inference_configmap,)
 
 

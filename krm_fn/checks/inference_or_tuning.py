@@ -1,7 +1,11 @@
-"""inference-or-tuning: a Workspace either serves (inference) or fine-tunes (tuning), never both.
+"""inference-or-tuning: a Workspace either serves (inference) or fine-tunes (tuning): one of them, not both.
 
-KAITO rule mirrored (`Workspace.validateCreate`, api/v1beta1/workspace_validation.go):
+KAITO rule mirrored (`Workspace.validateCreate`, api/v1beta1/workspace_validation.go and
+api/v1alpha1/workspace_validation.go):
 
+    if w.Inference == nil && w.Tuning == nil {
+        errs = errs.Also(apis.ErrGeneric("Either Inference or Tuning must be specified, not neither", ""))
+    }
     if w.Inference != nil && w.Tuning != nil {
         errs = errs.Also(apis.ErrGeneric("Either Inference or Tuning must be specified, but not both", ""))
     }
@@ -9,8 +13,12 @@ KAITO rule mirrored (`Workspace.validateCreate`, api/v1beta1/workspace_validatio
 under `.ViaField("spec")`: KAITO reports the path `spec` (a Workspace has no `spec` field; that is KAITO's
 literal path, kept so the result matches what `kubectl apply` prints).
 
-PASS:  a Workspace with inference only
-FAIL:  a Workspace with inference and tuning
+A Workspace without either (or with `inference: null`) also gets the opt-in's own `requires a preset
+inference`, as KAITO's webhooks report both. (The Workspace a v1beta1 InferenceSet projects always has an
+inference: `spec.template.inference` is a struct, not a pointer, in KAITO's types.)
+
+PASS:  a Workspace with inference only (or tuning only)
+FAIL:  a Workspace with inference and tuning; a Workspace with neither
 """
 from __future__ import annotations
 
@@ -20,10 +28,16 @@ from ..results import Finding
 
 ID = "inference-or-tuning"
 KINDS = ("Workspace",)
-FINDINGS = {"SD110": "a Workspace with both inference and tuning"}
+FINDINGS = {
+    "SD110": "a Workspace with both inference and tuning",
+    "SD131": "a Workspace with neither inference nor tuning",
+}
 
 
 def findings(w: Workload, settings: object = None) -> list[Finding]:
-    if kinds.get(w.effective, ("inference",)) is not None and kinds.get(w.effective, ("tuning",)) is not None:
+    inference, tuning = kinds.get(w.effective, ("inference",)), kinds.get(w.effective, ("tuning",))
+    if inference is None and tuning is None:
+        return [Finding("Either Inference or Tuning must be specified, not neither", "spec", id="SD131")]
+    if inference is not None and tuning is not None:
         return [Finding("Either Inference or Tuning must be specified, but not both", "spec", id="SD110")]
     return []

@@ -1,0 +1,92 @@
+"""name-label: a Workspace's, InferenceSet's or MultiRoleInference's name is a DNS-1123 label.
+
+KAITO rule mirrored (first lines of `Workspace.Validate`, api/v1beta1/workspace_validation.go and
+api/v1alpha1/workspace_validation.go; `InferenceSet.Validate`, api/v1beta1/inferenceset_validation.go and
+api/v1alpha1/inferenceset_validation.go; `MultiRoleInference.Validate`,
+api/v1alpha1/multiroleinference_validation.go; on create and on update):
+
+    errmsgs := validation.IsDNS1123Label(w.Name)
+    if len(errmsgs) > 0 {
+        errs = errs.Also(apis.ErrInvalidValue(strings.Join(errmsgs, ", "), "name"))
+    }
+
+with `IsDNS1123Label` of k8s.io/apimachinery v0.35.0 (KAITO's go.mod pins it by a `replace`),
+pkg/util/validation/validation.go:
+
+    if len(value) > DNS1123LabelMaxLength { errs = append(errs, MaxLenError(DNS1123LabelMaxLength)) }
+    if !dns1123LabelRegexp.MatchString(value) {
+        if dns1123SubdomainRegexp.MatchString(value) { errs = append(errs, "must not contain dots") }
+        else { errs = append(errs, RegexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc")) } }
+
+(`MaxLenError(63)` is "must be no more than 63 characters"; the length is Go's, in UTF-8 bytes.) The API
+server itself only asks a custom resource's name to be a DNS-1123 subdomain (253 characters, dots allowed),
+so `my.workspace` or a 64-character name is stored by a cluster without KAITO's webhook and refused by one
+with it. The message is the joined `errmsgs`, as `preset-supported` gives KAITO's invalid value without
+knative's `invalid value: ` prefix; the field is `metadata.name` (KAITO writes `name`), which is where the
+value is and where `render` finds its line.
+
+A name with a Flux `${VAR}` in it is left alone (`checks/flux.py`): Flux fills it in after the function
+ran. An object named by `metadata.generateName` gets its name from the API server before the validating
+webhooks see it: the prefix (cut to 58 bytes) and five random lowercase letters or digits. Whether that name
+is a label does not depend on the letters drawn, so the generated name is checked (field
+`metadata.generateName`): `generateName: phi.4-` is refused every time. An object with neither a name nor a
+generateName (or a name that is no string) is `SD007`'s finding, not this check's. A MultiRoleInference is
+only checked when KAITO runs its controller (the `enableMultiRoleInferenceController` gate): without it
+KAITO's chart installs no MultiRoleInference webhook, and the CRD alone admits any DNS-1123 subdomain.
+
+PASS:  phi-4-workspace, 123-abc, a name of 63 characters; generateName: phi-4- (or of 70 characters)
+FAIL:  My-Workspace, ws_1, -ws, ws- (the regex); phi.4 ("must not contain dots"); 64 characters;
+       generateName: phi.4-
+"""
+from __future__ import annotations
+
+import re
+
+from .. import kinds
+from ..index import Workload
+from ..results import Finding
+from .flux import substituted_later
+
+ID = "name-label"
+KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+FINDINGS = {"SD128": "a Workspace, InferenceSet or MultiRoleInference name that is not a DNS-1123 label"}
+
+_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+# Go's MatchString with ^…$ anchors the whole text (Python's `$` would also take a final line break).
+_LABEL = re.compile(_LABEL_FMT)
+_SUBDOMAIN = re.compile(_LABEL_FMT + r"(\." + _LABEL_FMT + ")*")
+_MAX_LENGTH = 63
+# apiserver's names.SimpleNameGenerator: the prefix cut to 63 - 5 bytes, then 5 of "bcdfghjklmnpqrstvwxz2456789".
+_GENERATED_PREFIX_MAX = 58
+_GENERATED_SUFFIX = "bcdfg"
+
+
+def label_errors(value: str) -> list[str]:
+    """`validation.IsDNS1123Label(value)`: apimachinery's messages, in its order."""
+    errs = []
+    if len(value.encode("utf-8", "surrogatepass")) > _MAX_LENGTH:
+        errs.append(f"must be no more than {_MAX_LENGTH} characters")
+    if not _LABEL.fullmatch(value):
+        if _SUBDOMAIN.fullmatch(value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(f"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '{_LABEL_FMT}')")
+    return errs
+
+
+def findings(w: Workload, settings: object = None) -> list[Finding]:
+    if w.spec is kinds.MULTIROLEINFERENCE and settings is not None and not settings.mri_controller:
+        return []  # no MultiRoleInference webhook without the controller
+    name, field = w.name, "metadata.name"
+    if not name:
+        prefix = kinds.get(w.data, ("metadata", "generateName"))
+        if not (isinstance(prefix, str) and prefix):
+            return []  # no name at all: SD007
+        cut = prefix.encode("utf-8", "surrogatepass")[:_GENERATED_PREFIX_MAX].decode("utf-8", "ignore")
+        name, field = cut + _GENERATED_SUFFIX, "metadata.generateName"
+    if substituted_later(name):
+        return []  # a Flux postBuild variable: the name is made after the function ran
+    errs = label_errors(name)
+    if errs:
+        return [Finding(", ".join(errs), field, id="SD128")]
+    return []

@@ -1,0 +1,18 @@
+"""The KAITO release that brought a mirrored webhook rule: a cluster on an older `kaitoVersion` is not refused
+by it, so the check stays quiet there (a finding KAITO would not make is a broken pipeline).
+
+Releases read off KAITO's history (`git tag --contains` of the commit that added the rule's message).
+"""
+from __future__ import annotations
+
+from ..config import version_tuple
+
+# `ValidateInferenceSetWorkspace` (pkg/utils/inferenceset): before it, an InferenceSet's webhook checked its
+# name, replicas and maintenance window only, not the Workspace it projects.
+INFERENCESET_PROJECTS_WORKSPACE = "v0.12.0"
+
+
+def older(settings: object, release: str) -> bool:
+    """The settings' kaitoVersion is older than `release` (no settings: the newest rules apply)."""
+    version = getattr(settings, "kaito_version", None)
+    return isinstance(version, str) and version_tuple(version) < version_tuple(release)
