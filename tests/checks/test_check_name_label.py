@@ -85,3 +85,16 @@ def test_a_flux_variable_is_filled_in_later(name: str) -> None:
     assert name_label.findings(make_workload(_named(ws(), name))) == []
     text = ws().replace("  name: ws\n", f"  generateName: {name}\n")
     assert name_label.findings(make_workload(text)) == []
+
+
+def test_the_quick_test_agrees_with_apimachinerys_pattern() -> None:
+    """label_errors decides usual names without the pattern: both ways must agree, at the edges too."""
+    import random
+    import re
+    rng = random.Random(128)
+    alphabet = "ab9-.Z_é\n"
+    cases = ["a", "-", "a-", "-a", "a" * 63, "a" * 64, "9" * 63 + "-", "a.b", "", "a\n"]
+    cases += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 66))) for _ in range(3000)]
+    for name in cases:
+        ok = re.fullmatch(name_label._LABEL_FMT, name) is not None and len(name.encode("utf-8", "surrogatepass")) <= 63
+        assert (name_label.label_errors(name) == []) == ok, repr(name)
