@@ -80,9 +80,12 @@ class _Fallback(Exception):
 
 def _key(text: str) -> tuple[str, str]:
     """(tag, value) of a key as the duplicate-key check compares them."""
-    if text[0] == '"' or text[0] == "'":
-        return (yamlio.STR_TAG, text[1:-1])
-    return (_tag(text), text)
+    found = _keys.get(text)
+    if found is None:
+        if len(_keys) > 100_000:
+            _keys.clear()
+        found = _keys[text] = (yamlio.STR_TAG, text[1:-1]) if text[0] == '"' or text[0] == "'" else (_tag(text), text)
+    return found
 
 
 def _value(rest: str) -> tuple[str, Any]:
@@ -231,22 +234,6 @@ def _interesting(item: Item, region_has_kaito: bool) -> bool:
 
 _UNSURE = "unsure"
 _FALLBACK = "fallback"
-_lines: dict[str, Any] = {}  # line text -> its reading: lines repeat across items (kind: Deployment, spec:)
-
-
-def _classify(line: str) -> Any:
-    """One line that is not blank, not a comment and not in a block scalar, read on its own:
-    (indent, column of its first `- ` or -1, of its last, column of its content, key or None, value kind,
-    value), or _UNSURE / _FALLBACK. Cached by the line's text."""
-    found = _lines.get(line)
-    if found is not None:
-        return found
-    if len(_lines) > 200_000:
-        _lines.clear()
-    _lines[line] = found = _read_line(line)
-    return found
-
-
 # The commonest line, read by one match: `key: value` with a plain word or a one-line quoted string.
 _SIMPLE = re.compile(r"""( *)([A-Za-z_$/.][A-Za-z0-9_$./-]*):[ ]+([A-Za-z_/][A-Za-z0-9_./-]*|'[^'\n]*'|"[^"\\\n]*")[ ]*(?:[ ]#.*)?$""")
 
@@ -259,6 +246,9 @@ _FLOW_KEYS = re.compile(rf"[ ]*({_WORD_KEY}):")
 
 
 def _read_line(line: str) -> Any:
+    """One line that is not blank, not a comment and not in a block scalar, read on its own:
+    (indent, column of its first `- ` or -1, of its last, column of its content, key or None, value kind,
+    value), or _UNSURE / _FALLBACK."""
     m = _SIMPLE_FLOW.match(line)
     if m is not None and len(m.group(1)) <= _MAX_COLUMN:
         keys = [_key(k) for k in _FLOW_KEYS.findall(m.group(3))]
@@ -310,12 +300,148 @@ _ROOT, _META, _ANN, _ELSE = 0, 1, 2, 3
 _DEEPER = {(_ROOT, "metadata"): _META, (_META, "annotations"): _ANN}
 
 
+# What the scan of an item does depends only on the shapes of its lines, never on their values. A line's
+# shape is its reading without the value (indentation, dashes, column, key, value kind) for a line read
+# outside block scalars; (what it is, indentation) for a comment, a line the scanner cannot vouch for, or
+# a line met so far only inside block scalars (whose text the scan never reads: only its indentation, to
+# find where the block ends); `_BLANK` for a blank line. Items made from one template (a chart's or a
+# generator's Deployments) have the same shapes line for line: what the scan does with a sequence of shapes
+# (`_program`) is worked out once, then replayed for every item of that sequence, each fact taken from the
+# line the program names. tests/test_fastread.py compares replayed facts with fresh ones (`MEMO = False`).
+MEMO = True
+_sids: dict[str, int] = {}         # line text -> the number of its shape
+_shapes: dict[Any, int] = {}       # shape -> its number
+_shape_list: list[Any] = []        # number -> shape
+_programs: dict[tuple, Any] = {}   # the shape numbers of an item's lines -> its program
+_values: dict[str, Any] = {}       # line text -> its value, for a line read outside block scalars
+_heads: dict[str, int] = {}        # `key: value` lines (_SIMPLE): indentation and key -> shape number
+_keys: dict[str, tuple[str, str]] = {}
+_BLANK = ("blank",)
+_RAW = "raw"
+_HASH = "#"
+_EMPTY = ("", False)
+_MISSING = object()
+
+
+def _trim() -> None:
+    """Bounded caches: all of them are emptied together (shape numbers index the programs)."""
+    if len(_sids) > 200_000 or len(_programs) > 20_000 or len(_shape_list) > 100_000:
+        reset()
+
+
+def reset() -> None:
+    """Forget every line, shape and program read so far (tests and benchmarks start cold with it)."""
+    if True:
+        _sids.clear()
+        _shapes.clear()
+        _shape_list.clear()
+        _programs.clear()
+        _values.clear()
+        _heads.clear()
+        _keys.clear()
+
+
+def _number(shape: Any) -> int:
+    n = _shapes.get(shape)
+    if n is None:
+        n = _shapes[shape] = len(_shape_list)
+        _shape_list.append(shape)
+    return n
+
+
+def _light(line: str) -> int:
+    """The shape of a line met inside a block scalar, not read (a blank line, a comment, or raw text)."""
+    stripped = line.lstrip(" ")
+    if not stripped:
+        shape: Any = _BLANK
+    else:
+        shape = (_HASH if stripped[0] == "#" else _RAW, len(line) - len(stripped))
+    n = _sids[line] = _number(shape)
+    return n
+
+
+def _full(line: str) -> int:
+    """The shape of a line read outside block scalars (its value kept in `_values`)."""
+    m = _SIMPLE.match(line)
+    if m is not None and m.end(1) <= _MAX_COLUMN:
+        # The commonest line, `key: value`, read as _read_line reads it, its shape found by its head.
+        head = line[:m.end(2)]
+        n = _heads.get(head)
+        if n is None:
+            key = m.group(2)
+            indent = m.end(1)
+            n = _heads[head] = _number((indent, -1, -1, indent, _key(key), "scalar"))
+        value = m.group(3)
+        _values[line] = (value[1:-1], True) if value[0] == "'" or value[0] == '"' else \
+            (value, _tag(value) == yamlio.STR_TAG)
+        _sids[line] = n
+        return n
+    stripped = line.lstrip(" ")
+    if not stripped:
+        shape: Any = _BLANK
+    elif stripped[0] == "#":
+        shape = (_HASH, len(line) - len(stripped))
+    else:
+        c = _read_line(line)
+        if c.__class__ is str:
+            shape = (c, len(line) - len(stripped))
+        else:
+            shape = c[:6]
+            _values[line] = c[6]
+    n = _sids[line] = _number(shape)
+    return n
+
+
 def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
     """The facts of one item (the lines of its chunk, which begins at `pos`), or None when anything in it
     is not simple enough to vouch for. `dash`: the chunk is a list entry whose first line begins with its
     `- ` at column 0 (a ResourceList's items); otherwise a document of a stream, its keys at column 0."""
+    _trim()
+    first = lines[0]
+    if dash:
+        # The entry's own `- `: what follows is the item's first key, here or on a later line.
+        rest = first[1:].lstrip(" ")
+        lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
+    key = tuple(map(_sids.get, lines))
+    if None in key:
+        # New lines (an item's name, labels, kpt's index and path …): read now, where they are few, to find
+        # the item's program at once; many new lines are likely block scalars' text, never read otherwise.
+        unknown = [n for n, sid in enumerate(key) if sid is None]
+        if len(unknown) <= 8 or len(unknown) * 8 <= len(lines):
+            for n in unknown:
+                _full(lines[n])
+            key = tuple(map(_sids.get, lines))
+    program = _programs.get(key, _MISSING) if MEMO else _MISSING
+    if program is _MISSING:
+        program = _program(lines)
+        key = tuple(map(_sids.get, lines))
+        if None not in key:  # every shape it depends on is known (an unsure item may stop early)
+            _programs[key] = program
+    if program.__class__ is str:
+        if program is _FALLBACK:
+            raise _Fallback
+        return None
+    start, start_col, last, fact_lines, annotation_lines = program
     ann: dict[str, tuple[str, bool]] = {}
     facts: dict[str, Any] = {"annotations": ann}
+    read = _values.__getitem__
+    for name, n in fact_lines:
+        facts[name] = read(lines[n])
+    for name, n in annotation_lines:
+        ann[name] = read(lines[n]) if n >= 0 else _EMPTY
+    lines[0] = first
+    facts["start"] = pos + sum(map(len, lines[:start])) + start + start_col
+    facts["end"] = pos + sum(map(len, lines[:last + 1])) + last + 1
+    return facts
+
+
+def _program(lines: list[str]) -> Any:
+    """What the scan of an item with these lines does, from their shapes alone: _UNSURE (the item is
+    composed), _FALLBACK (the full reader reads the input), or (line and column of the first key, line of
+    the last value, (fact, line) for apiVersion, kind, name, namespace and generateName, (annotation, line
+    or -1 for an empty value)), each in the order met."""
+    facts: list[tuple[str, int]] = []
+    ann: list[tuple[str, int]] = []
     # Each open mapping: [column, keys, where (_ROOT …), last key, its value was empty].
     stack: list[list] = []
     body_min = -1          # inside a block scalar: lines indented at least this far belong to it
@@ -325,39 +451,37 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
     start_col = 0
     last = -1              # line number of the last value
     last_kind = ""
-    first = lines[0]
-    if dash:
-        # The entry's own `- `: what follows is the item's first key, here or on a later line.
-        rest = first[1:].lstrip(" ")
-        lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
-    get = _lines.get
+    shapes = _shape_list
+    get = _sids.get
     for number, line in enumerate(lines):
+        n = get(line)
+        shape = shapes[n if n is not None else _light(line)]
+        if shape is _BLANK:
+            continue
+        short = len(shape) == 2
         if body_min >= 0:
-            stripped = line.lstrip(" ")
-            if not stripped or len(line) - len(stripped) >= body_min:
+            if (shape[1] if short else shape[0]) >= body_min:
                 continue
             body_min = -1
-        c = get(line)
-        if c is None:
-            stripped = line.lstrip(" ")
-            if not stripped or stripped[0] == "#":
-                continue
-            c = _classify(line)
-        if c.__class__ is str:
-            if c is _FALLBACK:
-                raise _Fallback
-            return None
-        indent, first_dash, last_dash, col, key, kind, value = c
+        if short:
+            if shape[0] == _RAW:
+                shape = shapes[_full(line)]
+                short = len(shape) == 2
+            if short:
+                if shape[0] == _HASH:
+                    continue
+                return _FALLBACK if shape[0] == _FALLBACK else _UNSURE
+        indent, first_dash, last_dash, col, key, kind = shape
         if 0 <= limit < indent:
-            return None  # a plain scalar going on over lines
+            return _UNSURE  # a plain scalar going on over lines
         limit = -1
         if start < 0:
             if first_dash >= 0 or key is None:
-                raise _Fallback  # a list, a scalar or a flow mapping as an item: the full reader says what
+                return _FALLBACK  # a list, a scalar or a flow mapping as an item: the full reader says what
             start, start_col = number, col
         if pending:
             if key is None or first_dash >= 0 or col <= stack[-1][0]:
-                return None  # metadata or annotations that are not a block mapping
+                return _UNSURE  # metadata or annotations that are not a block mapping
             pending = False
         if first_dash >= 0:
             while stack and stack[-1][0] > first_dash:
@@ -365,7 +489,7 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
         if key is None:
             # `- value`: a scalar (or flow) entry of a list.
             if kind == "empty":
-                return None
+                return _UNSURE
             if kind == "block":
                 body_min = last_dash + 1  # deeper than the dash
             else:
@@ -381,7 +505,7 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
             elif stack:
                 parent = stack[-1]
                 if not parent[4]:
-                    return None
+                    return _UNSURE
                 where = _DEEPER.get((parent[2], parent[3]), _ELSE)
             else:
                 where = _ROOT
@@ -392,7 +516,7 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
         else:
             top = stack[-1]
             if key in top[1]:
-                return None  # a key twice: the full reader's walk reports it
+                return _UNSURE  # a key twice: the full reader's walk reports it
             top[1].add(key)
             top[3] = key[1]
             where = top[2]
@@ -402,27 +526,27 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
             if where == _ROOT:
                 if name == "apiVersion" or name == "kind":
                     if kind != "scalar":
-                        return None
-                    facts[name] = value
+                        return _UNSURE
+                    facts.append((name, number))
                 elif name == "metadata":
                     if not empty:
-                        return None
+                        return _UNSURE
                     pending = True
             elif where == _META:
                 if name == "name" or name == "namespace" or name == "generateName":
                     if kind != "scalar":
-                        return None
-                    facts[name] = value
+                        return _UNSURE
+                    facts.append((name, number))
                 elif name == "annotations":
                     if not empty:
-                        return None
+                        return _UNSURE
                     pending = True
             elif empty:
-                ann[name] = ("", False)
+                ann.append((name, -1))
             elif kind != "scalar":
-                return None
+                return _UNSURE
             else:
-                ann[name] = value
+                ann.append((name, number))
         if kind == "block":
             body_min = col + 1
         elif not empty:
@@ -430,11 +554,8 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
         last_kind = kind
         last = number
     if pending or start < 0 or last_kind in ("empty", "block"):
-        return None  # where such an item ends is the composer's to say
-    lines[0] = first
-    facts["start"] = pos + sum(map(len, lines[:start])) + start + start_col
-    facts["end"] = pos + sum(map(len, lines[:last + 1])) + last + 1
-    return facts
+        return _UNSURE  # where such an item ends is the composer's to say
+    return (start, start_col, last, tuple(facts), tuple(ann))
 
 
 def _str(fact: Any) -> str:

@@ -164,3 +164,31 @@ def test_items_read_alike() -> None:
         if fast.function_config is not None:
             assert _tree(fast.function_config) == _tree(full.function_config), seed
     assert compared > 300, compared
+
+
+def test_programs_replay_fresh_scans() -> None:
+    """An item's scan is worked out once per sequence of line shapes and replayed for every item of that
+    sequence (fastread.MEMO): the replayed facts are the facts a fresh scan finds, item by item, whether the
+    programs were learnt from the same list or from the lists before it."""
+    def facts(text: str) -> list | None:
+        rl = fastread.scan(text)
+        return None if rl is None else [(type(i).__name__, _facts(i)) for i in rl.items]
+
+    texts = [case(seed)[0] for seed in range(0, GENERATED, 3)]
+    try:
+        fastread.MEMO = False
+        fresh = []
+        for text in texts:
+            fastread.reset()
+            fresh.append(facts(text))
+        fastread.MEMO = True
+        fastread.reset()
+        for _ in range(2):  # learnt from the lists before (and this one), then replayed
+            for seed, (text, expected) in enumerate(zip(texts, fresh)):
+                assert facts(text) == expected, seed * 3
+        learnt = len(fastread._programs)
+    finally:
+        fastread.MEMO = True
+        fastread.reset()
+    assert sum(f is not None for f in fresh) > 300
+    assert learnt < sum(len(f) for f in fresh if f is not None) / 4, learnt  # mostly replayed
