@@ -15,12 +15,13 @@ fixtures, the corpus and generated inputs through both and requires identical ou
 from __future__ import annotations
 
 import re
+import time
 from .hints import Any
 
 import yaml
 
 from . import constants as C
-from . import yamlio
+from . import parscan, yamlio
 from .reader import (InputError, Item, ResourceList, Stream, check_envelope, decode, envelope, make_item, read_text,
                      read_stream as read_stream_fully)
 
@@ -76,6 +77,10 @@ class _Unsure(Exception):
 
 class _Fallback(Exception):
     """The input is not what the fast path reads: the full reader takes it."""
+
+
+# What sends an input to the full reader (which words the error, if there is one).
+_REFUSED = (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError)
 
 
 def _key(text: str) -> tuple[str, str]:
@@ -570,7 +575,7 @@ def scan(text: str) -> ResourceList | None:
         return None
     try:
         return _scan(text)
-    except (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError):
+    except _REFUSED:
         return None
 
 
@@ -591,9 +596,72 @@ def _scan(text: str) -> ResourceList | None:
     starts = [m.start() + 1 for m in _ENTRY.finditer(text, head_end - 1, tail)]
     if not starts:
         return None
-    # Everything is YAML (libyaml, in C, nothing built): from here on only structure is read.
+    bounds = starts + [tail]
+    helper = None
+    if len(starts) > 1 and parscan.wanted(len(text)):
+        # A second core: the helper validates the text and scans items from the last one backwards.
+        helper = parscan.Helper(len(starts))
+        if not helper.start(lambda h: _help(text, bounds, h)):
+            helper = None
+    try:
+        return _scan_with(text, found, head_end, tail, bounds, helper)
+    except _REFUSED:
+        raise
+    except Exception:
+        if helper is not None:
+            # Not what the scanner refuses: what the one-process scan would do first decides (invalid
+            # YAML before anything else).
+            helper.cancel()
+            _validate(text)
+        raise
+    finally:
+        if helper is not None:
+            helper.cancel()  # nothing left to do when answered; reaped and closed otherwise
+
+
+def _validate(text: str) -> None:
+    """Everything is YAML (libyaml, in C, nothing built), or yaml.YAMLError."""
     from yaml import _yaml  # type: ignore[attr-defined]
     _yaml.CParser(text).raw_parse()
+
+
+def _item_facts(text: str, bounds: list[int], i: int) -> dict | None:
+    """The facts of the i-th entry (None: it is composed), or _Fallback."""
+    lines = text[bounds[i]:bounds[i + 1]].split("\n")
+    lines.pop()  # each chunk ends with a line break
+    try:
+        return _scan_item(lines, bounds[i])
+    except _Unsure:
+        return None
+
+
+def _help(text: str, bounds: list[int], helper: parscan.Helper) -> Any:
+    """In the helper process: validate the text, then scan entries from the last one backwards until they
+    meet this process's. ("ok", first entry scanned, their facts) | ("invalid",) | ("fallback",)"""
+    try:
+        _validate(text)
+    except _REFUSED:
+        return ("invalid",)
+    out = []
+    j = len(bounds) - 2
+    try:
+        while j >= 0 and helper.take(j):
+            out.append(_item_facts(text, bounds, j))
+            helper.did(j)
+            j -= 1
+    except _REFUSED:
+        return ("fallback",)
+    out.reverse()
+    return ("ok", j + 1, out)
+
+
+def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: list[int],
+               helper: parscan.Helper | None) -> ResourceList | None:
+    started = time.monotonic()
+    if helper is None:
+        _validate(text)
+    # From here on only structure is read.
+    starts = bounds[:-1]
     skeleton = text[:head_end] + text[tail:]
     docs = [d for d in yamlio.compose_all(skeleton)
             if d is not None and not (isinstance(d, yaml.ScalarNode) and yamlio.is_null(d))]
@@ -622,24 +690,39 @@ def _scan(text: str) -> ResourceList | None:
         return None
     items: list[Item] = []
     line = head_lines + text.count("\n", head_end, starts[0])
-    bounds = starts + [tail]
     kaito = _mentions(text, head_end, tail)
     k = 0
-    for i, dash in enumerate(starts):
-        chunk_end = bounds[i + 1]
-        chunk = text[dash:chunk_end]
-        lines = chunk.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        try:
-            facts = _scan_item(lines, dash)
-        except _Unsure:
-            facts = None
+    n = len(starts)
+    helped: list | None = None
+    i = 0
+    while i < n:
+        if helper is not None and not helper.take(i):
+            # The helper scanned the rest: its answer, or (if it failed) the rest scanned here.
+            helped = _answer(helper, started, i, n)
+            helper = None
+            if helped is None:
+                _validate(text)
+                continue
+            if helped[0] != "ok":
+                return None  # invalid YAML, or an entry the full reader must read
+        dash, chunk_end = bounds[i], bounds[i + 1]
+        if helped is None:
+            facts = _item_facts(text, bounds, i)
+            if helper is not None:
+                helper.did(i)
+        else:
+            facts = helped[2][i - helped[1]]
         while k < len(kaito) and kaito[k] < dash:
             k += 1
-        item = _make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end)
-        items.append(item)
-        line += len(lines)
+        items.append(_make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end))
+        line += text.count("\n", dash, chunk_end)
+        i += 1
+    if helper is not None:  # this process scanned everything: the helper's verdict on the text still counts
+        helped = _answer(helper, started, n, n)
+        if helped is None:
+            _validate(text)
+        elif helped[0] == "invalid":
+            return None
     last_end = items[-1].end
     seq_start = yaml.Mark("<unicode string>", starts[0], head_lines + text.count("\n", head_end, starts[0]),
                           0, None, None)
@@ -650,6 +733,22 @@ def _scan(text: str) -> ResourceList | None:
     rl = _envelope(text, root, items_node, items)
     STATS["fast"] += 1
     return rl
+
+
+def _answer(helper: parscan.Helper, started: float, stop: int, n: int) -> Any:
+    """The helper's answer when this process stopped at entry `stop`, checked; None if it failed."""
+    got = helper.answer(started)
+    if got.__class__ is not tuple or not got:
+        return None
+    if got == ("invalid",) or got == ("fallback",):
+        return got
+    if len(got) != 3 or got[0] != "ok" or got[1].__class__ is not int or got[2].__class__ is not list:
+        return None
+    first, facts = got[1], got[2]
+    if not 0 <= first <= stop or len(facts) != n - first or \
+            not all(f is None or f.__class__ is dict for f in facts):
+        return None
+    return got
 
 
 def _shift_tree_from(node: yaml.Node, at: int, index: int, line: int) -> None:
@@ -665,20 +764,36 @@ def _mentions(text: str, start: int, end: int) -> list[int]:
     return [m.start() for m in _KAITO.finditer(text, start, end)]
 
 
+_fresh: dict[str, Any] = {}  # a new ScannedItem's fields, as Item's __init__ sets them
+
+
 def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool,
           entry: bool = True) -> Item:
     if facts is not None:
-        item = ScannedItem(index=index, node=None, source=text, start=facts["start"], end=facts["end"])
+        # What `ScannedItem(index=…, node=None, source=…, start=…, end=…)` makes, without binding arguments
+        # one by one for each of thousands of items (tests/test_fastread.py compares the two).
+        if not _fresh:
+            # A plain Item's fields; `node` goes where ScannedItem's setter puts it.
+            made = vars(Item(index=0, node=None, source="", start=0, end=0))
+            _fresh.update(("_node" if k == "node" else k, v) for k, v in made.items())
+        item = ScannedItem.__new__(ScannedItem)
+        values = item.__dict__
+        values.update(_fresh)
+        values["index"] = index
+        values["source"] = text
+        values["start"] = facts["start"]
+        values["end"] = facts["end"]
         if not entry:
-            item.entry = False
-        item.scanned_annotations = facts["annotations"]
-        item.generate_name = facts.get("generateName", ("", False))[1]
-        item.dash, item.dash_line, item.chunk_end = dash, line, chunk_end
-        item.api_version = _str(facts.get("apiVersion"))
-        item.kind = _str(facts.get("kind"))
-        meta_name = facts.get("name")
-        item.name = _str(meta_name)
-        item.namespace = _str(facts.get("namespace"))
+            values["entry"] = False
+        get = facts.get
+        values["scanned_annotations"] = facts["annotations"]
+        generate_name = get("generateName")
+        values["generate_name"] = generate_name is not None and generate_name[1]
+        values["dash"], values["dash_line"], values["chunk_end"] = dash, line, chunk_end
+        values["api_version"] = _str(get("apiVersion"))
+        values["kind"] = _str(get("kind"))
+        values["name"] = _str(get("name"))
+        values["namespace"] = _str(get("namespace"))
         if not _interesting(item, kaito):
             STATS["passed"] += 1
             return item
