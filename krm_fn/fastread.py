@@ -736,19 +736,19 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
 
 
 def _answer(helper: parscan.Helper, started: float, stop: int, n: int) -> Any:
-    """The helper's answer when this process stopped at entry `stop`, checked; None if it failed."""
-    got = helper.answer(started)
-    if got.__class__ is not tuple or not got:
-        return None
-    if got == ("invalid",) or got == ("fallback",):
-        return got
-    if len(got) != 3 or got[0] != "ok" or got[1].__class__ is not int or got[2].__class__ is not list:
-        return None
-    first, facts = got[1], got[2]
-    if not 0 <= first <= stop or len(facts) != n - first or \
-            not all(f is None or f.__class__ is dict for f in facts):
-        return None
-    return got
+    """The helper's answer when this process stopped at entry `stop`; None if it failed."""
+    def check(got: Any) -> bool:
+        if got.__class__ is not tuple or not got:
+            return False
+        if got == ("invalid",) or got == ("fallback",):
+            return True
+        if len(got) != 3 or got[0] != "ok" or got[1].__class__ is not int or got[2].__class__ is not list:
+            return False
+        first, facts = got[1], got[2]
+        return 0 <= first <= stop and len(facts) == n - first and \
+            all(f is None or f.__class__ is dict for f in facts)
+
+    return helper.answer(started, check)
 
 
 def _shift_tree_from(node: yaml.Node, at: int, index: int, line: int) -> None:

@@ -57,18 +57,16 @@ def usable_cpus() -> int:
     return _cpus
 
 
-def _quota() -> float | None:
+def _quota(root: str = "/sys/fs/cgroup") -> float | None:
     """The cgroup's CPU limit in CPUs (v2 `cpu.max`, v1 `cpu.cfs_quota_us`), None without one."""
-    for path, period_path in (("/sys/fs/cgroup/cpu.max", None),
-                              ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us"),
-                              ("/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us",
-                               "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us")):
+    for quota, period in (("cpu.max", None), ("cpu/cpu.cfs_quota_us", "cpu/cpu.cfs_period_us"),
+                          ("cpu,cpuacct/cpu.cfs_quota_us", "cpu,cpuacct/cpu.cfs_period_us")):
         try:
-            with open(path, encoding="ascii") as f:
+            with open(f"{root}/{quota}", encoding="ascii") as f:
                 fields = f.read().split()
-            if period_path is not None:
-                with open(period_path, encoding="ascii") as f:
-                    fields.append(f.read().strip())
+            if period is not None:
+                with open(f"{root}/{period}", encoding="ascii") as f:
+                    fields += f.read().split()
         except (OSError, ValueError):
             continue
         try:
@@ -148,8 +146,9 @@ class Helper:
         STATS["forked"] += 1
         return True
 
-    def answer(self, started: float) -> Any:
-        """The helper's result, or None if it failed (then it is gone and nothing of it is left)."""
+    def answer(self, started: float, check: Callable[[Any], bool]) -> Any:
+        """The helper's result if `check` accepts it, or None if it failed (then it is gone and nothing of
+        it is left); `started`: when this process began its share (how long to wait follows from it)."""
         try:
             data = self._inline if self.pid < 0 else self._receive(started)
             result = None
@@ -157,6 +156,8 @@ class Helper:
                 size = int.from_bytes(data[:8], "little")
                 if size == len(data) - 8:
                     result = marshal.loads(data[8:])
+                    if not check(result):
+                        result = None
         except (OSError, ValueError, EOFError, TypeError):
             result = None
         status = self._reap(kill=result is None)
