@@ -320,6 +320,7 @@ _shape_list: list[Any] = []        # number -> shape
 _programs: dict[tuple, Any] = {}   # the shape numbers of an item's lines -> its program
 _values: dict[str, Any] = {}       # line text -> its value, for a line read outside block scalars
 _heads: dict[str, int] = {}        # `key: value` lines (_SIMPLE): indentation and key -> shape number
+_flow_heads: dict[str, int] = {}   # `key: {…}` lines (_SIMPLE_FLOW): the same
 _keys: dict[str, tuple[str, str]] = {}
 _BLANK = ("blank",)
 _RAW = "raw"
@@ -343,6 +344,7 @@ def reset() -> None:
         _programs.clear()
         _values.clear()
         _heads.clear()
+        _flow_heads.clear()
         _keys.clear()
 
 
@@ -381,6 +383,19 @@ def _full(line: str) -> int:
             (value, _tag(value) == yamlio.STR_TAG)
         _sids[line] = n
         return n
+    m = _SIMPLE_FLOW.match(line)
+    if m is not None and m.end(1) <= _MAX_COLUMN:
+        # `labels: {app: web-1, tier: front}`, read as _read_line reads it: plain keys are the same key
+        # exactly when their texts are the same.
+        keys = _FLOW_KEYS.findall(m.group(3))
+        if len(set(keys)) == len(keys):
+            head = line[:m.end(2)]
+            n = _flow_heads.get(head)
+            if n is None:
+                indent = m.end(1)
+                n = _flow_heads[head] = _number((indent, -1, -1, indent, _key(m.group(2)), "flow"))
+            _sids[line] = n
+            return n
     stripped = line.lstrip(" ")
     if not stripped:
         shape: Any = _BLANK
@@ -580,6 +595,9 @@ def scan(text: str) -> ResourceList | None:
 
 
 _ITEMS = re.compile(r"^items:[ ]*(?:#.*)?\n", re.MULTILINE)
+# The same line after a line break: searched fast (the pattern begins with a literal), where `^` with
+# MULTILINE tries every position of a text of megabytes.
+_ITEMS_AFTER = re.compile(r"\nitems:[ ]*(?:#.*)?\n")
 # A `- ` entry, and any other line at column 0 (what ends the list), each after its line break: a pattern
 # that begins with a literal is searched fast, one with `^` tries every position.
 _ENTRY = re.compile(r"\n-(?=[ \n])")
@@ -587,8 +605,10 @@ _OTHER = re.compile(r"\n(?:[^\s#-]|-[^ \n])")
 
 
 def _scan(text: str) -> ResourceList | None:
-    found = _ITEMS.search(text)
-    if found is None or _ITEMS.search(text, found.end()) is not None:
+    found = _ITEMS.match(text) or _ITEMS_AFTER.search(text)
+    if found is not None and found.group()[0] == "\n":
+        found = _ITEMS.match(text, found.start() + 1)
+    if found is None or _ITEMS_AFTER.search(text, found.end() - 1) is not None:
         return None
     head_end = found.end()
     other = _OTHER.search(text, head_end - 1)
