@@ -617,19 +617,27 @@ def _scan(text: str) -> ResourceList | None:
     if not starts:
         return None
     bounds = starts + [tail]
+    return _run_jobs(text, len(starts), lambda i: _item_facts(text, bounds, i), _REFUSED,
+                     lambda helper: _scan_with(text, found, head_end, tail, bounds, helper))
+
+
+# --- two cores for a large text (krm_fn/parscan.py): its items (or documents) are the jobs ------------------
+
+def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> Any:
+    """`body(helper)`, with a helper process forked to validate `text` and find `facts_of(j)` for the last
+    of its n jobs where that pays (None otherwise). Whatever happens the helper is gone afterwards."""
     helper = None
-    if len(starts) > 1 and parscan.wanted(len(text)):
-        # A second core: the helper validates the text and scans items from the last one backwards.
-        helper = parscan.Helper(len(starts))
-        if not helper.start(lambda h: _help(text, bounds, h)):
+    if n > 1 and parscan.wanted(len(text)):
+        helper = parscan.Helper(n)
+        if not helper.start(lambda h: _help(text, n, facts_of, refused, h)):
             helper = None
     try:
-        return _scan_with(text, found, head_end, tail, bounds, helper)
-    except _REFUSED:
+        return body(helper)
+    except refused:
         raise
     except Exception:
         if helper is not None:
-            # Not what the scanner refuses: what the one-process scan would do first decides (invalid
+            # Not what the scanner refuses: what the one-process scan would meet first decides (invalid
             # YAML before anything else).
             helper.cancel()
             _validate(text)
@@ -637,6 +645,73 @@ def _scan(text: str) -> ResourceList | None:
     finally:
         if helper is not None:
             helper.cancel()  # nothing left to do when answered; reaped and closed otherwise
+
+
+def _help(text: str, n: int, facts_of: Any, refused: tuple, helper: parscan.Helper) -> Any:
+    """In the helper process: validate the text, then find the facts of jobs from the last one backwards
+    until they meet this process's. ("ok", first job done, their facts) | ("invalid",) | ("fallback",)"""
+    try:
+        _validate(text)
+    except refused:
+        return ("invalid",)
+    out = []
+    j = n - 1
+    try:
+        while j >= 0 and helper.take(j):
+            out.append(facts_of(j))
+            helper.did(j)
+            j -= 1
+    except refused:
+        return ("fallback",)
+    out.reverse()
+    return ("ok", j + 1, out)
+
+
+def _in_order(text: str, n: int, facts_of: Any, helper: parscan.Helper | None, started: float) -> Any:
+    """(j, facts of job j) for every job in order: found here, or (past where this process met the
+    helper) the helper's. If the helper failed, its share is done here (the text validated first, as the
+    one-process scan does); invalid YAML, or a job the full reader must read, raises _Fallback."""
+    helped = None
+    i = 0
+    while i < n:
+        if helper is not None and not helper.take(i):
+            helped = _answer(helper, started, i, n)
+            helper = None
+            if helped is None:
+                _validate(text)
+                continue
+            if helped[0] != "ok":
+                raise _Fallback
+        if helped is None:
+            facts = facts_of(i)
+            if helper is not None:
+                helper.did(i)
+        else:
+            facts = helped[2][i - helped[1]]
+        yield i, facts
+        i += 1
+    if helper is not None:  # this process did every job: the helper's verdict on the text still counts
+        helped = _answer(helper, started, n, n)
+        if helped is None:
+            _validate(text)
+        elif helped[0] == "invalid":
+            raise _Fallback
+
+
+def _answer(helper: parscan.Helper, started: float, stop: int, n: int) -> Any:
+    """The helper's answer when this process stopped at job `stop`; None if it failed."""
+    def check(got: Any) -> bool:
+        if got.__class__ is not tuple or not got:
+            return False
+        if got == ("invalid",) or got == ("fallback",):
+            return True
+        if len(got) != 3 or got[0] != "ok" or got[1].__class__ is not int or got[2].__class__ is not list:
+            return False
+        first, facts = got[1], got[2]
+        return 0 <= first <= stop and len(facts) == n - first and \
+            all(f is None or f is False or f.__class__ is dict for f in facts)
+
+    return helper.answer(started, check)
 
 
 def _validate(text: str) -> None:
@@ -653,26 +728,6 @@ def _item_facts(text: str, bounds: list[int], i: int) -> dict | None:
         return _scan_item(lines, bounds[i])
     except _Unsure:
         return None
-
-
-def _help(text: str, bounds: list[int], helper: parscan.Helper) -> Any:
-    """In the helper process: validate the text, then scan entries from the last one backwards until they
-    meet this process's. ("ok", first entry scanned, their facts) | ("invalid",) | ("fallback",)"""
-    try:
-        _validate(text)
-    except _REFUSED:
-        return ("invalid",)
-    out = []
-    j = len(bounds) - 2
-    try:
-        while j >= 0 and helper.take(j):
-            out.append(_item_facts(text, bounds, j))
-            helper.did(j)
-            j -= 1
-    except _REFUSED:
-        return ("fallback",)
-    out.reverse()
-    return ("ok", j + 1, out)
 
 
 def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: list[int],
@@ -712,37 +767,12 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
     line = head_lines + text.count("\n", head_end, starts[0])
     kaito = _mentions(text, head_end, tail)
     k = 0
-    n = len(starts)
-    helped: list | None = None
-    i = 0
-    while i < n:
-        if helper is not None and not helper.take(i):
-            # The helper scanned the rest: its answer, or (if it failed) the rest scanned here.
-            helped = _answer(helper, started, i, n)
-            helper = None
-            if helped is None:
-                _validate(text)
-                continue
-            if helped[0] != "ok":
-                return None  # invalid YAML, or an entry the full reader must read
+    for i, facts in _in_order(text, len(starts), lambda j: _item_facts(text, bounds, j), helper, started):
         dash, chunk_end = bounds[i], bounds[i + 1]
-        if helped is None:
-            facts = _item_facts(text, bounds, i)
-            if helper is not None:
-                helper.did(i)
-        else:
-            facts = helped[2][i - helped[1]]
         while k < len(kaito) and kaito[k] < dash:
             k += 1
         items.append(_make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end))
         line += text.count("\n", dash, chunk_end)
-        i += 1
-    if helper is not None:  # this process scanned everything: the helper's verdict on the text still counts
-        helped = _answer(helper, started, n, n)
-        if helped is None:
-            _validate(text)
-        elif helped[0] == "invalid":
-            return None
     last_end = items[-1].end
     seq_start = yaml.Mark("<unicode string>", starts[0], head_lines + text.count("\n", head_end, starts[0]),
                           0, None, None)
@@ -753,22 +783,6 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
     rl = _envelope(text, root, items_node, items)
     STATS["fast"] += 1
     return rl
-
-
-def _answer(helper: parscan.Helper, started: float, stop: int, n: int) -> Any:
-    """The helper's answer when this process stopped at entry `stop`; None if it failed."""
-    def check(got: Any) -> bool:
-        if got.__class__ is not tuple or not got:
-            return False
-        if got == ("invalid",) or got == ("fallback",):
-            return True
-        if len(got) != 3 or got[0] != "ok" or got[1].__class__ is not int or got[2].__class__ is not list:
-            return False
-        first, facts = got[1], got[2]
-        return 0 <= first <= stop and len(facts) == n - first and \
-            all(f is None or f.__class__ is dict for f in facts)
-
-    return helper.answer(started, check)
 
 
 def _shift_tree_from(node: yaml.Node, at: int, index: int, line: int) -> None:
@@ -880,45 +894,63 @@ def scan_documents(text: str, first: int) -> list[Item] | None:
         return None
     try:
         items = _scan_documents(text, first)
-    except (_Fallback, _Unsure, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError,
-            AttributeError):
+    except _REFUSED_DOCUMENTS:
         return None
     if items is not None:
         STATS["fast"] += 1
     return items
 
 
+_REFUSED_DOCUMENTS = _REFUSED + (_Unsure, AttributeError)
+
+
 def _scan_documents(text: str, first: int) -> list[Item] | None:
     bounds = _separators(text)
     if bounds is None:
         return None
-    # Everything is YAML (libyaml, in C, nothing built): from here on only structure is read.
-    from yaml import _yaml  # type: ignore[attr-defined]
-    _yaml.CParser(text).raw_parse()
-    kaito = _mentions(text, 0, len(text))
-    items: list[Item] = []
-    k = 0
+    # (start, end, line) of each stretch of text between markers
+    chunks = []
     start = line = 0
     for marker, after in bounds + [(len(text), len(text))]:
         if marker > start:
-            chunk = text[start:marker]
-            lines = chunk.split("\n")
-            lines.pop()  # the chunk ends with a line break
-            if not _blank(lines):
-                try:
-                    facts = _scan_item(lines, start, dash=False)
-                except _Unsure:
-                    facts = None
-                while k < len(kaito) and kaito[k] < start:
-                    k += 1
-                item = _make_document(first + len(items), text, start, marker, line, facts,
-                                      k < len(kaito) and kaito[k] < marker)
-                if item is None:
-                    return None
-                items.append(item)
-            line += len(lines)
+            chunks.append((start, marker, line))
+            line += text.count("\n", start, marker)
         line += after > marker  # the marker's own line
         start = after
+    return _run_jobs(text, len(chunks), lambda i: _document_facts(text, chunks[i]), _REFUSED_DOCUMENTS,
+                     lambda helper: _documents_with(text, first, chunks, helper))
+
+
+def _document_facts(text: str, chunk: tuple[int, int, int]) -> dict | bool | None:
+    """The facts of a document (None: it is composed), False for no document (blank lines, comments)."""
+    lines = text[chunk[0]:chunk[1]].split("\n")
+    lines.pop()  # the chunk ends with a line break
+    if _blank(lines):
+        return False
+    try:
+        return _scan_item(lines, chunk[0], dash=False)
+    except _Unsure:
+        return None
+
+
+def _documents_with(text: str, first: int, chunks: list[tuple[int, int, int]],
+                    helper: parscan.Helper | None) -> list[Item] | None:
+    started = time.monotonic()
+    if helper is None:
+        _validate(text)  # everything is YAML: from here on only structure is read
+    kaito = _mentions(text, 0, len(text))
+    items: list[Item] = []
+    k = 0
+    for i, facts in _in_order(text, len(chunks), lambda j: _document_facts(text, chunks[j]), helper, started):
+        if facts is False:
+            continue
+        start, end, line = chunks[i]
+        while k < len(kaito) and kaito[k] < start:
+            k += 1
+        item = _make_document(first + len(items), text, start, end, line, facts, k < len(kaito) and kaito[k] < end)
+        if item is None:
+            return None
+        items.append(item)
     return items
 
 

@@ -152,6 +152,34 @@ def test_an_unforeseen_error_here_waits_for_the_verdict_on_the_text(monkeypatch)
     assert not children()
 
 
+def stream(n: int, extra: dict[int, str] | None = None) -> str:
+    """The same objects as `kpt_list` as a plain stream of documents (`kustomize build`, `render -`)."""
+    makers = [_deployment, _service, _deployment]
+    return "---\n".join((extra or {}).get(i, "") + (_workspace if i % 50 == 7 else makers[i % 3])(i) for i in range(n))
+
+
+@pytest.mark.parametrize("fault", ["", "raise", "garbage", "kill"])
+def test_render_on_two_cores(fault: str) -> None:
+    text = stream(150)
+    one = run(["render", "-"], text, {})  # (tests/runner.py compares it with the full reader)
+    assert one.code == 0 and one.out.count("\nkind: ") >= 150
+    before = dict(parscan.STATS)
+    with two_cores(fault=fault, split=0.3):
+        assert run(["render", "-"], text, {}) == one
+    assert parscan.STATS["helped" if not fault else "failed"] == before["helped" if not fault else "failed"] + 1
+    assert not children()
+
+
+@pytest.mark.parametrize("where", [120, 5])
+def test_render_invalid_or_a_list(where: int) -> None:
+    for bad in ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\ndata:\n  s: |\n    a\x01b\n",
+                "apiVersion: v1\nkind: List\nitems: []\n"):
+        text = stream(150, {where: bad + "---\n"})
+        one = run(["render", "-"], text, {})
+        with two_cores():
+            assert run(["render", "-"], text, {}) == one
+
+
 def test_one_cpu_means_no_fork() -> None:
     saved = parscan._cpus
     try:
