@@ -627,7 +627,7 @@ def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> An
     """`body(helper)`, with a helper process forked to validate `text` and find `facts_of(j)` for the last
     of its n jobs where that pays (None otherwise). Whatever happens the helper is gone afterwards."""
     helper = None
-    if n > 1 and parscan.wanted(len(text)):
+    if n > 1 and parscan.wanted(text):
         helper = parscan.Helper(n)
         if not helper.start(lambda h: _help(text, n, facts_of, refused, h)):
             helper = None

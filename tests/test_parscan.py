@@ -184,13 +184,14 @@ def test_one_cpu_means_no_fork() -> None:
     saved = parscan._cpus
     try:
         parscan._cpus = 1
-        assert not parscan.wanted(1 << 30)
+        assert not parscan.wanted("\n" * (1 << 20))
         parscan._cpus = 2
-        assert parscan.wanted(parscan.THRESHOLD) and not parscan.wanted(parscan.THRESHOLD - 1)
+        lines = "a: b\n" * parscan.THRESHOLD
+        assert parscan.wanted(lines) and not parscan.wanted(lines[:-1]) and not parscan.wanted(lines.replace("\n", " "))
     finally:
         parscan._cpus = saved
     code = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-            "from krm_fn import parscan; print(parscan.usable_cpus(), parscan.wanted(1 << 30))")
+            "from krm_fn import parscan; print(parscan.usable_cpus(), parscan.wanted('\\n' * (1 << 20)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["1", "False"], out
 
