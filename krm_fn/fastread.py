@@ -15,13 +15,14 @@ fixtures, the corpus and generated inputs through both and requires identical ou
 from __future__ import annotations
 
 import re
+import sys
 import time
 from .hints import Any
 
 import yaml
 
 from . import constants as C
-from . import parscan, yamlio
+from . import yamlio
 from .reader import (InputError, Item, ResourceList, Stream, check_envelope, decode, envelope, make_item, read_text,
                      read_stream as read_stream_fully)
 
@@ -627,7 +628,8 @@ def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> An
     """`body(helper)`, with a helper process forked to validate `text` and find `facts_of(j)` for the last
     of its n jobs where that pays (None otherwise). Whatever happens the helper is gone afterwards."""
     helper = None
-    if n > 1 and parscan.wanted(text):
+    parscan = _parscan(text) if n > 1 else None
+    if parscan is not None and parscan.wanted(text):
         helper = parscan.Helper(n)
         if not helper.start(lambda h: _help(text, n, facts_of, refused, h)):
             helper = None
@@ -645,6 +647,15 @@ def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> An
     finally:
         if helper is not None:
             helper.cancel()  # nothing left to do when answered; reaped and closed otherwise
+
+
+def _parscan(text: str) -> Any:
+    """krm_fn.parscan, imported only for a text that could be long enough for it (start-up of small runs):
+    shorter than its default THRESHOLD (whoever changes that has imported it) it cannot be."""
+    found = sys.modules.get(__package__ + ".parscan")
+    if found is None and len(text) >= 16_384:
+        from . import parscan as found
+    return found
 
 
 def _help(text: str, n: int, facts_of: Any, refused: tuple, helper: parscan.Helper) -> Any:

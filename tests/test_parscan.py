@@ -268,3 +268,13 @@ def test_stdout_that_fails(big: Path, shell: str) -> None:
     assert off.returncode == 1 and b"Traceback" not in got.stderr
     assert helper == ("" if shell == ">&-" else "helped\n")  # a closed stdout is found before reading
     assert (got.returncode, got.stdout, got.stderr) == (off.returncode, off.stdout, off.stderr)
+
+
+def test_a_small_run_does_not_import_it() -> None:
+    code = ("import sys; from krm_fn.cli import main; main([], open(sys.argv[1], 'rb'));"
+            "print('krm_fn.parscan' in sys.modules)")
+    small = Path(__file__).resolve().parents[1] / "fixtures"
+    path = next(p for p in sorted(small.glob("*/input.yaml")))
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+    assert out.stdout.splitlines()[-1] == "False", out
+    assert parscan.THRESHOLD == 16_384  # krm_fn/fastread.py's _parscan assumes this default
