@@ -11,6 +11,11 @@ function is composed: anything the scanner is not sure of, and every item the st
 shared between items, an envelope that is not `items:` entries at column 0 …); the full reader then
 reads the input and alone words every error. The full path is the reference: tests/test_fastread.py runs
 fixtures, the corpus and generated inputs through both and requires identical output and results.
+
+Two things keep the scan cheap on large inputs: what it does with an item is worked out once per
+sequence of line shapes and replayed for the items of one template (`_program`), and a large text is
+shared with a helper process on a second core (krm_fn/parscan.py: it validates the text and scans from
+the last item backwards; its failure only means this process does its share).
 """
 from __future__ import annotations
 
