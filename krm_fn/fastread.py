@@ -231,16 +231,18 @@ def _compose_entry(text: str, dash: int, end: int, line: int) -> yaml.Node:
     return node
 
 
+_KUSTOMIZE_PREFIX = C.KUSTOMIZE_GROUP + "/"
+_CONFIG_ANNOTATIONS = frozenset((C.LOCAL_CONFIG_ANNOTATION, "config.kubernetes.io/function", "config.k8s.io/function"))
+
+
 def _interesting(item: Item, region_has_kaito: bool) -> bool:
     """Items some stage looks into (or could): composed, and read like the full reader reads them."""
     if region_has_kaito or item.kind == C.CONFIGMAP_KIND or not (item.kind and item.api_version and item.name):
         return True
-    if item.api_version.startswith(C.KUSTOMIZE_GROUP + "/") or item.kind in ("Kustomization", "Component") \
+    if item.api_version.startswith(_KUSTOMIZE_PREFIX) or item.kind in ("Kustomization", "Component") \
             or item.api_version == "builtin" or item.kind == C.POLICY_KIND:
         return True
-    ann = item.scanned_annotations  # type: ignore[attr-defined]
-    return any(k in ann for k in (C.LOCAL_CONFIG_ANNOTATION, "config.kubernetes.io/function",
-                                  "config.k8s.io/function"))
+    return not _CONFIG_ANNOTATIONS.isdisjoint(item.scanned_annotations)  # type: ignore[attr-defined]
 
 
 _UNSURE = "unsure"
