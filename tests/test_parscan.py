@@ -53,13 +53,34 @@ def outcomes(text: str) -> tuple:
     return one, full
 
 
+_forked: list[int] = []
+
+
+@pytest.fixture(autouse=True)
+def _record_forks(monkeypatch):
+    """Every helper this test forks, so that `children()` can tell whether one is left."""
+    real = os.fork
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            _forked.append(pid)
+        return pid
+
+    _forked.clear()
+    monkeypatch.setattr(os, "fork", fork)
+
+
 def children() -> bool:
-    """Whether this process has a child left (a zombie or a running helper)."""
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return False
-    return True
+    """Whether a helper this test forked is left (running, or a zombie nobody reaped)."""
+    left = False
+    for pid in _forked:
+        try:
+            os.waitpid(pid, os.WNOHANG)  # (reaps a zombie, so that one failure does not spread)
+        except ChildProcessError:
+            continue  # reaped by the function, as it should be
+        left = True
+    return left
 
 
 def open_fds() -> set[str]:
@@ -68,6 +89,7 @@ def open_fds() -> set[str]:
 
 def test_the_helpers_share_is_used() -> None:
     text = kpt_list(120)
+    assert not children()
     one, full = outcomes(text)
     assert one == full and one.code == 0
     before = dict(parscan.STATS)
