@@ -329,7 +329,7 @@ _programs: dict[tuple, Any] = {}   # the shape numbers of an item's lines -> its
 _values: dict[str, Any] = {}       # line text -> its value, for a line read outside block scalars
 _heads: dict[str, int] = {}        # `key: value` lines (_SIMPLE): indentation and key -> shape number
 _flow_heads: dict[str, int] = {}   # `key: {…}` lines (_SIMPLE_FLOW): the same
-_keys: dict[str, tuple[str, str]] = {}
+_keys: dict[str, tuple[str, str]] = {}  # a key's text -> (tag, value), as `_key` reads it
 _BLANK = ("blank",)
 _RAW = "raw"
 _HASH = "#"
@@ -337,23 +337,27 @@ _EMPTY = ("", False)
 _MISSING = object()
 
 
+# At most this many lines, programs and shapes are remembered (tests make them small).
+LIMITS = (200_000, 20_000, 100_000)
+
+
 def _trim() -> None:
-    """Bounded caches: all of them are emptied together (shape numbers index the programs)."""
-    if len(_sids) > 200_000 or len(_programs) > 20_000 or len(_shape_list) > 100_000:
+    """Bounded caches: all of them are emptied together (shape numbers index the programs), between items."""
+    lines, programs, shapes = LIMITS
+    if len(_sids) > lines or len(_programs) > programs or len(_shape_list) > shapes:
         reset()
 
 
 def reset() -> None:
     """Forget every line, shape and program read so far (tests and benchmarks start cold with it)."""
-    if True:
-        _sids.clear()
-        _shapes.clear()
-        _shape_list.clear()
-        _programs.clear()
-        _values.clear()
-        _heads.clear()
-        _flow_heads.clear()
-        _keys.clear()
+    _sids.clear()
+    _shapes.clear()
+    _shape_list.clear()
+    _programs.clear()
+    _values.clear()
+    _heads.clear()
+    _flow_heads.clear()
+    _keys.clear()
 
 
 def _number(shape: Any) -> int:
@@ -1003,4 +1007,4 @@ def read(data: bytes) -> ResourceList:
     return read_text(text)
 
 
-__all__ = ["ENABLED", "STATS", "InputError", "read", "read_stream", "scan", "scan_documents"]
+__all__ = ["ENABLED", "STATS", "InputError", "read", "read_stream", "reset", "scan", "scan_documents"]

@@ -213,6 +213,29 @@ def test_programs_replay_fresh_scans() -> None:
     assert learnt < sum(len(f) for f in fresh if f is not None) / 4, learnt  # mostly replayed
 
 
+def test_small_caches_change_nothing() -> None:
+    """The scanner's caches are bounded (fastread.LIMITS): emptied between items when full, they are
+    learnt again, and the facts stay those of a fresh scan."""
+    texts = [case(seed)[0] for seed in range(0, 400, 7)]
+    try:
+        fastread.MEMO = False
+        fresh = []
+        for text in texts:
+            fastread.reset()
+            rl = fastread.scan(text)
+            fresh.append(None if rl is None else [_facts(i) for i in rl.items])
+        fastread.MEMO = True
+        fastread.LIMITS = (40, 3, 25)
+        fastread.reset()
+        for seed, (text, expected) in enumerate(zip(texts, fresh)):
+            rl = fastread.scan(text)
+            assert (None if rl is None else [_facts(i) for i in rl.items]) == expected, seed * 7
+            assert len(fastread._programs) <= 3 + 1 and len(fastread._sids) <= 40 + 80
+    finally:
+        fastread.LIMITS = (200_000, 20_000, 100_000)
+        fastread.reset()
+
+
 def test_scanned_items_are_built_as_their_init_builds_them() -> None:
     """fastread builds a ScannedItem without binding its arguments one by one: the same fields, values and
     order as `ScannedItem(index=…, node=None, source=…, start=…, end=…)` and the scanner's own fields."""
