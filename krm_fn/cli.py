@@ -16,7 +16,7 @@ from .hints import TYPE_CHECKING, Any, Sequence
 
 from . import __version__, streams, yamlio
 from .config import MODES, ConfigError, max_input, parse_size, resolve_settings
-from .findings import CAN_DISABLE
+from .catalogue import CAN_DISABLE
 from .pipeline import Outcome, run_krm, run_render
 from .results import Result, Severity
 from .streams import InputProblem

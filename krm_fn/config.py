@@ -5,7 +5,7 @@ Errors name the setting, say what arrived and what was expected. No other stage 
 from __future__ import annotations
 
 import json
-import re
+from . import lazyre
 from .record import dataclass, field
 from types import MappingProxyType
 from .hints import Any, Mapping
@@ -14,7 +14,7 @@ from . import constants as C
 from .quoting import goquote
 from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
 from .results import Severity
-from .monitoring import DEFAULT_MIN_ACCEPTANCE_RATE
+from .constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_schema import parse_version as vllm_release
 
@@ -41,8 +41,8 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = re.compile(r"SD[0-9]{3}")
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
+_FINDING_ID = lazyre.compile(r"SD[0-9]{3}")
+_VERSION = lazyre.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -147,6 +147,10 @@ class Settings:
 
 
 def version_tuple(text: str) -> tuple[int, int, int]:
+    # `v0.13.0`, `0.13` (ASCII digits only, the usual spelling and the default): without compiling the pattern.
+    parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() for p in parts):
+        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
     m = _VERSION.fullmatch(text)
     if not m:
         raise ValueError(text)
@@ -181,7 +185,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_DECIMAL = lazyre.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 def parse_min_acceptance_rate(value: Any) -> float:

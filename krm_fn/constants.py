@@ -46,6 +46,11 @@ KAITO_GROUP = "kaito.sh"
 KUSTOMIZE_GROUP = "kustomize.config.k8s.io"  # Kustomization, Component: local config without a name
 CONFIGMAP_KIND = "ConfigMap"
 CONFIGMAP_API_VERSION = "v1"
+# The opt-in PrometheusRule (monitoring.py builds it), and the prometheusRules setting's alert threshold: here
+# so that a run that writes no rule loads neither monitoring.py nor its tables.
+PROMETHEUS_RULE_API_VERSION = "monitoring.coreos.com/v1"
+PROMETHEUS_RULE_KIND = "PrometheusRule"
+DEFAULT_MIN_ACCEPTANCE_RATE = 0.3
 POLICY_KIND = "SpeculativeDecodingPolicy"
 
 # Environment variables that carry settings (Argo CD prefixes an Application's plugin env with ARGOCD_ENV_).

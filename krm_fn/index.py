@@ -5,23 +5,24 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from . import lazyre
 from .record import dataclass, field
 from .hints import Any, Collection, Iterable
 
 from . import constants as C
-from . import kinds, plain_workloads
+from . import kinds, plain_kinds
 from .kinds import KindSpec
-from .plain_workloads import WorkloadKind
+from .plain_kinds import WorkloadKind
 from .reader import Item, ItemError
 from .results import ResourceRef
 
 ABSENT = object()
 # A name as a whole word of the text: a run of the characters names are made of (a derived name is a DNS
 # subdomain), not part of a longer one.
-_WORD = re.compile(r"[\w.-]+")
+_WORD = lazyre.compile(r"[\w.-]+")
 # kustomize's configMapGenerator suffix: ten characters of its hash alphabet (hex with 0 1 3 a e replaced
 # by g h k m t, so no vowels and no look-alikes).
-_GENERATED = re.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
+_GENERATED = lazyre.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,7 +66,7 @@ class Workload:
 @dataclass(frozen=True, eq=False)
 class PlainWorkload:
     """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService: issue #12) that may
-    carry the opt-in or the function's record: its item, its kind's row of plain_workloads.KINDS, its data."""
+    carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
 
     item: Item
     spec: WorkloadKind
@@ -233,7 +234,7 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
                 index.unreadable.append((item, str(exc)))
                 continue
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
-        elif plain_workloads.known_kind(item.kind):
+        elif plain_kinds.known_kind(item.kind):
             if not _may_opt_in(item):
                 continue
             try:
@@ -244,7 +245,7 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
                 if "speculative" in item.region:
                     index.unreadable.append((item, str(exc)))
                 continue
-            plain_spec = plain_workloads.kind_of(item.api_version, item.kind)
+            plain_spec = plain_kinds.kind_of(item.api_version, item.kind)
             if plain_spec is not None:
                 index.plain.append(PlainWorkload(item, plain_spec, data))
             else:

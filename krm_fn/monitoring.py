@@ -35,8 +35,8 @@ from .hints import Iterable
 from . import constants as C
 from .derived import content_hash
 
-API_VERSION = "monitoring.coreos.com/v1"
-KIND = "PrometheusRule"
+API_VERSION = C.PROMETHEUS_RULE_API_VERSION
+KIND = C.PROMETHEUS_RULE_KIND
 NAME_PREFIX = "specdec-prometheusrule-"
 
 # vLLM V1 counters (VLLM.md "Metrics (vLLM V1)").
@@ -51,7 +51,7 @@ WORKLOAD_LABEL = "kaito_workload"
 KIND_LABEL = "kaito_workload_kind"
 ALERT = "KaitoSpeculativeDecodingLowAcceptance"
 ALERT_FOR = "30m"
-DEFAULT_MIN_ACCEPTANCE_RATE = 0.3
+DEFAULT_MIN_ACCEPTANCE_RATE = C.DEFAULT_MIN_ACCEPTANCE_RATE
 DEFAULT_WINDOW = "5m"
 
 _GENERATE_NAME_BASE = 58   # k8s.io/apiserver names.SimpleNameGenerator: maxGeneratedNameLength = 63 - 5

@@ -10,6 +10,8 @@ containers' arguments.
 
 The ids are declared where the findings are made (plain_workloads, vllm_command, checks/annotation_value);
 this module only places them on their items. `mode: validate` keeps the findings and drops the ops (plan.py).
+plain_workloads (with the vLLM command parser it uses) is loaded only when the index holds a plain workload
+that could carry the opt-in: most runs have none.
 """
 from __future__ import annotations
 
@@ -18,7 +20,6 @@ from .checks import annotation_value
 from .config import Settings
 from .index import Index
 from .reader import Item
-from .plain_workloads import has_record, other_version, plan_workload, read_opt_in, shape_problems
 from .report import about
 from .results import PlainFinding, Result, Severity
 
@@ -32,6 +33,9 @@ def _placed(f: PlainFinding, item: Item, change: bool = False, **values) -> Resu
 
 def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
     """What stops the run for a plain workload, as KAITO's webhook would for its own kinds."""
+    if not index.plain and not index.plain_other_versions:
+        return step()
+    from .plain_workloads import has_record, other_version, read_opt_in, shape_problems
     out: list[Result] = []
     for w in index.plain:
         data = plan.data_of(w.item)
@@ -56,6 +60,9 @@ def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
 
 def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
     """Each plain workload's plan: the speculative config in (or out of) its vLLM containers' arguments."""
+    if not index.plain:
+        return step()
+    from .plain_workloads import plan_workload
     ops: dict[int, list[dict]] = {}
     out: list[Result] = []
     for w in index.plain:

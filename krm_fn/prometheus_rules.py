@@ -12,14 +12,15 @@ nothing in its namespace is enabled any more, or the setting is off, it is dropp
 after the namespace's first watched workload, in a file in that workload's folder (kpt's path annotations,
 as for derived ConfigMaps).
 
-One stage, (index, settings, plan so far) -> Step, after the decisions and the derived ConfigMaps.
+One stage, (index, settings, plan so far) -> Step, after the decisions and the derived ConfigMaps. monitoring.py
+is loaded only when a rule is wanted or one is in the input: most runs have neither.
 """
 from __future__ import annotations
 
 import jsonpatch
 
 from . import constants as C
-from . import monitoring
+from .hints import TYPE_CHECKING
 from .changes import Added, Changes, Plan, Step, step
 from .config import Settings
 from .decide import Inject, NotVisible, Override
@@ -29,6 +30,9 @@ from .localconfig import listed_files, unlisted_files
 from .reader import Item, ItemError
 from .report import about, q, where
 from .results import Result, Severity
+
+if TYPE_CHECKING:
+    from . import monitoring
 
 FINDINGS = {
     "SD801": "a PrometheusRule added for a namespace's enabled workloads (the prometheusRules setting)",
@@ -46,7 +50,7 @@ ALWAYS_ON = frozenset(("SD806", "SD807"))
 
 
 def is_rule(item: Item) -> bool:
-    return item.is_mapping and item.kind == monitoring.KIND and item.api_version == monitoring.API_VERSION
+    return item.is_mapping and item.kind == C.PROMETHEUS_RULE_KIND and item.api_version == C.PROMETHEUS_RULE_API_VERSION
 
 
 def is_derived_rule(item: Item) -> bool:
@@ -73,11 +77,13 @@ def _top(w: Workload, parents: dict[int, Workload]) -> Workload:
 
 
 def _monitored(w: Workload) -> monitoring.Monitored:
+    from . import monitoring
     return monitoring.Monitored(w.spec.kind, w.name)
 
 
 def wanted(index: Index, settings: Settings, plan: Plan) -> dict[str, tuple[dict, Workload, list[Workload]]]:
     """Namespace -> (the rule it should have, the workload it is written after, the workloads it watches)."""
+    from . import monitoring
     parents = _parents(index, settings)
     watched: dict[str, dict[int, Workload]] = {}
     # A ConfigMap not in the input: KAITO (from v0.13.0, which reads the annotation) injects or the
@@ -114,6 +120,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
     want = wanted(index, settings, plan) if settings.prometheus_rules else {}
     if not want and not found:
         return step()
+    from . import monitoring
     out: list[Result] = []
     ops: dict[int, list[dict]] = {}
     added: list[Added] = []
@@ -173,7 +180,7 @@ def _keep(item: Item, rule: dict, ops: dict[int, list[dict]]) -> list[Result]:
 def rule_files(items: list[Item], changes: Changes) -> list[str]:
     """The files of the derived PrometheusRules kpt will write: new ones, and those an earlier run wrote."""
     paths = [((data.get("metadata") or {}).get("annotations") or {}).get(C.PATH_ANNOTATION, "")
-             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == monitoring.KIND]
+             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == C.PROMETHEUS_RULE_KIND]
     return paths + [item.file()[0] for item in items if is_derived_rule(item) and item.index not in changes.removed]
 
 

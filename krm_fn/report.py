@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import json
-import re
 
 import yaml
 
+from . import lazyre
 from .index import ref_of
 from .quoting import goquote
 from .reader import Item, child
@@ -19,7 +19,7 @@ def q(value: object) -> str:
     return goquote(value) if isinstance(value, str) else json.dumps(value)
 
 
-_STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
+_STEP = lazyre.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 
 
 def field_node(node: yaml.Node, field: str) -> yaml.Node | None:

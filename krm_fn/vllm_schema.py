@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
+from . import lazyre
 from .record import KW_ONLY, dataclass
 from .hints import Any
 
@@ -57,7 +57,7 @@ Version = tuple[int, int, int]
 # by 0.33's rules; a setting stage may say so.
 KNOWN_UP_TO: Version = (0, 33, 0)
 
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)*"          # 0.25.1, v0.11, 0.10.1.1
+_VERSION = lazyre.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)*"          # 0.25.1, v0.11, 0.10.1.1
                       r"(?:[.-]?(?:a|b|rc|post|dev)\d*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
 
 
@@ -67,10 +67,23 @@ def parse_version(text: str) -> Version:
     Pre-release, post-release and local parts are dropped: a 0.16 release candidate is judged as 0.16 (the
     schema changes this module knows happened at minor releases and 0.11.2). Raises ValueError.
     """
+    if isinstance(text, str):
+        plain = _plain_release(text.strip())
+        if plain is not None:
+            return plain
     m = _VERSION.fullmatch(text.strip()) if isinstance(text, str) else None
     if m is None:
         raise ValueError(f"vllmVersion must be a vLLM release such as {DEFAULT_VLLM_VERSION}, got {text!r}")
     return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
+
+
+def _plain_release(text: str) -> Version | None:
+    """`0.25.1` or `0.11` (ASCII digits only, the usual spelling and the default): what the pattern reads
+    from it, without compiling the pattern."""
+    parts = text.split(".")
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() for p in parts):
+        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
+    return None
 
 
 def shown(version: Version) -> str:
@@ -310,7 +323,7 @@ def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
 # text; repeated keys merge (mappings recursively, lists concatenated, anything else: the last wins). That
 # object is appended as the last `--speculative-config`, so a JSON `speculative-config` beside dotted keys
 # is dropped.
-_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+_HUMAN_INT = lazyre.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 _DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import generate  # noqa: E402
 import run  # noqa: E402
 
-SIZE_COLUMNS = ["objects", "input", "the function", "ms/object", "peak memory", "`kpt fn source`", "ratio", "`cat`",
+SIZE_COLUMNS = ["objects", "input", "the function", "ms/object", "ms/object above start-up", "peak memory", "`kpt fn source`", "ratio", "`cat`",
                 "`kpt fn eval --exec` function", "with `cat`", "ratio", "`render DIR`", "`render -`",
                 "`render -` / KRM"]
 SECONDS = r"(?:\d+ ms|\d+\.\d\d s)"
@@ -66,11 +66,12 @@ def check_tables(proc: subprocess.CompletedProcess, kpt: bool) -> None:
     for row in rows:
         assert len(row) == len(SIZE_COLUMNS)
         assert re.fullmatch(TIME, row[2]), row  # the function always has a figure
-        assert re.fullmatch(r"\d+ MiB", row[4]), row
-        for col in (5, 8, 9):  # kpt fn source, kpt fn eval with the function and with cat
+        assert re.fullmatch(r"-?\d+\.\d{3} \(-?\d+\.\d{3}\)", row[4]), row  # above start-up (tiny sizes: noise)
+        assert re.fullmatch(r"\d+ MiB", row[5]), row
+        for col in (6, 9, 10):  # kpt fn source, kpt fn eval with the function and with cat
             assert (re.fullmatch(TIME, row[col]) if kpt else row[col] == "n/a (kpt not installed)"), row
-        assert re.fullmatch(TIME, row[7]), row  # cat
-        for col in (11, 12):  # render DIR and render - succeeded
+        assert re.fullmatch(TIME, row[8]), row  # cat
+        for col in (12, 13):  # render DIR and render - succeeded
             assert re.fullmatch(TIME, row[col]), row
     startup = lines.index(run.STARTUP_HEADER)
     assert [_cells(ln)[0] for ln in lines[startup + 2:startup + 6]] == STARTUP_ROWS

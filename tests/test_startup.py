@@ -32,6 +32,12 @@ NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fn
 # What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (krm_fn.record
 # builds the records), typing (krm_fn.hints), hashlib with OpenSSL (krm_fn.sha).
 NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
+# What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
+# pipeline.FAST_READ_FROM bytes on), findings (the catalogue is generated: krm_fn/catalogue.py), the plain
+# vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
+# the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
+PLAIN = ["krm_fn.plain_workloads", "krm_fn.vllm_command", "krm_fn.shellwords", "krm_fn.vllm_model", "shlex"]
+LAZY = ["krm_fn.fastread", "krm_fn.findings", *PLAIN, "krm_fn.monitoring"]
 HINT = ("a module imports what start-up avoids: `from .record import dataclass, field` for dataclasses, "
         "`from .hints import Any, Iterable` for typing, `from .sha import sha256` for hashlib; commands' "
         "imports go inside the function that needs them (`python -X importtime` names the importer)")
@@ -48,8 +54,9 @@ before = set(sys.modules)
 from krm_fn.cli import main
 out, err = io.StringIO(), io.StringIO()
 code = main(stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=out, stderr=err, environ={})
+fastread = sys.modules.get("krm_fn.fastread")
 print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "compiled": compiled,
-                  "imported": sorted(set(sys.modules) - before)}))
+                  "imported": sorted(set(sys.modules) - before), "fast": fastread and fastread.STATS}))
 """
 
 
@@ -71,6 +78,102 @@ def test_krm_mode_imports_nothing_only_the_commands_need():
     assert "specdec-ngram-" in got["out"]  # the run did its work: a derived ConfigMap
     assert "krm_fn.pipeline" in got["imported"] and "yaml" in got["imported"]  # the probe sees imports
     assert [m for m in NOT_ON_THE_KRM_PATH + NEVER if m in got["imported"]] == [], HINT
+    assert [m for m in LAZY if m in got["imported"]] == [], "a one-Workspace run loads what it does not need"
+
+
+def _fixture(case: str) -> str:
+    from golden import case_input
+    return case_input(case)
+
+
+@pytest.mark.parametrize("case, lazy, words", [
+    ("plain-deployment", PLAIN, "--speculative-config="),
+    ("plain-other-apiversion", ["krm_fn.plain_workloads"], "SD722"),
+    ("monitoring-one-namespace", ["krm_fn.monitoring"], "kind: PrometheusRule"),
+    ("monitoring-setting-off", ["krm_fn.monitoring"], "SD804"),
+], ids=["plain-deployment", "plain-other-apiversion", "prometheus-rules-on", "derived-rule-in-the-input"])
+def test_what_loads_lazily_loads_when_the_input_needs_it(case, lazy, words):
+    """The other side of LAZY: an input that needs a lazily loaded module gets it (a missing import would
+    fail here, not hide behind the fixtures' in-process runs, where everything is loaded already)."""
+    got = _probe([], _fixture(case))
+    assert words in got["out"], got["err"]
+    assert [m for m in lazy if m not in got["imported"]] == []
+
+
+def _large(n: int) -> str:
+    """The one Workspace, then `n` Services: a ResourceList of about 200 bytes per Service."""
+    return ONE_WORKSPACE + "".join(f"- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s{i}\n"
+                                   f"    annotations:\n      config.kubernetes.io/path: s{i}.yaml\n"
+                                   f"  spec:\n    ports: [{{port: 80}}]\n" for i in range(n))
+
+
+def test_small_inputs_skip_the_fast_path_large_ones_take_it():
+    # The threshold as a run sees it (tests/conftest.py sets it to 0 in this process).
+    proc = subprocess.run([sys.executable, "-S", "-c", "from krm_fn.pipeline import FAST_READ_FROM as n; print(n)"],
+                          capture_output=True, env=_env(), timeout=120, text=True)
+    FAST_READ_FROM = int(proc.stdout)
+    small, large = _large(FAST_READ_FROM // 400), _large(FAST_READ_FROM // 100)
+    assert len(small) < FAST_READ_FROM <= len(large)
+    got_small, got_large = _probe([], small), _probe([], large)
+    assert got_small["code"] == got_large["code"] == 0, (got_small["err"], got_large["err"])
+    assert "krm_fn.fastread" not in got_small["imported"] and got_small["fast"] is None
+    assert got_large["fast"]["fast"] == 1, got_large["fast"]  # imported, and its scan read the list
+    assert "specdec-ngram-" in got_small["out"] and "specdec-ngram-" in got_large["out"]
+
+
+def test_a_krm_run_compiles_only_the_patterns_it_uses():
+    """Module-level patterns most runs never use are krm_fn.lazyre's: a one-Workspace run compiles none of
+    them (each was 0.1-0.5 ms at import)."""
+    code = ("import io, sys, re; from krm_fn import lazyre\n"
+            "seen = []; real = lazyre.LazyPattern.compiled\n"
+            "lazyre.LazyPattern.compiled = lambda self: seen.append(self.pattern) or real(self)\n"
+            "from krm_fn.cli import main\n"
+            "code = main([], stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=io.StringIO(), stderr=io.StringIO(), environ={})\n"
+            "print(code, len(seen))")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], input=ONE_WORKSPACE.encode(), capture_output=True,
+                          env=_env(), timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.split() == [b"0", b"0"]
+
+
+def test_a_krm_run_compiles_no_regular_expression():
+    """Beyond what PyYAML and jsonpatch compile at their import, a one-Workspace run (the package's imports
+    and the run) compiles no pattern: the rare ones are lazyre's, the usual versions and quantities are read
+    without one. A new module-level `re.compile` would be 0.1-0.5 ms on every start."""
+    code = ("import io, sys, re, re._compiler as c\nimport yaml, jsonpatch\nseen = []; real = c.compile\n"
+            "c.compile = lambda p, flags=0: seen.append(p) or real(p, flags)\n"
+            "from krm_fn.cli import main\n"
+            "code = main([], stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=io.StringIO(), stderr=io.StringIO(), environ={})\n"
+            "print(code, seen)")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], input=ONE_WORKSPACE, capture_output=True,
+                          env=_env(), timeout=120, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "0 []", "compiled at import or run (make it lazyre.compile): " + proc.stdout
+
+
+def test_every_lazy_pattern_compiles_and_matches_as_compiled():
+    """A lazily compiled pattern fails only at first use: compile every one in the package here."""
+    import importlib
+    import pkgutil
+    import re
+
+    import krm_fn
+    from krm_fn import lazyre
+    found = 0
+    for info in pkgutil.walk_packages(krm_fn.__path__, "krm_fn."):
+        if info.name.endswith("__main__"):
+            continue
+        for value in vars(importlib.import_module(info.name)).values():
+            if isinstance(value, lazyre.LazyPattern):
+                found += 1
+                assert isinstance(value.compiled(), re.Pattern)
+    assert found >= 10
+    lazy = lazyre.compile(r"(a+)(b)?")
+    assert "fullmatch" not in vars(lazy)
+    assert lazy.fullmatch("aab").groups() == ("aa", "b") and lazy.groups == 2
+    assert vars(lazy)["fullmatch"].__self__ is not None  # bound to the compiled pattern from now on
+    assert lazy.sub("-", "xaay") == "x-y" and lazy.findall("ab a") == [("a", "b"), ("a", "")]
+    assert lazyre.compile("A", re.I).match("a") is not None
 
 
 def test_render_imports_none_of_what_no_run_needs():
@@ -119,6 +222,31 @@ def test_the_entry_point_exits_without_teardown_and_loses_nothing(argv, stdin, c
     assert "TEARDOWN" not in proc.stderr.decode()
     if code == 1:
         assert proc.stdout == b"" and "error" in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("argv0, collecting", [
+    ("/usr/local/bin/kaito-specdec", False), ("-m", False), ("-c", True), ("/usr/bin/pytest", True)])
+def test_the_command_imports_without_garbage_collection_a_library_import_keeps_it(argv0, collecting):
+    """Started as the console script or `python -m krm_fn`, the package turns the cyclic collector off before
+    PyYAML and its own modules import (collecting there was ~10 % of a start); imported by anything else,
+    the collector stays as it was."""
+    code = (f"import sys; sys.argv[0] = {argv0!r}\nimport gc, krm_fn\nenabled = gc.isenabled()\n"
+            "import yaml\nprint(enabled, 'yaml' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, env=_env(), timeout=120, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(collecting), "True"]
+
+
+def test_the_console_script_starts_with_the_collector_off():
+    """The console script as pip writes it (`from krm_fn.cli import run`): yaml is imported after the package
+    turned the collector off."""
+    code = ("import sys; sys.argv[0] = '/venv/bin/kaito-specdec'\nimport gc\n"
+            "seen = []\nclass Watch:\n    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'yaml': seen.append(gc.isenabled())\n\n"
+            "sys.meta_path.insert(0, Watch())\nfrom krm_fn.cli import run\nprint(seen)")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, env=_env(), timeout=120, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[False]"
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["render", "-"]])
