@@ -661,10 +661,10 @@ def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> An
 
 
 def _parscan(text: str) -> Any:
-    """krm_fn.parscan, imported only for a text that could be long enough for it (start-up of small runs):
-    shorter than its default THRESHOLD (whoever changes that has imported it) it cannot be."""
+    """krm_fn.parscan, imported only for a text long enough for it (start-up of smaller runs): with fewer
+    lines than its default THRESHOLD (whoever changes that has imported it) it is not."""
     found = sys.modules.get(__package__ + ".parscan")
-    if found is None and len(text) >= 16_384:
+    if found is None and len(text) >= 16_384 and text.count("\n") >= 16_384:
         from . import parscan as found
     return found
 
