@@ -11,10 +11,17 @@ function is composed: anything the scanner is not sure of, and every item the st
 shared between items, an envelope that is not `items:` entries at column 0 …); the full reader then
 reads the input and alone words every error. The full path is the reference: tests/test_fastread.py runs
 fixtures, the corpus and generated inputs through both and requires identical output and results.
+
+Two things keep the scan cheap on large inputs: what it does with an item is worked out once per
+sequence of line shapes and replayed for the items of one template (`_program`), and a large text is
+shared with a helper process on a second core (krm_fn/parscan.py: it validates the text and scans from
+the last item backwards; its failure only means this process does its share).
 """
 from __future__ import annotations
 
 import re
+import sys
+import time
 from .hints import Any
 
 import yaml
@@ -78,11 +85,18 @@ class _Fallback(Exception):
     """The input is not what the fast path reads: the full reader takes it."""
 
 
+# What sends an input to the full reader (which words the error, if there is one).
+_REFUSED = (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError)
+
+
 def _key(text: str) -> tuple[str, str]:
     """(tag, value) of a key as the duplicate-key check compares them."""
-    if text[0] == '"' or text[0] == "'":
-        return (yamlio.STR_TAG, text[1:-1])
-    return (_tag(text), text)
+    found = _keys.get(text)
+    if found is None:
+        if len(_keys) > 100_000:
+            _keys.clear()
+        found = _keys[text] = (yamlio.STR_TAG, text[1:-1]) if text[0] == '"' or text[0] == "'" else (_tag(text), text)
+    return found
 
 
 def _value(rest: str) -> tuple[str, Any]:
@@ -217,36 +231,22 @@ def _compose_entry(text: str, dash: int, end: int, line: int) -> yaml.Node:
     return node
 
 
+_KUSTOMIZE_PREFIX = C.KUSTOMIZE_GROUP + "/"
+_CONFIG_ANNOTATIONS = frozenset((C.LOCAL_CONFIG_ANNOTATION, "config.kubernetes.io/function", "config.k8s.io/function"))
+
+
 def _interesting(item: Item, region_has_kaito: bool) -> bool:
     """Items some stage looks into (or could): composed, and read like the full reader reads them."""
     if region_has_kaito or item.kind == C.CONFIGMAP_KIND or not (item.kind and item.api_version and item.name):
         return True
-    if item.api_version.startswith(C.KUSTOMIZE_GROUP + "/") or item.kind in ("Kustomization", "Component") \
+    if item.api_version.startswith(_KUSTOMIZE_PREFIX) or item.kind in ("Kustomization", "Component") \
             or item.api_version == "builtin" or item.kind == C.POLICY_KIND:
         return True
-    ann = item.scanned_annotations  # type: ignore[attr-defined]
-    return any(k in ann for k in (C.LOCAL_CONFIG_ANNOTATION, "config.kubernetes.io/function",
-                                  "config.k8s.io/function"))
+    return not _CONFIG_ANNOTATIONS.isdisjoint(item.scanned_annotations)  # type: ignore[attr-defined]
 
 
 _UNSURE = "unsure"
 _FALLBACK = "fallback"
-_lines: dict[str, Any] = {}  # line text -> its reading: lines repeat across items (kind: Deployment, spec:)
-
-
-def _classify(line: str) -> Any:
-    """One line that is not blank, not a comment and not in a block scalar, read on its own:
-    (indent, column of its first `- ` or -1, of its last, column of its content, key or None, value kind,
-    value), or _UNSURE / _FALLBACK. Cached by the line's text."""
-    found = _lines.get(line)
-    if found is not None:
-        return found
-    if len(_lines) > 200_000:
-        _lines.clear()
-    _lines[line] = found = _read_line(line)
-    return found
-
-
 # The commonest line, read by one match: `key: value` with a plain word or a one-line quoted string.
 _SIMPLE = re.compile(r"""( *)([A-Za-z_$/.][A-Za-z0-9_$./-]*):[ ]+([A-Za-z_/][A-Za-z0-9_./-]*|'[^'\n]*'|"[^"\\\n]*")[ ]*(?:[ ]#.*)?$""")
 
@@ -259,6 +259,9 @@ _FLOW_KEYS = re.compile(rf"[ ]*({_WORD_KEY}):")
 
 
 def _read_line(line: str) -> Any:
+    """One line that is not blank, not a comment and not in a block scalar, read on its own:
+    (indent, column of its first `- ` or -1, of its last, column of its content, key or None, value kind,
+    value), or _UNSURE / _FALLBACK."""
     m = _SIMPLE_FLOW.match(line)
     if m is not None and len(m.group(1)) <= _MAX_COLUMN:
         keys = [_key(k) for k in _FLOW_KEYS.findall(m.group(3))]
@@ -310,12 +313,167 @@ _ROOT, _META, _ANN, _ELSE = 0, 1, 2, 3
 _DEEPER = {(_ROOT, "metadata"): _META, (_META, "annotations"): _ANN}
 
 
+# What the scan of an item does depends only on the shapes of its lines, never on their values. A line's
+# shape is its reading without the value (indentation, dashes, column, key, value kind) for a line read
+# outside block scalars; (what it is, indentation) for a comment, a line the scanner cannot vouch for, or
+# a line met so far only inside block scalars (whose text the scan never reads: only its indentation, to
+# find where the block ends); `_BLANK` for a blank line. Items made from one template (a chart's or a
+# generator's Deployments) have the same shapes line for line: what the scan does with a sequence of shapes
+# (`_program`) is worked out once, then replayed for every item of that sequence, each fact taken from the
+# line the program names. tests/test_fastread.py compares replayed facts with fresh ones (`MEMO = False`).
+MEMO = True
+_sids: dict[str, int] = {}         # line text -> the number of its shape
+_shapes: dict[Any, int] = {}       # shape -> its number
+_shape_list: list[Any] = []        # number -> shape
+_programs: dict[tuple, Any] = {}   # the shape numbers of an item's lines -> its program
+_values: dict[str, Any] = {}       # line text -> its value, for a line read outside block scalars
+_heads: dict[str, int] = {}        # `key: value` lines (_SIMPLE): indentation and key -> shape number
+_flow_heads: dict[str, int] = {}   # `key: {…}` lines (_SIMPLE_FLOW): the same
+_keys: dict[str, tuple[str, str]] = {}  # a key's text -> (tag, value), as `_key` reads it
+_BLANK = ("blank",)
+_RAW = "raw"
+_HASH = "#"
+_EMPTY = ("", False)
+_MISSING = object()
+
+
+# At most this many lines, programs and shapes are remembered (tests make them small).
+LIMITS = (200_000, 20_000, 100_000)
+
+
+def _trim() -> None:
+    """Bounded caches: all of them are emptied together (shape numbers index the programs), between items."""
+    lines, programs, shapes = LIMITS
+    if len(_sids) > lines or len(_programs) > programs or len(_shape_list) > shapes:
+        reset()
+
+
+def reset() -> None:
+    """Forget every line, shape and program read so far (tests and benchmarks start cold with it)."""
+    _sids.clear()
+    _shapes.clear()
+    _shape_list.clear()
+    _programs.clear()
+    _values.clear()
+    _heads.clear()
+    _flow_heads.clear()
+    _keys.clear()
+
+
+def _number(shape: Any) -> int:
+    n = _shapes.get(shape)
+    if n is None:
+        n = _shapes[shape] = len(_shape_list)
+        _shape_list.append(shape)
+    return n
+
+
+def _light(line: str) -> int:
+    """The shape of a line met inside a block scalar, not read (a blank line, a comment, or raw text)."""
+    stripped = line.lstrip(" ")
+    if not stripped:
+        shape: Any = _BLANK
+    else:
+        shape = (_HASH if stripped[0] == "#" else _RAW, len(line) - len(stripped))
+    n = _sids[line] = _number(shape)
+    return n
+
+
+def _full(line: str) -> int:
+    """The shape of a line read outside block scalars (its value kept in `_values`)."""
+    m = _SIMPLE.match(line)
+    if m is not None and m.end(1) <= _MAX_COLUMN:
+        # The commonest line, `key: value`, read as _read_line reads it, its shape found by its head.
+        head = line[:m.end(2)]
+        n = _heads.get(head)
+        if n is None:
+            key = m.group(2)
+            indent = m.end(1)
+            n = _heads[head] = _number((indent, -1, -1, indent, _key(key), "scalar"))
+        value = m.group(3)
+        _values[line] = (value[1:-1], True) if value[0] == "'" or value[0] == '"' else \
+            (value, _tag(value) == yamlio.STR_TAG)
+        _sids[line] = n
+        return n
+    m = _SIMPLE_FLOW.match(line)
+    if m is not None and m.end(1) <= _MAX_COLUMN:
+        # `labels: {app: web-1, tier: front}`, read as _read_line reads it: plain keys are the same key
+        # exactly when their texts are the same.
+        keys = _FLOW_KEYS.findall(m.group(3))
+        if len(set(keys)) == len(keys):
+            head = line[:m.end(2)]
+            n = _flow_heads.get(head)
+            if n is None:
+                indent = m.end(1)
+                n = _flow_heads[head] = _number((indent, -1, -1, indent, _key(m.group(2)), "flow"))
+            _sids[line] = n
+            return n
+    stripped = line.lstrip(" ")
+    if not stripped:
+        shape: Any = _BLANK
+    elif stripped[0] == "#":
+        shape = (_HASH, len(line) - len(stripped))
+    else:
+        c = _read_line(line)
+        if c.__class__ is str:
+            shape = (c, len(line) - len(stripped))
+        else:
+            shape = c[:6]
+            _values[line] = c[6]
+    n = _sids[line] = _number(shape)
+    return n
+
+
 def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
     """The facts of one item (the lines of its chunk, which begins at `pos`), or None when anything in it
     is not simple enough to vouch for. `dash`: the chunk is a list entry whose first line begins with its
     `- ` at column 0 (a ResourceList's items); otherwise a document of a stream, its keys at column 0."""
+    _trim()
+    first = lines[0]
+    if dash:
+        # The entry's own `- `: what follows is the item's first key, here or on a later line.
+        rest = first[1:].lstrip(" ")
+        lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
+    key = tuple(map(_sids.get, lines))
+    if None in key:
+        # New lines (an item's name, labels, kpt's index and path …): read now, where they are few, to find
+        # the item's program at once; many new lines are likely block scalars' text, never read otherwise.
+        unknown = [n for n, sid in enumerate(key) if sid is None]
+        if len(unknown) <= 8 or len(unknown) * 8 <= len(lines):
+            for n in unknown:
+                _full(lines[n])
+            key = tuple(map(_sids.get, lines))
+    program = _programs.get(key, _MISSING) if MEMO else _MISSING
+    if program is _MISSING:
+        program = _program(lines)
+        key = tuple(map(_sids.get, lines))
+        if None not in key:  # every shape it depends on is known (an unsure item may stop early)
+            _programs[key] = program
+    if program.__class__ is str:
+        if program is _FALLBACK:
+            raise _Fallback
+        return None
+    start, start_col, last, fact_lines, annotation_lines = program
     ann: dict[str, tuple[str, bool]] = {}
     facts: dict[str, Any] = {"annotations": ann}
+    read = _values.__getitem__
+    for name, n in fact_lines:
+        facts[name] = read(lines[n])
+    for name, n in annotation_lines:
+        ann[name] = read(lines[n]) if n >= 0 else _EMPTY
+    lines[0] = first
+    facts["start"] = pos + sum(map(len, lines[:start])) + start + start_col
+    facts["end"] = pos + sum(map(len, lines[:last + 1])) + last + 1
+    return facts
+
+
+def _program(lines: list[str]) -> Any:
+    """What the scan of an item with these lines does, from their shapes alone: _UNSURE (the item is
+    composed), _FALLBACK (the full reader reads the input), or (line and column of the first key, line of
+    the last value, (fact, line) for apiVersion, kind, name, namespace and generateName, (annotation, line
+    or -1 for an empty value)), each in the order met."""
+    facts: list[tuple[str, int]] = []
+    ann: list[tuple[str, int]] = []
     # Each open mapping: [column, keys, where (_ROOT …), last key, its value was empty].
     stack: list[list] = []
     body_min = -1          # inside a block scalar: lines indented at least this far belong to it
@@ -325,39 +483,37 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
     start_col = 0
     last = -1              # line number of the last value
     last_kind = ""
-    first = lines[0]
-    if dash:
-        # The entry's own `- `: what follows is the item's first key, here or on a later line.
-        rest = first[1:].lstrip(" ")
-        lines[0] = " " * (len(first) - len(rest)) + rest if rest and rest[0] != "#" else ""
-    get = _lines.get
+    shapes = _shape_list
+    get = _sids.get
     for number, line in enumerate(lines):
+        n = get(line)
+        shape = shapes[n if n is not None else _light(line)]
+        if shape is _BLANK:
+            continue
+        short = len(shape) == 2
         if body_min >= 0:
-            stripped = line.lstrip(" ")
-            if not stripped or len(line) - len(stripped) >= body_min:
+            if (shape[1] if short else shape[0]) >= body_min:
                 continue
             body_min = -1
-        c = get(line)
-        if c is None:
-            stripped = line.lstrip(" ")
-            if not stripped or stripped[0] == "#":
-                continue
-            c = _classify(line)
-        if c.__class__ is str:
-            if c is _FALLBACK:
-                raise _Fallback
-            return None
-        indent, first_dash, last_dash, col, key, kind, value = c
+        if short:
+            if shape[0] == _RAW:
+                shape = shapes[_full(line)]
+                short = len(shape) == 2
+            if short:
+                if shape[0] == _HASH:
+                    continue
+                return _FALLBACK if shape[0] == _FALLBACK else _UNSURE
+        indent, first_dash, last_dash, col, key, kind = shape
         if 0 <= limit < indent:
-            return None  # a plain scalar going on over lines
+            return _UNSURE  # a plain scalar going on over lines
         limit = -1
         if start < 0:
             if first_dash >= 0 or key is None:
-                raise _Fallback  # a list, a scalar or a flow mapping as an item: the full reader says what
+                return _FALLBACK  # a list, a scalar or a flow mapping as an item: the full reader says what
             start, start_col = number, col
         if pending:
             if key is None or first_dash >= 0 or col <= stack[-1][0]:
-                return None  # metadata or annotations that are not a block mapping
+                return _UNSURE  # metadata or annotations that are not a block mapping
             pending = False
         if first_dash >= 0:
             while stack and stack[-1][0] > first_dash:
@@ -365,7 +521,7 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
         if key is None:
             # `- value`: a scalar (or flow) entry of a list.
             if kind == "empty":
-                return None
+                return _UNSURE
             if kind == "block":
                 body_min = last_dash + 1  # deeper than the dash
             else:
@@ -381,7 +537,7 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
             elif stack:
                 parent = stack[-1]
                 if not parent[4]:
-                    return None
+                    return _UNSURE
                 where = _DEEPER.get((parent[2], parent[3]), _ELSE)
             else:
                 where = _ROOT
@@ -392,7 +548,7 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
         else:
             top = stack[-1]
             if key in top[1]:
-                return None  # a key twice: the full reader's walk reports it
+                return _UNSURE  # a key twice: the full reader's walk reports it
             top[1].add(key)
             top[3] = key[1]
             where = top[2]
@@ -402,27 +558,27 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
             if where == _ROOT:
                 if name == "apiVersion" or name == "kind":
                     if kind != "scalar":
-                        return None
-                    facts[name] = value
+                        return _UNSURE
+                    facts.append((name, number))
                 elif name == "metadata":
                     if not empty:
-                        return None
+                        return _UNSURE
                     pending = True
             elif where == _META:
                 if name == "name" or name == "namespace" or name == "generateName":
                     if kind != "scalar":
-                        return None
-                    facts[name] = value
+                        return _UNSURE
+                    facts.append((name, number))
                 elif name == "annotations":
                     if not empty:
-                        return None
+                        return _UNSURE
                     pending = True
             elif empty:
-                ann[name] = ("", False)
+                ann.append((name, -1))
             elif kind != "scalar":
-                return None
+                return _UNSURE
             else:
-                ann[name] = value
+                ann.append((name, number))
         if kind == "block":
             body_min = col + 1
         elif not empty:
@@ -430,11 +586,8 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
         last_kind = kind
         last = number
     if pending or start < 0 or last_kind in ("empty", "block"):
-        return None  # where such an item ends is the composer's to say
-    lines[0] = first
-    facts["start"] = pos + sum(map(len, lines[:start])) + start + start_col
-    facts["end"] = pos + sum(map(len, lines[:last + 1])) + last + 1
-    return facts
+        return _UNSURE  # where such an item ends is the composer's to say
+    return (start, start_col, last, tuple(facts), tuple(ann))
 
 
 def _str(fact: Any) -> str:
@@ -449,11 +602,14 @@ def scan(text: str) -> ResourceList | None:
         return None
     try:
         return _scan(text)
-    except (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError):
+    except _REFUSED:
         return None
 
 
 _ITEMS = re.compile(r"^items:[ ]*(?:#.*)?\n", re.MULTILINE)
+# The same line after a line break: searched fast (the pattern begins with a literal), where `^` with
+# MULTILINE tries every position of a text of megabytes.
+_ITEMS_AFTER = re.compile(r"\nitems:[ ]*(?:#.*)?\n")
 # A `- ` entry, and any other line at column 0 (what ends the list), each after its line break: a pattern
 # that begins with a literal is searched fast, one with `^` tries every position.
 _ENTRY = re.compile(r"\n-(?=[ \n])")
@@ -461,8 +617,10 @@ _OTHER = re.compile(r"\n(?:[^\s#-]|-[^ \n])")
 
 
 def _scan(text: str) -> ResourceList | None:
-    found = _ITEMS.search(text)
-    if found is None or _ITEMS.search(text, found.end()) is not None:
+    found = _ITEMS.match(text) or _ITEMS_AFTER.search(text)
+    if found is not None and found.group()[0] == "\n":
+        found = _ITEMS.match(text, found.start() + 1)
+    if found is None or _ITEMS_AFTER.search(text, found.end() - 1) is not None:
         return None
     head_end = found.end()
     other = _OTHER.search(text, head_end - 1)
@@ -470,9 +628,137 @@ def _scan(text: str) -> ResourceList | None:
     starts = [m.start() + 1 for m in _ENTRY.finditer(text, head_end - 1, tail)]
     if not starts:
         return None
-    # Everything is YAML (libyaml, in C, nothing built): from here on only structure is read.
+    bounds = starts + [tail]
+    return _run_jobs(text, len(starts), lambda i: _item_facts(text, bounds, i), _REFUSED,
+                     lambda helper: _scan_with(text, found, head_end, tail, bounds, helper))
+
+
+# --- two cores for a large text (krm_fn/parscan.py): its items (or documents) are the jobs ------------------
+
+def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> Any:
+    """`body(helper)`, with a helper process forked to validate `text` and find `facts_of(j)` for the last
+    of its n jobs where that pays (None otherwise). Whatever happens the helper is gone afterwards."""
+    helper = None
+    parscan = _parscan(text) if n > 1 else None
+    if parscan is not None and parscan.wanted(text):
+        helper = parscan.Helper(n)
+        if not helper.start(lambda h: _help(text, n, facts_of, refused, h)):
+            helper = None
+    try:
+        return body(helper)
+    except refused:
+        raise
+    except Exception:
+        if helper is not None:
+            # Not what the scanner refuses: what the one-process scan would meet first decides (invalid
+            # YAML before anything else).
+            helper.cancel()
+            _validate(text)
+        raise
+    finally:
+        if helper is not None:
+            helper.cancel()  # nothing left to do when answered; reaped and closed otherwise
+
+
+def _parscan(text: str) -> Any:
+    """krm_fn.parscan, imported only for a text long enough for it (start-up of smaller runs): with fewer
+    lines than its default THRESHOLD (whoever changes that has imported it) it is not."""
+    found = sys.modules.get(__package__ + ".parscan")
+    if found is None and len(text) >= 16_384 and text.count("\n") >= 16_384:
+        from . import parscan as found
+    return found
+
+
+def _help(text: str, n: int, facts_of: Any, refused: tuple, helper: parscan.Helper) -> Any:
+    """In the helper process: validate the text, then find the facts of jobs from the last one backwards
+    until they meet this process's. ("ok", first job done, their facts) | ("invalid",) | ("fallback",)"""
+    try:
+        _validate(text)
+    except refused:
+        return ("invalid",)
+    out = []
+    j = n - 1
+    try:
+        while j >= 0 and helper.take(j):
+            out.append(facts_of(j))
+            helper.did(j)
+            j -= 1
+    except refused:
+        return ("fallback",)
+    out.reverse()
+    return ("ok", j + 1, out)
+
+
+def _in_order(text: str, n: int, facts_of: Any, helper: parscan.Helper | None, started: float) -> Any:
+    """(j, facts of job j) for every job in order: found here, or (past where this process met the
+    helper) the helper's. If the helper failed, its share is done here (the text validated first, as the
+    one-process scan does); invalid YAML, or a job the full reader must read, raises _Fallback."""
+    helped = None
+    i = 0
+    while i < n:
+        if helper is not None and not helper.take(i):
+            helped = _answer(helper, started, i, n)
+            helper = None
+            if helped is None:
+                _validate(text)
+                continue
+            if helped[0] != "ok":
+                raise _Fallback
+        if helped is None:
+            facts = facts_of(i)
+            if helper is not None:
+                helper.did(i)
+        else:
+            facts = helped[2][i - helped[1]]
+        yield i, facts
+        i += 1
+    if helper is not None:  # this process did every job: the helper's verdict on the text still counts
+        helped = _answer(helper, started, n, n)
+        if helped is None:
+            _validate(text)
+        elif helped[0] == "invalid":
+            raise _Fallback
+
+
+def _answer(helper: parscan.Helper, started: float, stop: int, n: int) -> Any:
+    """The helper's answer when this process stopped at job `stop`; None if it failed."""
+    def check(got: Any) -> bool:
+        if got.__class__ is not tuple or not got:
+            return False
+        if got == ("invalid",) or got == ("fallback",):
+            return True
+        if len(got) != 3 or got[0] != "ok" or got[1].__class__ is not int or got[2].__class__ is not list:
+            return False
+        first, facts = got[1], got[2]
+        return 0 <= first <= stop and len(facts) == n - first and \
+            all(f is None or f is False or f.__class__ is dict for f in facts)
+
+    return helper.answer(started, check)
+
+
+def _validate(text: str) -> None:
+    """Everything is YAML (libyaml, in C, nothing built), or yaml.YAMLError."""
     from yaml import _yaml  # type: ignore[attr-defined]
     _yaml.CParser(text).raw_parse()
+
+
+def _item_facts(text: str, bounds: list[int], i: int) -> dict | None:
+    """The facts of the i-th entry (None: it is composed), or _Fallback."""
+    lines = text[bounds[i]:bounds[i + 1]].split("\n")
+    lines.pop()  # each chunk ends with a line break
+    try:
+        return _scan_item(lines, bounds[i])
+    except _Unsure:
+        return None
+
+
+def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: list[int],
+               helper: parscan.Helper | None) -> ResourceList | None:
+    started = time.monotonic()
+    if helper is None:
+        _validate(text)
+    # From here on only structure is read.
+    starts = bounds[:-1]
     skeleton = text[:head_end] + text[tail:]
     docs = [d for d in yamlio.compose_all(skeleton)
             if d is not None and not (isinstance(d, yaml.ScalarNode) and yamlio.is_null(d))]
@@ -501,24 +787,14 @@ def _scan(text: str) -> ResourceList | None:
         return None
     items: list[Item] = []
     line = head_lines + text.count("\n", head_end, starts[0])
-    bounds = starts + [tail]
     kaito = _mentions(text, head_end, tail)
     k = 0
-    for i, dash in enumerate(starts):
-        chunk_end = bounds[i + 1]
-        chunk = text[dash:chunk_end]
-        lines = chunk.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        try:
-            facts = _scan_item(lines, dash)
-        except _Unsure:
-            facts = None
+    for i, facts in _in_order(text, len(starts), lambda j: _item_facts(text, bounds, j), helper, started):
+        dash, chunk_end = bounds[i], bounds[i + 1]
         while k < len(kaito) and kaito[k] < dash:
             k += 1
-        item = _make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end)
-        items.append(item)
-        line += len(lines)
+        items.append(_make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end))
+        line += text.count("\n", dash, chunk_end)
     last_end = items[-1].end
     seq_start = yaml.Mark("<unicode string>", starts[0], head_lines + text.count("\n", head_end, starts[0]),
                           0, None, None)
@@ -544,20 +820,36 @@ def _mentions(text: str, start: int, end: int) -> list[int]:
     return [m.start() for m in _KAITO.finditer(text, start, end)]
 
 
+_fresh: dict[str, Any] = {}  # a new ScannedItem's fields, as Item's __init__ sets them
+
+
 def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool,
           entry: bool = True) -> Item:
     if facts is not None:
-        item = ScannedItem(index=index, node=None, source=text, start=facts["start"], end=facts["end"])
+        # What `ScannedItem(index=…, node=None, source=…, start=…, end=…)` makes, without binding arguments
+        # one by one for each of thousands of items (tests/test_fastread.py compares the two).
+        if not _fresh:
+            # A plain Item's fields; `node` goes where ScannedItem's setter puts it.
+            made = vars(Item(index=0, node=None, source="", start=0, end=0))
+            _fresh.update(("_node" if k == "node" else k, v) for k, v in made.items())
+        item = ScannedItem.__new__(ScannedItem)
+        values = item.__dict__
+        values.update(_fresh)
+        values["index"] = index
+        values["source"] = text
+        values["start"] = facts["start"]
+        values["end"] = facts["end"]
         if not entry:
-            item.entry = False
-        item.scanned_annotations = facts["annotations"]
-        item.generate_name = facts.get("generateName", ("", False))[1]
-        item.dash, item.dash_line, item.chunk_end = dash, line, chunk_end
-        item.api_version = _str(facts.get("apiVersion"))
-        item.kind = _str(facts.get("kind"))
-        meta_name = facts.get("name")
-        item.name = _str(meta_name)
-        item.namespace = _str(facts.get("namespace"))
+            values["entry"] = False
+        get = facts.get
+        values["scanned_annotations"] = facts["annotations"]
+        generate_name = get("generateName")
+        values["generate_name"] = generate_name is not None and generate_name[1]
+        values["dash"], values["dash_line"], values["chunk_end"] = dash, line, chunk_end
+        values["api_version"] = _str(get("apiVersion"))
+        values["kind"] = _str(get("kind"))
+        values["name"] = _str(get("name"))
+        values["namespace"] = _str(get("namespace"))
         if not _interesting(item, kaito):
             STATS["passed"] += 1
             return item
@@ -624,45 +916,63 @@ def scan_documents(text: str, first: int) -> list[Item] | None:
         return None
     try:
         items = _scan_documents(text, first)
-    except (_Fallback, _Unsure, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError,
-            AttributeError):
+    except _REFUSED_DOCUMENTS:
         return None
     if items is not None:
         STATS["fast"] += 1
     return items
 
 
+_REFUSED_DOCUMENTS = _REFUSED + (_Unsure, AttributeError)
+
+
 def _scan_documents(text: str, first: int) -> list[Item] | None:
     bounds = _separators(text)
     if bounds is None:
         return None
-    # Everything is YAML (libyaml, in C, nothing built): from here on only structure is read.
-    from yaml import _yaml  # type: ignore[attr-defined]
-    _yaml.CParser(text).raw_parse()
-    kaito = _mentions(text, 0, len(text))
-    items: list[Item] = []
-    k = 0
+    # (start, end, line) of each stretch of text between markers
+    chunks = []
     start = line = 0
     for marker, after in bounds + [(len(text), len(text))]:
         if marker > start:
-            chunk = text[start:marker]
-            lines = chunk.split("\n")
-            lines.pop()  # the chunk ends with a line break
-            if not _blank(lines):
-                try:
-                    facts = _scan_item(lines, start, dash=False)
-                except _Unsure:
-                    facts = None
-                while k < len(kaito) and kaito[k] < start:
-                    k += 1
-                item = _make_document(first + len(items), text, start, marker, line, facts,
-                                      k < len(kaito) and kaito[k] < marker)
-                if item is None:
-                    return None
-                items.append(item)
-            line += len(lines)
+            chunks.append((start, marker, line))
+            line += text.count("\n", start, marker)
         line += after > marker  # the marker's own line
         start = after
+    return _run_jobs(text, len(chunks), lambda i: _document_facts(text, chunks[i]), _REFUSED_DOCUMENTS,
+                     lambda helper: _documents_with(text, first, chunks, helper))
+
+
+def _document_facts(text: str, chunk: tuple[int, int, int]) -> dict | bool | None:
+    """The facts of a document (None: it is composed), False for no document (blank lines, comments)."""
+    lines = text[chunk[0]:chunk[1]].split("\n")
+    lines.pop()  # the chunk ends with a line break
+    if _blank(lines):
+        return False
+    try:
+        return _scan_item(lines, chunk[0], dash=False)
+    except _Unsure:
+        return None
+
+
+def _documents_with(text: str, first: int, chunks: list[tuple[int, int, int]],
+                    helper: parscan.Helper | None) -> list[Item] | None:
+    started = time.monotonic()
+    if helper is None:
+        _validate(text)  # everything is YAML: from here on only structure is read
+    kaito = _mentions(text, 0, len(text))
+    items: list[Item] = []
+    k = 0
+    for i, facts in _in_order(text, len(chunks), lambda j: _document_facts(text, chunks[j]), helper, started):
+        if facts is False:
+            continue
+        start, end, line = chunks[i]
+        while k < len(kaito) and kaito[k] < start:
+            k += 1
+        item = _make_document(first + len(items), text, start, end, line, facts, k < len(kaito) and kaito[k] < end)
+        if item is None:
+            return None
+        items.append(item)
     return items
 
 
@@ -697,4 +1007,4 @@ def read(data: bytes) -> ResourceList:
     return read_text(text)
 
 
-__all__ = ["ENABLED", "STATS", "InputError", "read", "read_stream", "scan", "scan_documents"]
+__all__ = ["ENABLED", "STATS", "InputError", "read", "read_stream", "reset", "scan", "scan_documents"]

@@ -5,6 +5,8 @@ by the kpt-shaped ones (and so that this test compares something).
 """
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import yaml
 
 from fastpath_cases import case
 from golden import case_env, case_input, cases, wrap
-from krm_fn import fastread, yamlio
+from krm_fn import fastread, parscan, yamlio
 from runner import run
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -22,13 +24,18 @@ GENERATED = 2000
 pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path needs libyaml's C parser")
 
 
-def both(text: str, env: dict | None = None) -> bool:
-    """Run `text` with the fast path on and off; assert the same outcome; whether the fast path read it."""
+def both(text: str, env: dict | None = None, fork: bool = True) -> bool:
+    """Run `text` with the fast path on, in one process and on two (krm_fn/parscan.py: forced on however
+    small the input, the helper's share half the items; `fork=False`: the helper's work done in this
+    process, its answer marshalled and checked as from a real helper), and with the fast path off; assert
+    the same outcome; whether the fast path read it."""
     before = fastread.STATS["fast"]
     try:
         fastread.ENABLED = True
         fast = run([], text, env or {})
         took = fastread.STATS["fast"] > before
+        with two_cores(inline=not fork):
+            parallel = run([], text, env or {})
         fastread.ENABLED = False
         full = run([], text, env or {})
     finally:
@@ -36,7 +43,19 @@ def both(text: str, env: dict | None = None) -> bool:
     assert "Traceback" not in fast.err
     assert (fast.code, fast.err) == (full.code, full.err)
     assert fast.out == full.out
+    assert parallel == fast
     return took
+
+
+@contextlib.contextmanager
+def two_cores(fault: str = "", split: float | None = 0.5, inline: bool = False) -> Iterator[None]:
+    """The parallel scan for any input, even on a machine with one CPU (and a simulated fault)."""
+    saved = parscan.THRESHOLD, parscan.SPLIT, parscan.FAULT, parscan.INLINE, parscan._cpus
+    parscan.THRESHOLD, parscan.SPLIT, parscan.FAULT, parscan.INLINE, parscan._cpus = 0, split, fault, inline, 2
+    try:
+        yield
+    finally:
+        parscan.THRESHOLD, parscan.SPLIT, parscan.FAULT, parscan.INLINE, parscan._cpus = saved
 
 
 @pytest.fixture(autouse=True)
@@ -107,7 +126,7 @@ def test_generated() -> None:
     for seed in range(GENERATED):
         text, unmutated = case(seed)
         try:
-            took = both(text)
+            took = both(text, fork=seed % 10 == 0)  # a real helper process for one in ten
         except AssertionError:
             raise AssertionError(f"seed {seed}: the paths differ on\n{text}") from None
         taken += took
@@ -164,3 +183,75 @@ def test_items_read_alike() -> None:
         if fast.function_config is not None:
             assert _tree(fast.function_config) == _tree(full.function_config), seed
     assert compared > 300, compared
+
+
+def test_programs_replay_fresh_scans() -> None:
+    """An item's scan is worked out once per sequence of line shapes and replayed for every item of that
+    sequence (fastread.MEMO): the replayed facts are the facts a fresh scan finds, item by item, whether the
+    programs were learnt from the same list or from the lists before it."""
+    def facts(text: str) -> list | None:
+        rl = fastread.scan(text)
+        return None if rl is None else [(type(i).__name__, _facts(i)) for i in rl.items]
+
+    texts = [case(seed)[0] for seed in range(0, GENERATED, 3)]
+    try:
+        fastread.MEMO = False
+        fresh = []
+        for text in texts:
+            fastread.reset()
+            fresh.append(facts(text))
+        fastread.MEMO = True
+        fastread.reset()
+        for _ in range(2):  # learnt from the lists before (and this one), then replayed
+            for seed, (text, expected) in enumerate(zip(texts, fresh)):
+                assert facts(text) == expected, seed * 3
+        learnt = len(fastread._programs)
+    finally:
+        fastread.MEMO = True
+        fastread.reset()
+    assert sum(f is not None for f in fresh) > 300
+    assert learnt < sum(len(f) for f in fresh if f is not None) / 4, learnt  # mostly replayed
+
+
+def test_small_caches_change_nothing() -> None:
+    """The scanner's caches are bounded (fastread.LIMITS): emptied between items when full, they are
+    learnt again, and the facts stay those of a fresh scan."""
+    texts = [case(seed)[0] for seed in range(0, 400, 7)]
+    try:
+        fastread.MEMO = False
+        fresh = []
+        for text in texts:
+            fastread.reset()
+            rl = fastread.scan(text)
+            fresh.append(None if rl is None else [_facts(i) for i in rl.items])
+        fastread.MEMO = True
+        fastread.LIMITS = (40, 3, 25)
+        fastread.reset()
+        for seed, (text, expected) in enumerate(zip(texts, fresh)):
+            rl = fastread.scan(text)
+            assert (None if rl is None else [_facts(i) for i in rl.items]) == expected, seed * 7
+            assert len(fastread._programs) <= 3 + 1 and len(fastread._sids) <= 40 + 80
+    finally:
+        fastread.LIMITS = (200_000, 20_000, 100_000)
+        fastread.reset()
+
+
+def test_scanned_items_are_built_as_their_init_builds_them() -> None:
+    """fastread builds a ScannedItem without binding its arguments one by one: the same fields, values and
+    order as `ScannedItem(index=…, node=None, source=…, start=…, end=…)` and the scanner's own fields."""
+    checked = 0
+    for seed in range(0, 200, 3):
+        rl = fastread.scan(case(seed)[0])
+        for item in rl.items if rl is not None else []:
+            if not isinstance(item, fastread.ScannedItem):
+                continue
+            made = fastread.ScannedItem(index=item.index, node=None, source=item.source, start=item.start,
+                                        end=item.end)
+            for name in ("entry", "scanned_annotations", "generate_name", "dash", "dash_line", "chunk_end",
+                         "api_version", "kind", "name", "namespace"):
+                if name in vars(item):
+                    setattr(made, name, vars(item)[name])
+            # (`node`: Item's first instances store it as given, later ones through ScannedItem's setter)
+            assert {"_node" if k == "node" else k: v for k, v in vars(made).items()} == vars(item)
+            checked += 1
+    assert checked > 50, checked

@@ -17,7 +17,7 @@ from render_cases import split, stream
 from krm_fn import fastread, yamlio
 from krm_fn.reader import read_stream
 from runner import _once
-from test_fastread import CORPUS_FILES, _facts, _tree
+from test_fastread import CORPUS_FILES, _facts, _tree, two_cores
 
 GENERATED = 800
 
@@ -29,14 +29,18 @@ def _c_backend(c_backend):
     """The fast path needs libyaml: every test here runs on the C backend (tests/conftest.py)."""
 
 
-def both(argv: list[str], data: str | bytes, env: dict | None = None) -> bool:
-    """Run `render ARGV` with the fast path on and off; assert the same outcome; whether it was taken."""
+def both(argv: list[str], data: str | bytes, env: dict | None = None, fork: bool = True) -> bool:
+    """Run `render ARGV` with the fast path on, in one process and on two (krm_fn/parscan.py forced on
+    for every source; `fork=False`: the helper's work done in this process, its answer checked as from a
+    real helper), and with the fast path off; assert the same outcome; whether it was taken."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     before = fastread.STATS["fast"]
     try:
         fastread.ENABLED = True
         fast = _once(["render", *argv], raw, env)
         took = fastread.STATS["fast"] > before
+        with two_cores(inline=not fork):
+            parallel = _once(["render", *argv], raw, env)
         fastread.ENABLED = False
         full = _once(["render", *argv], raw, env)
     finally:
@@ -44,6 +48,7 @@ def both(argv: list[str], data: str | bytes, env: dict | None = None) -> bool:
     assert "Traceback" not in fast.err, fast.err
     assert (fast.code, fast.err) == (full.code, full.err)
     assert fast.out == full.out
+    assert parallel == fast
     return took
 
 
@@ -87,13 +92,13 @@ def test_generated(tmp_path: Path) -> None:
     for seed in range(GENERATED):
         text, unmutated = stream(seed)
         try:
-            took = both(["-"], text)
+            took = both(["-"], text, fork=seed % 10 == 0)  # a real helper process for one in ten
             if seed % 8 == 0:
                 folder = tmp_path / str(seed)
                 folder.mkdir()
                 for n, part in enumerate(split(text, random.Random(seed))):
                     (folder / f"{n:02}.yaml").write_bytes(part.encode("utf-8"))
-                both([str(folder)], b"")
+                both([str(folder)], b"", fork=False)
         except AssertionError:
             raise AssertionError(f"seed {seed}: the paths differ on\n{text!r}") from None
         taken += took
@@ -111,7 +116,8 @@ def test_plain_streams_pass_as_text() -> None:
     assert both(["-"], text)
     before = dict(fastread.STATS)
     assert both(["-"], text)
-    assert fastread.STATS["passed"] == before["passed"] + 2 and fastread.STATS["lazy"] == before["lazy"]
+    # both documents passed, in one process and on two
+    assert fastread.STATS["passed"] == before["passed"] + 4 and fastread.STATS["lazy"] == before["lazy"]
 
 
 @pytest.mark.parametrize("text", [
