@@ -90,12 +90,13 @@ _REFUSED = (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionErro
 
 
 def _key(text: str) -> tuple[str, str]:
-    """(tag, value) of a key as the duplicate-key check compares them."""
+    """("", value) of a key as the duplicate-key check compares them: by text, not tag, as go-yaml v3 and
+    reader.duplicate_key do (`1` and `'1'` are one key)."""
     found = _keys.get(text)
     if found is None:
         if len(_keys) > 100_000:
             _keys.clear()
-        found = _keys[text] = (yamlio.STR_TAG, text[1:-1]) if text[0] == '"' or text[0] == "'" else (_tag(text), text)
+        found = _keys[text] = ("", text[1:-1]) if text[0] == '"' or text[0] == "'" else ("", text)
     return found
 
 

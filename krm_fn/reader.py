@@ -263,20 +263,26 @@ def _empty(node: yaml.Node | None) -> bool:
 
 def duplicate_key(node: yaml.Node | None, deep: bool) -> tuple[yaml.Node, yaml.Node] | None:
     """(second, first) key node of a key a mapping has twice (PyYAML keeps the last silently; Kubernetes
-    and kpt refuse the document): in `node` itself, or anywhere below it when `deep`."""
+    and kpt refuse the document): in `node` itself, or anywhere below it when `deep`.
+
+    Keys are compared by their text, not their tag, as go-yaml v3 does (decode.go `mapping`: `ni.Kind ==
+    nj.Kind && ni.Value == nj.Value`): `1` and `'1'` are one key to kustomize ("mapping key "1" already
+    defined"), and sigs.k8s.io/yaml, which kubectl and Argo CD read with, makes both the JSON key "1" and
+    keeps one of them at random."""
     stack, seen = [node], set()
     while stack:
         current = stack.pop()
-        if id(current) in seen:
+        if id(current) in seen:  # an alias: already checked
             continue
         seen.add(id(current))
         if isinstance(current, yaml.MappingNode):
-            keys: dict[tuple[str, str], yaml.Node] = {}
+            keys: dict[str, yaml.Node] = {}
             for k, v in current.value:
                 if isinstance(k, yaml.ScalarNode) and k.value != "<<":
-                    if (k.tag, k.value) in keys:
-                        return k, keys[(k.tag, k.value)]
-                    keys[(k.tag, k.value)] = k
+                    first = keys.get(k.value)
+                    if first is not None:
+                        return k, first
+                    keys[k.value] = k
                 if deep:
                     stack.append(v)
         elif deep and isinstance(current, yaml.SequenceNode):

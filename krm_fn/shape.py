@@ -7,7 +7,7 @@ import yaml
 
 from . import constants as C
 from .index import ref_of
-from .reader import Item
+from .reader import Item, duplicate_key
 from .localconfig import file_name, is_function_config, is_kustomization
 from .report import about, q, where
 from .results import Result, Severity
@@ -70,7 +70,7 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
         if is_kustomization(item):
             continue
         # fastread's scanner checked every mapping of the items it passes as text
-        dup = None if getattr(item, "checked", False) else _duplicate_key(item.node)
+        dup = None if getattr(item, "checked", False) else duplicate_key(item.node, deep=True)
         if dup is not None:
             key, first = dup
             out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
@@ -91,30 +91,6 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
         if missing:
             out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD007"))
     return out
-
-
-def _duplicate_key(node: yaml.Node) -> tuple[yaml.Node, yaml.Node] | None:
-    """(second key, first key) of the first mapping in `node` that has a key twice (YAML forbids it;
-    PyYAML keeps the last silently, kubectl refuses the document)."""
-    stack, seen_nodes = [node], set()
-    while stack:
-        current = stack.pop()
-        if id(current) in seen_nodes:  # an alias: already checked
-            continue
-        seen_nodes.add(id(current))
-        if isinstance(current, yaml.MappingNode):
-            # By tag and text: `'1'`, `1`, `'1'` has the string twice (one dict per text would forget it)
-            keys: dict[tuple[str, str], yaml.Node] = {}
-            for k, v in current.value:
-                if isinstance(k, yaml.ScalarNode) and k.value != "<<":
-                    first = keys.get((k.tag, k.value))
-                    if first is not None:
-                        return k, first
-                    keys[(k.tag, k.value)] = k
-                stack.append(v)
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
-    return None
 
 
 def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:

@@ -94,7 +94,7 @@ FOOLED = {
     "block body with a document marker": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  data:\n    s: |\n      ---\n      x\n    t: u\n",
     "key twice in a flow mapping": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n    labels: {x: 1, x: 2}\n",
     "key twice, quoted and plain": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n    'name': b\n",
-    "not twice: an int and a string": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  data:\n    1: a\n    '1': b\n",
+    "twice: an int and its quoted text (go-yaml v3 compares texts)": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n  data:\n    1: a\n    '1': b\n",
     "plain scalar over lines": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: a\n    namespace: b\n      c\n",
     "anchors across items": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: &n a\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: *n\n",
     "an alias to the envelope": "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: *v\n",

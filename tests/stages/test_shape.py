@@ -65,6 +65,10 @@ SHAPE_ERRORS = {
                                    [("error", "v1/Service/s", "", "items[0] (line 4, column 3): the key \"port\" "
                                                                   "appears twice (line 9 and line 9); Kubernetes "
                                                                   "refuses such a document")]),
+    "an-int-key-and-its-quoted-text": ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  1: a\n  '1': b",
+                                       [("error", "v1/ConfigMap/c", "", "items[0] (line 4, column 3): the key \"1\" "
+                                                                        "appears twice (line 8 and line 9); Kubernetes "
+                                                                        "refuses such a document")]),
     "one-key-in-two-mappings": ("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {name: s}", []),
     "each-bad-item-once": ([SVC, "42", {"kind": "Service", "metadata": meta("t")}],
                            [("error", None, "", "items[1] (line 5, column 3) is not a mapping; every item must "
