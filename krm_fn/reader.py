@@ -393,16 +393,24 @@ def _comments_around(text: str, documents: list[Item]) -> None:
         return [(a, b) for a, b in span if view[a:b].lstrip(" \t").startswith("#")]
 
     bounds = [0] + [x for d in documents for x in (d.start, d.end)] + [len(text)]
+    find = view.find
     for i, doc in enumerate(documents):
         first_line = line_start(text, doc.start)  # its indentation is the region's business
-        before = lines(bounds[2 * i], first_line)
-        markers = [n for n, (a, b) in enumerate(before) if _is_marker(view[a:b])]
-        head = comments(before[markers[-1] + 1:] if markers else before)
-        doc.head = head[0][0] if head else first_line
-        after = lines(doc.end, bounds[2 * i + 3])
-        markers = [n for n, (a, b) in enumerate(after) if _is_marker(view[a:b])]
-        tail = comments(after[:markers[0]] if markers else after)
-        doc.tail = tail[-1][1] if tail else doc.end
+        # No `#` between two documents (the usual `---` alone): no comment to give, no lines to split.
+        if find("#", bounds[2 * i], first_line) < 0:
+            doc.head = first_line
+        else:
+            before = lines(bounds[2 * i], first_line)
+            markers = [n for n, (a, b) in enumerate(before) if _is_marker(view[a:b])]
+            head = comments(before[markers[-1] + 1:] if markers else before)
+            doc.head = head[0][0] if head else first_line
+        if find("#", doc.end, bounds[2 * i + 3]) < 0:
+            doc.tail = doc.end
+        else:
+            after = lines(doc.end, bounds[2 * i + 3])
+            markers = [n for n, (a, b) in enumerate(after) if _is_marker(view[a:b])]
+            tail = comments(after[:markers[0]] if markers else after)
+            doc.tail = tail[-1][1] if tail else doc.end
 
 
 def read_stream(sources: list[tuple[str, bytes]], scan: Any = None) -> Stream:
