@@ -267,7 +267,6 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
 def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, bytes]]:
     """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
     file once, all of it together at most `limit` bytes."""
-    from pathlib import Path
     out: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]
@@ -280,6 +279,7 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
                 mode = os.stat(raw).st_mode
             except OSError as exc:
                 raise streams.cannot_open(raw, str(exc.strerror)) from None
+            from pathlib import Path  # not for `render -`: a stream on stdin needs no paths (start-up)
             files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
             for f in files:
                 real = os.path.realpath(f)
