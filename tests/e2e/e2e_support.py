@@ -107,6 +107,39 @@ def git_changed(path: Path) -> list[str]:
     return [ln for ln in _git(path, "diff", "--cached", "--name-only").splitlines() if ln]
 
 
+# ---- a kpt package's render life cycle (render, render again, turn the feature off) ------------------
+
+ENABLED = 'kaito.sh/enable-speculative-decoding: "true"'
+DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
+
+
+def snapshot(pkg: Path) -> dict[str, bytes]:
+    """Every file of the package (not .git), by relative path."""
+    return {str(p.relative_to(pkg)): p.read_bytes()
+            for p in sorted(pkg.rglob("*")) if p.is_file() and ".git" not in p.relative_to(pkg).parts}
+
+
+def kpt_render(kpt: str, pkg: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    proc = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
+    assert proc.returncode == 0, describe(proc)
+    return proc
+
+
+def assert_render_is_a_fixpoint(kpt: str, pkg: Path, env: dict[str, str]) -> None:
+    """Commit what the first render wrote; a second render must change nothing."""
+    git_commit(pkg, "rendered")
+    kpt_render(kpt, pkg, env)
+    assert git_changed(pkg) == [], "second render changed the package:\n" + git_diff(pkg)
+
+
+def turn_off(pkg: Path) -> None:
+    """The opt-in annotation set to "false" in every YAML file of the package that sets it to "true"."""
+    for path in pkg.glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        if ENABLED in text:
+            path.write_text(text.replace(ENABLED, DISABLED), encoding="utf-8")
+
+
 # ---- goldens ---------------------------------------------------------------------------------------
 
 def assert_golden(path: Path, actual: str) -> None:

@@ -8,15 +8,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e_support import (EXAMPLES, IMAGE, assert_golden, clean_env, copy_tree, describe, git_changed,
-                         git_commit, git_diff, git_init, invalid_value_message, run,
-                         set_annotation, specdec_executable, write_docker_standin)
+from e2e_support import (DISABLED, ENABLED, EXAMPLES, IMAGE, assert_golden, assert_render_is_a_fixpoint,
+                         clean_env, copy_tree, describe, git_changed, git_commit, git_diff, git_init,
+                         invalid_value_message, kpt_render, run, set_annotation, snapshot,
+                         specdec_executable, turn_off, write_docker_standin)
 
 PACKAGE = EXAMPLES / "kpt" / "package"
 VALIDATE = EXAMPLES / "kpt" / "validate"
 EXPECTED = PACKAGE / ".expected"
-ENABLED = 'kaito.sh/enable-speculative-decoding: "true"'
-DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
 
 
 @pytest.fixture(scope="module")
@@ -34,11 +33,6 @@ def package_copy(tmp_path: Path, src: Path = PACKAGE) -> Path:
     pkg = copy_tree(src, tmp_path / src.name)
     git_init(pkg)
     return pkg
-
-
-def snapshot(pkg: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(pkg)): p.read_bytes()
-            for p in sorted(pkg.rglob("*")) if p.is_file() and ".git" not in p.relative_to(pkg).parts}
 
 
 def eval_args() -> list[str]:
@@ -99,24 +93,15 @@ def test_render_twice_is_a_fixpoint_and_disabling_restores_the_package(kpt, env,
     pkg = package_copy(tmp_path)
     original = snapshot(pkg)
 
-    first = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert first.returncode == 0, describe(first)
+    kpt_render(kpt, pkg, env)
     # The Kptfile pipeline runs the same function with the same settings as the eval case.
     assert_golden(EXPECTED / "diff.patch", git_diff(pkg))
-    git_commit(pkg, "rendered")
-
-    second = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert second.returncode == 0, describe(second)
-    assert git_changed(pkg) == [], "second render changed the package:\n" + git_diff(pkg)
+    assert_render_is_a_fixpoint(kpt, pkg, env)
 
     # Turn the feature off everywhere: the package returns to its original files, except for the
     # annotation values themselves; the derived ConfigMaps' files are deleted.
-    for path in pkg.glob("*.yaml"):
-        text = path.read_text(encoding="utf-8")
-        if ENABLED in text:
-            path.write_text(text.replace(ENABLED, DISABLED), encoding="utf-8")
-    third = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert third.returncode == 0, describe(third)
+    turn_off(pkg)
+    kpt_render(kpt, pkg, env)
     expected = {name: content.replace(ENABLED.encode(), DISABLED.encode())
                 for name, content in original.items()}
     actual = snapshot(pkg)

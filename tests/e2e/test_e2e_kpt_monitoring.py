@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e_support import (EXAMPLES, clean_env, copy_tree, describe, git_changed, git_commit, git_diff, git_init, run, specdec_executable)
+from e2e_support import (DISABLED, ENABLED, EXAMPLES, assert_render_is_a_fixpoint, clean_env, copy_tree, describe,
+                         git_changed, git_commit, git_diff, git_init, kpt_render, run, specdec_executable,
+                         turn_off)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from promql import VECTOR, check_rule  # noqa: E402  (tests/promql.py)
 
 PACKAGE = EXAMPLES / "kpt" / "package"
-ENABLED = 'kaito.sh/enable-speculative-decoding: "true"'
-DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
 # The package's enabled top-level workloads (examples/kpt/package): each gets its two records.
 WATCHED = {("Workspace", "workspace-phi-4"), ("Workspace", "workspace-deepseek-r1"),
            ("Workspace", "workspace-phi-4-mini-override"), ("InferenceSet", "phi-4-mini"),
@@ -87,22 +87,13 @@ def test_render_is_a_fixpoint_and_disabling_everything_deletes_the_rule(kpt, env
     assert "prometheusRules" in kptfile.read_text(encoding="utf-8")
     git_commit(pkg, "rules on")
 
-    first = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert first.returncode == 0, describe(first)
+    kpt_render(kpt, pkg, env)
     (path,) = rule_files(pkg)
     check_rule_file(path)
-    git_commit(pkg, "rendered")
+    assert_render_is_a_fixpoint(kpt, pkg, env)
 
-    second = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert second.returncode == 0, describe(second)
-    assert git_changed(pkg) == [], "second render changed the package:\n" + git_diff(pkg)
-
-    for p in pkg.glob("*.yaml"):
-        t = p.read_text(encoding="utf-8")
-        if ENABLED in t:
-            p.write_text(t.replace(ENABLED, DISABLED), encoding="utf-8")
-    third = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert third.returncode == 0, describe(third)
+    turn_off(pkg)
+    kpt_render(kpt, pkg, env)
     assert rule_files(pkg) == []
     after = {p.name: p.read_bytes() for p in pkg.glob("*.yaml")}
     assert sorted(after) == sorted(original)

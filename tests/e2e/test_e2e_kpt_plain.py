@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e_support import (EXAMPLES, assert_golden, clean_env, copy_tree, describe, git_changed, git_commit,
-                         git_diff, git_init, invalid_value_message, run, set_annotation,
-                         specdec_executable)
+from e2e_support import (DISABLED, ENABLED, EXAMPLES, assert_golden, assert_render_is_a_fixpoint, clean_env,
+                         copy_tree, describe, git_changed, git_diff, git_init,
+                         invalid_value_message, kpt_render, run, set_annotation, snapshot,
+                         specdec_executable, turn_off)
 
 PACKAGE = EXAMPLES / "kpt" / "plain-vllm"
 EXPECTED = PACKAGE / ".expected"
-ENABLED = 'kaito.sh/enable-speculative-decoding: "true"'
-DISABLED = 'kaito.sh/enable-speculative-decoding: "false"'
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 RECORD = "kaito-specdec.dev/speculative-config"
@@ -31,11 +30,6 @@ def package_copy(tmp_path: Path) -> Path:
     pkg = copy_tree(PACKAGE, tmp_path / PACKAGE.name)
     git_init(pkg)
     return pkg
-
-
-def snapshot(pkg: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(pkg)): p.read_bytes()
-            for p in sorted(pkg.rglob("*")) if p.is_file() and ".git" not in p.relative_to(pkg).parts}
 
 
 def objects(pkg: Path) -> dict[str, dict]:
@@ -89,21 +83,12 @@ def test_render_twice_is_a_fixpoint_and_disabling_restores_the_package(kpt, env,
     pkg = package_copy(tmp_path)
     original = snapshot(pkg)
 
-    first = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert first.returncode == 0, describe(first)
+    kpt_render(kpt, pkg, env)
     assert_golden(EXPECTED / "diff.patch", git_diff(pkg))  # the Kptfile pipeline does what eval does
-    git_commit(pkg, "rendered")
+    assert_render_is_a_fixpoint(kpt, pkg, env)
 
-    second = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert second.returncode == 0, describe(second)
-    assert git_changed(pkg) == [], "second render changed the package:\n" + git_diff(pkg)
-
-    for path in pkg.glob("*.yaml"):
-        text = path.read_text(encoding="utf-8")
-        if ENABLED in text:
-            path.write_text(text.replace(ENABLED, DISABLED), encoding="utf-8")
-    third = run([kpt, "fn", "render", ".", "--allow-exec"], pkg, env)
-    assert third.returncode == 0, describe(third)
+    turn_off(pkg)
+    kpt_render(kpt, pkg, env)
     # Exactly the injected arguments and the records go: every file as it was, but for the annotation value.
     expected = {name: content.replace(ENABLED.encode(), DISABLED.encode()) for name, content in original.items()}
     actual = snapshot(pkg)
