@@ -89,15 +89,10 @@ class _Fallback(Exception):
 _REFUSED = (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionError, IndexError, ValueError)
 
 
-def _key(text: str) -> tuple[str, str]:
-    """("", value) of a key as the duplicate-key check compares them: by text, not tag, as go-yaml v3 and
-    reader.duplicate_key do (`1` and `'1'` are one key)."""
-    found = _keys.get(text)
-    if found is None:
-        if len(_keys) > 100_000:
-            _keys.clear()
-        found = _keys[text] = ("", text[1:-1]) if text[0] == '"' or text[0] == "'" else ("", text)
-    return found
+def _key(text: str) -> str:
+    """A key's value as the duplicate-key check compares keys: by text, not tag, as go-yaml v3 and
+    reader.duplicate_key do (`1` and `'1'` are one key). The key patterns admit no escapes in quotes."""
+    return text[1:-1] if text[0] == '"' or text[0] == "'" else text
 
 
 def _value(rest: str) -> tuple[str, Any]:
@@ -330,7 +325,6 @@ _programs: dict[tuple, Any] = {}   # the shape numbers of an item's lines -> its
 _values: dict[str, Any] = {}       # line text -> its value, for a line read outside block scalars
 _heads: dict[str, int] = {}        # `key: value` lines (_SIMPLE): indentation and key -> shape number
 _flow_heads: dict[str, int] = {}   # `key: {…}` lines (_SIMPLE_FLOW): the same
-_keys: dict[str, tuple[str, str]] = {}  # a key's text -> (tag, value), as `_key` reads it
 _BLANK = ("blank",)
 _RAW = "raw"
 _HASH = "#"
@@ -358,7 +352,6 @@ def reset() -> None:
     _values.clear()
     _heads.clear()
     _flow_heads.clear()
-    _keys.clear()
 
 
 def _number(shape: Any) -> int:
@@ -544,18 +537,18 @@ def _program(lines: list[str]) -> Any:
                 where = _ROOT
             if stack and stack[-1][0] == col:
                 stack.pop()
-            top = [col, {key}, where, key[1], False]
+            top = [col, {key}, where, key, False]
             stack.append(top)
         else:
             top = stack[-1]
             if key in top[1]:
                 return _UNSURE  # a key twice: the full reader's walk reports it
             top[1].add(key)
-            top[3] = key[1]
+            top[3] = key
             where = top[2]
         top[4] = empty = kind == "empty"
         if where != _ELSE:
-            name = key[1]
+            name = key
             if where == _ROOT:
                 if name == "apiVersion" or name == "kind":
                     if kind != "scalar":
