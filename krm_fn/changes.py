@@ -12,9 +12,8 @@ from .record import NamedTuple, dataclass, field, replace
 from types import MappingProxyType
 from .hints import Any, Iterable, Mapping
 
-import jsonpatch
-
 from .index import Workload, annotation_value
+from .patch import apply_ops
 from .reader import Item
 from .results import Result
 
@@ -112,7 +111,7 @@ class Plan(Step):
         if not ops:
             return item.data()
         if item.index not in self._data:
-            self._data[item.index] = jsonpatch.apply_patch(item.data(), list(ops))
+            self._data[item.index] = apply_ops(item.data(), list(ops))
         return self._data[item.index]
 
     def workload(self, w: Workload) -> Workload:

@@ -19,6 +19,7 @@ from .decide import Inject, Override, restored_name, source_of
 from .derived import comparable, with_location
 from .index import ABSENT, Index, Workload, is_derived
 from .inference_config import DATA_KEY
+from .patch import apply_ops
 from .reader import Item, ItemError
 from .report import about, q
 from .results import Result, Severity
@@ -53,7 +54,7 @@ class _Edits:
 
     def add(self, item: Item, ops: list[dict]) -> None:
         if ops:
-            self._data[item.index] = jsonpatch.apply_patch(self.data(item), ops)
+            self._data[item.index] = apply_ops(self.data(item), ops)
             self.ops.setdefault(item.index, []).extend(ops)
 
     def point(self, w: Workload, path: kinds.Path, name: str | None) -> None:

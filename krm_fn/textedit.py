@@ -16,10 +16,10 @@ import math
 from .record import dataclass
 from .hints import Any
 
-import jsonpatch
 import yaml
 
 from . import pointer, yamlio
+from .patch import apply_ops
 from .runs import common_ends
 from .reader import Item
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
@@ -753,39 +753,6 @@ def _parses_to(text: str, target: Any, first_document: bool = False) -> bool:
         return same(yamlio.load_first(text) if first_document else yamlio.load(text), target)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return False  # the edit broke the YAML, or made a document too clever to check (self-referencing)
-
-
-def apply_ops(data: Any, ops: list[dict]) -> Any:
-    """The data with the JSON Patch applied, as JSON means it: a tree. Only the collections on each op's
-    path are copied, so a value that aliases share elsewhere in `data` keeps its old content there (and
-    a text edit that changes it through the anchor fails the verifier), and `data` itself is untouched."""
-    for op in ops:
-        parts = pointer.parse(op["path"])
-        if not parts and op["op"] in ("add", "replace"):
-            data = op["value"]
-            continue
-        if op["op"] not in ("add", "replace", "remove", "test"):
-            data = jsonpatch.apply_patch(data, [op])  # move, copy: a `from` path too; a deep copy is simplest
-            continue
-        data = jsonpatch.apply_patch(_copied_along(data, parts[:-1]), [op], in_place=True)
-    return data
-
-
-def _copied_along(data: Any, parts: list[str]) -> Any:
-    top = _shallow(data)
-    cur = top
-    for part in parts:
-        key: Any = int(part) if isinstance(cur, list) and part.isdigit() else part
-        try:
-            cur[key] = _shallow(cur[key])
-        except (KeyError, IndexError, TypeError):
-            break  # jsonpatch names what is missing
-        cur = cur[key]
-    return top
-
-
-def _shallow(value: Any) -> Any:
-    return dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value
 
 
 # --- an item's region ----------------------------------------------------------------------------
