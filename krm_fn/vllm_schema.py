@@ -19,7 +19,6 @@ INFO:  '{"method":"deepseek_mtp","num_speculative_tokens":1}'      SD615 (write 
 """
 from __future__ import annotations
 
-import difflib
 import json
 from . import lazyre
 from .record import KW_ONLY, dataclass
@@ -295,6 +294,7 @@ def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
             elif version >= no_effect:
                 findings.append(Finding(f"{key} has no effect in vLLM {v} (removed in {shown(removed)}; refused from {shown(max(removed, REJECTS_UNKNOWN_FROM))}): remove {key}", key, _with(cfg, key, drop=True), id="SD612", severity=Severity.WARNING))
         elif key not in KNOWN_KEYS and version >= KEYS_KNOWN_FROM:
+            import difflib  # only for a misspelled key: its import compiles a pattern and a namedtuple
             close = difflib.get_close_matches(str(key), sorted(KNOWN_KEYS), n=1, cutoff=0.75)
             fix = f'rename it to "{close[0]}"' if close else "remove it"
             proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)

@@ -154,11 +154,34 @@ def isolated(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoint
 
 # --- an independent reading of input and output -------------------------------------------------------
 
-class _Loader(yaml.SafeLoader):
+class TooDeep(Exception):
+    """More levels than the oracle reads (DEEP_LIMIT)."""
+
+
+# The function refuses more than yamlio.MAX_DEPTH levels; the oracle stops at twice that, before libyaml's
+# recursive C composer can overflow the C stack (a segfault of the whole test process, not an exception).
+DEEP_LIMIT = 2 * yamlio.MAX_DEPTH
+
+
+class _Guard:
+    """Counts nesting as both composers descend (the hook PyYAML calls around every node)."""
+
+    _depth = 0
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        self._depth += 1
+        if self._depth > DEEP_LIMIT:
+            raise TooDeep()
+
+    def ascend_resolver(self) -> None:
+        self._depth -= 1
+
+
+class _Loader(_Guard, yaml.SafeLoader):
     """PyYAML that constructs any tag by its node's shape and keeps odd scalars as strings."""
 
 
-class _CLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+class _CLoader(_Guard, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """The same with libyaml's parser: the oracle reads with the backend under test (libyaml accepts a
     few things, tabs in flow collections say, that pure PyYAML refuses)."""
 
@@ -223,15 +246,17 @@ def _size(node: yaml.Node, memo: dict[int, int], budget: int = 10 ** 6) -> int:
     return memo[id(node)]
 
 
-SYNTAX, UNCONSTRUCTIBLE, HUGE = "syntax", "unconstructible", "huge"
+SYNTAX, UNCONSTRUCTIBLE, HUGE, DEEP = "syntax", "unconstructible", "huge", "deep"
 
 
 def load_all(text: str) -> tuple[str, list[Any]]:
     """("ok", every document as data), or (SYNTAX, []) when the reference reading refuses the text,
-    (HUGE, []) for an alias bomb, (UNCONSTRUCTIBLE, []) for YAML that is no data (a recursive merge …)."""
+    (HUGE, []) for an alias bomb, (DEEP, []) past DEEP_LIMIT levels, (UNCONSTRUCTIBLE, []) for YAML that is no data (a recursive merge …)."""
     cls = _CLoader if yamlio.backend() == "c" else _Loader
     try:
         nodes = list(yaml.compose_all(text, Loader=cls))
+    except TooDeep:
+        return DEEP, []
     except Exception:  # noqa: BLE001 - whatever the reference reading refuses
         return SYNTAX, []
     if any(n is not None and _size(n, {}) > 10 ** 5 for n in nodes):

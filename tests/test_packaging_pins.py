@@ -1,0 +1,39 @@
+"""The suite runs on what the images ship: requirements/pins.txt (the test environment's constraints) names
+exactly the versions of requirements/runtime.txt (the images' hash-pinned set), pyproject.toml's lower
+bounds are those versions, and this environment has them installed (.ci/run installs with the pins)."""
+from __future__ import annotations
+
+import importlib.metadata
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = re.compile(r"(?m)^([A-Za-z0-9_.-]+)==([^\s\\]+)")
+
+
+def _pins(name: str) -> dict[str, str]:
+    return {n.lower(): v for n, v in PIN.findall((ROOT / "requirements" / name).read_text())}
+
+
+def test_the_test_constraints_are_the_images_runtime_set():
+    runtime = _pins("runtime.txt")
+    assert runtime and _pins("pins.txt") == runtime
+
+
+def test_pyprojects_lower_bounds_are_the_pinned_versions():
+    text = (ROOT / "pyproject.toml").read_text()
+    deps = re.search(r"(?m)^dependencies = \[(.*)\]", text).group(1)
+    lower = {n.lower(): v for n, v in re.findall(r'"([A-Za-z0-9_.-]+)>=([^",]+)"', deps)}
+    runtime = _pins("runtime.txt")
+    assert lower == {n: runtime[n] for n in lower} and set(lower) == {"pyyaml", "jsonpatch"}
+
+
+def test_ci_and_the_readme_install_with_the_pins():
+    command = "pip install -c requirements/pins.txt -e '.[test]' && python -m pytest"
+    assert command in (ROOT / ".ci" / "run").read_text()
+    assert command in (ROOT / "README.md").read_text()
+
+
+def test_this_environment_runs_the_pinned_versions():
+    for name, version in _pins("pins.txt").items():
+        assert importlib.metadata.version(name) == version, f"{name}: run the suite as .ci/run does"
