@@ -7,7 +7,8 @@ import json
 import yaml
 
 from . import kinds, yamlio
-from .hints import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 from .changes import Plan, Step, step
 from .config import Settings
 from .decide import DOTTED, Decision, Inject, Override, configurable

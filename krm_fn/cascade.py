@@ -19,7 +19,7 @@ is written to it as above, and where the child in the list says otherwise a warn
 from __future__ import annotations
 
 import copy
-from .hints import Any
+from typing import Any
 
 from . import constants as C
 from . import kinds

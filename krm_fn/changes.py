@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .record import NamedTuple, dataclass, field, replace
 from types import MappingProxyType
-from .hints import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .index import Workload, annotation_value
 from .patch import apply_ops

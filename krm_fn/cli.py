@@ -12,7 +12,8 @@ import io
 import os
 import stat
 import sys
-from .hints import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__, streams, yamlio
 from .config import MODES, ConfigError, max_input, parse_size, resolve_settings

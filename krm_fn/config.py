@@ -4,11 +4,12 @@ Errors name the setting, say what arrived and what was expected. No other stage 
 """
 from __future__ import annotations
 
+import re
 import json
-from . import lazyre
 from .record import dataclass, field
 from types import MappingProxyType
-from .hints import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import constants as C
 from .quoting import goquote
@@ -41,8 +42,8 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = lazyre.compile(r"SD[0-9]{3}")
-_VERSION = lazyre.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
+_FINDING_ID = re.compile(r"SD[0-9]{3}")
+_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -185,7 +186,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = lazyre.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 def parse_min_acceptance_rate(value: Any) -> float:

@@ -15,7 +15,7 @@ read the ConfigMap).
 from __future__ import annotations
 
 from .record import dataclass
-from .hints import Any
+from typing import Any
 
 from . import constants as C
 from . import kinds

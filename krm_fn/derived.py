@@ -6,14 +6,14 @@ and therefore rolls its pods (KAITO hashes `inference`; it does not watch Config
 from __future__ import annotations
 
 import copy
-from .sha import sha256
+from hashlib import sha256
 import itertools
 import json
 import posixpath
 import re
 
-from . import lazyre
-from .hints import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
@@ -62,9 +62,9 @@ def _dns_part(text: str, limit: int) -> str:
 
 # What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
 # (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
-FROM_SOURCE = lazyre.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
+FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
 # … or `specdec-<method>-<hash>`.
-FROM_NOTHING = lazyre.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
+FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
 
 
 def derived_name(source: str | None, method: str, content: dict) -> str:

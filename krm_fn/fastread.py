@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import sys
 import time
-from .hints import Any
+from typing import Any
 
 import yaml
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from . import lazyre
 from .record import dataclass, field
-from .hints import Any, Collection, Iterable
+from collections.abc import Collection, Iterable
+from typing import Any
 
 from . import constants as C
 from . import kinds, plain_kinds
@@ -19,10 +19,10 @@ from .results import ResourceRef
 ABSENT = object()
 # A name as a whole word of the text: a run of the characters names are made of (a derived name is a DNS
 # subdomain), not part of a longer one.
-_WORD = lazyre.compile(r"[\w.-]+")
+_WORD = re.compile(r"[\w.-]+")
 # kustomize's configMapGenerator suffix: ten characters of its hash alphabet (hex with 0 1 3 a e replaced
 # by g h k m t, so no vowels and no look-alikes).
-_GENERATED = lazyre.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
+_GENERATED = re.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
 
 
 @dataclass(frozen=True, eq=False)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from .record import dataclass
-from .hints import Any
+from typing import Any
 
 import yaml
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 import re
 
-from . import lazyre
 from .presets import canonical
 from .record import dataclass
 
@@ -170,7 +169,7 @@ MODELS: tuple[tuple[str, str, int, int, int, int, int, int, int], ...] = (
 
 _SKUS = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in SKUS}
 _MODELS = {m[0].lower(): m for m in MODELS}
-_QUANTITY = lazyre.compile(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti)?")
+_QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 

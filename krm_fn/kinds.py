@@ -5,7 +5,8 @@ This table is the only place in the code that knows those paths (SPEC.md section
 from __future__ import annotations
 
 from .record import dataclass
-from .hints import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import constants as C
 from .pointer import build as build_pointer

@@ -7,7 +7,7 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 from __future__ import annotations
 
 from .record import dataclass, field
-from .hints import Any
+from typing import Any
 
 import jsonpatch
 

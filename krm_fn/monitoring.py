@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import re
 from .record import dataclass
-from .hints import Iterable
+from collections.abc import Iterable
 
 from . import constants as C
 from .derived import content_hash

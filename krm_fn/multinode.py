@@ -21,7 +21,8 @@ from __future__ import annotations
 
 
 from . import kinds
-from .hints import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 from .config import Settings
 from .decide import Decision, Inject, Override
 from .index import Index

@@ -22,7 +22,8 @@ import marshal
 import os
 import time
 
-from .hints import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 # Texts of at least this many lines are scanned on two cores: the scan's work goes by lines (a
 # ResourceList has about 27 per object of the benchmark, the same objects as a stream 22, so both modes

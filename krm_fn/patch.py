@@ -9,7 +9,7 @@ whatever it shares (aliases, an item's data as read) are never changed.
 from __future__ import annotations
 
 import copy
-from .hints import Any
+from typing import Any
 
 import jsonpatch
 

@@ -6,7 +6,8 @@ have their homes below (streams, config, localconfig); this module only puts the
 from __future__ import annotations
 
 from .record import dataclass
-from .hints import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import yaml
 

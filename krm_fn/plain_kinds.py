@@ -9,7 +9,7 @@ a run whose input has no plain workload that could carry the opt-in never loads 
 from __future__ import annotations
 
 from .record import dataclass
-from .hints import Any
+from typing import Any
 
 from .kinds import Path
 

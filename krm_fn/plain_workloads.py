@@ -10,7 +10,7 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 from __future__ import annotations
 
 from .record import dataclass, field
-from .hints import Any
+from typing import Any
 
 from . import constants as C
 from . import kinds

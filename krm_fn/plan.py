@@ -11,7 +11,7 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 from __future__ import annotations
 
 from .record import replace
-from .hints import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from . import checks
 from .advice import advise

@@ -1,7 +1,7 @@
 """JSON Pointers (RFC 6901), built from path parts and parsed back, in one place."""
 from __future__ import annotations
 
-from .hints import Iterable
+from collections.abc import Iterable
 
 
 def build(parts: Iterable[str | int]) -> str:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from .record import dataclass, field
 from types import MappingProxyType
-from .hints import Any
+from typing import Any
 
 from .quoting import goquote
 from .results import Severity

@@ -20,7 +20,7 @@ from __future__ import annotations
 import jsonpatch
 
 from . import constants as C
-from .hints import TYPE_CHECKING
+from typing import TYPE_CHECKING
 from .changes import Added, Changes, Plan, Step, step
 from .config import Settings
 from .decide import Inject, NotVisible, Override

@@ -9,7 +9,7 @@ from __future__ import annotations
 import codecs
 import re
 from .record import dataclass, field
-from .hints import Any
+from typing import Any
 
 import yaml
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from operator import attrgetter, ge, gt, itemgetter, le, lt
 
-from .hints import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # type checkers treat `dataclass` as dataclasses' (PEP 681); at run time, no typing
     from typing import dataclass_transform

@@ -1,11 +1,11 @@
 """What every result needs: a value quoted as KAITO quotes it, and the item a result is about."""
 from __future__ import annotations
 
+import re
 import json
 
 import yaml
 
-from . import lazyre
 from .index import ref_of
 from .quoting import goquote
 from .reader import Item, child
@@ -19,7 +19,7 @@ def q(value: object) -> str:
     return goquote(value) if isinstance(value, str) else json.dumps(value)
 
 
-_STEP = lazyre.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
+_STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 
 
 def field_node(node: yaml.Node, field: str) -> yaml.Node | None:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from .record import NamedTuple, dataclass, field
 from enum import Enum
-from .hints import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 
 class Severity(str, Enum):

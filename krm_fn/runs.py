@@ -2,7 +2,7 @@
 run of a value and keep the rest, so both find that run the same way."""
 from __future__ import annotations
 
-from .hints import Sequence
+from collections.abc import Sequence
 
 
 def common_ends(old: Sequence, new: Sequence) -> tuple[int, int]:

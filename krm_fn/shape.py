@@ -1,7 +1,7 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 from __future__ import annotations
 
-from .hints import Collection, Iterable
+from collections.abc import Collection, Iterable
 
 import yaml
 

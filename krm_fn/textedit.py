@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from .record import dataclass
-from .hints import Any
+from typing import Any
 
 import yaml
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 import os
 import re
 from .record import dataclass, field, replace
-from .hints import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import shellwords
 from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)

@@ -19,10 +19,10 @@ INFO:  '{"method":"deepseek_mtp","num_speculative_tokens":1}'      SD615 (write 
 """
 from __future__ import annotations
 
+import re
 import json
-from . import lazyre
 from .record import KW_ONLY, dataclass
-from .hints import Any
+from typing import Any
 
 from .results import Severity
 
@@ -56,7 +56,7 @@ Version = tuple[int, int, int]
 # by 0.33's rules; a setting stage may say so.
 KNOWN_UP_TO: Version = (0, 33, 0)
 
-_VERSION = lazyre.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)*"          # 0.25.1, v0.11, 0.10.1.1
+_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)*"          # 0.25.1, v0.11, 0.10.1.1
                       r"(?:[.-]?(?:a|b|rc|post|dev)\d*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
 
 
@@ -323,7 +323,7 @@ def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
 # text; repeated keys merge (mappings recursively, lists concatenated, anything else: the last wins). That
 # object is appended as the last `--speculative-config`, so a JSON `speculative-config` beside dotted keys
 # is dropped.
-_HUMAN_INT = lazyre.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 _DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 

@@ -5,7 +5,8 @@ function has no reason to change comes out as it came in.
 """
 from __future__ import annotations
 
-from .hints import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import jsonpatch
 import yaml

@@ -5,8 +5,9 @@ emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted
 """
 from __future__ import annotations
 
-from . import lazyre
-from .hints import Any, Iterator
+import re
+from collections.abc import Iterator
+from typing import Any
 
 import yaml
 
@@ -322,7 +323,7 @@ def _dumper_for(data: Any) -> type:
 
 # Plain scalars that YAML 1.2's core schema reads as something else, though YAML 1.1 (PyYAML) reads them
 # as strings: kustomize and kpt (yaml.v3) would turn `1e3` into 1000 and `0o17` into 15.
-_YAML12_NOT_STR = lazyre.compile(
+_YAML12_NOT_STR = re.compile(
     r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
     r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)|null|Null|NULL|~|true|True|TRUE|false|False|FALSE")
 # The same set, split: the words exactly, and everything else the pattern matches begins with one of these.
@@ -428,7 +429,7 @@ def scalar(node: yaml.Node | None) -> str | None:
 # What YAML 1.1 (PyYAML, libyaml, Go's yaml) counts as a line break besides "\n": a bare CR (old Mac files),
 # NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
 # start or end must too.
-_ODD_BREAK = lazyre.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_ODD_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
 BREAKS = "\r\n\x85\u2028\u2029"
 
 
@@ -464,8 +465,8 @@ def ends_line(text: str) -> bool:
 
 # Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
 _GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
-_ALIAS_VALUE = lazyre.compile(_GAP + r"\*[0-9A-Za-z_-]+")
-_ALIAS_ENTRY = lazyre.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
+_ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
+_ALIAS_ENTRY = re.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
 
 
 def node_end(node: yaml.Node, text: str | None = None) -> int:

@@ -31,16 +31,15 @@ STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[
 NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fnmatch", "urllib.parse", "select"]
 # What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (krm_fn.record
 # builds the records), typing (krm_fn.hints), hashlib with OpenSSL (krm_fn.sha).
-NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
+NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
 # pipeline.FAST_READ_FROM bytes on), findings (the catalogue is generated: krm_fn/catalogue.py), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.plain_workloads", "krm_fn.vllm_command", "krm_fn.shellwords", "krm_fn.vllm_model", "shlex"]
 LAZY = ["krm_fn.fastread", "krm_fn.findings", *PLAIN, "krm_fn.monitoring"]
-HINT = ("a module imports what start-up avoids: `from .record import dataclass, field` for dataclasses, "
-        "`from .hints import Any, Iterable` for typing, `from .sha import sha256` for hashlib; commands' "
-        "imports go inside the function that needs them (`python -X importtime` names the importer)")
+HINT = ("a module imports what start-up avoids: `from .record import dataclass, field` for dataclasses; "
+        "commands' imports go inside the function that needs them (`python -X importtime` names the importer)")
 
 PROBE = """
 import io, json, sys
@@ -119,61 +118,6 @@ def test_small_inputs_skip_the_fast_path_large_ones_take_it():
     assert "krm_fn.fastread" not in got_small["imported"] and got_small["fast"] is None
     assert got_large["fast"]["fast"] == 1, got_large["fast"]  # imported, and its scan read the list
     assert "specdec-ngram-" in got_small["out"] and "specdec-ngram-" in got_large["out"]
-
-
-def test_a_krm_run_compiles_only_the_patterns_it_uses():
-    """Module-level patterns most runs never use are krm_fn.lazyre's: a one-Workspace run compiles none of
-    them (each was 0.1-0.5 ms at import)."""
-    code = ("import io, sys, re; from krm_fn import lazyre\n"
-            "seen = []; real = lazyre.LazyPattern.compiled\n"
-            "lazyre.LazyPattern.compiled = lambda self: seen.append(self.pattern) or real(self)\n"
-            "from krm_fn.cli import main\n"
-            "code = main([], stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=io.StringIO(), stderr=io.StringIO(), environ={})\n"
-            "print(code, len(seen))")
-    proc = subprocess.run([sys.executable, "-S", "-c", code], input=ONE_WORKSPACE.encode(), capture_output=True,
-                          env=_env(), timeout=120)
-    assert proc.returncode == 0, proc.stderr.decode()
-    assert proc.stdout.split() == [b"0", b"0"]
-
-
-def test_a_krm_run_compiles_no_regular_expression():
-    """Beyond what PyYAML and jsonpatch compile at their import, a one-Workspace run (the package's imports
-    and the run) compiles no pattern: the rare ones are lazyre's, the usual versions and quantities are read
-    without one. A new module-level `re.compile` would be 0.1-0.5 ms on every start."""
-    code = ("import io, sys, re, re._compiler as c\nimport yaml, jsonpatch\nseen = []; real = c.compile\n"
-            "c.compile = lambda p, flags=0: seen.append(p) or real(p, flags)\n"
-            "from krm_fn.cli import main\n"
-            "code = main([], stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=io.StringIO(), stderr=io.StringIO(), environ={})\n"
-            "print(code, seen)")
-    proc = subprocess.run([sys.executable, "-S", "-c", code], input=ONE_WORKSPACE, capture_output=True,
-                          env=_env(), timeout=120, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "0 []", "compiled at import or run (make it lazyre.compile): " + proc.stdout
-
-
-def test_every_lazy_pattern_compiles_and_matches_as_compiled():
-    """A lazily compiled pattern fails only at first use: compile every one in the package here."""
-    import importlib
-    import pkgutil
-    import re
-
-    import krm_fn
-    from krm_fn import lazyre
-    found = 0
-    for info in pkgutil.walk_packages(krm_fn.__path__, "krm_fn."):
-        if info.name.endswith("__main__"):
-            continue
-        for value in vars(importlib.import_module(info.name)).values():
-            if isinstance(value, lazyre.LazyPattern):
-                found += 1
-                assert isinstance(value.compiled(), re.Pattern)
-    assert found >= 10
-    lazy = lazyre.compile(r"(a+)(b)?")
-    assert "fullmatch" not in vars(lazy)
-    assert lazy.fullmatch("aab").groups() == ("aa", "b") and lazy.groups == 2
-    assert vars(lazy)["fullmatch"].__self__ is not None  # bound to the compiled pattern from now on
-    assert lazy.sub("-", "xaay") == "x-y" and lazy.findall("ab a") == [("a", "b"), ("a", "")]
-    assert lazyre.compile("A", re.I).match("a") is not None
 
 
 def test_render_imports_none_of_what_no_run_needs():

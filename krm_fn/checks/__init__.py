@@ -11,7 +11,7 @@ KAITO's webhooks collect every FieldError (`errs.Also`).
 """
 from __future__ import annotations
 
-from ..hints import Iterable
+from collections.abc import Iterable
 
 from ..config import Settings
 from ..index import ABSENT, Workload

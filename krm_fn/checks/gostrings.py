@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 
-from .. import lazyre
 
 # unicode.IsSpace (strings.TrimSpace, strings.Fields): Python's str.strip and str.split also take U+001C to
 # U+001F, which Go does not.
 GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
            "\u2028\u2029\u202f\u205f\u3000"
-_SPACES = lazyre.compile(f"[{re.escape(GO_SPACE)}]+")
+_SPACES = re.compile(f"[{re.escape(GO_SPACE)}]+")
 
 
 def go_lower(text: str) -> str:

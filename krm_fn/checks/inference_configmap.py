@@ -22,7 +22,7 @@ FAIL:  vllm: {max-model-len: 4k}   (not on a v1alpha1 Workspace: its webhook doe
 """
 from __future__ import annotations
 
-from ..hints import Any
+from typing import Any
 
 from ..inference_config import DATA_KEY, InferenceConfigError, atoi_error, kaito_values
 from ..results import Finding

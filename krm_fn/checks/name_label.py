@@ -40,7 +40,8 @@ FAIL:  My-Workspace, ws_1, -ws, ws- (the regex); phi.4 ("must not contain dots")
 """
 from __future__ import annotations
 
-from .. import kinds, lazyre
+import re
+from .. import kinds
 from ..index import Workload
 from ..results import Finding
 from .flux import substituted_later
@@ -51,8 +52,8 @@ FINDINGS = {"SD128": "a Workspace, InferenceSet or MultiRoleInference name that 
 
 _LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 # Go's MatchString with ^…$ anchors the whole text (Python's `$` would also take a final line break).
-_LABEL = lazyre.compile(_LABEL_FMT)
-_SUBDOMAIN = lazyre.compile(_LABEL_FMT + r"(\." + _LABEL_FMT + ")*")
+_LABEL = re.compile(_LABEL_FMT)
+_SUBDOMAIN = re.compile(_LABEL_FMT + r"(\." + _LABEL_FMT + ")*")
 # The usual name is decided without a pattern (compiling one is a share of every start).
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _LABEL_CHARS = _ALNUM | {"-"}
