@@ -1,7 +1,7 @@
-"""The stages, in order: read -> settings -> index, validate and decide -> plan -> write.
+"""The run, in order: read -> settings -> plan -> write.
 
 `run_krm` and `run_render` return an Outcome; only cli.py writes it anywhere. The findings reported here
-have their homes below (streams, config, localconfig); this module only puts them in order.
+have their homes below (streams, config; the plan's in its stages); this module only puts them in order.
 """
 from __future__ import annotations
 
@@ -11,14 +11,11 @@ from typing import Any
 
 import yaml
 
-from . import constants as C
-from . import prometheus_rules, streams, yamlio
+from . import placement, streams, yamlio
 from .config import ConfigError, Settings, resolve_settings, unreadable
 from .catalogue import CAN_DISABLE
-from .index import is_derived
 from .plan import plan
-from .localconfig import (dropped_listed_warnings, is_function_config, kustomization_warnings, kustomize_config,
-                          unlisted_warnings)
+from .localconfig import is_function_config, kustomize_config
 from .reader import InputError, Item, ResourceList, Stream, child, read_resource_list, read_stream, scalar
 from .results import ResourceRef, Result, Severity, exit_status, sort_results
 from .changes import Changes
@@ -61,12 +58,6 @@ def _error_outcome(result: Result) -> Outcome:
     return Outcome("", [result], 1)
 
 
-def _enabled(results: list[Result], settings: Settings) -> list[Result]:
-    """The results without the findings `disable` turns off. plan drops its own before its error gate
-    (an error turned off must not stop the run); this drops the warnings made here, and is the last word."""
-    return [r for r in results if r.id not in settings.disable]
-
-
 def _ordered(results: list[Result], items: list) -> list[Result]:
     """The results by resource in input order (sort_results): a resource where its first item is, one no
     item is after all. Only the resources the results name are looked for, compared as plain tuples: a
@@ -99,29 +90,13 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     except ConfigError as exc:
         results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
-    changes, results = plan(rl.items, settings)
-    results = _ordered(_enabled(results + unlisted_warnings(rl.items, derived_files(rl.items, changes))
-                                + dropped_listed_warnings(rl.items, dropped_files(rl.items, changes))
-                                + prometheus_rules.unlisted_warnings(rl.items, changes)
-                                + prometheus_rules.dropped_listed_warnings(rl.items, changes), settings),
-                       rl.items)
+    changes, results = plan(rl.items, settings, placement.kpt_files)
+    results = _ordered(results, rl.items)
     try:
         output = write_resource_list(rl, changes, results)
     except InputError as exc:  # an item the output needs whole cannot be read (an alias bomb, …)
         return _error_outcome(streams.unreadable_input(str(exc)))
     return Outcome(output, results, exit_status(results, settings.fail_on))
-
-
-def derived_files(items: list[Item], changes: Changes) -> list[str]:
-    """The files of the derived ConfigMaps kpt will write: new ones, and those an earlier run wrote."""
-    paths = [((data.get("metadata") or {}).get("annotations") or {}).get(C.PATH_ANNOTATION, "")
-             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == C.CONFIGMAP_KIND]
-    return paths + [item.file()[0] for item in items if is_derived(item) and item.index not in changes.removed]
-
-
-def dropped_files(items: list[Item], changes: Changes) -> list[str]:
-    """The files of the derived ConfigMaps this run drops (kpt deletes them)."""
-    return [item.file()[0] for item in items if is_derived(item) and item.index in changes.removed]
 
 
 def _function_config_ref(rl: ResourceList) -> ResourceRef | None:
@@ -170,9 +145,9 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         if [name for name, _ in sources] == ["<stdin>"]:
             return _error_outcome(streams.empty_stdin())
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
-    changes, results = plan(stream.items, settings)
+    changes, results = plan(stream.items, settings, placement.render_stream)
     left_out = orchestrator_config(stream.items)
-    results = _ordered(_enabled(results + kustomization_warnings(stream.items), settings), stream.items)
+    results = _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
     if code != 0:
         return Outcome("", results, code)

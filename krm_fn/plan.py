@@ -7,6 +7,7 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
     check_input -> cascade -> validate -> misplaced_annotation -> plain_opt_in
                                                                   | errors stop here: nothing is written
     decide -> materialize -> advise -> revert -> retire -> plain_vllm -> prometheus_rules
+    then, on the final changes (none after errors), the placement: kpt's files or render's stream
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .index import Index, build_index
 from .localconfig import kustomize_config
 from .materialize import materialize, retire, revert
 from .misplaced import misplaced_annotation
+from .placement import Placement
 from .plain_vllm import plain_opt_in, plain_vllm
 from .prometheus_rules import prometheus_rules
 from .reader import Item
@@ -60,10 +62,18 @@ def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list
     return Changes(), [replace(r, message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
-def plan(items: list[Item], settings: Settings) -> tuple[Changes, list[Result]]:
-    """Read-only over the items: the changes to make (none when anything is in error) and every result."""
+def plan(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result]]:
+    """Read-only over the items: the changes to make (none when anything is in error) and every result,
+    the placement's warnings on the final changes last; none that `disable` turns off."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
     index = build_index(items, skip=kustomize_config(items))
+    changes, results = _planned(index, settings)
+    if placement is not None:
+        results += [r for r in placement(index, changes) if r.id not in settings.disable]
+    return changes, results
+
+
+def _planned(index: Index, settings: Settings) -> tuple[Changes, list[Result]]:
     read = fold(Plan(), index, settings, [check_input])
     checked = fold(read, index, settings, CHECKS)
     if has_errors(checked.results):
