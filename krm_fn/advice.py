@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 from .changes import Plan, Step, step
 from .config import Settings
-from .decide import DOTTED, Decision, Inject, Override, configurable
+from .decisions import DOTTED, Decision, Inject, Override, configurable
 from .index import Index
 from .inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents, with_speculative_config,
                                without_speculative_config)

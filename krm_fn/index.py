@@ -218,6 +218,14 @@ def is_derived(item: Item) -> bool:
     return is_configmap(item) and item.annotation(C.DERIVED_ANNOTATION) == "true"
 
 
+def is_rule(item: Item) -> bool:
+    return item.is_mapping and item.kind == C.PROMETHEUS_RULE_KIND and item.api_version == C.PROMETHEUS_RULE_API_VERSION
+
+
+def is_derived_rule(item: Item) -> bool:
+    return is_rule(item) and item.annotation(C.DERIVED_ANNOTATION) == "true"
+
+
 def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
     """`skip`: indexes of kustomize's configuration (kustomizations, the patches they name)."""
     index = Index(items=list(items), config=frozenset(skip))

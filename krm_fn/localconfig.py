@@ -12,14 +12,7 @@ import yaml
 
 from . import constants as C
 from .reader import Item, child, scalar
-from .report import where
-from .results import Result, Severity
 
-FINDINGS = {
-    "SD050": "a kustomization does not list the derived ConfigMap kpt writes beside it",
-    "SD051": "a kustomization lists the file of a derived ConfigMap this run drops",
-    "SD501": "render: a kustomization is rendered as it is, not built",
-}
 
 # kustomize's names for its config file (kustomize's konfig.RecognizedKustomizationFileNames).
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -152,24 +145,3 @@ def _by_listing(items: list[Item], paths: list[str], listed: bool) -> list[tuple
         if (name in {posixpath.normpath(scalar(e) or "") for e in entries}) == listed:
             out.append((kustomization, name))
     return out
-
-
-def unlisted_warnings(items: list[Item], paths: list[str]) -> list[Result]:
-    """kpt on a kustomize folder: a derived ConfigMap's file (`paths`: new, or written by an earlier run)
-    that the folder's kustomization does not list is left out of `kustomize build`; its workload points at
-    nothing."""
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)", **where(kustomization), id="SD050")
-            for kustomization, name in unlisted_files(items, paths)]
-
-
-def dropped_listed_warnings(items: list[Item], paths: list[str]) -> list[Result]:
-    """kpt on a kustomize folder: a derived ConfigMap this run drops (`paths`: their files) is deleted by
-    kpt, but a kustomization that lists it (as SD050 asked) would then fail to build."""
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD051")
-            for kustomization, name in listed_files(items, paths)]
-
-
-def kustomization_warnings(items: list[Item]) -> list[Result]:
-    """`render DIR` of a kustomization renders its files as they are, unbuilt: say so, and what to run."""
-    return [Result(Severity.WARNING, f"{kustomization_folder(item)} is a kustomization: render does not build it (its patches, generators, transformers and name prefixes are not applied) and leaves its kustomize configuration out; to build it, run `kustomize build {kustomization_folder(item)} | kaito-specdec render -`", **where(item), id="SD501")
-            for item in items if is_kustomization(item) and not item.kind == "Component"]

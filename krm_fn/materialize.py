@@ -15,7 +15,7 @@ from . import constants as C
 from . import kinds
 from .changes import Added, Plan, Step, step
 from .config import Settings
-from .decide import Inject, Override, restored_name, source_of
+from .decisions import Inject, Override, restored_name, source_of
 from .derived import comparable, with_location
 from .index import ABSENT, Index, Workload, is_derived
 from .inference_config import DATA_KEY

@@ -23,10 +23,9 @@ from . import constants as C
 from typing import TYPE_CHECKING
 from .changes import Added, Changes, Plan, Step, step
 from .config import Settings
-from .decide import Inject, NotVisible, Override
+from .decisions import Inject, NotVisible, Override
 from .derived import comparable, with_location
-from .index import Index, Workload
-from .localconfig import listed_files, unlisted_files
+from .index import Index, Workload, is_derived_rule, is_rule
 from .reader import Item, ItemError
 from .report import about, q, where
 from .results import Result, Severity
@@ -42,19 +41,9 @@ FINDINGS = {
     "SD805": "a PrometheusRule edited by hand: regenerated",
     "SD806": "a PrometheusRule of the derived rule's name that this function did not derive",
     "SD807": "a derived PrometheusRule in the input cannot be read",
-    "SD808": "a kustomization does not list the PrometheusRule kpt writes beside it",
-    "SD809": "a kustomization lists the file of a derived PrometheusRule this run drops",
 }
 # Another object of the rule's name would be overwritten, an unreadable one cannot be compared.
 ALWAYS_ON = frozenset(("SD806", "SD807"))
-
-
-def is_rule(item: Item) -> bool:
-    return item.is_mapping and item.kind == C.PROMETHEUS_RULE_KIND and item.api_version == C.PROMETHEUS_RULE_API_VERSION
-
-
-def is_derived_rule(item: Item) -> bool:
-    return is_rule(item) and item.annotation(C.DERIVED_ANNOTATION) == "true"
 
 
 def _parents(index: Index, settings: Settings) -> dict[int, Workload]:
@@ -175,25 +164,3 @@ def _keep(item: Item, rule: dict, ops: dict[int, list[dict]]) -> list[Result]:
     ops[item.index] = jsonpatch.make_patch(data, want).patch
     return [about(Severity.WARNING, f"derived PrometheusRule {q(name)} differs from what the enabled workloads and settings give (edited by hand?): regenerated; set minAcceptanceRate, or write your own PrometheusRule, instead",
                   item, id="SD805", change=True)]
-
-
-def rule_files(items: list[Item], changes: Changes) -> list[str]:
-    """The files of the derived PrometheusRules kpt will write: new ones, and those an earlier run wrote."""
-    paths = [((data.get("metadata") or {}).get("annotations") or {}).get(C.PATH_ANNOTATION, "")
-             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == C.PROMETHEUS_RULE_KIND]
-    return paths + [item.file()[0] for item in items if is_derived_rule(item) and item.index not in changes.removed]
-
-
-def unlisted_warnings(items: list[Item], changes: Changes) -> list[Result]:
-    """kpt on a kustomize folder: a rule's file the folder's kustomization does not list is left out of
-    `kustomize build` (nothing breaks, but nothing is watched)."""
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, the PrometheusRule kaito-specdec derived for the workloads there (prometheusRules setting): `kustomize build` would leave it out and nothing would watch their acceptance rate; add it to resources", **where(kustomization), id="SD808")
-            for kustomization, name in unlisted_files(items, rule_files(items, changes))]
-
-
-def dropped_listed_warnings(items: list[Item], changes: Changes) -> list[Result]:
-    """kpt on a kustomize folder: a derived rule this run drops or replaces is deleted by kpt, but a
-    kustomization that lists its file (as SD808 asked) would then fail to build."""
-    paths = [item.file()[0] for item in items if is_derived_rule(item) and item.index in changes.removed]
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a PrometheusRule kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD809")
-            for kustomization, name in listed_files(items, paths)]

@@ -7,7 +7,8 @@ import pytest
 
 from krm_fn.cascade import cascade
 from krm_fn.changes import Plan
-from krm_fn.decide import DOTTED, Broken, Inject, NotVisible, Override, decide
+from krm_fn.decide import decide
+from krm_fn.decisions import DOTTED, Broken, Inject, NotVisible, Override
 
 from stages.stagekit import configmap, index, inferenceset, messages, mri, run, workspace
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.decide import Inject, decide, source_of
+from krm_fn.decide import decide
+from krm_fn.decisions import Inject, source_of
 from krm_fn.materialize import revert
 
 from stages.stagekit import configmap, index, messages, run, workspace
