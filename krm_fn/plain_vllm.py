@@ -21,13 +21,13 @@ from .config import Settings
 from .index import Index
 from .reader import Item
 from .report import about
-from .results import PlainFinding, Result, Severity
+from .results import Finding, Result, Severity
 
 # The findings of plan_workload that tell of a change it makes (validate mode says they are not written).
 _CHANGES = frozenset({"SD701", "SD702", "SD726", "SD727"})
 
 
-def _placed(f: PlainFinding, item: Item, change: bool = False, **values) -> Result:
+def _placed(f: Finding, item: Item, change: bool = False, **values) -> Result:
     return about(f.severity, f.message, item, f.field, id=f.id, change=change and f.id in _CHANGES, **values)
 
 

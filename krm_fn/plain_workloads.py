@@ -18,7 +18,7 @@ from .constants import INJECTED_ANNOTATION
 from .kinds import Path, dotted, get, pointer
 from .plain_kinds import _BY_KIND, KINDS, KServeModel, PodTemplate, WorkloadKind, kind_of, known_kind  # noqa: F401
 from .presets import DEFAULT_TABLE, PresetTable
-from .results import PlainFinding, Severity
+from .results import Finding, Severity
 from .runs import common_ends
 from .vllm_command import (
     Inspection,
@@ -44,7 +44,7 @@ FINDINGS = {
 ALWAYS_ON = frozenset({"SD728"})
 
 
-def other_version(api_version: Any, kind: Any, data: Any) -> PlainFinding | None:
+def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     """SD722 when a known kind at another apiVersion (`extensions/v1beta1` Deployment, `batch/v1beta1`
     CronJob) carries the opt-in: it would silently get nothing."""
     spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
@@ -53,7 +53,7 @@ def other_version(api_version: Any, kind: Any, data: Any) -> PlainFinding | None
     found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
     if found is None:
         return None
-    return PlainFinding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
+    return Finding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
 
 
 def _opt_in_paths_any(data: Any) -> list[Path]:
@@ -76,7 +76,7 @@ class OptIn:
     (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
     value: Any = None
     path: Path | None = None
-    conflict: PlainFinding | None = None
+    conflict: Finding | None = None
 
     @property
     def field(self) -> str:
@@ -95,7 +95,7 @@ def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
     other = next(((p, v) for p, v in rest if v != value), None)
     if other is None:
         return OptIn(value, first)
-    return OptIn(None, first, PlainFinding(f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
+    return OptIn(None, first, Finding(f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
         _annotation_field(other[0]), id="SD720", severity=Severity.ERROR))
 
 
@@ -166,7 +166,7 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
 class WorkloadPlan:
     opt_in: OptIn
     ops: tuple[dict, ...] = ()
-    findings: tuple[PlainFinding, ...] = ()
+    findings: tuple[Finding, ...] = ()
     runs_vllm: bool = False
 
 
@@ -185,7 +185,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if not enabled and all(_recorded(data, t) is None for t in templates):
         return WorkloadPlan(opt_in)   # never opted in, or already reverted: not even looked at
     ops: list[dict] = []
-    findings: list[PlainFinding] = []
+    findings: list[Finding] = []
     runs_vllm = False
     for template in templates:
         recorded = _recorded(data, template)
@@ -197,7 +197,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
         injected = {o.injected for _, o in outcomes if o.injected is not None}
         if len(injected) > 1:
-            findings.append(PlainFinding(f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
+            findings.append(Finding(f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
                 dotted(template.spec + ("containers",)), id="SD725", severity=Severity.WARNING))
             continue
         for path, out in outcomes:
@@ -205,15 +205,15 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
             changed = _container_ops(path, get(data, path), out)
             ops.extend(changed)
             if changed and not enabled:
-                findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
+                findings.append(Finding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
                     _changed_field(path, changed), id="SD727", severity=Severity.INFO))
         record = next(iter(injected), None)
         ops.extend(_record_ops(data, template, record))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
-        findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
+        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
             opt_in.field, id="SD721", severity=Severity.WARNING))
     if ops and spec.immutable_template:
-        findings.append(PlainFinding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
+        findings.append(Finding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
             dotted(spec.templates[0].spec), id="SD726", severity=Severity.INFO))
     return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm)
 
@@ -224,11 +224,11 @@ def _changed_field(path: Path, ops: list[dict]) -> str:
     return dotted(path + (key,))
 
 
-def shape_problems(spec: WorkloadKind, data: Any) -> list[PlainFinding]:
+def shape_problems(spec: WorkloadKind, data: Any) -> list[Finding]:
     """Errors for a workload the function would act on (opted in, or carrying its record) whose pod
     templates are not what Kubernetes reads (a `containers` that is no list, `args` that is a string …):
     the API server refuses it, and the function cannot tell what it runs."""
-    found: list[PlainFinding] = []
+    found: list[Finding] = []
     places = [(t.spec, "a mapping") for t in spec.templates] + [(t.annotations, "a mapping") for t in spec.templates]
     if spec.kserve is not None:
         places.append((spec.kserve.model, "a mapping"))
@@ -266,8 +266,8 @@ def _what(value: Any) -> str:
     return "null" if value is None else f"a {type(value).__name__}"
 
 
-def _shape(spec: WorkloadKind, path: Path, value: Any, want: str) -> PlainFinding:
-    return PlainFinding(f"{dotted(path)} is {_what(value)}, not {want}: the API server refuses this {spec.kind}, and kaito-specdec cannot read or edit its pod template; fix the manifest",
+def _shape(spec: WorkloadKind, path: Path, value: Any, want: str) -> Finding:
+    return Finding(f"{dotted(path)} is {_what(value)}, not {want}: the API server refuses this {spec.kind}, and kaito-specdec cannot read or edit its pod template; fix the manifest",
         dotted(path), id="SD728", severity=Severity.ERROR)
 
 
@@ -284,7 +284,7 @@ def _recorded(data: Any, template: PodTemplate) -> str | None:
 
 
 def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
-                    findings: list[PlainFinding]) -> list[tuple[Path, Reconciled]]:
+                    findings: list[Finding]) -> list[tuple[Path, Reconciled]]:
     """The `model` of a Hugging Face runtime predictor as one more vLLM "container" (args only)."""
     if not isinstance(get(data, model.model), dict):
         return []
@@ -292,10 +292,10 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
     backend = kserve_backend(model, data)
     runs_vllm = get(data, model.format_name) == model.runtime_format and backend in model.vllm_backends
     if enabled and get(data, model.format_name) != model.runtime_format:
-        findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
+        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
             dotted(model.format_name), id="SD723", severity=Severity.WARNING))
     elif enabled and not runs_vllm:
-        findings.append(PlainFinding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
+        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
             dotted(model.args), id="SD724", severity=Severity.WARNING))
     # Not vLLM (any more): an argument the function added earlier is still taken out again.
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,

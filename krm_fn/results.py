@@ -39,26 +39,18 @@ _UNSET = object()
 
 
 class Finding(NamedTuple):
-    """A finding before it is placed on an item: its message, the field it is about, its stable id.
-
-    A check returns these; `report.about` places one on an item. (message, field) first, so code that
-    reads a check's `(message, field)` pair by position keeps working."""
+    """A finding before it is placed on an item: its message, the field (or the JSON key) it is about, its
+    stable id, its severity and, where the fix is mechanical, the corrected value (compact JSON). KAITO's
+    checks, the vLLM schema and the plain-workload planner return these; `report.about(f.severity,
+    f.message, item, f.field, id=f.id)` places one on an item. A check's field is relative to the workload;
+    a plain workload's to what it is about (`args`) until `under` prefixes it."""
     message: str
-    field: str
-    id: str
+    field: str = ""
+    id: str = ""
+    severity: Severity = Severity.ERROR
+    proposed: str | None = None
 
-
-class PlainFinding(NamedTuple):
-    """A Finding that also carries its severity, for the stages that work on plain Python values
-    (vllm_command, plain_workloads: issue #12), whose findings are not all errors. Its `field` is relative to
-    what it is about (`args`) until `under` prefixes it; `report.about(f.severity, f.message, item, f.field,
-    id=f.id)` places it on an item. (A separate type, as a check's Finding is compared as a 3-tuple.)"""
-    message: str
-    field: str
-    id: str
-    severity: Severity
-
-    def under(self, prefix: str) -> PlainFinding:
+    def under(self, prefix: str) -> Finding:
         """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`
         becomes `….containers[0].args`, `[2]` becomes `…[2]`."""
         if not prefix:

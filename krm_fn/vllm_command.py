@@ -32,7 +32,7 @@ from typing import Any
 from . import shellwords
 from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
 from .presets import DEFAULT_TABLE, PresetTable
-from .results import PlainFinding, Severity
+from .results import Finding, Severity
 from .vllm_model import decide_model, fallback, unknowable
 
 FINDINGS = {
@@ -114,7 +114,7 @@ class Inspection:
     config_files: tuple[str, ...] = ()
     expansions: tuple[str, ...] = () # arguments (not an option's value) that expand only at run time
     override_value: str | None = None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
-    problem: PlainFinding | None = None   # set when the command must not be edited (SD705, SD706, SD707)
+    problem: Finding | None = None   # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""                 # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1              # shell forms: the offset in the script the argument is inserted at
 
@@ -131,7 +131,7 @@ class Reconciled:
     args: Any
     injected: str | None
     inspection: Inspection
-    findings: tuple[PlainFinding, ...] = field(default=())
+    findings: tuple[Finding, ...] = field(default=())
 
 
 def read_arguments(values: list[str], positional: bool = True,
@@ -221,9 +221,9 @@ def _argv(command: Any, args: Any) -> list[tuple[Where, Any]]:
     return out + [(Where("args", i), v) for i, v in enumerate(args if isinstance(args, list) else [])]
 
 
-def _problem(message: str, field: str, id: str) -> PlainFinding:
+def _problem(message: str, field: str, id: str) -> Finding:
     """A reason to leave the command unchanged: a warning."""
-    return PlainFinding(message, field, id=id, severity=Severity.WARNING)
+    return Finding(message, field, id=id, severity=Severity.WARNING)
 
 
 def inspect(command: Any, args: Any, image: str | None = None) -> Inspection:
@@ -374,30 +374,30 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(command, args, kept, insp, (insp.problem,))
     if insp.removed:
         flags = ", ".join(insp.removed)
-        return Reconciled(command, args, kept, insp, (PlainFinding(f"{flags}: removed in vLLM 0.8.3, the server refuses to start with them; replace them with one --speculative-config='<json>' (or delete them and let kaito-specdec choose the config)",
+        return Reconciled(command, args, kept, insp, (Finding(f"{flags}: removed in vLLM 0.8.3, the server refuses to start with them; replace them with one --speculative-config='<json>' (or delete them and let kaito-specdec choose the config)",
             insp.target, id="SD704", severity=Severity.ERROR),))
     if insp.overrides:
         spelled = ", ".join(insp.overrides)
-        return Reconciled(base_command, base_args, None, insp, (PlainFinding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
             insp.target, id="SD703", severity=Severity.INFO),))
     if insp.config_files:
         shown = ", ".join(insp.config_files)
         return Reconciled(command, args, kept, insp, (_problem(f"the vLLM command reads settings from {shown}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
             insp.target, id="SD709"),))
-    findings: list[PlainFinding] = []
+    findings: list[Finding] = []
     if insp.unknown_model is None and insp.model is not None:
         decision = decide_model(insp.model, table)
         resolution = decision.resolution
         kind = "tuned" if resolution.tuned else "not tuned, universal fallback"
-        findings.append(PlainFinding(f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}; set the annotation to \"false\" to turn it off",
+        findings.append(Finding(f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}; set the annotation to \"false\" to turn it off",
             insp.target, id="SD701", severity=Severity.INFO))
     else:
         resolution = fallback(table)
-        findings.append(PlainFinding(f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
+        findings.append(Finding(f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
             insp.model_at or insp.target, id="SD702", severity=Severity.INFO))
     if insp.expansions:
         shown = " ".join(insp.expansions)
-        findings.append(PlainFinding(f"{shown} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",
+        findings.append(Finding(f"{shown} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",
             insp.target, id="SD710", severity=Severity.INFO))
     if ours and recorded == resolution.json:
         return Reconciled(command, args, recorded, insp, tuple(findings))

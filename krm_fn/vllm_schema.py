@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import re
 import json
-from .record import KW_ONLY, dataclass
 from typing import Any
 
-from .results import Severity
+from .results import Finding, Severity
 
 # The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
 # `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
@@ -164,18 +163,6 @@ REMOVED_KEYS: dict[str, tuple[Version, Version]] = {
 }
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One finding about a speculative-config value; `key` is the JSON key it is about ("" for the value)."""
-
-    message: str
-    key: str = ""
-    proposed: str | None = None   # the corrected value (compact JSON) where the fix is mechanical
-    _: KW_ONLY
-    id: str
-    severity: Severity
-
-
 def available(method: str, version: Version) -> bool:
     """Whether a server of `version` starts with this method name (an MTP alias: always, see above)."""
     if method in ALL_MTP_ALIASES:
@@ -252,7 +239,7 @@ def _method(cfg: dict, version: Version, v: str) -> list[Finding]:
     choices = ", ".join(methods_for(version))
     if not isinstance(method, str) or (method not in METHODS and method not in ALL_MTP_ALIASES):
         fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
-        return [Finding(f"method {json.dumps(method)} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", _with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
+        return [Finding(f"method {json.dumps(method)} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
     if not available(method, version):
         since, until = METHODS[method]
         when = f"added in vLLM {shown(since)}" if since and version < since else f"removed in vLLM {shown(until)}"
@@ -290,25 +277,25 @@ def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
         if key in REMOVED_KEYS:
             no_effect, removed = REMOVED_KEYS[key]
             if version >= max(removed, REJECTS_UNKNOWN_FROM):
-                findings.append(Finding(f"{key} was removed in vLLM {shown(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, _with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
+                findings.append(Finding(f"{key} was removed in vLLM {shown(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
             elif version >= no_effect:
-                findings.append(Finding(f"{key} has no effect in vLLM {v} (removed in {shown(removed)}; refused from {shown(max(removed, REJECTS_UNKNOWN_FROM))}): remove {key}", key, _with(cfg, key, drop=True), id="SD612", severity=Severity.WARNING))
+                findings.append(Finding(f"{key} has no effect in vLLM {v} (removed in {shown(removed)}; refused from {shown(max(removed, REJECTS_UNKNOWN_FROM))}): remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD612", severity=Severity.WARNING))
         elif key not in KNOWN_KEYS and version >= KEYS_KNOWN_FROM:
             import difflib  # only for a misspelled key: its import compiles a pattern and a namedtuple
             close = difflib.get_close_matches(str(key), sorted(KNOWN_KEYS), n=1, cutoff=0.75)
             fix = f'rename it to "{close[0]}"' if close else "remove it"
             proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
             if version >= REJECTS_UNKNOWN_FROM:
-                findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key and vLLM {v} refuses unknown keys (from 0.16), so the server exits at start-up: {fix}", key, proposed, id="SD613", severity=Severity.ERROR))
+                findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key and vLLM {v} refuses unknown keys (from 0.16), so the server exits at start-up: {fix}", key, proposed=proposed, id="SD613", severity=Severity.ERROR))
             else:
-                findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key; vLLM {v} ignores it (vLLM 0.16 and later refuse it): {fix}", key, proposed, id="SD614", severity=Severity.WARNING))
+                findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key; vLLM {v} ignores it (vLLM 0.16 and later refuse it): {fix}", key, proposed=proposed, id="SD614", severity=Severity.WARNING))
     return findings
 
 
 def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
     method = cfg.get("method")
     if method in ALL_MTP_ALIASES and version >= MTP_SINCE:
-        return [Finding(f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", _with(cfg, "method", "mtp"), id="SD615", severity=Severity.INFO)]
+        return [Finding(f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", proposed=_with(cfg, "method", "mtp"), id="SD615", severity=Severity.INFO)]
     if method == "suffix":
         return [Finding("method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method", id="SD616", severity=Severity.INFO)]
     return []

@@ -16,7 +16,7 @@ PACKAGE = Path(findings.__file__).resolve().parent
 # the README and `disable`, in the change that makes the function emit them.
 NOT_WIRED: set[str] = set()
 # The calls that make a finding, and the position of their message argument.
-FINDING_CALLS = {"about": 1, "Result": 1, "Finding": 0, "PlainFinding": 0, "ConfigError": 0, "_failure": 0}
+FINDING_CALLS = {"about": 1, "Result": 1, "Finding": 0, "ConfigError": 0, "_failure": 0}
 ID = re.compile(r"SD[0-9]{3}")
 ID_LITERAL = re.compile(r'\bid="(SD[0-9]+)"')
 

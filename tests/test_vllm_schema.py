@@ -21,7 +21,7 @@ M010 = ("ngram, draft_model, suffix, eagle, eagle3, medusa, mlp_speculator, deep
 
 
 def found(value, version: str = DEFAULT_VLLM_VERSION) -> list[tuple]:
-    return [(f.id, f.severity, f.message, f.key, f.proposed) for f in check_speculative_config(value, version)]
+    return [(f.id, f.severity, f.message, f.field, f.proposed) for f in check_speculative_config(value, version)]
 
 
 PASS = [

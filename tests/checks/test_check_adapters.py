@@ -34,4 +34,4 @@ def test_pass(text: str) -> None:
      [("Duplicate adapter source name found: a", "spec.template.inference.adapters[1].source.name", "SD139")]),
 ])
 def test_fail(text: str, expected: list) -> None:
-    assert [tuple(f) for f in adapters.findings(make_workload(text))] == expected
+    assert [f[:3] for f in adapters.findings(make_workload(text))] == expected

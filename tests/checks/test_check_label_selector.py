@@ -31,7 +31,7 @@ def test_pass(selector: str) -> None:
     ("\n    matchLabels:", ("labelSelector must have at least one matchLabels or matchExpressions entry", "spec.labelSelector", "SD130")),
 ])
 def test_fail(selector: str | None, expected: tuple) -> None:
-    assert [tuple(f) for f in label_selector.findings(make_workload(_with(selector)))] == [expected]
+    assert [f[:3] for f in label_selector.findings(make_workload(_with(selector)))] == [expected]
 
 
 def test_without_spec() -> None:
@@ -75,7 +75,7 @@ AT = "resource.labelSelector.matchExpressions[{}]"
      ('operator "DoesNotExist" cannot be converted into the old label selector format', "spec.labelSelector.matchExpressions[0]", "SD140")),
 ])
 def test_workspace_selector_fail(text: str, expected: tuple) -> None:
-    assert [tuple(f) for f in label_selector.findings(make_workload(text))] == [expected]
+    assert [f[:3] for f in label_selector.findings(make_workload(text))] == [expected]
 
 
 @pytest.mark.parametrize("selector, finding", [(None, "SD129"), (" {}", "SD130")])

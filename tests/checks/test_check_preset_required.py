@@ -27,4 +27,4 @@ def test_pass(text: str) -> None:
     (mri(None), "SD104", "kaito.sh/enable-speculative-decoding requires spec.model.name", WS_FIELD),
 ])
 def test_fail(text: str, id: str, message: str, field: str) -> None:
-    assert tuple(preset_required.check(make_workload(text))) == (message, field, id)
+    assert preset_required.check(make_workload(text))[:3] == (message, field, id)

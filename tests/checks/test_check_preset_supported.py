@@ -28,4 +28,4 @@ def test_pass(name: str) -> None:
     (mri("falcon-7b"), [("Unsupported inference preset name falcon-7b", "spec.model.name", "SD112")]),
 ])
 def test_fail(text: str, expected: list) -> None:
-    assert [tuple(f) for f in preset_supported.findings(make_workload(text))] == expected
+    assert [f[:3] for f in preset_supported.findings(make_workload(text))] == expected

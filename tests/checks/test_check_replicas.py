@@ -33,4 +33,4 @@ def test_pass(text: str) -> None:
                          ("invalid value: 0: must be at least 1", "spec.roles[1].replicas", "SD134")]),
 ])
 def test_fail(text: str, expected: list) -> None:
-    assert [tuple(f) for f in replicas.findings(make_workload(text))] == expected
+    assert [f[:3] for f in replicas.findings(make_workload(text))] == expected

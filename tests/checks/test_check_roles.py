@@ -22,4 +22,4 @@ def test_pass() -> None:
         ("missing field(s): spec.roles (missing decode role)", "spec.roles", "SD118")]),
 ])
 def test_fail(text: str, expected: list) -> None:
-    assert [tuple(f) for f in roles.findings(make_workload(text))] == expected
+    assert [f[:3] for f in roles.findings(make_workload(text))] == expected

@@ -23,4 +23,4 @@ def test_pass(text: str) -> None:
      [("spec.model.name has invalid value true (unquoted, YAML reads it as a boolean; the API server refuses anything but a string here: write it in quotes)", "spec.model.name", "SD108")]),
 ])
 def test_fail(text: str, expected: list) -> None:
-    assert [tuple(f) for f in string_fields.findings(make_workload(text))] == expected
+    assert [f[:3] for f in string_fields.findings(make_workload(text))] == expected
