@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__, streams, yamlio
 from .config import MODES, ConfigError, max_input, parse_size, resolve_settings
-from .catalogue import CAN_DISABLE
+from . import pipeline
 from .pipeline import Outcome, run_krm, run_render
 from .results import Result, Severity
 from .streams import InputProblem
@@ -400,7 +400,7 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
     try:
         if args.command == "presets":
             from .presets import describe
-            settings = resolve_settings(_load_config(args.config, limit), environ, ids=CAN_DISABLE)
+            settings = resolve_settings(_load_config(args.config, limit), environ, ids=pipeline.KNOWN_IDS)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":
             if "-" in args.paths and _isatty(stdin):

@@ -6,14 +6,13 @@ have their homes below (streams, config; the plan's in its stages); this module 
 from __future__ import annotations
 
 from .record import dataclass
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import yaml
 
 from . import placement, streams, yamlio
 from .config import ConfigError, Settings, resolve_settings, unreadable
-from .catalogue import CAN_DISABLE
 from .plan import plan
 from .localconfig import is_function_config, kustomize_config
 from .reader import InputError, Item, ResourceList, Stream, child, read_resource_list, read_stream, scalar
@@ -38,6 +37,27 @@ class Outcome:
 # The answer is the same either way (tests/test_fastread.py). tests/conftest.py sets 0, so that every small
 # fixture and test input still goes through the fast path and its both-ways comparisons.
 FAST_READ_FROM = 16 * 1024
+
+
+class _KnownIds(Mapping):
+    """Every finding id -> whether `disable` may name it (findings.CAN_DISABLE). Building the catalogue
+    imports every module that declares findings, so it is built the first time a `disable` setting is read."""
+
+    def _ids(self) -> Mapping[str, bool]:
+        from .findings import CAN_DISABLE
+        return CAN_DISABLE
+
+    def __getitem__(self, id: str) -> bool:
+        return self._ids()[id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+
+KNOWN_IDS = _KnownIds()
 
 
 def _read(data: bytes) -> ResourceList:
@@ -86,7 +106,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         return _error_outcome(streams.unreadable_input(str(exc)))
     try:
         fc = _function_config(rl)
-        settings = resolve_settings(fc, environ, ids=CAN_DISABLE)
+        settings = resolve_settings(fc, environ, ids=KNOWN_IDS)
     except ConfigError as exc:
         results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
         return Outcome(write_resource_list(rl, Changes(), results), results, 1)
@@ -134,7 +154,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
         if fc is None and stream.function_config is not None:
             fc = yamlio.construct(stream.function_config)
-        settings = resolve_settings(fc, environ, overrides, ids=CAN_DISABLE)
+        settings = resolve_settings(fc, environ, overrides, ids=KNOWN_IDS)
     except ConfigError as exc:
         return _error_outcome(Result(Severity.ERROR, str(exc), id=exc.id, scope="render"))
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:

@@ -138,3 +138,10 @@ def test_the_same_object_twice_can_be_turned_off(tmp_path: Path) -> None:
     env = {"KAITO_SPECDEC_FAIL_ON": "warning"}
     assert _render([str(tmp_path)], env)[0] == 1
     assert _render(["--disable", "SD008", str(tmp_path)], env) == (0, out, "")
+
+
+def test_a_run_reads_the_ids_from_the_catalogue_itself() -> None:
+    """pipeline.KNOWN_IDS builds the catalogue only when a `disable` setting is read: the same table."""
+    from krm_fn import pipeline
+    assert dict(pipeline.KNOWN_IDS) == dict(findings.CAN_DISABLE) and len(pipeline.KNOWN_IDS) == len(KNOWN)
+    assert "SD050" in pipeline.KNOWN_IDS and pipeline.KNOWN_IDS["SD050"] is True
