@@ -16,6 +16,21 @@ from backends import BACKENDS
 pipeline.FAST_READ_FROM = 0
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--deep", action="store_true",
+                     help="also run the tests marked deep (the long property passes; .ci/run runs them)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without --deep the deep passes are deselected (not skipped: they are not run and not counted)."""
+    if config.getoption("--deep"):
+        return
+    deep = [item for item in items if item.get_closest_marker("deep")]
+    if deep:
+        config.hook.pytest_deselected(items=deep)
+        items[:] = [item for item in items if not item.get_closest_marker("deep")]
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request):
     """Select a yamlio backend for the test and restore the previous one afterwards."""

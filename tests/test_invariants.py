@@ -29,8 +29,11 @@ CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
 # PER_SEED inputs drawn from its own name (fuzz.fuzz_each), in one of CHUNKS shares chosen by its name: a new
 # fixture adds its own inputs and changes no other fixture's (a growing pool can only lower PER_SEED, which
 # drops each seed's last input and changes none of the others).
-CHUNKS, BUDGET = 4, 1600
+# The suite's pass; the deep pass (--deep, .ci/run) draws DEEP_BUDGET, the first PER_SEED of each seed's
+# inputs included (fuzz_each draws each seed's inputs in order from its name).
+CHUNKS, BUDGET, DEEP_BUDGET = 4, 500, 2000
 PER_SEED = max(2, BUDGET // len(fuzz.seeds()))
+DEEP_PER_SEED = max(PER_SEED + 1, DEEP_BUDGET // len(fuzz.seeds()))
 # The whole test process, fuzzing included, stays under this resident size (a bomb expanded in memory,
 # or a leak across runs, would not).
 MAX_RSS_KIB = 1536 * 1024
@@ -53,7 +56,17 @@ def test_every_fixture_keeps_the_promises(mode: str, backend: str) -> None:
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_seeded_mutations_keep_the_promises(chunk: int) -> None:
-    found = fuzz.fuzz_each(PER_SEED, seed=1000, classes=CI_CLASSES, modes=["krm", "render"], backends=BACKENDS,
+    _mutations_keep_the_promises(chunk, PER_SEED)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_deep_seeded_mutations_keep_the_promises(chunk: int) -> None:
+    _mutations_keep_the_promises(chunk, DEEP_PER_SEED)
+
+
+def _mutations_keep_the_promises(chunk: int, per_seed: int) -> None:
+    found = fuzz.fuzz_each(per_seed, seed=1000, classes=CI_CLASSES, modes=["krm", "render"], backends=BACKENDS,
                            share=(chunk, CHUNKS), skip=frozenset(HELD_BACK_SEEDS))
     assert not found, "\n".join(f.line() + "\n  input: " + repr(f.data[:400]) for f in found[:10])
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < MAX_RSS_KIB
