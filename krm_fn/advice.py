@@ -245,7 +245,7 @@ def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
 
 def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> list[Result]:
     """Before KAITO v0.13.0 the annotation means nothing in the cluster, and an InferenceSet does not push a
-    changed `spec.template.inference` to the Workspaces it already has (SPEC.md 5.3): say so on every
+    changed `spec.template.inference` to the Workspaces it already has: say so on every
     InferenceSet whose reference the function changes."""
     if settings.knows_annotation:
         return []

@@ -1,4 +1,4 @@
-"""Derived ConfigMaps in, references re-pointed, reverted and retired (SPEC.md 5.1, 5.2).
+"""Derived ConfigMaps in, references re-pointed, reverted and retired.
 
 Three stages, each (index, settings, plan so far) -> Step: `materialize` places the derived ConfigMaps
 the decisions name and points the references at them, `revert` points disabled workloads back at their

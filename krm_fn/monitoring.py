@@ -20,7 +20,7 @@ the series are selected by pod name, which KAITO fixes (kaito-project/kaito, mai
 - InferenceSet `s`: child Workspaces from `GenerateName: iObj.Name + "-"` (pkg/utils/inferenceset/
   inferenceset.go, NewWorkspaceForInferenceSet) -> `s-<5 characters>`, pods `s-<5 characters>-<ordinal>`.
   The API server cuts a GenerateName base to 58 characters before adding the 5.
-- MultiRoleInference `m`: child InferenceSets `m-prefill` and `m-decode` (SPEC.md 5.3) -> their pods as above.
+- MultiRoleInference `m`: child InferenceSets `m-prefill` and `m-decode` -> their pods as above.
   Prefill pods draft nothing, so summing both roles gives the decode side's figures.
 The pods also carry `kaito.sh/workspace: <workspace>` (and `inferenceset.kaito.sh/created-by`), but a
 selector on those would work only where the monitor copies them.
