@@ -1,6 +1,6 @@
 """The names type hints use, without importing `typing` when the function runs.
 
-`typing` costs about 4 ms of a one-Workspace start (README, Performance), and every module here writes
+`typing` costs about 4 ms of a one-Workspace start (docs/performance.md), and every module here writes
 `from __future__ import annotations`, so its hints are strings nobody evaluates at run time: `Any` only
 has to exist for type checkers, which read the `TYPE_CHECKING` branch (mypy and pyright know the name).
 The abstract collection types come from `collections.abc`, already loaded by every interpreter start,
