@@ -327,7 +327,7 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
 def run() -> None:
     """The console script and `python -m krm_fn`: `main()`, then its exit status without tearing the
     interpreter down. A normal exit frees every module, class and object one by one, which on a
-    one-Workspace list costs more than the run itself (README, Performance). Nothing is lost: `main`
+    one-Workspace list costs more than the run itself (docs/performance.md). Nothing is lost: `main`
     writes stdout through its file descriptor and flushes each stderr line, and the package registers no
     exit hooks. Should a final flush fail, the normal exit takes over."""
     code = main()

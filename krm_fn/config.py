@@ -279,7 +279,7 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
         if not _FINDING_ID.fullmatch(entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
         if entry not in ids:
-            raise ConfigError(f"disable: unknown finding id {entry}; the README's table of findings lists every id", "disable", id="SD040")
+            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")
         if not ids[entry]:
             raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
         out.add(entry)

@@ -28,7 +28,7 @@ from .results import Finding, Severity
 # The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
 # `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
 # v0.9.4: 0.14.1). KAITO v0.13.0, the release SPEC.md's feature comes from, is not in the stored snapshot of
-# KAITO's repository; when it ships another vLLM, this constant and the README change together.
+# KAITO's repository; when it ships another vLLM, this constant and docs/settings.md change together.
 DEFAULT_VLLM_VERSION = "0.25.1"
 
 FINDINGS = {

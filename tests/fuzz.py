@@ -5,7 +5,7 @@
 
 Seeds are every fixture (its ResourceList for the KRM mode, its plain stream for `render`). Each input is
 a seed with one to three mutations (MUTATIONS below). Every run, in-process through `krm_fn.cli.main` (tests/runner.py)
-under a wall-clock limit, is checked by `violations()` against what the README's "What it promises"
+under a wall-clock limit, is checked by `violations()` against what docs/guarantees.md's "What it promises"
 section says. Failures are printed as one line each (class, seed, mutations, what broke) and written, with
 the input that reproduces them, under --out (default `fuzz-failures/`). tests/test_invariants.py runs a
 short pass of the same code in CI with fixed seeds; tests/fuzz_findings.md lists what it found.
@@ -54,7 +54,7 @@ INTERNAL = ("internal.config.kubernetes.io/", "config.kubernetes.io/path", "conf
             "config.k8s.io/id", "kustomize.config.k8s.io/id")
 DERIVED = "kaito-specdec.dev/derived"
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
-# kustomize's file names for a kustomization (README, `render`: kind and apiVersion are optional there).
+# kustomize's file names for a kustomization (docs/cli.md, `render`: kind and apiVersion are optional there).
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 PATHS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 # Generous: the largest fixture takes well under a second; a hang or an alias bomb takes minutes.
@@ -318,7 +318,7 @@ class Obj:
 
     @property
     def kustomization(self) -> bool:
-        """kustomize's own file (README, `render`): kind Kustomization or Component, or no kind in a file of a
+        """kustomize's own file (docs/cli.md, `render`): kind Kustomization or Component, or no kind in a file of a
         kustomization's name, or no kind and no file to go by (anything else without a kind is no object
         and fails the run); apiVersion kustomize's or none. Only strings are an apiVersion or a kind."""
         api, kind = (x if type(x) is str else "" for x in (self.api_version, self.kind))

@@ -1,4 +1,4 @@
-"""The promises of README "What it promises", checked on every fixture and on a few thousand seeded
+"""The promises of docs/guarantees.md "What it promises", checked on every fixture and on a few thousand seeded
 mutations of them, in KRM mode and `render`, on both YAML backends (issue 10).
 
 The oracle and the mutations are tests/fuzz.py (`python tests/fuzz.py` is the long pass). Everything here
@@ -148,7 +148,7 @@ def test_the_oracle_sees_broken_output(monkeypatch: pytest.MonkeyPatch) -> None:
         assert any(p.startswith(word) for p in problems), (word, problems)
 
 
-# (document, whether `render` leaves it out as kustomize's own file): README, the `render` row of the CLI table.
+# (document, whether `render` leaves it out as kustomize's own file): docs/cli.md, the `render` row of the command table.
 KUSTOMIZE_FILES = [
     ("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]", True),
     ("kind: Component\nresources: [a.yaml]", True),
