@@ -52,12 +52,68 @@ class _DepthGuard:
         self._depth -= 1
 
 
-class _PureLoader(_DepthGuard, yaml.SafeLoader):
+# A `!` tag with no name (YAML's non-specific tag) on a scalar: go-yaml v2 and v3 resolve only the tags
+# they know (`resolvableTag`: "", !!str, !!bool, !!int, !!float, !!null, !!timestamp) and leave any other
+# scalar a string, `!` included, so kubectl and the API server read `! true` as "true". PyYAML (and
+# libyaml's composer) resolve a `!`-tagged scalar like an untagged plain one, as a boolean. The loaders
+# here make it a string: the nodes an event with tag "!" starts are found by a second parse of the events,
+# only for a text where a `!` stands alone (before a blank, a line break, `,`, `]`, `}` or the end).
+_BANG_AFTER = frozenset(" \t\r\n\x85\u2028\u2029,]}")
+
+
+def _may_tag_nonspecific(text: str) -> bool:
+    at = text.find("!")
+    while at >= 0:
+        after = text[at + 1:at + 2]
+        if not after or after in _BANG_AFTER or text.startswith("<!>", at + 1):
+            return True
+        at = text.find("!", at + 1)
+    return False
+
+
+def _nonspecific_scalars(loader: type, text: str) -> set[int]:
+    """Where the scalars tagged `!` start (a YAML error ends the search: the composer stops there too)."""
+    found: set[int] = set()
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.ScalarEvent) and event.tag == "!":
+                found.add(event.start_mark.index)
+    except yaml.YAMLError:
+        pass
+    return found
+
+
+class _NonSpecificAreStrings:
+    """Composing and loading (which composes first) both go through get_node / get_single_node."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)  # type: ignore[call-arg]
+        self._bang_text = stream if isinstance(stream, str) and _may_tag_nonspecific(stream) else None
+        self._bang_at: set[int] | None = None
+
+    def _strings(self, node: Any) -> Any:
+        if node is not None and self._bang_text is not None:
+            if self._bang_at is None:
+                self._bang_at = _nonspecific_scalars(type(self), self._bang_text)
+            if self._bang_at:
+                for n in nodes(node):
+                    if isinstance(n, yaml.ScalarNode) and n.start_mark.index in self._bang_at:
+                        n.tag = STR_TAG
+        return node
+
+    def get_node(self) -> Any:
+        return self._strings(super().get_node())  # type: ignore[misc]
+
+    def get_single_node(self) -> Any:
+        return self._strings(super().get_single_node())  # type: ignore[misc]
+
+
+class _PureLoader(_NonSpecificAreStrings, _DepthGuard, yaml.SafeLoader):
     pass
 
 
 if C_AVAILABLE:
-    class _CLoader(_DepthGuard, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+    class _CLoader(_NonSpecificAreStrings, _DepthGuard, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
         pass
     _LOADERS = {"c": _CLoader, "pure": _PureLoader}
 else:  # pragma: no cover - depends on how PyYAML was built

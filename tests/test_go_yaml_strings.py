@@ -3,6 +3,9 @@ sigs.k8s.io/yaml user), go-yaml v3 (kpt, kustomize), YAML 1.1 (PyYAML) and YAML 
 class 1): the emitter, the text editor and whole runs, over generated look-alike strings (tests/goyaml.py)
 and not only a hand-written list. tests/goyaml.py's go-yaml v2 rules are checked against the real kubectl in
 tests/e2e/test_e2e_kubectl_strings.py, which also sends the function's own output through kubectl.
+
+Also: a scalar tagged `!` (YAML's non-specific tag) is a string to go-yaml and so to the API server; both
+readers (the full one and fastread's scanner) read it so.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import yaml
 
 import goyaml
 from build import add, rep
-from krm_fn import textedit, yamlio
+from krm_fn import fastread, reader, textedit, yamlio
 from runner import run
 
 # Seeded: the same strings on every run (goyaml.HAND_WRITTEN first, the issue's among them). The emitter
@@ -178,3 +181,46 @@ def test_an_item_sharing_an_anchor_with_an_edited_one_keeps_its_strings(backend)
     want = {"items": [{"metadata": {"labels": labels}}, {},
                       {"metadata": {"labels": labels}, "data": {s: s for s in SOME if s}}]}
     assert goyaml.misread(out, [want]) == []
+
+
+# --- `!`: the non-specific tag --------------------------------------------------------------------------
+
+BANG = ("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: w\n"
+        "  annotations: {kaito.sh/enable-speculative-decoding: ! true}\n"
+        "resource: {instanceType: Standard_NC24ads_A100_v4, labelSelector: {matchLabels: {a: b}}}\n"
+        "inference: {preset: {name: phi-4}}\n")
+
+
+@pytest.mark.parametrize("text, want", [
+    ("a: ! true\n", {"a": "true"}), ("a: ! 12\n", {"a": "12"}), ("a: ! \"true\"\n", {"a": "true"}),
+    ("a: [! y, !  0x1F, x]\n", {"a": ["y", "0x1F", "x"]}), ("! 1: z\n", {"1": "z"}), ("a: !\n", {"a": ""}),
+    ("a: !<!> on\n", {"a": "on"}), ("a: !!str 1\n", {"a": "1"}), ("a: true # wow !\n", {"a": True}),
+    ("a: \"! true\"\n", {"a": "! true"}), ("a: x! y\n", {"a": "x! y"}),
+])
+def test_a_non_specific_tag_makes_a_string(backend, text, want):
+    assert yamlio.load(text) == want
+    assert yamlio.construct(yamlio.compose(text)) == want
+    assert goyaml.read_all(text) == [want]  # go-yaml v2's reading (kubectl's too: tests/e2e)
+
+
+def test_the_opt_in_annotation_tagged_bang_is_the_string_true(backend):
+    """`! true` is "true" to go-yaml and the API server: the Workspace opts in (it was SD102, a boolean)."""
+    code, out, err = run(["render", "-"], BANG)  # the fast path and the full reader compared (runner)
+    assert code == 0, err
+    assert "specdec-ngram-" in out and "SD102" not in err
+    code, out, err = run([], "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+                         + "".join(("- " if i == 0 else "  ") + ln for i, ln in enumerate(BANG.splitlines(True))))
+    assert code == 0, err
+    assert "specdec-ngram-" in out
+
+
+def test_fastread_and_the_full_reader_agree_on_bang(c_backend):
+    """The scanner leaves a tagged item to the composer, which reads `!` as the full reader does."""
+    items = "".join(f"- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s{i}\n"
+                    f"    labels: {{a: ! {i}, b: ! true}}\n" for i in range(3))
+    text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + items
+    fast = fastread.scan(text)
+    assert fast is not None
+    full = reader.read_resource_list(text.encode())
+    for a, b in zip(fast.items, full.items):
+        assert a.data() == b.data() and a.data()["metadata"]["labels"]["b"] == "true"
