@@ -37,6 +37,7 @@ sys.path.insert(0, str(HERE))
 
 from krm_fn import yamlio  # noqa: E402
 import golden  # noqa: E402
+import goyaml  # noqa: E402
 from backends import BACKENDS  # noqa: E402
 import runner  # noqa: E402
 
@@ -440,6 +441,11 @@ def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoi
         if r.code == 1:
             return bad
     bad += _compare(mode, in_objs, out_objs)
+    # kubectl's reading (go-yaml v2; v3 and YAML 1.2 too): a string the function writes plain must read back
+    # as that string. A plain look-alike in the output is one the input had as plain text, or it is written.
+    written = goyaml.plain_misreadings(r.out) - goyaml.plain_misreadings(text)
+    if written:
+        bad.append("kubectl: written plain, misread by go-yaml or YAML 1.2: " + ", ".join(map(repr, list(written)[:5])))
     if mode == "krm" and not _raw_copied(text, r.out, in_objs):
         bad.append("bytes: an untargeted item is not byte-identical")
     if fixpoint and not bad:

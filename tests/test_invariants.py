@@ -141,6 +141,10 @@ def test_the_oracle_sees_broken_output(monkeypatch: pytest.MonkeyPatch) -> None:
                                              "metadata: {name: config-audit}}\n", 1),
         "output": lambda out: out + "\t- [\n",
         "bytes": lambda out: out.replace("mountPath: /cfg}]", "mountPath: \"/cfg\"}]"),
+        # A string kubectl reads as a boolean: `y` written plain (a new label on the derived ConfigMap).
+        "kubectl": lambda out: out.replace("    annotations:\n      kaito-specdec.dev/derived:",
+                                           "    labels:\n      feature: y\n    annotations:\n"
+                                           "      kaito-specdec.dev/derived:", 1),
     }
     for word, edit in cases.items():
         monkeypatch.setattr(fuzz, "run", tampered(edit))
