@@ -42,7 +42,8 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
 _FINDING_ID = lazyre.compile(r"SD[0-9]{3}")
-_VERSION = lazyre.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
+# ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
+_VERSION = lazyre.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -99,7 +100,9 @@ def parse_size(text: str) -> int:
     raw = text.strip()
     unit = raw[-2:] if raw[-2:] in _SIZE_UNITS else ""
     number = raw[: len(raw) - len(unit)]
-    if not number.isdigit() or int(number) == 0:
+    # ASCII digits only: str.isdigit() is true for ² and ٣ (which int() refuses or reads as 3); 18 at most,
+    # so int() never meets its 4 300-digit limit (and no size is larger).
+    if not (number.isascii() and number.isdigit()) or len(number) > 18 or int(number) == 0:
         raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD037")
     return int(number) * _SIZE_UNITS[unit]
 
@@ -149,7 +152,7 @@ class Settings:
 def version_tuple(text: str) -> tuple[int, int, int]:
     # `v0.13.0`, `0.13` (ASCII digits only, the usual spelling and the default): without compiling the pattern.
     parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
-    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() for p in parts):
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
         return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
     m = _VERSION.fullmatch(text)
     if not m:

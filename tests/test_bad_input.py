@@ -102,6 +102,17 @@ READABLE_BUT_BAD = [
     ("ngramFallback-bad", RL + ITEMS + fc("ngramFallback: '{\"method\": \"ngram\", \"num_speculative_tokens\": 0}'"),
      ["invalid functionConfig", "ngramFallback", "num_speculative_tokens must be a positive integer"],
      "functionConfig.data.ngramFallback"),
+    # Issue 19: ASCII digits only (str.isdigit() and \\d take ٣ and ², int() reads ٣ as 3), no number int()
+    # cannot convert (4 300 digits and up).
+    ("kaitoVersion-arabic-indic-digits", RL + ITEMS + fc("kaitoVersion: v٠.١٣.٠"),
+     ["invalid functionConfig", 'kaitoVersion: invalid value "v٠.١٣.٠"'], "functionConfig.data.kaitoVersion"),
+    ("kaitoVersion-5000-digits", RL + ITEMS + fc("kaitoVersion: '0." + "1" * 5000 + "'"),
+     ["invalid functionConfig", "kaitoVersion: invalid value", "expected a KAITO release"],
+     "functionConfig.data.kaitoVersion"),
+    ("vllmVersion-arabic-indic-digits", RL + ITEMS + fc("vllmVersion: '٠.١١'"),
+     ["invalid functionConfig", 'vllmVersion: invalid value "٠.١١"'], "functionConfig.data.vllmVersion"),
+    ("vllmVersion-rc-arabic-indic-digits", RL + ITEMS + fc("vllmVersion: 0.11.0rc٢"),
+     ["invalid functionConfig", 'vllmVersion: invalid value "0.11.0rc٢"'], "functionConfig.data.vllmVersion"),
     ("policy-unknown-setting", RL + ITEMS + fc("mode: validate\nextra: 1", "SpeculativeDecodingPolicy", "spec"),
      ["invalid functionConfig", "unknown setting \"extra\""], None),
     ("functionConfig-wrong-kind", RL + ITEMS + fc("replicas: 1", "Deployment", "spec"),
@@ -200,3 +211,56 @@ def test_installed_command_never_prints_a_traceback(data, words):
     err = proc.stderr.decode()
     check_error(proc.returncode, err, words)
     assert proc.stdout == b"" or proc.stdout.decode().startswith(RL + ITEMS)
+
+
+# --- issue 19: no traceback, whatever a setting, a name or an output holds -------------------------------
+
+SIZES = ["²", "٣Mi", "1" * 5000, "0" * 5000 + "1", "1" * 19 + "Gi"]
+
+
+@pytest.mark.parametrize("value", SIZES, ids=["superscript-two", "arabic-indic", "5000-digits", "leading-zeros",
+                                              "19-digits"])
+@pytest.mark.parametrize("name", ["KAITO_SPECDEC_MAX_INPUT", "ARGOCD_ENV_KAITO_SPECDEC_MAX_INPUT"])
+def test_max_input_takes_ascii_digits_only(name, value):
+    """str.isdigit() is true for ² (int() then raises) and ٣ (int() reads 3); int() refuses 4 300 digits."""
+    code, out, err = run([], (RL + ITEMS).encode(), {name: value})
+    assert (code, out) == (1, "")
+    assert err == f"[error] environment variable {name}: invalid size {value!r}; expected a positive number of " \
+                  "bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
+
+
+def _with_config(data: str) -> str:
+    return (RL + "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
+            "    inference_config.yaml: |\n      vllm:\n" + "".join(f"        {ln}\n" for ln in data.splitlines())
+            + WS + "    config: cfg\n")
+
+
+@pytest.mark.parametrize("tokens", ["1" * 5000 + "k", "1" * 5000 + "K"], ids=["decimal", "binary"])
+def test_a_dotted_value_too_large_for_a_number_is_a_finding(backend, tokens):
+    """vLLM's human_readable_int (`5k`) on thousands of digits: int(inf) or int() past 4 300 digits."""
+    code, out, err = run([], _with_config(f"speculative-config.method: ngram\n"
+                                          f"speculative-config.num_speculative_tokens: {tokens}"))
+    assert code == 1 and "internal error" not in err and "Traceback" not in err
+    assert "num_speculative_tokens is " in err and "[SD607]" in err
+
+
+def test_a_cron_number_with_thousands_of_leading_zeros_is_read(backend):
+    """robfig/cron's Atoi reads `000…01` as 1; int() of the whole text refuses 4 300 digits."""
+    mri = ("- apiVersion: kaito.sh/v1beta1\n  kind: InferenceSet\n  metadata:\n    name: iset\n  spec:\n"
+           "    replicas: 1\n    labelSelector:\n      matchLabels:\n        apps: iset\n    autoUpgrade:\n"
+           "      enabled: true\n      maintenanceWindow:\n        schedule: \"" + "0" * 5000 + "61 2 * * *\"\n"
+           "        duration: 2h\n    template:\n      metadata:\n        annotations:\n"
+           "          kaito.sh/enable-speculative-decoding: \"true\"\n"
+           "      resource:\n        instanceType: Standard_NC24ads_A100_v4\n"
+           "      inference:\n        preset:\n          name: microsoft/Phi-4-mini-instruct\n")
+    code, out, err = run([], RL + "items:\n" + mri)
+    assert code == 1 and "internal error" not in err
+    assert "end of range (61) above maximum (59)" in err and "[SD143]" in err
+
+
+def test_kpt_index_annotation_takes_ascii_digits_only(backend):
+    """kyaml reads config.kubernetes.io/index with strconv.Atoi; int() would read ٣ as 3."""
+    ws = WS.replace("    annotations:\n", "    annotations:\n      config.kubernetes.io/path: p.yaml\n"
+                                         "      config.kubernetes.io/index: '٣'\n")
+    code, out, err = run([], RL + "items:\n" + ws.replace('"true"', '"maybe"'))
+    assert code == 1 and err.startswith("p.yaml: [error] ") and "(document" not in err

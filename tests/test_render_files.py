@@ -184,7 +184,8 @@ def test_symlinked_folder_inside_is_not_descended_twice(tree):
     assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")
 
 
-@pytest.mark.parametrize("value", ["", " ", "0", "1.5Mi"])
+@pytest.mark.parametrize("value", ["", " ", "0", "1.5Mi", "²", "٣Mi", "1" * 5000],  # ASCII digits, int() can read
+                         ids=["empty", "blank", "zero", "fraction", "superscript-two", "arabic-indic", "5000-digits"])
 def test_bad_max_input_option_is_refused_not_ignored(tmp_path, value):
     (tmp_path / "a.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
     code, out, err = run(["render", "--max-input", value, str(tmp_path)])
