@@ -12,7 +12,8 @@ from .hints import Any, Mapping
 
 from . import constants as C
 from .quoting import goquote
-from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
+from .presets import (DEFAULT_TABLE, TABLES_VERSION, PresetTable, json_int, lone_surrogate, not_unicode,
+                      parse_config_json)
 from .results import Severity
 from .constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from .vllm_schema import DEFAULT_VLLM_VERSION
@@ -260,9 +261,11 @@ def raw_from_function_config(fc: Any) -> dict[str, Any]:
 def _mapping(value: Any, setting: str) -> dict[str, Any]:
     if isinstance(value, str):
         try:
-            value = json.loads(value) if value.strip() else {}
+            value = json.loads(value, parse_int=json_int) if value.strip() else {}
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD023") from None
+        except ValueError as exc:  # json_int's
+            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD023") from None
     if not isinstance(value, dict):
         raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD024")
     return value
@@ -308,6 +311,8 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
         for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
             if not isinstance(name, str) or not name:
                 raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
+            if lone_surrogate(name) is not None:
+                raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD025")
             try:
                 tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
             except ValueError as exc:  # presets.py words what is wrong with the config

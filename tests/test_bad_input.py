@@ -103,7 +103,7 @@ READABLE_BUT_BAD = [
      ["invalid functionConfig", "ngramFallback", "num_speculative_tokens must be a positive integer"],
      "functionConfig.data.ngramFallback"),
     # Issue 19: ASCII digits only (str.isdigit() and \\d take ٣ and ², int() reads ٣ as 3), no number int()
-    # cannot convert (4 300 digits and up).
+    # cannot convert (4 300 digits and up), no string no UTF-8 output can carry (a lone surrogate).
     ("kaitoVersion-arabic-indic-digits", RL + ITEMS + fc("kaitoVersion: v٠.١٣.٠"),
      ["invalid functionConfig", 'kaitoVersion: invalid value "v٠.١٣.٠"'], "functionConfig.data.kaitoVersion"),
     ("kaitoVersion-5000-digits", RL + ITEMS + fc("kaitoVersion: '0." + "1" * 5000 + "'"),
@@ -113,6 +113,23 @@ READABLE_BUT_BAD = [
      ["invalid functionConfig", 'vllmVersion: invalid value "٠.١١"'], "functionConfig.data.vllmVersion"),
     ("vllmVersion-rc-arabic-indic-digits", RL + ITEMS + fc("vllmVersion: 0.11.0rc٢"),
      ["invalid functionConfig", 'vllmVersion: invalid value "0.11.0rc٢"'], "functionConfig.data.vllmVersion"),
+    ("tunedPresets-5000-digits", RL + ITEMS + fc(
+        "tunedPresets: '{\"phi-4\": {\"method\": \"ngram\", \"num_speculative_tokens\": " + "1" * 5000 + "}}'"),
+     ["invalid functionConfig", "tunedPresets: cannot be read: a number of 5000 digits"],
+     "functionConfig.data.tunedPresets"),
+    ("ngramFallback-5000-digits", RL + ITEMS + fc(
+        "ngramFallback: '{\"method\": \"ngram\", \"num_speculative_tokens\": " + "1" * 5000 + "}'"),
+     ["invalid functionConfig", "ngramFallback: must be a JSON object", "a number of 5000 digits"],
+     "functionConfig.data.ngramFallback"),
+    ("tunedPresets-lone-surrogate-name", RL + ITEMS + fc(
+        "tunedPresets: '{\"a/\\ud800\": {\"method\": \"ngram\", \"num_speculative_tokens\": 3}}'"),
+     ["invalid functionConfig", 'tunedPresets: preset name "a/\\ud800" is not Unicode text'],
+     "functionConfig.data.tunedPresets"),
+    ("tunedPresets-lone-surrogate-model", RL + ITEMS + fc(
+        "tunedPresets: '{\"phi-4\": {\"method\": \"draft_model\", \"model\": \"org/m\\udc80\", "
+        "\"num_speculative_tokens\": 3}}'"),
+     ["invalid functionConfig", 'tunedPresets["phi-4"]: "org/m\\udc80" is not Unicode text'],
+     "functionConfig.data.tunedPresets"),
     ("policy-unknown-setting", RL + ITEMS + fc("mode: validate\nextra: 1", "SpeculativeDecodingPolicy", "spec"),
      ["invalid functionConfig", "unknown setting \"extra\""], None),
     ("functionConfig-wrong-kind", RL + ITEMS + fc("replicas: 1", "Deployment", "spec"),
@@ -227,6 +244,36 @@ def test_max_input_takes_ascii_digits_only(name, value):
     assert (code, out) == (1, "")
     assert err == f"[error] environment variable {name}: invalid size {value!r}; expected a positive number of " \
                   "bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
+
+
+SURROGATE_NAME = '{"a/\\ud800": {"method": "ngram", "num_speculative_tokens": 3}}'
+SURROGATE_MODEL = '{"phi-4": {"method": "draft_model", "model": "org/m\\udc80", "num_speculative_tokens": 3}}'
+
+
+@pytest.mark.parametrize("argv", [[], ["presets"], ["presets", "--json"], ["render", "-"]])
+@pytest.mark.parametrize("presets", [SURROGATE_NAME, SURROGATE_MODEL], ids=["name", "model"])
+def test_a_lone_surrogate_in_tuned_presets_is_a_named_error(argv, presets):
+    """JSON's \\ud800 escape without its pair is no Unicode text: the ResourceList, a derived ConfigMap or the
+    `presets` table cannot carry it in UTF-8 (`presets` used to end in a UnicodeEncodeError)."""
+    stdin = (RL + ITEMS).encode() if not argv else WS[2:].replace("\n  ", "\n").encode()
+    code, out, err = run(argv, stdin, {"KAITO_SPECDEC_TUNED_PRESETS": presets})
+    assert code == 1 and "is not Unicode text" in err and "Traceback" not in err
+    assert "environment variable KAITO_SPECDEC_TUNED_PRESETS" in err and len(err.splitlines()) == 1
+    out.encode("utf-8")  # whatever is written is UTF-8 (KRM mode: the input and the error result)
+    assert out == "" or yaml.safe_load(out)["results"][0]["tags"]["id"] in ("SD025", "SD026")
+
+
+@pytest.mark.parametrize("argv", [["presets"], ["presets", "--json"]])
+def test_presets_config_with_a_lone_surrogate_real_process(tmp_path, argv):
+    """The same through a real stdout (UTF-8, strict), with the setting in a --config file."""
+    config = tmp_path / "fc.yaml"
+    config.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fc\ndata:\n"
+                      f"  tunedPresets: '{SURROGATE_NAME}'\n")
+    proc = subprocess.run(["kaito-specdec", *argv, "--config", str(config)], capture_output=True, timeout=60)
+    err = proc.stderr.decode()
+    assert (proc.returncode, proc.stdout) == (1, b"") and "Traceback" not in err
+    assert err.startswith("[error] ") and 'tunedPresets: preset name "a/\\ud800" is not Unicode text' in err
+    assert len(err.splitlines()) == 1
 
 
 def _with_config(data: str) -> str:
