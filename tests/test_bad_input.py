@@ -311,3 +311,23 @@ def test_kpt_index_annotation_takes_ascii_digits_only(backend):
                                          "      config.kubernetes.io/index: '٣'\n")
     code, out, err = run([], RL + "items:\n" + ws.replace('"true"', '"maybe"'))
     assert code == 1 and err.startswith("p.yaml: [error] ") and "(document" not in err
+
+
+# A finding on an item whose name, namespace and kpt path hold line breaks, a carriage return and an escape
+# sequence: stderr (all kustomize users see) shows each finding on one line, nothing starts a forged one.
+FORGED = (RL + "items:\n- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n"
+          "    name: \"ws\\n[error] FORGED name\"\n    namespace: \"ns\\r\\e[31m\\u2028\"\n    annotations:\n"
+          "      kaito.sh/enable-speculative-decoding: \"maybe\"\n"
+          "      internal.config.kubernetes.io/path: \"a\\n[error] FORGED path.yaml\"\n"
+          "  inference:\n    preset:\n      name: phi-4\n")
+
+
+def test_names_and_paths_cannot_forge_stderr_lines(backend):
+    code, out, err = run([], FORGED)
+    findings = [r for r in yaml.safe_load(out)["results"] if r["severity"] != "info"]
+    assert code == 1 and len(findings) >= 2
+    lines = err.splitlines()
+    assert len(lines) == len(findings) and not any(ln.startswith("[error] FORGED") for ln in lines)
+    assert all(ln.startswith("a\\n[error] FORGED path.yaml: [error] kaito.sh/v1beta1/Workspace/"
+                             "ns\\r\\x1b[31m\\u2028/ws\\n[error] FORGED name ") for ln in lines), err
+    assert findings[0]["resourceRef"]["name"] == "ws\n[error] FORGED name"  # the ResourceList: data as it is

@@ -192,3 +192,15 @@ def test_bad_max_input_option_is_refused_not_ignored(tmp_path, value):
     assert (code, out) == (1, "")
     assert err == f"[error] --max-input: invalid size {value!r}; expected a positive number of bytes, " \
                   "optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
+
+
+def test_a_file_name_cannot_forge_a_stderr_line(tmp_path):
+    """A newline in a file name under `render DIR` stays in the one line of its finding (issue 19)."""
+    (tmp_path / "x\n[error] FORGED.yaml").write_text(
+        "apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: w\n  annotations:\n"
+        "    kaito.sh/enable-speculative-decoding: \"maybe\"\ninference:\n  preset:\n    name: phi-4\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err == f"{tmp_path}/x\\n[error] FORGED.yaml:6: [error] kaito.sh/v1beta1/Workspace/w metadata.annotations" \
+                  "[kaito.sh/enable-speculative-decoding]: annotation kaito.sh/enable-speculative-decoding has " \
+                  'invalid value "maybe"; expected "true" or "false" [SD101]\n'
