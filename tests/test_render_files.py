@@ -85,10 +85,15 @@ def test_symlink_out_of_the_folder_is_not_followed(tree):
                           "outside the folders given; not followed")
 
 
-def test_symlinked_folder_out_of_the_folder_is_not_followed(tree):
-    (tree / "shared").symlink_to(tree.parent / "outside")
+@pytest.mark.parametrize("name, target", [("shared", "../outside"), ("up", ".."), ("root", "/"),
+                                          ("shared.yaml", "../outside")])
+def test_symlinked_folder_out_of_the_folder_is_skipped(tree, name, target):
+    """Symlinked folders are never descended into, so one pointing out of the folders given (a `up -> ..`
+    many repositories have) is skipped like any other: it does not fail the run (issue 19)."""
+    (tree / name).symlink_to(target)
     code, out, err = run(["render", str(tree)])
-    assert (code, out) == (1, "") and "outside the folders given" in err
+    assert (code, err) == (0, "")
+    assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")  # nothing from outside/ (its Secret)
 
 
 def test_symlink_to_a_folder_given_is_followed(tree):
