@@ -73,7 +73,7 @@ _SHELLS = frozenset({"sh", "bash", "dash", "ash", "zsh", "ksh"})
 _WRAPPERS = frozenset({"env", "tini", "tini-static", "dumb-init"})   # may take options and VAR=value
 _PREFIXES = frozenset({"exec", "nohup", "time", "command", "--", "!", "{", "then", "do", "else", "if",
                        "elif", "while", "until"})
-_PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
+_PYTHON = re.compile(r"python([0-9]+(\.[0-9]+)?)?")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _API_SERVER = "vllm.entrypoints.openai.api_server"
 _IMAGE = re.compile(r"(^|/)[^/:@]*vllm-openai([:@]|$)")
