@@ -20,11 +20,12 @@ from __future__ import annotations
 from types import MappingProxyType, ModuleType
 
 from . import (advice, cascade, checks, config, decide, derived, index, localconfig, materialize, misplaced,
-               multinode, plain_workloads, plan, prometheus_rules, shape, streams, vllm_command, vllm_schema)
+               multinode, plain_workloads, plan, prometheus_rules, rollout, shape, streams, vllm_command,
+               vllm_schema)
 
 # In id order of their ranges; tests/test_findings.py checks that every module with FINDINGS is here.
 MODULES: tuple[ModuleType, ...] = (streams, shape, config, localconfig, *checks.CHECKS, cascade, decide, materialize,
-                                   plan, derived, index, advice, misplaced, multinode, vllm_schema,
+                                   plan, derived, index, advice, rollout, misplaced, multinode, vllm_schema,
                                    vllm_command, plain_workloads, prometheus_rules)
 
 
