@@ -24,7 +24,7 @@ from . import kinds
 from collections.abc import Sequence
 from typing import Any
 from .config import Settings
-from .decide import Decision, Inject, Override
+from .decisions import Decision, Inject, Override
 from .index import Index
 from .inference_config import DATA_KEY
 from .kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type

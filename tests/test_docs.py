@@ -126,7 +126,8 @@ def test_quickstart_inferenceset_output_is_real() -> None:
     assert m, "docs/checks.md has no quickstart-inferenceset block"
     code, out, err = run(["render", str(ROOT / "fixtures" / "quickstart-inferenceset" / "items.yaml")])
     assert code == 0, err
-    assert out.endswith(m.group(1))
+    configmap, inference = m.group(1).split("---\n...\n")
+    assert out.startswith(configmap) and out.endswith(inference)
 
 
 def test_quickstart_multiroleinference_and_override_claims() -> None:

@@ -63,8 +63,8 @@ def test_quickstart_claims() -> None:
     disabling gives the original back."""
     out = _render(QUICKSTART)
     source = QUICKSTART.read_text(encoding="utf-8")
-    workspace = out.split("---\n")[1]
-    assert workspace == source + "  config: specdec-mtp-39f658ba0e\n"
+    configmap, workspace = out.split("---\n")[1:]  # render writes a derived ConfigMap before its workload
+    assert workspace == source + "  config: specdec-mtp-39f658ba0e\n" and "name: specdec-mtp-39f658ba0e" in configmap
     code, _, err = run(["render", str(QUICKSTART)])
     assert code == 0 and "[SD412]" in err and "11 nodes" in err
     assert 'fallback, `{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}`' in README
