@@ -54,6 +54,9 @@ CONFIGMAP_API_VERSION = "v1"
 PROMETHEUS_RULE_API_VERSION = "monitoring.coreos.com/v1"
 PROMETHEUS_RULE_KIND = "PrometheusRule"
 DEFAULT_MIN_ACCEPTANCE_RATE = 0.3
+# A KServe InferenceService's deployment mode (Standard/RawDeployment, Knative/Serverless), which decides how
+# its predictor's pods are named (monitoring.py).
+KSERVE_DEPLOYMENT_MODE_ANNOTATION = "serving.kserve.io/deploymentMode"
 POLICY_KIND = "SpeculativeDecodingPolicy"
 
 # Environment variables that carry settings (Argo CD prefixes an Application's plugin env with ARGOCD_ENV_).

@@ -4,7 +4,7 @@ One of four outcomes, each a type with only its own fields: `Inject` (a derived 
 pointed at it), `Override` (the user's ConfigMap sets the flag), `NotVisible` (the ConfigMap is not in the
 list: KAITO decides in the cluster; `Unrenamed`, kustomize renamed it), `Broken` (KAITO could not read the
 ConfigMap). The `decide` stage makes them and says each in a result; materialize, advise and the
-PrometheusRule stage read them from the plan. Here too: how a reference leads back to the user's ConfigMap
+PrometheusRule stage read them from the plan; `Speculates`, which the plain_vllm stage adds, only the last. Here too: how a reference leads back to the user's ConfigMap
 through the function's own derived ones (`source_of`), which every stage that re-points a reference asks.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from . import constants as C
 from . import kinds
 from .derived import FROM_NOTHING, FROM_SOURCE
-from .index import Index, Workload, is_derived
+from .index import Index, PlainWorkload, Workload, is_derived
 from .kinds import Path
 from .reader import Item
 from .record import dataclass
@@ -92,6 +92,15 @@ class Broken(Reference):
 
 
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
+
+
+@dataclass(frozen=True)
+class Speculates:
+    """A plain vLLM workload that runs speculative decoding once the plan is written: its vLLM containers get
+    (or keep) the function's config, or keep the user's own. Not a Decision (it names no config reference):
+    the plain_vllm stage makes it, after the stages that read Decisions; the PrometheusRule stage watches it."""
+
+    workload: PlainWorkload
 
 
 def configurable(w: Workload) -> bool:

@@ -13,17 +13,34 @@ An idle workload divides 0 by 0: the record is NaN, which compares false, so no 
 Which series are a workload's. vLLM's metrics carry only `model_name` and `engine`; the scrape adds the pod's
 `namespace` and `pod` (prometheus-operator's PodMonitor and ServiceMonitor do so by default, as does the
 usual `kubernetes_sd` relabelling), and pod labels only when a monitor copies them (`podTargetLabels`). So
-the series are selected by pod name, which KAITO fixes (kaito-project/kaito, main 2026-08):
-- Workspace `w`: a StatefulSet named `w` (pkg/workspace/manifests/manifests.go, GenerateStatefulSetManifest;
-  "Use StatefulSet for all use cases", #1523, KAITO v0.8.0) -> pods `w-<ordinal>`; before v0.8.0 a single-node
-  Workspace ran as a Deployment -> pods `w-<pod-template-hash>-<5 characters>`. Both are matched.
+the series are selected by pod name (pod_names.py: how Kubernetes names a controller's pods), which the
+controllers fix:
+- Workspace `w` (kaito-project/kaito, v0.12.0 and main 2026-08): a StatefulSet `Name: ctx.Workspace.Name`
+  (pkg/workspace/manifests/manifests.go, GenerateStatefulSetManifest; "From v0.8.0 onwards, StatefulSet is
+  the default workload for all workspaces", workspace_controller.go, applyInference; #1523) -> pods
+  `w-<ordinal>`. Before v0.8.0 (v0.7.2 pkg/workspace/inference/preset_inferences.go) a single-node preset
+  and a template Workspace ran as a Deployment `Name: ctx.Workspace.Name` (GenerateDeploymentManifest,
+  GenerateDeploymentManifestWithPodTemplate), a multi-node one as the StatefulSet: both forms, for a
+  `kaitoVersion` before v0.8.0 only.
 - InferenceSet `s`: child Workspaces from `GenerateName: iObj.Name + "-"` (pkg/utils/inferenceset/
-  inferenceset.go, NewWorkspaceForInferenceSet) -> `s-<5 characters>`, pods `s-<5 characters>-<ordinal>`.
-  The API server cuts a GenerateName base to 58 characters before adding the 5.
-- MultiRoleInference `m`: child InferenceSets `m-prefill` and `m-decode` -> their pods as above.
+  inferenceset.go, NewWorkspaceForInferenceSet; v0.8.0 inferenceset_controller.go the same) ->
+  `s-<5 of GenerateName's letters>`, their StatefulSets' pods `s-<5>-<ordinal>`.
+- MultiRoleInference `m`: child InferenceSets `isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)`
+  (pkg/controllers/multiroleinference/controller.go) -> `m-prefill`, `m-decode`, their pods as above.
   Prefill pods draft nothing, so summing both roles gives the decode side's figures.
-The pods also carry `kaito.sh/workspace: <workspace>` (and `inferenceset.kaito.sh/created-by`), but a
-selector on those would work only where the monitor copies them.
+- Plain vLLM workloads (plain_kinds.py): a Deployment's pods `<d>-<pod-template-hash>-<5>`, a StatefulSet's
+  `<s>-<ordinal>`, a DaemonSet's or ReplicaSet's `<name>-<5>`, a Job's `<j>-<5>` or (Indexed)
+  `<j>-<index>-<5>`, a CronJob's those of its Jobs `<cj>-<minutes>`, a Pod's its own name (pod_names.py).
+  A LeaderWorkerSet `l`: the leader StatefulSet `appsapplyv1.StatefulSet(lws.Name, …)` and a worker
+  StatefulSet per group `appsapplyv1.StatefulSet(leaderPod.Name, …)…WithOrdinals(…WithStart(1))`
+  (kubernetes-sigs/lws v0.10.0, leaderworkerset_controller.go, pod_controller.go) -> `l-<group>` and
+  `l-<group>-<worker>`. A KServe InferenceService `i` (kserve/kserve v0.20.0): the predictor is
+  `PredictorServiceName(name) = name + "-predictor"` (pkg/constants/constants.go); in Standard
+  (RawDeployment) mode a Deployment of that name, in Knative (Serverless) mode a Knative Service whose
+  revisions are `kmeta.ChildName(config.Name, fmt.Sprintf("-%05d", config.Generation))` and their
+  Deployments `<revision>-deployment`. Both forms unless `serving.kserve.io/deploymentMode` names one.
+The pods also carry labels (`kaito.sh/workspace: <workspace>`, `app: …`), but a selector on those would work
+only where the monitor copies them.
 """
 from __future__ import annotations
 
@@ -33,6 +50,7 @@ from .record import dataclass
 from collections.abc import Iterable
 
 from . import constants as C
+from . import pod_names
 from .derived import content_hash
 
 API_VERSION = C.PROMETHEUS_RULE_API_VERSION
@@ -54,41 +72,106 @@ ALERT_FOR = "30m"
 DEFAULT_MIN_ACCEPTANCE_RATE = C.DEFAULT_MIN_ACCEPTANCE_RATE
 DEFAULT_WINDOW = "5m"
 
-_GENERATE_NAME_BASE = 58   # k8s.io/apiserver names.SimpleNameGenerator: maxGeneratedNameLength = 63 - 5
 _DURATION = re.compile(r"(?:[0-9]+(?:ms|s|m|h|d|w|y))+")
 ROLES = ("prefill", "decode")
+# How a workload's controller names its pods where the manifest leaves it open (Monitored.variant).
+KAITO_DEPLOYMENT = "deployment"      # a Workspace under a KAITO before v0.8.0: a Deployment or a StatefulSet
+KSERVE_STANDARD = "Standard"          # serving.kserve.io/deploymentMode Standard (RawDeployment)
+KSERVE_KNATIVE = "Knative"            # Knative (Serverless)
+# Knative names a revision's Deployment `<revision>-deployment` only while that fits in 63 characters
+# (kmeta.ChildName; longer: an md5 of the revision's name, which holds its generation): `<name>-predictor-
+# <5 digits>-deployment` fits for names of up to 36 characters (generations up to 99999).
+KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
 
 
 @dataclass(frozen=True)
 class Monitored:
-    """An enabled top-level workload: a Workspace, an InferenceSet or a MultiRoleInference."""
+    """A watched top-level workload: a Workspace, an InferenceSet or a MultiRoleInference, or a plain vLLM
+    workload (plain_kinds.KINDS); `variant`: KAITO_DEPLOYMENT, or a KServe deployment mode ("": both)."""
 
     kind: str
     name: str
-
-
-_META = frozenset("\\.+*?()|[]{}^$")
+    variant: str = ""
 
 
 def _literal(name: str) -> str:
     """`name` as an RE2 pattern that matches only itself (a Kubernetes name: only its dots need escaping)."""
-    return "".join("\\" + ch if ch in _META else ch for ch in name)
+    return pod_names.regex(pod_names.literal(name))
 
 
-def _generated(base: str) -> str:
-    """The regex of a name made from `GenerateName: base`."""
-    return _literal(base[:_GENERATE_NAME_BASE]) + "[a-z0-9]{5}"
+def _statefulset(name: str) -> pod_names.Names:
+    return pod_names.concat(pod_names.literal(name + "-"), pod_names.ordinal())
+
+
+def _deployment(name: pod_names.Names) -> pod_names.Names:
+    return pod_names.controller_pods(pod_names.replicaset_of(name))
+
+
+def _inferenceset(name: str) -> pod_names.Names:
+    # Its Workspaces `GenerateName: <name>-`, each a StatefulSet of the Workspace's name.
+    return pod_names.concat(pod_names.generated(pod_names.literal(name + "-")), pod_names.literal("-"),
+                            pod_names.ordinal())
+
+
+def _job(job: pod_names.Names) -> pod_names.Names:
+    return pod_names.union(pod_names.controller_pods(job), pod_names.indexed_job_pods(job))
+
+
+def _kserve(name: str, variant: str) -> pod_names.Names:
+    predictor = name + "-predictor"
+    forms = []
+    if variant in ("", KSERVE_STANDARD):
+        forms.append(_deployment(pod_names.literal(predictor)))
+    if variant in ("", KSERVE_KNATIVE) and len(name) <= KNATIVE_LONGEST_NAME:
+        revision = pod_names.concat(pod_names.literal(predictor + "-"), pod_names.chars(pod_names.DIGITS, 5, 5))
+        forms.append(_deployment(pod_names.concat(revision, pod_names.literal("-deployment"))))
+    return pod_names.union(*forms)
+
+
+def names_of(workload: Monitored) -> pod_names.Names:
+    """Every name the workload's pods can have (pod_names.py), and as far as the alphabets allow no other."""
+    kind, name = workload.kind, workload.name
+    if kind == "Workspace":
+        if workload.variant == KAITO_DEPLOYMENT:
+            return pod_names.union(_statefulset(name), _deployment(pod_names.literal(name)))
+        return _statefulset(name)
+    if kind == "InferenceSet":
+        return _inferenceset(name)
+    if kind == "MultiRoleInference":
+        return pod_names.union(*(_inferenceset(f"{name}-{role}") for role in ROLES))
+    if kind == "Deployment":
+        return _deployment(pod_names.literal(name))
+    if kind in ("StatefulSet",):
+        return _statefulset(name)
+    if kind in ("DaemonSet", "ReplicaSet"):
+        return pod_names.controller_pods(pod_names.literal(name))
+    if kind == "Job":
+        return _job(pod_names.literal(name))
+    if kind == "CronJob":
+        return _job(pod_names.concat(pod_names.literal(name + "-"), pod_names.chars(pod_names.DIGITS, 8, 8)))
+    if kind == "Pod":
+        return pod_names.literal(name)
+    if kind == "LeaderWorkerSet":
+        group = _statefulset(name)
+        return pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal()))
+    if kind == "InferenceService":
+        found = _kserve(name, workload.variant)
+        if found:
+            return found
+    raise ValueError(f"no pods known for kind {kind!r}")
+
+
+def unmonitored(kind: str, name: str, variant: str) -> str:
+    """Why the pods of this workload cannot all be selected by name ("": they can)."""
+    if kind == "InferenceService" and variant in ("", KSERVE_KNATIVE) and len(name) > KNATIVE_LONGEST_NAME:
+        return (f"in Knative mode its pods are named after an md5 of the revision's name, for names longer than "
+                f"{KNATIVE_LONGEST_NAME} characters")
+    return ""
 
 
 def pod_pattern(workload: Monitored) -> str:
     """An RE2 pattern (PromQL `=~` anchors it) that matches exactly the names of the workload's pods."""
-    if workload.kind == "Workspace":
-        return _literal(workload.name) + "-([0-9]+|[a-z0-9]{1,10}-[a-z0-9]{5})"
-    if workload.kind == "InferenceSet":
-        return _generated(workload.name + "-") + "-[0-9]+"
-    if workload.kind == "MultiRoleInference":
-        return "(" + "|".join(_generated(f"{workload.name}-{role}-") for role in ROLES) + ")-[0-9]+"
-    raise ValueError(f"no pods known for kind {workload.kind!r}")
+    return pod_names.regex(names_of(workload))
 
 
 def _string(text: str) -> str:
@@ -96,41 +179,46 @@ def _string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-class Workspaces:
-    """The Workspace names among some workloads, sorted: those starting with a prefix found by bisection
+class Neighbours:
+    """The workloads of a namespace, sorted by name: those whose names start with a prefix found by bisection
     (a namespace may hold thousands; comparing every pair would be quadratic)."""
 
     def __init__(self, workloads: Iterable[Monitored]) -> None:
-        self.names = sorted({w.name for w in workloads if w.kind == "Workspace"})
+        found = sorted({(w.name, w.kind, w.variant) for w in workloads})
+        self.names = [n for n, _, _ in found]
+        self.workloads = [Monitored(k, n, v) for n, k, v in found]
 
-    def starting_with(self, prefix: str) -> list[str]:
+    def starting_with(self, prefix: str) -> list[Monitored]:
         lo = bisect.bisect_left(self.names, prefix)
         hi = lo
         while hi < len(self.names) and self.names[hi].startswith(prefix):
             hi += 1
-        return self.names[lo:hi]
+        return self.workloads[lo:hi]
 
 
-def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Workspaces) -> list[Monitored]:
+def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours) -> list[Monitored]:
     """The other workloads of the namespace whose pods the workload's pattern would also match.
 
-    Only a Workspace has a fixed pod name (`w-0`); it is swallowed when that name is one a GenerateName
-    of the workload could make: a Workspace `s-x7k2p` next to an InferenceSet `s`, or `m-decode-x7k2p`
-    next to a MultiRoleInference `m`. Such pods are then excluded by name (`pod!~`). Pods of workloads that
-    are not in the input cannot be told apart (see docs/monitoring.md)."""
-    around = neighbours if isinstance(neighbours, Workspaces) else Workspaces(neighbours)
-    # Every pod name of every kind starts with `<name>-`, up to a GenerateName's cut: only Workspaces named
-    # so are candidates, and the pattern is compiled only for those.
-    prefix = (workload.name + "-")[:_GENERATE_NAME_BASE]
-    candidates = [Monitored("Workspace", name) for name in around.starting_with(prefix)]
-    candidates = [n for n in candidates if n != workload]
+    Every pod name of every kind starts with `<name>-` up to GenerateName's cut, so only a workload whose
+    name starts so can have pods the workload's pattern matches; pod_names.meet says whether it does: a
+    Workspace or plain StatefulSet `s-b2c4d` next to an InferenceSet `s`, `m-decode-b2c4d` next to a
+    MultiRoleInference `m`, a Pod `s-b2c4d-0`. Such pods are the neighbour's (the InferenceSet cannot
+    generate a name that is taken), so they are excluded by name (`pod!~`). A neighbour of the same name
+    (a Deployment `phi-4` next to a Workspace `phi-4`) is no candidate: their pods never meet, or (the
+    same kind of controller, one name) they cannot both exist. A Pod's one name is its own. Pods of
+    workloads that are not in the input cannot be told apart (see docs/monitoring.md)."""
+    if workload.kind == "Pod":
+        return []
+    around = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours)
+    prefix = (workload.name + "-")[:pod_names.MAX_GENERATED_BASE]
+    candidates = [n for n in around.starting_with(prefix) if n.name != workload.name]
     if not candidates:
         return []
-    pattern = re.compile(pod_pattern(workload))
-    return [n for n in candidates if pattern.fullmatch(n.name + "-0")]
+    mine = names_of(workload)
+    return [n for n in candidates if pod_names.meet(mine, names_of(n))]
 
 
-def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] | Workspaces = ()) -> str:
+def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] | Neighbours = ()) -> str:
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
     matchers.append(f"pod=~{_string(pod_pattern(workload))}")
     matchers += [f"pod!~{_string(pod_pattern(n))}" for n in swallowed(workload, neighbours)]
@@ -143,7 +231,7 @@ def _sum_rate(metric: str, selector: str, window: str) -> str:
 
 
 def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW,
-                neighbours: Iterable[Monitored] | Workspaces = ()) -> dict[str, str]:
+                neighbours: Iterable[Monitored] | Neighbours = ()) -> dict[str, str]:
     """The PromQL of both figures for one workload (also what docs/monitoring.md shows); `neighbours`: the other
     workloads in the namespace, whose pods are left out where the workload's pattern would match them."""
     sel = _selector(namespace, workload, neighbours)
@@ -175,7 +263,7 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
     `neighbours`: every workload of the namespace (watched or not), for `expressions`."""
     _check(window, min_acceptance_rate)
     unique = list(dict.fromkeys(workloads))
-    around = Workspaces([*unique, *neighbours])
+    around = Neighbours([*unique, *neighbours])
     out: list[dict] = []
     for w in unique:
         labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}

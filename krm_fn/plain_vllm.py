@@ -6,7 +6,8 @@ containers' arguments.
                   opt-in was read (checks/annotation_value), the opt-in set twice differently (SD720), a pod
                   template Kubernetes would refuse (SD728), a handled kind at another apiVersion (SD722).
     plain_vllm    (with the changes): plain_workloads.plan_workload's ops and findings, the findings' fields
-                  made absolute (`spec.template.spec.containers[0].args`).
+                  made absolute (`spec.template.spec.containers[0].args`); a `Speculates` per workload that
+                  runs speculative decoding after them, for the PrometheusRule stage.
 
 The ids are declared where the findings are made (plain_workloads, vllm_command, checks/annotation_value);
 this module only places them on their items. `mode: validate` keeps the findings and drops the ops (plan.py).
@@ -18,6 +19,7 @@ from __future__ import annotations
 from .changes import Plan, Step, step
 from .checks import annotation_value
 from .config import Settings
+from .decisions import Speculates
 from .index import Index
 from .reader import Item
 from .report import about
@@ -65,6 +67,7 @@ def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
     from .plain_workloads import plan_workload
     ops: dict[int, list[dict]] = {}
     out: list[Result] = []
+    running: list[Speculates] = []
     for w in index.plain:
         planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets)
         if planned.opt_in.conflict is not None:
@@ -72,4 +75,6 @@ def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
         out += [_placed(f, w.item, change=bool(planned.ops)) for f in planned.findings]
         if planned.ops:
             ops[w.item.index] = list(planned.ops)
-    return step(out, ops=ops)
+        if planned.speculates:
+            running.append(Speculates(w))
+    return step(out, ops=ops, decisions=running)

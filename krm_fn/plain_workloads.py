@@ -168,6 +168,7 @@ class WorkloadPlan:
     ops: tuple[dict, ...] = ()
     findings: tuple[Finding, ...] = ()
     runs_vllm: bool = False
+    speculates: bool = False   # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
 
 
 def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE) -> WorkloadPlan:
@@ -186,7 +187,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         return WorkloadPlan(opt_in)   # never opted in, or already reverted: not even looked at
     ops: list[dict] = []
     findings: list[Finding] = []
-    runs_vllm = False
+    runs_vllm = speculates = False
     for template in templates:
         recorded = _recorded(data, template)
         outcomes = [(path, reconcile(c.get("command"), c.get("args"), enabled=enabled, recorded=recorded,
@@ -209,13 +210,15 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
                     _changed_field(path, changed), id="SD727", severity=Severity.INFO))
         record = next(iter(injected), None)
         ops.extend(_record_ops(data, template, record))
+        speculates = speculates or (enabled and (record is not None or any(
+            o.inspection.runs_vllm and o.inspection.overrides for _, o in outcomes)))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
         findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
             opt_in.field, id="SD721", severity=Severity.WARNING))
     if ops and spec.immutable_template:
         findings.append(Finding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
             dotted(spec.templates[0].spec), id="SD726", severity=Severity.INFO))
-    return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm)
+    return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm, speculates)
 
 
 def _changed_field(path: Path, ops: list[dict]) -> str:

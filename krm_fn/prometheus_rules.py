@@ -22,10 +22,12 @@ import jsonpatch
 from . import constants as C
 from typing import TYPE_CHECKING
 from .changes import Added, Plan, Step, step
-from .config import Settings
-from .decisions import Inject, NotVisible, Override
+from .config import Settings, version_tuple
+from .decisions import Inject, NotVisible, Override, Speculates
 from .derived import comparable, with_location
 from .index import Index, Workload, is_derived_rule, is_rule
+from .plain_kinds import known_kind
+from .record import NamedTuple
 from .reader import Item, ItemError
 from .report import about, q
 from .results import Result, Severity
@@ -41,6 +43,8 @@ FINDINGS = {
     "SD805": "a PrometheusRule edited by hand: regenerated",
     "SD806": "a PrometheusRule of the derived rule's name that this function did not derive",
     "SD807": "a derived PrometheusRule in the input cannot be read",
+    "SD810": "workloads without a namespace: their PrometheusRule selects pods of their names in every namespace",
+    "SD811": "a plain vLLM workload with speculative decoding whose pods the PrometheusRule cannot all select by name",
 }
 # Another object of the rule's name would be overwritten, an unreadable one cannot be compared.
 ALWAYS_ON = frozenset(("SD806", "SD807"))
@@ -65,36 +69,86 @@ def _top(w: Workload, parents: dict[int, Workload]) -> Workload:
     return w
 
 
-def _monitored(w: Workload) -> monitoring.Monitored:
+def _monitored(w: Workload, settings: Settings) -> monitoring.Monitored:
     from . import monitoring
-    return monitoring.Monitored(w.spec.kind, w.name)
+    # KAITO before v0.8.0 ran a single-node Workspace as a Deployment; from v0.8.0 on it makes none.
+    old = w.spec.kind == "Workspace" and version_tuple(settings.kaito_version) < (0, 8, 0)
+    return monitoring.Monitored(w.spec.kind, w.name, monitoring.KAITO_DEPLOYMENT if old else "")
 
 
-def wanted(index: Index, settings: Settings, plan: Plan) -> dict[str, tuple[dict, Workload, list[Workload]]]:
-    """Namespace -> (the rule it should have, the workload it is written after, the workloads it watches)."""
+def _kserve_mode(item: Item) -> str:
+    from . import monitoring
+    mode = item.annotation(C.KSERVE_DEPLOYMENT_MODE_ANNOTATION)
+    if mode in ("Standard", "RawDeployment"):
+        return monitoring.KSERVE_STANDARD
+    if mode in ("Knative", "Serverless"):
+        return monitoring.KSERVE_KNATIVE
+    return ""   # the cluster's default (inferenceservice-config): either
+
+
+def _plain(item: Item) -> monitoring.Monitored:
+    from . import monitoring
+    return monitoring.Monitored(item.kind, item.name, _kserve_mode(item) if item.kind == "InferenceService" else "")
+
+
+class Watched(NamedTuple):
+    """A workload a rule watches: its item (where the rule is written, what results name) and its pods."""
+
+    item: Item
+    monitored: monitoring.Monitored
+
+
+def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:
+    """Namespace -> (the rule it should have, the item it is written after, the workloads it watches), and
+    the results about what it cannot watch."""
     from . import monitoring
     parents = _parents(index, settings)
-    watched: dict[str, dict[int, Workload]] = {}
+    watched: dict[str, dict[int, Watched]] = {}
+    out: list[Result] = []
     # A ConfigMap not in the input: KAITO (from v0.13.0, which reads the annotation) injects or the
     # ConfigMap overrides; speculative decoding runs either way.
     running = (Inject, Override, NotVisible) if settings.knows_annotation else (Inject, Override)
     for d in plan.decisions:
         if isinstance(d, running):
             top = _top(d.workload, parents)
-            watched.setdefault(top.namespace, {})[top.item.index] = top
-    # Every top-level workload of each namespace, so that a Workspace whose pods an InferenceSet's pattern
-    # would match is left out of it (monitoring.swallowed).
+            watched.setdefault(top.namespace, {})[top.item.index] = Watched(top.item, _monitored(top, settings))
+        elif isinstance(d, Speculates):
+            item = d.workload.item
+            found = _plain(item)
+            why = monitoring.unmonitored(found.kind, found.name, found.variant)
+            if why and found.variant == "":
+                found = monitoring.Monitored(found.kind, found.name, monitoring.KSERVE_STANDARD)
+                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only: {why}; set serving.kserve.io/deploymentMode: Standard, or give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
+                                 item, id="SD811"))
+            elif why:
+                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)} runs speculative decoding but no PrometheusRule watches it: {why}; give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
+                                 item, id="SD811"))
+                continue
+            watched.setdefault(item.namespace, {})[item.index] = Watched(item, found)
+    # Every top-level workload of each namespace (KAITO's and the plain kinds', watched or not), so that
+    # one whose pods another's pattern would match is left out of it (monitoring.swallowed).
     neighbours: dict[str, list[monitoring.Monitored]] = {}
     for w in index.workloads:
         if w.namespace in watched and w.item.index not in parents:
-            neighbours.setdefault(w.namespace, []).append(_monitored(w))
-    out = {}
+            neighbours.setdefault(w.namespace, []).append(_monitored(w, settings))
+    for item in index.items:
+        if item.namespace in watched and known_kind(item.kind) and item.is_mapping and item.name \
+                and item.index not in index.config and item.annotation(C.LOCAL_CONFIG_ANNOTATION) != "true":
+            neighbours.setdefault(item.namespace, []).append(_plain(item))
+    rules = {}
     for namespace, by_index in watched.items():
         ws = [by_index[i] for i in sorted(by_index)]
-        rule = monitoring.prometheus_rule(namespace, map(_monitored, ws), settings.min_acceptance_rate,
+        rule = monitoring.prometheus_rule(namespace, [w.monitored for w in ws], settings.min_acceptance_rate,
                                           neighbours=neighbours.get(namespace, ()))
-        out[namespace] = (rule, ws[0], ws)
-    return out
+        rules[namespace] = (rule, ws[0].item, ws)
+        if not namespace:
+            out.append(about(Severity.WARNING, f"{_listed(ws)} have no metadata.namespace: PrometheusRule {q(rule['metadata']['name'])} selects their pods by name alone, so wherever the namespace is set later (kustomize's namespace, Flux's targetNamespace, kubectl -n) it also counts, and alerts on, pods of these names in every other namespace its Prometheus scrapes; set metadata.namespace on the workloads, or run kaito-specdec after the namespace is set, or set enforcedNamespaceLabel: namespace on the Prometheus",
+                             ws[0].item, id="SD810"))
+    return rules, out
+
+
+def _listed(ws: list[Watched]) -> str:
+    return ", ".join(f"{w.monitored.kind} {q(w.monitored.name)}" for w in ws)
 
 
 def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -106,11 +160,10 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
             found.setdefault(item.namespace, []).append(item)
         elif is_rule(item) and not is_derived_rule(item):
             others.setdefault((item.namespace, item.name), item)
-    want = wanted(index, settings, plan) if settings.prometheus_rules else {}
+    want, out = wanted(index, settings, plan) if settings.prometheus_rules else ({}, [])
     if not want and not found:
-        return step()
+        return step(out)
     from . import monitoring
-    out: list[Result] = []
     ops: dict[int, list[dict]] = {}
     added: list[Added] = []
     removed: list[int] = []
@@ -126,10 +179,9 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
         elif same:
             out += _keep(same[0], rule, ops)
         else:
-            added.append(Added(first.item.index, with_location(rule, first.item.annotations(), taken)))
-            watched = ", ".join(f"{w.spec.kind} {q(w.name)}" for w in ws)
-            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {watched}, and an alert when an acceptance rate stays below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
-                             first.item, id="SD801", change=True))
+            added.append(Added(first.index, with_location(rule, first.annotations(), taken)))
+            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {_listed(ws)}, and an alert when an acceptance rate stays below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
+                             first, id="SD801", change=True))
         for item in mine:
             if same and item is same[0]:
                 continue

@@ -1,4 +1,6 @@
-"""monitoring: the opt-in PrometheusRule — its PromQL (parsed by tests/promql.py), pod selection, naming."""
+"""monitoring: the opt-in PrometheusRule — its PromQL (parsed by tests/promql.py), pod selection, naming.
+Pod-name patterns are checked here against names as the controllers make them; tests/test_promtool.py runs
+the rules in Prometheus' own rule engine."""
 from __future__ import annotations
 
 import re
@@ -13,7 +15,8 @@ from promql import VECTOR, check_rule
 WS = Monitored("Workspace", "phi-4")
 IS = Monitored("InferenceSet", "llama")
 MRI = Monitored("MultiRoleInference", "ds")
-WS_PODS = r'pod=~"phi-4-([0-9]+|[a-z0-9]{1,10}-[a-z0-9]{5})"'
+WS_PODS = r'pod=~"phi-4-[0-9]+"'
+R5 = "[bcdfghjklmnpqrstvwxz2456789]{5}"   # GenerateName's 5 letters (k8s.io/apimachinery util/rand)
 
 
 def test_both_figures_for_a_workspace() -> None:
@@ -30,25 +33,53 @@ def test_both_figures_for_a_workspace() -> None:
 
 def test_without_a_namespace_the_pods_are_matched_in_every_namespace_and_kept_apart() -> None:
     expr = expressions("", IS, "10m")["acceptance_rate"]
-    assert expr == ('sum by (namespace) (rate(vllm:spec_decode_num_accepted_tokens_total{pod=~"llama-[a-z0-9]{5}-[0-9]+"}'
+    assert expr == (f'sum by (namespace) (rate(vllm:spec_decode_num_accepted_tokens_total{{pod=~"llama-{R5}-[0-9]+"}}'
                     '[10m])) / sum by (namespace) (rate(vllm:spec_decode_num_draft_tokens_total'
-                    '{pod=~"llama-[a-z0-9]{5}-[0-9]+"}[10m]))')
+                    f'{{pod=~"llama-{R5}-[0-9]+"}}[10m]))')
 
 
+# Pod names as the controllers make them (krm_fn/pod_names.py quotes the code): a pod-template-hash is the
+# uint32's decimal digits mapped to 4-9,b,c,d,f; GenerateName's 5 letters leave out vowels and 0, 1, 3.
 POD_NAMES = [
     # (workload, matching pod names, pods of other workloads that must not match)
-    (WS, ["phi-4-0", "phi-4-12", "phi-4-7d9f8b6c4d-x2x4z"],          # StatefulSet; pre-v0.8.0 Deployment
-     ["phi-40-0", "phi-4", "phi-4-0-0", "xphi-4-0", "phi-4-abcde-0", "phi-4-a-0", "phi-4-x-0-0"]),
+    (WS, ["phi-4-0", "phi-4-12"],                                       # the StatefulSet (KAITO v0.8.0 on)
+     ["phi-40-0", "phi-4", "phi-4-0-0", "xphi-4-0", "phi-4-abcde-0", "phi-4-7d9f8b6c4d-x2x4z"]),
+    (Monitored("Workspace", "phi-4", "deployment"),                      # kaitoVersion before v0.8.0
+     ["phi-4-0", "phi-4-7d9f8b6c4d-x2x4z", "phi-4-4-bcdfg"], ["phi-4-7d9f8b6c4e-x2x4z", "phi-4-7d9f8b6c4d-x2x4a",
+                                                               "phi-4-7d9f8b6c4d5-x2x4z", "phi-4-a-0"]),
     (Monitored("Workspace", "a.b"), ["a.b-0"], ["axb-0"]),            # the dot is literal
     (IS, ["llama-x7k2p-0", "llama-b2c4d-11"], ["llama-0", "llama-x7k2p", "llama-x7k2-0", "llama-x7k2pq-0",
-                                                 "llama-x-x7k2p-0"]),
+                                                 "llama-x-x7k2p-0", "llama-guard-0", "llama-x7k2o-0"]),
     (MRI, ["ds-prefill-x7k2p-0", "ds-decode-b2c4d-3"], ["ds-x7k2p-0", "ds-prefill-0", "ds-other-x7k2p-0"]),
     # GenerateName cuts the base ("<name>-") to 58 characters before the 5 random ones.
     (Monitored("InferenceSet", "s" * 60), ["s" * 58 + "x7k2p-0"], ["s" * 59 + "-x7k2p-0", "s" * 60 + "-x7k2p-0"]),
+    (Monitored("Deployment", "phi-4"), ["phi-4-7d9f8b6c4d-x2x4z", "phi-4-5-bcdfg"],
+     ["phi-4-0", "phi-4-7d9f8b6c4d-x2x4", "phi-4-x2x4z", "phi-4-7d9f8b6c4d4-x2x4z"]),
+    # `<deployment>-<hash>-` cut to 58: the hash loses its end, or its dash.
+    (Monitored("Deployment", "d" * 50), ["d" * 50 + "-7d9f8b-x2x4z", "d" * 50 + "-7d9f8b6" + "x2x4z"],
+     ["d" * 50 + "-7d9f8b6-x2x4z", "d" * 50 + "-7d9f8b6c4d-x2x4z"]),
+    (Monitored("StatefulSet", "llama-guard"), ["llama-guard-0", "llama-guard-3"], ["llama-guard", "llama-guard-a"]),
+    (Monitored("DaemonSet", "vllm"), ["vllm-x2x4z"], ["vllm-0", "vllm-7d9f8b6c4d-x2x4z"]),
+    (Monitored("ReplicaSet", "vllm"), ["vllm-x2x4z"], ["vllm-0"]),
+    (Monitored("Job", "bench"), ["bench-x2x4z", "bench-0-x2x4z", "bench-12-x2x4z"], ["bench-0", "bench-a-x2x4z"]),
+    (Monitored("Job", "j" * 57), ["j" * 57 + "-x2x4z", "j" * 55 + "-0-x2x4z", "j" * 54 + "-12-x2x4z"],
+     ["j" * 57 + "-0-x2x4z"]),
+    (Monitored("CronJob", "nightly"), ["nightly-29260800-x2x4z", "nightly-29260800-3-x2x4z"],
+     ["nightly-2926080-x2x4z", "nightly-x2x4z"]),
+    (Monitored("Pod", "vllm-0"), ["vllm-0"], ["vllm-00", "vllm-1"]),
+    (Monitored("LeaderWorkerSet", "vllm"), ["vllm-0", "vllm-3", "vllm-0-1", "vllm-3-2"], ["vllm-0-1-2", "vllm"]),
+    (Monitored("InferenceService", "qwen"), ["qwen-predictor-7d9f8b6c4d-x2x4z",
+                                             "qwen-predictor-00001-deployment-7d9f8b6c-x2x4z"],
+     ["qwen-predictor-worker-7d9f8b6c4d-x2x4z", "qwen-predictor-0001-deployment-7d9f8b6c-x2x4z"]),
+    (Monitored("InferenceService", "qwen", "Standard"), ["qwen-predictor-7d9f8b6c4d-x2x4z"],
+     ["qwen-predictor-00001-deployment-7d9f8b6c-x2x4z"]),
+    (Monitored("InferenceService", "qwen", "Knative"), ["qwen-predictor-00001-deployment-7d9f8b6c-x2x4z"],
+     ["qwen-predictor-7d9f8b6c4d-x2x4z"]),
 ]
 
 
-@pytest.mark.parametrize("workload,pods,others", POD_NAMES, ids=lambda x: x.kind if isinstance(x, Monitored) else "")
+@pytest.mark.parametrize("workload,pods,others", POD_NAMES,
+                         ids=lambda x: f"{x.kind}-{x.variant}-{len(x.name)}" if isinstance(x, Monitored) else "")
 def test_pod_patterns_select_exactly_the_workloads_pods(workload: Monitored, pods: list, others: list) -> None:
     pattern = pod_pattern(workload)   # PromQL's =~ is anchored on both ends, as fullmatch is
     for pod in pods:
@@ -58,8 +89,19 @@ def test_pod_patterns_select_exactly_the_workloads_pods(workload: Monitored, pod
 
 
 def test_no_pods_known_for_other_kinds() -> None:
-    with pytest.raises(ValueError, match="no pods known for kind 'Deployment'"):
-        pod_pattern(Monitored("Deployment", "x"))
+    with pytest.raises(ValueError, match="no pods known for kind 'RayService'"):
+        pod_pattern(Monitored("RayService", "x"))
+    # Knative names long revisions' Deployments after an md5 of the revision's name.
+    with pytest.raises(ValueError, match="no pods known for kind 'InferenceService'"):
+        pod_pattern(Monitored("InferenceService", "q" * 37, "Knative"))
+    assert pod_pattern(Monitored("InferenceService", "q" * 36, "Knative"))
+
+
+def test_the_hash_alphabet_is_safe_encode_of_decimal_digits() -> None:
+    # k8s.io/apimachinery/pkg/util/rand: SafeEncodeString maps each byte to alphanums[int(b) % len(alphanums)].
+    from krm_fn.pod_names import HASH, RANDOM
+    assert RANDOM == "bcdfghjklmnpqrstvwxz2456789"
+    assert sorted(HASH) == sorted({RANDOM[ord(d) % len(RANDOM)] for d in "0123456789"})
 
 
 def _all_exprs(rule: dict) -> list[str]:
@@ -151,20 +193,26 @@ def test_bad_arguments(kwargs: dict, message: str) -> None:
     assert str(exc.value) == message
 
 
-def test_the_monitoring_doc_shows_what_the_builder_makes() -> None:
+def _monitoring_docs() -> str:
     from pathlib import Path
-    readme = (Path(__file__).resolve().parent.parent / "docs" / "monitoring.md").read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parent.parent / "docs" / "monitoring.md").read_text(encoding="utf-8")
+
+
+def test_the_monitoring_doc_shows_what_the_builder_makes() -> None:
+    docs = _monitoring_docs()
     block = re.search(r"<!-- monitoring-promql:start -->\n```promql\n(.*?)```\n<!-- monitoring-promql:end -->",
-                      readme, re.S)
+                      docs, re.S)
     assert block, "docs/monitoring.md has no monitoring-promql block"
     lines = [ln for ln in block.group(1).splitlines() if not ln.startswith("#")]
     exprs = expressions("team-a", WS)
     assert lines == [exprs["acceptance_rate"], exprs["mean_acceptance_length"]]
     for metric in ("vllm:spec_decode_num_drafts_total", "vllm:spec_decode_num_draft_tokens_total",
                    "vllm:spec_decode_num_accepted_tokens_total", "vllm:spec_decode_num_accepted_tokens_per_pos_total"):
-        assert f"`{metric}" in readme
-    assert f'`pod=~"{pod_pattern(IS)}"`' in readme
-    assert f'`pod=~"{pod_pattern(MRI)}"`' in readme
+        assert f"`{metric}" in docs
+    for workload in (IS, MRI, Monitored("Deployment", "qwen"), Monitored("StatefulSet", "qwen"),
+                     Monitored("LeaderWorkerSet", "qwen"), Monitored("InferenceService", "qwen")):
+        assert f'`pod=~"{pod_pattern(workload)}"`' in docs, workload
+    assert "ruleNamespaceSelector" in docs and "enforcedNamespaceLabel" in docs
 
 
 def test_names_and_durations_are_what_prometheus_accepts() -> None:

@@ -86,14 +86,26 @@ def test_each_pod_is_one_workloads_at_most(pod: str, owner: str | None) -> None:
     assert not any(_selects(r["expr"], "staging", pod) for r in records)
 
 
-def test_swallowed_workspaces() -> None:
-    ws = [Monitored("Workspace", n) for n in ("s-x7k2p", "s-x7k2", "s-0", "m-decode-abcde", "m-abcde")]
+def test_swallowed_neighbours() -> None:
+    ws = [Monitored("Workspace", n) for n in ("s-x7k2p", "s-x7k2", "s-0", "m-decode-bcdfg", "m-bcdfg")]
     assert swallowed(Monitored("InferenceSet", "s"), ws) == [ws[0]]
     assert swallowed(Monitored("MultiRoleInference", "m"), ws) == [ws[3]]
     assert swallowed(Monitored("Workspace", "s"), ws) == []   # s-0 is a Workspace's own pod name, not s's
-    # An InferenceSet is never left out: its pods' names are random.
+    # An InferenceSet is never left out of another: its pods' names are random.
     assert swallowed(Monitored("InferenceSet", "s"), [Monitored("InferenceSet", "s-x7k2p")]) == []
     assert re.fullmatch(pod_pattern(Monitored("InferenceSet", "s")), "s-x7k2p-0")
+    # Plain look-alikes: a StatefulSet whose name GenerateName could have made is left out; "llama-guard"
+    # (vowels) is no such name, nor is a Deployment's or a DaemonSet's pod ever an InferenceSet's.
+    plain = [Monitored("StatefulSet", "llama-guard"), Monitored("StatefulSet", "llama-bcdfg"),
+             Monitored("Pod", "llama-x7k2p-0"), Monitored("Deployment", "llama-bcdfg"), Monitored("DaemonSet", "llama-b"),
+             Monitored("LeaderWorkerSet", "llama-zzzzz")]
+    assert swallowed(Monitored("InferenceSet", "llama"), plain) == [plain[1], plain[2], plain[5]]
+    # Same name, other kind: never a candidate (their pods never meet, or they cannot both exist).
+    assert swallowed(Monitored("Workspace", "phi-4", "deployment"), [Monitored("Deployment", "phi-4")]) == []
+    # A Deployment next to a DaemonSet whose pods look like its own (a 3-digit pod-template-hash "bcd").
+    assert swallowed(Monitored("Deployment", "a"), [Monitored("DaemonSet", "a-bcd"), Monitored("DaemonSet", "a-bcdx")]) \
+        == [Monitored("DaemonSet", "a-bcd")]
+    assert swallowed(Monitored("Pod", "a"), [Monitored("StatefulSet", "a-b")]) == []
 
 
 @pytest.mark.parametrize("fc, env, overrides, on, rate", [
@@ -309,19 +321,20 @@ inference:
 """
 
 
-@pytest.mark.parametrize("gates, watched", [
-    ("", [("MultiRoleInference", "m")]),   # the grandchild's pods are the MRI's: not left out either
-    # Without the MRI controller nothing creates m-decode: the InferenceSet is a workload of its own.
-    ("enableMultiRoleInferenceController=false", [("MultiRoleInference", "m"), ("InferenceSet", "m-decode")]),
+@pytest.mark.parametrize("gates, watched, left_out", [
+    ("", [("MultiRoleInference", "m")], False),   # the grandchild's pods are the MRI's: not left out either
+    # Without the MRI controller nothing creates m-decode: the InferenceSet is a workload of its own, and its
+    # pods are left out of the MultiRoleInference's.
+    ("enableMultiRoleInferenceController=false", [("MultiRoleInference", "m"), ("InferenceSet", "m-decode")], True),
 ])
-def test_a_grandchild_is_watched_as_part_of_its_top_level_workload(gates: str, watched: list) -> None:
+def test_a_grandchild_is_watched_as_part_of_its_top_level_workload(gates: str, watched: list, left_out: bool) -> None:
     settings = 'prometheusRules: "true"' + (f"\n  featureGates: {gates}" if gates else "")
     code, out, err = run([], _krm(MRI, CHILD_IS, GRANDCHILD, settings=settings), {})
     assert code == 0, err
     (rule,) = [i for i in yaml.safe_load(out)["items"] if i["kind"] == "PrometheusRule"]
     records = [r for r in rule["spec"]["groups"][0]["rules"] if "record" in r]
     assert [(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records[::2]] == watched
-    assert "pod!~" not in records[0]["expr"]
+    assert ('pod!~"m-decode-' in records[0]["expr"]) == left_out
 
 
 def test_kaitos_example_tree_rendered_with_the_setting(tmp_path) -> None:
