@@ -14,7 +14,7 @@ from e2e_support import (DISABLED, ENABLED, EXAMPLES, assert_render_is_a_fixpoin
                          turn_off)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from promql import VECTOR, check_rule  # noqa: E402  (tests/promql.py)
+import promtool  # noqa: E402  (tests/promtool.py)
 
 PACKAGE = EXAMPLES / "kpt" / "package"
 # The package's enabled top-level workloads (examples/kpt/package): each gets its two records.
@@ -44,8 +44,7 @@ def check_rule_file(path: Path) -> None:
     assert rule["metadata"]["name"] == path.stem
     assert rule["metadata"]["annotations"] == {"kaito-specdec.dev/derived": "true"}   # kpt's own are stripped
     rules = rule["spec"]["groups"][0]["rules"]
-    for r in rules:
-        assert check_rule(r["expr"]) == VECTOR, r["expr"]
+    promtool.check_rules([rule["spec"]["groups"]])
     watched = {(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in rules if "record" in r}
     assert watched == WATCHED
     assert rules[-1]["alert"] == "KaitoSpeculativeDecodingLowAcceptance"
