@@ -118,7 +118,7 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
             why = monitoring.unmonitored(found.kind, found.name, found.variant)
             if why and found.variant == "":
                 found = monitoring.Monitored(found.kind, found.name, monitoring.KSERVE_STANDARD)
-                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only: {why}; set serving.kserve.io/deploymentMode: Standard, or give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
+                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only: {why}; set serving.kserve.io/deploymentMode: RawDeployment (Standard from KServe v0.16 on), or give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
                                  item, id="SD811"))
             elif why:
                 out.append(about(Severity.INFO, f"{found.kind} {q(found.name)} runs speculative decoding but no PrometheusRule watches it: {why}; give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
@@ -142,7 +142,7 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
                                           neighbours=neighbours.get(namespace, ()))
         rules[namespace] = (rule, ws[0].item, ws)
         if not namespace:
-            out.append(about(Severity.WARNING, f"{_listed(ws)} have no metadata.namespace: PrometheusRule {q(rule['metadata']['name'])} selects their pods by name alone, so wherever the namespace is set later (kustomize's namespace, Flux's targetNamespace, kubectl -n) it also counts, and alerts on, pods of these names in every other namespace its Prometheus scrapes; set metadata.namespace on the workloads, or run kaito-specdec after the namespace is set, or set enforcedNamespaceLabel: namespace on the Prometheus",
+            out.append(about(Severity.WARNING, f"{_listed(ws)}: no metadata.namespace, so PrometheusRule {q(rule['metadata']['name'])} selects their pods by name alone: wherever the namespace is set later (kustomize's namespace, Flux's targetNamespace, kubectl apply -n) it also counts, and alerts on, pods of these names in every other namespace its Prometheus scrapes; set metadata.namespace on the workloads, or run kaito-specdec after the namespace is set (as a transformer of the kustomization that sets it), or set enforcedNamespaceLabel: namespace on the Prometheus",
                              ws[0].item, id="SD810"))
     return rules, out
 
