@@ -5,7 +5,11 @@ Override, or a ConfigMap not in the input under a KAITO that reads the annotatio
 runs) gets one `monitoring.coreos.com/v1` PrometheusRule, built by
 monitoring.py for the namespace's top-level workloads: a Workspace an InferenceSet in the input creates is
 watched as part of that InferenceSet (its pods are the InferenceSet's), an InferenceSet a MultiRoleInference
-creates as part of that MultiRoleInference. The rule's name is a hash of its content, so when the workloads
+creates as part of that MultiRoleInference; and the plain vLLM workloads that run speculative decoding after
+the plan (decisions.Speculates: the function's config, or the user's own). Every workload of a watched kind
+in the namespace, watched or not, is a neighbour whose pods are left out of a pattern that would take them
+(monitoring.swallowed). Workloads without a namespace get a rule without a namespace matcher and SD810; a
+KServe InferenceService whose Knative pods no pattern can name, SD811. The rule's name is a hash of its content, so when the workloads
 or the threshold change, the rule in the input (recognised by the `kaito-specdec.dev/derived` annotation)
 is replaced by a new one; one edited by hand is regenerated in its file, as a derived ConfigMap is. When
 nothing in its namespace is enabled any more, or the setting is off, it is dropped. A new rule is written
