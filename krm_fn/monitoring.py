@@ -141,7 +141,7 @@ def names_of(workload: Monitored) -> pod_names.Names:
         return pod_names.union(*(_inferenceset(f"{name}-{role}") for role in ROLES))
     if kind == "Deployment":
         return _deployment(pod_names.literal(name))
-    if kind in ("StatefulSet",):
+    if kind == "StatefulSet":
         return _statefulset(name)
     if kind in ("DaemonSet", "ReplicaSet"):
         return pod_names.controller_pods(pod_names.literal(name))
