@@ -58,4 +58,4 @@ def test_name_that_is_not_one_word_is_still_found() -> None:
     rl = read_resource_list(text.encode())
     changes, results = plan(rl.items, resolve_settings(None, {}))
     assert changes.removed == {1}
-    assert any(r.message == "derived ConfigMap kept: Pod \"p\" mentions it" for r in results), results
+    assert any(r.message == "derived ConfigMap kept: Pod \"p\" mentions it at spec.note" for r in results), results
