@@ -164,6 +164,10 @@ class ScannedItem(Item):
     dash_line: int     # that line's number (from 0)
     chunk_end: int     # where the next entry's line (or what follows the list) begins
     checked = True     # every mapping was checked for a key given twice
+    # Every key and value is its own text: the scanner vouches for no escape, alias, anchor, tag, merge key
+    # or scalar going on over lines (it composes such items), and a block scalar's lines are literal. What
+    # its text does not hold, no value of it does: krm_fn/index.py composes no such item to look for one.
+    values_as_written = True
 
     entry = True       # an entry of `items:`; False: a document of a stream (render), `dash` its first line
 

@@ -78,9 +78,15 @@ class PlainWorkload:
 def _may_opt_in(item: Item) -> bool:
     """Whether the item's text can hold the opt-in or the record of an injection (both keys hold
     "speculative"): a Deployment that cannot is never read into data. An escape in a double-quoted key
-    (`\\x73`) or an alias (its anchor elsewhere) may spell a key without those letters: such texts are read."""
+    (`\\x73`) or an alias (its anchor elsewhere) may spell a key without those letters: such texts are read,
+    unless the scanner vouched that the item has neither (a `\\` or `*` in a shell script, say)."""
     text = item.region
-    return "speculative" in text or "\\" in text or "*" in text
+    return "speculative" in text or not _as_written(item) and ("\\" in text or "*" in text)
+
+
+def _as_written(item: Item) -> bool:
+    """Every key and value of the item is its own text (fastread.ScannedItem.values_as_written)."""
+    return getattr(item, "values_as_written", False)
 
 
 def ref_of(item: Item) -> ResourceRef:
@@ -155,7 +161,8 @@ class Index:
 
         The text only picks the objects worth composing, and can never skip one that names it: without
         an escape (`\\`) or an alias (`*`, merge keys included) every character of a value is in the
-        text, and a name that is one word of the value is one word of the text. The text is read once
+        text, and a name that is one word of the value is one word of the text (an item the scanner
+        passed has neither, whatever characters its block scalars hold). The text is read once
         per object, however many names are asked for (500 retired ConfigMaps among 5,000 items took 35 s
         when each searched every item)."""
         wanted = _Names(names)
@@ -168,7 +175,7 @@ class Index:
                 continue
             if item.index in workloads:
                 data: Any = planned(item)
-            elif wanted.may_be_in(item.region):
+            elif wanted.may_be_in(item):
                 data = item.node
             else:
                 continue
@@ -216,9 +223,10 @@ class _Names:
         # out of a text that does not hold it, so every object is composed for it.
         self.others = [(n, re.compile(rf"(?<![\w.-]){re.escape(n)}(?![\w.-])")) for n in sorted(self.all - self.words)]
 
-    def may_be_in(self, text: str) -> bool:
-        """Whether an object of this text can name one of the names (False only where it cannot)."""
-        if self.others or "\\" in text or "*" in text:
+    def may_be_in(self, item: Item) -> bool:
+        """Whether the item can name one of the names (False only where it cannot)."""
+        text = item.region
+        if self.others or not _as_written(item) and ("\\" in text or "*" in text):
             return True
         return not self.words.isdisjoint(_WORD.findall(text))
 
