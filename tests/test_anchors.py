@@ -121,3 +121,13 @@ def test_items_written_out_whole_keep_an_unreadable_one_as_one_item(backend) -> 
     assert [(i["kind"], i["metadata"]["name"]) for i in docs[0]["items"]] == [
         ("Workspace", "ws"), ("ConfigMap", "specdec-ngram-80815d3ebc"), ("Service", "svc"), ("Service", "t")]
     assert "    annotations: {x: !custom y}\n" in r.out
+
+
+def test_a_function_config_aliasing_the_old_results_it_cannot_read_is_its_error_alone(backend) -> None:
+    """The functionConfig is an alias of the old results and cannot be read: its error, exit 1, and no
+    ResourceList (it could only be written out whole, expanded, which it cannot be): never an internal error
+    nor a list with a dangling alias."""
+    text = HEAD + "results: &r\n- message: old\n  x: !custom y\nfunctionConfig: *r\nitems:\n" + SVC
+    r = run([], text)
+    assert (r.code, r.out) == (1, "")
+    assert "invalid functionConfig" in r.err and "[SD036]" in r.err and "internal error" not in r.err
