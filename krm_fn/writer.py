@@ -280,7 +280,7 @@ def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: A
     try:
         value = data()
     except (ItemError, yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        if any(not start <= n.start_mark.index < end for n in _reached(node, None).values()):
+        if any(not start <= n.start_mark.index <= end for n in _reached(node, None).values()):
             # Its text names an anchor elsewhere, which the output (written out whole) no longer has.
             raise InputError(f"the value on line {node.start_mark.line + 1} cannot be read ({' '.join(str(exc).split())}) and has an alias of an anchor outside it, so it cannot be written out as it is") from None
         lines = text[start:end].splitlines(True)
