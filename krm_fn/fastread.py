@@ -164,6 +164,10 @@ class ScannedItem(Item):
     dash_line: int     # that line's number (from 0)
     chunk_end: int     # where the next entry's line (or what follows the list) begins
     checked = True     # every mapping was checked for a key given twice
+    # Every key and value is its own text: the scanner vouches for no escape, alias, anchor, tag, merge key
+    # or scalar going on over lines (it composes such items), and a block scalar's lines are literal. What
+    # its text does not hold, no value of it does: krm_fn/index.py composes no such item to look for one.
+    values_as_written = True
 
     entry = True       # an entry of `items:`; False: a document of a stream (render), `dash` its first line
 
@@ -195,9 +199,10 @@ class ScannedItem(Item):
         return self.generate_name
 
 
-def _shift(node: yaml.Node, index: int, line: int) -> None:
-    """Move the marks of a node tree composed from a piece of the text to where they are in the text."""
-    seen: set[int] = set()
+def _shift(node: yaml.Node, index: int, line: int, seen: set[int] | None = None, since: int = 0) -> None:
+    """Move the marks of a node tree composed from a piece of the text to where they are in the text;
+    only nodes from `since` on, each once however many trees share it (`seen`, across calls)."""
+    seen = set() if seen is None else seen
     stack = [node]
     Mark = yaml.Mark
     while stack:
@@ -205,6 +210,8 @@ def _shift(node: yaml.Node, index: int, line: int) -> None:
         if id(current) in seen:
             continue
         seen.add(id(current))
+        if current.start_mark.index < since:
+            continue  # an alias of a node before `since`: it (and all it holds) is where it was
         for attr in ("start_mark", "end_mark"):
             m = getattr(current, attr)
             setattr(current, attr, Mark(m.name, m.index + index, m.line + line, m.column, None, None))
@@ -763,11 +770,12 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
     head_lines = text.count("\n", 0, head_end)
     section_lines = text.count("\n", head_end, tail)
     found_items = None
+    shifted: set[int] = set()  # a node the tail's entries share (an anchor and its aliases) moves once
     for k, v in root.value:
         if v.start_mark.index >= head_end:
-            _shift_tree_from(v, head_end, tail - head_end, section_lines)
+            _shift(v, tail - head_end, section_lines, shifted, head_end)
         if k.start_mark.index >= head_end:
-            _shift_tree_from(k, head_end, tail - head_end, section_lines)
+            _shift(k, tail - head_end, section_lines, shifted, head_end)
         if isinstance(k, yaml.ScalarNode) and k.value == "items":
             found_items = (k, v)
     if found_items is None or not yamlio.is_null(found_items[1]) or \
@@ -799,11 +807,6 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
     rl = _envelope(text, root, items_node, items)
     STATS["fast"] += 1
     return rl
-
-
-def _shift_tree_from(node: yaml.Node, at: int, index: int, line: int) -> None:
-    """Shift the marks of the nodes of the skeleton's tail (after `at`) to their place in the text."""
-    _shift(node, index, line)
 
 
 def _mentions(text: str, start: int, end: int) -> list[int]:

@@ -201,6 +201,7 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
                     referenced.add(found.index)
     removed: list[int] = []
     ops: dict[int, list[dict]] = {}
+    unused: list[Item] = []
     for item in index.items:
         if is_derived(item) and item.index not in referenced:
             # The Workspaces an InferenceSet (or MultiRoleInference) already has keep the config they were
@@ -212,14 +213,18 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
                     ops[item.index] = mark
                 out.append(told)
                 continue
-            # Something other than a KAITO workload may use it too (a Deployment mounting it, say):
-            # then it stays. A plain text search: derived names are long and hashed.
-            user = index.mentioned_by(item.name)
-            if user is not None:
-                out.append(about(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} mentions it",
-                                 item, id="SD331"))
-                continue
-            removed.append(item.index)
-            out.append(about(Severity.INFO, "derived ConfigMap no workload references any more: dropped", item,
-                             id="SD332", change=True))
+            unused.append(item)
+    # Something other than a KAITO workload's reference may use one (a Deployment mounting it, a projected
+    # volume, an argument): then it stays. Asked only when there is one to retire, for all of them at once.
+    users = index.users({item.name for item in unused}, plan.data_of) if unused else {}
+    for item in unused:
+        found = users.get(item.name)
+        if found is not None:
+            user, where = found
+            out.append(about(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} mentions it at {where or 'its top level'}",
+                             item, id="SD331"))
+            continue
+        removed.append(item.index)
+        out.append(about(Severity.INFO, "derived ConfigMap no workload references any more: dropped", item,
+                         id="SD332", change=True))
     return step(out, ops=ops, removed=removed)

@@ -109,7 +109,10 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         settings = resolve_settings(fc, environ, ids=KNOWN_IDS)
     except ConfigError as exc:
         results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
-        return Outcome(write_resource_list(rl, Changes(), results), results, 1)
+        try:
+            return Outcome(write_resource_list(rl, Changes(), results), results, 1)
+        except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
+            return Outcome("", results, 1)
     changes, results = plan(rl.items, settings, placement.kpt_files)
     results = _ordered(results, rl.items)
     try:

@@ -48,11 +48,12 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         return rl.text  # a JSON (flow) ResourceList still comes out as block YAML (SPEC 6)
     kept = len(rl.items) - len(changes.removed) + len(changes.added)
     touched = set(changes.patches) | changes.removed
-    if not rl.splicable or (kept == 0 and rl.items) or (touched & _shared(rl)):
+    tied, all_tied = _tied(rl)
+    if not rl.splicable or (kept == 0 and rl.items) or (touched & _shared(rl)) or all_tied:
         # Cutting or re-emitting an item that shares anchors with others would leave a dangling alias.
         return _reemit(rl, changes, results)
     text = rl.text
-    splices: list[tuple[int, int, str]] = []
+    splices: list[tuple[int, int, str]] = [_written_whole(rl, key, value) for key, value in tied]
     lower = rl.items_node.start_mark.index if rl.items_node is not None else 0
     added_after = changes.added_after()
     for item in rl.items:
@@ -76,6 +77,91 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         # Text written after an input without a final line break: its last value must not change.
         splices.extend(tail_edits(text, rl.root))
     return _apply(text, splices)
+
+
+def _tied(rl: ResourceList) -> tuple[list[tuple[yaml.Node, yaml.Node]], bool]:
+    """The envelope's entries an alias ties to what the output rewrites, and whether the items are tied.
+
+    The old `results` go (ours replace them): an alias elsewhere of an anchor in them would dangle, so
+    such an entry is written out whole, its aliases expanded (and then so is any entry with an alias of
+    an anchor in it). The `items` list is edited in place: an alias of it elsewhere (`other: *i`, or
+    `items: *o`) would name the edited list, and an item's alias of an anchor that goes would dangle;
+    then the whole list is written out (`_reemit`), each entry as it was. No anchor in the text, no
+    alias: nothing to look for."""
+    if "&" not in rl.text:
+        return [], False
+    text, items = rl.text, rl.items_node
+    entries: list[tuple[yaml.Node, yaml.Node, dict[int, yaml.Node], tuple[int, int]]] = []
+    gone: set[int] = set()
+
+    def defined(reached: dict[int, yaml.Node], span: tuple[int, int]) -> set[int]:
+        # An alias there of an anchor elsewhere takes nothing away: only what is defined there goes.
+        return {n for n, node in reached.items() if span[0] <= node.start_mark.index < span[1]}
+
+    for key, value in rl.root.value:
+        name = key.value if isinstance(key, yaml.ScalarNode) else None
+        if name == "items" and value is items:
+            continue
+        reached = {**_reached(key, items), **_reached(value, items)}
+        span = _entry_span(text, key, value)
+        if name == "results":
+            gone |= defined(reached, span)
+        else:
+            entries.append((key, value, reached, span))
+    if items is not None and (id(items) in gone or any(id(items) in e[2] for e in entries)):
+        return [], True
+    tied: list[tuple[yaml.Node, yaml.Node]] = []
+    more = bool(gone)
+    while more:
+        more = False
+        for key, value, reached, span in entries:
+            if not any(key is k for k, _ in tied) and not gone.isdisjoint(reached):
+                tied.append((key, value))
+                gone |= defined(reached, span)
+                more = True
+    if gone and any(not gone.isdisjoint(_reached(item.node, None)) for item in rl.items if item.index in _shared(rl)):
+        return [], True
+    return sorted(tied, key=lambda kv: kv[0].start_mark.index), False
+
+
+def _reached(node: yaml.Node, stop: yaml.Node | None) -> dict[int, yaml.Node]:
+    """Every distinct node under `node` by id (aliases lead to their anchor's node), not below `stop`."""
+    found: dict[int, yaml.Node] = {}
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in found:
+            continue
+        found[id(current)] = current
+        if current is stop:
+            continue
+        if isinstance(current, yaml.MappingNode):
+            stack.extend(n for pair in current.value for n in pair)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return found
+
+
+def _entry_span(text: str, key: yaml.Node, value: yaml.Node) -> tuple[int, int]:
+    """Where an entry of the (block) envelope begins and ends: its key's line to its value's last line.
+    A value that is an alias ends at the alias (the node it names sits at its anchor)."""
+    pair = yaml.MappingNode("tag:yaml.org,2002:map", [(key, value)], key.start_mark, value.end_mark,
+                            flow_style=False)
+    return line_start(text, key.start_mark.index), line_end(text, node_end(pair, text))
+
+
+def _written_whole(rl: ResourceList, key: yaml.Node, value: yaml.Node) -> tuple[int, int, str]:
+    """The splice that writes an envelope entry out whole, its aliases expanded (see _tied)."""
+    text = rl.text
+    name = key.value if isinstance(key, yaml.ScalarNode) else None
+    try:
+        data = yamlio.dump({yamlio.construct(key): yamlio.construct(value)})
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
+        what = repr(name) if isinstance(name, str) else f"entry on line {key.start_mark.line + 1}"
+        raise InputError(f"the ResourceList's {what} holds an alias of an anchor in its old results, which the output replaces, so it can only be written out whole, and it cannot be read: {' '.join(str(exc).split())}") from None
+    start, end = _entry_span(text, key, value)
+    col = column_of(text, key.start_mark.index)
+    return (start, end, "".join(" " * col + ln if ln.strip() else ln for ln in data.splitlines(True)))
 
 
 def _shared(rl: ResourceList) -> set[int]:
@@ -138,8 +224,7 @@ def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, 
     block = _results_block(results, col) if results else ""
     for k, v in rl.root.value:
         if k.value == "results":
-            start = line_start(text, k.start_mark.index)
-            return (start, line_end(text, node_end(v, text)), block)
+            return (*_entry_span(text, k, v), block)
     at = _past_own_comments(text, line_end(text, node_end(rl.root, text)), col)
     return (at, at, LINE_START + block)
 
@@ -188,21 +273,39 @@ def _whole(item: Item) -> Any:
 
 
 def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: Any, key: str | None = None) -> str:
-    """A node of a flow ResourceList as block YAML after `prefix` (`- ` or `key: `); its own flow text,
-    every further line indented, when YAML gives it no data (its meaning stays: flow text ignores
-    indentation)."""
+    """A node of a ResourceList written out whole as block YAML after `prefix` (`- ` at column 0, or
+    `key: `); its own text when YAML gives it no data (a custom tag, a 5000-digit integer, a complex key):
+    flow text with every further line indented (flow text ignores indentation), a block item's lines
+    moved under its new dash, a block value's lines as they are."""
     try:
         value = data()
-    except (ItemError, yaml.YAMLError, ValueError, TypeError, RecursionError):
+    except (ItemError, yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        if any(not start <= n.start_mark.index <= end for n in _reached(node, None).values()):
+            # Its text names an anchor elsewhere, which the output (written out whole) no longer has.
+            raise InputError(f"the value on line {node.start_mark.line + 1} cannot be read ({' '.join(str(exc).split())}) and has an alias of an anchor outside it, so it cannot be written out as it is") from None
+        lines = text[start:end].splitlines(True)
+        last = "" if ends_line(lines[-1]) else "\n"
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
+            if prefix == "- ":
+                col = column_of(text, start)
+                return "- " + lines[0] + "".join(_moved(ln, col) for ln in lines[1:]) + last
+            if text[line_start(text, start):start].strip():
+                return prefix + "".join(lines) + last  # an anchor or a tag on the key's line (`key: &a`)
             # A block value of a block root (beside a flow `items`): its lines as they are.
             body = text[line_start(text, start):end]
             return prefix.rstrip() + "\n" + body + ("" if ends_line(body) else "\n")
-        lines = text[start:end].splitlines(True)
-        return prefix + lines[0] + "".join("  " + ln for ln in lines[1:]) + ("" if ends_line(lines[-1]) else "\n")
+        return prefix + lines[0] + "".join("  " + ln for ln in lines[1:]) + last
     if key is not None:
         return yamlio.dump({key: value})
     return _entry(value, 0)
+
+
+def _moved(line: str, col: int) -> str:
+    """A further line of a block item at column `col`, for the item at column 2 (under `- `): what is
+    indented at least `col` keeps its depth below the item; a less indented comment goes to column 2."""
+    if line[:col].strip(" "):
+        return "  " + line.lstrip(" ")
+    return ("  " + line[col:]) if line.strip() else line.lstrip(" ")
 
 
 # --- render: a plain stream -----------------------------------------------------------------------

@@ -483,12 +483,47 @@ def _compare(mode: str, in_objs: list[Obj], out_objs: list[Obj]) -> list[str]:
             want = canonical(o.data if mode == "krm" else _stripped(o.data))
             if not any(canonical(f.data) == want for f in found):
                 bad.append(f"changed: untargeted {o.key}")
+    bad += _retired_in_use(in_objs, out_objs)
     if mode == "render":
         for o in out_objs:
             if o.internal():
                 bad.append(f"render: orchestrator annotation left on {o.key}")
             if o.local:
                 bad.append(f"render: local config written {o.key}")
+    return bad
+
+
+def _strings(data: Any) -> list[str]:
+    """Every key and string below `data` (each shared or recursive object once)."""
+    out: list[str] = []
+    seen: set[int] = set()
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.append(x)
+        elif id(x) not in seen and isinstance(x, (dict, list)):
+            seen.add(id(x))
+            stack.extend([v for kv in x.items() for v in kv] if isinstance(x, dict) else x)
+    return out
+
+
+def _retired_in_use(in_objs: list[Obj], out_objs: list[Obj]) -> list[str]:
+    """Every mention of a retired object is found: a derived ConfigMap the output drops is named by no
+    other object, as YAML composes it (escapes decoded, aliases and merge keys followed), in any key or
+    string, as a whole word (README: kept "while another object such as a Deployment still mentions it").
+    Any namespace: keeping one too many is safe, dropping one in use is not."""
+    left = {o.name for o in out_objs if o.kind == "ConfigMap" and isinstance(o.name, str)}
+    dropped = {o.name for o in in_objs if o.kind == "ConfigMap" and isinstance(o.name, str) and o.derived
+               and o.name not in left}
+    if not dropped:
+        return []
+    bad = []
+    for name in sorted(dropped):
+        word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
+        user = next((u for u in out_objs if not u.derived and any(word.search(s) for s in _strings(u.data))), None)
+        if user is not None:
+            bad.append(f"retired-in-use: derived ConfigMap {name!r} dropped, but {user.kind} {user.name!r} names it")
     return bad
 
 

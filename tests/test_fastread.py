@@ -185,6 +185,32 @@ def test_items_read_alike() -> None:
     assert compared > 300, compared
 
 
+ENVELOPE_ALIASES = {
+    # the entry after the items aliases a node before them: it stays where it is
+    "tail-aliases-head": "results:\n- message: &m old\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s}}\n"
+                         "last: {a: *m}\n",
+    # two entries after the items share a node: it moves once
+    "tail-shares-a-node": "items:\n- {apiVersion: v1, kind: Service, metadata: {name: s}}\nlast: &t {a: [1]}\n"
+                          "more: *t\nother: [*t]\n",
+}
+
+
+@pytest.mark.parametrize("body", ENVELOPE_ALIASES.values(), ids=ENVELOPE_ALIASES.keys())
+def test_the_envelope_around_the_items_is_where_the_full_reader_has_it(body: str) -> None:
+    """The entries after `items` are composed with those before them, then moved to their place in the text:
+    a node an alias shares moves once, and a node before the items stays (issue #19: the old results'
+    positions were moved, so the writer did not see an alias of them)."""
+    from krm_fn.reader import read_resource_list
+    text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n" + body
+    fast = fastread.scan(text)
+    assert fast is not None
+    full = read_resource_list(text.encode())
+    for (fk, fv), (k, v) in zip(fast.root.value, full.root.value):
+        if k.value != "items":
+            assert (_tree(fk), _tree(fv)) == (_tree(k), _tree(v)), k.value
+    assert both(text)
+
+
 def test_programs_replay_fresh_scans() -> None:
     """An item's scan is worked out once per sequence of line shapes and replayed for every item of that
     sequence (fastread.MEMO): the replayed facts are the facts a fresh scan finds, item by item, whether the

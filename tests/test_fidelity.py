@@ -601,6 +601,22 @@ def test_every_resource_list_version_and_a_v1_list_are_read(backend, api: str) -
     assert [i["kind"] for i in yaml.safe_load(out)["items"]] == ["Workspace", "ConfigMap"]
 
 
+def test_a_v1_list_comes_back_a_v1_list_with_its_results(backend) -> None:
+    """KRM mode writes the envelope it read: a `v1 List` in, a `v1 List` out, with `results` when there
+    are any. kyaml's framework does the same (kio.ByteReadWriter keeps the input's WrappingKind and
+    WrappingAPIVersion, and ByteWriter adds the results to whatever kind it wraps in), and kustomize and
+    kpt read either kind back. A List comes from `kubectl get -o yaml`, not from an orchestrator: turned
+    into a ResourceList, the `kubectl apply -f -` after the function would refuse the whole document,
+    while kubectl takes a List's items and nothing else of it."""
+    text = RL_ITEMS.replace("config.kubernetes.io/v1", "v1").replace("ResourceList", "List") + WS_PHI4
+    code, out, err = run([], text)
+    assert code == 0, err
+    doc = yaml.safe_load(out)
+    assert (doc["apiVersion"], doc["kind"]) == ("v1", "List")
+    assert [i["kind"] for i in doc["items"]] == ["Workspace", "ConfigMap"]
+    assert [r["tags"]["id"] for r in doc["results"]] == ["SD301"]
+
+
 @pytest.mark.parametrize("items_indent", [0, 2])
 @pytest.mark.parametrize("last", [False, True], ids=["followed-by-an-item", "last-item"])
 def test_trailing_comments_stay_with_their_item(backend, items_indent, last):

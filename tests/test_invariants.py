@@ -8,6 +8,7 @@ fixing are listed in HELD_BACK with the issue's failure number; enable them when
 from __future__ import annotations
 
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -145,6 +146,8 @@ def test_the_oracle_sees_broken_output(monkeypatch: pytest.MonkeyPatch) -> None:
         "kubectl": lambda out: out.replace("    annotations:\n      kaito-specdec.dev/derived:",
                                            "    labels:\n      feature: y\n    annotations:\n"
                                            "      kaito-specdec.dev/derived:", 1),
+        # The derived ConfigMap the Deployment mounts, dropped.
+        "retired-in-use": lambda out: re.sub(r"(?s)- apiVersion: v1\n  kind: ConfigMap\n.*?(?=- apiVersion)", "", out),
     }
     for word, edit in cases.items():
         monkeypatch.setattr(fuzz, "run", tampered(edit))
@@ -239,3 +242,51 @@ def test_real_process_under_limits(mode: str, name: str, data: bytes) -> None:
         if mode == "krm" and status == "ok":
             assert len([d for d in docs if d is not None]) == 1
 
+
+
+# --- every mention of a retired object is found (issue #19, class 2) --------------------------------------
+
+# Every form of tests/mentions.py twice, each time in a place drawn from the case's number.
+MENTION_CASES = 36
+
+
+@pytest.mark.parametrize("n", range(MENTION_CASES))
+def test_every_mention_of_a_retired_object_is_found(n: int) -> None:
+    """The disable life cycle with another object naming the derived ConfigMap, in one of the ways YAML
+    spells a string and one of the places it could be meant (tests/mentions.py, from `n`): the
+    ConfigMap stays, in KRM mode and `render`, and SD331 names the object. Its control, the same spelling
+    of a name one character off, keeps nothing: the ConfigMap goes (the oracle is not "keep everything")."""
+    import itertools
+    import mentions
+    from krm_fn import yamlio
+    from runner import run
+    before = yamlio.backend()
+    yamlio.set_backend(next(itertools.islice(itertools.cycle(BACKENDS), n, None)))
+    try:
+        for name in (mentions.NAME, mentions.OTHER):
+            c = mentions.case(n, fuzz.stable_rng("mentions", n), name)
+            first = run([], mentions.step1(c))
+            assert first.code == 0 and f"name: {mentions.NAME}\n" in first.out, (c.label, first.err)
+            text = mentions.step2(c, first.out)
+            r = run([], text)
+            assert r.code == 0, (c.label, r.err)
+            kept = [i for i in r.items if i.get("kind") == "ConfigMap" and i["metadata"]["name"] == mentions.NAME]
+            assert bool(kept) is (name == mentions.NAME), (c.label, name, text)
+            rendered = run(["render", "-"], text)
+            assert rendered.code == 0, (c.label, rendered.err)
+            assert any(d.get("kind") == "ConfigMap" and d["metadata"]["name"] == mentions.NAME
+                       for d in rendered.docs if d) is (name == mentions.NAME), (c.label, "render", text)
+            if name == mentions.NAME:
+                assert any(x["tags"]["id"] == "SD331" and '"user" mentions it at ' in x["message"]
+                           for x in r.results), (c.label, r.results)
+            assert fuzz.violations("krm", text.encode()) == [], (c.label, text)
+    finally:
+        yamlio.set_backend(before)
+
+
+def test_the_mention_cases_cover_every_form_and_place() -> None:
+    import mentions
+    cases = [mentions.case(n, fuzz.stable_rng("mentions", n)) for n in range(MENTION_CASES)]
+    forms = {c.label.partition("/")[2] for c in cases}
+    assert all(any(f.startswith(form) for f in forms) for form in mentions.FORMS), forms
+    assert {c.label.partition("/")[0] for c in cases} == {p.name for p in mentions.PLACES}

@@ -58,4 +58,33 @@ def test_name_that_is_not_one_word_is_still_found() -> None:
     rl = read_resource_list(text.encode())
     changes, results = plan(rl.items, resolve_settings(None, {}))
     assert changes.removed == {1}
-    assert any(r.message == "derived ConfigMap kept: Pod \"p\" mentions it" for r in results), results
+    assert any(r.message == "derived ConfigMap kept: Pod \"p\" mentions it at spec.note" for r in results), results
+
+
+def test_what_the_scanner_passed_is_not_composed_to_look_for_a_name(c_backend) -> None:
+    """An item fastread's scanner passed has every value as written (ScannedItem.values_as_written): a
+    backslash or an asterisk in its shell script composes it neither for the opt-in nor to look for a
+    retired ConfigMap's name. One that spells the name with an escape was composed by the scanner's
+    doubt, and is found."""
+    from krm_fn import fastread, yamlio
+    from runner import run
+    if not yamlio.C_AVAILABLE:
+        pytest.skip("the fast path needs libyaml's C parser")
+    script = ("  spec:\n    template:\n      spec:\n        containers:\n        - name: c\n          image: busybox:1.36\n"
+              "          command:\n          - sh\n          - -c\n          - |\n            ls /srv/*.html \\\n"
+              "              && echo ready\n          imagePullPolicy: IfNotPresent\n")
+    text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: specdec-ngram-0000000000\n"
+            "    annotations:\n      kaito-specdec.dev/derived: \"true\"\n  data: {}\n"
+            + "".join(f"- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web-{i}\n" + script
+                      for i in range(3))
+            + "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: uses-it\n  spec:\n    volumes:\n"
+              "    - configMap: {name: \"specdec-ngram-000000000\\x30\"}\n")
+    before = dict(fastread.STATS)
+    r = run([], text)
+    assert r.code == 0, r.err
+    assert fastread.STATS["fast"] == before["fast"] + 1
+    assert fastread.STATS["lazy"] == before["lazy"], "a passed Deployment was composed"
+    assert fastread.STATS["passed"] >= before["passed"] + 3
+    assert [x["message"] for x in r.results] == [
+        'derived ConfigMap kept: Pod "uses-it" mentions it at spec.volumes[0].configMap.name']

@@ -210,26 +210,38 @@ def test_role_types(roles, want) -> None:
     assert role_types({"spec": {"roles": roles}}) == want
 
 
-# --- mentioned_by: the first item other than workloads and derived ConfigMaps naming a name as a word --
+# --- users: for each name, the first item other than derived ConfigMaps naming it as a word, and where --
 
 DERIVED = {"kaito-specdec.dev/derived": "true"}
+VOLUME = "spec.template.spec.volumes[0].configMap.name"
 MENTIONS = {
-    "a-volume": ([deployment("d", "specdec-mtp-0a1b2c3d4e")], "specdec-mtp-0a1b2c3d4e", "d"),
-    "the-first-of-two": ([deployment("d1", "x"), deployment("d2", "x")], "x", "d1"),
+    "a-volume": ([deployment("d", "specdec-mtp-0a1b2c3d4e")], "specdec-mtp-0a1b2c3d4e", ("d", VOLUME)),
+    "the-first-of-two": ([deployment("d1", "x"), deployment("d2", "x")], "x", ("d1", VOLUME)),
     "part-of-a-longer-name": ([deployment("d", "specdec-mtp-0a1b2c3d4e-v2")], "specdec-mtp-0a1b2c3d4e", None),
     "a-longer-name-is-not-mentioned": ([deployment("d", "cfg")], "cfg-specdec-0a1b2c3d4e", None),
     "dotted-word": ([deployment("d", "a.cfg")], "cfg", None),
-    "a-workload-does-not-count": ([ws("w", inference={"preset": {"name": "phi-4"}, "config": "x"})], "x", None),
+    "a-word-of-a-longer-value": ([deployment("d", "/etc/x/cfg")], "cfg", ("d", VOLUME)),
+    # A KAITO workload counts by its data as planned (here: as read).
+    "a-workload-counts": ([ws("w", inference={"preset": {"name": "phi-4"}, "config": "x"})], "x", ("w", "inference.config")),
     "a-derived-configmap-does-not-count": ([cm("x", annotations=DERIVED), cm("y", annotations=DERIVED)], "x", None),
-    "a-configmap-naming-itself": ([cm("x")], "x", "x"),
-    # A name that is not one word (none the function derives): found by a search of the whole text.
-    "not-one-word": ([deployment("d1", "team/cfgs"), deployment("d2", "team/cfg")], "team/cfg", "d2"),
+    "a-configmap-naming-itself": ([cm("x")], "x", ("x", "metadata.name")),
+    "a-key": ([{"apiVersion": "v1", "kind": "Secret", "metadata": meta("s"), "stringData": {"x": "1"}}], "x",
+              ("s", "stringData.x")),
+    "an-annotation-key-in-brackets": ([cm("c", annotations={"a/b": "x"})], "x", ("c", "metadata.annotations[a/b]")),
+    # A name that is not one word (none the function derives): found as a whole word all the same.
+    "not-one-word": ([deployment("d1", "team/cfgs"), deployment("d2", "team/cfg")], "team/cfg", ("d2", VOLUME)),
     "not-one-word-absent": ([deployment("d", "team/cfg2")], "team/cfg", None),
 }
 
 
 @pytest.mark.parametrize("docs, name, want", MENTIONS.values(), ids=MENTIONS.keys())
-def test_mentioned_by(docs, name, want) -> None:
-    found = build_index(krm_items(*docs)).mentioned_by(name)
-    assert (found.name if found else None) == want
+def test_users(docs, name, want) -> None:
+    found = build_index(krm_items(*docs)).users({name}, lambda item: item.data()).get(name)
+    assert ((found[0].name, found[1]) if found else None) == want
+
+
+def test_users_read_workloads_as_planned() -> None:
+    """A disabled workload's reference, gone from its planned data, keeps nothing."""
+    idx = build_index(krm_items(ws("w", inference={"preset": {"name": "phi-4"}, "config": "x"})))
+    assert idx.users({"x"}, lambda item: {"inference": {"preset": {"name": "phi-4"}}}) == {}
 

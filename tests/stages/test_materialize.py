@@ -181,7 +181,7 @@ def test_a_derived_configmap_another_object_mentions_is_kept():
     pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  volumes:\n  - configMap: {name: specdec-ngram-0123456789}\n"
     s = run(retire, index(_orphan(), pod))
     assert s.removed == frozenset()
-    assert messages(s) == [("SD331", "info", 'derived ConfigMap kept: Pod "p" mentions it')]
+    assert messages(s) == [("SD331", "info", 'derived ConfigMap kept: Pod "p" mentions it at spec.volumes[0].configMap.name')]
     assert not s.results[0].change  # nothing changes, in any mode
 
 
