@@ -1304,6 +1304,23 @@ def _document_facts(text: str, chunk: tuple[int, int, int]) -> dict | bool | Non
         return None
 
 
+def _may_list(text: str, start: int, end: int) -> bool:
+    """Whether a document the scanner could not read may be a List, worth asking the events (a CRD's
+    schema has `items:` keys, but not at column 0): `items:` at column 0, or a flow mapping (JSON)."""
+    if text.startswith("items", start) or text.find("\nitems", start, end) >= 0:
+        return True
+    pos = start
+    while pos < end:  # the first line that is not blank or a comment
+        nl = text.find("\n", pos, end)
+        line = text[pos:nl if nl >= 0 else end].lstrip(" ")
+        if line and line[0] != "#":
+            return line[0] == "{"
+        if nl < 0:
+            break
+        pos = nl + 1
+    return False
+
+
 class _Documents(list):
     """The items of one source of `render`: its documents, and the items of the Lists among them."""
 
@@ -1326,7 +1343,7 @@ def _documents_with(text: str, first: int, chunks: list[tuple[int, int, int]],
             continue
         start, end, line = chunks[i]
         listed = _str(facts.get("kind")) in (C.LIST_KIND, C.RESOURCE_LIST_KIND) if facts is not None \
-            else text.find("items", start, end) >= 0
+            else _may_list(text, start, end)
         if listed:
             # A List (`kubectl get -o yaml` or `-o json`) or a ResourceList: its items are the documents.
             got = _split_items(text, start, end, line, first + len(items))
