@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import sys
 import time
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -1143,15 +1144,33 @@ def _scanned(index: int, text: str, dash: int, chunk_end: int, line: int, facts:
     if flow:
         item.flow = True
     get = facts.get
-    item.scanned_annotations = facts["annotations"]
+    # Per item, what hundreds of thousands of small items have alike is shared: no annotations, the
+    # offsets a flow entry has twice, apiVersion and kind.
+    item.scanned_annotations = facts["annotations"] or _NO_ANNOTATIONS
     generate_name = get("generateName")
     item.generate_name = generate_name is not None and generate_name[1]
-    item.dash, item.dash_line, item.chunk_end = dash, line, chunk_end
-    item.api_version = _str(get("apiVersion"))
-    item.kind = _str(get("kind"))
+    item.dash = item.start if dash == item.start else dash
+    item.dash_line = line
+    item.chunk_end = item.end if chunk_end == item.end else chunk_end
+    item.api_version = _shared(_str(get("apiVersion")))
+    item.kind = _shared(_str(get("kind")))
     item.name = _str(get("name"))
-    item.namespace = _str(get("namespace"))
+    item.namespace = _shared(_str(get("namespace")))
     return item
+
+
+_NO_ANNOTATIONS: Any = MappingProxyType({})
+_SHARED: dict[str, str] = {}
+
+
+def _shared(value: str) -> str:
+    """One string object for each of the few values many items have (apiVersion, kind, namespace)."""
+    found = _SHARED.get(value)
+    if found is None:
+        if len(_SHARED) > 10_000:
+            _SHARED.clear()
+        found = _SHARED[value] = value
+    return found
 
 
 def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool,
