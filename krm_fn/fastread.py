@@ -8,8 +8,11 @@ annotations) and checks each of its mappings for a key given twice, and only wha
 function is composed: anything the scanner is not sure of, and every item the stages look into.
 
 `scan(text)` answers None wherever its assumptions do not hold (CR or Unicode line breaks, anchors
-shared between items, an envelope that is not `items:` entries at column 0 …); the full reader then
-reads the input and alone words every error. The full path is the reference: tests/test_fastread.py runs
+shared between items …); the full reader then reads the input and alone words every error. A list the
+line scanner does not read (flow entries, JSON, entries not at column 0, a `kind: List` among render's
+documents) is split into its entries by the parser's events (`_split_items`), and its entries composed a
+run at a time; an entry no stage looks into keeps its facts, not its node: the node tree of a whole list
+took ~110 bytes of memory per byte of input (issue 19 class 4). The full path is the reference: tests/test_fastread.py runs
 fixtures, the corpus and generated inputs through both and requires identical output and results.
 
 Two things keep the scan cheap on large inputs: what it does with an item is worked out once per
@@ -22,18 +25,19 @@ from __future__ import annotations
 import re
 import sys
 import time
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 
 from . import constants as C
 from . import yamlio
-from .reader import (InputError, Item, ResourceList, Stream, check_envelope, decode, envelope, make_item, read_text,
-                     read_stream as read_stream_fully)
+from .reader import (InputError, Item, ResourceList, Stream, _is_envelope, _refuse_duplicates, check_envelope, decode,
+                     duplicate_key, envelope, make_item, read_text, read_stream as read_stream_fully)
 
 # Tests force the full path (False) to compare; counters show which path inputs took.
 ENABLED = True
-STATS = {"fast": 0, "full": 0, "passed": 0, "composed": 0, "lazy": 0}
+STATS = {"fast": 0, "full": 0, "passed": 0, "composed": 0, "lazy": 0, "released": 0}
 
 # Deeper indentation than this could nest past yamlio.MAX_DEPTH without the scanner counting levels.
 _MAX_COLUMN = 120
@@ -167,22 +171,33 @@ class ScannedItem(Item):
     # Every key and value is its own text: the scanner vouches for no escape, alias, anchor, tag, merge key
     # or scalar going on over lines (it composes such items), and a block scalar's lines are literal. What
     # its text does not hold, no value of it does: krm_fn/index.py composes no such item to look for one.
-    values_as_written = True
+    values_as_written = True  # False for an entry composed in a run (_compose_run): its text may escape
 
     entry = True       # an entry of `items:`; False: a document of a stream (render), `dash` its first line
+    flow = False       # an entry of a flow sequence (`items: [{…}, {…}]`, JSON): `dash` where its text begins
+
+    # (Attributes are stored one by one, never through `__dict__`: CPython then keeps an instance's values
+    # inline, half the memory of a dict of them, and a large list has hundreds of thousands of items.)
+    _node: yaml.Node | None = None
 
     @property  # type: ignore[override]
     def node(self) -> yaml.Node:
-        node = self.__dict__.get("_node")
+        node = self._node
         if node is None:
             STATS["lazy"] += 1
-            compose = _compose_entry if self.entry else _compose_document
-            node = self.__dict__["_node"] = compose(self.source, self.dash, self.chunk_end, self.dash_line)
+            compose = _compose_flow if self.flow else _compose_entry if self.entry else _compose_document
+            node = self._node = compose(self.source, self.dash, self.chunk_end, self.dash_line)
         return node
 
     @node.setter
     def node(self, value: yaml.Node) -> None:
-        self.__dict__["_node"] = value
+        self._node = value
+
+    def forget(self) -> None:
+        """Drop the node and data built on demand (they are built again if asked for): a writer that goes
+        through every item once keeps one item's at a time, not every item's."""
+        self._node = self._data = None
+        self._built = False
 
     def annotation(self, key: str) -> str | None:
         found = self.scanned_annotations.get(key)
@@ -199,9 +214,11 @@ class ScannedItem(Item):
         return self.generate_name
 
 
-def _shift(node: yaml.Node, index: int, line: int, seen: set[int] | None = None, since: int = 0) -> None:
-    """Move the marks of a node tree composed from a piece of the text to where they are in the text;
-    only nodes from `since` on, each once however many trees share it (`seen`, across calls)."""
+def _shift(node: yaml.Node, index: int, line: int, column: int = 0, seen: set[int] | None = None,
+           since: int = 0) -> None:
+    """Move the marks of a node tree composed from a piece of the text to where they are in the text
+    (`column`: what to add on the piece's second line, the first of the text, a flow entry's); only nodes
+    from `since` on, each once however many trees share it (`seen`, across calls)."""
     seen = set() if seen is None else seen
     stack = [node]
     Mark = yaml.Mark
@@ -214,7 +231,8 @@ def _shift(node: yaml.Node, index: int, line: int, seen: set[int] | None = None,
             continue  # an alias of a node before `since`: it (and all it holds) is where it was
         for attr in ("start_mark", "end_mark"):
             m = getattr(current, attr)
-            setattr(current, attr, Mark(m.name, m.index + index, m.line + line, m.column, None, None))
+            setattr(current, attr, Mark(m.name, m.index + index, m.line + line,
+                                        m.column + column if m.line == 1 else m.column, None, None))
         if isinstance(current, yaml.MappingNode):
             for k, v in current.value:
                 stack.append(k)
@@ -223,15 +241,98 @@ def _shift(node: yaml.Node, index: int, line: int, seen: set[int] | None = None,
             stack.extend(current.value)
 
 
+def _entry_nodes(text: str, first: int, end: int, line: int, flow: bool) -> tuple[list, str, int, int, int]:
+    """The nodes of consecutive entries of one sequence, composed together from their text, text[first:end]
+    (`first`: the first one's `- `, or in a flow sequence where its text begins): at the depth they have in
+    the list (inside a mapping and a list; a flow entry inside two flow lists, so in flow context), on a
+    line of their own. (nodes, the piece composed, and the index, line and first line's column to add to
+    their marks: a block entry is indented to its column, so its columns are right as they come.)"""
+    column = first - _line_start(text, first)
+    if flow:
+        # Not indented to its column (one-line JSON: megabytes of spaces); _shift moves the first line's marks.
+        piece = "[[\n" + text[first:end] + "\n]]"
+        root = yamlio.compose(piece)
+        if not isinstance(root, yaml.SequenceNode) or len(root.value) != 1:
+            raise _Fallback
+        return root.value[0].value, piece, first - 3, line - 1, column
+    piece = "x:\n" + " " * column + text[first:end]
+    root = yamlio.compose(piece)
+    if not isinstance(root, yaml.MappingNode):
+        raise _Fallback
+    return root.value[0][1].value, piece, first - 3 - column, line - 1, 0
+
+
 def _compose_entry(text: str, dash: int, end: int, line: int) -> yaml.Node:
     """The node of the sequence entry whose `- ` begins at `dash`, composed at the depth it has in the
     ResourceList (a mapping, a list, the entry), so the nesting limit counts as in the full reader."""
-    piece = "x:\n" + text[dash:end]
-    root = yamlio.compose(piece)
-    assert isinstance(root, yaml.MappingNode)
-    node = root.value[0][1].value[0]
-    _shift(node, dash - 3, line - 1)
-    return node
+    nodes, _, index, lines, _ = _entry_nodes(text, dash, end, line, False)
+    if len(nodes) != 1:
+        raise _Fallback
+    _shift(nodes[0], index, lines)
+    return nodes[0]
+
+
+def _compose_flow(text: str, start: int, end: int, line: int) -> yaml.Node:
+    """The node of the flow sequence entry text[start:end] (see _entry_nodes)."""
+    nodes, _, index, lines, column = _entry_nodes(text, start, end, line, True)
+    if len(nodes) != 1:
+        raise _Fallback
+    _shift(nodes[0], index, lines, column)
+    return nodes[0]
+
+
+_LINE_START: list = [None, 0, 0]  # the text, a position in it and where its line begins
+
+
+def _line_start(text: str, pos: int) -> int:
+    """yamlio.line_start, searched from the position asked for before when it is further on in the same
+    text: entries are composed in order, and a one-line JSON list is one line of megabytes."""
+    seen, before, start = _LINE_START
+    if seen is not text or pos < before:
+        start = yamlio.line_start(text, pos)
+    else:
+        nl = yamlio.searchable(text).rfind("\n", before, pos)
+        start = nl + 1 if nl >= 0 else start
+    _LINE_START[:] = [text, pos, start]
+    return start
+
+
+# Entries composed together (one loader, one piece of text for them; their nodes dropped right after).
+RUN = 64
+
+
+def _compose_run(text: str, run: list[tuple[int, int, int, int, bool]], flow: bool = False) -> list[Item]:
+    """The items of consecutive entries (index, start, end, line, mentions kaito) the scanner could not
+    read: composed, and kept as the full reader makes them where a stage may look into them, otherwise
+    their facts without their node (composed again only if asked for). A node tree takes ~100 times its
+    text (issue 19 class 4); flow entries (`- {…}`, JSON) are all composed, the scanner reads none."""
+    if not run:
+        return []
+    first, end, line = run[0][1], run[-1][2], run[0][3]
+    if len(run) > 1 and text.find("&", first, end) >= 0:
+        # Composed one by one: an alias to another entry's anchor fails, and the full reader reads the input.
+        return [item for entry in run for item in _compose_run(text, [entry], flow)]
+    nodes, piece, index, lines, column = _entry_nodes(text, first, end, line, flow)
+    if len(nodes) != len(run):
+        raise _Fallback
+    out: list[Item] = []
+    # (node_end needs the text only to find an alias that ends a collection; searching the piece and the
+    # text in turn would make yamlio.searchable look at each of them anew every time)
+    aliased = piece if "*" in piece else None
+    for (i, start, stop, ln, kaito), node in zip(run, nodes):
+        STATS["composed"] += 1
+        at = yamlio.node_end(node, aliased) + index
+        facts = _node_facts(node, node.start_mark.index + index, at if flow else yamlio.line_end(text, at))
+        if facts is not None:
+            item = _scanned(i, text, start, stop, ln, facts, True, flow)
+            item.values_as_written = False  # composed, not scanned: its text may escape what its values hold
+            if not _interesting(item, kaito):
+                STATS["released"] += 1
+                out.append(item)
+                continue
+        _shift(node, index, lines, column)
+        out.append(make_item(i, node, text, flow))
+    return out
 
 
 _KUSTOMIZE_PREFIX = C.KUSTOMIZE_GROUP + "/"
@@ -598,13 +699,30 @@ def _str(fact: Any) -> str:
 def scan(text: str) -> ResourceList | None:
     """The ResourceList of a kpt/kustomize-shaped input, composing only what could concern the function;
     None where the input is not of that shape (the full reader then reads it)."""
-    if not yamlio.C_AVAILABLE or yamlio.backend() != "c" or not text.endswith("\n") \
+    if not yamlio.C_AVAILABLE or yamlio.backend() != "c" \
             or "\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text or "\ufeff" in text:
         return None
     try:
-        return _scan(text)
+        rl = _scan(text) if text.endswith("\n") else None
+        if rl is None:
+            # Not `items:` entries at column 0 (a flow or JSON ResourceList, say): found by events.
+            rl = _scan_split(text)
+            if rl is not None and not text.endswith("\n") and not rl.root.flow_style:
+                return None  # a block list that ends without a line break: the full reader's (tail edits)
+        return rl
     except _REFUSED:
         return None
+
+
+def _scan_split(text: str) -> ResourceList | None:
+    got = _split_items(text, 0, len(text), 0, 0)
+    if got is None:
+        return None
+    root, seq, items = got
+    check_envelope(root)  # an envelope the full reader refuses: it words why
+    rl = _envelope(text, root, seq, items)
+    STATS["fast"] += 1
+    return rl
 
 
 _ITEMS = re.compile(r"^items:[ ]*(?:#.*)?\n", re.MULTILINE)
@@ -773,9 +891,9 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
     shifted: set[int] = set()  # a node the tail's entries share (an anchor and its aliases) moves once
     for k, v in root.value:
         if v.start_mark.index >= head_end:
-            _shift(v, tail - head_end, section_lines, shifted, head_end)
+            _shift(v, tail - head_end, section_lines, seen=shifted, since=head_end)
         if k.start_mark.index >= head_end:
-            _shift(k, tail - head_end, section_lines, shifted, head_end)
+            _shift(k, tail - head_end, section_lines, seen=shifted, since=head_end)
         if isinstance(k, yaml.ScalarNode) and k.value == "items":
             found_items = (k, v)
     if found_items is None or not yamlio.is_null(found_items[1]) or \
@@ -791,12 +909,23 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
     line = head_lines + text.count("\n", head_end, starts[0])
     kaito = _mentions(text, head_end, tail)
     k = 0
+    run: list[tuple[int, int, int, int, bool]] = []  # entries to compose, consecutive
     for i, facts in _in_order(text, len(starts), lambda j: _item_facts(text, bounds, j), helper, started):
         dash, chunk_end = bounds[i], bounds[i + 1]
         while k < len(kaito) and kaito[k] < dash:
             k += 1
-        items.append(_make(i, text, dash, chunk_end, line, facts, k < len(kaito) and kaito[k] < chunk_end))
+        mentions = k < len(kaito) and kaito[k] < chunk_end
+        if facts is None:
+            run.append((i, dash, chunk_end, line, mentions))
+            if len(run) == RUN:
+                items += _compose_run(text, run)
+                run = []
+        else:
+            items += _compose_run(text, run)
+            run = []
+            items.append(_make(i, text, dash, chunk_end, line, facts, mentions))
         line += text.count("\n", dash, chunk_end)
+    items += _compose_run(text, run)
     last_end = items[-1].end
     seq_start = yaml.Mark("<unicode string>", starts[0], head_lines + text.count("\n", head_end, starts[0]),
                           0, None, None)
@@ -820,33 +949,239 @@ def _mentions(text: str, start: int, end: int) -> list[int]:
 _fresh: dict[str, Any] = {}  # a new ScannedItem's fields, as Item's __init__ sets them
 
 
+# --- lists the line scanner does not read: entries found by the parser's events ----------------------------
+# A flow or JSON list (`kubectl get -o json`, one line or pretty), a list whose entries are not at column 0,
+# a `kind: List` among render's documents: the parser's events (libyaml, nothing built) say where the
+# `items` sequence and each of its entries begin and end; the entries are composed a run at a time
+# (_compose_run), the rest of the document with the sequence blanked out. So no node tree of the whole
+# list is ever built (issue 19 class 4: ~110 bytes of memory per byte of input).
+
+
+class _Split:
+    """Where the root mapping's `items` sequence of a document is and where each of its entries begins and
+    ends (offsets into the document's text)."""
+
+    def __init__(self, start: int, end: int, flow: bool, entries: list[tuple[int, int]], after: int) -> None:
+        self.start, self.end, self.flow, self.entries = start, end, flow, entries
+        self.after = after  # a block sequence: where the token after it begins
+
+
+def _split(text: str) -> _Split | None:
+    """The root's `items` sequence of the one document of `text`, from the parser's events; None where the
+    document is not a mapping with such a sequence of mappings, has an anchor or an alias anywhere (the full
+    reader then finds which items they tie together), or is not alone in the text. Invalid YAML raises."""
+    Scalar, MapStart, SeqStart = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+    MapEnd, SeqEnd, Alias = yaml.MappingEndEvent, yaml.SequenceEndEvent, yaml.AliasEvent
+    events = iter(yamlio.events(text))
+
+    def node_end(event: Any) -> int:
+        """Consume the node `event` begins; where its own text ends (a block collection: its last value)."""
+        cls = event.__class__
+        if cls is Scalar:
+            if event.anchor is not None:
+                raise _Fallback
+            return event.end_mark.index
+        if cls is Alias or event.anchor is not None:
+            raise _Fallback
+        flows = [event.flow_style]
+        end = event.end_mark.index
+        for ev in events:
+            cls = ev.__class__
+            if cls is Scalar:
+                if ev.anchor is not None:
+                    raise _Fallback
+                end = ev.end_mark.index
+            elif cls is MapStart or cls is SeqStart:
+                if ev.anchor is not None:
+                    raise _Fallback
+                flows.append(ev.flow_style)
+            elif cls is MapEnd or cls is SeqEnd:
+                if flows.pop():
+                    end = ev.end_mark.index
+                if not flows:
+                    return end
+            else:
+                raise _Fallback  # an alias
+        raise _Fallback
+
+    try:
+        next(events)  # the stream's start
+        if next(events).__class__ is not yaml.DocumentStartEvent:
+            return None
+        root = next(events)
+        if root.__class__ is not MapStart or root.anchor is not None:
+            return None
+        found = None
+        while True:
+            key = next(events)
+            if key.__class__ is MapEnd:
+                break
+            is_items = key.__class__ is Scalar and key.value == "items"
+            node_end(key)
+            value = next(events)
+            if not (is_items and value.__class__ is SeqStart):
+                node_end(value)
+                continue
+            if found is not None or value.anchor is not None:
+                return None  # `items` twice: the full reader says so
+            entries = []
+            for ev in events:
+                if ev.__class__ is SeqEnd:
+                    break
+                if ev.__class__ is not MapStart:
+                    return None  # an item that is not a mapping: the full reader's finding
+                entries.append((ev.start_mark.index, node_end(ev)))
+            found = _Split(value.start_mark.index, ev.end_mark.index, bool(value.flow_style), entries,
+                           ev.start_mark.index)
+        next(events)  # the document's end
+        if next(events).__class__ is not yaml.StreamEndEvent:
+            return None  # a second document
+    except StopIteration:
+        return None
+    return found if found is not None and found.entries else None
+
+
+def _blanked(text: str) -> str:
+    """Spaces for every character but the line breaks: what is left composes to nothing, and every position
+    after it stays where it was."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
+
+
+def _dash(text: str, lo: int, start: int) -> int:
+    """The `-` of a block sequence entry whose node begins at `start`, after `lo` (where the entry before
+    it ends, or where the sequence begins): only blanks and comments lie between them."""
+    pos = lo
+    while pos < start:
+        ch = text[pos]
+        if ch == "-":
+            if text[yamlio.line_start(text, pos):pos].strip(" "):
+                raise _Fallback
+            return pos
+        if ch == "#":
+            pos = text.find("\n", pos, start)
+            if pos < 0:
+                raise _Fallback
+        elif ch not in " \n":
+            raise _Fallback
+        pos += 1
+    raise _Fallback
+
+
+def _split_items(text: str, start: int, end: int, line: int, first: int) -> tuple[yaml.MappingNode, yaml.SequenceNode, list[Item]] | None:
+    """The envelope of the document text[start:end] (its first line numbered `line`) with its `items`
+    sequence blanked out (its marks where they are in the text), that sequence's node without entries, and
+    its entries' items numbered from `first`; None where `_split` finds no such list."""
+    doc = text[start:end] if (start, end) != (0, len(text)) else text
+    found = _split(doc)
+    if found is None:
+        return None
+    entries = [(a + start, b + start) for a, b in found.entries]
+    seq_start = found.start + start
+    if found.flow:
+        skeleton = doc[:found.start + 1] + _blanked(doc[found.start + 1:found.end - 1]) + doc[found.end - 1:]
+        spans = entries
+        seq_end = found.end + start
+    else:
+        lo, hi = yamlio.line_start(doc, found.start), yamlio.line_end(doc, found.entries[-1][1])
+        skeleton = doc[:lo] + _blanked(doc[lo:hi]) + doc[hi:]
+        dashes, after = [], seq_start
+        for a, b in entries:
+            dashes.append(_dash(text, after, a))
+            after = b
+        # Each entry's text runs to the next one's `-` (or the token after the list): where the full
+        # reader's composer ends its mapping.
+        ends = dashes[1:] + [max(found.after + start, yamlio.line_end(text, entries[-1][1]))]
+        spans = list(zip(dashes, ends))
+        seq_end = entries[-1][1]
+    root = yamlio.compose(skeleton)
+    del skeleton, doc
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    _shift(root, start, line)
+    seq = next((v for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "items"), None)
+    if seq is None or (found.flow and not isinstance(seq, yaml.SequenceNode)) or \
+            (not found.flow and not yamlio.is_null(seq)):
+        return None
+    if not found.flow:
+        # The sequence's node, as _scan_with makes it for the list the line scanner reads: its entries are
+        # the items.
+        def mark(at: int) -> yaml.Mark:
+            return yaml.Mark("<unicode string>", at, text.count("\n", 0, at), yamlio.column_of(text, at), None, None)
+        seq = yaml.SequenceNode(yamlio.loader_class().DEFAULT_SEQUENCE_TAG, [], mark(seq_start), mark(seq_end),
+                                flow_style=False)
+        root.value = [(k, seq if isinstance(k, yaml.ScalarNode) and k.value == "items" else v) for k, v in root.value]
+    kaito = _mentions(text, seq_start, seq_end)
+    items: list[Item] = []
+    run: list[tuple[int, int, int, int, bool]] = []
+    k = 0
+    pos, ln = seq_start, line + text.count("\n", start, seq_start)
+    for n, (lo, hi) in enumerate(spans):
+        ln += text.count("\n", pos, lo)
+        pos = lo
+        while k < len(kaito) and kaito[k] < lo:
+            k += 1
+        run.append((first + n, lo, hi, ln, k < len(kaito) and kaito[k] < hi))
+        if len(run) == RUN:
+            items += _compose_run(text, run, found.flow)
+            run = []
+    items += _compose_run(text, run, found.flow)
+    return root, seq, items
+
+
+def _scanned(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict, entry: bool,
+             flow: bool = False) -> ScannedItem:
+    """What `ScannedItem(index=…, node=None, source=…, start=…, end=…)` makes, with its facts, without
+    binding arguments one by one for each of thousands of items (tests/test_fastread.py compares the two)."""
+    if not _fresh:
+        # A plain Item's fields; `node` goes where ScannedItem's setter puts it.
+        made = vars(Item(index=0, node=None, source="", start=0, end=0))
+        _fresh.update(("_node" if k == "node" else k, v) for k, v in made.items())
+    item = ScannedItem.__new__(ScannedItem)
+    put = setattr
+    for k, v in _fresh.items():
+        put(item, k, v)
+    item.index = index
+    item.source = text
+    item.start = facts["start"]
+    item.end = facts["end"]
+    if not entry:
+        item.entry = False
+    if flow:
+        item.flow = True
+    get = facts.get
+    # Per item, what hundreds of thousands of small items have alike is shared: no annotations, the
+    # offsets a flow entry has twice, apiVersion and kind.
+    item.scanned_annotations = facts["annotations"] or _NO_ANNOTATIONS
+    generate_name = get("generateName")
+    item.generate_name = generate_name is not None and generate_name[1]
+    item.dash = item.start if dash == item.start else dash
+    item.dash_line = line
+    item.chunk_end = item.end if chunk_end == item.end else chunk_end
+    item.api_version = _shared(_str(get("apiVersion")))
+    item.kind = _shared(_str(get("kind")))
+    item.name = _str(get("name"))
+    item.namespace = _shared(_str(get("namespace")))
+    return item
+
+
+_NO_ANNOTATIONS: Any = MappingProxyType({})
+_SHARED: dict[str, str] = {}
+
+
+def _shared(value: str) -> str:
+    """One string object for each of the few values many items have (apiVersion, kind, namespace)."""
+    found = _SHARED.get(value)
+    if found is None:
+        if len(_SHARED) > 10_000:
+            _SHARED.clear()
+        found = _SHARED[value] = value
+    return found
+
+
 def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict | None, kaito: bool,
           entry: bool = True) -> Item:
     if facts is not None:
-        # What `ScannedItem(index=…, node=None, source=…, start=…, end=…)` makes, without binding arguments
-        # one by one for each of thousands of items (tests/test_fastread.py compares the two).
-        if not _fresh:
-            # A plain Item's fields; `node` goes where ScannedItem's setter puts it.
-            made = vars(Item(index=0, node=None, source="", start=0, end=0))
-            _fresh.update(("_node" if k == "node" else k, v) for k, v in made.items())
-        item = ScannedItem.__new__(ScannedItem)
-        values = item.__dict__
-        values.update(_fresh)
-        values["index"] = index
-        values["source"] = text
-        values["start"] = facts["start"]
-        values["end"] = facts["end"]
-        if not entry:
-            values["entry"] = False
-        get = facts.get
-        values["scanned_annotations"] = facts["annotations"]
-        generate_name = get("generateName")
-        values["generate_name"] = generate_name is not None and generate_name[1]
-        values["dash"], values["dash_line"], values["chunk_end"] = dash, line, chunk_end
-        values["api_version"] = _str(get("apiVersion"))
-        values["kind"] = _str(get("kind"))
-        values["name"] = _str(get("name"))
-        values["namespace"] = _str(get("namespace"))
+        item = _scanned(index, text, dash, chunk_end, line, facts, entry)
         if not _interesting(item, kaito):
             STATS["passed"] += 1
             return item
@@ -854,6 +1189,48 @@ def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: di
     node = (_compose_entry if entry else _compose_document)(text, dash, chunk_end, line)
     STATS["composed"] += 1
     return make_item(index, node, text)
+
+
+def _node_facts(node: yaml.Node, start: int, end: int) -> dict | None:
+    """The facts of a composed item as the scanner gives them, or None where the item keeps its node (it
+    has a key twice, or metadata or annotations that are not what the scanner passes)."""
+    if not isinstance(node, yaml.MappingNode) or duplicate_key(node, deep=True) is not None:
+        return None
+    str_tag, Scalar = yamlio.STR_TAG, yaml.ScalarNode
+
+    def fact(value: yaml.Node | None) -> Any:
+        return (value.value, value.tag == str_tag) if value.__class__ is Scalar else None
+
+    child = yamlio.child
+    meta = child(node, "metadata")
+    ann = child(meta, "annotations")
+    if (meta is not None and not isinstance(meta, yaml.MappingNode)) or \
+            (ann is not None and not isinstance(ann, yaml.MappingNode)):
+        return None
+    annotations: dict[str, tuple[str, bool]] = {}
+    for k, v in ann.value if ann is not None else ():
+        if k.__class__ is not Scalar or v.__class__ is not Scalar:
+            return None
+        annotations[k.value] = (v.value, v.tag == str_tag)
+    return {"start": start, "end": end, "annotations": annotations, "apiVersion": fact(child(node, "apiVersion")),
+            "kind": fact(child(node, "kind")), "name": fact(child(meta, "name")),
+            "namespace": fact(child(meta, "namespace")), "generateName": fact(child(meta, "generateName"))}
+
+
+def _kept_or_released(item: Item, dash: int, chunk_end: int, line: int, kaito: bool, entry: bool,
+                      flow: bool = False) -> Item:
+    """A composed item as it is where a stage may look into it; otherwise its facts without its node
+    (composed again only if asked for): a node tree takes ~100 times its text (issue 19 class 4), and a
+    flow item (`- {…}`, JSON) is composed, as the scanner reads no flow collection over lines."""
+    facts = _node_facts(item.node, item.start, item.end)
+    if facts is None:
+        return item
+    released = _scanned(item.index, item.source, dash, chunk_end, line, facts, entry, flow)
+    released.values_as_written = False  # composed, not scanned: its text may escape what its values hold
+    if _interesting(released, kaito):
+        return item
+    STATS["released"] += 1
+    return released
 
 
 def _envelope(text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode, items: list[Item]) -> ResourceList:
@@ -952,24 +1329,71 @@ def _document_facts(text: str, chunk: tuple[int, int, int]) -> dict | bool | Non
         return None
 
 
+def _may_list(text: str, start: int, end: int) -> bool:
+    """Whether a document the scanner could not read may be a List, worth asking the events (a CRD's
+    schema has `items:` keys, but not at column 0): `items:` at column 0, or a flow mapping (JSON)."""
+    if text.startswith("items", start) or text.find("\nitems", start, end) >= 0:
+        return True
+    pos = start
+    while pos < end:  # the first line that is not blank or a comment
+        nl = text.find("\n", pos, end)
+        line = text[pos:nl if nl >= 0 else end].lstrip(" ")
+        if line and line[0] != "#":
+            return line[0] == "{"
+        if nl < 0:
+            break
+        pos = nl + 1
+    return False
+
+
+class _Documents(list):
+    """The items of one source of `render`: its documents, and the items of the Lists among them."""
+
+    documents: list[Item]           # the documents that are items themselves (their comments are theirs)
+    function_config: yaml.Node | None = None  # of the first List or ResourceList among them, a mapping
+
+
 def _documents_with(text: str, first: int, chunks: list[tuple[int, int, int]],
                     helper: parscan.Helper | None) -> list[Item] | None:
     started = time.monotonic()
     if helper is None:
         _validate(text)  # everything is YAML: from here on only structure is read
     kaito = _mentions(text, 0, len(text))
-    items: list[Item] = []
+    items = _Documents()
+    items.documents = []
     k = 0
+    number = 0  # of the document, among those that are not empty (as the full reader counts them)
     for i, facts in _in_order(text, len(chunks), lambda j: _document_facts(text, chunks[j]), helper, started):
         if facts is False:
             continue
         start, end, line = chunks[i]
+        listed = _str(facts.get("kind")) in (C.LIST_KIND, C.RESOURCE_LIST_KIND) if facts is not None \
+            else _may_list(text, start, end)
+        if listed:
+            # A List (`kubectl get -o yaml` or `-o json`) or a ResourceList: its items are the documents.
+            got = _split_items(text, start, end, line, first + len(items))
+            if got is not None and _is_envelope(got[0]):
+                root, _, members = got
+                _refuse_duplicates(root, _str((facts or {}).get("kind")) or "List")  # the full reader words it
+                fc = yamlio.child(root, "functionConfig")
+                if items.function_config is None and isinstance(fc, yaml.MappingNode):
+                    items.function_config = fc
+                for member in members:
+                    member.origin_index = number
+                items += members
+                number += 1
+                continue
+            if facts is not None:
+                return None  # the full reader unpacks it
         while k < len(kaito) and kaito[k] < start:
             k += 1
         item = _make_document(first + len(items), text, start, end, line, facts, k < len(kaito) and kaito[k] < end)
         if item is None:
             return None
+        item.origin_index = number
+        number += 1
         items.append(item)
+        items.documents.append(item)
     return items
 
 
@@ -982,7 +1406,7 @@ def _make_document(index: int, text: str, start: int, end: int, line: int, facts
         if not isinstance(node, yaml.MappingNode):
             return None  # a scalar, a list, an empty document: the full reader's
         STATS["composed"] += 1
-        item = make_item(index, node, text)
+        item = _kept_or_released(make_item(index, node, text), start, end, line, kaito, False)
     if not item.is_mapping or item.kind in (C.LIST_KIND, C.RESOURCE_LIST_KIND):
         return None  # a List's items are the documents: the full reader unpacks it
     return item

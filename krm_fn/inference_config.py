@@ -17,6 +17,12 @@ gopkg.in/yaml.v2's Unmarshal reads the first YAML document only; into a `string`
 text as written (a null is ""), and refuses a mapping or a list ("cannot unmarshal !!map into string").
 Only `data` is read: a key under `binaryData` is missing to KAITO.
 
+The inference server reads the same file again (presets/workspace/inference/vllm/inference_api.py,
+`KaitoConfig.from_yaml`: `config_data = yaml.safe_load(file)`), with PyYAML's pure-Python SafeLoader:
+`safe_load` never uses libyaml. That reader is the stricter one (it refuses a tab after `max-model-len:`,
+which yaml.v2 and libyaml take for a blank), so the file is always read here with it
+(yamlio.StrictPureLoader), whatever backend this process has: the same verdict with or without libyaml.
+
 This module knows only what is KAITO's: how KAITO and vLLM read the file (`inspect`, `kaito_values`,
 `kaito_problem`) and the JSON Patch that sets or removes `speculative-config` (`set_ops`, `remove_ops`).
 The edit itself is textedit's (`edit_document`), the same engine that edits items: a text edit so
@@ -71,7 +77,13 @@ class Inspection:
         return self.has_speculative_config or bool(self.other_spellings)
 
 
-def _error(exc: Exception) -> InferenceConfigError:
+# KAITO's inference server's reader (see above).
+RUNTIME_LOADER = yamlio.StrictPureLoader
+
+
+def _error(exc: Exception, runtime: bool = False) -> InferenceConfigError:
+    if isinstance(exc, InferenceConfigError):
+        return exc
     if isinstance(exc, yamlio.ExpansionTooLarge):
         return InferenceConfigError(str(exc))
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
@@ -79,16 +91,25 @@ def _error(exc: Exception) -> InferenceConfigError:
         return InferenceConfigError(f"not valid YAML: {exc}")
     parts = (getattr(exc, "context", None), getattr(exc, "problem", None))
     problem = ", ".join(part for part in parts if part) or str(exc)
+    if runtime:
+        # A tab yaml.v2 takes for a blank: the webhook admits the ConfigMap, the inference pod fails at start.
+        return InferenceConfigError(f"not valid YAML to KAITO's inference server, which reads it with Python's yaml.safe_load (KAITO's webhook admits it, and the pod fails at start; write spaces for tabs): {problem}", mark.line + 1, mark.column + 1)
     return InferenceConfigError(f"not valid YAML: {problem}", mark.line + 1, mark.column + 1)
 
 
 def _compose_first(text: str) -> Any:
-    """The first document's node, as KAITO's yaml.Unmarshal reads only the first document.
+    """The first document's node, as KAITO's yaml.Unmarshal reads only the first document: read as the
+    webhook reads it (yaml.v2, whose rules both yamlio backends follow), then as the inference server does
+    (RUNTIME_LOADER), which must read it too; the node is the webhook's.
 
     Merge keys that make an alias bomb are refused here: expanding `<<: [*a, *a]` doubles at each level,
     for KAITO's runtime (PyYAML flattens merges into copies) as for `_entries`. Plain aliases stay shared
     references everywhere (a bomb of those is copied as written, and KAITO reads only `vllm:`)."""
     node = yamlio.compose_first(text)
+    try:
+        yamlio.compose_first(text, RUNTIME_LOADER)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        raise _error(exc, runtime=True) from None
     if node is not None and _has_merge_key(node):
         yamlio.check_expansion(node)
     return node
@@ -101,14 +122,14 @@ def _has_merge_key(root: yaml.Node) -> bool:
 
 def has_later_documents(text: str | None) -> bool:
     """More than one YAML document (a second `---` with content after the first document)."""
-    return bool(text) and yamlio.second_document(text.removeprefix(_BOM)) is not None
+    return bool(text) and yamlio.second_document(text.removeprefix(_BOM), RUNTIME_LOADER) is not None
 
 
 def _parse(text: str) -> Any:
     """The first document's data, after refusing what KAITO cannot read (or a merge-key bomb)."""
     try:
         _compose_first(text)
-        doc = yamlio.load_first(text)
+        doc = yamlio.load_first(text, RUNTIME_LOADER)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc) from None
     if doc is None:

@@ -214,7 +214,8 @@ class ResourceList:
         """Block layout all the way down to the items: the writer can edit the text in place."""
         items = self.items_node
         # `items: []` is fine too: there is nothing to splice inside it (nothing is added to no items).
-        return not self.root.flow_style and (items is None or not items.flow_style or not items.value)
+        # (`self.items`, not the node's entries: fastread's node of a flow list has none, its items do.)
+        return not self.root.flow_style and (items is None or not items.flow_style or not self.items)
 
 
 def decode(data: bytes) -> str:
@@ -417,8 +418,10 @@ def _comments_around(text: str, documents: list[Item]) -> None:
 def read_stream(sources: list[tuple[str, bytes]], scan: Any = None) -> Stream:
     """Documents of several files (name, bytes), in order; empty documents are skipped.
 
-    `scan(text, first)`: fastread's scanner, the documents of a text numbered from `first` (no List among
-    them, no anchor shared between them), or None where the full reader must read the text."""
+    `scan(text, first)`: fastread's scanner, the items of a text numbered from `first`, each with its
+    document's number (no anchor shared between them; a List's or ResourceList's items in its place, the
+    scanned list's `documents` those that are documents, its `function_config` the first envelope's), or
+    None where the full reader must read the text."""
     items: list[Item] = []
     shared: set[int] = set()
     function_config: yaml.Node | None = None
@@ -431,10 +434,12 @@ def read_stream(sources: list[tuple[str, bytes]], scan: Any = None) -> Stream:
             exc.source = name  # render names the file (and line) in front of the message
             raise
         if scanned is not None:
-            for number, item in enumerate(scanned):
-                item.origin, item.origin_index = name, number
+            for item in scanned:
+                item.origin = name  # (its origin_index is the scanner's: a List's items share their document's)
             items.extend(scanned)
-            _comments_around(text, scanned)
+            _comments_around(text, getattr(scanned, "documents", scanned))
+            if function_config is None:
+                function_config = getattr(scanned, "function_config", None)
             continue
         first = len(items)
         nodes = [n for n in docs if not _empty(n)]

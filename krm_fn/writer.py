@@ -249,6 +249,9 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
                 elif item.index not in changes.removed:
                     entries.append(_kept(item.node, rl.text, item.start, item.end, "- ",
                                          lambda it=item: _whole(it) if it.index in shared else it.data()))
+                    forget = getattr(item, "forget", None)
+                    if forget is not None:
+                        forget()  # fastread's item: its node and data built again if asked for, not all kept
                 entries.extend(_entry(d, 0) for d in added_after.get(item.index, []))
             out.append("items:\n" + "".join(entries) if entries else "items: []\n")
             continue
@@ -367,9 +370,10 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             text = item.source
             head = text[item.head:line_start(text, item.start)] if item.head is not None else ""
             tail = text[item.end:item.tail] if item.tail is not None else ""
-            # The region starts at the item's first key; lay it out as a document at column 0.
-            docs.append(head + _dedent(_render_region(item, changes.patches.get(item.index, []), bool(tail)),
-                                       item.column) + tail)
+            # The region starts at the item's first key; lay it out as a document at column 0. (A region of
+            # one line needs no column: finding it in one-line JSON took a search back over the line.)
+            region = _render_region(item, changes.patches.get(item.index, []), bool(tail))
+            docs.append(head + _dedent(region, item.column if len(region.splitlines()) > 1 else 0) + tail)
         for data in later:
             docs.append(yamlio.dump(strip_data(data)))
     # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.

@@ -108,8 +108,196 @@ class _NonSpecificAreStrings:
         return self._strings(super().get_single_node())  # type: ignore[misc]
 
 
-class _PureLoader(_NonSpecificAreStrings, _DepthGuard, yaml.SafeLoader):
+_BREAKZ = "\0\r\n\x85\u2028\u2029"
+
+
+class _GoTabs:
+    """PyYAML's scanner with libyaml's rules for tabs, which go-yaml v2 (kubectl, Argo CD) and v3 (kpt,
+    kustomize) share: the readers of the items. PyYAML refuses every tab outside quotes and block scalars;
+    they accept one as a separator after `key:`, an anchor, a tag or a scalar, inside flow collections,
+    inside and after a plain scalar, and after a block scalar's `|`, and refuse it as indentation, after
+    `-`, `?` or a complex key's `:`, and on a plain scalar's continuation line left of its indentation
+    (libyaml scanner.c: yaml_parser_scan_to_next_token, _scan_plain_scalar, _scan_block_scalar). Without
+    this the pure backend failed inputs that libyaml, kpt and kubectl read (tests/test_tabs.py)."""
+
+    def scan_to_next_token(self) -> None:
+        if self.index == 0 and self.peek() == "\uFEFF":
+            self.forward()
+        while True:
+            ch = self.peek()
+            # Tabs are blanks in flow context, and in block context where no simple key may start.
+            while ch == " " or (ch == "\t" and (self.flow_level or not self.allow_simple_key)):
+                self.forward()
+                ch = self.peek()
+            if ch == "#":
+                while self.peek() not in _BREAKZ:
+                    self.forward()
+            if self.scan_line_break():
+                if not self.flow_level:
+                    self.allow_simple_key = True
+            else:
+                return
+
+    def scan_plain_spaces(self, indent: int, start_mark: Any) -> Any:
+        chunks = []
+        length = 0
+        while self.peek(length) in " \t":
+            length += 1
+        whitespaces = self.prefix(length)
+        self.forward(length)
+        ch = self.peek()
+        if ch in "\r\n\x85\u2028\u2029":
+            line_break = self.scan_line_break()
+            self.allow_simple_key = True
+            prefix = self.prefix(3)
+            if (prefix == "---" or prefix == "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029":
+                return None
+            breaks = []
+            while self.peek() in " \t\r\n\x85\u2028\u2029":
+                ch = self.peek()
+                if ch == " ":
+                    self.forward()
+                elif ch == "\t":
+                    if self.column < indent:
+                        raise yaml.scanner.ScannerError("while scanning a plain scalar", start_mark,
+                                                        "found a tab character that violates indentation",
+                                                        self.get_mark())
+                    self.forward()
+                else:
+                    breaks.append(self.scan_line_break())
+                    prefix = self.prefix(3)
+                    if (prefix == "---" or prefix == "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029":
+                        return None
+            if line_break != "\n":
+                chunks.append(line_break)
+            elif not breaks:
+                chunks.append(" ")
+            chunks.extend(breaks)
+        elif whitespaces:
+            chunks.append(whitespaces)
+        return chunks
+
+    def scan_block_scalar_indicators(self, start_mark: Any) -> Any:
+        chomping = increment = None
+        ch = self.peek()
+        if ch in "+-":
+            chomping = ch == "+"
+            self.forward()
+            if self.peek() in "0123456789":
+                increment = self._increment(start_mark)
+        elif ch in "0123456789":
+            increment = self._increment(start_mark)
+            if self.peek() in "+-":
+                chomping = self.peek() == "+"
+                self.forward()
+        ch = self.peek()
+        if ch not in "\0 \t\r\n\x85\u2028\u2029":  # PyYAML's own check wants no tab here
+            raise yaml.scanner.ScannerError("while scanning a block scalar", start_mark,
+                                            "expected chomping or indentation indicators, but found %r" % ch,
+                                            self.get_mark())
+        return chomping, increment
+
+    def _increment(self, start_mark: Any) -> int:
+        increment = int(self.peek())
+        if increment == 0:
+            raise yaml.scanner.ScannerError("while scanning a block scalar", start_mark,
+                                            "expected indentation indicator in the range 1-9, but found 0",
+                                            self.get_mark())
+        self.forward()
+        return increment
+
+    def scan_tag(self) -> Any:
+        # PyYAML's own, with a tab ending the tag as a space does (`!!str\tx`).
+        start_mark = self.get_mark()
+        ch = self.peek(1)
+        if ch == "<":
+            handle = None
+            self.forward(2)
+            suffix = self.scan_tag_uri("tag", start_mark)
+            if self.peek() != ">":
+                raise yaml.scanner.ScannerError("while parsing a tag", start_mark,
+                                                "expected '>', but found %r" % self.peek(), self.get_mark())
+            self.forward()
+        elif ch in "\0 \t\r\n\x85\u2028\u2029":
+            handle = None
+            suffix = "!"
+            self.forward()
+        else:
+            length = 1
+            use_handle = False
+            while ch not in "\0 \t\r\n\x85\u2028\u2029":
+                if ch == "!":
+                    use_handle = True
+                    break
+                length += 1
+                ch = self.peek(length)
+            if use_handle:
+                handle = self.scan_tag_handle("tag", start_mark)
+            else:
+                handle = "!"
+                self.forward()
+            suffix = self.scan_tag_uri("tag", start_mark)
+        ch = self.peek()
+        if ch not in "\0 \t\r\n\x85\u2028\u2029":
+            raise yaml.scanner.ScannerError("while scanning a tag", start_mark,
+                                            "expected ' ', but found %r" % ch, self.get_mark())
+        return yaml.tokens.TagToken((handle, suffix), start_mark, self.get_mark())
+
+    # A block scalar's indentation is spaces: libyaml refuses a tab where it is still counting them
+    # (`|` then `   \tvllm:`), which PyYAML took for a line of content beginning with a tab.
+    def _tab_in_indentation(self) -> None:
+        raise yaml.scanner.ScannerError("while scanning a block scalar", self._block_start,
+                                        "found a tab character where an indentation space is expected",
+                                        self.get_mark())
+
+    def scan_block_scalar(self, style: str) -> Any:
+        self._block_start = self.get_mark()
+        return super().scan_block_scalar(style)  # type: ignore[misc]
+
+    def scan_block_scalar_indentation(self) -> Any:
+        chunks, max_indent, end_mark = super().scan_block_scalar_indentation()  # type: ignore[misc]
+        if self.peek() == "\t":
+            self._tab_in_indentation()
+        return chunks, max_indent, end_mark
+
+    def scan_block_scalar_breaks(self, indent: int) -> Any:
+        chunks = []
+        end_mark = self.get_mark()
+        while self.column < indent and self.peek() == " ":
+            self.forward()
+        if self.column < indent and self.peek() == "\t":
+            self._tab_in_indentation()
+        while self.peek() in "\r\n\x85\u2028\u2029":
+            chunks.append(self.scan_line_break())
+            end_mark = self.get_mark()
+            while self.column < indent and self.peek() == " ":
+                self.forward()
+            if self.column < indent and self.peek() == "\t":
+                self._tab_in_indentation()
+        return chunks, end_mark
+
+    def scan_block_scalar_ignored_line(self, start_mark: Any) -> None:
+        while self.peek() in " \t":
+            self.forward()
+        if self.peek() == "#":
+            while self.peek() not in _BREAKZ:
+                self.forward()
+        ch = self.peek()
+        if ch not in _BREAKZ:
+            raise yaml.scanner.ScannerError("while scanning a block scalar", start_mark,
+                                            "expected a comment or a line break, but found %r" % ch,
+                                            self.get_mark())
+        self.scan_line_break()
+
+
+class _PureLoader(_NonSpecificAreStrings, _DepthGuard, _GoTabs, yaml.SafeLoader):
     pass
+
+
+class StrictPureLoader(_DepthGuard, yaml.SafeLoader):
+    """PyYAML as it ships, tabs refused: what `yaml.safe_load` reads with (KAITO's inference server reads
+    inference_config.yaml so, whatever backend this process has)."""
+
 
 
 if C_AVAILABLE:
@@ -125,7 +313,7 @@ def _timestamp_as_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
     return loader.construct_scalar(node)
 
 
-for _cls in _LOADERS.values():
+for _cls in (*_LOADERS.values(), StrictPureLoader):
     _cls.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
 
 _backend = "c" if C_AVAILABLE else "pure"
@@ -147,9 +335,9 @@ def loader_class() -> type:
     return _LOADERS[_backend]
 
 
-def events(text: str) -> Iterator[yaml.Event]:
+def events(text: str, loader: type | None = None) -> Iterator[yaml.Event]:
     """The parser's events (lazily: a caller may stop before an error further on)."""
-    return yaml.parse(text, Loader=loader_class())
+    return yaml.parse(text, Loader=loader or loader_class())
 
 
 def _too_deep(text: str) -> NestingTooDeep:
@@ -194,23 +382,24 @@ def _first(documents: Iterator[Any], text: str) -> Any:
     return None
 
 
-def compose_first(text: str) -> yaml.Node | None:
+def compose_first(text: str, loader: type | None = None) -> yaml.Node | None:
     """The first document's node only: later documents are not even parsed (KAITO's yaml.Unmarshal reads
-    the first document of inference_config.yaml; a broken second one is no error to it)."""
-    return _first(yaml.compose_all(text, Loader=loader_class()), text)
+    the first document of inference_config.yaml; a broken second one is no error to it). `loader`: another
+    reader than the backend's (StrictPureLoader)."""
+    return _first(yaml.compose_all(text, Loader=loader or loader_class()), text)
 
 
-def load_first(text: str) -> Any:
+def load_first(text: str, loader: type | None = None) -> Any:
     """The first document's data only (see compose_first)."""
-    return _first(yaml.load_all(text, Loader=loader_class()), text)
+    return _first(yaml.load_all(text, Loader=loader or loader_class()), text)
 
 
-def second_document(text: str) -> int | None:
+def second_document(text: str, loader: type | None = None) -> int | None:
     """Where the second document starts (its `---`), or None when there is one document (or the text
     breaks off before a second one starts)."""
     starts = 0
     try:
-        for event in events(text):
+        for event in events(text, loader):
             if isinstance(event, yaml.DocumentStartEvent):
                 starts += 1
                 if starts == 2:

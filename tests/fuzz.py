@@ -178,13 +178,13 @@ class _Guard:
         self._depth -= 1
 
 
-class _Loader(_Guard, yaml.SafeLoader):
-    """PyYAML that constructs any tag by its node's shape and keeps odd scalars as strings."""
+class _Loader(_Guard, yamlio._GoTabs, yaml.SafeLoader):
+    """PyYAML that constructs any tag by its node's shape and keeps odd scalars as strings; tabs read by
+    libyaml's (go-yaml's) rules, as the function's pure backend reads them (tests/test_tabs.py)."""
 
 
 class _CLoader(_Guard, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """The same with libyaml's parser: the oracle reads with the backend under test (libyaml accepts a
-    few things, tabs in flow collections say, that pure PyYAML refuses)."""
+    """The same with libyaml's parser: the oracle reads with the backend under test."""
 
 
 class Unconstructed(str):

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from krm_fn import yamlio
+
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 UPDATE = os.environ.get("KAITO_SPECDEC_UPDATE_GOLDEN") == "1"
 
@@ -64,7 +66,9 @@ def case_backends(case: str) -> list[str]:
 def status_doc(code: int, stdout: str, stderr: str) -> str:
     results = []
     if stdout.strip():
-        results = (yaml.safe_load(stdout) or {}).get("results") or []
+        # Read as the function reads (libyaml's rules for tabs, with either backend): items may have tabs
+        # that plain yaml.safe_load refuses (fixtures/tabs-as-separators).
+        results = (yamlio.load(stdout) or {}).get("results") or []
     doc = {"exitCode": code, "stderr": stderr.splitlines(), "results": results}
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1 << 16)
 

@@ -273,7 +273,7 @@ def test_scanned_items_are_built_as_their_init_builds_them() -> None:
                 continue
             made = fastread.ScannedItem(index=item.index, node=None, source=item.source, start=item.start,
                                         end=item.end)
-            for name in ("entry", "scanned_annotations", "generate_name", "dash", "dash_line", "chunk_end",
+            for name in ("entry", "flow", "values_as_written", "scanned_annotations", "generate_name", "dash", "dash_line", "chunk_end",
                          "api_version", "kind", "name", "namespace"):
                 if name in vars(item):
                     setattr(made, name, vars(item)[name])
@@ -281,3 +281,96 @@ def test_scanned_items_are_built_as_their_init_builds_them() -> None:
             assert {"_node" if k == "node" else k: v for k, v in vars(made).items()} == vars(item)
             checked += 1
     assert checked > 50, checked
+
+
+# --- lists the line scanner does not read (issue 19 class 4): entries found by the parser's events ----------
+
+RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
+_SVC = "{apiVersion: v1, kind: Service, metadata: {name: s%d, labels: {app: a}}}"
+_WS = ('{apiVersion: kaito.sh/v1beta1, kind: Workspace, metadata: {name: phi, namespace: ml, annotations: '
+       '{kaito.sh/enable-speculative-decoding: "true"}}, inference: {preset: {name: phi-4}}}')
+
+
+def _objects(n: int) -> list[dict]:
+    return [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": f"s{i}", "namespace": "é"}} for i in range(n)]
+
+
+def _json(items: list, indent: int | None = None, **more: object) -> str:
+    import json
+    return json.dumps({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items, **more},
+                      indent=indent, ensure_ascii=False) + "\n"
+
+
+_WS_DATA = {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
+            "metadata": {"name": "phi", "namespace": "ml", "annotations": {"kaito.sh/enable-speculative-decoding": "true"}},
+            "inference": {"preset": {"name": "phi-4"}}}
+SPLIT_LISTS = {
+    "flow entries": RL + "items:\n" + "".join(f"- {_SVC % i}\n" for i in range(3)),
+    "flow entries and a Workspace": RL + "items:\n" + f"- {_SVC % 0}\n- {_WS}\n- {_SVC % 1}  # c\n",
+    "more entries than a run": RL + "items:\n" + "".join(f"- {_SVC % i}\n" for i in range(fastread.RUN * 2 + 3)),
+    "one-line JSON": _json(_objects(3)),
+    "one-line JSON, no final line break": _json(_objects(3)).rstrip("\n"),
+    "one-line JSON with a Workspace and a functionConfig": _json(_objects(2) + [_WS_DATA],
+                                                              functionConfig={"data": {"mode": "validate"}}),
+    "pretty JSON": _json(_objects(4), indent=2),
+    "pretty JSON with a Workspace": _json([_WS_DATA] + _objects(2), indent=4),
+    "a flow list in a block envelope": RL + f"items: [{_SVC % 0},\n  {_SVC % 1}, # c\n  {_SVC % 2}]\n",
+    "indented block entries": RL + "items:\n" + "".join(
+        f"  - apiVersion: v1\n    kind: Service\n    metadata:\n      name: s{i}\n    spec: {{a: [1, {{b: c}}]}}\n"
+        for i in range(3)),
+    "indented entries with comments between": RL + "items:\n  # first\n  - apiVersion: v1\n    kind: Service\n"
+        "    metadata: {name: a}\n  # - not an entry\n\n  -   # the second\n    apiVersion: v1\n    kind: Service\n"
+        "    metadata: {name: b}\n",
+}
+# What the events path leaves to the full reader (it words the error, or finds what anchors tie together).
+SPLIT_REFUSED = {
+    "an anchor": RL + f"items: [{_SVC % 0}, &a {_SVC % 1}, *a]\n",
+    "an item that is not a mapping": _json(_objects(1) + ["x"]),
+    "items twice": RL + f"items: [{_SVC % 0}]\nitems: [{_SVC % 1}]\n",
+    "two documents": _json(_objects(1)) + "---\n" + _json(_objects(1)),
+    "not a ResourceList": '{"apiVersion": "v1", "kind": "Pod", "items": [{"a": 1}]}\n',
+    "nesting too deep": RL + "items: [" + "[" * 300 + "]" * 300 + "]\n",
+}
+
+
+def _read_alike(text: str) -> None:
+    from krm_fn.reader import read_resource_list
+    fast, full = fastread.scan(text), read_resource_list(text.encode())
+    assert fast is not None
+    assert len(fast.items) == len(full.items)
+    for a, b in zip(fast.items, full.items):
+        assert _facts(a) == _facts(b)
+        assert _tree(a.node) == _tree(b.node)
+    assert [(k.value, k.start_mark.index) for k, _ in fast.root.value] == \
+        [(k.value, k.start_mark.index) for k, _ in full.root.value]
+    assert (fast.items_node.start_mark.index, fast.items_node.flow_style) == \
+        (full.items_node.start_mark.index, full.items_node.flow_style)
+    assert fast.splicable == full.splicable
+    assert (fast.function_config is None) == (full.function_config is None)
+    if fast.function_config is not None:
+        assert _tree(fast.function_config) == _tree(full.function_config)
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_LISTS))
+def test_lists_the_line_scanner_does_not_read_take_the_fast_path(name: str) -> None:
+    """Flow entries, JSON (one line or pretty), entries not at column 0: found by the parser's events and
+    composed a run at a time, the ones no stage looks into kept without their nodes. The same output as the
+    full reader's, and the same items (facts, nodes and positions)."""
+    text = SPLIT_LISTS[name]
+    assert both(text), "the fast path was not taken"
+    _read_alike(text)
+
+
+def test_entries_no_stage_looks_into_keep_no_node() -> None:
+    text = SPLIT_LISTS["flow entries and a Workspace"]
+    rl = fastread.scan(text)
+    kept = [it.kind for it in rl.items if not isinstance(it, fastread.ScannedItem)]
+    assert kept == ["Workspace"]
+    assert all(it._node is None for it in rl.items if isinstance(it, fastread.ScannedItem))
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_REFUSED))
+def test_what_the_events_path_leaves_to_the_full_reader(name: str) -> None:
+    text = SPLIT_REFUSED[name]
+    assert fastread.scan(text) is None
+    assert not both(text)

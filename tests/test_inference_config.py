@@ -139,14 +139,41 @@ def test_text_edits_never_take_the_fallback(text, _, monkeypatch):
 
 
 def test_tabs_as_separators(loader):
-    # libyaml (like KAITO's Go parser) accepts tabs after `:`; pure PyYAML does not, and says so.
+    # libyaml and KAITO's webhook (yaml.v2) accept tabs after `:`; KAITO's inference server reads the file
+    # with yaml.safe_load (pure PyYAML), which does not: refused with either backend, in the same place
+    # (issue 19 class 7: with libyaml the edit went through, and the pod would fail at start).
     text = "vllm:\t# flags\n  a:\t1\t# t\n"
-    if loader is yaml.SafeLoader:
-        with pytest.raises(InferenceConfigError) as err:
-            with_speculative_config(text, J)
-        assert (err.value.line, err.value.column) == (1, 6)
-    else:
-        assert with_speculative_config(text, J) == f"vllm:\t# flags\n  a:\t1\t# t\n  {SC}\n"
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load(text)
+    with pytest.raises(InferenceConfigError) as err:
+        with_speculative_config(text, J)
+    assert (err.value.line, err.value.column) == (1, 6)
+    assert "yaml.safe_load" in str(err.value) and "webhook admits it" in str(err.value)
+
+
+@pytest.mark.parametrize("text", [
+    "vllm:\n  max-model-len:\t4096\n",           # the tab of issue 19 class 7
+    "vllm:\n  max-model-len: 4096\t\n",          # after the value
+    "vllm: {max-model-len:\t4096}\n",             # in a flow mapping
+])
+def test_a_tab_the_inference_server_refuses_is_sd125_with_either_backend(text, loader):
+    from krm_fn.checks.inference_configmap import problem
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load(text)  # KAITO's inference server: inference_api.py, KaitoConfig.from_yaml
+    found = problem({"data": {"inference_config.yaml": text}})
+    assert found is not None and found.id == "SD125", found
+    assert "yaml.safe_load" in found.message
+
+
+def test_a_tab_in_a_block_scalars_indentation_is_what_the_webhook_refuses(loader):
+    # The other way round: pure PyYAML reads `\t--x` as the block's text, yaml.v2 (libyaml's rules)
+    # refuses a tab where the block's indentation spaces are still being counted.
+    text = "vllm:\n  served-model-name: |\n     \tx\n"
+    assert yaml.safe_load(text) == {"vllm": {"served-model-name": "\tx\n"}}
+    from krm_fn.checks.inference_configmap import problem
+    found = problem({"data": {"inference_config.yaml": text}})
+    assert found is not None and found.id == "SD125", found
+    assert "yaml.safe_load" not in found.message
 
 
 def test_replace_with_a_new_value():

@@ -123,7 +123,6 @@ def test_plain_streams_pass_as_text() -> None:
 @pytest.mark.parametrize("text", [
     "%YAML 1.1\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: a\n",
     "--- {apiVersion: v1, kind: Service, metadata: {name: a}}\n",
-    "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n",
     "apiVersion: v1\r\nkind: Service\r\nmetadata:\r\n  name: a\r\n",
     "apiVersion: v1\nkind: Service\nmetadata:\n  name: a",
     "- apiVersion: v1\n  kind: Service\n",
@@ -153,3 +152,67 @@ def test_documents_read_alike() -> None:
             compared += isinstance(a, fastread.ScannedItem)
         assert fast.shared == full.shared and fast.function_config is None is full.function_config
     assert compared > 150, compared
+
+
+# --- Lists among the documents (issue 19 class 4): `kubectl get -o yaml` / `-o json`, flow items, a ResourceList
+
+def _list(items: list, indent: int | None = None, kind: str = "List", **more: object) -> str:
+    import json
+    api = "config.kubernetes.io/v1" if kind == "ResourceList" else "v1"
+    return json.dumps({"apiVersion": api, "items": items, "kind": kind, **more}, indent=indent, ensure_ascii=False) + "\n"
+
+
+def _objects(n: int) -> list[dict]:
+    return [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"c{i}", "namespace": "é"},
+             "data": {"k": "v"}} for i in range(n)]
+
+
+_WS = {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
+       "metadata": {"name": "phi", "namespace": "ml", "annotations": {"kaito.sh/enable-speculative-decoding": "true"}},
+       "inference": {"preset": {"name": "phi-4"}}}
+_DOC = "# a document of its own\napiVersion: v1\nkind: Service\nmetadata:\n  name: alone\n"
+LISTS = {
+    "block List (kubectl get -o yaml)": "apiVersion: v1\nitems:\n" + "".join(
+        f"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c{i}\n  data:\n    k: |\n      v\n" for i in range(3))
+        + "kind: List\nmetadata:\n  resourceVersion: \"\"\n",
+    "pretty JSON List (kubectl get -o json)": _list(_objects(3), indent=4, metadata={"resourceVersion": ""}),
+    "one-line JSON List": _list(_objects(3)),
+    "one-line JSON List with a Workspace": _list(_objects(2) + [_WS]),
+    "flow items": "apiVersion: v1\nkind: List\nitems:\n" + "".join(
+        f"- {{apiVersion: v1, kind: ConfigMap, metadata: {{name: c{i}}}, data: {{k: v}}}}\n" for i in range(3)),
+    "more items than a run": _list(_objects(fastread.RUN + 5)),
+    "a ResourceList with a functionConfig": _list(_objects(2), kind="ResourceList",
+                                                  functionConfig={"apiVersion": "v1", "kind": "ConfigMap",
+                                                                  "metadata": {"name": "fc"}, "data": {"mode": "validate"}}),
+    "documents around a List": _DOC + "---\n" + _list(_objects(2), indent=2) + "---\n" + _DOC.replace("alone", "after"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LISTS))
+def test_lists_take_the_fast_path(name: str) -> None:
+    """A List's items are found by the parser's events and composed a run at a time (the ones no stage
+    looks into kept without their nodes), never as one node tree of the whole list: the same output as
+    the full reader's, and the same items (facts, numbers, comments, nodes and positions)."""
+    text = LISTS[name]
+    assert both(["-"], text), "the fast path was not taken"
+    sources = [("<stdin>", text.encode("utf-8"))]
+    fast, full = fastread.read_stream(sources), read_stream(sources)
+    assert len(fast.items) == len(full.items)
+    for a, b in zip(fast.items, full.items):
+        assert _facts(a) == _facts(b)
+        assert (a.index, a.origin, a.origin_index, a.head, a.tail) == (b.index, b.origin, b.origin_index, b.head, b.tail)
+        assert _tree(a.node) == _tree(b.node)
+    assert fast.shared == full.shared
+    assert (fast.function_config is None) == (full.function_config is None)
+    if full.function_config is not None:
+        assert _tree(fast.function_config) == _tree(full.function_config)
+
+
+@pytest.mark.parametrize("text", [
+    "apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Service, metadata: &m {name: a}}, {kind: Service, metadata: *m}]\n",
+    _list(_objects(1) + [[1, 2]]),
+    "apiVersion: v1\nkind: List\nkind: List\nitems: [{apiVersion: v1, kind: Service, metadata: {name: a}}]\n",
+])
+def test_lists_the_events_path_leaves_to_the_full_reader(text: str) -> None:
+    assert fastread.scan_documents(text, 0) is None
+    both(["-"], text)

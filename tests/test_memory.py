@@ -1,0 +1,110 @@
+"""Peak memory is bounded by the input, whatever its YAML style (issue 19 class 4): at most 64 MiB plus 20
+times the input, for block, flow (`- {…}`) and JSON (one line and pretty) input, in both modes; and the
+input cap bounds it too. Each case runs the function in a child process and reads that child's own peak
+RSS (os.wait4's rusage, as bench/run.py does).
+
+Flow items and JSON used to be composed into one node tree for the whole list: about 110 bytes of memory
+per byte of input (1.6 MB of flow items: 200 MiB; 63 MB: over 5.9 GiB), so a 1 GiB container running
+`kubectl get … -o json | kaito-specdec render -` died. Inputs here are 2-3 MB of small objects (the
+worst case per byte: the per-item cost is fixed), so that the 20x term is most of the bound.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from krm_fn import yamlio
+
+pytestmark = [pytest.mark.memory,
+              pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the bound holds where PyYAML has libyaml (the image's); "
+                                 "the pure-Python fallback reads every input with the full reader")]
+
+MIB = 1 << 20
+BASE, PER_BYTE = 64 * MIB, 20
+RL_HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+LIST_HEAD = "apiVersion: v1\nkind: List\nitems:\n"
+N = 30_000
+
+
+def _objects(n: int) -> list[dict]:
+    return [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": f"n{i}", "labels": {"team": f"t{i % 20}"}}}
+            for i in range(n)]
+
+
+def _flow(head: str, n: int) -> str:
+    return head + "".join(f"- {{apiVersion: v1, kind: Namespace, metadata: {{name: n{i}, labels: {{team: t{i % 20}}}}}}}\n"
+                          for i in range(n))
+
+
+def _block(head: str, n: int) -> str:
+    return head + "".join(f"- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: n{i}\n    labels:\n"
+                          f"      team: t{i % 20}\n" for i in range(n))
+
+
+INPUTS = {
+    # name: (argv, text)
+    "block stream, render": (["render", "-"], "".join(
+        f"---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: n{i}\n  labels:\n    team: t{i % 20}\n" for i in range(N))),
+    "block List, render (kubectl get -o yaml)": (["render", "-"], _block(LIST_HEAD, N)),
+    "block ResourceList": ([], _block(RL_HEAD, N)),
+    "flow items List, render": (["render", "-"], _flow(LIST_HEAD, N)),
+    "flow items ResourceList": ([], _flow(RL_HEAD, N)),
+    "one-line JSON List, render": (["render", "-"], json.dumps({"apiVersion": "v1", "items": _objects(N), "kind": "List"}) + "\n"),
+    "pretty JSON List, render (kubectl get -o json)": (["render", "-"], json.dumps(
+        {"apiVersion": "v1", "items": _objects(N // 2), "kind": "List", "metadata": {"resourceVersion": ""}}, indent=4) + "\n"),
+    "one-line JSON ResourceList": ([], json.dumps({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
+                                                   "items": _objects(N * 2 // 3)}) + "\n"),
+}
+
+
+# The child is started by a small Python process, not by pytest: a child forked from a large process counts
+# that process's pages in its peak RSS until it execs (pytest, holding these inputs, is ~90 MiB).
+_MEASURE = """
+import json, os, subprocess, sys
+argv, path = json.loads(sys.argv[1]), sys.argv[2]
+with open(path, "rb") as stdin:
+    proc = subprocess.Popen([sys.executable, "-m", "krm_fn", *argv], stdin=stdin, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024, err.decode("utf-8", "replace")]))
+"""
+
+
+def _run(argv: list[str], path: Path, env: dict | None = None) -> tuple[int, int, str]:
+    """(exit status, the child's own peak RSS in bytes (ru_maxrss: KiB on Linux), stderr) of
+    `python -m krm_fn ARGV < path`."""
+    done = subprocess.run([sys.executable, "-c", _MEASURE, json.dumps(argv), str(path)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, **(env or {})})
+    assert done.returncode == 0, done.stderr
+    code, peak, err = json.loads(done.stdout)
+    return code, peak, err
+
+
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_peak_memory_is_at_most_64_mib_plus_20_times_the_input(name: str, tmp_path: Path) -> None:
+    argv, text = INPUTS[name]
+    path = tmp_path / "input.yaml"
+    path.write_text(text, encoding="utf-8")
+    size = path.stat().st_size
+    assert size > 1.5 * MIB  # large enough for the per-byte term to count
+    code, peak, err = _run(argv, path)
+    assert code == 0, err
+    bound = BASE + PER_BYTE * size
+    assert peak <= bound, f"{name}: {size / MIB:.1f} MiB in, peak {peak / MIB:.0f} MiB > {bound / MIB:.0f} MiB"
+
+
+def test_the_input_cap_bounds_memory(tmp_path: Path) -> None:
+    """An input over KAITO_SPECDEC_MAX_INPUT is refused after reading at most the cap and a byte (SD512): the
+    peak stays within the bound the cap gives, 64 MiB + 20 x the cap."""
+    argv, text = INPUTS["flow items List, render"]
+    path = tmp_path / "input.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, peak, err = _run(argv, path, {"KAITO_SPECDEC_MAX_INPUT": "1Mi"})
+    assert code == 1 and "SD512" in err, err
+    assert peak <= BASE + PER_BYTE * MIB, f"peak {peak / MIB:.0f} MiB"

@@ -1,0 +1,107 @@
+"""Tabs in items are read as their real readers read them, with either YAML backend (issue 19 class 7).
+
+The items' readers are go-yaml: v3 in kpt and kustomize, v2 (sigs.k8s.io/yaml) in kubectl and Argo CD. Both
+are ports of libyaml and take a tab for a blank where libyaml does; pure PyYAML refused every tab outside
+quotes and block scalars, so the same input passed with libyaml and failed without it. yamlio's pure
+loader now follows libyaml's rules (yamlio._GoTabs). The verdicts below were taken from
+`kubectl label --local -o json -f FILE z=1` (kubectl v1.32: go-yaml v2) and `kpt fn source DIR`
+(kpt 1.0.0-beta.56: go-yaml v3), which agreed on every one of them; the kubectl test re-checks them live.
+
+inference_config.yaml is not an item: KAITO's inference server reads it with yaml.safe_load, which refuses
+these tabs (tests/test_inference_config.py).
+"""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from backends import BACKENDS
+from krm_fn import yamlio
+
+HEAD = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+# (name, text, what go-yaml reads: the ConfigMap's metadata.name and data, or None for an error)
+CASES = [
+    ("after key:", HEAD + "  name:\tx\ndata:\n  a: b\n", ("x", {"a": "b"})),
+    ("after key: with nothing after it", HEAD.replace("metadata:\n", "metadata:\t\n") + "  name: x\ndata:\n  a: b\n",
+     ("x", {"a": "b"})),
+    ("after a value", HEAD + "  name: x\t\ndata:\n  a: b\n", ("x", {"a": "b"})),
+    ("after a space", HEAD + "  name: \tx\ndata:\n  a: b\n", ("x", {"a": "b"})),
+    ("before a comment", HEAD + "  name: x\t# c\ndata:\n  a: b\n", ("x", {"a": "b"})),
+    ("after a quoted value", HEAD + "  name: 'x'\t\ndata:\n  a: b\n", ("x", {"a": "b"})),
+    ("inside a plain scalar", HEAD + "  name: x\ndata:\n  a: b\tc\n", ("x", {"a": "b\tc"})),
+    ("in a flow mapping", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name:\tx}\ndata:\n  a: b\n", ("x", {"a": "b"})),
+    ("after a block scalar's |", HEAD + "  name: x\ndata:\n  a: |\t\n    b\n", ("x", {"a": "b\n"})),
+    ("after a tag", HEAD + "  name: !!str\tx\ndata:\n  a: b\n", ("x", {"a": "b"})),
+    ("as indentation", HEAD + "\tname: x\ndata:\n  a: b\n", None),
+    ("after spaces of indentation", HEAD + "  name: x\ndata:\n  \ta: b\n", None),
+    ("after a dash", HEAD + "  name: x\n  finalizers:\n  -\ta\ndata:\n  a: b\n", None),
+    ("after a complex key's :", HEAD + "  name: x\ndata:\n  ? a\n  :\tb\n", None),
+    ("a line of a tab after a plain value", HEAD + "  name: x\n\t\ndata:\n  a: b\n", None),
+    ("continuing a plain scalar", HEAD + "  name: x\ndata:\n  a: b\n\tc\n", None),
+    ("in a block scalar's indentation", HEAD + "  name: x\ndata:\n  a: |\n    \tb\n", None),
+]
+
+
+def _read(text: str) -> tuple[str, dict] | None:
+    try:
+        doc = yamlio.load(text)
+    except yaml.YAMLError:
+        return None
+    return doc["metadata"]["name"], doc["data"]
+
+
+@pytest.mark.parametrize("name, text, want", CASES, ids=[c[0] for c in CASES])
+def test_a_tab_is_read_as_go_yaml_reads_it(name, text, want, backend):
+    assert _read(text) == want
+
+
+@pytest.mark.parametrize("name, text, want", CASES, ids=[c[0] for c in CASES])
+def test_the_verdicts_are_kubectls(name, text, want, tmp_path: Path):
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("kubectl is not installed (the go-yaml v2 oracle)")
+    f = tmp_path / "f.yaml"
+    f.write_text(text)
+    run = subprocess.run([kubectl, "label", "--local", "-o", "json", "-f", str(f), "z=1"],
+                         capture_output=True, text=True, timeout=60)
+    if want is None:
+        assert run.returncode != 0 and "yaml:" in run.stderr
+    else:
+        assert run.returncode == 0, run.stderr
+        doc = json.loads(run.stdout)
+        assert (doc["metadata"]["name"], doc["data"]) == want
+
+
+def test_the_two_backends_agree_on_tabs_anywhere():
+    """Tabs put at random into the fixtures' texts (for a space, before any character, after `:`, `-` or a
+    line break): libyaml and the pure loader accept and refuse the same texts, and read the same data."""
+    if "c" not in BACKENDS:
+        pytest.skip("PyYAML was built without libyaml")
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    texts = [t for t in (p.read_text(encoding="utf-8") for p in sorted(fixtures.glob("*/*.yaml"))) if 20 < len(t) < 4000]
+    rnd = random.Random(19)
+    loaders = [yamlio._LOADERS["c"], yamlio._LOADERS["pure"]]
+
+    def read(text: str, loader: type) -> str | None:
+        try:
+            return json.dumps(list(yaml.load_all(text, Loader=loader)), default=str)
+        except yaml.YAMLError:
+            return None
+
+    for _ in range(600):
+        text = rnd.choice(texts)
+        for _ in range(rnd.randint(1, 3)):
+            at = rnd.randrange(len(text))
+            if rnd.random() < 0.3:
+                anchors = [i + 1 for i, ch in enumerate(text) if ch in ":-\n"]
+                at = rnd.choice(anchors) if anchors else at
+            replace = text[at:at + 1] == " " and rnd.random() < 0.5
+            text = text[:at] + "\t" + text[at + replace:]
+        c, pure = (read(text, loader) for loader in loaders)
+        assert c == pure, text
