@@ -30,6 +30,8 @@ class KServeModel:
     format_name: Path = ("spec", "predictor", "model", "modelFormat", "name")
     storage_uri: Path = ("spec", "predictor", "model", "storageUri")
     args: Path = ("spec", "predictor", "model", "args")
+    # Multi-node serving (KServe's docs, "Multi-node inference"): the worker pods and the pipeline stages.
+    pipeline: Path = ("spec", "predictor", "workerSpec", "pipelineParallelSize")
     runtime_format: str = "huggingface"
     model_flags: tuple[str, ...] = ("--model_id",)
     # huggingfaceserver's `--backend` (enum names): `auto` runs vLLM when it supports the architecture.

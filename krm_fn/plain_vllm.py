@@ -24,7 +24,7 @@ from .report import about
 from .results import Finding, Result, Severity
 
 # The findings of plan_workload that tell of a change it makes (validate mode says they are not written).
-_CHANGES = frozenset({"SD701", "SD702", "SD726", "SD727"})
+_CHANGES = frozenset({"SD701", "SD702", "SD713", "SD726", "SD727"})
 
 
 def _placed(f: Finding, item: Item, change: bool = False, **values) -> Result:
@@ -66,7 +66,8 @@ def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
     ops: dict[int, list[dict]] = {}
     out: list[Result] = []
     for w in index.plain:
-        planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets)
+        planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets, settings.vllm_version,
+                                settings.vllm_version_set)
         if planned.opt_in.conflict is not None:
             continue   # plain_opt_in reported it (and only a `disable` of SD720 lets the run get here)
         out += [_placed(f, w.item, change=bool(planned.ops)) for f in planned.findings]

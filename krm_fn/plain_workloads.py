@@ -23,10 +23,14 @@ from .runs import common_ends
 from .vllm_command import (
     Inspection,
     Reconciled,
+    Release,
     exec_argument,
+    kubernetes_env,
     read_arguments,
     reconcile,
 )
+from .vllm_releases import image_release
+from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import unknowable
 
 FINDINGS = {
@@ -157,7 +161,9 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
         model_at = (f"args[{read.model_index}]" if read.model_index is not None else
                     "storageUri" if name is not None else "args")
         return Inspection(True, "kserve", model=name, model_at=model_at, unknown_model=why,
-                          overrides=read.overrides, removed=read.removed, target="args")
+                          overrides=read.overrides, removed=read.removed, target="args",
+                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
     return inspector
 
 
@@ -170,11 +176,23 @@ class WorkloadPlan:
     runs_vllm: bool = False
 
 
-def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE) -> WorkloadPlan:
+def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> Release:
+    """The vLLM a container runs: the vllmVersion setting when it is set; else the release an official vLLM
+    image's tag names (`vllm/vllm-openai:v0.10.2`); else the default (KAITO's image's vLLM)."""
+    if version_set:
+        return Release(vllm_version, "the vllmVersion setting")
+    tagged = image_release(image) if isinstance(image, str) else None
+    if tagged is not None:
+        return Release(tagged, f"image {image}")
+    return Release(vllm_version, "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs")
+
+
+def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE,
+                  vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> WorkloadPlan:
     """JSON Patch ops (against `data`) and findings for one plain workload. Enabled ("true"): every vLLM
-    container gets the config for its model; absent or "false": the function's own arguments and records
-    are removed; any other value (or SD720): no change — the caller reports KAITO's invalid-value error
-    (checks/annotation_value) at `opt_in.field`."""
+    container gets the config for its model, judged by the vLLM it runs (release_of); absent or "false":
+    the function's own arguments and records are removed; any other value (or SD720): no change — the
+    caller reports KAITO's invalid-value error (checks/annotation_value) at `opt_in.field`."""
     opt_in = read_opt_in(spec, data)
     if opt_in.conflict is not None:
         return WorkloadPlan(opt_in, findings=(opt_in.conflict,))
@@ -190,10 +208,13 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     for template in templates:
         recorded = _recorded(data, template)
         outcomes = [(path, reconcile(c.get("command"), c.get("args"), enabled=enabled, recorded=recorded,
-                                     table=table, image=c.get("image") if isinstance(c.get("image"), str) else None))
+                                     table=table, image=c.get("image") if isinstance(c.get("image"), str) else None,
+                                     env=kubernetes_env(c.get("env")),
+                                     release=release_of(c.get("image"), vllm_version, version_set)))
                     for path, c in containers(template, data)]
         if spec.kserve is not None and template.role == "predictor":
-            outcomes += _kserve_outcome(spec.kserve, data, enabled, recorded, table, findings)
+            outcomes += _kserve_outcome(spec.kserve, data, enabled, recorded, table, findings,
+                                        release_of(None, vllm_version, version_set))
         runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
         injected = {o.injected for _, o in outcomes if o.injected is not None}
         if len(injected) > 1:
@@ -284,7 +305,7 @@ def _recorded(data: Any, template: PodTemplate) -> str | None:
 
 
 def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
-                    findings: list[Finding]) -> list[tuple[Path, Reconciled]]:
+                    findings: list[Finding], release: Release) -> list[tuple[Path, Reconciled]]:
     """The `model` of a Hugging Face runtime predictor as one more vLLM "container" (args only)."""
     if not isinstance(get(data, model.model), dict):
         return []
@@ -298,8 +319,11 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
         findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
             dotted(model.args), id="SD724", severity=Severity.WARNING))
     # Not vLLM (any more): an argument the function added earlier is still taken out again.
+    stages = get(data, model.pipeline)
+    pipeline = ((stages, f"{dotted(model.pipeline)}: {stages}")
+                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
-                    inspector=_kserve_inspector(model, data, runs_vllm))
+                    inspector=_kserve_inspector(model, data, runs_vllm), release=release, pipeline=pipeline)
     if out.args == [] and args == [exec_argument(recorded or "")]:
         # the function created `args` for its argument: disabling takes the whole key away again
         out = Reconciled(out.command, None, out.injected, out.inspection, out.findings)
