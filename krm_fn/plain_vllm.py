@@ -33,9 +33,9 @@ def _placed(f: Finding, item: Item, change: bool = False, **values) -> Result:
 
 def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
     """What stops the run for a plain workload, as KAITO's webhook would for its own kinds."""
-    if not index.plain and not index.plain_other_versions:
+    if not index.plain and not index.plain_other_versions and not index.unhandled:
         return step()
-    from .plain_workloads import has_record, other_version, read_opt_in, shape_problems
+    from .plain_workloads import has_record, other_version, read_opt_in, shape_problems, unhandled_kind
     out: list[Result] = []
     for w in index.plain:
         data = plan.data_of(w.item)
@@ -53,6 +53,10 @@ def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
                 if opt_in.value == "true" or has_record(w.spec, data)]
     for item, data in index.plain_other_versions:
         found = other_version(item.api_version, item.kind, data)
+        if found is not None:
+            out.append(_placed(found, item))
+    for item, data in index.unhandled:
+        found = unhandled_kind(item.api_version, item.kind, data)
         if found is not None:
             out.append(_placed(found, item))
     return step(out)

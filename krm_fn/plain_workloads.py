@@ -43,6 +43,8 @@ FINDINGS = {
     "SD726": "Pod or Job template changed: the API server refuses the update of an existing object",
     "SD727": "opt-in \"false\" or removed: the speculative config the function added is taken out again",
     "SD728": "annotated workload whose pod template is not the shape Kubernetes reads",
+    "SD729": "opt-in annotation on a kind the function does not handle: unchanged",
+    "SD730": "LLMInferenceService container running KServe's template vLLM: unchanged",
 }
 # Not disableable: the function cannot read or edit such a pod template safely.
 ALWAYS_ON = frozenset({"SD728"})
@@ -58,6 +60,47 @@ def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     if found is None:
         return None
     return Finding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
+
+
+# What to do instead, for the kinds that carry vLLM's arguments but are not workloads this function edits.
+_UNHANDLED_HINTS = {
+    "ServingRuntime": "annotate the InferenceServices that use this runtime (their predictor's model args get the argument), or add --speculative-config='<json>' to the runtime container's args yourself",
+    "ClusterServingRuntime": "annotate the InferenceServices that use this runtime (their predictor's model args get the argument), or add --speculative-config='<json>' to the runtime container's args yourself",
+    "StormService": "add --speculative-config='<json>' to the vLLM command of its role templates yourself",
+    "RayService": "set speculative_config in the engine_kwargs of its Ray Serve LLM config yourself",
+}
+
+
+def unhandled_kind(api_version: Any, kind: Any, data: Any) -> Finding | None:
+    """SD729 when a kind the function does not handle (not KAITO's, not a plain workload kind) carries the
+    opt-in anywhere: it would silently get nothing."""
+    found = _annotation_in(data, (), 0)
+    if found is None:
+        return None
+    hint = _UNHANDLED_HINTS.get(kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
+    return Finding(f"{kind} {api_version} carries kaito.sh/enable-speculative-decoding, but kaito-specdec does not handle {kind} at {api_version} and changes nothing in it: {hint}",
+        _annotation_field(found), id="SD729", severity=Severity.WARNING)
+
+
+def _annotation_in(data: Any, at: Path, depth: int) -> Path | None:
+    """The first `annotations` mapping holding the opt-in, metadata first, depth-first (bounded)."""
+    if depth > 12 or not isinstance(data, (dict, list)):
+        return None
+    if isinstance(data, dict):
+        ann = data.get("annotations")
+        if isinstance(ann, dict) and C.ENABLE_ANNOTATION in ann:
+            return at + ("annotations",)
+        keys = sorted(data, key=lambda k: k != "metadata") if all(isinstance(k, str) for k in data) else list(data)
+        for key in keys:
+            found = _annotation_in(data[key], at + (key,), depth + 1)
+            if found is not None:
+                return found
+        return None
+    for i, value in enumerate(data):
+        found = _annotation_in(value, at + (i,), depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _opt_in_paths_any(data: Any) -> list[Path]:
@@ -205,8 +248,13 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     ops: list[dict] = []
     findings: list[Finding] = []
     runs_vllm = False
+    # One record per annotations mapping (an LLMInferenceService's template and worker share one): set when
+    # any of its templates got a config, kept as it is when one of them was left unchanged (SD725).
+    records: dict[Path, tuple[PodTemplate, str | None, bool]] = {}
     for template in templates:
         recorded = _recorded(data, template)
+        if spec.llm_isvc and enabled:
+            runs_vllm = _llm_isvc_template_vllm(template, data, findings) or runs_vllm
         outcomes = [(path, reconcile(c.get("command"), c.get("args"), enabled=enabled, recorded=recorded,
                                      table=table, image=c.get("image") if isinstance(c.get("image"), str) else None,
                                      env=kubernetes_env(c.get("env")),
@@ -220,6 +268,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         if len(injected) > 1:
             findings.append(Finding(f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
                 dotted(template.spec + ("containers",)), id="SD725", severity=Severity.WARNING))
+            records[template.annotations] = (template, None, True)
             continue
         for path, out in outcomes:
             findings.extend(f.under(dotted(path)) for f in out.findings)
@@ -229,7 +278,11 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
                 findings.append(Finding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
                     _changed_field(path, changed), id="SD727", severity=Severity.INFO))
         record = next(iter(injected), None)
-        ops.extend(_record_ops(data, template, record))
+        _, before, keep = records.get(template.annotations, (template, None, False))
+        records[template.annotations] = (template, record or before, keep)
+    for template, record, keep in records.values():
+        if not keep:
+            ops.extend(_record_ops(data, template, record))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
         findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
             opt_in.field, id="SD721", severity=Severity.WARNING))
@@ -237,6 +290,22 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         findings.append(Finding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
             dotted(spec.templates[0].spec), id="SD726", severity=Severity.INFO))
     return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm)
+
+
+def _llm_isvc_template_vllm(template: PodTemplate, data: Any, findings: list[Finding]) -> bool:
+    """An LLMInferenceService's `main` container without a `command` runs the vLLM of KServe's well-known
+    template (config/llmisvcconfig/config-llm-template.yaml: `/bin/bash -c '… eval "exec vllm serve
+    /mnt/models … ${VLLM_ADDITIONAL_ARGS} $@"' --`), which the manifests do not hold; its `args` become `$@`
+    and are re-parsed by that eval, so a JSON argument would lose its double quotes. SD730, with the
+    arguments to add (dotted keys survive the eval)."""
+    if template.role not in ("main", "prefill"):
+        return False
+    for path, container in containers(template, data):
+        if container.get("name") == "main" and container.get("command") is None:
+            findings.append(Finding("the main container runs the vLLM of KServe's LLMInferenceServiceConfig (kserve-config-llm-template: vllm serve /mnt/models … $@ inside an eval), which this manifest does not hold, so kaito-specdec changes nothing here; the eval re-parses each argument, so add the config as dotted arguments, e.g. args: [--speculative-config.method=ngram, --speculative-config.num_speculative_tokens=5, --speculative-config.prompt_lookup_max=4] (mtp for a tuned model), or give the container its own vllm serve command",
+                dotted(path), id="SD730", severity=Severity.WARNING))
+            return True
+    return False
 
 
 def _changed_field(path: Path, ops: list[dict]) -> str:

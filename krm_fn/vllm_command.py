@@ -577,7 +577,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(command, args, kept, insp, (_problem(f"the vLLM command reads settings from {shown_files}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
             insp.target, id="SD709"),))
     if insp.pooling:
-        return Reconciled(base_command, base_args, None, insp, (Finding(f"{insp.pooling}: vLLM serves a pooling model here (embeddings, classification or scores), which generates no tokens, so there is nothing to draft and no --speculative-config is added; remove the annotation from this workload",
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"{insp.pooling}: this server runs a pooling or encoder model (embeddings, classification or scores), which generates no tokens, so there is nothing to draft and no --speculative-config is added; remove the annotation from this workload",
             insp.target, id="SD711", severity=Severity.INFO),))
     if release.number < releases.JSON_FLAG_SINCE:
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",

@@ -283,7 +283,7 @@ def test_other_api_versions_warn_when_annotated():
 
 def test_kinds_table():
     assert {k.kind for k in KINDS} == {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob",
-                                       "Pod", "LeaderWorkerSet", "InferenceService"}
+                                       "Pod", "LeaderWorkerSet", "InferenceService", "LLMInferenceService"}
     assert kind_of("kaito.sh/v1beta1", "Workspace") is None and kind_of("apps/v1", "Deployment") is not None
     assert kind_of("apps/v1", None) is None
 
@@ -397,7 +397,7 @@ def test_list_ops_turn_old_into_new(old, new):
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 9)}
+    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 10)} | {"SD730"}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():
