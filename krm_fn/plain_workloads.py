@@ -242,7 +242,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if opt_in.present and opt_in.value not in ("true", "false"):
         return WorkloadPlan(opt_in)
     enabled = opt_in.value == "true"
-    templates = present_templates(spec, data)
+    templates = _llm_isvc_pods(spec, data) if spec.llm_isvc else present_templates(spec, data)
     if not enabled and all(_recorded(data, t) is None for t in templates):
         return WorkloadPlan(opt_in)   # never opted in, or already reverted: not even looked at
     ops: list[dict] = []
@@ -253,16 +253,20 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     records: dict[Path, tuple[PodTemplate, str | None, bool]] = {}
     for template in templates:
         recorded = _recorded(data, template)
-        if spec.llm_isvc and enabled:
-            runs_vllm = _llm_isvc_template_vllm(template, data, findings) or runs_vllm
+        template_main = _llm_isvc_main(template, data) if spec.llm_isvc else None
         outcomes = [(path, reconcile(c.get("command"), c.get("args"), enabled=enabled, recorded=recorded,
                                      table=table, image=c.get("image") if isinstance(c.get("image"), str) else None,
                                      env=kubernetes_env(c.get("env")),
-                                     release=release_of(c.get("image"), vllm_version, version_set)))
-                    for path, c in containers(template, data)]
+                                     release=release_of(c.get("image"), vllm_version, version_set),
+                                     mounted=(_LLMISVC_MOUNT, llm_isvc_model(data)) if spec.llm_isvc else None))
+                    for path, c in containers(template, data) if template_main is None or path != template_main[0]]
         if spec.kserve is not None and template.role == "predictor":
             outcomes += _kserve_outcome(spec.kserve, data, enabled, recorded, table, findings,
                                         release_of(None, vllm_version, version_set))
+        if spec.llm_isvc:
+            image = template_main[1].get("image") if template_main and isinstance(template_main[1], dict) else None
+            outcomes += _llm_isvc_outcome(template, data, enabled, recorded, table,
+                                          release_of(image, vllm_version, version_set), findings)
         runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
         injected = {o.injected for _, o in outcomes if o.injected is not None}
         if len(injected) > 1:
@@ -272,7 +276,8 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
             continue
         for path, out in outcomes:
             findings.extend(f.under(dotted(path)) for f in out.findings)
-            changed = _container_ops(path, get(data, path), out)
+            changed = (_llm_isvc_ops(path, data, out, template.spec[-1] == "template")
+                       if out.inspection.form == "kserve-template" else _container_ops(path, get(data, path), out))
             ops.extend(changed)
             if changed and not enabled:
                 findings.append(Finding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
@@ -280,7 +285,9 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         record = next(iter(injected), None)
         _, before, keep = records.get(template.annotations, (template, None, False))
         records[template.annotations] = (template, record or before, keep)
-    for template, record, keep in records.values():
+    # Later templates first: where two records end at the same place (spec.prefill.annotations at the end
+    # of spec, spec.annotations after it), the inner one is written first, so each lands in its mapping.
+    for template, record, keep in reversed(records.values()):
         if not keep:
             ops.extend(_record_ops(data, template, record))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
@@ -292,26 +299,123 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm)
 
 
-def _llm_isvc_template_vllm(template: PodTemplate, data: Any, findings: list[Finding]) -> bool:
-    """An LLMInferenceService's `main` container without a `command` runs the vLLM of KServe's well-known
-    template (config/llmisvcconfig/config-llm-template.yaml: `/bin/bash -c '… eval "exec vllm serve
-    /mnt/models … ${VLLM_ADDITIONAL_ARGS} $@"' --`), which the manifests do not hold; its `args` become `$@`
-    and are re-parsed by that eval, so a JSON argument would lose its double quotes. SD730, with the
-    arguments to add (dotted keys survive the eval)."""
-    if template.role not in ("main", "prefill"):
-        return False
-    for path, container in containers(template, data):
-        if container.get("name") == "main" and container.get("command") is None:
-            findings.append(Finding("the main container runs the vLLM of KServe's LLMInferenceServiceConfig (kserve-config-llm-template: vllm serve /mnt/models … $@ inside an eval), which this manifest does not hold, so kaito-specdec changes nothing here; the eval re-parses each argument, so add the config as dotted arguments, e.g. args: [--speculative-config.method=ngram, --speculative-config.num_speculative_tokens=5, --speculative-config.prompt_lookup_max=4] (mtp for a tuned model), or give the container its own vllm serve command",
+# --- KServe LLMInferenceService ------------------------------------------------------------------------------
+# Its pods' containers are merged by name (strategic merge) over KServe's well-known LLMInferenceServiceConfigs,
+# whose `main` container runs vLLM (config/llmisvcconfig/config-llm-template.yaml and the worker, prefill and
+# decode ones: `/bin/bash -c '… eval "exec vllm serve /mnt/models … ${VLLM_ADDITIONAL_ARGS} $@"' --`): a `main`
+# without a command of its own is that server, its `args` the `$@`, parsed again by that eval. So the config
+# goes there as dotted arguments (vllm_command.dotted_arguments), the form that passes the eval unchanged.
+# That template came with KServe 0.17 (2026-03), the first release with the serving.kserve.io/v1alpha2 API;
+# KServe 0.16's had args of its own (--served-model-name, --port), which a container's args replace, so a
+# v1alpha1 manifest, which either may run, is left unchanged with the arguments to add (SD730).
+_LLMISVC_TEMPLATE_FROM = "serving.kserve.io/v1alpha2"
+_LLMISVC_MOUNT = "/mnt/models"
+_LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("spec", "parallelism", "pipeline"),
+                     "prefill": ("spec", "prefill", "parallelism", "pipeline"),
+                     "prefill-worker": ("spec", "prefill", "parallelism", "pipeline")}
+
+
+def llm_isvc_model(data: Any) -> str | None:
+    """The model KServe downloads to /mnt/models: `spec.model.uri` (`hf://org/name`, a bucket or PVC path),
+    else `spec.model.name`."""
+    uri = get(data, ("spec", "model", "uri"))
+    if isinstance(uri, str) and uri:
+        return uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri
+    name = get(data, ("spec", "model", "name"))
+    return name if isinstance(name, str) and name else None
+
+
+def _llm_isvc_pods(spec: WorkloadKind, data: Any) -> list[PodTemplate]:
+    """The pod specs KServe runs vLLM in: the main one always, the worker when `spec.worker` is set, the
+    prefill ones when `spec.prefill` (and its `worker`) are."""
+    out = []
+    for template in spec.templates:
+        parent = get(data, template.spec[:-1])
+        if template.role == "main" or (isinstance(parent, dict) and template.spec[-1] in parent) \
+                or (template.role == "prefill" and isinstance(parent, dict)):
+            out.append(template)
+    return out
+
+
+def _llm_isvc_main(template: PodTemplate, data: Any) -> tuple[Path, Any] | None:
+    """(path, container) of the pod spec's `main` container without a command of its own; (path to add
+    one at, None) when the pod spec names no `main`; None when `main` has its own command (the generic path
+    reads it)."""
+    listed = get(data, template.spec + ("containers",))
+    listed = listed if isinstance(listed, list) else []
+    for i, container in enumerate(listed):
+        if isinstance(container, dict) and container.get("name") == "main":
+            return (template.spec + ("containers", i), container) if container.get("command") is None else None
+    return template.spec + ("containers", len(listed)), None
+
+
+def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
+                      release: Release, findings: list[Finding]) -> list[tuple[Path, Reconciled]]:
+    found = _llm_isvc_main(template, data)
+    if found is None:
+        return []
+    path, container = found
+    args = container.get("args") if isinstance(container, dict) else None
+    if data.get("apiVersion") != _LLMISVC_TEMPLATE_FROM:
+        if enabled:
+            findings.append(Finding(f"the main container runs the vLLM of KServe's well-known LLMInferenceServiceConfig, which this manifest does not hold; with {data.get('apiVersion')} the cluster may run KServe 0.16, whose template has args of its own that a container's args replace, so kaito-specdec changes nothing here: on KServe 0.17 or later, write apiVersion {_LLMISVC_TEMPLATE_FROM} and it adds the config, or add it yourself as dotted arguments (the template re-parses each one in an eval), e.g. args: [--speculative-config.method=ngram, --speculative-config.num_speculative_tokens=5, --speculative-config.prompt_lookup_max=4] (mtp for a tuned model)",
                 dotted(path), id="SD730", severity=Severity.WARNING))
-            return True
-    return False
+        return [(path, Reconciled(None, args, None, Inspection(True, "kserve-template")))]
+    model = llm_isvc_model(data)
+    stages = get(data, _LLMISVC_PIPELINE[template.role])
+    pipeline = ((stages, f"{dotted(_LLMISVC_PIPELINE[template.role])}: {stages}")
+                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
+
+    def inspector(command: Any, args: Any) -> Inspection:
+        values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
+        read = read_arguments(values, positional=False)
+        return Inspection(True, "kserve-template", model=model, model_at="spec.model.uri",
+                          unknown_model="no spec.model.uri" if model is None else unknowable(model),
+                          overrides=read.overrides, removed=read.removed, target="args",
+                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+    out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table, inspector=inspector,
+                    release=release, pipeline=pipeline)
+    return [(path, out)]
+
+
+def _llm_isvc_ops(path: Path, data: Any, out: Reconciled, template_key: bool) -> list[dict]:
+    """The ops for a template-vLLM `main` at `path` (…containers[i]): its args as for any container, or a
+    `{name: main, args}` entry added when the pod spec names no `main` (with the `containers` list, and the
+    pod spec itself for `template`, when they are missing); taken away again the same way when only the
+    function's arguments made it. `template_key`: the pod spec is a `template` (an empty one means nothing;
+    an empty `worker` turns multi-node on and stays)."""
+    container = get(data, path)
+    pod = path[:-2]
+    if container is None:
+        if not out.args:
+            return []
+        entry = {"name": "main", "args": out.args}
+        if get(data, pod) is None:
+            return [{"op": "add", "path": pointer(pod), "value": {"containers": [entry]}}]
+        if get(data, pod + ("containers",)) is None:
+            return [{"op": "add", "path": pointer(pod + ("containers",)), "value": [entry]}]
+        return [{"op": "add", "path": pointer(path), "value": entry}]
+    if not out.args and isinstance(container, dict) and set(container) == {"name", "args"}:
+        # the entry the function added: it goes whole, with the list and the pod spec it alone made
+        listed = get(data, pod + ("containers",))
+        if isinstance(listed, list) and len(listed) == 1:
+            if template_key and set(get(data, pod)) == {"containers"}:
+                return [{"op": "remove", "path": pointer(pod)}]
+            return [{"op": "remove", "path": pointer(pod + ("containers",))}]
+        return [{"op": "remove", "path": pointer(path)}]
+    if out.args == [] and isinstance(container, dict) and container.get("args"):
+        return [{"op": "remove", "path": pointer(path + ("args",))}]   # the function made `args`: it goes whole
+    return _container_ops(path, container, out)
 
 
 def _changed_field(path: Path, ops: list[dict]) -> str:
-    """The container field (`….containers[0].args`) the first of a container's ops changes."""
-    key = ops[0]["path"].split("/")[len(path) + 1]
-    return dotted(path + (key,))
+    """The container field (`….containers[0].args`) the first of a container's ops changes (the container,
+    or the pod spec, when the op adds or removes that whole)."""
+    parts = ops[0]["path"].split("/")
+    if len(parts) <= len(path) + 1:
+        return dotted(path[:len(parts) - 1])
+    return dotted(path + (parts[len(path) + 1],))
 
 
 def shape_problems(spec: WorkloadKind, data: Any) -> list[Finding]:

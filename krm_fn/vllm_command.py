@@ -474,6 +474,43 @@ def shell_argument(config_json: str) -> str:
     return f" {FLAG}='{config_json}'"
 
 
+# Text a shell re-parse leaves as it is: KServe's LLMInferenceService template runs `eval "exec vllm serve …
+# $@"`, so each argument is parsed again by bash (quotes removed, `{a,b}` brace-expanded).
+_EVAL_SAFE = re.compile(r"[A-Za-z0-9_.:/+@%-]+")
+
+
+def dotted_arguments(config_json: str) -> list[str] | None:
+    """The config as vLLM's dotted arguments, `--speculative-config.<key>=<value>`, each a plain word that
+    survives a shell re-parse; vLLM merges them into the same object (FlexibleArgumentParser: each value
+    through json.loads, else the text). None when a value would not come back as it is (a nested object, a
+    string json.loads would read as a number, text a shell would change)."""
+    try:
+        config = json.loads(config_json)
+    except ValueError:
+        return None
+    if not isinstance(config, dict) or not config:
+        return None
+    out = []
+    for key, value in config.items():
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, (int, float)):
+            text = json.dumps(value)
+        elif isinstance(value, str):
+            text = value
+            try:
+                if json.loads(text) != text:
+                    return None
+            except ValueError:
+                pass
+        else:
+            return None
+        if not isinstance(key, str) or not _EVAL_SAFE.fullmatch(key) or not _EVAL_SAFE.fullmatch(text):
+            return None
+        out.append(f"{FLAG}.{key}={text}")
+    return out
+
+
 def exec_argument(config_json: str) -> str:
     return f"{FLAG}={config_json}"
 
@@ -483,6 +520,8 @@ def inject(command: Any, args: Any, config_json: str, inspection: Inspection) ->
     `inspection` is `inspect(command, args, image)` and must be editable."""
     if not inspection.editable:
         raise ValueError("inject needs an editable vLLM invocation")
+    if inspection.form == "kserve-template":
+        return command, [*(args or []), *(dotted_arguments(config_json) or [])]
     if inspection.script is None:
         if inspection.target == "args":
             return command, [*(args or []), exec_argument(config_json)]
@@ -504,6 +543,11 @@ def remove(command: Any, args: Any, config_json: str) -> tuple[Any, Any, bool]:
     """`command`/`args` without the argument `inject` wrote for `config_json` (its last occurrence), and
     whether it was there. The text removed is exactly the text inserted."""
     exec_form, shell_form = exec_argument(config_json), shell_argument_or_none(config_json)
+    dotted = dotted_arguments(config_json)
+    if dotted and isinstance(args, list) and command is None:
+        for i in reversed(range(len(args) - len(dotted) + 1)):
+            if args[i:i + len(dotted)] == dotted:
+                return command, [*args[:i], *args[i + len(dotted):]], True
     argv = _argv(command, args)
     for at, value in reversed(argv):
         if value == exec_form:
@@ -546,14 +590,16 @@ class Release:
 def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = None,
               table: PresetTable = DEFAULT_TABLE, image: str | None = None,
               inspector: Callable[[Any, Any], Inspection] | None = None, env: dict[str, str] | None = None,
-              release: Release = Release(), pipeline: tuple[int, str] | None = None) -> Reconciled:
+              release: Release = Release(), pipeline: tuple[int, str] | None = None,
+              mounted: tuple[str, str | None] | None = None) -> Reconciled:
     """One container, decided: with `enabled`, the speculative config for its model is injected (unless the
     user set one, the command cannot be edited, or the vLLM it runs would refuse it); without, the
     function's own argument is removed. `recorded` is the JSON the pod template's INJECTED_ANNOTATION says
     the function injected earlier. `inspector` replaces `inspect` for argument lists that are not a command
     line (KServe's `model.args`). `env`: the container's literal variables (kubernetes_env); `release`: the
     vLLM it runs; `pipeline`: pipeline stages the workload sets outside the arguments (KServe's
-    `workerSpec.pipelineParallelSize`), with the field saying so."""
+    `workerSpec.pipelineParallelSize`), with the field saying so. `mounted`: (a path, the model the platform
+    downloads there): an LLMInferenceService's /mnt/models is its spec.model.uri."""
     base_command, base_args, ours = (remove(command, args, recorded) if recorded
                                      else (command, args, False))
     insp = inspector(base_command, base_args) if inspector else inspect(base_command, base_args, image, env)
@@ -583,6 +629,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
     findings: list[Finding] = []
+    if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
+        insp = replace(insp, model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
+                       else unknowable(mounted[1]))
     if insp.unknown_model is None and insp.model is not None:
         decision = decide_model(insp.model, table)
         resolution = decision.resolution
@@ -620,6 +669,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
             insp.target, id="SD710", severity=Severity.INFO))
     if ours and recorded == resolution.json:
         return Reconciled(command, args, recorded, insp, tuple(findings))
+    if insp.form == "kserve-template" and dotted_arguments(resolution.json) is None:
+        return Reconciled(command, args, kept, insp, (_problem(f"the speculative config {resolution.json} cannot be written as plain dotted arguments (--speculative-config.<key>=<value>), the only form that passes unchanged through the eval of KServe's LLMInferenceService template; choose a config of plain values (functionConfig tunedPresets/ngramFallback), or give the main container its own vllm serve command",
+            insp.target, id="SD708"),))
     if insp.script is not None and shell_argument_or_none(resolution.json) is None:
         return Reconciled(command, args, kept, insp, (_problem(f"the speculative config {resolution.json} holds a single quote and cannot be single-quoted in the script in {insp.target}; choose a config without one (functionConfig tunedPresets/ngramFallback)",
             insp.target, id="SD708"),))
