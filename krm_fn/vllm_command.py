@@ -608,6 +608,11 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     kept = recorded if ours else None
     if insp.problem is not None:
         return Reconciled(command, args, kept, insp, (insp.problem,))
+    if insp.removed and release.number < releases.OLD_FLAGS_REMOVED_IN:
+        # vLLM 0.5 to 0.8.2 take these flags: the user's own speculative setting, in that release's spelling
+        flags = ", ".join(insp.removed)
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"the vLLM command already sets {flags}, the speculative flags {release.said} takes: user override, left unchanged; vLLM 0.8.3 and later refuse them (write one --speculative-config='<json>' when the image moves on)",
+            insp.target, id="SD703", severity=Severity.INFO),))
     if insp.removed:
         flags = ", ".join(insp.removed)
         return Reconciled(command, args, kept, insp, (Finding(f"{flags}: removed in vLLM 0.8.3, the server refuses to start with them; replace them with one --speculative-config='<json>' (or delete them and let kaito-specdec choose the config)",

@@ -21,6 +21,9 @@ Version = tuple[int, int, int]
 # only `'--speculative-model'` (arg_utils.py:779) and `--num-speculative-tokens`, the flags 0.5 to 0.8.2 take.
 # An older server exits with "unrecognized arguments".
 JSON_FLAG_SINCE: Version = (0, 8, 2)
+# vllm/engine/arg_utils.py at 0.8.3 has no '--speculative-model' any more (0.8.2 deprecates it: "will be
+# deprecated in the next release", arg_utils.py:1225-1231): vLLM.md's "removed in 0.8.3".
+OLD_FLAGS_REMOVED_IN: Version = (0, 8, 3)
 # vllm/engine/arg_utils.py:1463-1467 at 0.22.0: `vllm_group.add_argument("--spec-method", ...)`,
 # `"--spec-model"`, `"--spec-tokens"`; create_speculative_config (arg_utils.py:1668-1680) raises
 # f"{flag} and --speculative-config['{key}'] are mutually exclusive" when both set a key.

@@ -193,3 +193,11 @@ def test_dotted_arguments_survive_a_shell_reparse():
     assert dotted_arguments('{"model":"a b"}') is None        # the eval would split it
     args = ["--max-model-len", "8192", *dotted_arguments(MTP)]
     assert remove(None, args, MTP) == (None, ["--max-model-len", "8192"], True)
+
+
+def test_old_flags_are_the_users_own_on_the_releases_that_take_them():
+    command = ["vllm", "serve", "a/b", "--speculative-model", "c/d", "--num-speculative-tokens", "5"]
+    old = reconcile(command, None, enabled=True, release=Release("0.6.6", "image x"))
+    assert old.injected is None and [f.id for f in old.findings] == ["SD703"]
+    new = reconcile(command, None, enabled=True, release=Release("0.8.3", "image x"))
+    assert [(f.id, f.severity) for f in new.findings] == [("SD704", Severity.ERROR)]
