@@ -245,14 +245,15 @@ def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
 
 def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> list[Result]:
     """Before KAITO v0.13.0 the annotation means nothing in the cluster, and an InferenceSet does not push a
-    changed `spec.template.inference` to the Workspaces it already has (SPEC.md 5.3): say so on every
-    InferenceSet whose reference the function changes."""
+    changed `spec.template.inference` to the Workspaces it already has: say so on every
+    InferenceSet and MultiRoleInference whose reference the function changes."""
     if settings.knows_annotation:
         return []
     out, seen = [], set()
     for d in ds:
         w = d.workload
-        if w.spec.kind != "InferenceSet" or w.item.index in seen:
+        # A MultiRoleInference reaches its Workspaces through its InferenceSets: the same holds (issue 21).
+        if w.spec.kind not in ("InferenceSet", "MultiRoleInference") or w.item.index in seen:
             continue
         if kinds.get(plan.data_of(w.item), d.path) == kinds.get(w.item.data(), d.path):
             continue  # not re-pointed

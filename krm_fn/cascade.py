@@ -1,4 +1,4 @@
-"""Parents to children, as KAITO's controllers write them (SPEC.md 5.3).
+"""Parents to children, as KAITO's controllers write them.
 
 InferenceSet -> Workspaces (label `inferenceset.kaito.sh/created-by`): KAITO syncs the one opt-in key, so
 the child's annotation is set to the template's value, or removed when the template has none.

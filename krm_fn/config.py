@@ -13,12 +13,19 @@ from typing import Any
 
 from . import constants as C
 from .quoting import goquote
-from .presets import DEFAULT_TABLE, TABLES_VERSION, PresetTable, parse_config_json
+from .presets import (DEFAULT_TABLE, TABLES_VERSION, PresetTable, json_int, lone_surrogate, not_unicode,
+                      parse_config_json)
 from .results import Severity
 from .constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_schema import parse_version as vllm_release
 
+# The `kaitoVersion` a user who sets nothing gets. Still the tables' release (v0.13.0, the open pull request
+# kaito-project/kaito#2312); issue 21 recommends v0.12.0, the newest release, whose rules (krm_fn/rollout.py)
+# give output that is safe on v0.10-v0.12 and on the v0.13 code alike. Switching it is one line here, but it
+# changes most golden fixtures and the tests that expect a quiet run (SD420 on every Workspace enabled without
+# a config of its own): left to the lead.
+DEFAULT_KAITO_VERSION = "v0.13.0"
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
 SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
@@ -43,7 +50,8 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
 _FINDING_ID = re.compile(r"SD[0-9]{3}")
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?")
+# ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
+_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -100,7 +108,9 @@ def parse_size(text: str) -> int:
     raw = text.strip()
     unit = raw[-2:] if raw[-2:] in _SIZE_UNITS else ""
     number = raw[: len(raw) - len(unit)]
-    if not number.isdigit() or int(number) == 0:
+    # ASCII digits only: str.isdigit() is true for ² and ٣ (which int() refuses or reads as 3); 18 at most,
+    # so int() never meets its 4 300-digit limit (and no size is larger).
+    if not (number.isascii() and number.isdigit()) or len(number) > 18 or int(number) == 0:
         raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD037")
     return int(number) * _SIZE_UNITS[unit]
 
@@ -121,7 +131,7 @@ class Settings:
     mode: str = "materialize"
     fail_on: Severity = Severity.ERROR
     presets: PresetTable = field(default=DEFAULT_TABLE)
-    kaito_version: str = TABLES_VERSION
+    kaito_version: str = DEFAULT_KAITO_VERSION
     vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
     vllm_version_set: bool = False             # given by a source (else a plain workload's image tag decides)
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
@@ -151,7 +161,7 @@ class Settings:
 def version_tuple(text: str) -> tuple[int, int, int]:
     # `v0.13.0`, `0.13` (ASCII digits only, the usual spelling and the default): without compiling the pattern.
     parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
-    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() for p in parts):
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
         return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
     m = _VERSION.fullmatch(text)
     if not m:
@@ -259,9 +269,11 @@ def raw_from_function_config(fc: Any) -> dict[str, Any]:
 def _mapping(value: Any, setting: str) -> dict[str, Any]:
     if isinstance(value, str):
         try:
-            value = json.loads(value) if value.strip() else {}
+            value = json.loads(value, parse_int=json_int) if value.strip() else {}
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD023") from None
+        except ValueError as exc:  # json_int's
+            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD023") from None
     if not isinstance(value, dict):
         raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD024")
     return value
@@ -280,7 +292,7 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
         if not _FINDING_ID.fullmatch(entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
         if entry not in ids:
-            raise ConfigError(f"disable: unknown finding id {entry}; the README's table of findings lists every id", "disable", id="SD040")
+            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")
         if not ids[entry]:
             raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
         out.add(entry)
@@ -307,6 +319,8 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
         for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
             if not isinstance(name, str) or not name:
                 raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
+            if lone_surrogate(name) is not None:
+                raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD025")
             try:
                 tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
             except ValueError as exc:  # presets.py words what is wrong with the config
@@ -318,7 +332,7 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
         except ValueError as exc:
             raise ConfigError(str(exc), "ngramFallback", id="SD026") from None
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
-    version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else TABLES_VERSION
+    version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
     gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
     disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
     rules = parse_prometheus_rules(raw["prometheusRules"]) if raw.get("prometheusRules") not in (None, "") else False

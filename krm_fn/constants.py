@@ -15,6 +15,9 @@ MULTIROLE_CREATED_BY = "multiroleinference.kaito.sh/created-by"
 # Our own annotations on derived ConfigMaps, so the function recognises its output when fed back in.
 DERIVED_ANNOTATION = "kaito-specdec.dev/derived"
 SOURCE_ANNOTATION = "kaito-specdec.dev/source-configmap"
+# `<kind>/<name>` of the InferenceSet or MultiRoleInference whose existing Workspaces still mount a derived
+# ConfigMap nothing else references (krm_fn/rollout.py).
+KEPT_ANNOTATION = "kaito-specdec.dev/kept-for"
 # Where a plain workload's pod template records the JSON the function injected into its vLLM containers
 # (issue #12): a container argument equal to the recorded injection is the function's own, anything else the
 # user's; it makes a re-run a fixpoint and a disable exact, and rolls the pods when it changes.

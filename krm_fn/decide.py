@@ -1,4 +1,4 @@
-"""Per enabled workload and config reference: what KAITO would inject, and why (SPEC.md section 4, 5.3a).
+"""Per enabled workload and config reference: what KAITO would inject, and why.
 
 A referenced ConfigMap KAITO could not read is an error in KAITO's words (checks/inference_configmap.py).
 Any spelling vLLM reads as `--speculative-config` is the user's override: `speculative-config`,

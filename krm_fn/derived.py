@@ -151,6 +151,7 @@ def comparable(cm: Any) -> Any:
     cm = copy.deepcopy(cm)
     ann = (cm.get("metadata") or {}).get("annotations")
     if isinstance(ann, dict):
-        for k in [k for k in ann if str(k).startswith(_NOT_COPIED[:4])]:
+        # The mark of a kept derived ConfigMap is no content: it goes when the ConfigMap is in use again.
+        for k in [k for k in ann if str(k).startswith(_NOT_COPIED[:4]) or k == C.KEPT_ANNOTATION]:
             del ann[k]
     return cm

@@ -16,11 +16,12 @@ from __future__ import annotations
 from types import MappingProxyType, ModuleType
 
 from . import (advice, cascade, checks, config, decide, derived, index, materialize, misplaced, multinode,
-               placement, plain_workloads, plan, prometheus_rules, shape, streams, vllm_command, vllm_schema)
+               placement, plain_workloads, plan, prometheus_rules, rollout, rollout_notes, shape, streams, vllm_command,
+               vllm_schema)
 
 # In id order of their ranges; tests/test_findings.py checks that every module with FINDINGS is here.
 MODULES: tuple[ModuleType, ...] = (streams, shape, config, placement, *checks.CHECKS, cascade, decide, materialize,
-                                   plan, derived, index, advice, misplaced, multinode, vllm_schema,
+                                   plan, derived, index, advice, rollout, rollout_notes, misplaced, multinode, vllm_schema,
                                    vllm_command, plain_workloads, prometheus_rules)
 
 

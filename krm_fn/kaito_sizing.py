@@ -169,7 +169,7 @@ MODELS: tuple[tuple[str, str, int, int, int, int, int, int, int], ...] = (
 
 _SKUS = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in SKUS}
 _MODELS = {m[0].lower(): m for m in MODELS}
-_QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti)?")
+_QUANTITY = re.compile(r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 
@@ -260,7 +260,7 @@ def explicit_max_model_len(content: str | None) -> int | None:
             value = trim[len("max-model-len:"):].strip()
             digits = value.lstrip("+").lstrip("0")
             # strconv.Atoi: an optional sign and digits that fit an int64 (Python refuses past 4300 digits)
-            if re.fullmatch(r"[+]?\d+", value) and 0 < len(digits) <= 19 and int(digits) < 2 ** 63:
+            if re.fullmatch(r"[+]?[0-9]+", value) and 0 < len(digits) <= 19 and int(digits) < 2 ** 63:
                 return int(digits)
             break
     return None

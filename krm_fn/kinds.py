@@ -1,6 +1,6 @@
 """Per KAITO kind: where the annotation, the preset name, the config references and the runtime live.
 
-This table is the only place in the code that knows those paths (SPEC.md section 2).
+This table is the only place in the code that knows those paths.
 """
 from __future__ import annotations
 

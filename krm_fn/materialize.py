@@ -1,4 +1,4 @@
-"""Derived ConfigMaps in, references re-pointed, reverted and retired (SPEC.md 5.1, 5.2).
+"""Derived ConfigMaps in, references re-pointed, reverted and retired.
 
 Three stages, each (index, settings, plan so far) -> Step: `materialize` places the derived ConfigMaps
 the decisions name and points the references at them, `revert` points disabled workloads back at their
@@ -12,7 +12,7 @@ from typing import Any
 import jsonpatch
 
 from . import constants as C
-from . import kinds
+from . import kinds, rollout
 from .changes import Added, Plan, Step, step
 from .config import Settings
 from .decisions import Inject, Override, restored_name, source_of
@@ -152,11 +152,19 @@ def revert(index: Index, settings: Settings, plan: Plan) -> Step:
     """Disabled workloads that still point at a derived ConfigMap go back to its source."""
     out: list[Result] = []
     edits = _Edits(plan)
+    placed = _Placement(taken={item.file()[0] for item in index.items if item.file()[0]})
     for w in map(plan.workload, index.workloads):
         if w.value is not ABSENT and w.value != "false":
             continue
         for path in w.spec.config_refs(w.data):
             current = kinds.get(edits.data(w.item), path)
+            if rollout.keeps_a_config(w, settings, current, index):
+                off = rollout.off_configmap(w.namespace)
+                out += _ensure(index, off, w, placed, edits)
+                if current != off["metadata"]["name"]:
+                    edits.point(w, path, off["metadata"]["name"])
+                    out.append(rollout.off_result(w, path, off["metadata"]["name"], settings))
+                continue
             if not isinstance(current, str):
                 continue
             src_name, src, via_derived = source_of(index, w.namespace, current)
@@ -176,7 +184,7 @@ def revert(index: Index, settings: Settings, plan: Plan) -> Step:
             else:
                 out.append(about(Severity.INFO, "speculative decoding is disabled: derived ConfigMap reference removed",
                                  w.item, kinds.dotted(path), proposed_value=src_name, id="SD323", change=True))
-    return step(out, ops=edits.ops)
+    return step(out, ops=edits.ops, added=placed.added)
 
 
 def retire(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -192,8 +200,18 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
                 if found is not None:
                     referenced.add(found.index)
     removed: list[int] = []
+    ops: dict[int, list[dict]] = {}
     for item in index.items:
         if is_derived(item) and item.index not in referenced:
+            # The Workspaces an InferenceSet (or MultiRoleInference) already has keep the config they were
+            # created with: what they mount stays while their parent is in the input.
+            parent = rollout.kept_for(index, item)
+            if parent is not None:
+                mark, told = rollout.kept_step(index, item, parent)
+                if mark:
+                    ops[item.index] = mark
+                out.append(told)
+                continue
             # Something other than a KAITO workload may use it too (a Deployment mounting it, say):
             # then it stays. A plain text search: derived names are long and hashed.
             user = index.mentioned_by(item.name)
@@ -204,4 +222,4 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
             removed.append(item.index)
             out.append(about(Severity.INFO, "derived ConfigMap no workload references any more: dropped", item,
                              id="SD332", change=True))
-    return step(out, removed=removed)
+    return step(out, ops=ops, removed=removed)

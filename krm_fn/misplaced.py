@@ -1,6 +1,6 @@
 """The opt-in annotation where KAITO does not read it (issue 11).
 
-KAITO reads an InferenceSet's opt-in from `spec.template.metadata.annotations` (SPEC.md section 2; KAITO's
+KAITO reads an InferenceSet's opt-in from `spec.template.metadata.annotations` (KAITO's
 documentation: "InferenceSet: spec.template.metadata.annotations"). The same key on the InferenceSet's own
 `metadata.annotations` passes admission and does nothing: speculative decoding silently never happens. This
 stage says so before the error gate, so the warning shows even when something else stops the run.

@@ -20,7 +20,7 @@ the series are selected by pod name, which KAITO fixes (kaito-project/kaito, mai
 - InferenceSet `s`: child Workspaces from `GenerateName: iObj.Name + "-"` (pkg/utils/inferenceset/
   inferenceset.go, NewWorkspaceForInferenceSet) -> `s-<5 characters>`, pods `s-<5 characters>-<ordinal>`.
   The API server cuts a GenerateName base to 58 characters before adding the 5.
-- MultiRoleInference `m`: child InferenceSets `m-prefill` and `m-decode` (SPEC.md 5.3) -> their pods as above.
+- MultiRoleInference `m`: child InferenceSets `m-prefill` and `m-decode` -> their pods as above.
   Prefill pods draft nothing, so summing both roles gives the decode side's figures.
 The pods also carry `kaito.sh/workspace: <workspace>` (and `inferenceset.kaito.sh/created-by`), but a
 selector on those would work only where the monitor copies them.
@@ -117,7 +117,7 @@ def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Workspaces)
     Only a Workspace has a fixed pod name (`w-0`); it is swallowed when that name is one a GenerateName
     of the workload could make: a Workspace `s-x7k2p` next to an InferenceSet `s`, or `m-decode-x7k2p`
     next to a MultiRoleInference `m`. Such pods are then excluded by name (`pod!~`). Pods of workloads that
-    are not in the input cannot be told apart (see the README's Monitoring section)."""
+    are not in the input cannot be told apart (see docs/monitoring.md)."""
     around = neighbours if isinstance(neighbours, Workspaces) else Workspaces(neighbours)
     # Every pod name of every kind starts with `<name>-`, up to a GenerateName's cut: only Workspaces named
     # so are candidates, and the pattern is compiled only for those.
@@ -144,7 +144,7 @@ def _sum_rate(metric: str, selector: str, window: str) -> str:
 
 def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW,
                 neighbours: Iterable[Monitored] | Workspaces = ()) -> dict[str, str]:
-    """The PromQL of both figures for one workload (also what the README shows); `neighbours`: the other
+    """The PromQL of both figures for one workload (also what docs/monitoring.md shows); `neighbours`: the other
     workloads in the namespace, whose pods are left out where the workload's pattern would match them."""
     sel = _selector(namespace, workload, neighbours)
     accepted = _sum_rate(ACCEPTED_TOKENS, sel, window)

@@ -4,8 +4,8 @@ KAITO runs a replica that needs more than one node with vLLM's pipeline parallel
 cluster: tensor parallelism inside a node, pipeline parallelism between them). What vLLM does with
 speculative decoding there is read from its source per release (vllm_releases.pipeline_verdict, the same
 verdict and weight as a plain workload's --pipeline-parallel-size, SD715): before 0.9 it refuses at
-start-up (an error), 0.9 runs it only with the Ray executor (a warning), from 0.10 it runs with the whole
-draft on the last stage (an info).
+start-up (an error), 0.9 runs it only with the Ray executor (a warning), from 0.10 it runs it with the whole
+draft on the last stage (a warning: that stage's memory, the others idle while it drafts).
 
 How many nodes: KAITO's node estimator decides, for every vLLM Workspace (also those an InferenceSet or a
 MultiRoleInference role creates), from the instance type's GPUs and the model's size (kaito_sizing.py
@@ -26,7 +26,7 @@ from . import kinds
 from collections.abc import Sequence
 from typing import Any
 from .config import Settings
-from .decide import Decision, Inject, Override
+from .decisions import Decision, Inject, Override
 from .index import Index
 from .inference_config import DATA_KEY
 from .kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
@@ -94,12 +94,12 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
         hint = f" (such as {alt})" if alt else ""
         verdict = _pipeline(settings)
-        return about(verdict.severity, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.count} GPU{'s' if gpus.count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, use an instance type that holds it on one node{hint}",
+        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.count} GPU{'s' if gpus.count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, use an instance type that holds it on one node{hint}",
                      w.item, kinds.dotted(resource + ("instanceType",)), id="SD412", **extra)
     count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
     if isinstance(count, int) and not isinstance(count, bool) and count > 1:
         verdict = _pipeline(settings)
-        return about(verdict.severity, f"resource.count is {count}: KAITO may run one replica on {count} nodes (its node estimator starts from resource.count and decides from GPUs this function cannot see here), and then vLLM runs with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, keep it on one node",
+        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"resource.count is {count}: KAITO may run one replica on {count} nodes (its node estimator starts from resource.count and decides from GPUs this function cannot see here), and then vLLM runs with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, keep it on one node",
                      w.item, "resource.count", id="SD413")
     return None
 

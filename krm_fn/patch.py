@@ -38,7 +38,7 @@ def _copied_along(data: Any, parts: list[str]) -> Any:
     top = _shallow(data)
     cur = top
     for part in parts:
-        key: Any = int(part) if isinstance(cur, list) and part.isdigit() else part
+        key: Any = int(part) if isinstance(cur, list) and part.isascii() and part.isdigit() else part
         try:
             cur[key] = _shallow(cur[key])
         except (KeyError, IndexError, TypeError):

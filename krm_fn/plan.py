@@ -6,7 +6,7 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 
     check_input -> cascade -> validate -> misplaced_annotation -> plain_opt_in
                                                                   | errors stop here: nothing is written
-    decide -> materialize -> advise -> revert -> retire -> plain_vllm -> prometheus_rules
+    decide -> materialize -> advise -> revert -> rollout_notes -> retire -> plain_vllm -> prometheus_rules
     then, on the final changes (none after errors), the placement: kpt's files or render's stream
 """
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .misplaced import misplaced_annotation
 from .placement import Placement
 from .plain_vllm import plain_opt_in, plain_vllm
 from .prometheus_rules import prometheus_rules
+from .rollout_notes import rollout_notes
 from .reader import Item
 from .results import Result, Severity, has_errors
 from .shape import duplicates, shape_errors, unreadable
@@ -46,7 +47,7 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
 
 
 CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)  # after check_input; errors from any of these stop the plan
-CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, retire, plain_vllm, prometheus_rules)
+CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, rollout_notes, retire, plain_vllm, prometheus_rules)
 
 
 def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) -> Plan:

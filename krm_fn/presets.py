@@ -116,6 +116,44 @@ def _reject_constant(token: str) -> Any:
     raise ValueError(f"{token} is not valid JSON")
 
 
+def json_int(digits: str) -> int:
+    """json.loads' `parse_int`: int() refuses 4 300 digits and up (sys.get_int_max_str_digits), in words
+    about sys.set_int_max_str_digits; this says what is wrong with the setting."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise ValueError(f"a number of {len(digits.lstrip('-'))} digits, more than Python's json (vLLM's too) "
+                         "reads") from None
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string in `value` (a JSON value: keys too) that is not Unicode text, or None.
+
+    JSON's `\\ud800` escape, or a byte that is not UTF-8 in an environment variable, gives a lone
+    surrogate: no UTF-8 output (the ResourceList, a ConfigMap, `presets`) can carry it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def not_unicode(setting: str, text: str, what: str = "") -> str:
+    """The message for a string `lone_surrogate` found (json.dumps shows the surrogate as \\udXXX)."""
+    return (f"{setting}: {what}{json.dumps(text)} is not Unicode text (a lone surrogate: a \\ud800-style JSON escape "
+            "without its pair, or a byte that is not UTF-8), which no output can carry: write the character itself")
+
+
 def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict:
     """Validate a user-supplied speculative config (functionConfig `tunedPresets` / `ngramFallback`).
 
@@ -134,13 +172,16 @@ def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEF
             raise ValueError(f"{setting}: must be representable as JSON: {exc}") from None
     elif isinstance(text, str):
         try:
-            obj = json.loads(text, parse_constant=_reject_constant)
+            obj = json.loads(text, parse_constant=_reject_constant, parse_int=json_int)
         except ValueError as exc:
             raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {_q(text)}: {exc}") from None
     else:
         raise ValueError(f"{setting}: must be a JSON object string, got {type(text).__name__}")
     if not isinstance(obj, dict):
         raise ValueError(f"{setting}: must be a JSON object, got {json.dumps(obj)}")
+    odd = lone_surrogate(obj)
+    if odd is not None:
+        raise ValueError(not_unicode(setting, odd))
     method = obj.get("method")
     if not isinstance(method, str) or not method:
         raise ValueError(f"{setting}: method must be a non-empty string, got {json.dumps(method)}")

@@ -21,13 +21,13 @@ import jsonpatch
 
 from . import constants as C
 from typing import TYPE_CHECKING
-from .changes import Added, Changes, Plan, Step, step
+from .changes import Added, Plan, Step, step
 from .config import Settings
 from .decisions import Inject, NotVisible, Override
 from .derived import comparable, with_location
 from .index import Index, Workload, is_derived_rule, is_rule
 from .reader import Item, ItemError
-from .report import about, q, where
+from .report import about, q
 from .results import Result, Severity
 
 if TYPE_CHECKING:

@@ -28,3 +28,28 @@ def goquote(text: str) -> str:
         else:
             out.append(f"\\U{code:08x}")
     return '"' + "".join(out) + '"'
+
+
+def visible(text: str) -> str:
+    """`text` for a terminal or a log, on one line: what is not printable escaped as `goquote` does (a name,
+    a path or a message cannot end the line and start a forged one, move the cursor or reorder what
+    follows), quotes and backslashes kept. A lone surrogate from a byte that is not UTF-8 (a file name's,
+    decoded with surrogateescape) is that byte, `\\xNN`; any other, `\\udNNN`."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch.isprintable():
+            out.append(ch)
+        elif ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        elif 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)

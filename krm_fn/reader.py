@@ -106,10 +106,11 @@ class Item:
         index = self.annotation(C.INDEX_ANNOTATION) or self.annotation(C.LEGACY_INDEX_ANNOTATION)
         if not path and self.origin:
             return self.origin, self.origin_index
-        try:
-            return path, int(index) if index is not None else None
-        except ValueError:
+        if index is None:
             return path, None
+        # kyaml reads it with strconv.Atoi: a sign and ASCII digits (int() would take ٣, " 3" and 1_0 too).
+        digits = index[1:] if index[:1] in ("+", "-") else index
+        return path, int(index) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
 
 
 def _constructs(node: yaml.Node) -> bool:

@@ -2,7 +2,7 @@
 
 The function starts once per render, and its start is mostly imports. `dataclasses` imports `inspect`
 (with `ast`, `dis`, `tokenize`) and compiles five or six methods per class with `exec` while the module is
-imported: about a fifth of a one-Workspace start (README, Performance). Here nothing is compiled: every
+imported: about a fifth of a one-Workspace start (docs/performance.md). Here nothing is compiled: every
 record class shares one `__init__`, `__repr__`, `__eq__`, `__hash__` and frozen `__setattr__`, which read
 the class's fields from attributes set when the class is built. The shared `__init__` binds arguments
 in Python, about a microsecond more per instance than a compiled one, and compiles the class its own

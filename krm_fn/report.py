@@ -26,7 +26,7 @@ def field_node(node: yaml.Node, field: str) -> yaml.Node | None:
     """The node at a result's field path (`spec.roles[0].runtimeConfig`, `metadata.annotations[a/b]`)."""
     for m in _STEP.finditer(field):
         key = m.group(1) if m.group(1) is not None else m.group(2)
-        if isinstance(node, yaml.SequenceNode) and key.isdigit() and int(key) < len(node.value):
+        if isinstance(node, yaml.SequenceNode) and key.isascii() and key.isdigit() and int(key) < len(node.value):
             node = node.value[int(key)]
         else:
             node = child(node, key)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .record import NamedTuple, dataclass, field
 from enum import Enum
+from .quoting import visible
 from collections.abc import Iterable
 from typing import Any
 
@@ -109,15 +110,16 @@ class Result:
 
     def line(self) -> str:
         """`[file:line: ][severity] apiVersion/kind/[namespace/]name field: message [id]` — the stderr line (kustomize
-        never shows results; kpt and editors find the file from its first words)."""
+        never shows results; kpt and editors find the file from its first words). One line whatever a name,
+        a path or a message holds: a newline in metadata.name must not start a forged `[error]` line."""
         location = self.location()
         if self.resource is not None and not self.resource.kind:
             # Not a Kubernetes object: its message says where it is; `v2//x kind:` would say nothing.
-            return f"{location}[{self.severity.value}] {self.message}{self._id_suffix()}"
+            return visible(f"{location}[{self.severity.value}] {self.message}{self._id_suffix()}")
         where = self.resource.display() if self.resource else "" if location else self.scope
         fld = f" {self.field_path}" if self.field_path else ""
         head = f"{where}{fld}: " if (where or fld) else ""
-        return f"{location}[{self.severity.value}] {head}{self.message}{self._id_suffix()}"
+        return visible(f"{location}[{self.severity.value}] {head}{self.message}{self._id_suffix()}")
 
     def _id_suffix(self) -> str:
         """` [SD101]`: under kustomize or Argo CD the stderr line is all a user sees, and the id is what

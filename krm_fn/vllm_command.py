@@ -49,7 +49,7 @@ FINDINGS = {
     "SD708": "speculative config with a single quote cannot go into a script: unchanged",
     "SD709": "vLLM reads a config file the function cannot see: unchanged",
     "SD710": "vLLM arguments that expand at run time: the injected argument comes after them",
-    "SD711": "vLLM serves a pooling model: no speculative decoding, unchanged",
+    "SD711": "vLLM serves a pooling or encoder model: no speculative decoding, unchanged",
     "SD712": "vLLM release without the JSON --speculative-config flag: the server would refuse it",
     "SD713": "tuned config the workload's vLLM refuses: the fallback is written instead",
     "SD714": "speculative config the workload's vLLM refuses: unchanged",
@@ -88,7 +88,7 @@ _SHELLS = frozenset({"sh", "bash", "dash", "ash", "zsh", "ksh"})
 _WRAPPERS = frozenset({"env", "tini", "tini-static", "dumb-init"})   # may take options and VAR=value
 _PREFIXES = frozenset({"exec", "nohup", "time", "command", "--", "!", "{", "then", "do", "else", "if",
                        "elif", "while", "until"})
-_PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
+_PYTHON = re.compile(r"python([0-9]+(\.[0-9]+)?)?")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 # Modules that start a server on vLLM's engine arguments (`--model`, no positional): the OpenAI server, the
 # gRPC server (vllm/entrypoints/grpc_server.py:159 at 0.19.0: `AsyncEngineArgs.add_cli_args(parser)`) and
@@ -662,12 +662,17 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
             insp.target, id="SD714", severity=Severity.ERROR),))
     stages = (insp.pipeline, insp.pipeline_flag) if insp.pipeline else pipeline
     if stages is not None:
-        verdict = releases.pipeline_verdict(release.number, f"{release.shown} ({release.source})")
-        hint = "; run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), or remove the annotation" if verdict.refuses else "; set the annotation to \"false\" to turn it off"
-        finding = Finding(f"{stages[1]}: {verdict.text}{hint}", insp.target, id="SD715", severity=verdict.severity)
+        # vllm_releases.pipeline_verdict holds the facts and their sources; each weight has its message here.
+        verdict = releases.pipeline_verdict(release.number, release.shown)
         if verdict.refuses:
-            return Reconciled(base_command, base_args, None, insp, (finding,))
-        findings.append(finding)
+            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {release.said} runs speculative decoding on its V0 engine, which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism), so nothing is added: run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), use vLLM 0.10 or later, or remove the annotation",
+                insp.target, id="SD715", severity=Severity.ERROR),))
+        if release.number < (0, 10, 0):
+            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism only on its V1 engine with the Ray executor (--distributed-executor-backend ray); with the default mp executor it falls back to V0, which refuses it at start-up: use Ray, vLLM 0.10 or later, or set the annotation to \"false\"",
+                insp.target, id="SD715", severity=Severity.WARNING))
+        else:
+            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts: measure it against the model on one stage, or set the annotation to \"false\"",
+                insp.target, id="SD715", severity=Severity.WARNING))
     if insp.expansions:
         shown_exp = " ".join(insp.expansions)
         findings.append(Finding(f"{shown_exp} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",

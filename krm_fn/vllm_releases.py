@@ -22,7 +22,7 @@ Version = tuple[int, int, int]
 # An older server exits with "unrecognized arguments".
 JSON_FLAG_SINCE: Version = (0, 8, 2)
 # vllm/engine/arg_utils.py at 0.8.3 has no '--speculative-model' any more (0.8.2 deprecates it: "will be
-# deprecated in the next release", arg_utils.py:1225-1231): vLLM.md's "removed in 0.8.3".
+# deprecated in the next release", arg_utils.py:1225-1231).
 OLD_FLAGS_REMOVED_IN: Version = (0, 8, 3)
 # vllm/engine/arg_utils.py:1463-1467 at 0.22.0: `vllm_group.add_argument("--spec-method", ...)`,
 # `"--spec-model"`, `"--spec-tokens"`; create_speculative_config (arg_utils.py:1668-1680) raises
@@ -50,16 +50,19 @@ def pipeline_verdict(version: Version, shown: str) -> PipelineVerdict:
       executor (arg_utils.py at 0.9.2: "Pipeline Parallelism without Ray distributed executor" -> V0, which
       refuses as above);
     - from 0.10.0 V1 takes pipeline parallelism with the mp and Ray executors (arg_utils.py at 0.10.0) and
-      builds the drafter on the last stage only (vllm/v1/worker/gpu_model_runner.py:371-374 at 0.12.0:
-      "currently we put the entire draft model on the last PP rank"); nothing refuses mtp or ngram there.
-      (Model Runner V2 refuses eagle3 and dflash under pipeline parallelism: vllm/v1/worker/gpu/
-      model_runner.py:196-202 at 0.24.0; neither is a config this function writes.)
+      nothing refuses mtp or ngram there; the drafter is built on the last stage only
+      (vllm/v1/worker/gpu_model_runner.py:371-374 at 0.12.0: "currently we put the entire draft model on the
+      last PP rank. This is not ideal if there are many layers in the draft model."), which needs that stage's
+      memory and leaves the others idle while it drafts: a warning, so the combination is a decision. (0.33's
+      Model Runner V2 relays drafts between stages, vllm/v1/worker/gpu/model_runner.py:333-338, but refuses
+      eagle3 and dflash under pipeline parallelism, model_runner.py:196-202 at 0.24.0; neither is a config
+      this function writes.)
     """
     if version < (0, 9, 0):
         return PipelineVerdict(Severity.ERROR, True, f"vLLM {shown} runs speculative decoding on its V0 engine, which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism)")
     if version < (0, 10, 0):
         return PipelineVerdict(Severity.WARNING, False, f"vLLM {shown} runs speculative decoding with pipeline parallelism only on its V1 engine with the Ray executor (--distributed-executor-backend ray); with the default mp executor it falls back to V0, which refuses it at start-up")
-    return PipelineVerdict(Severity.INFO, False, f"vLLM {shown} runs speculative decoding with pipeline parallelism, the whole draft on the last pipeline stage (it does not spread the drafting across stages)")
+    return PipelineVerdict(Severity.WARNING, False, f"vLLM {shown} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts")
 
 
 # Pooling models generate no tokens, so there is nothing to draft. `--task` (TaskOption, vllm/config.py:72

@@ -28,7 +28,7 @@ from .results import Finding, Severity
 # The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
 # `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
 # v0.9.4: 0.14.1). KAITO v0.13.0, the release SPEC.md's feature comes from, is not in the stored snapshot of
-# KAITO's repository; when it ships another vLLM, this constant and the README change together.
+# KAITO's repository; when it ships another vLLM, this constant and docs/settings.md change together.
 DEFAULT_VLLM_VERSION = "0.25.1"
 
 FINDINGS = {
@@ -55,8 +55,9 @@ Version = tuple[int, int, int]
 # by 0.33's rules; a setting stage may say so.
 KNOWN_UP_TO: Version = (0, 33, 0)
 
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)*"          # 0.25.1, v0.11, 0.10.1.1
-                      r"(?:[.-]?(?:a|b|rc|post|dev)\d*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
+# ASCII digits only (`\d` would take ٣), at most 9 a part: int() refuses 4 300 digits and up.
+_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:\.[0-9]{1,9})*"  # 0.25.1, v0.11, 0.10.1.1
+                      r"(?:[.-]?(?:a|b|rc|post|dev)[0-9]*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
 
 
 def parse_version(text: str) -> Version:
@@ -79,7 +80,7 @@ def _plain_release(text: str) -> Version | None:
     """`0.25.1` or `0.11` (ASCII digits only, the usual spelling and the default): what the pattern reads
     from it, without compiling the pattern."""
     parts = text.split(".")
-    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() for p in parts):
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
         return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
     return None
 
@@ -348,9 +349,14 @@ def _human_int(text: str) -> Any:
     if not m:
         return None
     number, suffix = m.groups()
-    if suffix in _DECIMAL:
-        return int(float(number) * _DECIMAL[suffix])
-    return int(number) * _BINARY[suffix] if number.isdigit() else None
+    # `\d` and int() as vLLM's own (٣k is 3000 there too). What they cannot convert (4 300 digits or more, a
+    # float too large for an int) fails vLLM's start-up; here the text stays, which the checks refuse too.
+    try:
+        if suffix in _DECIMAL:
+            return int(float(number) * _DECIMAL[suffix])
+        return int(number) * _BINARY[suffix] if number.isdigit() else None
+    except (ValueError, OverflowError):
+        return None
 
 
 def _merged(into: dict, update: dict) -> None:

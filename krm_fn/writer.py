@@ -245,6 +245,15 @@ def write_stream(stream: Stream, changes: Changes) -> str:
     docs: list[str] = []
     added_after = changes.added_after()
     for item in stream.items:
+        # A derived ConfigMap goes before the first workload that needs it: KAITO's webhook refuses a
+        # Workspace create (and, from v0.12, every v1beta1 InferenceSet admission) whose ConfigMap does not
+        # exist yet (api/v1beta1/inference_config_validation.go), and `kubectl apply -f` applies in order.
+        later = []
+        for data in added_after.get(item.index, []):
+            if isinstance(data, dict) and data.get("kind") == C.CONFIGMAP_KIND:
+                docs.append(yamlio.dump(strip_data(data)))
+            else:
+                later.append(data)
         if item.index in changes.removed or not is_manifest(item):
             pass
         elif item.index in stream.shared:
@@ -258,7 +267,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             # The region starts at the item's first key; lay it out as a document at column 0.
             docs.append(head + _dedent(_render_region(item, changes.patches.get(item.index, []), bool(tail)),
                                        item.column) + tail)
-        for data in added_after.get(item.index, []):
+        for data in later:
             docs.append(yamlio.dump(strip_data(data)))
     # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.
     styles = {newline_of(text) for text in {id(item.source): item.source for item in stream.items}.values()}

@@ -1,7 +1,8 @@
 """PyYAML in one place: libyaml's C loader/dumper when present, pure Python otherwise.
 
 Parsing keeps node positions (character offsets) so the writer can edit source text in place;
-emitting is block style, without anchors, with YAML 1.1-ambiguous strings quoted.
+emitting is block style, without anchors, with strings quoted wherever go-yaml v2 or v3, YAML 1.1 or
+YAML 1.2 would read them as something else (`ambiguous`).
 """
 from __future__ import annotations
 
@@ -51,12 +52,68 @@ class _DepthGuard:
         self._depth -= 1
 
 
-class _PureLoader(_DepthGuard, yaml.SafeLoader):
+# A `!` tag with no name (YAML's non-specific tag) on a scalar: go-yaml v2 and v3 resolve only the tags
+# they know (`resolvableTag`: "", !!str, !!bool, !!int, !!float, !!null, !!timestamp) and leave any other
+# scalar a string, `!` included, so kubectl and the API server read `! true` as "true". PyYAML (and
+# libyaml's composer) resolve a `!`-tagged scalar like an untagged plain one, as a boolean. The loaders
+# here make it a string: the nodes an event with tag "!" starts are found by a second parse of the events,
+# only for a text where a `!` stands alone (before a blank, a line break, `,`, `]`, `}` or the end).
+_BANG_AFTER = frozenset(" \t\r\n\x85\u2028\u2029,]}")
+
+
+def _may_tag_nonspecific(text: str) -> bool:
+    at = text.find("!")
+    while at >= 0:
+        after = text[at + 1:at + 2]
+        if not after or after in _BANG_AFTER or text.startswith("<!>", at + 1):
+            return True
+        at = text.find("!", at + 1)
+    return False
+
+
+def _nonspecific_scalars(loader: type, text: str) -> set[int]:
+    """Where the scalars tagged `!` start (a YAML error ends the search: the composer stops there too)."""
+    found: set[int] = set()
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.ScalarEvent) and event.tag == "!":
+                found.add(event.start_mark.index)
+    except yaml.YAMLError:
+        pass
+    return found
+
+
+class _NonSpecificAreStrings:
+    """Composing and loading (which composes first) both go through get_node / get_single_node."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)  # type: ignore[call-arg]
+        self._bang_text = stream if isinstance(stream, str) and _may_tag_nonspecific(stream) else None
+        self._bang_at: set[int] | None = None
+
+    def _strings(self, node: Any) -> Any:
+        if node is not None and self._bang_text is not None:
+            if self._bang_at is None:
+                self._bang_at = _nonspecific_scalars(type(self), self._bang_text)
+            if self._bang_at:
+                for n in nodes(node):
+                    if isinstance(n, yaml.ScalarNode) and n.start_mark.index in self._bang_at:
+                        n.tag = STR_TAG
+        return node
+
+    def get_node(self) -> Any:
+        return self._strings(super().get_node())  # type: ignore[misc]
+
+    def get_single_node(self) -> Any:
+        return self._strings(super().get_single_node())  # type: ignore[misc]
+
+
+class _PureLoader(_NonSpecificAreStrings, _DepthGuard, yaml.SafeLoader):
     pass
 
 
 if C_AVAILABLE:
-    class _CLoader(_DepthGuard, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+    class _CLoader(_NonSpecificAreStrings, _DepthGuard, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
         pass
     _LOADERS = {"c": _CLoader, "pure": _PureLoader}
 else:  # pragma: no cover - depends on how PyYAML was built
@@ -321,38 +378,66 @@ def _dumper_for(data: Any) -> type:
     return _Dumper if _backend == "c" else _CautiousPureDumper
 
 
-# Plain scalars that YAML 1.2's core schema reads as something else, though YAML 1.1 (PyYAML) reads them
-# as strings: kustomize and kpt (yaml.v3) would turn `1e3` into 1000 and `0o17` into 15.
-_YAML12_NOT_STR = re.compile(
-    r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)|null|Null|NULL|~|true|True|TRUE|false|False|FALSE")
-# The same set, split: the words exactly, and everything else the pattern matches begins with one of these.
-# So the pattern (0.5 ms to compile) is compiled only when a number-like string is written.
-_YAML12_WORDS = frozenset(("null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE"))
-_YAML12_NUMBER_START = frozenset("-+.0123456789")
+# Which plain scalars some reader of the output takes for something else than a string. Every string the
+# function writes must read back as that string under each of them:
+# - go-yaml v2 (kubectl, Argo CD, every sigs.k8s.io/yaml user; sigs.k8s.io/yaml forks v2.4.0), resolve.go:
+#     resolveMap: "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON" (true);
+#     "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF" (false);
+#     "", "~", "null", "Null", "NULL"; ".nan" ".inf" "+.inf" "-.inf" (and their .NaN/.Inf/.INF spellings); "<<".
+#     A first character `+ - 0-9` ('S', 'D'): `plain := strings.Replace(in, "_", "", -1)`, then
+#     `strconv.ParseInt(plain, 0, 64)` and `strconv.ParseUint(plain, 0, 64)` (Go literals: 0x 0o 0b in
+#     either case, a leading 0 for octal), `yamlStyleFloat` =
+#     `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$` on plain, and for plain starting "0b"
+#     `strconv.ParseInt(plain[2:], 2, 64)` (so `0b-1` too). A first character `.`: `strconv.ParseFloat(in, 64)`.
+# - go-yaml v3 (kpt, kustomize's kyaml): the same without y/yes/on/n/no/off, plus "0o" +
+#   `strconv.ParseInt(plain[2:], 8, 64)` (`0o-7`), and timestamps (`parseTimestamp`: "2006-1-2",
+#   optionally with `T`, `t` or a space and a time) decode to a time.Time.
+# - YAML 1.1 as PyYAML reads it (its resolver, asked below: `1:20`, `0b1_0`, `=`, dates, …) and YAML 1.2's
+#   core schema (a subset of go-yaml's numbers).
+# The test is wider than the readers where that is simpler (any Go literal's digits, whatever the range):
+# quoting a string that needed none costs two characters; writing one plain that needed quotes changes it.
+_WORDS = frozenset("""y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF
+    ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF <<""".split()) | {""}
+_NUMBER_START = frozenset("-+.0123456789")
+# Tried on the text without its underscores.
+_GO_NUMBER = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oObB][0-7]+|(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)"
+    r"|0[bo][-+][0-7]+")
+_GO_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?")
 
 
 _RESOLVER = yaml.resolver.Resolver()
 
 
 def ambiguous(value: str) -> bool:
-    """Would a YAML 1.1 or 1.2 reader take this plain scalar for a bool, number or null?"""
-    return value in _YAML12_WORDS or (value[:1] in _YAML12_NUMBER_START and bool(_YAML12_NOT_STR.fullmatch(value))) or \
-        _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) != "tag:yaml.org,2002:str"
+    """Would go-yaml v2 or v3, YAML 1.1 or YAML 1.2 read this plain scalar as anything but this string?"""
+    if value in _WORDS:
+        return True
+    if value[:1] in _NUMBER_START and (_GO_NUMBER.fullmatch(value.replace("_", "") if "_" in value else value)
+                                       or _GO_TIMESTAMP.fullmatch(value)):
+        return True
+    return _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) != STR_TAG
 
 
 def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     # Multi-line strings as literal blocks; PyYAML itself falls back to quoting when a block cannot
     # represent the string exactly. Strings either YAML version would read as bool/number/null are quoted.
     style = "|" if "\n" in value else None
-    if style is None and (value == "" or ambiguous(value)):
-        style = '"'  # "true", "on", "010", "1.10", "1e3", "null": quoted the way Kubernetes manifests quote them
+    if style is None and ambiguous(value):
+        style = '"'  # "y", "on", "010", "0X1F", "1_e3", "null": quoted the way Kubernetes manifests quote them
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-_Dumper.add_representer(str, _str_representer)
-_PureDumper.add_representer(str, _str_representer)
-_CautiousPureDumper.add_representer(str, _str_representer)
+class _AliasDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    pass
+
+
+class _PureAliasDumper(yaml.SafeDumper):
+    pass
+
+
+for _dumper in (_Dumper, _PureDumper, _CautiousPureDumper, _AliasDumper, _PureAliasDumper):
+    _dumper.add_representer(str, _str_representer)
 
 
 def dump(data: Any) -> str:
@@ -373,7 +458,7 @@ def dump(data: Any) -> str:
 def dump_keeping_aliases(data: Any) -> str:
     """Block YAML with anchors and aliases: only for data that refers to itself (`&a [*a]`), which `dump`
     cannot write out in full."""
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper) if _backend == "c" else yaml.SafeDumper
+    dumper = _AliasDumper if _backend == "c" else _PureAliasDumper
     return yaml.dump(data, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True,
                      width=1_000_000)
 

@@ -5,7 +5,7 @@
 
 Seeds are every fixture (its ResourceList for the KRM mode, its plain stream for `render`). Each input is
 a seed with one to three mutations (MUTATIONS below). Every run, in-process through `krm_fn.cli.main` (tests/runner.py)
-under a wall-clock limit, is checked by `violations()` against what the README's "What it promises"
+under a wall-clock limit, is checked by `violations()` against what docs/guarantees.md's "What it promises"
 section says. Failures are printed as one line each (class, seed, mutations, what broke) and written, with
 the input that reproduces them, under --out (default `fuzz-failures/`). tests/test_invariants.py runs a
 short pass of the same code in CI with fixed seeds; tests/fuzz_findings.md lists what it found.
@@ -37,6 +37,7 @@ sys.path.insert(0, str(HERE))
 
 from krm_fn import yamlio  # noqa: E402
 import golden  # noqa: E402
+import goyaml  # noqa: E402
 from backends import BACKENDS  # noqa: E402
 import runner  # noqa: E402
 
@@ -54,7 +55,7 @@ INTERNAL = ("internal.config.kubernetes.io/", "config.kubernetes.io/path", "conf
             "config.k8s.io/id", "kustomize.config.k8s.io/id")
 DERIVED = "kaito-specdec.dev/derived"
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
-# kustomize's file names for a kustomization (README, `render`: kind and apiVersion are optional there).
+# kustomize's file names for a kustomization (docs/cli.md, `render`: kind and apiVersion are optional there).
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 PATHS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 # Generous: the largest fixture takes well under a second; a hang or an alias bomb takes minutes.
@@ -318,7 +319,7 @@ class Obj:
 
     @property
     def kustomization(self) -> bool:
-        """kustomize's own file (README, `render`): kind Kustomization or Component, or no kind in a file of a
+        """kustomize's own file (docs/cli.md, `render`): kind Kustomization or Component, or no kind in a file of a
         kustomization's name, or no kind and no file to go by (anything else without a kind is no object
         and fails the run); apiVersion kustomize's or none. Only strings are an apiVersion or a kind."""
         api, kind = (x if type(x) is str else "" for x in (self.api_version, self.kind))
@@ -440,6 +441,11 @@ def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoi
         if r.code == 1:
             return bad
     bad += _compare(mode, in_objs, out_objs)
+    # kubectl's reading (go-yaml v2; v3 and YAML 1.2 too): a string the function writes plain must read back
+    # as that string. A plain look-alike in the output is one the input had as plain text, or it is written.
+    written = goyaml.plain_misreadings(r.out) - goyaml.plain_misreadings(text)
+    if written:
+        bad.append("kubectl: written plain, misread by go-yaml or YAML 1.2: " + ", ".join(map(repr, list(written)[:5])))
     if mode == "krm" and not _raw_copied(text, r.out, in_objs):
         bad.append("bytes: an untargeted item is not byte-identical")
     if fixpoint and not bad:

@@ -102,6 +102,34 @@ READABLE_BUT_BAD = [
     ("ngramFallback-bad", RL + ITEMS + fc("ngramFallback: '{\"method\": \"ngram\", \"num_speculative_tokens\": 0}'"),
      ["invalid functionConfig", "ngramFallback", "num_speculative_tokens must be a positive integer"],
      "functionConfig.data.ngramFallback"),
+    # Issue 19: ASCII digits only (str.isdigit() and \\d take ٣ and ², int() reads ٣ as 3), no number int()
+    # cannot convert (4 300 digits and up), no string no UTF-8 output can carry (a lone surrogate).
+    ("kaitoVersion-arabic-indic-digits", RL + ITEMS + fc("kaitoVersion: v٠.١٣.٠"),
+     ["invalid functionConfig", 'kaitoVersion: invalid value "v٠.١٣.٠"'], "functionConfig.data.kaitoVersion"),
+    ("kaitoVersion-5000-digits", RL + ITEMS + fc("kaitoVersion: '0." + "1" * 5000 + "'"),
+     ["invalid functionConfig", "kaitoVersion: invalid value", "expected a KAITO release"],
+     "functionConfig.data.kaitoVersion"),
+    ("vllmVersion-arabic-indic-digits", RL + ITEMS + fc("vllmVersion: '٠.١١'"),
+     ["invalid functionConfig", 'vllmVersion: invalid value "٠.١١"'], "functionConfig.data.vllmVersion"),
+    ("vllmVersion-rc-arabic-indic-digits", RL + ITEMS + fc("vllmVersion: 0.11.0rc٢"),
+     ["invalid functionConfig", 'vllmVersion: invalid value "0.11.0rc٢"'], "functionConfig.data.vllmVersion"),
+    ("tunedPresets-5000-digits", RL + ITEMS + fc(
+        "tunedPresets: '{\"phi-4\": {\"method\": \"ngram\", \"num_speculative_tokens\": " + "1" * 5000 + "}}'"),
+     ["invalid functionConfig", "tunedPresets: cannot be read: a number of 5000 digits"],
+     "functionConfig.data.tunedPresets"),
+    ("ngramFallback-5000-digits", RL + ITEMS + fc(
+        "ngramFallback: '{\"method\": \"ngram\", \"num_speculative_tokens\": " + "1" * 5000 + "}'"),
+     ["invalid functionConfig", "ngramFallback: must be a JSON object", "a number of 5000 digits"],
+     "functionConfig.data.ngramFallback"),
+    ("tunedPresets-lone-surrogate-name", RL + ITEMS + fc(
+        "tunedPresets: '{\"a/\\ud800\": {\"method\": \"ngram\", \"num_speculative_tokens\": 3}}'"),
+     ["invalid functionConfig", 'tunedPresets: preset name "a/\\ud800" is not Unicode text'],
+     "functionConfig.data.tunedPresets"),
+    ("tunedPresets-lone-surrogate-model", RL + ITEMS + fc(
+        "tunedPresets: '{\"phi-4\": {\"method\": \"draft_model\", \"model\": \"org/m\\udc80\", "
+        "\"num_speculative_tokens\": 3}}'"),
+     ["invalid functionConfig", 'tunedPresets["phi-4"]: "org/m\\udc80" is not Unicode text'],
+     "functionConfig.data.tunedPresets"),
     ("policy-unknown-setting", RL + ITEMS + fc("mode: validate\nextra: 1", "SpeculativeDecodingPolicy", "spec"),
      ["invalid functionConfig", "unknown setting \"extra\""], None),
     ("functionConfig-wrong-kind", RL + ITEMS + fc("replicas: 1", "Deployment", "spec"),
@@ -200,3 +228,106 @@ def test_installed_command_never_prints_a_traceback(data, words):
     err = proc.stderr.decode()
     check_error(proc.returncode, err, words)
     assert proc.stdout == b"" or proc.stdout.decode().startswith(RL + ITEMS)
+
+
+# --- issue 19: no traceback, whatever a setting, a name or an output holds -------------------------------
+
+SIZES = ["²", "٣Mi", "1" * 5000, "0" * 5000 + "1", "1" * 19 + "Gi"]
+
+
+@pytest.mark.parametrize("value", SIZES, ids=["superscript-two", "arabic-indic", "5000-digits", "leading-zeros",
+                                              "19-digits"])
+@pytest.mark.parametrize("name", ["KAITO_SPECDEC_MAX_INPUT", "ARGOCD_ENV_KAITO_SPECDEC_MAX_INPUT"])
+def test_max_input_takes_ascii_digits_only(name, value):
+    """str.isdigit() is true for ² (int() then raises) and ٣ (int() reads 3); int() refuses 4 300 digits."""
+    code, out, err = run([], (RL + ITEMS).encode(), {name: value})
+    assert (code, out) == (1, "")
+    assert err == f"[error] environment variable {name}: invalid size {value!r}; expected a positive number of " \
+                  "bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
+
+
+SURROGATE_NAME = '{"a/\\ud800": {"method": "ngram", "num_speculative_tokens": 3}}'
+SURROGATE_MODEL = '{"phi-4": {"method": "draft_model", "model": "org/m\\udc80", "num_speculative_tokens": 3}}'
+
+
+@pytest.mark.parametrize("argv", [[], ["presets"], ["presets", "--json"], ["render", "-"]])
+@pytest.mark.parametrize("presets", [SURROGATE_NAME, SURROGATE_MODEL], ids=["name", "model"])
+def test_a_lone_surrogate_in_tuned_presets_is_a_named_error(argv, presets):
+    """JSON's \\ud800 escape without its pair is no Unicode text: the ResourceList, a derived ConfigMap or the
+    `presets` table cannot carry it in UTF-8 (`presets` used to end in a UnicodeEncodeError)."""
+    stdin = (RL + ITEMS).encode() if not argv else WS[2:].replace("\n  ", "\n").encode()
+    code, out, err = run(argv, stdin, {"KAITO_SPECDEC_TUNED_PRESETS": presets})
+    assert code == 1 and "is not Unicode text" in err and "Traceback" not in err
+    assert "environment variable KAITO_SPECDEC_TUNED_PRESETS" in err and len(err.splitlines()) == 1
+    out.encode("utf-8")  # whatever is written is UTF-8 (KRM mode: the input and the error result)
+    assert out == "" or yaml.safe_load(out)["results"][0]["tags"]["id"] in ("SD025", "SD026")
+
+
+@pytest.mark.parametrize("argv", [["presets"], ["presets", "--json"]])
+def test_presets_config_with_a_lone_surrogate_real_process(tmp_path, argv):
+    """The same through a real stdout (UTF-8, strict), with the setting in a --config file."""
+    config = tmp_path / "fc.yaml"
+    config.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fc\ndata:\n"
+                      f"  tunedPresets: '{SURROGATE_NAME}'\n")
+    proc = subprocess.run(["kaito-specdec", *argv, "--config", str(config)], capture_output=True, timeout=60)
+    err = proc.stderr.decode()
+    assert (proc.returncode, proc.stdout) == (1, b"") and "Traceback" not in err
+    assert err.startswith("[error] ") and 'tunedPresets: preset name "a/\\ud800" is not Unicode text' in err
+    assert len(err.splitlines()) == 1
+
+
+def _with_config(data: str) -> str:
+    return (RL + "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
+            "    inference_config.yaml: |\n      vllm:\n" + "".join(f"        {ln}\n" for ln in data.splitlines())
+            + WS + "    config: cfg\n")
+
+
+@pytest.mark.parametrize("tokens", ["1" * 5000 + "k", "1" * 5000 + "K"], ids=["decimal", "binary"])
+def test_a_dotted_value_too_large_for_a_number_is_a_finding(backend, tokens):
+    """vLLM's human_readable_int (`5k`) on thousands of digits: int(inf) or int() past 4 300 digits."""
+    code, out, err = run([], _with_config(f"speculative-config.method: ngram\n"
+                                          f"speculative-config.num_speculative_tokens: {tokens}"))
+    assert code == 1 and "internal error" not in err and "Traceback" not in err
+    assert "num_speculative_tokens is " in err and "[SD607]" in err
+
+
+def test_a_cron_number_with_thousands_of_leading_zeros_is_read(backend):
+    """robfig/cron's Atoi reads `000…01` as 1; int() of the whole text refuses 4 300 digits."""
+    mri = ("- apiVersion: kaito.sh/v1beta1\n  kind: InferenceSet\n  metadata:\n    name: iset\n  spec:\n"
+           "    replicas: 1\n    labelSelector:\n      matchLabels:\n        apps: iset\n    autoUpgrade:\n"
+           "      enabled: true\n      maintenanceWindow:\n        schedule: \"" + "0" * 5000 + "61 2 * * *\"\n"
+           "        duration: 2h\n    template:\n      metadata:\n        annotations:\n"
+           "          kaito.sh/enable-speculative-decoding: \"true\"\n"
+           "      resource:\n        instanceType: Standard_NC24ads_A100_v4\n"
+           "      inference:\n        preset:\n          name: microsoft/Phi-4-mini-instruct\n")
+    code, out, err = run([], RL + "items:\n" + mri)
+    assert code == 1 and "internal error" not in err
+    assert "end of range (61) above maximum (59)" in err and "[SD143]" in err
+
+
+def test_kpt_index_annotation_takes_ascii_digits_only(backend):
+    """kyaml reads config.kubernetes.io/index with strconv.Atoi; int() would read ٣ as 3."""
+    ws = WS.replace("    annotations:\n", "    annotations:\n      config.kubernetes.io/path: p.yaml\n"
+                                         "      config.kubernetes.io/index: '٣'\n")
+    code, out, err = run([], RL + "items:\n" + ws.replace('"true"', '"maybe"'))
+    assert code == 1 and err.startswith("p.yaml: [error] ") and "(document" not in err
+
+
+# A finding on an item whose name, namespace and kpt path hold line breaks, a carriage return and an escape
+# sequence: stderr (all kustomize users see) shows each finding on one line, nothing starts a forged one.
+FORGED = (RL + "items:\n- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n"
+          "    name: \"ws\\n[error] FORGED name\"\n    namespace: \"ns\\r\\e[31m\\u2028\"\n    annotations:\n"
+          "      kaito.sh/enable-speculative-decoding: \"maybe\"\n"
+          "      internal.config.kubernetes.io/path: \"a\\n[error] FORGED path.yaml\"\n"
+          "  inference:\n    preset:\n      name: phi-4\n")
+
+
+def test_names_and_paths_cannot_forge_stderr_lines(backend):
+    code, out, err = run([], FORGED)
+    findings = [r for r in yaml.safe_load(out)["results"] if r["severity"] != "info"]
+    assert code == 1 and len(findings) >= 2
+    lines = err.splitlines()
+    assert len(lines) == len(findings) and not any(ln.startswith("[error] FORGED") for ln in lines)
+    assert all(ln.startswith("a\\n[error] FORGED path.yaml: [error] kaito.sh/v1beta1/Workspace/"
+                             "ns\\r\\x1b[31m\\u2028/ws\\n[error] FORGED name ") for ln in lines), err
+    assert findings[0]["resourceRef"]["name"] == "ws\n[error] FORGED name"  # the ResourceList: data as it is

@@ -1,6 +1,6 @@
 """The benchmark runs with one command and measures what it claims to measure: a smoke round with tiny
 sizes and one repeat, here with kpt hidden (its columns must say why they are empty);
-tests/e2e/test_e2e_bench.py runs it with kpt. No timing assertions: the figures belong in the README."""
+tests/e2e/test_e2e_bench.py runs it with kpt. No timing assertions: the figures belong in docs/performance.md."""
 from __future__ import annotations
 
 import os

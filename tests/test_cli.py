@@ -111,13 +111,15 @@ def check_rendered(out: str) -> str:
     d = docs(out)
     assert len(d) == 5
     assert "".join("---\n" + x for x in d[:2]) == CONFIG_RENDERED
-    m = re.fullmatch(re.escape(WORKSPACE) + r"  config: (specdec-mtp-[a-z0-9]+)\n", d[2])
-    assert m, d[2]
+    # The derived ConfigMap comes before the Workspace it serves (`kubectl apply -f` applies in order, and
+    # KAITO's webhook refuses a Workspace whose ConfigMap does not exist yet).
+    m = re.fullmatch(re.escape(WORKSPACE) + r"  config: (specdec-mtp-[a-z0-9]+)\n", d[3])
+    assert m, d[3]
     name = m.group(1)
-    cm = yaml.safe_load(d[3])
+    cm = yaml.safe_load(d[2])
     assert (cm["kind"], cm["metadata"]["name"], cm["metadata"]["namespace"]) == ("ConfigMap", name, "ml")
     assert yaml.safe_load(cm["data"]["inference_config.yaml"]) == {"vllm": {"speculative-config": MTP_JSON}}
-    assert "config.kubernetes.io" not in d[3] and "config.k8s.io" not in d[3]
+    assert "config.kubernetes.io" not in d[2] and "config.k8s.io" not in d[2]
     assert d[4] == NAMESPACE
     return name
 
@@ -171,7 +173,7 @@ def test_render_config_file(package, tmp_path_factory):
                    "  tunedPresets: '{\"deepseek-r1-0528\": {\"method\": \"mtp\", \"num_speculative_tokens\": 3}}'\n")
     code, out, err = run(["render", "--config", str(cfg), str(package)])
     assert (code, err) == (0, "")
-    cm = yaml.safe_load(docs(out)[3])
+    cm = yaml.safe_load(docs(out)[2])
     assert yaml.safe_load(cm["data"]["inference_config.yaml"]) == \
         {"vllm": {"speculative-config": '{"method":"mtp","num_speculative_tokens":3}'}}
     # a ConfigMap functionConfig file works too, and --mode beats the file

@@ -13,7 +13,7 @@ from krm_fn import checks, findings
 
 PACKAGE = Path(findings.__file__).resolve().parent
 # Built, table-tested, not yet wired into the plan (issues #11 and #12): their ids join the catalogue, and so
-# the README and `disable`, in the change that makes the function emit them.
+# docs/findings.md and `disable`, in the change that makes the function emit them.
 NOT_WIRED: set[str] = set()
 # The calls that make a finding, and the position of their message argument.
 FINDING_CALLS = {"about": 1, "Result": 1, "Finding": 0, "ConfigError": 0, "_failure": 0}
@@ -55,7 +55,7 @@ def test_ids_are_unique_well_formed_and_titled() -> None:
 
 
 def test_kaito_checks_hold_the_sd1xx_ids_and_nothing_else_does() -> None:
-    """SD1xx are KAITO's admission rules (checks.CHECKS); the other ranges: README, findings.py."""
+    """SD1xx are KAITO's admission rules (checks.CHECKS); the other ranges: docs/findings.md, findings.py."""
     kaito = set(checks.CHECKS)
     for id, (_, module) in findings.CATALOGUE.items():
         assert (module in kaito) == id.startswith("SD1"), f"{id} of {_short(module)}: SD1xx are KAITO's checks'"

@@ -137,7 +137,7 @@ def test_odd_line_breaks_in_render(backend, brk, wrapped):
     r = run(text.replace("\n", brk), backend, "render", "-")
     assert r.code == 0, r.err
     docs = list(yaml.safe_load_all(r.text))
-    assert [d["kind"] for d in docs] == ["Workspace", "ConfigMap", "Service"]
+    assert [d["kind"] for d in docs] == ["ConfigMap", "Workspace", "Service"]  # the derived one first
     assert "config.kubernetes.io" not in r.text  # orchestrator annotations stripped, none left behind
     assert docs[2] == {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"},
                        "spec": {"ports": [{"port": 80}]}}
@@ -164,8 +164,8 @@ def test_render_of_a_json_list(backend, kind, indent):
     r = run(_json(kind, [JWS, JSVC], indent), backend, "render", "-")
     assert r.code == 0, r.err
     docs = list(yaml.safe_load_all(r.text))
-    assert [d["kind"] for d in docs] == ["Workspace", "ConfigMap", "Service"]
-    assert docs[0]["inference"]["config"] == docs[1]["metadata"]["name"]
+    assert [d["kind"] for d in docs] == ["ConfigMap", "Workspace", "Service"]  # the derived one first
+    assert docs[1]["inference"]["config"] == docs[0]["metadata"]["name"]
     assert docs[2] == JSVC
     again = run(r.text, backend, "render", "-")
     assert again.code == 0 and again.text == r.text  # a fixpoint
@@ -261,6 +261,8 @@ def test_block_scalar_at_the_end_of_a_file_in_render(backend, header, changed, t
     r = run(b"", backend, "render", str(first), str(second))
     assert r.code == 0, r.err
     docs = list(yaml.safe_load_all(r.text))
+    if changed:
+        docs = [d for d in docs if d.get("kind") != "ConfigMap"]  # the derived one comes first
     got = docs[0]["notes"] if changed else docs[0]["data"]["note"]
     assert got == _value(header)
     assert docs[-1]["kind"] == "Namespace"
@@ -279,10 +281,10 @@ def test_render_keeps_head_and_tail_comments(backend):
     assert r.code == 0, r.err
     docs = r.text.split("---\n")[1:]
     assert docs[0] == NS_DOC  # untouched: byte for byte, comments before the first key and after the last
-    assert docs[1].startswith("# head of the workspace\napiVersion: kaito.sh/v1beta1\n")
-    assert docs[1].endswith("      name: phi-4\n  config: specdec-ngram-80815d3ebc\n"
+    assert docs[1].startswith("apiVersion: v1\nkind: ConfigMap\n")  # the derived one before its Workspace
+    assert docs[2].startswith("# head of the workspace\napiVersion: kaito.sh/v1beta1\n")
+    assert docs[2].endswith("      name: phi-4\n  config: specdec-ngram-80815d3ebc\n"
                             "# tail of the workspace\n  # indented too\n".replace("      ", "    "))
-    assert docs[2].startswith("apiVersion: v1\nkind: ConfigMap\n")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -1,4 +1,4 @@
-"""The promises of README "What it promises", checked on every fixture and on a few thousand seeded
+"""The promises of docs/guarantees.md "What it promises", checked on every fixture and on a few thousand seeded
 mutations of them, in KRM mode and `render`, on both YAML backends (issue 10).
 
 The oracle and the mutations are tests/fuzz.py (`python tests/fuzz.py` is the long pass). Everything here
@@ -141,6 +141,10 @@ def test_the_oracle_sees_broken_output(monkeypatch: pytest.MonkeyPatch) -> None:
                                              "metadata: {name: config-audit}}\n", 1),
         "output": lambda out: out + "\t- [\n",
         "bytes": lambda out: out.replace("mountPath: /cfg}]", "mountPath: \"/cfg\"}]"),
+        # A string kubectl reads as a boolean: `y` written plain (a new label on the derived ConfigMap).
+        "kubectl": lambda out: out.replace("    annotations:\n      kaito-specdec.dev/derived:",
+                                           "    labels:\n      feature: y\n    annotations:\n"
+                                           "      kaito-specdec.dev/derived:", 1),
     }
     for word, edit in cases.items():
         monkeypatch.setattr(fuzz, "run", tampered(edit))
@@ -148,7 +152,7 @@ def test_the_oracle_sees_broken_output(monkeypatch: pytest.MonkeyPatch) -> None:
         assert any(p.startswith(word) for p in problems), (word, problems)
 
 
-# (document, whether `render` leaves it out as kustomize's own file): README, the `render` row of the CLI table.
+# (document, whether `render` leaves it out as kustomize's own file): docs/cli.md, the `render` row of the command table.
 KUSTOMIZE_FILES = [
     ("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]", True),
     ("kind: Component\nresources: [a.yaml]", True),

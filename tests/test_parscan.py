@@ -9,8 +9,10 @@ through the parallel scan as well.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -301,3 +303,67 @@ def test_a_small_run_does_not_import_it(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
     assert out.stdout.splitlines()[-1] == "True False", out
     assert parscan.THRESHOLD == 16_384  # krm_fn/fastread.py's _parscan assumes this default
+
+
+def _helper_of(pid: int) -> int | None:
+    """The pid of a process whose parent is `pid` (Linux /proc), or None."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                return int(entry)
+    return None
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie holds nothing: no descriptor, no CPU)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _waited(until, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not until():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="finds the helper and its descriptors in /proc")
+def test_sigterm_ends_the_output_at_once_and_the_helper_with_it(big: Path) -> None:
+    """kpt, Argo CD or a cancelled CI job stop the function with SIGTERM while the helper works (here: it
+    hangs, so it surely runs when the signal comes). Whatever reads the function's stdout and stderr sees
+    EOF at once, and no helper is left running: it holds neither, and dies with its parent (issue 19)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KAITO_SPECDEC_")}
+    with open(big, "rb") as stdin:
+        proc = subprocess.Popen([sys.executable, "-c", _BOOT, "hang", str(big.parent / "sigterm.log")],
+                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    helper = None
+    try:
+        assert _waited(lambda: _helper_of(proc.pid) is not None, 30), "the helper never started"
+        helper = _helper_of(proc.pid)
+        _waited(lambda: os.readlink(f"/proc/{helper}/fd/1") == os.devnull, 2)  # (just after the fork: not yet)
+        holds = [os.readlink(f"/proc/{helper}/fd/{fd}") for fd in (0, 1, 2)]
+        proc.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=5)  # EOF on both pipes, and the exit
+        except subprocess.TimeoutExpired:
+            pytest.fail("no EOF on the function's stdout/stderr 5 s after SIGTERM: the helper holds them")
+        assert time.monotonic() - start < 0.5
+        assert proc.returncode == -signal.SIGTERM and out == b"" and b"Traceback" not in err
+        assert _waited(lambda: not _alive(helper), 0.5), "the helper outlived its parent"
+        assert holds == [os.devnull] * 3, f"the helper's stdin, stdout, stderr: {holds}"
+    finally:
+        proc.kill()
+        proc.wait()
+        if helper is not None and _alive(helper):
+            os.kill(helper, signal.SIGKILL)

@@ -420,7 +420,7 @@ def test_lws_ray_leader_script_and_ray_only_workers():
         " --speculative-config='" + NGRAM + "'")
     assert lwt["workerTemplate"] == obj["spec"]["leaderWorkerTemplate"]["workerTemplate"]
     # `latest` names no release: the default vllmVersion (0.25.1) judges --pipeline_parallel_size 2 (#22)
-    assert [(f.id, f.severity.value) for f in plan.findings] == [("SD701", "info"), ("SD715", "info")]
+    assert [(f.id, f.severity.value) for f in plan.findings] == [("SD701", "info"), ("SD715", "warning")]
 
 
 def test_the_design_note_example_is_what_the_plan_does():
@@ -430,7 +430,7 @@ def test_the_design_note_example_is_what_the_plan_does():
     import yaml
 
     text = (pathlib.Path(__file__).parent.parent / "docs" / "plain-vllm.md").read_text()
-    blocks = dict(re.findall(r"<!-- plain-vllm-example:(\w+) -->\n```yaml\n(.*?)```", text, re.S))
+    blocks = dict(re.findall(r"<!-- plain-deployment-(\w+):start -->\n```yaml\n(.*?)```", text, re.S))
     before, after = yaml.safe_load(blocks["input"]), yaml.safe_load(blocks["output"])
     plan = plan_workload(kind_of(before["apiVersion"], before["kind"]), before)
     assert jsonpatch.apply_patch(before, list(plan.ops)) == after

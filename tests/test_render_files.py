@@ -85,10 +85,15 @@ def test_symlink_out_of_the_folder_is_not_followed(tree):
                           "outside the folders given; not followed")
 
 
-def test_symlinked_folder_out_of_the_folder_is_not_followed(tree):
-    (tree / "shared").symlink_to(tree.parent / "outside")
+@pytest.mark.parametrize("name, target", [("shared", "../outside"), ("up", ".."), ("root", "/"),
+                                          ("shared.yaml", "../outside")])
+def test_symlinked_folder_out_of_the_folder_is_skipped(tree, name, target):
+    """Symlinked folders are never descended into, so one pointing out of the folders given (a `up -> ..`
+    many repositories have) is skipped like any other: it does not fail the run (issue 19)."""
+    (tree / name).symlink_to(target)
     code, out, err = run(["render", str(tree)])
-    assert (code, out) == (1, "") and "outside the folders given" in err
+    assert (code, err) == (0, "")
+    assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")  # nothing from outside/ (its Secret)
 
 
 def test_symlink_to_a_folder_given_is_followed(tree):
@@ -184,10 +189,23 @@ def test_symlinked_folder_inside_is_not_descended_twice(tree):
     assert out == "---\n" + NS.format("a") + "---\n" + NS.format("b")
 
 
-@pytest.mark.parametrize("value", ["", " ", "0", "1.5Mi"])
+@pytest.mark.parametrize("value", ["", " ", "0", "1.5Mi", "²", "٣Mi", "1" * 5000],  # ASCII digits, int() can read
+                         ids=["empty", "blank", "zero", "fraction", "superscript-two", "arabic-indic", "5000-digits"])
 def test_bad_max_input_option_is_refused_not_ignored(tmp_path, value):
     (tmp_path / "a.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
     code, out, err = run(["render", "--max-input", value, str(tmp_path)])
     assert (code, out) == (1, "")
     assert err == f"[error] --max-input: invalid size {value!r}; expected a positive number of bytes, " \
                   "optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
+
+
+def test_a_file_name_cannot_forge_a_stderr_line(tmp_path):
+    """A newline in a file name under `render DIR` stays in the one line of its finding (issue 19)."""
+    (tmp_path / "x\n[error] FORGED.yaml").write_text(
+        "apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: w\n  annotations:\n"
+        "    kaito.sh/enable-speculative-decoding: \"maybe\"\ninference:\n  preset:\n    name: phi-4\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, out) == (1, "")
+    assert err == f"{tmp_path}/x\\n[error] FORGED.yaml:6: [error] kaito.sh/v1beta1/Workspace/w metadata.annotations" \
+                  "[kaito.sh/enable-speculative-decoding]: annotation kaito.sh/enable-speculative-decoding has " \
+                  'invalid value "maybe"; expected "true" or "false" [SD101]\n'

@@ -44,13 +44,14 @@ def test_render_leaves_local_config_and_the_policy_out(tmp_path: Path) -> None:
     r = run(["render", "--config", str(tmp_path / "policy.yaml"), str(tmp_path)])
     assert r.code == 0, r.err
     kinds = [(d["kind"], d["metadata"]["name"]) for d in r.docs]
-    assert kinds == [("Workspace", "ws"), ("ConfigMap", kinds[1][1])] and kinds[1][1].startswith("specdec-ngram-")
+    # The derived ConfigMap comes before the Workspace it serves (issue 21: `kubectl apply -f` applies in order).
+    assert kinds == [("ConfigMap", kinds[0][1]), ("Workspace", "ws")] and kinds[0][1].startswith("specdec-ngram-")
 
 
 def test_render_reads_a_resource_list_on_stdin() -> None:
     r = run(["render", "-"], RL + WS)
     assert r.code == 0, r.err
-    assert [d["kind"] for d in r.docs] == ["Workspace", "ConfigMap"]
+    assert [d["kind"] for d in r.docs] == ["ConfigMap", "Workspace"]
 
 
 def test_render_skips_hidden_folders_and_reads_each_file_once(tmp_path: Path) -> None:
@@ -85,4 +86,4 @@ def test_render_of_a_resource_list_uses_its_function_config() -> None:
     assert r.code == 0, r.err
     assert [d["kind"] for d in r.docs] == ["Workspace"]  # validate: nothing derived
     r = run(["render", "--mode", "materialize", "-"], RL + WS + fc)
-    assert [d["kind"] for d in r.docs] == ["Workspace", "ConfigMap"]  # the flag wins
+    assert [d["kind"] for d in r.docs] == ["ConfigMap", "Workspace"]  # the flag wins

@@ -1,5 +1,10 @@
 """Enable-then-disable returns the original resources (SPEC 5.2), for every fixture that changes something
-(its golden output is not its input) and starts from the user's files."""
+(its golden output is not its input) and starts from the user's files.
+
+Run with kaitoVersion v0.13.0 (unless the case sets its own): on v0.11-v0.12 a disabled Workspace that had
+no config keeps one (krm_fn/rollout.py, SD421), and on every release a derived ConfigMap the Workspaces of an
+InferenceSet or MultiRoleInference already have still mount is kept, marked (SD422): those are the two
+exceptions, checked here as such (issue 21)."""
 from __future__ import annotations
 
 import re
@@ -41,7 +46,8 @@ def _writes(case: str) -> bool:
     validate mode or a workload left to its own config writes nothing, so there is nothing to undo)."""
     status = yaml.safe_load((ROOT / case / "results.yaml").read_text(encoding="utf-8"))
     expected = (ROOT / case / "expected.yaml").read_text(encoding="utf-8")
-    return status["exitCode"] == 0 and without_results(expected) != case_input(case)
+    return status["exitCode"] == 0 and without_results(expected) != case_input(case) \
+        and ("kaito-specdec.dev/derived" in without_results(expected) or PLAIN_RECORD in without_results(expected))
 
 
 # The cases with something to undo; the run below asserts that it writes, so none of them passes unchecked.
@@ -51,7 +57,7 @@ REVERSED = [case for case in _enabled_cases() if _writes(case)]
 @pytest.mark.parametrize("case", REVERSED)
 def test_enable_then_disable_restores_input(case: str) -> None:
     text = case_input(case)
-    env = case_env(case)
+    env = {"KAITO_SPECDEC_KAITO_VERSION": "v0.13.0", **case_env(case)}
     first = run([], text, env)
     out = first.out
     assert first.code == 0, first.err
@@ -69,11 +75,23 @@ def test_enable_then_disable_restores_input(case: str) -> None:
     code2, out2, err2 = run([], without_results(out).replace(ON, OFF), env)
     assert code2 == 0, err2
     assert "kaito-specdec.dev/derived" in out
-    assert "kaito-specdec.dev/derived" not in out2
+    if "specdec-off-" in out2:
+        # An older kaitoVersion of the case's own: the disabled Workspace keeps a config without
+        # speculative-config (SD421), so there is nothing more to compare.
+        assert "[SD421]" in " ".join(r["tags"]["id"] for r in yaml.safe_load(out2)["results"]) or "SD421" in out2
+        return
     # A MultiRoleInference's child that said otherwise than its parent is decided as KAITO rewrites it: its
     # config reference now follows the role's (as KAITO's controller would set it), so it is compared apart.
     rewritten = {r["resourceRef"]["name"] for r in first.results
                  if r["message"].startswith("differs from what MultiRoleInference")}
+    kept = [i for i in yaml.safe_load(out2)["items"] if i.get("kind") == "ConfigMap"
+            and "kaito-specdec.dev/derived" in ((i.get("metadata") or {}).get("annotations") or {})]
+    assert all("kaito-specdec.dev/kept-for" in i["metadata"]["annotations"] for i in kept), kept
+    if kept:
+        names = {i["metadata"]["name"] for i in kept} | rewritten
+        after = [i for i in _without_opt_in(without_results(out2)) if i["metadata"].get("name") not in names]
+        assert after == [i for i in _without_opt_in(text) if i["metadata"].get("name") not in names]
+        return
     if "created-by" in text or "ownerReferences" in text or rewritten:
         # Children took the parent's value, as KAITO syncs it: "false" now where they had none before.
         after, before = _without_opt_in(without_results(out2)), _without_opt_in(text)

@@ -3,7 +3,7 @@ compiles no code, and the entry point exits without tearing the interpreter down
 
 Checked in a fresh interpreter started with -S, so that nothing a site hook or an editable install's
 finder imports (pathlib, contextlib, …) hides what the package itself imports. The figures are in the
-README's performance section; no timings here.
+docs/performance.md; no timings here.
 """
 from __future__ import annotations
 

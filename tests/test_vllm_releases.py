@@ -107,8 +107,8 @@ def test_mtp_before_0_11_falls_back_to_ngram():
 
 
 @pytest.mark.parametrize("version,severity,refuses", [
-    ((0, 8, 5), Severity.ERROR, True), ((0, 9, 2), Severity.WARNING, False), ((0, 10, 0), Severity.INFO, False),
-    ((0, 33, 0), Severity.INFO, False)])
+    ((0, 8, 5), Severity.ERROR, True), ((0, 9, 2), Severity.WARNING, False), ((0, 10, 0), Severity.WARNING, False),
+    ((0, 33, 0), Severity.WARNING, False)])
 def test_pipeline_verdict_by_release(version, severity, refuses):
     verdict = pipeline_verdict(version, "x")
     assert (verdict.severity, verdict.refuses) == (severity, refuses)

@@ -1,6 +1,6 @@
-"""KAITO's admission rules for the objects the function touches, one module each (SPEC.md 3 and 5.3a).
+"""KAITO's admission rules for the objects the function touches, one module each.
 
-Every check module has `ID` (its name in the README's table), `FINDINGS` (its numbered ids and their
+Every check module has `ID` (its name in docs/checks.md's table), `FINDINGS` (its numbered ids and their
 titles) and a docstring that quotes the KAITO rule it mirrors, with PASS and FAIL examples; a workload
 check also has `KINDS` (the kinds `validate` runs it on). Its findings are `Finding`s (message, field, id).
 Opt-in checks (`OPT_IN`): `check(workload, settings) -> Finding | None`; the first failing one is reported,

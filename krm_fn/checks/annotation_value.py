@@ -1,6 +1,6 @@
 """annotation-value: the annotation must be exactly the string "true" or "false".
 
-KAITO rule mirrored (v0.13.0 webhook, SPEC.md section 3): the value is read from the annotations map, a
+KAITO rule mirrored (v0.13.0 webhook): the value is read from the annotations map, a
 `map[string]string`, and anything but "true" / "false" is refused with
 `annotation kaito.sh/enable-speculative-decoding has invalid value %q; expected "true" or "false"`.
 

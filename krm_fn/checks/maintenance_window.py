@@ -165,7 +165,8 @@ def _int(expr: str) -> int:
     refused = atoi_error(expr)
     if refused:
         raise CronError(f"failed to parse int from {expr}: {refused}")
-    num = int(expr)
+    digits = expr.lstrip("+-").lstrip("0") or "0"  # int(expr) refuses 4 300 digits, leading zeros too
+    num = -int(digits) if expr.startswith("-") else int(digits)
     if num < 0:
         raise CronError(f"negative number ({num}) not allowed: {expr}")
     return num

@@ -48,7 +48,8 @@ from .flux import substituted_later
 
 ID = "name-label"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {"SD128": "a Workspace, InferenceSet or MultiRoleInference name that is not a DNS-1123 label"}
+FINDINGS = {"SD128": "a Workspace, InferenceSet or MultiRoleInference name that is not a DNS-1123 label",
+            "SD145": "a MultiRoleInference whose child InferenceSet name <mri>-<role> is longer than 63 characters"}
 
 _LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 # Go's MatchString with ^…$ anchors the whole text (Python's `$` would also take a final line break).
@@ -94,4 +95,23 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     errs = label_errors(name)
     if errs:
         return [Finding(", ".join(errs), field, id="SD128")]
+    if w.spec is kinds.MULTIROLEINFERENCE:
+        return _child_names(w, name)
     return []
+
+
+def _child_names(w: Workload, name: str) -> list[Finding]:
+    """A MultiRoleInference of 56-63 characters is admitted, but its controller names a role's InferenceSet
+    `fmt.Sprintf("%s-%s", mri.Name, role.Type)` (pkg/controllers/multiroleinference/controller.go, v0.12.0,
+    409) and the InferenceSet webhook's `validation.IsDNS1123Label(is.Name)` (api/v1beta1/
+    inferenceset_validation.go, 39) refuses one over 63 characters: that role never runs."""
+    roles = kinds.get(w.data, ("spec", "roles"))
+    out = []
+    for n, role in enumerate(roles if isinstance(roles, list) else []):
+        kind = role.get("type") if isinstance(role, dict) else None
+        child = f"{name}-{kind}"
+        if isinstance(kind, str) and kind and len(child.encode("utf-8", "surrogatepass")) > _MAX_LENGTH:
+            out.append(Finding(f"KAITO names this role's InferenceSet {child!r}, {len(child)} characters, and its InferenceSet webhook refuses a name of more than {_MAX_LENGTH} (IsDNS1123Label), so the role never runs; shorten metadata.name to at most {_MAX_LENGTH - len(kind) - 1} characters",
+                               "metadata.name", id="SD145"))
+            break
+    return out

@@ -1,6 +1,6 @@
 """preset-required: speculative decoding needs a preset inference (a model name KAITO can resolve).
 
-KAITO rule mirrored (v0.13.0 webhook, SPEC.md section 3): without a preset name the opt-in is refused.
+KAITO rule mirrored (v0.13.0 webhook): without a preset name the opt-in is refused.
 A v1beta1 InferenceSet is validated by KAITO through the Workspace it projects
 (`inferenceset.ValidateWorkspaceForInferenceSet`: `NewWorkspaceForInferenceSet(is).ValidateCreate(ctx)`, its
 errors `.ViaField("spec", "template")`), so its message is the Workspace's; a v1alpha1 InferenceSet has no

@@ -43,7 +43,7 @@ DOCUMENTS = [
     ("remove-only-key", "vllm:\n  a: 1\nz: 2\n", [rm("/vllm/a")], None, "vllm: {}\nz: 2\n"),
     ("remove-from-flow", "vllm: {a: 1, b: 2}  # c\n", [rm("/vllm/a")], None, "vllm: {b: 2}  # c\n"),
     ("replace-block-scalar", "vllm:\n  a: |\n    x\nz: 2  # c\n", [rep("/vllm/a", "y")], None,
-     "vllm:\n  a: y\nz: 2  # c\n"),
+     'vllm:\n  a: "y"\nz: 2  # c\n'),  # `y` is true to go-yaml v2
     # Emitted whole (comments go, meaning stays):
     ("flow-root-emitted", "{a: 1}  # c\n", [add("/b", "x")], None, "a: 1\nb: x\n"),
     ("shared-anchor-emitted", "v: &v\n  a: 1\nw: *v\n", [add("/v/b", "x")], None,

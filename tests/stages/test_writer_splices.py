@@ -31,7 +31,7 @@ SPLICES = [
     ("remove-an-item", HEAD + A + B, changes(removed={0}), HEAD + B),
     ("indented-entries", HEAD + "  - kind: A\n    x: 1\n", changes({0: [{"op": "add", "path": "/y", "value": 2}]},
                                                              added=[(0, NEW)]),
-     HEAD + "  - kind: A\n    x: 1\n    y: 2\n  - kind: C\n    metadata:\n      name: c\n"),
+     HEAD + "  - kind: A\n    x: 1\n    \"y\": 2\n  - kind: C\n    metadata:\n      name: c\n"),
     ("crlf", (HEAD + A).replace("\n", "\r\n"), changes({0: [PATCH]}, added=[(0, NEW)]),
      (HEAD + A + "    namespace: ns\n- kind: C\n  metadata:\n    name: c\n").replace("\n", "\r\n")),
     ("no-final-newline", HEAD + A.rstrip("\n"), changes(added=[(0, NEW)]),

@@ -1,0 +1,380 @@
+"""A small model of what KAITO's controllers do between two renders, per release (issue 21).
+
+Given the objects in the cluster after the last sync and the next rendered output, `Cluster.sync` applies the
+output (ConfigMaps first, as kustomize, kpt, Argo CD and Flux order them, or in stream order, as
+`kubectl apply -f` does), prunes what the output no longer has (when the orchestrator prunes), and runs the
+controllers until nothing changes. `Cluster.pods()` then says, per Workspace, what its pods' vLLM command
+and mounts are, whether vLLM can start and what speculative config it runs. Only what speculative decoding
+touches is modelled: the config reference, the `--kaito-config-file` flag, KAITO's own `--speculative-config`
+(v0.13), and the opt-in annotation.
+
+Every rule below is read off KAITO's source (the kaito-project/kaito repository; file, tag, lines).
+
+Workspace controller, `pkg/workspace/controllers/workspace_controller.go`
+    The revision hashes `resource`, `inference` and `tuning`, never annotations (v0.12.0, 498-505):
+        func ComputeHash(w *kaitov1beta1.Workspace) string { ... encoder.Encode(w.Resource)
+            encoder.Encode(w.Inference)  encoder.Encode(w.Tuning) ... }
+    A missing StatefulSet is created from the current spec (v0.12.0, 634-639: `if apierrors.IsNotFound(err)
+    { return resources.CreateResource(ctx, workloadObj, c.Client) }`); the controller `Owns(&appsv1.StatefulSet{})`
+    (1543), so deleting the StatefulSet recreates it with the current command.
+    On a new revision it copies only these into the existing StatefulSet (v0.10.0, 503-506; v0.11.0, 624-627;
+    v0.12.0, 669-672), not the command:
+        spec.Containers[0].Env = desiredPodSpec.Containers[0].Env
+        spec.Containers[0].VolumeMounts = desiredPodSpec.Containers[0].VolumeMounts
+        spec.InitContainers = desiredPodSpec.InitContainers
+        spec.Volumes = desiredPodSpec.Volumes
+    (v0.12.0, 652-664: the whole template only on a base-image upgrade requested by a label; not modelled.)
+    The v0.13 code: design #2303, step 4.5 ("Rollout detection must include the annotation", docs/proposals/
+    20260827-speculative-decoding.md) folds the annotation into ComputeHash ("Extend the hashed struct with a
+    `SpecDecoAnnotation string` field") and "extends the selective update to also set
+    `spec.Containers[0].Command = desiredPodSpec.Containers[0].Command` (and `Args` for completeness)".
+    ASSUMED: PR #2312's hunk of workspace_controller.go could not be read (the mirror has no refs/pull/2312;
+    the code index holds the PR's webhook files only); the model takes the design's step 4.5 as what v0.13 does.
+
+The vLLM command, `pkg/model/interface.go`
+    `--kaito-config-file` is on the command only when a config volume is mounted (v0.10.0, 359-361; v0.11.0,
+    422-424; v0.12.0, 482-484):
+        if rc.ConfigVolume != nil {
+            p.VLLM.ModelRunParams["kaito-config-file"] = path.Join(rc.ConfigVolume.MountPath, ConfigfileNameVLLM)
+    and the volume is always `config-volume` at one mount path (`pkg/utils/common_preset.go`, v0.10.0, 161-178),
+    so a new config reference keeps the path and only changes the ConfigMap behind it.
+
+The config volume, `pkg/workspace/inference/preset_inferences.go`
+    v0.10: always mounted; with no `inference.config` KAITO copies its default `inference-params-template`
+    into the namespace (v0.10.0, 376-397: `resources.EnsureConfigOrCopyFromDefault(...,
+    client.ObjectKey{Name: v1beta1.DefaultInferenceConfigTemplate})`, `pkg/utils/resources/resources.go`
+    152-210: a user ConfigMap that is not found is an error and the reconcile stops).
+    v0.11, v0.12: mounted only when the Workspace names one (v0.11.0, 454-459; v0.12.0, 531-537):
+        // Mount the user-provided inference config ConfigMap when set. When empty,
+        // no config volume is mounted and the runtime falls back to its built-in defaults.
+        if userConfig := ctx.Workspace.Inference.Config; userConfig != "" {
+
+KAITO's vLLM runtime, `presets/workspace/inference/vllm/inference_api.py`
+    The flag opens the file, so a flag without the volume crash-loops (v0.12.0, 134-135 and 175-177; v0.10.0,
+    100-101; v0.11.0, 126-127 and 167-168):
+        if kaito_args.kaito_config_file:
+            file_config = KaitoConfig.from_yaml(kaito_args.kaito_config_file)
+        ...  with open(yaml_file) as file:
+    and every key under `vllm:` becomes `--<key> <value>` (v0.12.0, 143-145).
+
+KAITO's own injection (v0.13 code, design #2303 step 3): with the annotation "true" KAITO adds
+`--speculative-config` unless the referenced ConfigMap has the key `vllm.speculative-config`
+(`loadUserSpeculativeConfig`: "returns (true, nil) iff the vllm.speculative-config key is present").
+
+InferenceSet controller, `pkg/inferenceset/inferenceset_controller.go`
+    A new child Workspace gets a copy of the template's annotations and its `inference` (v0.10.0, 278-303:
+    `workspaceAnnotations := maps.Clone(iObj.Spec.Template.Annotations)` ... `workspaceObj.Inference =
+    &iObj.Spec.Template.Inference`; v0.12.0 `pkg/utils/inferenceset/inferenceset.go` 133,
+    NewWorkspaceForInferenceSet). Existing children get labels only (v0.12.0, 389-425: "Reconcile labels on
+    existing workspaces by additively propagating InferenceSet metadata labels"); no template field reaches
+    them. The v0.13 code (PR #2312, inferenceset_controller.go ~342, review thread of 2026-09-07:
+    `desiredSpecDecoValue, desiredHasSpecDeco := desired.Annotations[kaitov1beta1.AnnotationEnableSpeculativeDecoding]`;
+    design #2303 step 4.5: "reconcile **only the `kaito.sh/enable-speculative-decoding` key** on existing
+    child Workspaces") syncs that one key, nothing else.
+
+MultiRoleInference controller, `pkg/controllers/multiroleinference/controller.go` (v0.11.0 and v0.12.0,
+    409-494), CreateOrUpdate of the InferenceSet `<mri>-<role type>`:
+        isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)
+        if len(mri.Annotations) > 0 { ... desired.Spec.Template.Annotations = templateAnnotations }
+        desired.Spec.Template.Inference = kaitov1beta1.InferenceSpec{Preset: ... mri.Spec.Model.Name ...}
+        if role.RuntimeConfig != "" { desired.Spec.Template.Inference.Config = role.RuntimeConfig }
+    so a MultiRoleInference without annotations leaves its children's template annotations as they were, and
+    the children's Workspaces follow the InferenceSet rules above. There is no MultiRoleInference before v0.11.
+
+Admission, what `sync` refuses
+    A Workspace create whose `inference.config` names a ConfigMap that does not exist (v0.12.0
+    `api/v1beta1/inference_config_validation.go` 56-66: "ConfigMap '%s' specified in 'config' not found in
+    namespace '%s'", from ValidateCreate, `api/v1beta1/workspace_validation.go` 105-122); from v0.12.0 every
+    v1beta1 InferenceSet admission validates the Workspace it projects the same way
+    (`ValidateInferenceSetWorkspace`, krm_fn/checks/releases.py).
+    A name that is not a DNS-1123 label (`validation.IsDNS1123Label(is.Name)`,
+    `api/v1beta1/inferenceset_validation.go` 39, v0.12.0; MultiRoleInference `api/v1alpha1/
+    multiroleinference_validation.go` 38): a MultiRoleInference child `<mri>-<role>` over 63 characters is
+    refused, so that role never runs.
+
+Pods: a StatefulSet's pods run its template; a template change rolls them. A pod (re)starts only if the
+ConfigMap of its config volume exists (kubelet waits for a missing ConfigMap volume) and, when the command
+has `--kaito-config-file`, the volume is mounted (else inference_api.py cannot open the file: crash-loop).
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+RELEASES = ("v0.10", "v0.11", "v0.12", "v0.13")
+KAITO_VERSION = {"v0.10": "v0.10.0", "v0.11": "v0.11.0", "v0.12": "v0.12.0", "v0.13": "v0.13.0"}
+ENABLE = "kaito.sh/enable-speculative-decoding"
+CREATED_BY = "inferenceset.kaito.sh/created-by"
+DEFAULT_CONFIGMAP = "inference-params-template"  # v0.10's default, copied into every namespace
+
+def kaito_builtin(preset: str) -> str:
+    """What the v0.13 code injects by itself: its tuned table or the universal ngram fallback (SPEC.md 4.1,
+    the table of PR #2312's description, which krm_fn.presets.DEFAULT_TABLE holds)."""
+    from krm_fn.presets import DEFAULT_TABLE, resolve
+    return resolve(preset, DEFAULT_TABLE).json
+
+
+def _key(obj: dict) -> tuple[str, str, str]:
+    meta = obj.get("metadata") or {}
+    return obj["kind"], meta.get("namespace") or "default", meta["name"]
+
+
+def _ann(meta: Any) -> dict:
+    ann = (meta or {}).get("annotations") if isinstance(meta, dict) else None
+    return ann if isinstance(ann, dict) else {}
+
+
+
+@dataclass
+class Template:
+    """What KAITO rendered into a Workspace's StatefulSet."""
+
+    revision: str
+    configmap: str | None     # the ConfigMap of `config-volume` (None: no config volume)
+    config_flag: bool         # --kaito-config-file on the command
+    injected: str | None      # KAITO's own --speculative-config on the command (v0.13), its JSON
+
+
+@dataclass
+class Pod:
+    workspace: str
+    configmap: str | None
+    config_flag: bool
+    can_start: bool
+    why: str                  # why it cannot start ("" when it can)
+    speculative_config: str | None  # what vLLM runs with (None: not speculating)
+
+
+@dataclass
+class Cluster:
+    release: str
+    objects: dict = field(default_factory=dict)        # (kind, ns, name) -> object, as applied or controller-made
+    managed: set = field(default_factory=set)          # keys the GitOps sync applied (what it may prune)
+    statefulsets: dict = field(default_factory=dict)   # (ns, workspace) -> Template
+    refused: list = field(default_factory=list)        # admission refusals of the last sync
+    _generated: int = 0
+
+    # ---- the sync -------------------------------------------------------------------------------------
+    def sync(self, output: str | list, prune: bool = True, stream_order: bool = False) -> "Cluster":
+        docs = [d for d in (yaml.safe_load_all(output) if isinstance(output, str) else output) if d]
+        docs = [d for d in docs if d.get("kind") not in ("ResourceList",)] or []
+        if not stream_order:
+            docs = sorted(docs, key=lambda d: d["kind"] != "ConfigMap")  # stable: ConfigMaps first
+        self.refused = []
+        applied = set()
+        for d in docs:
+            d = copy.deepcopy(d)
+            meta = d.setdefault("metadata", {})
+            meta["annotations"] = {k: v for k, v in _ann(meta).items() if not k.startswith(("config.kubernetes.io/", "internal.config.kubernetes.io/"))}
+            key = _key(d)
+            problem = self._admit(d, key not in self.objects)
+            if problem:
+                self.refused.append((key, problem))
+                continue
+            self.objects[key] = d
+            applied.add(key)
+        if prune:
+            for key in sorted(self.managed - applied - {k for k, _ in self.refused}):
+                self.objects.pop(key, None)
+                if key[0] == "Workspace":
+                    self.statefulsets.pop((key[1], key[2]), None)
+        self.managed = (self.managed | applied) if not prune else (applied | (self.managed & {k for k, _ in self.refused}))
+        self.reconcile()
+        return self
+
+    def _admit(self, obj: dict, create: bool) -> str:
+        kind, ns, name = _key(obj)
+        if kind in ("InferenceSet", "MultiRoleInference", "Workspace") and (len(name) > 63):
+            return f"{kind} name {name!r} is not a DNS-1123 label (IsDNS1123Label)"
+        ref = None
+        if kind == "Workspace" and create:
+            ref = (obj.get("inference") or {}).get("config")
+        if kind == "InferenceSet" and self.release >= "v0.12" and obj.get("apiVersion") == "kaito.sh/v1beta1":
+            ref = (((obj.get("spec") or {}).get("template") or {}).get("inference") or {}).get("config")
+        if ref and ("ConfigMap", ns, ref) not in self.objects:
+            return f"ConfigMap {ref!r} specified in 'config' not found in namespace {ns!r}"
+        return ""
+
+    # ---- what the user can do about a warning ---------------------------------------------------------
+    def delete_statefulset(self, namespace: str, workspace: str) -> "Cluster":
+        """`kubectl delete statefulset <workspace>`: KAITO recreates it from the Workspace as it is now."""
+        self.statefulsets.pop((namespace or "default", workspace), None)
+        self.reconcile()
+        return self
+
+    def delete_children(self, namespace: str, inferenceset: str) -> "Cluster":
+        """`kubectl delete workspace -l inferenceset.kaito.sh/created-by=<name>`: KAITO recreates them from
+        the template as it is now."""
+        ns = namespace or "default"
+        for key in [k for k, o in self.objects.items() if k[0] == "Workspace" and k[1] == ns
+                    and ((o.get("metadata") or {}).get("labels") or {}).get(CREATED_BY) == inferenceset]:
+            del self.objects[key]
+            self.statefulsets.pop((key[1], key[2]), None)
+        self.reconcile()
+        return self
+
+    # ---- the controllers ------------------------------------------------------------------------------
+    def reconcile(self) -> None:
+        for _ in range(5):
+            before = json.dumps([sorted(self.objects.items(), key=str), sorted(self.statefulsets.items(), key=str)], default=str)
+            if self.release >= "v0.11":
+                self._multiroleinferences()
+            self._inferencesets()
+            self._workspaces()
+            after = json.dumps([sorted(self.objects.items(), key=str), sorted(self.statefulsets.items(), key=str)], default=str)
+            if before == after:
+                return
+
+    def _multiroleinferences(self) -> None:
+        for key, mri in list(self.objects.items()):
+            if key[0] != "MultiRoleInference":
+                continue
+            spec = mri.get("spec") or {}
+            for role in spec.get("roles") or []:
+                name = f"{key[2]}-{role['type']}"
+                if len(name) > 63:
+                    continue  # the InferenceSet webhook refuses it: this role never runs
+                child_key = ("InferenceSet", key[1], name)
+                child = self.objects.get(child_key) or {"apiVersion": "kaito.sh/v1beta1", "kind": "InferenceSet",
+                                                         "metadata": {"name": name, "namespace": key[1]}}
+                child = copy.deepcopy(child)
+                cspec = child.setdefault("spec", {})
+                if role.get("replicas") is not None:
+                    cspec["replicas"] = role["replicas"]
+                template = cspec.setdefault("template", {})
+                if _ann(mri.get("metadata")):
+                    template.setdefault("metadata", {})["annotations"] = dict(_ann(mri.get("metadata")))
+                inference = {"preset": {"name": (spec.get("model") or {}).get("name")}}
+                if role.get("runtimeConfig"):
+                    inference["config"] = role["runtimeConfig"]
+                template["inference"] = inference
+                self.objects[child_key] = child
+
+    def _inferencesets(self) -> None:
+        for key, iset in list(self.objects.items()):
+            if key[0] != "InferenceSet":
+                continue
+            spec = iset.get("spec") or {}
+            template = spec.get("template") or {}
+            t_ann = _ann(template.get("metadata"))
+            children = sorted(k for k, o in self.objects.items() if k[0] == "Workspace" and k[1] == key[1]
+                              and ((o.get("metadata") or {}).get("labels") or {}).get(CREATED_BY) == key[2])
+            want = int(spec.get("replicas", 1) or 0)
+            for k in children[want:]:
+                del self.objects[k]
+                self.statefulsets.pop((k[1], k[2]), None)
+            for k in children[:want]:
+                if self.release >= "v0.13":  # only the opt-in key, nothing else
+                    ann = self.objects[k]["metadata"].setdefault("annotations", {})
+                    if ENABLE in t_ann:
+                        ann[ENABLE] = t_ann[ENABLE]
+                    else:
+                        ann.pop(ENABLE, None)
+            for _ in range(want - len(children)):
+                self._generated += 1
+                name = f"{key[2]}-{self._generated:05d}"
+                self.objects[("Workspace", key[1], name)] = {
+                    "apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
+                    "metadata": {"name": name, "namespace": key[1], "labels": {CREATED_BY: key[2]},
+                                 "annotations": dict(t_ann)},
+                    "inference": copy.deepcopy(template.get("inference") or {})}
+
+    def _desired(self, ws: dict) -> Template:
+        inference = ws.get("inference") or {}
+        enabled = _ann(ws.get("metadata")).get(ENABLE)
+        hashed = [inference, enabled if self.release >= "v0.13" else None]
+        revision = hashlib.sha256(json.dumps(hashed, sort_keys=True).encode()).hexdigest()[:8]
+        ref = inference.get("config") or None
+        configmap = ref if ref else (DEFAULT_CONFIGMAP if self.release == "v0.10" else None)
+        injected = None
+        if self.release >= "v0.13" and enabled == "true" and not self._sets_speculative_config(ws, ref):
+            injected = kaito_builtin(str((inference.get("preset") or {}).get("name")))
+        return Template(revision, configmap, configmap is not None, injected)
+
+    def _workspaces(self) -> None:
+        for key, ws in list(self.objects.items()):
+            if key[0] != "Workspace" or not (ws.get("inference") or {}).get("preset"):
+                continue
+            desired = self._desired(ws)
+            ref = (ws.get("inference") or {}).get("config")
+            if self.release == "v0.10" and ref and ("ConfigMap", key[1], ref) not in self.objects:
+                continue  # EnsureConfigOrCopyFromDefault: "user specified ConfigMap %s not found": no update
+            existing = self.statefulsets.get((key[1], key[2]))
+            if existing is None:
+                self.statefulsets[(key[1], key[2])] = desired
+            elif existing.revision != desired.revision:
+                follows = self.release >= "v0.13"  # design #2303 step 4.5: the command is copied too
+                self.statefulsets[(key[1], key[2])] = Template(
+                    desired.revision, desired.configmap,
+                    desired.config_flag if follows else existing.config_flag,
+                    desired.injected if follows else existing.injected)
+
+    def _configmap_text(self, ns: str, name: str | None) -> str | None:
+        if name == DEFAULT_CONFIGMAP and self.release == "v0.10":
+            return "vllm:\n  gpu-memory-utilization: 0.95\n"
+        cm = self.objects.get(("ConfigMap", ns, name)) if name else None
+        return None if cm is None else str((cm.get("data") or {}).get("inference_config.yaml", ""))
+
+    def _sets_speculative_config(self, ws: dict, ref: str | None) -> bool:
+        text = self._configmap_text((ws.get("metadata") or {}).get("namespace") or "default", ref)
+        doc = yaml.safe_load(text) if text else None
+        return isinstance(doc, dict) and isinstance(doc.get("vllm"), dict) and "speculative-config" in doc["vllm"]
+
+    # ---- what runs ------------------------------------------------------------------------------------
+    def pods(self) -> dict[str, Pod]:
+        out = {}
+        for (ns, name), t in sorted(self.statefulsets.items()):
+            text = self._configmap_text(ns, t.configmap)
+            why = ""
+            if t.configmap is not None and text is None:
+                why = f"ConfigMap {t.configmap!r} of its config volume does not exist"
+            elif t.config_flag and t.configmap is None:
+                why = "--kaito-config-file names a file no volume provides (inference_api.py crash-loops)"
+            spec = None
+            if not why:
+                doc = yaml.safe_load(text) if (t.config_flag and text) else None
+                vllm = doc.get("vllm") if isinstance(doc, dict) else None
+                if isinstance(vllm, dict) and "speculative-config" in vllm:
+                    spec = vllm["speculative-config"]
+                elif t.injected:
+                    spec = t.injected
+            out[name] = Pod(name, t.configmap, t.config_flag, not why, why, spec)
+        return out
+
+    def children_of(self, inferenceset: str, namespace: str = "default") -> list[str]:
+        return sorted(k[2] for k, o in self.objects.items() if k[0] == "Workspace" and k[1] == namespace
+                      and ((o.get("metadata") or {}).get("labels") or {}).get(CREATED_BY) == inferenceset)
+
+
+def intended(output: str | list, namespace: str = "default") -> dict[str, str | None]:
+    """What the Git tree says, per root workload of the rendered output: the speculative config its pods
+    should run (the value in the ConfigMap the output points it at), or None for off."""
+    docs = [d for d in (yaml.safe_load_all(output) if isinstance(output, str) else output) if d]
+    cms = {(d["metadata"].get("namespace") or "default", d["metadata"]["name"]): d for d in docs if d.get("kind") == "ConfigMap"}
+
+    def value(ref: str | None) -> str | None:
+        cm = cms.get((namespace, ref)) if ref else None
+        doc = yaml.safe_load((cm.get("data") or {}).get("inference_config.yaml", "")) if cm else None
+        vllm = doc.get("vllm") if isinstance(doc, dict) else None
+        return vllm.get("speculative-config") if isinstance(vllm, dict) else None
+
+    out: dict[str, str | None] = {}
+    for d in docs:
+        kind, meta = d.get("kind"), d.get("metadata") or {}
+        if kind == "Workspace":
+            on = _ann(meta).get(ENABLE) == "true"
+            out[meta["name"]] = value((d.get("inference") or {}).get("config")) if on else None
+        elif kind == "InferenceSet":
+            t = (d.get("spec") or {}).get("template") or {}
+            on = _ann(t.get("metadata")).get(ENABLE) == "true"
+            out[meta["name"]] = value((t.get("inference") or {}).get("config")) if on else None
+        elif kind == "MultiRoleInference":
+            on = _ann(meta).get(ENABLE) == "true"
+            for role in (d.get("spec") or {}).get("roles") or []:
+                out[f"{meta['name']}-{role['type']}"] = value(role.get("runtimeConfig")) if on else None
+    return out

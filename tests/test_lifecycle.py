@@ -1,0 +1,328 @@
+"""Life cycles through the real function and tests/kaito_model.py's KAITO, per release (issue 21).
+
+Each life cycle is a list of Git states; every state is rendered (`kaito-specdec render -`), synced into the
+model cluster (with and without pruning) and the controllers run. After each state every pod must be able to
+start, and each workload must speculate as the Git tree says; where only an action in the cluster gets
+there on that release, the run must carry a warning that says so, and doing what it says must get there.
+
+Two ways the next input is made: `source` (kustomize, Argo CD, Flux: the user's files, never the output) and
+`writeback` (`kpt fn render`: the previous output, edited).
+"""
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+
+from kaito_model import ENABLE, RELEASES, Cluster, intended
+from runner import run
+
+NS = "default"
+
+
+def ws(name="phi", enabled=None, preset="microsoft/Phi-4-mini-instruct", config=None) -> dict:
+    d = {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace", "metadata": {"name": name},
+         "resource": {"instanceType": "Standard_NC24ads_A100_v4", "labelSelector": {"matchLabels": {"apps": name}}},
+         "inference": {"preset": {"name": preset}}}
+    if enabled is not None:
+        d["metadata"]["annotations"] = {ENABLE: enabled}
+    if config:
+        d["inference"]["config"] = config
+    return d
+
+
+def iset(name="phi-set", enabled=None, preset="microsoft/Phi-4-mini-instruct", config=None, replicas=1) -> dict:
+    t = {"metadata": {"labels": {"apps": name}}, "resource": {"instanceType": "Standard_NC24ads_A100_v4"},
+         "inference": {"preset": {"name": preset}}}
+    if enabled is not None:
+        t["metadata"]["annotations"] = {ENABLE: enabled}
+    if config:
+        t["inference"]["config"] = config
+    return {"apiVersion": "kaito.sh/v1beta1", "kind": "InferenceSet", "metadata": {"name": name},
+            "spec": {"replicas": replicas, "labelSelector": {"matchLabels": {"apps": name}}, "template": t}}
+
+
+def mri(name="qwen", enabled=None, config=None, other=None) -> dict:
+    ann = dict(other or {})
+    if enabled is not None:
+        ann[ENABLE] = enabled
+    roles = [{"type": t, "replicas": 1, "instanceType": "Standard_NC24ads_A100_v4"} for t in ("prefill", "decode")]
+    if config:
+        for r in roles:
+            r["runtimeConfig"] = config
+    d = {"apiVersion": "kaito.sh/v1alpha1", "kind": "MultiRoleInference", "metadata": {"name": name},
+         "spec": {"labelSelector": {"matchLabels": {"apps": name}}, "model": {"name": "Qwen/Qwen3.5-4B"}, "roles": roles}}
+    if ann:
+        d["metadata"]["annotations"] = ann
+    return d
+
+
+def cm(name="my-config", body="vllm:\n  max-model-len: 8192\n") -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": {"inference_config.yaml": body}}
+
+
+def dump(docs: list) -> str:
+    return "".join("---\n" + yaml.safe_dump(d, sort_keys=False) for d in docs)
+
+
+def render(docs: list, release: str, extra: dict | None = None) -> tuple[list, list[str]]:
+    env = {"KAITO_SPECDEC_KAITO_VERSION": {"v0.10": "v0.10.0", "v0.11": "v0.11.0", "v0.12": "v0.12.0", "v0.13": "v0.13.0"}[release]}
+    env.update(extra or {})
+    r = run(["render", "-"], dump(docs), env)
+    assert r.code == 0, r.err
+    return [d for d in r.docs if d], r.err.splitlines()
+
+
+# A state is (kind, name, how to edit that object); None as the edit means "the whole list is this".
+def edit_annotation(value):
+    def f(d):
+        if d["kind"] == "InferenceSet":
+            meta = d["spec"]["template"].setdefault("metadata", {})
+        else:
+            meta = d["metadata"]
+        ann = meta.setdefault("annotations", {})
+        if value is None:
+            ann.pop(ENABLE, None)
+            if not ann:
+                meta.pop("annotations")
+        else:
+            ann[ENABLE] = value
+    return f
+
+
+def edit_preset(name):
+    def f(d):
+        if d["kind"] == "InferenceSet":
+            d["spec"]["template"]["inference"]["preset"]["name"] = name
+        else:
+            d["inference"]["preset"]["name"] = name
+    return f
+
+
+def edit_configmap(body):
+    def f(d):
+        d["data"]["inference_config.yaml"] = body
+    return f
+
+
+def edit_replicas(n):
+    def f(d):
+        d["spec"]["replicas"] = n
+    return f
+
+
+def apply_edit(docs: list, kind: str, name: str, fn) -> list:
+    out = copy.deepcopy(docs)
+    hits = [d for d in out if d["kind"] == kind and d["metadata"]["name"] == name]
+    assert hits, (kind, name)
+    for d in hits:
+        fn(d)
+    return out
+
+
+# What the user does about a warning that asks to recreate: the warning must name the object.
+def follow(cluster: Cluster, lines: list[str]) -> list[str]:
+    done = []
+    for line in lines:
+        if "kubectl delete statefulset" in line:
+            name = line.split("kubectl delete statefulset ", 1)[1].split()[0]
+            cluster.delete_statefulset(NS, name)
+            done.append(line)
+        elif "kubectl delete workspace -l inferenceset.kaito.sh/created-by=" in line:
+            for part in line.split("created-by=")[1:]:
+                cluster.delete_children(NS, part.split()[0].rstrip(";"))
+            done.append(line)
+    return done
+
+
+def root_of(cluster: Cluster, workspace: str) -> str:
+    o = cluster.objects.get(("Workspace", NS, workspace)) or {}
+    return ((o.get("metadata") or {}).get("labels") or {}).get("inferenceset.kaito.sh/created-by", workspace)
+
+
+def check(cluster: Cluster, output: list, lines: list[str], step: str) -> None:
+    assert not cluster.refused, f"{step}: refused at apply: {cluster.refused}"
+    want = intended(output)
+    # A MultiRoleInference child InferenceSet says what its MultiRoleInference says.
+    def bad():
+        out = []
+        for name, pod in cluster.pods().items():
+            root = root_of(cluster, name)
+            if not pod.can_start:
+                out.append(f"{name}: cannot start: {pod.why}")
+            elif root in want and pod.speculative_config != want[root]:
+                out.append(f"{name} ({root}): runs {pod.speculative_config!r}, the Git tree says {want[root]!r}")
+        return out
+    problems = bad()
+    if problems:
+        followed = follow(cluster, [ln for ln in lines if "[warning]" in ln])
+        assert followed, f"{step}: {problems} and no warning says what to do: {lines}"
+        assert not bad(), f"{step}: after doing what the warnings say ({followed}): {bad()}"
+
+
+def life(release: str, flow: str, prune: bool, first: list, edits: list, extra: dict | None = None) -> Cluster:
+    cluster = Cluster(release)
+    source = first
+    output, lines = render(source, release, extra)
+    cluster.sync(output, prune=prune)
+    check(cluster, output, lines, "first state")
+    for n, (kind, name, fn) in enumerate(edits, 1):
+        if flow == "source":
+            source = apply_edit(source, kind, name, fn)
+            output, lines = render(source, release, extra)
+        else:
+            output, lines = render(apply_edit(output, kind, name, fn), release, extra)
+        cluster.sync(output, prune=prune)
+        check(cluster, output, lines, f"state {n} ({kind} {name})")
+    return cluster
+
+
+FLOWS = [(f, p) for f in ("source", "writeback") for p in (True, False)]
+IDS = [f"{f}-{'prune' if p else 'keep'}" for f, p in FLOWS]
+params = pytest.mark.parametrize("flow,prune", FLOWS, ids=IDS)
+releases = pytest.mark.parametrize("release", RELEASES)
+
+
+@releases
+@params
+def test_create_enabled(release, flow, prune):
+    life(release, flow, prune, [ws(enabled="true")], [])
+
+
+@releases
+@params
+def test_create_enabled_with_config_then_disable_and_reenable(release, flow, prune):
+    life(release, flow, prune, [cm(), ws(enabled="true", config="my-config")],
+         [("Workspace", "phi", edit_annotation("false")), ("Workspace", "phi", edit_annotation("true")),
+          ("Workspace", "phi", edit_annotation(None))])
+
+
+@releases
+@params
+def test_enable_existing_workspace_without_config(release, flow, prune):
+    life(release, flow, prune, [ws()], [("Workspace", "phi", edit_annotation("true"))])
+
+
+@releases
+@params
+def test_enable_existing_workspace_with_config(release, flow, prune):
+    life(release, flow, prune, [cm(), ws(config="my-config")], [("Workspace", "phi", edit_annotation("true"))])
+
+
+@releases
+@params
+def test_disable_with_false_and_reenable(release, flow, prune):
+    life(release, flow, prune, [ws(enabled="true")],
+         [("Workspace", "phi", edit_annotation("false")), ("Workspace", "phi", edit_annotation("true")),
+          ("Workspace", "phi", edit_annotation("false"))])
+
+
+@releases
+@pytest.mark.parametrize("prune", [True, False], ids=["prune", "keep"])
+def test_disable_by_removing_the_annotation_writeback(release, prune):
+    # kpt's write-back: the function sees the reference it gave and keeps a config reference where the
+    # release needs one.
+    life(release, "writeback", prune, [ws(enabled="true")], [("Workspace", "phi", edit_annotation(None))])
+
+
+@releases
+@params
+def test_change_the_preset(release, flow, prune):
+    life(release, flow, prune, [ws(enabled="true")],
+         [("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B")), ("Workspace", "phi", edit_preset("phi-4"))])
+
+
+@releases
+@params
+def test_switch_tuned_and_ngram(release, flow, prune):
+    tuned = {"KAITO_SPECDEC_NGRAM_FALLBACK": '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":2}'}
+    life(release, flow, prune, [ws(enabled="true", preset="Qwen/Qwen3.5-4B")],
+         [("Workspace", "phi", edit_preset("microsoft/Phi-4-mini-instruct")),
+          ("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B"))], tuned)
+
+
+@releases
+@params
+def test_user_override_added_and_removed(release, flow, prune):
+    override = "vllm:\n  max-model-len: 8192\n  speculative-config: '{\"method\":\"ngram\",\"num_speculative_tokens\":8,\"prompt_lookup_max\":6}'\n"
+    life(release, flow, prune, [cm(), ws(enabled="true", config="my-config")],
+         [("ConfigMap", "my-config", edit_configmap(override)),
+          ("ConfigMap", "my-config", edit_configmap("vllm:\n  max-model-len: 8192\n"))])
+
+
+@releases
+@params
+def test_inferenceset_enable_scale_up_disable(release, flow, prune):
+    c = life(release, flow, prune, [iset(replicas=1)],
+             [("InferenceSet", "phi-set", edit_annotation("true")), ("InferenceSet", "phi-set", edit_replicas(2)),
+              ("InferenceSet", "phi-set", edit_annotation("false")), ("InferenceSet", "phi-set", edit_replicas(3))])
+    assert len(c.children_of("phi-set")) == 3
+
+
+@releases
+@params
+def test_inferenceset_created_enabled_then_preset_changed(release, flow, prune):
+    life(release, flow, prune, [iset(enabled="true", replicas=2)],
+         [("InferenceSet", "phi-set", edit_preset("Qwen/Qwen3.5-4B"))])
+
+
+@pytest.mark.parametrize("release", [r for r in RELEASES if r >= "v0.11"])
+@params
+def test_multiroleinference_roles(release, flow, prune):
+    life(release, flow, prune, [cm(), mri(enabled="true", config="my-config")],
+         [("MultiRoleInference", "qwen", edit_annotation("false")),
+          ("MultiRoleInference", "qwen", edit_annotation("true"))])
+
+
+def test_the_model_sees_the_v012_gap():
+    """The model itself: on v0.12 a config added to a running Workspace is mounted but never read, and
+    a config taken away leaves the flag: what the function must not produce silently."""
+    c = Cluster("v0.12").sync([ws()])
+    c.sync([ws(config="x"), cm("x", "vllm:\n  speculative-config: '{}'\n")])
+    pod = c.pods()["phi"]
+    assert pod.can_start and pod.configmap == "x" and not pod.config_flag and pod.speculative_config is None
+    c = Cluster("v0.12").sync([ws(config="x"), cm("x", "vllm: {}\n")]).sync([ws()])
+    assert not c.pods()["phi"].can_start
+    c = Cluster("v0.13").sync([ws()]).sync([ws(config="x"), cm("x", "vllm:\n  speculative-config: '{}'\n")])
+    assert c.pods()["phi"].speculative_config == "{}"
+    c = Cluster("v0.10").sync([ws(config="x"), cm("x", "vllm: {}\n")]).sync([ws()])
+    assert c.pods()["phi"].can_start
+
+
+@releases
+def test_render_stream_applies_in_order(release):
+    """`kubectl apply -f` of render's stream applies in order: a new derived ConfigMap must come before the
+    Workspace (and v1beta1 InferenceSet) whose admission looks it up (fails on main: it came after)."""
+    output, _ = render([ws(enabled="true"), iset(enabled="true")], release)
+    c = Cluster(release).sync(output, stream_order=True)
+    assert not c.refused, c.refused
+
+
+@pytest.mark.parametrize("release", [r for r in RELEASES if r >= "v0.11"])
+def test_multiroleinference_last_annotation_removed_warns(release):
+    """KAITO copies MRI annotations only `if len(mri.Annotations) > 0`: removing the last one leaves the
+    children as they were; the write-back run (which still lists the child InferenceSets) says so."""
+    out, _ = render([mri(enabled="true"), iset("qwen-prefill", enabled="true", preset="Qwen/Qwen3.5-4B")], release)
+    edited = apply_edit(out, "MultiRoleInference", "qwen", edit_annotation(None))
+    _, lines = render(edited, release)
+    assert any("[SD423]" in ln and 'set it to "false"' in ln for ln in lines), lines
+
+
+@params
+def test_inferenceset_custom_fallback_on_v013(flow, prune):
+    """The v0.13 code syncs only the annotation to existing children: they run KAITO's built-in config, not
+    the ngramFallback setting's; the warning's recreate gets them the template's."""
+    custom = {"KAITO_SPECDEC_NGRAM_FALLBACK": '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":2}'}
+    life("v0.13", flow, prune, [iset(replicas=2)], [("InferenceSet", "phi-set", edit_annotation("true"))], custom)
+
+
+def test_no_false_alarms_where_the_release_needs_none():
+    _, lines = render([ws(enabled="true")], "v0.13")
+    assert not any("[SD420]" in ln for ln in lines), lines
+    out, _ = render([ws(enabled="false")], "v0.13")
+    assert not any(d["kind"] == "ConfigMap" for d in out)
+    out, _ = render([ws(enabled="false")], "v0.10")
+    assert not any(d["kind"] == "ConfigMap" for d in out)
+    out, _ = render([ws(enabled="false")], "v0.12")
+    assert [d["metadata"]["name"] for d in out if d["kind"] == "ConfigMap"][0].startswith("specdec-off-")
