@@ -133,6 +133,7 @@ class Settings:
     presets: PresetTable = field(default=DEFAULT_TABLE)
     kaito_version: str = DEFAULT_KAITO_VERSION
     vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
+    vllm_version_set: bool = False             # given by a source (else a plain workload's image tag decides)
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
     disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
     prometheus_rules: bool = False          # one PrometheusRule per namespace with enabled workloads
@@ -339,7 +340,7 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
         if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
                     vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
-                    min_acceptance_rate=threshold)
+                    min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""))
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,

@@ -108,6 +108,8 @@ class Index:
     # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
     plain: list[PlainWorkload] = field(default_factory=list)
     plain_other_versions: list[tuple[Item, Any]] = field(default_factory=list)
+    # Other kinds whose text names the opt-in (ServingRuntime, RayService, …): warned about when they carry it.
+    unhandled: list[tuple[Item, Any]] = field(default_factory=list)
     configmaps: dict[tuple[str, str], Item] = field(default_factory=dict)
     # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
     # the names the references still use are in previousNames.
@@ -355,6 +357,12 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
                 index.plain.append(PlainWorkload(item, plain_spec, data))
             else:
                 index.plain_other_versions.append((item, data))
+        elif (item.kind != C.CONFIGMAP_KIND and not item.kind.startswith("Kustomization")
+              and C.ENABLE_ANNOTATION in item.region):
+            try:
+                index.unhandled.append((item, item.data()))
+            except ItemError:
+                pass   # not a Kubernetes object the function could act on either way
         elif item.kind == C.CONFIGMAP_KIND and "/" not in item.api_version and not is_configmap(item):
             index.misversioned.setdefault((item.namespace, item.name), item)
         elif is_configmap(item):

@@ -30,6 +30,8 @@ class KServeModel:
     format_name: Path = ("spec", "predictor", "model", "modelFormat", "name")
     storage_uri: Path = ("spec", "predictor", "model", "storageUri")
     args: Path = ("spec", "predictor", "model", "args")
+    # Multi-node serving (KServe's docs, "Multi-node inference"): the worker pods and the pipeline stages.
+    pipeline: Path = ("spec", "predictor", "workerSpec", "pipelineParallelSize")
     runtime_format: str = "huggingface"
     model_flags: tuple[str, ...] = ("--model_id",)
     # huggingfaceserver's `--backend` (enum names): `auto` runs vLLM when it supports the architecture.
@@ -46,6 +48,9 @@ class WorkloadKind:
     # Pod: a running pod's containers cannot change; Job: `spec.template` is immutable. (A CronJob's
     # jobTemplate is not: the next Job gets it.)
     immutable_template: bool = False
+    # LLMInferenceService: a `main` container without a command runs the vLLM of KServe's well-known
+    # LLMInferenceServiceConfig (kserve-config-llm-template), which is not in the manifests.
+    llm_isvc: bool = False
 
     @property
     def opt_in_paths(self) -> tuple[Path, ...]:
@@ -76,6 +81,16 @@ KINDS: tuple[WorkloadKind, ...] = (
     WorkloadKind("InferenceService", ("serving.kserve.io/v1beta1",),
                  (PodTemplate("predictor", ("spec", "predictor"), ("spec", "predictor", "annotations")),),
                  kserve=KServeModel()),
+    # KServe's LLMInferenceService (pkg/apis/serving/v1alpha2/llm_inference_service_types.go): the inlined
+    # WorkloadSpec's `template` (the main, or decode, pod: a corev1.PodSpec) and `worker` (multi-node), and
+    # the same two under `prefill` (disaggregated serving); `annotations` (and `prefill.annotations`) "will
+    # be added to the component pod", so the record goes there, one per WorkloadSpec.
+    WorkloadKind("LLMInferenceService", ("serving.kserve.io/v1alpha1", "serving.kserve.io/v1alpha2"), (
+        PodTemplate("main", ("spec", "template"), ("spec", "annotations")),
+        PodTemplate("worker", ("spec", "worker"), ("spec", "annotations")),
+        PodTemplate("prefill", ("spec", "prefill", "template"), ("spec", "prefill", "annotations")),
+        PodTemplate("prefill-worker", ("spec", "prefill", "worker"), ("spec", "prefill", "annotations"))),
+        llm_isvc=True),
 )
 _BY_KIND = {k.kind: k for k in KINDS}
 

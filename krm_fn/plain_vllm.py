@@ -26,7 +26,7 @@ from .report import about
 from .results import Finding, Result, Severity
 
 # The findings of plan_workload that tell of a change it makes (validate mode says they are not written).
-_CHANGES = frozenset({"SD701", "SD702", "SD726", "SD727"})
+_CHANGES = frozenset({"SD701", "SD702", "SD713", "SD726", "SD727"})
 
 
 def _placed(f: Finding, item: Item, change: bool = False, **values) -> Result:
@@ -35,9 +35,9 @@ def _placed(f: Finding, item: Item, change: bool = False, **values) -> Result:
 
 def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
     """What stops the run for a plain workload, as KAITO's webhook would for its own kinds."""
-    if not index.plain and not index.plain_other_versions:
+    if not index.plain and not index.plain_other_versions and not index.unhandled:
         return step()
-    from .plain_workloads import has_record, other_version, read_opt_in, shape_problems
+    from .plain_workloads import has_record, other_version, read_opt_in, shape_problems, unhandled_kind
     out: list[Result] = []
     for w in index.plain:
         data = plan.data_of(w.item)
@@ -57,6 +57,10 @@ def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
         found = other_version(item.api_version, item.kind, data)
         if found is not None:
             out.append(_placed(found, item))
+    for item, data in index.unhandled:
+        found = unhandled_kind(item.api_version, item.kind, data)
+        if found is not None:
+            out.append(_placed(found, item))
     return step(out)
 
 
@@ -69,7 +73,8 @@ def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
     out: list[Result] = []
     running: list[Speculates] = []
     for w in index.plain:
-        planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets)
+        planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets, settings.vllm_version,
+                                settings.vllm_version_set)
         if planned.opt_in.conflict is not None:
             continue   # plain_opt_in reported it (and only a `disable` of SD720 lets the run get here)
         out += [_placed(f, w.item, change=bool(planned.ops)) for f in planned.findings]

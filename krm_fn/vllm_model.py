@@ -45,6 +45,10 @@ def unknowable(model: str) -> str | None:
     return None
 
 
+def _is_path(model: str) -> bool:
+    return model.startswith(("/", "./", "../", "~")) or "://" in model
+
+
 def candidates(model: str) -> list[str]:
     """The table keys a model argument may stand for, most specific first: the whole argument when it is an
     `org/name` id or a bare (legacy) name, else the path's last two components, then its last one."""
@@ -53,7 +57,7 @@ def candidates(model: str) -> list[str]:
         return [canonical(model)]
     if len(parts) == 1:
         return [canonical(parts[0])]
-    is_path = model.startswith(("/", "./", "../", "~")) or "://" in model or len(parts) > 2
+    is_path = _is_path(model) or len(parts) > 2
     if not is_path:
         return [canonical("/".join(parts))]
     cached = next((m for m in map(_HF_CACHE.fullmatch, parts) if m), None)
@@ -65,13 +69,28 @@ def candidates(model: str) -> list[str]:
     return keys
 
 
+def by_name(model: str, table: PresetTable = DEFAULT_TABLE) -> str | None:
+    """The one tuned key whose model name (after the org) is the argument's last component
+    (`/models/Qwen3.5-9B/` -> qwen/qwen3.5-9b), when no other tuned key has that name; else None."""
+    parts = [p for p in model.split("/") if p and p != "."]
+    if not parts or (len(parts) == 2 and not _is_path(model)):
+        return None   # an HF id names its org: another org's model of that name is another model
+    name = parts[-1].lower()
+    found = [key for key in table.tuned if key.rpartition("/")[2] == name]
+    return found[0] if len(found) == 1 else None
+
+
 def decide_model(model: str, table: PresetTable = DEFAULT_TABLE) -> ModelDecision:
-    """The decision for a known model argument: the first candidate in the tuned table wins, else the
+    """The decision for a known model argument: the first candidate in the tuned table wins, then a tuned
+    model of the same name when the argument has no org folder and only one fits (by_name), else the
     fallback (reported under the most specific candidate)."""
     keys = candidates(model)
     for key in keys:
         if key in table.tuned:
             return ModelDecision(model, key, resolve(key, table))
+    named = by_name(model, table)
+    if named is not None:
+        return ModelDecision(model, named, resolve(named, table))
     return ModelDecision(model, keys[0], resolve(keys[0], table))
 
 

@@ -49,7 +49,7 @@ TARGETED_KINDS = KAITO_KINDS | {"ConfigMap", "SpeculativeDecodingPolicy"}
 # Plain vLLM workloads (issue #12, SPEC 8): changed only when they carry the opt-in or the function's record
 # of an injection (on the object or any pod template); without either they must come out as they came in.
 PLAIN_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob", "Pod", "LeaderWorkerSet",
-               "InferenceService"}
+               "InferenceService", "LLMInferenceService"}
 PLAIN_KEYS = ("kaito.sh/enable-speculative-decoding", "kaito-specdec.dev/speculative-config")
 INTERNAL = ("internal.config.kubernetes.io/", "config.kubernetes.io/path", "config.kubernetes.io/index",
             "config.k8s.io/id", "kustomize.config.k8s.io/id")

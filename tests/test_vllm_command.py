@@ -107,7 +107,8 @@ OVERRIDES = [
     (["--speculative_config=" + MTP], "--speculative_config"),
     (["--speculative-config.method", "ngram", "--speculative-config.num_speculative_tokens", "5"],
      "--speculative-config.method, --speculative-config.num_speculative_tokens"),
-    (["--speculative_config.method=ngram"], "--speculative_config.method"),
+    (["--speculative_config.method=ngram", "--speculative_config.num_speculative_tokens=5"],
+     "--speculative_config.method, --speculative_config.num_speculative_tokens"),
     (["-sc", MTP], "-sc"),
     (["-sc=" + MTP], "-sc"),
 ]
@@ -376,7 +377,7 @@ def test_shellwords_positions_and_values():
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {"SD710"}
+    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 7)}
     assert all(isinstance(t, str) and t for t in FINDINGS.values())
 
 

@@ -23,7 +23,8 @@ MODELS = [
     ("/data/hub/XiaomiMiMo/MiMo-7B-Base/", "xiaomimimo/mimo-7b-base", True),
     ("s3://bucket/weights/zai-org/GLM-5.2-FP8", "zai-org/glm-5.2-fp8", True),
     ("./Qwen/Qwen3.5-9B", "qwen/qwen3.5-9b", True),
-    ("/models/Qwen3.5-4B", "models/qwen3.5-4b", False),
+    ("/models/Qwen3.5-4B", "qwen/qwen3.5-4b", True),   # no org folder: the one tuned model of that name (#22)
+    ("unsloth/Qwen3.5-4B", "unsloth/qwen3.5-4b", False),   # an HF id names its org: another model
     ("/mnt/models", "mnt/models", False),
     # a snapshot in a Hugging Face cache
     ("/root/.cache/huggingface/hub/models--Qwen--Qwen3.5-4B/snapshots/0123abcd", "qwen/qwen3.5-4b", True),

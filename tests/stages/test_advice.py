@@ -229,9 +229,15 @@ def _deepseek(extra_resource: str = ""):
 
 
 def test_a_multi_node_workload_is_warned_about_once_with_a_one_node_instance_type():
+    # The weight is what the vllmVersion vLLM does under pipeline parallelism (vllm_releases, issue #22):
+    # from 0.10 it runs with the whole draft on the last stage (warning); 0.9 only with Ray; before, it refuses.
     out = [r for r in advise_results(_deepseek()) if r.id == "SD412"]
     assert [(r.severity.value, r.field_path, r.proposed_value) for r in out] == [
         ("warning", "resource.instanceType", "Standard_ND96isr_H200_v5")]
+    for version, severity in (("0.9.2", "warning"), ("0.8.5", "error")):
+        out = [r for r in advise_results(_deepseek(), settings=settings_from({"vllmVersion": version}))
+               if r.id == "SD412"]
+        assert [r.severity.value for r in out] == [severity]
 
 
 def test_byo_nodes_or_a_partition_hide_the_gpus():
