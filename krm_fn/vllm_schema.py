@@ -16,8 +16,8 @@ before 0.11) and `vllm/engine/arg_utils.py` (`create_speculative_config`) of eac
 PASS:  '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 FAIL:  '{"method":"Ngram","num_speculative_tokens":5}'             SD603 (case-sensitive)
 FAIL:  '{"method":"eagle3","num_speculative_tokens":3}'            SD610 (no draft model)
-FAIL:  '{"method":"ngram","num_speculative_tokens":5,"kv_cache_dtype":"auto"}'  SD613 on 0.25.1 (added in 0.30)
-WARN:  '""', '"None"', 'null'                                          SD617 (starts without speculation)
+FAIL:  '{"method":"ngram","num_speculative_tokens":5,"kv_cache_dtype":"auto"}'  SD613 on 0.25.1 (added in 0.26)
+WARN:  '', 'None', 'null' (the whole value)                              SD617 (starts without speculation)
 INFO:  '{"method":"deepseek_mtp","num_speculative_tokens":1}'      SD615 (write "mtp")
 """
 from __future__ import annotations
@@ -566,7 +566,8 @@ def _values(cfg: dict, version: Version, v: str, method: Any = None) -> list[Fin
         if bad:
             problems.append((key, what, fix))
     if (cfg.get("enable_adaptive_verification") not in (None, False) and method != "dspark"
-            and _flag("adaptive_verification_dspark_only", version)):
+            and _flag("adaptive_verification_dspark_only", version)
+            and _in(FIELD_SPANS.get("enable_adaptive_verification", ()), version)):
         problems.append(("enable_adaptive_verification", '"method":"dspark" for it ("Adaptive verification only supported with DSpark")', "remove it"))
     findings = [Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM {v} needs {what} and exits at start-up: {fix}", key, id="SD619", severity=Severity.ERROR) for key, what, fix in problems]
     quant = cfg.get("quantization")
