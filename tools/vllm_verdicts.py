@@ -11,20 +11,31 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
        pip download --no-deps vllm==X -d /tmp/vllm/dl
        unzip -q /tmp/vllm/dl/vllm-X-*.whl 'vllm/*.py' -d /tmp/vllm/src/X && rm /tmp/vllm/dl/vllm-X-*.whl
      (the compiled `vllm/_C*.so` and the `.dist-info` are left out: nothing below loads them.)
-  2. One venv for every release, with a CPU torch and the light requirements the config code imports:
-       python3 -m venv /tmp/vllm/venv && . /tmp/vllm/venv/bin/activate
-       pip install torch --index-url <PyTorch's CPU index>   # here: /opt/wheels/torch-2.13.0+cpu-*.whl
+  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4), with a
+     CPU torch and the light requirements the engine-argument code imports (none of the GPU-only ones):
+       python3 -m venv /tmp/vllm/venv-new && . /tmp/vllm/venv-new/bin/activate
+       pip install <a CPU build of torch>        # here: a local torch-2.13.0+cpu wheel
        pip install 'transformers>=5.5.3' pydantic regex cachetools psutil numpy requests tqdm blake3 \
            py-cpuinfo tokenizers safetensors msgspec cloudpickle pyzmq typing_extensions filelock pyyaml \
-           einops sentencepiece protobuf pillow
-     Releases older than 0.22 want transformers 4.x (their config code imports names 5.x dropped); they run
-     in a second venv, /tmp/vllm/venv-old, with 'transformers>=4.56,<5' and the same rest. The releases, the
-     venv each ran in and its transformers are in the table's `runs` field.
+           einops sentencepiece protobuf pillow cbor2 pybase64 ijson setproctitle python-json-logger \
+           watchfiles partial-json-parser jsonschema diskcache prometheus_client openai 'fastapi[standard]<0.137' \
+           aiohttp tiktoken lark gguf mistral_common openai-harmony xgrammar llguidance loguru
+       pip install --no-deps compressed-tensors
+     (transformers 5 serves 0.10.2 as well: the config code reads only `PretrainedConfig` from it.) A module
+     still missing is named in the run's log ("No module named ..."); `runall.sh` below installs it and runs
+     the release again.
   3. This file, in that venv, with the release's source first on sys.path:
        python tools/vllm_verdicts.py --run X --src /tmp/vllm/src/X --models /tmp/vllm/models --out rows-X.json
      then `python tools/vllm_verdicts.py --merge rows-*.json > tests/vllm_verdicts.json` and
        python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/vllm_schema.py
-     `python tools/vllm_verdicts.py --all` does steps 1 and 3 for every release in RELEASES, one at a time.
+     `python tools/vllm_verdicts.py --fetch` does step 1 for every release in RELEASES, one at a time; the
+     loop used for this table (install a missing module, run again) was, per release R:
+       python tools/vllm_verdicts.py --fetch R && for i in 1 2 3 4 5 6 7 8; do
+         python tools/vllm_verdicts.py --run R --src /tmp/vllm/src/R --out rows-venv-new-R.json > log-R.txt 2>&1 && break
+         pip install "$(grep -o "No module named '[^']*'" log-R.txt | tail -1 | cut -d"'" -f2 | cut -d. -f1 | tr _ -)"
+       done
+     and a row refused with "failed to be inspected" means a module the model registry imports is missing: look
+     in the log, install it, run the release again (no row of this table is such a row).
 
 What `--run` does per value is what KAITO's runtime (presets/workspace/inference/vllm/inference_api.py) does
 at start-up, up to the speculative config: vLLM's own `FlexibleArgumentParser` with
@@ -50,8 +61,9 @@ What is changed from a real server, and why it cannot change a verdict on the sp
   - arctic-inference is not installed, so `suffix` refuses with "Arctic Inference is required" where the
     release has suffix decoding; the function reports that as SD616 (info), since the image may have it.
 
-Rows marked `"how": "read"` were not run: their verdict was read from the release's source (the file and
-line are in the note). Every other row is `"how": "run"`.
+A row marked `"how": "read"` would be one not run, its verdict read from the release's source; every row of
+this table is `"how": "run"` (all 26 releases evaluated). What krm_fn/vllm_schema.py keeps that is read, not
+run, is said there (`UNUSED_KEYS`).
 """
 from __future__ import annotations
 
@@ -215,6 +227,12 @@ def _force_cpu(release: str) -> None:
     def version(name: str) -> str:
         return f"{release}+cpu" if name == "vllm" else real(name)
     md.version = version
+
+
+def short(error: str) -> str:
+    """vLLM's error without pydantic's echo of the whole input and its help link."""
+    lines = [ln.strip() for ln in error.splitlines() if ln.strip() and not ln.strip().startswith("For further")]
+    return " | ".join(ln.split(" [type=")[0] for ln in lines)
 
 
 def _last_line(exc: BaseException) -> str:
@@ -388,13 +406,19 @@ def main(argv: list[str]) -> int:
                 facts.append(json.loads(Path(path + ".facts").read_text()))
         cases = {value for value, _ in CASES}
         rows = [r for r in rows if r["value"] in cases]  # a case since dropped from CASES
+        for r in rows:
+            if "error" in r:
+                r["error"] = short(r["error"])
         order = {r: i for i, r in enumerate(RELEASES)}
         rows.sort(key=lambda r: order.get(r["release"], 999))
         facts.sort(key=lambda r: order.get(r["release"], 999))
         out = {"about": "verdicts of vLLM releases on --speculative-config values; regenerate with "
                         "tools/vllm_verdicts.py (its header says how)", "facts": facts, "rows": rows}
-        json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
-        print()
+        # One fact or row a line: a regenerated table diffs row by row.
+        dump = lambda obj: json.dumps(obj, ensure_ascii=False)  # noqa: E731
+        print("{" + f'"about": {dump(out["about"])},')
+        print('"facts": [\n' + ",\n".join(dump(f) for f in facts) + "],")
+        print('"rows": [\n' + ",\n".join(dump(r) for r in rows) + "]}")
         return 0
     if a.python:
         block = python_facts(json.loads(Path(a.python).read_text()))
