@@ -22,7 +22,7 @@ from .results import Result, Severity
 from .vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config
 
 FINDINGS = {
-    "SD401": "the user's speculative-config is not a string (null, a boolean, a number, empty): vLLM refuses it",
+    "SD401": "the user's speculative-config is not a string (a boolean, a number) or only blanks: vLLM refuses it",
     "SD403": "the roles of a MultiRoleInference get different draft-free (ngram) speculative configs",
     "SD404": "speculative_config or speculative-config.<field>: an override KAITO v0.13 does not recognise",
     "SD405": "a KAITO version before v0.13.0: only the written config enables speculative decoding",
@@ -59,9 +59,10 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
     the pods never start (or, for warnings and infos, start without what the user meant).
 
     KAITO admits null, a number or an empty value (its map[string]string takes any scalar as text) and,
-    from v0.13, treats it as the user's override; vLLM then refuses the flag at start-up. So the error
+    from v0.13, treats it as the user's override; vLLM then refuses a number, a boolean or blanks at
+    start-up, and reads null and "" as no config (it starts without speculative decoding, SD617). So the error
     says what vLLM does, not what KAITO's webhook does (it does nothing). A string is judged by
-    vllm_schema for `vllmVersion` (SD601-SD616: not JSON, not an object, methods and keys by version), one
+    vllm_schema for `vllmVersion` (SD601-SD621: not JSON, not an object, methods and keys by version), one
     finding per mistake; its messages are that module's literals, reported here as checks.validate does."""
     out, seen = [], set()
     for d in ds:
@@ -82,7 +83,9 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
             continue
         value = d.value
         key = d.keys[0] if d.keys else "speculative-config"
-        if not isinstance(value, str) or not value.strip():
+        # null (KAITO passes str(None), "None") and "" are no config at all to vLLM: vllm_schema says the
+        # server starts without speculative decoding (SD617). A boolean, a number or blanks vLLM refuses.
+        if value is not None and value != "" and (not isinstance(value, str) or not value.strip()):
             out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to vLLM as --speculative-config, which vLLM refuses at start-up (it takes a JSON object); write speculative-config: '{{\"method\": …}}' or remove the key",
                              d.source, f"data[{DATA_KEY}]", id="SD401"))
             continue
@@ -141,7 +144,8 @@ def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
             continue
         cfg = _user_config(d)
         preset = kinds.preset_name(d.workload.spec, d.workload.effective)
-        if not isinstance(cfg, dict) or cfg.get("method") not in NGRAM_METHODS or not preset:
+        # A method that is no string (an object, a list) is unhashable here; vllm_schema reports it (SD603).
+        if not isinstance(cfg, dict) or not isinstance(cfg.get("method"), str) or cfg["method"] not in NGRAM_METHODS or not preset:
             continue
         res = resolve(preset, settings.presets)
         if not res.tuned or res.method in DRAFT_FREE or (d.source.index, res.canonical) in seen:

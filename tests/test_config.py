@@ -121,7 +121,7 @@ def test_the_settings_configs_are_judged_by_the_vllm_version_in_force() -> None:
     assert "org/m" in resolve_settings({"kind": "ConfigMap", "data": {"vllmVersion": "0.15"}}, env).presets.tuned
     with pytest.raises(ConfigError) as exc:
         resolve_settings(fc, {})
-    assert exc.value.id == "SD026" and 'vLLM 0.25.1 refuses unknown keys' in str(exc.value)
+    assert exc.value.id == "SD026" and 'of vLLM 0.25.1, which refuses unknown keys' in str(exc.value)
 
 
 def test_vllm_version_from_the_environment_names_the_variable() -> None:

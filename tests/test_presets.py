@@ -196,11 +196,11 @@ def test_parse_config_json_copies_mappings():
         ({"method": "eagle", "num_speculative_tokens": 3}, 'method "eagle" needs a draft "model" (a Hugging Face id or path) and vLLM exits'),
         ({"method": "draft_model", "num_speculative_tokens": 3, "model": ""}, 'method "draft_model" needs a draft "model"'),
         ({"method": "ngram", "num_speculative_tokens": 3, "disable_logprobs": False},
-         "disable_logprobs was removed in vLLM 0.11.2 and vLLM 0.25.1 refuses unknown keys"),
+         "disable_logprobs was removed in vLLM 0.11.1 and vLLM 0.25.1 refuses unknown keys"),
         ({"method": "mtp", "num_speculative_tokens": 1, "speculative_token_tree": "x"},
-         "speculative_token_tree was removed in vLLM 0.22 and vLLM 0.25.1 refuses unknown keys"),
+         "speculative_token_tree was removed in vLLM 0.21 and vLLM 0.25.1 refuses unknown keys"),
         ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1},
-         '"extra" is not a speculative-config key and vLLM 0.25.1 refuses unknown keys (from 0.16)'),
+         '"extra" is not a speculative-config key of vLLM 0.25.1, which refuses unknown keys'),
     ],
 )
 def test_parse_config_json_rejects_what_vllm_refuses(value, message):
@@ -221,7 +221,7 @@ def test_parse_config_json_accepts_what_vllm_accepts(value):
 
 @pytest.mark.parametrize("value, version, message", [
     ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1}, "0.15", None),   # ignored before 0.16
-    ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1}, "0.16", '"extra" is not a speculative-config key and vLLM 0.16 refuses'),
+    ({"method": "mtp", "num_speculative_tokens": 1, "extra": 1}, "0.16", '"extra" is not a speculative-config key of vLLM 0.16, which refuses'),
     ({"method": "mtp", "num_speculative_tokens": 1}, "0.10", 'method "mtp" is not in vLLM 0.10 (added in vLLM 0.11)'),
     ({"method": "ngram_gpu", "num_speculative_tokens": 4}, "0.17.1", 'method "ngram_gpu" is not in vLLM 0.17.1 (added in vLLM 0.18)'),
     ({"method": "ngram_gpu", "num_speculative_tokens": 4}, "0.18", None),

@@ -1,8 +1,12 @@
-"""vllm_schema: every finding PASS/FAIL, with exact messages, per vLLM version (VLLM.md "Schema")."""
+"""vllm_schema: every finding PASS/FAIL, with exact messages, per vLLM version; and the function's verdict held
+against tests/vllm_verdicts.json, what each vLLM release itself does with each value (tools/vllm_verdicts.py)."""
 from __future__ import annotations
 
+import importlib.util
 import inspect
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -16,8 +20,11 @@ EXAMPLE = '\'{"method":"ngram","num_speculative_tokens":5}\''
 M012 = "ngram, draft_model, suffix, eagle, eagle3, medusa, mlp_speculator, mtp"
 M025 = M012 + ", ngram_gpu, dflash, custom_class, dspark, extract_hidden_states"
 M033 = "ngram, draft_model, suffix, eagle, eagle3, mtp, ngram_gpu, dflash, custom_class, dspark, extract_hidden_states"
-M010 = ("ngram, draft_model, suffix, eagle, eagle3, medusa, mlp_speculator, deepseek_mtp, mimo_mtp, glm4_moe_mtp, "
-        "ernie_mtp, qwen3_next_mtp, longcat_flash_mtp, pangu_ultra_moe_mtp")
+# 0.10.2: no suffix and no mtp yet; three model-specific MTP names (vllm/config/__init__.py `SpeculativeMethod`)
+M010 = "ngram, draft_model, eagle, eagle3, medusa, mlp_speculator, deepseek_mtp, ernie_mtp, qwen3_next_mtp"
+# What 0.18.1 itself lists (tests/vllm_verdicts.json, `QUANTIZATION_METHODS` of that release).
+QUANT_0181 = next(f["quantization"] for f in json.loads((Path(__file__).parent / "vllm_verdicts.json").read_text(
+    encoding="utf-8"))["facts"] if f["release"] == "0.18.1")
 
 
 def found(value, version: str = DEFAULT_VLLM_VERSION) -> list[tuple]:
@@ -37,8 +44,15 @@ PASS = [
     ('{"method":"dspark","num_speculative_tokens":7}', "0.25"),          # defaults to the target model
     ('{"method":"ngram_gpu","num_speculative_tokens":5}', "0.18"),
     ('{"method":"ngram","num_speculative_tokens":5,"attention_backend":"auto"}', "0.25.1"),  # snapshot field
-    ('{"method":"ngram","num_speculative_tokens":5,"disable_by_batch_size":4}', "0.9"),      # still a field then
-    ('{"method":"ngram","num_speculative_tokens":5,"made_up":1}', "0.11"),  # key set not known before 0.12
+    # what vLLM coerces (pydantic's lax mode) from 0.11.1, or ignores
+    ('{"method":"ngram","num_speculative_tokens":"5"}', "0.25.1"),
+    ('{"method":"ngram","num_speculative_tokens":5.0,"prompt_lookup_max":"4"}', "0.11.1"),
+    ('{"method":"ngram","num_speculative_tokens":true,"prompt_lookup_max":null}', "0.25.1"),
+    ('{"method":"mtp","num_speculative_tokens":1,"prompt_lookup_min":5,"prompt_lookup_max":2}', "0.25.1"),
+    ('{"method":null,"model":"ngram","num_speculative_tokens":5}', "0.25.1"),
+    ('{"method":"ngram","num-speculative-tokens":5}', "0.26"),               # dashed keys read from 0.26
+    ('{"method":"ngram","num_speculative_tokens":5,"kv_cache_dtype":"auto"}', "0.33"),  # a field from 0.30
+    ('{"method":"extract_hidden_states","num_speculative_tokens":1}', "0.17.1"),
     ('{"method":"deepseek_mtp","num_speculative_tokens":1}', "0.10"),   # before mtp existed: the right name
     ({"method": "ngram", "num_speculative_tokens": 5}, "0.25.1"),       # an already-parsed value
 ]
@@ -65,8 +79,10 @@ FAIL = [
                          f"write an object such as {EXAMPLE}", "", None)]),
     ("5", "0.25.1", [("SD602", E, "speculative-config is a number, not a JSON object; vLLM exits at start-up: "
                       f"write an object such as {EXAMPLE}", "", None)]),
-    ("null", "0.25.1", [("SD602", E, "speculative-config is null, not a JSON object; vLLM exits at start-up: "
-                         f"write an object such as {EXAMPLE}", "", None)]),
+    *[(value, "0.25.1", [("SD617", W, f"speculative-config is {shown}, which vLLM 0.25.1 reads as no speculative "
+                                "config: the server starts without speculative decoding; write an object such as "
+                                f"{EXAMPLE}, or remove the key", "", None)])
+      for value, shown in (("null", '"null"'), ("", '""'), ("None", '"None"'), (None, "null"))],
     # SD603: unknown (case-sensitive); a case-only slip gets the right spelling proposed.
     ('{"method":"Ngram","num_speculative_tokens":5}', "0.25.1", [(
         "SD603", E, 'method "Ngram" is not a speculative method vLLM 0.25.1 knows (names are case-sensitive), so the '
@@ -99,11 +115,11 @@ FAIL = [
     ('{"method":"ngram","num_speculative_tokens":0}', "0.25.1", [(
         "SD607", E, "num_speculative_tokens is 0; vLLM needs an integer greater than 0 and exits at start-up: write a "
         "JSON integer such as 5 (no quotes)", "num_speculative_tokens", None)]),
-    ('{"method":"ngram","num_speculative_tokens":"5"}', "0.25.1", [(
+    ('{"method":"ngram","num_speculative_tokens":"5"}', "0.11.0", [(   # coerced only from 0.11.1
         "SD607", E, 'num_speculative_tokens is "5"; vLLM needs an integer greater than 0 and exits at start-up: '
         "write a JSON integer such as 5 (no quotes)", "num_speculative_tokens", None)]),
-    ('{"method":"ngram","num_speculative_tokens":true}', "0.25.1", [(
-        "SD607", E, "num_speculative_tokens is true; vLLM needs an integer greater than 0 and exits at start-up: "
+    ('{"method":"ngram","num_speculative_tokens":5.5}', "0.25.1", [(
+        "SD607", E, "num_speculative_tokens is 5.5; vLLM needs an integer greater than 0 and exits at start-up: "
         "write a JSON integer such as 5 (no quotes)", "num_speculative_tokens", None)]),
     # SD608 / SD609
     ('{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_min":0}', "0.25.1", [(
@@ -129,40 +145,88 @@ FAIL = [
         "server exits at start-up: remove disable_by_batch_size", "disable_by_batch_size",
         '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"ngram","num_speculative_tokens":5,"disable_by_batch_size":4}', "0.16.0", [(
-        "SD612", W, "disable_by_batch_size has no effect in vLLM 0.16 (removed in 0.17; refused from 0.17): remove "
-        "disable_by_batch_size", "disable_by_batch_size", '{"method":"ngram","num_speculative_tokens":5}')]),
+        "SD612", W, "disable_by_batch_size is read by nothing in vLLM's code (vLLM 0.17 removed it): vLLM 0.16 "
+        "ignores it; remove disable_by_batch_size", "disable_by_batch_size",
+        '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"disable_logprobs":false,"method":"ngram","num_speculative_tokens":5}', "0.16", [(
-        "SD611", E, "disable_logprobs was removed in vLLM 0.11.2 and vLLM 0.16 refuses unknown keys, so the server "
+        "SD611", E, "disable_logprobs was removed in vLLM 0.11.1 and vLLM 0.16 refuses unknown keys, so the server "
         "exits at start-up: remove disable_logprobs", "disable_logprobs",
         '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"ngram","num_speculative_tokens":5,"disable_logprobs":false}', "0.15.1", [(
-        "SD612", W, "disable_logprobs has no effect in vLLM 0.15.1 (removed in 0.11.2; refused from 0.16): remove "
-        "disable_logprobs", "disable_logprobs", '{"method":"ngram","num_speculative_tokens":5}')]),
+        "SD612", W, "disable_logprobs was removed in vLLM 0.11.1: vLLM 0.15.1 ignores it; remove disable_logprobs",
+        "disable_logprobs", '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"eagle","model":"m","num_speculative_tokens":3,"speculative_token_tree":"[(0,)]"}', "0.22", [(
-        "SD611", E, "speculative_token_tree was removed in vLLM 0.22 and vLLM 0.22 refuses unknown keys, so the "
+        "SD611", E, "speculative_token_tree was removed in vLLM 0.21 and vLLM 0.22 refuses unknown keys, so the "
         "server exits at start-up: remove speculative_token_tree", "speculative_token_tree",
         '{"method":"eagle","model":"m","num_speculative_tokens":3}')]),
     # SD613 / SD614: unknown keys (from 0.16 refused; 0.12 to 0.15 ignored), with a close match proposed
     ('{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_maxx":4}', "0.25.1", [(
-        "SD613", E, '"prompt_lookup_maxx" is not a speculative-config key and vLLM 0.25.1 refuses unknown keys (from '
-        '0.16), so the server exits at start-up: rename it to "prompt_lookup_max"', "prompt_lookup_maxx",
+        "SD613", E, '"prompt_lookup_maxx" is not a speculative-config key of vLLM 0.25.1, which refuses unknown keys, '
+        'so the server exits at start-up: rename it to "prompt_lookup_max"', "prompt_lookup_maxx",
         '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}')]),
-    ('{"method":"ngram","num_speculative_tokens":5,"tensor_parallel_size":2}', "0.16", [(
-        "SD613", E, '"tensor_parallel_size" is not a speculative-config key and vLLM 0.16 refuses unknown keys (from '
-        '0.16), so the server exits at start-up: rename it to "draft_tensor_parallel_size"', "tensor_parallel_size",
-        '{"method":"ngram","num_speculative_tokens":5,"draft_tensor_parallel_size":2}')]),
+    ('{"method":"ngram","num_speculative_tokens":5,"kv_cache_dtype":"auto"}', "0.25.1", [(
+        "SD613", E, '"kv_cache_dtype" is not a speculative-config key of vLLM 0.25.1 (vLLM 0.26 added it), which '
+        "refuses unknown keys, so the server exits at start-up: remove it", "kv_cache_dtype",
+        '{"method":"ngram","num_speculative_tokens":5}')]),
+    ('{"method":"ngram","num-speculative-tokens":5}', "0.25.1", [(   # read as num_speculative_tokens from 0.26
+        "SD606", E, 'speculative-config has no "num_speculative_tokens"; vLLM needs it for every method but suffix '
+        "and exits at start-up: add it (KAITO uses 1 for mtp, 5 for ngram)", "num_speculative_tokens", None), (
+        "SD613", E, '"num-speculative-tokens" is not a speculative-config key of vLLM 0.25.1, which refuses unknown '
+        'keys, so the server exits at start-up: rename it to "num_speculative_tokens"', "num-speculative-tokens",
+        '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"ngram","num_speculative_tokens":5,"acceptance_method":"x"}', "0.15", [(
-        "SD614", W, '"acceptance_method" is not a speculative-config key; vLLM 0.15 ignores it (vLLM 0.16 and later '
-        "refuse it): remove it", "acceptance_method", '{"method":"ngram","num_speculative_tokens":5}')]),
+        "SD614", W, '"acceptance_method" is not a speculative-config key of vLLM 0.15, which ignores it: remove it',
+        "acceptance_method", '{"method":"ngram","num_speculative_tokens":5}')]),
+    ('{"method":"ngram","num_speculative_tokens":5,"made_up":1}', "0.11", [(
+        "SD614", W, '"made_up" is not a speculative-config key of vLLM 0.11, which ignores it: remove it',
+        "made_up", '{"method":"ngram","num_speculative_tokens":5}')]),
+    # SD618: draft models, refused up to 0.14 and without a method up to 0.16
+    ('{"method":"draft_model","model":"x/y","num_speculative_tokens":4}', "0.14.1", [(
+        "SD618", E, 'speculative-config asks for a draft model, and vLLM 0.14.1 cannot run that ("Speculative '
+        'decoding with draft model is not supported yet"), so the server exits at start-up: give the "method" the '
+        'draft model is for (for example "eagle3"), or use "ngram"', "model", None)]),
+    ('{"model":"x/y","num_speculative_tokens":4}', "0.16.0", [(
+        "SD618", E, 'speculative-config has a "model" and no "method", which vLLM reads as a draft model, and vLLM '
+        "0.16 cannot run that (\"Unsupported speculative method: 'None'\"), so the server exits at start-up: give "
+        'the "method" the draft model is for (for example "eagle3"), or use "ngram"', "model", None)]),
+    # SD619: values the release's validation refuses
+    ('{"method":"ngram","num_speculative_tokens":5,"draft_tensor_parallel_size":0}', "0.25.1", [(
+        "SD619", E, "draft_tensor_parallel_size is 0; vLLM 0.25.1 needs an integer of at least 1 and exits at "
+        "start-up: write 1, or leave it out", "draft_tensor_parallel_size", None)]),
+    ('{"method":"ngram","num_speculative_tokens":5,"disable_padded_drafter_batch":"maybe"}', "0.25.1", [(
+        "SD619", E, 'disable_padded_drafter_batch is "maybe"; vLLM 0.25.1 needs true or false and exits at start-up: '
+        "write true or false (no quotes)", "disable_padded_drafter_batch", None)]),
+    ('{"method":"ngram","num_speculative_tokens":5,"disable_by_batch_size":1}', "0.16", [(
+        "SD619", E, "disable_by_batch_size is 1; vLLM 0.16 needs an integer of at least 2 and exits at start-up: "
+        "remove it: it has no effect since vLLM 0.10", "disable_by_batch_size", None), (
+        "SD612", W, "disable_by_batch_size is read by nothing in vLLM's code (vLLM 0.17 removed it): vLLM 0.16 "
+        "ignores it; remove disable_by_batch_size", "disable_by_batch_size",
+        '{"method":"ngram","num_speculative_tokens":5}')]),
+    # SD620: quantization names checked up to 0.18
+    ('{"method":"ngram","num_speculative_tokens":5,"quantization":"bogus"}', "0.18.1", [(
+        "SD620", E, 'quantization "bogus" is not a quantization method vLLM 0.18.1 knows, so the server exits at '
+        f"start-up: use one of {', '.join(QUANT_0181)}, or leave it out (the draft then follows the target)",
+        "quantization", None)]),
+    # SD621: tensor_parallel_size refused from 0.16 (0.15 only warns)
+    ('{"method":"ngram","num_speculative_tokens":5,"tensor_parallel_size":2}', "0.16", [(
+        "SD621", E, "vLLM 0.16 refuses tensor_parallel_size in the speculative-config (\"'tensor_parallel_size' is "
+        "not a valid argument\") and exits at start-up: rename it to draft_tensor_parallel_size",
+        "tensor_parallel_size", '{"method":"ngram","num_speculative_tokens":5,"draft_tensor_parallel_size":2}')]),
     # SD615 / SD616: advice
     ('{"method":"deepseek_mtp","num_speculative_tokens":1}', "0.25.1", [(
         "SD615", I, 'method "deepseek_mtp" is a model-specific MTP name that vLLM 0.25.1 rewrites to "mtp" with a '
         "deprecation warning: write \"method\":\"mtp\" (the target model's MTP layers are found either way)",
         "method", '{"method":"mtp","num_speculative_tokens":1}')]),
-    ('{"method":"qwen3_5_mtp","num_speculative_tokens":1}', "0.11", [(
-        "SD615", I, 'method "qwen3_5_mtp" is a model-specific MTP name that vLLM 0.11 rewrites to "mtp" with a '
-        "deprecation warning: write \"method\":\"mtp\" (the target model's MTP layers are found either way)",
-        "method", '{"method":"mtp","num_speculative_tokens":1}')]),
+    ('{"method":"qwen3_5_mtp","num_speculative_tokens":1}', "0.16", [(
+        "SD604", E, 'method "qwen3_5_mtp" is not in vLLM 0.16 (added in vLLM 0.17), so the server exits at start-up; '
+        f"use one of: {M012}, or set vllmVersion to the vLLM your image runs", "method", None)]),
+    ('{"method":"kimi_k3_mtp","num_speculative_tokens":1}', "0.25.1", [(
+        "SD604", E, 'method "kimi_k3_mtp" is not in vLLM 0.25.1 (added in vLLM 0.27), so the server exits at start-up; '
+        f"use one of: {M025}, or set vllmVersion to the vLLM your image runs", "method", None)]),
+    ('{"method":"suffix"}', "0.11.0", [(
+        "SD604", E, 'method "suffix" is not in vLLM 0.11 (added in vLLM 0.11.1), so the server exits at start-up; '
+        "use one of: ngram, draft_model, eagle, eagle3, medusa, mlp_speculator, mtp, or set vllmVersion to the vLLM "
+        "your image runs", "method", None)]),
     ('{"method":"suffix","num_speculative_tokens":0}', "0.25.1", [(
         "SD607", E, "num_speculative_tokens is 0; vLLM needs an integer greater than 0 and exits at start-up: write a "
         "JSON integer such as 5 (no quotes)", "num_speculative_tokens", None), (
@@ -267,3 +331,59 @@ def test_a_dotted_value_that_aliases_blow_up_is_not_spelled_out():
     cfg = dotted_config([("speculative-config.method", bomb)])
     assert cfg == {"method": "<a list of more than 10000 elements>"}
     assert [f.id for f in check_speculative_config(cfg)] == ["SD603", "SD606"]
+
+
+# --- held against vLLM itself: tests/vllm_verdicts.json, generated by tools/vllm_verdicts.py -------------
+
+TABLE_PATH = Path(__file__).parent / "vllm_verdicts.json"
+TABLE = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("vllm_verdicts", Path(__file__).parents[1] / "tools" / "vllm_verdicts.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _verdict(findings) -> str:
+    if any(f.severity is Severity.ERROR for f in findings):
+        return "refuses"
+    return "off" if any(f.id == "SD617" for f in findings) else "starts"
+
+
+def _expected(row: dict) -> str:
+    # Without arctic-inference (none in the venv that ran it) suffix decoding refuses; the function cannot
+    # see the image's packages and says so (SD616, info), so such a row counts as a start.
+    if row["verdict"] == "refuses" and "Arctic Inference is required" in row.get("error", ""):
+        return "starts"
+    return row["verdict"]
+
+
+@pytest.mark.parametrize("row", TABLE["rows"], ids=lambda r: f'{r["release"]} {r["value"][:60]}')
+def test_agrees_with_vllm_row_for_row(row: dict) -> None:
+    findings = check_speculative_config(row["value"], row["release"])
+    assert _verdict(findings) == _expected(row), (row.get("error"), [f.message for f in findings])
+
+
+def test_the_table_covers_every_minor_release() -> None:
+    releases = [f["release"] for f in TABLE["facts"]]
+    assert releases == sorted(releases, key=parse_version)
+    minors = {parse_version(r)[:2] for r in releases}
+    newest = parse_version(releases[-1])
+    assert minors == {(0, m) for m in range(10, newest[1] + 1)}
+    assert {"0.10.2", DEFAULT_VLLM_VERSION} <= set(releases)
+    assert all(row["release"] in releases and row["how"] in ("run", "read") for row in TABLE["rows"])
+
+
+def test_the_generated_facts_are_the_tables() -> None:
+    tool = _tool()
+    text = inspect.getsource(vllm_schema)
+    block = text[text.index(tool.BEGIN) + len(tool.BEGIN):text.index(tool.END)].strip()
+    assert block == tool.python_facts(TABLE), "run: python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/vllm_schema.py"
+
+
+def test_a_method_that_is_no_string_is_an_error_naming_the_key() -> None:
+    for value in ('{"method":{"name":"ngram"},"num_speculative_tokens":5}', '{"method":["ngram"],"num_speculative_tokens":5}'):
+        (f,) = check_speculative_config(value)
+        assert (f.id, f.field) == ("SD603", "method")

@@ -84,8 +84,9 @@ def test_the_stages_in_order():
 # --- plan(): the gate, disable, not written -------------------------------------------------------
 
 BROKEN = configmap("cfg", None)  # no inference_config.yaml: KAITO refuses it (SD123, an error after the gate)
-# The user's override is null: vLLM refuses it (SD401, an error after the gate that `disable` may name).
-NULL_OVERRIDE = configmap("cfg", "vllm:\n  speculative-config: null\n")
+# The user's override is a number: vLLM refuses it (SD401, an error after the gate that `disable` may name).
+# (A null one vLLM reads as no config: a warning, SD617.)
+NULL_OVERRIDE = configmap("cfg", "vllm:\n  speculative-config: 5\n")
 
 
 def _run(*docs, **settings):

@@ -1,0 +1,484 @@
+"""Regenerate tests/vllm_verdicts.json: what each vLLM release does with a `--speculative-config` value.
+
+The table holds one row per (release, value): `starts` (the server gets a speculative config), `off` (it starts
+without speculative decoding: the value reads as no config at all), or `refuses` with vLLM's error text. The
+suite (tests/test_vllm_schema.py) holds `krm_fn.vllm_schema.check_speculative_config` against it row for row,
+with no vLLM installed.
+
+How a row is made, for release X (all on CPU, no GPU, no network, no weights):
+
+  1. The wheel, without its dependencies, and only its Python files:
+       pip download --no-deps vllm==X -d /tmp/vllm/dl
+       unzip -q /tmp/vllm/dl/vllm-X-*.whl 'vllm/*.py' -d /tmp/vllm/src/X && rm /tmp/vllm/dl/vllm-X-*.whl
+     (the compiled `vllm/_C*.so` and the `.dist-info` are left out: nothing below loads them.)
+  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4), with a
+     CPU torch and the light requirements the engine-argument code imports (none of the GPU-only ones):
+       python3 -m venv /tmp/vllm/venv-new && . /tmp/vllm/venv-new/bin/activate
+       pip install <a CPU build of torch>        # here: a local torch-2.13.0+cpu wheel
+       pip install 'transformers>=5.5.3' pydantic regex cachetools psutil numpy requests tqdm blake3 \
+           py-cpuinfo tokenizers safetensors msgspec cloudpickle pyzmq typing_extensions filelock pyyaml \
+           einops sentencepiece protobuf pillow cbor2 pybase64 ijson setproctitle python-json-logger \
+           watchfiles partial-json-parser jsonschema diskcache prometheus_client openai 'fastapi[standard]<0.137' \
+           aiohttp tiktoken lark gguf mistral_common openai-harmony xgrammar llguidance loguru
+       pip install --no-deps compressed-tensors
+     (transformers 5 serves 0.10.2 as well: the config code reads only `PretrainedConfig` from it.) A module
+     still missing is named in the run's log ("No module named ..."); `runall.sh` below installs it and runs
+     the release again.
+  3. This file, in that venv, with the release's source first on sys.path:
+       python tools/vllm_verdicts.py --run X --src /tmp/vllm/src/X --models /tmp/vllm/models --out rows-X.json
+     then `python tools/vllm_verdicts.py --merge rows-*.json > tests/vllm_verdicts.json` and
+       python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/vllm_schema.py
+     `python tools/vllm_verdicts.py --fetch` does step 1 for every release in RELEASES, one at a time; the
+     loop used for this table (install a missing module, run again) was, per release R:
+       python tools/vllm_verdicts.py --fetch R && for i in 1 2 3 4 5 6 7 8; do
+         python tools/vllm_verdicts.py --run R --src /tmp/vllm/src/R --out rows-venv-new-R.json > log-R.txt 2>&1 && break
+         pip install "$(grep -o "No module named '[^']*'" log-R.txt | tail -1 | cut -d"'" -f2 | cut -d. -f1 | tr _ -)"
+       done
+     and a row refused with "failed to be inspected" means a module the model registry imports is missing: look
+     in the log, install it, run the release again (no row of this table is such a row).
+
+What `--run` does per value is what KAITO's runtime (presets/workspace/inference/vllm/inference_api.py) does
+at start-up, up to the speculative config: vLLM's own `FlexibleArgumentParser` with
+`AsyncEngineArgs.add_cli_args` parses `--model <target> --speculative-config <value>` (the value as KAITO
+passes it: the text of the `vllm.speculative-config` key), then `AsyncEngineArgs.from_cli_args`,
+`create_model_config()`, and `create_speculative_config(...)` with the arguments that release's
+`create_engine_config` passes. (The OpenAI server's `make_arg_parser` adds the frontend's flags to the same
+parser; `--speculative-config` is the engine's own, so it is left out with its import chain.) An exception
+or an argparse exit is `refuses`, with the last line of its message.
+
+What is changed from a real server, and why it cannot change a verdict on the speculative-config:
+  - vLLM's platform is forced to its CPU platform (importlib.metadata says the release is `X+cpu`, which is
+    how vLLM's builtin `cpu_platform_plugin` recognises a CPU build). The speculative config's checks do not
+    depend on the platform, except where noted in a row's `note`.
+  - vLLM's model registry inspects a model class in a subprocess (`_run_in_subprocess`, so that CUDA is not
+    initialised in the server's process); here the same function runs in-process.
+  - The CPU platform's `import_kernels` (loading `vllm._C`, and in 0.17 probing AVX-512 through a torch
+    call that torch 2.13 lacks) is a no-op: no kernel runs when configs are built.
+  - Targets and drafts are tiny local `config.json` folders (no weights), made by `--models`: a Llama
+    target for every value, and a DeepSeek-V3 target with one MTP layer for the MTP methods (`target`
+    column). Draft models are named by relative paths (`org/llama-draft`, `org/eagle3-draft`) that resolve
+    to those folders, with HF_HUB_OFFLINE=1.
+  - arctic-inference is not installed, so `suffix` refuses with "Arctic Inference is required" where the
+    release has suffix decoding; the function reports that as SD616 (info), since the image may have it.
+
+A row marked `"how": "read"` would be one not run, its verdict read from the release's source; every row of
+this table is `"how": "run"` (all 26 releases evaluated). What krm_fn/vllm_schema.py keeps that is read, not
+run, is said there (`UNUSED_KEYS`).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# Every minor release from 0.10 to the newest on PyPI (`pip index versions vllm`), its last patch, and the
+# patches where the speculative config changed inside a minor (0.11.0 -> 0.11.1 -> 0.11.2).
+RELEASES = ["0.10.2", "0.11.0", "0.11.1", "0.11.2", "0.12.0", "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1",
+            "0.18.1", "0.19.1", "0.20.2", "0.21.0", "0.22.1", "0.23.0", "0.24.0", "0.25.1", "0.26.0", "0.27.1",
+            "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"]
+
+MTP_ALIASES = ["deepseek_mtp", "mimo_mtp", "glm4_moe_mtp", "ernie_mtp", "qwen3_next_mtp", "longcat_flash_mtp",
+               "pangu_ultra_moe_mtp", "dots3_note_mtp", "mimo_v2_mtp", "glm4_moe_lite_mtp", "glm_ocr_mtp",
+               "nemotron_h_mtp", "exaone_moe_mtp", "exaone4_5_mtp", "qwen4_exp_mtp", "qwen3_5_mtp",
+               "bailing_hybrid_v3_mtp", "minimax_m3_mtp", "bailing_hybrid_mtp", "kimi_k3_mtp", "step3p5_mtp",
+               "hy_v3_mtp", "hy_v4_mtp", "gemma4_mtp", "inkling_mtp", "glm5_next_mtp", "step5_mtp"]
+
+NG = '"method":"ngram","num_speculative_tokens":5'
+# (value as written in inference_config.yaml's `vllm.speculative-config`, target)
+CASES: list[tuple[str, str]] = [
+    ('{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_min":2,"prompt_lookup_max":4}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_min":3}', "llama"),
+    ('{"method":"Ngram","num_speculative_tokens":5}', "llama"),
+    ('{"method":"ngram"}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":0}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":-1}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":"5"}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":5.0}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":5.5}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":true}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":"five"}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":null}', "llama"),
+    ('{%s,"prompt_lookup_max":"4"}' % NG, "llama"),
+    ('{%s,"prompt_lookup_max":4.0}' % NG, "llama"),
+    ('{%s,"prompt_lookup_max":null}' % NG, "llama"),
+    ('{%s,"prompt_lookup_min":null,"prompt_lookup_max":null}' % NG, "llama"),
+    ('{%s,"prompt_lookup_max":0}' % NG, "llama"),
+    ('{%s,"prompt_lookup_min":0,"prompt_lookup_max":3}' % NG, "llama"),
+    ('{%s,"prompt_lookup_max":"x"}' % NG, "llama"),
+    ('{%s,"prompt_lookup_min":5,"prompt_lookup_max":2}' % NG, "llama"),
+    ('{"method":"mtp","num_speculative_tokens":1,"prompt_lookup_min":5,"prompt_lookup_max":2}', "dsv3"),
+    ('{"method":"mtp","num_speculative_tokens":1}', "dsv3"),
+    ('{"method":"mtp","num_speculative_tokens":"1"}', "dsv3"),
+    ('{"method":"mtp"}', "dsv3"),
+    ('{"method":"eagle3","num_speculative_tokens":3}', "llama"),
+    ('{"method":"eagle3","model":"org/eagle3-draft","num_speculative_tokens":3}', "llama"),
+    ('{"method":"eagle","num_speculative_tokens":3}', "llama"),
+    ('{"method":"draft_model","model":"org/llama-draft","num_speculative_tokens":4}', "llama"),
+    ('{"method":"draft_model","num_speculative_tokens":4}', "llama"),
+    ('{"model":"org/llama-draft","num_speculative_tokens":4}', "llama"),
+    ('{"model":"ngram","num_speculative_tokens":5}', "llama"),
+    ('{"method":null,"model":"ngram","num_speculative_tokens":5}', "llama"),
+    ('{"num_speculative_tokens":5}', "llama"),
+    ('{"method":"medusa","num_speculative_tokens":2}', "llama"),
+    ('{"method":"mlp_speculator","num_speculative_tokens":2}', "llama"),
+    ('{"method":"suffix"}', "llama"),
+    ('{"method":"suffix","num_speculative_tokens":8}', "llama"),
+    ('{"method":"ngram_gpu","num_speculative_tokens":5}', "llama"),
+    ('{"method":"dflash","num_speculative_tokens":5}', "llama"),
+    ('{"method":"custom_class","num_speculative_tokens":5}', "llama"),
+    ('{"method":"dspark","num_speculative_tokens":5}', "dsv3"),
+    ('{"method":"extract_hidden_states","num_speculative_tokens":1}', "llama"),
+    ('{"method":{"name":"ngram"},"num_speculative_tokens":5}', "llama"),
+    ('{"method":["ngram"],"num_speculative_tokens":5}', "llama"),
+    ('{"method":5,"num_speculative_tokens":5}', "llama"),
+    ('{%s,"made_up_key":1}' % NG, "llama"),
+    ('{%s,"disable_by_batch_size":4}' % NG, "llama"),
+    ('{%s,"disable_by_batch_size":1}' % NG, "llama"),
+    ('{%s,"disable_logprobs":true}' % NG, "llama"),
+    ('{%s,"speculative_token_tree":"[(0,)]"}' % NG, "llama"),
+    ('{%s,"tensor_parallel_size":1}' % NG, "llama"),
+    ('{%s,"draft_tensor_parallel_size":1}' % NG, "llama"),
+    ('{%s,"draft_tensor_parallel_size":0}' % NG, "llama"),
+    ('{%s,"max_model_len":0}' % NG, "llama"),
+    ('{%s,"max_model_len":1024}' % NG, "llama"),
+    ('{%s,"disable_padded_drafter_batch":"maybe"}' % NG, "llama"),
+    ('{%s,"disable_padded_drafter_batch":true}' % NG, "llama"),
+    ('{%s,"quantization":"bogus"}' % NG, "llama"),
+    ('{%s,"enforce_eager":true}' % NG, "llama"),
+    ('{%s,"revision":"main"}' % NG, "llama"),
+    ('{%s,"kv_cache_dtype":"auto"}' % NG, "llama"),
+    ('{%s,"enable_adaptive_verification":true}' % NG, "llama"),
+    ('{%s,"disable_eagle_block_drop":true}' % NG, "llama"),
+    ('{%s,"attention_backend":"auto"}' % NG, "llama"),
+    ('{%s,"moe_backend":"auto"}' % NG, "llama"),
+    ('{"method":"ngram","num-speculative-tokens":5}', "llama"),
+    ('{"method":"ngram","num_speculative_tokens":5,"prompt-lookup-max":4}', "llama"),
+    ("", "llama"),
+    ("None", "llama"),
+    ("null", "llama"),
+    ("{}", "llama"),
+    ("[1]", "llama"),
+    ('"ngram"', "llama"),
+    ("5", "llama"),
+    ("{'method':'ngram','num_speculative_tokens':5}", "llama"),
+    ("ngram", "llama"),
+] + [('{"method":"%s","num_speculative_tokens":1}' % a, "dsv3") for a in MTP_ALIASES]
+
+
+# Behaviours krm_fn/vllm_schema.py reads off one row each: flag -> (value, the verdict that sets the flag).
+FLAGS = {
+    "lax_numbers": ('{"method":"ngram","num_speculative_tokens":"5"}', "starts"),
+    "tokens_any_number": ('{"method":"ngram","num_speculative_tokens":5.5}', "starts"),
+    "lax_lookup": ('{%s,"prompt_lookup_max":"4"}' % NG, "starts"),
+    "lookup_null": ('{%s,"prompt_lookup_max":null}' % NG, "starts"),
+    "lookup_order_ngram_only": (
+        '{"method":"mtp","num_speculative_tokens":1,"prompt_lookup_min":5,"prompt_lookup_max":2}', "starts"),
+    "method_null_infers": ('{"method":null,"model":"ngram","num_speculative_tokens":5}', "starts"),
+    "draft_model_runs": ('{"method":"draft_model","model":"org/llama-draft","num_speculative_tokens":4}', "starts"),
+    "draft_model_inferred": ('{"model":"org/llama-draft","num_speculative_tokens":4}', "starts"),
+    "dashed_keys": ('{"method":"ngram","num-speculative-tokens":5}', "starts"),
+    "refuses_unknown_keys": ('{%s,"made_up_key":1}' % NG, "refuses"),
+    "tensor_parallel_size_refused": ('{%s,"tensor_parallel_size":1}' % NG, "refuses"),
+    "draft_tp_at_least_1": ('{%s,"draft_tensor_parallel_size":0}' % NG, "refuses"),
+    "max_model_len_at_least_1": ('{%s,"max_model_len":0}' % NG, "refuses"),
+    "bools_checked": ('{%s,"disable_padded_drafter_batch":"maybe"}' % NG, "refuses"),
+    "quantization_checked": ('{%s,"quantization":"bogus"}' % NG, "refuses"),
+    "adaptive_verification_dspark_only": ('{%s,"enable_adaptive_verification":true}' % NG, "refuses"),
+    "disable_by_batch_size_at_least_2": ('{%s,"disable_by_batch_size":1}' % NG, "refuses"),
+}
+
+
+# --- models --------------------------------------------------------------------------------------------
+LLAMA = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64, "intermediate_size": 128,
+         "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 1024,
+         "max_position_embeddings": 4096, "rms_norm_eps": 1e-5, "torch_dtype": "bfloat16",
+         "bos_token_id": 1, "eos_token_id": 2, "tie_word_embeddings": False}
+DSV3 = {"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "hidden_size": 64,
+        "intermediate_size": 128, "moe_intermediate_size": 32, "num_hidden_layers": 2,
+        "num_nextn_predict_layers": 1, "num_attention_heads": 4, "num_key_value_heads": 4, "n_shared_experts": 1,
+        "n_routed_experts": 4, "num_experts_per_tok": 2, "n_group": 1, "topk_group": 1, "first_k_dense_replace": 1,
+        "kv_lora_rank": 16, "q_lora_rank": 16, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 8,
+        "vocab_size": 1024, "max_position_embeddings": 4096, "rms_norm_eps": 1e-6, "torch_dtype": "bfloat16",
+        "bos_token_id": 1, "eos_token_id": 2, "topk_method": "noaux_tc", "scoring_func": "sigmoid",
+        "routed_scaling_factor": 1.0, "norm_topk_prob": True}
+EAGLE3 = dict(LLAMA, architectures=["LlamaForCausalLMEagle3"], num_hidden_layers=1, draft_vocab_size=1024)
+MODELS = {"target-llama": LLAMA, "target-dsv3": DSV3, "org/llama-draft": dict(LLAMA, num_hidden_layers=1),
+          "org/eagle3-draft": EAGLE3}
+
+
+def make_models(root: Path) -> None:
+    for name, cfg in MODELS.items():
+        (root / name).mkdir(parents=True, exist_ok=True)
+        (root / name / "config.json").write_text(json.dumps(cfg, indent=1))
+
+
+# --- one release, inside its venv -----------------------------------------------------------------------
+def _force_cpu(release: str) -> None:
+    import importlib.metadata as md
+    real = md.version
+
+    def version(name: str) -> str:
+        return f"{release}+cpu" if name == "vllm" else real(name)
+    md.version = version
+
+
+def short(error: str) -> str:
+    """vLLM's error without pydantic's echo of the whole input and its help link."""
+    lines = [ln.strip() for ln in error.splitlines() if ln.strip() and not ln.strip().startswith("For further")]
+    return " | ".join(ln.split(" [type=")[0] for ln in lines)
+
+
+def _last_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return f"{type(exc).__name__}: {text}"
+
+
+def run_release(release: str, src: str, models: str) -> list[dict]:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
+    sys.path.insert(0, src)
+    _force_cpu(release)
+    # vLLM inspects model classes in a subprocess: it gets the same source and the same CPU platform.
+    site = Path(models) / "_site"
+    site.mkdir(parents=True, exist_ok=True)
+    (site / "sitecustomize.py").write_text(
+        "import importlib.metadata as md\n_real = md.version\n"
+        f"md.version = lambda name: {release + '+cpu'!r} if name == 'vllm' else _real(name)\n")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(site), src])
+    make_models(Path(models))
+    os.chdir(models)  # draft models are relative paths: org/llama-draft
+    import inspect
+    from vllm.engine.arg_utils import AsyncEngineArgs
+    # vLLM inspects a model class in a subprocess so that CUDA is not initialised in the server's process;
+    # on CPU the same function runs in this one (the same answer, without a process per value).
+    # vLLM's CPU platform loads its compiled kernels when a model module imports `vllm._custom_ops`; the
+    # wheel's compiled files are not extracted, and some releases probe the CPU through torch calls that a
+    # newer torch renamed. No kernel runs here: the load is skipped.
+    try:
+        from vllm.platforms.cpu import CpuPlatform
+        CpuPlatform.import_kernels = classmethod(lambda cls: None)
+    except (ImportError, AttributeError):
+        pass
+    from vllm.model_executor.models import registry
+    if hasattr(registry, "_run_in_subprocess"):
+        registry._run_in_subprocess = lambda fn: fn()
+    try:
+        from vllm.utils.argparse_utils import FlexibleArgumentParser
+    except ImportError:
+        from vllm.utils import FlexibleArgumentParser
+    rows, targets = [], {}
+    for value, target in CASES:
+        parser = AsyncEngineArgs.add_cli_args(FlexibleArgumentParser())
+        err = io.StringIO()
+        verdict, message, result = "starts", "", None
+        try:
+            with contextlib.redirect_stderr(err):
+                args = parser.parse_args(["--model", f"target-{target}", "--speculative-config", value])
+            engine_args = AsyncEngineArgs.from_cli_args(args)
+            engine_args.skip_tokenizer_init = True
+            # One target config per target, copied for each value: inspecting a model class costs a
+            # subprocess, and the speculative config only reads the target's.
+            if target not in targets:
+                targets[target] = engine_args.create_model_config()
+            try:
+                model_config = copy.deepcopy(targets[target])
+            except Exception:  # noqa: BLE001 - not copyable: make it anew
+                model_config = engine_args.create_model_config()
+            params = inspect.signature(engine_args.create_speculative_config).parameters
+            kwargs = {}
+            if "target_parallel_config" in params:
+                from vllm.config import ParallelConfig
+                kwargs["target_parallel_config"] = ParallelConfig(tensor_parallel_size=1)
+            if "enable_chunked_prefill" in params:
+                kwargs["enable_chunked_prefill"] = True
+            if "disable_log_stats" in params:
+                kwargs["disable_log_stats"] = True
+            spec = engine_args.create_speculative_config(target_model_config=model_config, **kwargs)
+            if spec is None:
+                verdict = "off"
+            else:
+                result = {"method": getattr(spec, "method", None),
+                          "num_speculative_tokens": getattr(spec, "num_speculative_tokens", None)}
+        except SystemExit:
+            lines = [ln for ln in err.getvalue().strip().splitlines() if ln.strip()]
+            verdict, message = "refuses", "argparse: " + (lines[-1] if lines else "exit")
+        except BaseException as exc:  # noqa: BLE001 - every failure is a verdict
+            verdict, message = "refuses", _last_line(exc)
+        row = {"release": release, "value": value, "target": target, "verdict": verdict, "how": "run"}
+        if message:
+            row["error"] = message[:600]
+        if result:
+            row["spec"] = result
+        rows.append(row)
+    return rows
+
+
+def release_facts(release: str) -> dict:
+    """The release's SpeculativeConfig as data: its fields, its method names, its MTP aliases."""
+    import dataclasses
+    import typing
+    try:
+        import vllm.config.speculative as mod
+    except ImportError:
+        import vllm.config as mod
+    cls = mod.SpeculativeConfig
+
+    def flat(t) -> list:
+        if isinstance(t, str):
+            return [t]
+        out = []
+        for a in typing.get_args(t):
+            out += flat(a)
+        return out
+
+    def literal(name: str) -> list | None:
+        t = getattr(mod, name, None)
+        return sorted(set(flat(t))) if t is not None else None
+
+    fields = [f.name for f in dataclasses.fields(cls)]
+    method_type = cls.__dataclass_fields__["method"].type
+    if isinstance(method_type, str):
+        method_type = eval(method_type, vars(mod))  # noqa: S307 - the release's own annotation
+    try:
+        from vllm.model_executor.layers.quantization import QUANTIZATION_METHODS
+        quant = sorted(QUANTIZATION_METHODS)
+    except Exception:  # noqa: BLE001 - not importable without compiled ops in this release
+        quant = None
+    pyd = getattr(cls, "__pydantic_config__", None)
+    return {"release": release, "fields": fields, "methods": sorted(set(flat(method_type))),
+            "mtp_aliases": literal("MTPModelTypes"), "quantization": quant, "pydantic": pyd is not None,
+            "extra": (pyd or {}).get("extra") if isinstance(pyd, dict) else None}
+
+
+# --- the driver -----------------------------------------------------------------------------------------
+def fetch(release: str, root: Path) -> Path:
+    src = root / "src" / release
+    if (src / "vllm" / "config").exists() or (src / "vllm" / "config.py").exists():
+        return src
+    dl = root / "dl"
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"vllm=={release}", "-d", str(dl)],
+                   check=True)
+    wheel = next(dl.glob(f"vllm-{release}-*.whl"))
+    subprocess.run(["unzip", "-q", "-o", str(wheel), "vllm/*.py", "-d", str(src)], check=True)
+    wheel.unlink()
+    return src
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--run")
+    ap.add_argument("--src")
+    ap.add_argument("--models", default="/tmp/vllm/models")
+    ap.add_argument("--out", default="/dev/stdout")
+    ap.add_argument("--merge", nargs="*")
+    ap.add_argument("--fetch", nargs="*")
+    ap.add_argument("--root", default="/tmp/vllm")
+    ap.add_argument("--python", help="print vllm_schema.py's generated block from this table")
+    ap.add_argument("--write", help="with --python: put the block into this file, between its markers")
+    a = ap.parse_args(argv)
+    if a.run:
+        rows = run_release(a.run, a.src, a.models)
+        try:
+            facts = release_facts(a.run)
+        except Exception as exc:  # noqa: BLE001 - the rows stand without the facts
+            facts = {"release": a.run, "error": _last_line(exc)}
+        if a.out != "/dev/stdout":
+            Path(a.out + ".facts").write_text(json.dumps(facts) + "\n")
+        Path(a.out).write_text(json.dumps(rows, indent=0) + "\n")  # vLLM logs to stdout
+        return 0
+    if a.fetch is not None:
+        for release in a.fetch or RELEASES:
+            print(fetch(release, Path(a.root)))
+        return 0
+    if a.merge:
+        rows, facts = [], []
+        for path in a.merge:
+            rows += json.loads(Path(path).read_text())
+            if Path(path + ".facts").exists():
+                facts.append(json.loads(Path(path + ".facts").read_text()))
+        cases = {value for value, _ in CASES}
+        rows = [r for r in rows if r["value"] in cases]  # a case since dropped from CASES
+        for r in rows:
+            if "error" in r:
+                r["error"] = short(r["error"])
+        order = {r: i for i, r in enumerate(RELEASES)}
+        rows.sort(key=lambda r: order.get(r["release"], 999))
+        facts.sort(key=lambda r: order.get(r["release"], 999))
+        out = {"about": "verdicts of vLLM releases on --speculative-config values; regenerate with "
+                        "tools/vllm_verdicts.py (its header says how)", "facts": facts, "rows": rows}
+        # One fact or row a line: a regenerated table diffs row by row.
+        dump = lambda obj: json.dumps(obj, ensure_ascii=False)  # noqa: E731
+        print("{" + f'"about": {dump(out["about"])},')
+        print('"facts": [\n' + ",\n".join(dump(f) for f in facts) + "],")
+        print('"rows": [\n' + ",\n".join(dump(r) for r in rows) + "]}")
+        return 0
+    if a.python:
+        block = python_facts(json.loads(Path(a.python).read_text()))
+        if not a.write:
+            print(block)
+            return 0
+        text = Path(a.write).read_text()
+        begin, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+        Path(a.write).write_text(text[:begin] + "\n" + block + "\n" + text[end:])
+        return 0
+    ap.print_help()
+    return 2
+
+
+def spans(facts: list[dict], key: str) -> dict[str, list]:
+    """name -> [(first release with it, first later release without it or None), ...] over the releases run."""
+    out: dict[str, list] = {}
+    names = sorted({n for f in facts for n in (f.get(key) or [])})
+    for name in names:
+        runs, start = [], None
+        for f in facts:
+            has = name in (f.get(key) or [])
+            if has and start is None:
+                start = f["release"]
+            elif not has and start is not None:
+                runs.append((start, f["release"]))
+                start = None
+        if start is not None:
+            runs.append((start, None))
+        out[name] = runs
+    return out
+
+
+BEGIN, END = "# BEGIN generated", "# END generated"
+
+
+def flag_facts(table: dict) -> list[dict]:
+    """Per release, the FLAGS that its rows set, in the shape of `facts`."""
+    out = []
+    for f in table["facts"]:
+        rows = {r["value"]: r["verdict"] for r in table["rows"] if r["release"] == f["release"]}
+        out.append({"release": f["release"],
+                    "flags": [name for name, (value, verdict) in FLAGS.items() if rows.get(value) == verdict]})
+    return out
+
+
+def python_facts(table: dict) -> str:
+    """The block krm_fn/vllm_schema.py keeps between its `generated` markers."""
+    def v(text):
+        return "None" if text is None else "(" + ", ".join(text.split(".")) + ")"
+    facts = [dict(f, **g) for f, g in zip(table["facts"], flag_facts(table))]
+    lines = ["RELEASES_RUN: tuple[Version, ...] = (" + ", ".join(v(f["release"]) for f in facts) + ")"]
+    for title, key in (("FIELD_SPANS", "fields"), ("METHOD_SPANS", "methods"), ("MTP_SPANS", "mtp_aliases"),
+                       ("QUANT_SPANS", "quantization"), ("FLAG_SPANS", "flags")):
+        lines.append(f"{title}: dict[str, tuple[tuple[Version, Version | None], ...]] = {{")
+        for name, runs in spans(facts, key).items():
+            lines.append(f"    {name!r}: (" + " ".join(f"({v(a)}, {v(b)})," for a, b in runs) + "),")
+        lines.append("}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
