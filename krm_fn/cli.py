@@ -58,6 +58,9 @@ WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mod
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
+ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin; to have findings name the source "
+               "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
+
 
 def _parser() -> argparse.ArgumentParser:
     import argparse
@@ -485,3 +488,6 @@ def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "
     for line in lines:
         if line is not None:
             _say(stderr, line)
+    if fmt == "text" and any(r.file_path == "<stdin>" and r.resource is not None
+                                   and r.severity is not Severity.INFO for r in results):
+        _say(stderr, ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from krm_fn import cli
 from runner import run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
