@@ -424,6 +424,7 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
         _say(stderr, streams.stdout_closed().line())
         return 1
     fmt = getattr(args, "format", "text")
+    helm = False
     option = getattr(args, "max_input", None)  # an explicit `--max-input ""` is refused, not ignored
     try:
         limit = parse_size(option) if option is not None else max_input(environ)
@@ -440,6 +441,8 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
             if "-" in args.paths and _isatty(stdin):
                 _say(stderr, "kaito-specdec: reading manifests from stdin (end with Ctrl-D)")
             sources = _sources(args.paths, stdin, limit)
+            # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
+            helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
             fc = _load_config(args.config, limit)
             overrides = {"mode": args.mode} if args.mode else {}
             if args.disable is not None:  # `--disable ""` turns off what the config or environment disabled
@@ -470,11 +473,11 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
     except _WriteFailed as failed:
         _report([*outcome.results, failed.result], 1, stderr, fmt)
         return 1
-    _report(outcome.results, outcome.exit_code, stderr, fmt)
+    _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm)
     return outcome.exit_code
 
 
-def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text") -> None:
+def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True) -> None:
     """The results on stderr: a line per error and warning (text, github) or one JSON document of all."""
     if fmt == "json":
         from .formats import json_document
@@ -488,6 +491,6 @@ def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "
     for line in lines:
         if line is not None:
             _say(stderr, line)
-    if fmt == "text" and any(r.file_path == "<stdin>" and r.resource is not None
+    if hint and fmt == "text" and any(r.file_path == "<stdin>" and r.resource is not None
                                    and r.severity is not Severity.INFO for r in results):
         _say(stderr, ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)

@@ -100,3 +100,9 @@ def test_right_place_is_quiet_and_wrong_one_warns() -> None:
     code, out, err = run(["render", "-"], labelled)
     assert code == 0 and out.count("specdec-") == 0, "nothing is enabled"
     assert "is a label at metadata.labels; KAITO reads it only as an annotation" in err and "[SD414]" in err
+
+
+def test_no_kustomize_hint_for_a_helm_stream() -> None:
+    """Helm's post-renderer stream names each template in a `# Source:` comment: the hint is not for it."""
+    code, _, err = run(["render", "-"], "---\n# Source: demo/templates/ws.yaml\n" + BAD)
+    assert code == 1 and "[SD101]" in err and cli.ORIGIN_HINT not in err
