@@ -31,8 +31,6 @@ FAIL:  PHI-2 also "Model phi-2 is deprecated and no longer supported"
 """
 from __future__ import annotations
 
-from difflib import get_close_matches
-
 from .. import kinds
 from ..index import Workload
 from ..presets import ALIASES, TUNED_DISPLAY
@@ -60,6 +58,7 @@ def is_valid_preset(name: str) -> bool:
 def closest(name: str) -> list[str]:
     """Up to three presets KAITO knows whose names are nearest `name`: the legacy short names and the
     Hugging Face ids of the tuned table (what a typo most likely meant), compared case-blind."""
+    from difflib import get_close_matches  # only for a name KAITO refuses: no import on an ordinary run
     names = {n.lower(): n for n in (*ALIASES, *TUNED_DISPLAY)}
     return [names[m] for m in get_close_matches(name.strip().lower(), list(names), n=3, cutoff=0.6)]
 
