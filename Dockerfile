@@ -33,7 +33,7 @@ COPY krm_fn/ ./krm_fn/
 RUN pip wheel --no-cache-dir --no-deps --no-build-isolation --no-index --wheel-dir /wheels .
 
 # --- argocd-cmp: the sidecar — the function, a pinned standalone kustomize (kubectl's built-in one cannot
-# run exec functions) and plugin.yaml, as uid 999 with argocd-cmp-server (shared by the repo-server's
+# run exec functions), git and ssh for remote bases, and plugin.yaml, as uid 999 with argocd-cmp-server (shared by the repo-server's
 # var-files volume) as its entrypoint. Before the function stage, so a plain build gives the function.
 FROM ${PYTHON_IMAGE} AS argocd-cmp
 ARG VERSION=0.1.0
@@ -62,6 +62,12 @@ RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
         "$(python -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')" \
  && groupadd --gid 999 argocd \
  && useradd --uid 999 --gid 999 --home-dir /home/argocd --create-home --shell /usr/sbin/nologin argocd
+# git and ssh: kustomize fetches remote bases (`resources: [https://github.com/org/repo//deploy?ref=v1]`, or
+# `git@github.com:…` over ssh) by running git. From Debian's archive at build time: not pinned like the rest.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git openssh-client ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && git --version && ssh -V
 COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize
 COPY --chown=999:999 examples/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml
 RUN kustomize version && kaito-specdec --version

@@ -30,10 +30,27 @@ HELP = """\
 KAITO speculative decoding at render time.
 
 With no command, runs as a KRM function: a ResourceList on stdin, the ResourceList on stdout
-(kpt fn eval/render, kustomize transformers). Settings come from the functionConfig, or from
-KAITO_SPECDEC_MODE / KAITO_SPECDEC_FAIL_ON / KAITO_SPECDEC_TUNED_PRESETS / KAITO_SPECDEC_NGRAM_FALLBACK
-(also with Argo CD's ARGOCD_ENV_ prefix); the functionConfig wins. KAITO_SPECDEC_MAX_INPUT caps the
-input size (default 256Mi).
+(kpt fn eval/render, kustomize transformers). Settings come from the functionConfig (a ConfigMap's data,
+or a SpeculativeDecodingPolicy's spec) or from the environment; the functionConfig wins, and render's
+options win over both. Each environment variable is also read with Argo CD's ARGOCD_ENV_ prefix (the
+plain name wins).
+
+settings (functionConfig key, environment variable):
+  mode               KAITO_SPECDEC_MODE                 materialize (default) or validate
+  failOn             KAITO_SPECDEC_FAIL_ON              error (default) or warning: what exits 1
+  tunedPresets       KAITO_SPECDEC_TUNED_PRESETS        JSON: preset name -> speculative config
+  ngramFallback      KAITO_SPECDEC_NGRAM_FALLBACK       JSON: the config for every untuned preset
+  kaitoVersion       KAITO_SPECDEC_KAITO_VERSION        the KAITO release the cluster runs (v0.13.0)
+  vllmVersion        KAITO_SPECDEC_VLLM_VERSION         the vLLM release the image runs (0.25.1)
+  featureGates       KAITO_SPECDEC_FEATURE_GATES        KAITO's --feature-gates, e.g. vLLM=false
+  disable            KAITO_SPECDEC_DISABLE              finding ids not to report, e.g. SD112,SD008
+  prometheusRules    KAITO_SPECDEC_PROMETHEUS_RULES     "true": a PrometheusRule per namespace
+  minAcceptanceRate  KAITO_SPECDEC_MIN_ACCEPTANCE_RATE  the rule's alert threshold, 0 to 1 (0.3)
+
+environment only:
+  KAITO_SPECDEC_MAX_INPUT   the cap on the input size (default 256Mi; render --max-input)
+
+docs/settings.md has the details; docs/findings.md every finding id.
 """
 
 WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mode; end it with Ctrl-D). "
@@ -41,9 +58,13 @@ WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mod
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
+ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin; to have findings name the source "
+               "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
+
 
 def _parser() -> argparse.ArgumentParser:
     import argparse
+    from .formats import FORMATS
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
@@ -65,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
                         "prometheusRules setting")
     r.add_argument("--min-acceptance-rate", metavar="RATE", help="the rule's alert threshold, 0 to 1 (default "
                                                                  "0.3); the same as the minAcceptanceRate setting")
+    r.add_argument("--format", choices=FORMATS, default="text",
+                   help="how results go to stderr: text lines (default), github (GitHub Actions "
+                        "::error file=F,line=L:: annotations) or json (one document)")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
                                                        "(default: KAITO_SPECDEC_MAX_INPUT or 256Mi)")
     pr = sub.add_parser("presets", help="print the effective tuned presets, legacy aliases and the fallback",
@@ -361,7 +385,11 @@ def _parse(argv: Sequence[str], stdout: Any, stderr: Any) -> argparse.Namespace 
     try:
         # argparse prints --help/--version/usage errors itself and exits: collect them, write them checked.
         with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(said):
-            args = _parser().parse_args(argv)
+            parser = _parser()
+            args, extra = parser.parse_known_args(argv)
+            if extra:  # `render --mdoe`: the command's usage, not the top-level one
+                commands = parser._subparsers._group_actions[0].choices if parser._subparsers else {}
+                (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         if said.getvalue():
             _say(stderr, said.getvalue().rstrip("\n"))
@@ -395,12 +423,14 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
     if stdout is None:
         _say(stderr, streams.stdout_closed().line())
         return 1
+    fmt = getattr(args, "format", "text")
+    helm = False
     option = getattr(args, "max_input", None)  # an explicit `--max-input ""` is refused, not ignored
     try:
         limit = parse_size(option) if option is not None else max_input(environ)
     except ConfigError as exc:
         shown = f"--max-input: {exc}" if option is not None else str(exc)
-        _say(stderr, Result(Severity.ERROR, shown, id=exc.id, scope="").line())
+        _report([Result(Severity.ERROR, shown, id=exc.id, scope="")], 1, stderr, fmt)
         return 1
     try:
         if args.command == "presets":
@@ -411,6 +441,8 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
             if "-" in args.paths and _isatty(stdin):
                 _say(stderr, "kaito-specdec: reading manifests from stdin (end with Ctrl-D)")
             sources = _sources(args.paths, stdin, limit)
+            # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
+            helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
             fc = _load_config(args.config, limit)
             overrides = {"mode": args.mode} if args.mode else {}
             if args.disable is not None:  # `--disable ""` turns off what the config or environment disabled
@@ -425,27 +457,40 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
                 _say(stderr, WAITING)
             outcome = run_krm(_read_stdin(stdin, limit, "a ResourceList"), environ)
     except InputProblem as exc:
-        _say(stderr, exc.result.line())
+        _report([exc.result], 1, stderr, fmt)
         return 1
     except ConfigError as exc:
-        _say(stderr, Result(Severity.ERROR, str(exc), id=exc.id, scope="").line())
+        _report([Result(Severity.ERROR, str(exc), id=exc.id, scope="")], 1, stderr, fmt)
         return 1
     except RecursionError:
-        _say(stderr, streams.too_deep().line())
+        _report([streams.too_deep()], 1, stderr, fmt)
         return 1
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
-        _say(stderr, streams.internal_error(exc).line())
+        _report([streams.internal_error(exc)], 1, stderr, fmt)
         return 1
     try:
         _emit(stdout, outcome.output)
     except _WriteFailed as failed:
-        _report(outcome, stderr)
-        _say(stderr, failed.result.line())
+        _report([*outcome.results, failed.result], 1, stderr, fmt)
         return 1
-    _report(outcome, stderr)
+    _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm)
     return outcome.exit_code
 
 
-def _report(outcome: Outcome, stderr: Any) -> None:
-    for line in outcome.lines():
-        _say(stderr, line)
+def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True) -> None:
+    """The results on stderr: a line per error and warning (text, github) or one JSON document of all."""
+    if fmt == "json":
+        from .formats import json_document
+        _say(stderr, json_document(results, exit_code))
+        return
+    if fmt == "github":
+        from .formats import github
+        lines = [github(r) for r in results]
+    else:
+        lines = [r.line() for r in results if r.severity is not Severity.INFO]
+    for line in lines:
+        if line is not None:
+            _say(stderr, line)
+    if hint and fmt == "text" and any(r.file_path == "<stdin>" and r.resource is not None
+                                   and r.severity is not Severity.INFO for r in results):
+        _say(stderr, ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)

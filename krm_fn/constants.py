@@ -33,6 +33,9 @@ ID_ANNOTATIONS = ("config.k8s.io/id", "kustomize.config.k8s.io/id")
 # kustomize's record of the names a resource had before namePrefix/nameSuffix (comma-separated).
 PREVIOUS_NAMES_ANNOTATION = "internal.config.kubernetes.io/previousNames"
 LOCAL_CONFIG_ANNOTATION = "config.kubernetes.io/local-config"
+# kustomize's `buildMetadata: [originAnnotations]`: the file (and repo) a built resource came from, or the
+# kustomization whose generator made it. Kept in render's output, as kustomize writes it.
+ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 # Stripped by `render`: what only an orchestrator should see.
 RENDER_STRIPPED = (
     INTERNAL_PREFIX,

@@ -90,6 +90,7 @@ def config_files(items: list[Item]) -> set[str]:
             entries = child(item.node, name)
             for entry in entries.value if isinstance(entries, yaml.SequenceNode) else []:
                 refs.append(child(entry, "path") if isinstance(entry, yaml.MappingNode) else entry)
+        refs += generator_inputs(item.node)
         for ref in map(scalar, refs):
             # An inline patch is a multi-line string; a URL is no file of the tree.
             if ref and "\n" not in ref and "://" not in ref:
@@ -97,15 +98,76 @@ def config_files(items: list[Item]) -> set[str]:
     return out
 
 
+def generator_inputs(node: yaml.Node) -> list[yaml.Node]:
+    """The files a kustomization's configMapGenerator and secretGenerator read as data (`files: [KEY=]FILE`,
+    `envs: [FILE]`, the old `env: FILE`): a YAML file among them is a ConfigMap's value, not an object."""
+    out: list[yaml.Node] = []
+    for name in ("configMapGenerator", "secretGenerator"):
+        generators = child(node, name)
+        for gen in generators.value if isinstance(generators, yaml.SequenceNode) else []:
+            for key in ("files", "envs"):
+                entries = child(gen, key)
+                for entry in entries.value if isinstance(entries, yaml.SequenceNode) else []:
+                    text = scalar(entry)
+                    if text and "=" in text:  # `KEY=FILE`: the key is the ConfigMap's, the file after `=`
+                        entry = yaml.ScalarNode("tag:yaml.org,2002:str", text.split("=", 1)[1])
+                    out.append(entry)
+            out.append(child(gen, "env"))
+    return out
+
+
+# kubebuilder scaffolds files next to their kustomization that it lists only in commented-out lines: patches
+# (`manager_webhook_patch.yaml`, `cainjection_patch.yaml`) and field-spec configs (`kustomizeconfig.yaml`).
+_OWN_NAMES = ("kustomizeconfig.yaml", "kustomizeconfig.yml")
+_FIELD_SPEC_KEYS = frozenset(("nameReference", "namespace", "varReference", "commonLabels", "commonAnnotations",
+                              "namePrefix", "nameSuffix", "images", "replicas", "labels"))
+
+
+def _looks_like_kustomize_own(item: Item) -> bool:
+    """A file kustomize would read as configuration: named like a patch or field-spec config, a JSON 6902
+    patch (a list of `op:`s), or a field-spec config (`nameReference:`, `varReference:` …) — and no object."""
+    name = file_name(item)
+    if name in _OWN_NAMES or "patch" in name.lower():
+        return True
+    if isinstance(item.node, yaml.SequenceNode):
+        return bool(item.node.value) and all(child(e, "op") is not None for e in item.node.value)
+    if isinstance(item.node, yaml.MappingNode):
+        keys = {k.value for k, _ in item.node.value if isinstance(k, yaml.ScalarNode)}
+        return bool(keys) and keys <= _FIELD_SPEC_KEYS and bool(keys & {"nameReference", "varReference"})
+    return False
+
+
+def stray_files(items: list[Item], named: set[str] | None = None) -> list[Item]:
+    """Items that are no Kubernetes object (not a mapping, or no kind) in a kustomization's folder that it
+    does not name, and that look like kustomize's own files: left out as configuration, with a warning
+    (shape.py), never refused as broken objects."""
+    folders = {kustomization_folder(i) for i in items if is_kustomization(i) and i.file()[0]}
+    if not folders:
+        return []
+    named = config_files(items) if named is None else named
+    out = []
+    for item in items:
+        if item.is_mapping and (item.kind or is_kustomization(item)):
+            continue
+        path = item.file()[0].replace("\\", "/")
+        if not path or (posixpath.dirname(path) or ".") not in folders or posixpath.normpath(path) in named:
+            continue
+        if _looks_like_kustomize_own(item):
+            out.append(item)
+    return out
+
+
 def kustomize_config(items: list[Item]) -> set[int]:
-    """Indexes of kustomize's configuration among the items: kustomizations and the files they name."""
+    """Indexes of kustomize's configuration among the items: kustomizations, the files they name, and the
+    files beside them that look like kustomize's own (stray_files)."""
     files = config_files(items)
 
     def named(item: Item) -> bool:
         path = item.file()[0]
         return bool(path) and posixpath.normpath(path.replace("\\", "/")) in files
 
-    return {item.index for item in items if is_kustomization(item) or (files and named(item))}
+    out = {item.index for item in items if is_kustomization(item) or (files and named(item))}
+    return out | {item.index for item in stray_files(items, files)}
 
 
 def kustomization_folder(item: Item) -> str:

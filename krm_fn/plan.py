@@ -30,15 +30,15 @@ from .prometheus_rules import prometheus_rules
 from .rollout_notes import rollout_notes
 from .reader import Item
 from .results import Result, Severity, has_errors
-from .shape import duplicates, shape_errors, unreadable
+from .shape import duplicates, shape_errors, stray_kustomize_files, unreadable
 
 Stage = Callable[[Index, Settings, Plan], Step]
 
 
 def check_input(index: Index, settings: Settings, plan: Plan) -> Step:
     """Items a cluster would refuse, duplicate keys, the same object twice, KAITO items with no data."""
-    return step(shape_errors(index.items, index.config) + duplicates(index.items, index.config)
-                + unreadable(index.unreadable))
+    return step(shape_errors(index.items, index.config) + stray_kustomize_files(index.items)
+                + duplicates(index.items, index.config) + unreadable(index.unreadable))
 
 
 def validate(index: Index, settings: Settings, plan: Plan) -> Step:

@@ -6,6 +6,7 @@ import json
 
 import yaml
 
+from . import constants as C
 from .index import ref_of
 from .quoting import goquote
 from .reader import Item, child
@@ -35,17 +36,47 @@ def field_node(node: yaml.Node, field: str) -> yaml.Node | None:
     return node
 
 
+STDIN = "<stdin>"
+
+
+def origin_file(item: Item) -> str:
+    """The source kustomize's origin annotation names: `path` (as `REPO//path?ref=REF` for a remote base),
+    or for a generated object the kustomization it was `configuredIn`; "" without one."""
+    text = item.annotation(C.ORIGIN_ANNOTATION)
+    if not text:
+        return ""
+    from .yamlio import load
+    try:
+        origin = load(text)
+    except Exception:  # a hand-written annotation that is not YAML: no source, the line of stdin stays
+        return ""
+    if not isinstance(origin, dict):
+        return ""
+    fields = {k: v for k, v in origin.items() if isinstance(k, str) and isinstance(v, str) and v}
+    path = fields.get("path") or fields.get("configuredIn") or ""
+    if path and fields.get("repo"):
+        ref = f"?ref={fields['ref']}" if fields.get("ref") else ""
+        return f"{fields['repo']}//{path}{ref}"
+    return path
+
+
 def where(item: Item, field: str = "") -> dict:
     """The file fields of a result about `item`: kpt's path and index, or (render) the file it was read
     from with the line of the field (or of the item) there."""
     path, index = item.file()
     line = None
+    if item.origin == STDIN and path == STDIN:
+        source = origin_file(item)
+        if source:  # kustomize records the file, not the line: better the source file than a line of stdin
+            return {"file_path": source, "file_index": None, "file_line": None}
     if item.origin and path == item.origin:
         at = field_node(item.node, field) if field else None
         line = (at or item.node).start_mark.line + 1
     return {"file_path": path, "file_index": index, "file_line": line}
 
 
-def about(severity: Severity, message: str, item: Item, field: str = "", **values) -> Result:
-    return Result(severity, message, ref_of(item), field_path=field, **where(item, field), **values)
+def about(severity: Severity, message: str, item: Item, field: str = "", at: str = "", **values) -> Result:
+    """A result on `item` at `field`; its line is that of `at` when given (KAITO's `inference.presetName`
+    names no field: its line is that of `inference.preset.name`)."""
+    return Result(severity, message, ref_of(item), field_path=field, **where(item, at or field), **values)
 

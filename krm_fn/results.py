@@ -50,6 +50,7 @@ class Finding(NamedTuple):
     id: str = ""
     severity: Severity = Severity.ERROR
     proposed: str | None = None
+    at: str = ""  # the field whose line locates it, when `field` is KAITO's name for no real field
 
     def under(self, prefix: str) -> Finding:
         """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`

@@ -8,7 +8,7 @@ import yaml
 from . import constants as C
 from .index import ref_of
 from .reader import Item, duplicate_key
-from .localconfig import file_name, is_function_config, is_kustomization
+from .localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
 from .report import about, q, where
 from .results import Result, Severity
 
@@ -22,6 +22,7 @@ FINDINGS = {
     "SD007": "an item has no apiVersion, kind or metadata.name",
     "SD008": "the same object twice in the input",
     "SD009": "a KAITO object or ConfigMap whose fields cannot be read",
+    "SD010": "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
 }
 ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007", "SD009"))
 
@@ -91,6 +92,13 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
         if missing:
             out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD007"))
     return out
+
+
+def stray_kustomize_files(items: list[Item]) -> list[Result]:
+    """A warning per file that looks like kustomize's own (a kubebuilder patch, kustomizeconfig.yaml) in a
+    kustomization's folder that does not list it: configuration, not a broken object (issue 23)."""
+    return [Result(Severity.WARNING, f"{_where(item)} is no Kubernetes object and its kustomization in {kustomization_folder(item)} does not list it; it looks like kustomize's own (a patch or kustomizeconfig.yaml, as kubebuilder scaffolds), so it is left out as configuration: list it in the kustomization if it is used, or in the package's .krmignore (kpt) if it is not", ref_of(item), **where(item), id="SD010")
+            for item in stray_files(items)]
 
 
 def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:

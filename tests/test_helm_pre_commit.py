@@ -177,3 +177,32 @@ def test_real_pre_commit_run(kaito_specdec, tmp_path) -> None:
     assert proc.returncode == 1
     for line in _block(readme, "pre-commit-output").splitlines():
         assert line in proc.stdout.splitlines(), (line, proc.stdout)
+
+
+def _plugin_command(plugin_dir: Path) -> list[str]:
+    """plugin.yaml's platformCommand, with `${HELM_PLUGIN_DIR}` expanded as Helm expands it."""
+    plugin = yaml.safe_load((HELM / "plugin" / "plugin.yaml").read_text(encoding="utf-8"))
+    assert (plugin["apiVersion"], plugin["type"], plugin["runtime"]) == ("v1", "postrenderer/v1", "subprocess")
+    (cmd,) = plugin["runtimeConfig"]["platformCommand"]
+    expand = lambda s: s.replace("${HELM_PLUGIN_DIR}", str(plugin_dir))
+    return [expand(cmd["command"]), *map(expand, cmd.get("args", []))]
+
+
+def test_helm4_plugin_renders_and_keeps_the_findings(kaito_specdec, tmp_path) -> None:
+    if shutil.which("sh") is None:
+        pytest.skip("sh is not on PATH")
+    argv = _helm_command()
+    command = _plugin_command(HELM / "plugin")
+    env = {**os.environ, "PATH": f"{Path(kaito_specdec).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "HELM_PLUGIN_DIR": str(HELM / "plugin")}
+    good = subprocess.run(command, input=_helm_stream({}, _namespace(argv)), capture_output=True, text=True,
+                          timeout=60, env=env, cwd=tmp_path)
+    readme = (HELM / "README.md").read_text(encoding="utf-8")
+    assert good.returncode == 0 and good.stdout.endswith(_block(readme, "helm-output")), good.stderr
+    assert not (tmp_path / "kaito-specdec-helm.log").exists()
+    bad = subprocess.run(command, input=_helm_stream({"speculativeDecoding": "yes"}, _namespace(argv)),
+                         capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert (bad.returncode, bad.stdout) == (1, "")
+    log = (tmp_path / "kaito-specdec-helm.log").read_text(encoding="utf-8")
+    assert _block(readme, "helm-error").strip() in log.splitlines()
+    assert "its findings are in kaito-specdec-helm.log" in bad.stderr

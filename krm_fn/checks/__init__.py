@@ -42,6 +42,6 @@ def validate(workloads: Iterable[Workload], settings: Settings) -> list[Result]:
                 break
         for rule in ADMISSION:
             if w.spec.kind in rule.KINDS:
-                out += [about(Severity.ERROR, f.message, w.item, f.field, id=f.id)
+                out += [about(Severity.ERROR, f.message, w.item, f.field, id=f.id, at=f.at)
                         for f in rule.findings(w, settings)]
     return out

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from .. import kinds
 from ..index import Workload
-from ..presets import ALIASES
+from ..presets import ALIASES, TUNED_DISPLAY
 from ..report import goquote
 from ..results import Finding
 from . import string_fields
@@ -55,7 +55,15 @@ def is_valid_preset(name: str) -> bool:
     return bool(slash and org and model)
 
 
-def _unsupported(name: object, field: str) -> Finding:
+def closest(name: str) -> list[str]:
+    """Up to three presets KAITO knows whose names are nearest `name`: the legacy short names and the
+    Hugging Face ids of the tuned table (what a typo most likely meant), compared case-blind."""
+    from difflib import get_close_matches  # only for a name KAITO refuses: no import on an ordinary run
+    names = {n.lower(): n for n in (*ALIASES, *TUNED_DISPLAY)}
+    return [names[m] for m in get_close_matches(name.strip().lower(), list(names), n=3, cutoff=0.6)]
+
+
+def _unsupported(name: object, field: str, at: str = "") -> Finding:
     text = name if isinstance(name, str) else "" if name is None else str(name)
     shown, note = text, ""
     if text and text.splitlines() != [text]:
@@ -64,7 +72,9 @@ def _unsupported(name: object, field: str) -> Finding:
     elif text != text.strip() or not text.isprintable() or not text:
         # KAITO prints the name bare (%s): say what it is when that hides something.
         note = f" (the name as written: {goquote(text)})"
-    return Finding(f"Unsupported inference preset name {shown}{note}", field, id="SD112")
+    near = closest(text) if text else []
+    hint = f" (closest presets: {', '.join(near)})" if near else ""
+    return Finding(f"Unsupported inference preset name {shown}{note}{hint}", field, id="SD112", at=at)
 
 
 def _deprecated(name: object, field: str) -> list[Finding]:
@@ -87,4 +97,6 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     if (isinstance(name, str) and is_valid_preset(name)) or string_fields.not_a_string(data, w.spec.preset):
         return []  # a name that is no string is string-fields' finding
     resource = kinds.dotted(w.spec.inference[:-1] + ("resource", "presetName"))
-    return _deprecated(name, resource) + [_unsupported(name, kinds.dotted(w.spec.inference) + ".presetName")]
+    at = kinds.dotted(w.spec.preset)  # KAITO's path names no field: the line is that of preset.name
+    return ([f._replace(at=at) for f in _deprecated(name, resource)]
+            + [_unsupported(name, kinds.dotted(w.spec.inference) + ".presetName", at)])

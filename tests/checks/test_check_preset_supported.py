@@ -20,11 +20,11 @@ def test_pass(name: str) -> None:
 @pytest.mark.parametrize("text, expected", [
     (_named("falcon-7b"), [("Unsupported inference preset name falcon-7b", "inference.presetName", "SD112")]),
     (_named("/x"), [("Unsupported inference preset name /x", "inference.presetName", "SD112")]),
-    (_named('" phi-4"'), [('Unsupported inference preset name  phi-4 (the name as written: " phi-4")', "inference.presetName", "SD112")]),
-    (_named('"phi\\nx"'), [('Unsupported inference preset name "phi\\nx" (quoted: the name holds a line break)', "inference.presetName", "SD112")]),
+    (_named('" phi-4"'), [('Unsupported inference preset name  phi-4 (the name as written: " phi-4") (closest presets: phi-4)', "inference.presetName", "SD112")]),
+    (_named('"phi\\nx"'), [('Unsupported inference preset name "phi\\nx" (quoted: the name holds a line break) (closest presets: phi-4)', "inference.presetName", "SD112")]),
     (_named("PHI-2"), [("Model phi-2 is deprecated and no longer supported", "resource.presetName", "SD113"),
-                       ("Unsupported inference preset name PHI-2", "inference.presetName", "SD112")]),
-    (iset("qwen3.5-4b"), [("Unsupported inference preset name qwen3.5-4b", "spec.template.inference.presetName", "SD112")]),
+                       ("Unsupported inference preset name PHI-2 (closest presets: phi-4)", "inference.presetName", "SD112")]),
+    (iset("qwen3.5-4b"), [("Unsupported inference preset name qwen3.5-4b (closest presets: Qwen/Qwen3.5-4B, Qwen/Qwen3.5-9B, Qwen/Qwen3.5-2B)", "spec.template.inference.presetName", "SD112")]),
     (mri("falcon-7b"), [("Unsupported inference preset name falcon-7b", "spec.model.name", "SD112")]),
 ])
 def test_fail(text: str, expected: list) -> None:

@@ -157,3 +157,41 @@ def test_plain_manifest_folder_and_fail_on_warning(plugin, cmp_env, tmp_path):
     strict = generate(plugin, app, cmp_env(ARGOCD_ENV_KAITO_SPECDEC_FAIL_ON="warning"))
     assert strict.returncode != 0, describe(strict)
     assert strict.stdout == ""
+
+
+def _outside_root_app(repo: Path) -> Path:
+    """An overlay that reads a file above its folder, as GKE's vLLM overlays do: kustomize's default load
+    restrictor refuses it."""
+    app = repo / "examples" / "argocd" / "app"
+    shared = repo / "examples" / "argocd" / "shared.yaml"
+    shared.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\ndata:\n  a: b\n", encoding="utf-8")
+    (app / "kustomization.yaml").write_text(
+        (app / "kustomization.yaml").read_text(encoding="utf-8") + "  - ../shared.yaml\n", encoding="utf-8")
+    return app
+
+
+@pytest.mark.parametrize("how", ["parameter", "plugin-env"])
+def test_build_options_from_the_application(plugin, repo, cmp_env, how):
+    app = _outside_root_app(repo)
+    plain = generate(plugin, app, cmp_env())
+    assert plain.returncode != 0 and plain.stdout == "" and "not in or below" in plain.stderr, describe(plain)
+    options = "--load-restrictor  LoadRestrictionsNone"  # blanks split, as the README says
+    env = cmp_env(PARAM_BUILD_OPTIONS=options) if how == "parameter" else \
+        cmp_env(ARGOCD_ENV_KUSTOMIZE_BUILD_OPTIONS=options)
+    proc = generate(plugin, app, env)
+    assert proc.returncode == 0, describe(proc)
+    assert ("ConfigMap", "shared") in {(d["kind"], d["metadata"]["name"]) for d in docs(proc.stdout)}
+
+
+def test_build_options_are_never_evaluated(plugin, repo, cmp_env, tmp_path):
+    app = repo / "examples" / "argocd" / "app"
+    marker = tmp_path / "evaluated"
+    proc = generate(plugin, app, cmp_env(PARAM_BUILD_OPTIONS=f"$(touch {marker}) `touch {marker}`"))
+    assert proc.returncode != 0 and proc.stdout == "" and not marker.exists(), describe(proc)
+
+
+def test_build_options_parameter_is_declared(plugin):
+    params = {p["name"]: p for p in plugin["spec"]["parameters"]["static"]}
+    assert params["build-options"]["string"] == "" and params["build-options"]["required"] is False
+    text = PLUGIN.read_text(encoding="utf-8")
+    assert "PARAM_BUILD_OPTIONS" in text and "ARGOCD_ENV_KUSTOMIZE_BUILD_OPTIONS" in text

@@ -91,3 +91,22 @@ def test_flux_and_workflow_manifests():
     scripts = "\n".join(s.get("run", "") for s in steps)
     assert "./render.sh" in scripts and "flux push artifact" in scripts
     assert (FLUX / "render.sh").stat().st_mode & 0o111, "render.sh must be executable"
+
+
+def test_kustomize_override_carries_build_options(repo, env):
+    """The README's `KUSTOMIZE="kustomize build --load-restrictor LoadRestrictionsNone"`: an overlay that reads
+    a file above its folder fails a plain build and renders with the option (kubectl kustomize here)."""
+    prod = repo / "examples" / "flux" / "overlays" / "prod"
+    (prod.parent / "shared.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\n",
+                                             encoding="utf-8")
+    text = (prod / "kustomization.yaml").read_text(encoding="utf-8")
+    assert "resources:\n" in text
+    (prod / "kustomization.yaml").write_text(text.replace("resources:\n", "resources:\n  - ../shared.yaml\n", 1),
+                                             encoding="utf-8")
+    plain = render(repo, env)
+    assert plain.returncode != 0 and plain.stdout == "" and "not in or below" in plain.stderr, describe(plain)
+    readme = (repo / "examples" / "flux" / "README.md").read_text(encoding="utf-8")
+    assert 'KUSTOMIZE="kustomize build --load-restrictor LoadRestrictionsNone" ./render.sh overlays/prod' in readme
+    proc = render(repo, {**env, "KUSTOMIZE": "kubectl kustomize --load-restrictor LoadRestrictionsNone"})
+    assert proc.returncode == 0, describe(proc)
+    assert "name: shared-" in proc.stdout or "name: shared\n" in proc.stdout

@@ -1,0 +1,61 @@
+"""`render --format`: the stderr report as text lines (the default), GitHub Actions workflow commands, or
+one JSON document, for CI systems that read findings as file:line annotations.
+
+Only `render` takes it: in KRM function mode the results are already machine-readable (the ResourceList's
+`results:`, which `kpt fn render --results-dir DIR` writes to a file).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from .quoting import visible
+from .record import replace
+from .results import Result, Severity
+
+FORMATS = ("text", "github", "json")
+
+# GitHub's workflow-command levels; an info result is no annotation (text leaves it out of stderr too).
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+
+
+def _data(text: str) -> str:
+    """A workflow command's message, escaped as the runner unescapes it (actions/toolkit `escapeData`)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(text: str) -> str:
+    """A property value (`file=…`): `escapeData` plus `:` and `,`, which end a property."""
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(result: Result) -> str | None:
+    """`::error file=F,line=L,title=SD101::<the text line without its location>`, or None for info.
+    A file GitHub cannot place (`<stdin>`) gets no `file=`: the annotation is on the job, not a line."""
+    level = _LEVELS.get(result.severity)
+    if level is None:
+        return None
+    props = []
+    if result.file_path and not result.file_path.startswith("<"):
+        props.append(f"file={_prop(visible(result.file_path))}")
+        if result.file_line is not None:
+            props.append(f"line={result.file_line}")
+    if result.id:
+        props.append(f"title={_prop(result.id)}")
+    # The text line already names the resource and the field, escaped to one line; its location, when
+    # GitHub cannot show it as an annotation's place, stays in the message.
+    line = replace(result, file_path="", scope="").line() if props and props[0].startswith("file=") else result.line()
+    return f"::{level}{' ' + ','.join(props) if props else ''}::{_data(line)}"
+
+
+def entry(result: Result) -> dict:
+    """One result as JSON: the KRM `results:` entry, with the line (render knows it) under `file`."""
+    out = result.to_krm()
+    if result.file_line is not None:
+        out.setdefault("file", {"path": result.file_path})["line"] = result.file_line
+    return out
+
+
+def json_document(results: Iterable[Result], exit_code: int) -> str:
+    """Every result (info too), in order, and the exit status: `{"exitCode": 1, "results": [...]}`."""
+    return json.dumps({"exitCode": exit_code, "results": [entry(r) for r in results]}, ensure_ascii=True)

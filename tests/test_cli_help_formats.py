@@ -1,0 +1,128 @@
+"""`--help` lists every setting and every environment variable the code reads (what `kpt fn doc` shows),
+a mistyped command option prints that command's usage, and `render --format github|json`."""
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from krm_fn import cli, config, constants
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKSPACE = """\
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: w
+  annotations:
+    kaito.sh/enable-speculative-decoding: "True"
+inference:
+  preset:
+    name: phi-4
+"""
+
+
+def _run(argv, stdin=b""):
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err, environ={})
+    return code, out.getvalue(), err.getvalue()
+
+
+def _env_reads() -> dict[str, list[str]]:
+    """Every module under krm_fn/ that indexes or .get()s a mapping called `environ`."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "krm_fn").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            target = None
+            if isinstance(node, ast.Subscript):
+                target = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+                target = node.func.value
+            if isinstance(target, ast.Name) and target.id == "environ" or \
+                    isinstance(target, ast.Attribute) and target.attr == "environ":
+                found.setdefault(path.name, []).append(ast.unparse(node))
+    return found
+
+
+def env_names() -> list[str]:
+    return [constants.ENV_PREFIX + s for s in config.ENV_NAMES.values()] + [constants.ENV_PREFIX + config.MAX_INPUT_ENV]
+
+
+def test_only_config_reads_the_environment() -> None:
+    """So that ENV_NAMES and MAX_INPUT_ENV are every name: a read anywhere else fails here."""
+    assert set(_env_reads()) == {"config.py"}, _env_reads()
+
+
+def test_help_lists_every_setting_and_environment_variable() -> None:
+    code, out, _ = _run(["--help"])
+    assert code == 0
+    assert set(config.ENV_NAMES) == set(config.SETTINGS)
+    for setting in config.SETTINGS:
+        env = constants.ENV_PREFIX + config.ENV_NAMES[setting]
+        assert re.search(rf"^  {setting} +{env} ", out, re.M), (setting, env)
+    for name in env_names():
+        assert name in out, name
+    assert constants.ARGOCD_ENV_PREFIX in out
+    assert len(re.findall(r"\bKAITO_SPECDEC_[A-Z_]+", out)) == len(env_names())
+
+
+def test_mistyped_option_prints_the_commands_usage() -> None:
+    code, out, err = _run(["render", "--mdoe", "validate", "-"])
+    assert code == 2 and out == ""
+    assert err.startswith("usage: kaito-specdec render "), err
+    assert err.rstrip().endswith("kaito-specdec render: error: unrecognized arguments: --mdoe")
+    code, _, err = _run(["presets", "--jsn"])
+    assert code == 2 and err.startswith("usage: kaito-specdec presets ") and "--jsn" in err
+    code, _, err = _run(["--bogus"])  # no command: the top-level usage, as before
+    assert code == 2 and err.startswith("usage: kaito-specdec [-h]")
+
+
+def test_format_github(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("deploy").mkdir()
+    Path("deploy/w.yaml").write_text(WORKSPACE, encoding="utf-8")
+    code, out, err = _run(["render", "--mode", "validate", "--format", "github", "deploy"])
+    assert code == 1 and out == ""
+    (line,) = err.splitlines()
+    assert line.startswith("::error file=deploy/w.yaml,line=6,title=SD101::[error] kaito.sh/v1beta1/Workspace/w "), line
+    assert line.endswith('expected "true" or "false" [SD101]')
+    assert "deploy/w.yaml:6:" not in line  # the place is the annotation's, not repeated in its text
+
+
+def test_format_github_escapes_and_stdin() -> None:
+    """A `%`, `,` or `:` in a file name cannot end a property; stdin has no file GitHub could place."""
+    from krm_fn.formats import github
+    from krm_fn.results import Result, Severity
+    r = Result(Severity.WARNING, "50% off", file_path="a,b:c%.yaml", file_line=3, id="SD100")
+    assert github(r) == "::warning file=a%2Cb%3Ac%25.yaml,line=3,title=SD100::[warning] 50%25 off [SD100]"
+    assert github(Result(Severity.INFO, "x")) is None
+    code, _, err = _run(["render", "--mode", "validate", "--format", "github", "-"], WORKSPACE.encode())
+    assert code == 1
+    assert err.startswith("::error title=SD101::<stdin>:6: [error] "), err
+
+
+def test_format_json(tmp_path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(WORKSPACE, encoding="utf-8")
+    code, out, err = _run(["render", "--mode", "validate", "--format", "json", str(path)])
+    assert code == 1 and out == ""
+    doc = json.loads(err)
+    assert doc["exitCode"] == 1
+    (r,) = [r for r in doc["results"] if r["severity"] == "error"]
+    assert r["tags"]["id"] == "SD101" and r["file"] == {"path": str(path), "index": 0, "line": 6}
+    assert r["resourceRef"] == {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace", "name": "w"}
+    # An input error before any manifest is read is one document too.
+    code, _, err = _run(["render", "--format", "json", str(tmp_path / "missing.yaml")])
+    assert code == 1 and json.loads(err)["exitCode"] == 1 and len(json.loads(err)["results"]) == 1
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_format_valid_input_exit_zero(fmt) -> None:
+    code, out, err = _run(["render", "--format", fmt, "-"], WORKSPACE.replace('"True"', '"false"').encode())
+    assert code == 0 and out
+    if fmt == "json":
+        assert json.loads(err)["exitCode"] == 0
