@@ -15,12 +15,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import __version__, streams, yamlio
-from .config import MODES, ConfigError, max_input, parse_size, resolve_settings
+from . import __version__
 from . import pipeline
+from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
-from .results import Result, Severity
-from .streams import InputProblem
+from .text import streams, yamlio
+from .text.results import Result, Severity
+from .text.streams import InputProblem
 
 if TYPE_CHECKING:
     import argparse
@@ -64,7 +65,7 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
 
 def _parser() -> argparse.ArgumentParser:
     import argparse
-    from .formats import FORMATS
+    from .text.formats import FORMATS
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
@@ -434,7 +435,7 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
         return 1
     try:
         if args.command == "presets":
-            from .presets import describe
+            from .domain.presets import describe
             settings = resolve_settings(_load_config(args.config, limit), environ, ids=pipeline.KNOWN_IDS)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":
@@ -480,11 +481,11 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
 def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True) -> None:
     """The results on stderr: a line per error and warning (text, github) or one JSON document of all."""
     if fmt == "json":
-        from .formats import json_document
+        from .text.formats import json_document
         _say(stderr, json_document(results, exit_code))
         return
     if fmt == "github":
-        from .formats import github
+        from .text.formats import github
         lines = [github(r) for r in results]
     else:
         lines = [r.line() for r in results if r.severity is not Severity.INFO]

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from types import MappingProxyType, ModuleType
 
-from . import (advice, cascade, checks, config, decide, derived, index, materialize, misplaced, multinode,
-               placement, plain_workloads, plan, prometheus_rules, rollout, rollout_notes, shape, streams, vllm_command,
-               vllm_schema)
+from . import checks, plan
+from .domain import derived, plain_workloads, vllm_command, vllm_schema
+from .model import config, index, multinode, rollout
+from .stages import advice, cascade, decide, materialize, misplaced, placement, prometheus_rules, rollout_notes, shape
+from .text import streams
 
 # In id order of their ranges; tests/test_findings.py checks that every module with FINDINGS is here.
 MODULES: tuple[ModuleType, ...] = (streams, shape, config, placement, *checks.CHECKS, cascade, decide, materialize,

@@ -5,20 +5,21 @@ have their homes below (streams, config; the plan's in its stages); this module 
 """
 from __future__ import annotations
 
-from .record import dataclass
+from .text.record import dataclass
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import yaml
 
-from . import placement, streams, yamlio
-from .config import ConfigError, Settings, resolve_settings, unreadable
+from .domain.localconfig import is_function_config, kustomize_config
+from .model.config import ConfigError, Settings, resolve_settings, unreadable
 from .plan import plan
-from .localconfig import is_function_config, kustomize_config
-from .reader import InputError, Item, ResourceList, Stream, child, read_resource_list, read_stream, scalar
-from .results import ResourceRef, Result, Severity, exit_status, sort_results
-from .changes import Changes
-from .writer import write_resource_list, write_stream
+from .stages import placement
+from .text import streams, yamlio
+from .text.edits import Changes
+from .text.reader import InputError, Item, ResourceList, Stream, child, read_resource_list, read_stream, scalar
+from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
+from .text.writer import write_resource_list, write_stream
 
 
 @dataclass(frozen=True)
@@ -63,14 +64,14 @@ KNOWN_IDS = _KnownIds()
 def _read(data: bytes) -> ResourceList:
     if len(data) < FAST_READ_FROM:
         return read_resource_list(data)
-    from . import fastread
+    from .text import fastread
     return fastread.read(data)
 
 
 def _read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     if sum(len(data) for _, data in sources) < FAST_READ_FROM:
         return read_stream(sources)
-    from . import fastread
+    from .text import fastread
     return fastread.read_stream(sources)
 
 

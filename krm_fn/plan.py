@@ -11,26 +11,27 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 """
 from __future__ import annotations
 
-from .record import replace
+from .text.record import replace
 from collections.abc import Callable, Iterable
 
 from . import checks
-from .advice import advise
-from .cascade import cascade
-from .changes import Changes, Plan, Step, step
-from .config import Settings
-from .decide import decide
-from .index import Index, build_index
-from .localconfig import kustomize_config
-from .materialize import materialize, retire, revert
-from .misplaced import misplaced_annotation
-from .placement import Placement
-from .plain_vllm import plain_opt_in, plain_vllm
-from .prometheus_rules import prometheus_rules
-from .rollout_notes import rollout_notes
-from .reader import Item
-from .results import Result, Severity, has_errors
-from .shape import duplicates, shape_errors, stray_kustomize_files, unreadable
+from .domain.localconfig import kustomize_config
+from .model.changes import Plan, Step, step
+from .model.config import Settings
+from .model.index import Index, build_index
+from .stages.advice import advise
+from .stages.cascade import cascade
+from .stages.decide import decide
+from .stages.materialize import materialize, retire, revert
+from .stages.misplaced import misplaced_annotation
+from .stages.placement import Placement
+from .stages.plain_vllm import plain_opt_in, plain_vllm
+from .stages.prometheus_rules import prometheus_rules
+from .stages.rollout_notes import rollout_notes
+from .stages.shape import duplicates, shape_errors, stray_kustomize_files, unreadable
+from .text.edits import Changes
+from .text.reader import Item
+from .text.results import Result, Severity, has_errors
 
 Stage = Callable[[Index, Settings, Plan], Step]
 

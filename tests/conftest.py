@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn import pipeline, yamlio
+from krm_fn import pipeline
+from krm_fn.text import yamlio
 
 from backends import BACKENDS
 

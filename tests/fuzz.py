@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from krm_fn import yamlio  # noqa: E402
+from krm_fn.text import yamlio  # noqa: E402
 import golden  # noqa: E402
 import goyaml  # noqa: E402
 from backends import BACKENDS  # noqa: E402

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from krm_fn import yamlio
+from krm_fn.text import yamlio
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 UPDATE = os.environ.get("KAITO_SPECDEC_UPDATE_GOLDEN") == "1"

@@ -6,11 +6,11 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from krm_fn import yamlio
+from krm_fn.text import yamlio
 
 from backends import BACKENDS  # noqa: F401  (re-exported for the tests)
 # `python -m krm_fn` with the backend chosen first (tests/conftest.py's `backend` fixture, in a process).
-_BOOT = ("import runpy, sys; from krm_fn import yamlio; yamlio.set_backend(sys.argv.pop(1)); "
+_BOOT = ("import runpy, sys; from krm_fn.text import yamlio; yamlio.set_backend(sys.argv.pop(1)); "
          "sys.argv[0] = 'krm_fn'; runpy.run_module('krm_fn', run_name='__main__', alter_sys=True)")
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"

@@ -114,8 +114,8 @@ DEFAULT_CONFIGMAP = "inference-params-template"  # v0.10's default, copied into 
 
 def kaito_builtin(preset: str) -> str:
     """What the v0.13 code injects by itself: its tuned table or the universal ngram fallback (SPEC.md 4.1,
-    the table of PR #2312's description, which krm_fn.presets.DEFAULT_TABLE holds)."""
-    from krm_fn.presets import DEFAULT_TABLE, resolve
+    the table of PR #2312's description, which krm_fn.domain.presets.DEFAULT_TABLE holds)."""
+    from krm_fn.domain.presets import DEFAULT_TABLE, resolve
     return resolve(preset, DEFAULT_TABLE).json
 
 

@@ -4,7 +4,7 @@ anything else) could mean it, for the disable life cycle of tests/test_invariant
 A case is a Workspace the function enables (step 1 derives `specdec-ngram-80815d3ebc` for it), then
 disables with another object still naming that ConfigMap (step 2): the ConfigMap must stay. Its control
 names a name one character off, spelled the same way: the ConfigMap must go. What "names" means is written
-here independently of krm_fn/index.py: some key or string of the object, as YAML composes it (escapes
+here independently of krm_fn/model/index.py: some key or string of the object, as YAML composes it (escapes
 decoded, double-quoted lines joined, aliases and merge keys followed), holds the name as a whole word.
 
 Spellings: plain, single- and double-quoted, `\\x` `\\u` `\\U` escapes, a double-quoted name folded over two

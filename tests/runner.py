@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from krm_fn import fastread, yamlio
+from krm_fn.text import fastread, yamlio
 from krm_fn.cli import main
 
 

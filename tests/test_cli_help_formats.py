@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn import cli, config, constants
+from krm_fn import cli
+from krm_fn.model import config
+from krm_fn.domain import constants
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKSPACE = """\
@@ -95,8 +97,8 @@ def test_format_github(tmp_path, monkeypatch) -> None:
 
 def test_format_github_escapes_and_stdin() -> None:
     """A `%`, `,` or `:` in a file name cannot end a property; stdin has no file GitHub could place."""
-    from krm_fn.formats import github
-    from krm_fn.results import Result, Severity
+    from krm_fn.text.formats import github
+    from krm_fn.text.results import Result, Severity
     r = Result(Severity.WARNING, "50% off", file_path="a,b:c%.yaml", file_line=3, id="SD100")
     assert github(r) == "::warning file=a%2Cb%3Ac%25.yaml,line=3,title=SD100::[warning] 50%25 off [SD100]"
     assert github(Result(Severity.INFO, "x")) is None

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.config import ConfigError, resolve_settings
-from krm_fn.results import Severity
+from krm_fn.model.config import ConfigError, resolve_settings
+from krm_fn.text.results import Severity
 from runner import run
 
 POLICY = {"kind": "SpeculativeDecodingPolicy", "spec": {"mode": "validate"}}

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from krm_fn.derived import build, derived_name
+from krm_fn.domain.derived import build, derived_name
 
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 JSON = '{"method":"mtp","num_speculative_tokens":1}'

@@ -8,7 +8,7 @@ import pytest
 
 from krm_fn import findings
 from krm_fn.cli import main
-from krm_fn.config import ConfigError, resolve_settings
+from krm_fn.model.config import ConfigError, resolve_settings
 
 KNOWN = findings.CAN_DISABLE
 

@@ -1,4 +1,4 @@
-"""The fast path (krm_fn/fastread.py) against the full reader, the reference: the same input through both
+"""The fast path (krm_fn/text/fastread.py) against the full reader, the reference: the same input through both
 must give the same stdout, stderr and exit status. Fixtures, the shared corpus, the inputs that fooled
 earlier scanners (issue 13) and a few thousand generated inputs; counters prove the fast path is taken
 by the kpt-shaped ones (and so that this test compares something).
@@ -14,7 +14,7 @@ import yaml
 
 from fastpath_cases import case
 from golden import case_env, case_input, cases, wrap
-from krm_fn import fastread, parscan, yamlio
+from krm_fn.text import fastread, parscan, yamlio
 from runner import run
 
 # KAITO's examples, shipped in tests/corpus; a team's shared corpus beside the checkout adds more files.
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path ne
 
 
 def both(text: str, env: dict | None = None, fork: bool = True) -> bool:
-    """Run `text` with the fast path on, in one process and on two (krm_fn/parscan.py: forced on however
+    """Run `text` with the fast path on, in one process and on two (krm_fn/text/parscan.py: forced on however
     small the input, the helper's share half the items; `fork=False`: the helper's work done in this
     process, its answer marshalled and checked as from a real helper), and with the fast path off; assert
     the same outcome; whether the fast path read it."""
@@ -165,7 +165,7 @@ def _facts(item) -> tuple:
 def test_items_read_alike() -> None:
     """What the scanner reads of an item passed as text, and its node composed later from its own lines,
     are what the full reader makes of it: positions, tags, styles, facts."""
-    from krm_fn.reader import read_resource_list
+    from krm_fn.text.reader import read_resource_list
     compared = 0
     for seed in range(0, GENERATED, 4):
         text, _ = case(seed)
@@ -203,7 +203,7 @@ def test_the_envelope_around_the_items_is_where_the_full_reader_has_it(body: str
     """The entries after `items` are composed with those before them, then moved to their place in the text:
     a node an alias shares moves once, and a node before the items stays (issue #19: the old results'
     positions were moved, so the writer did not see an alias of them)."""
-    from krm_fn.reader import read_resource_list
+    from krm_fn.text.reader import read_resource_list
     text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n" + body
     fast = fastread.scan(text)
     assert fast is not None
@@ -337,7 +337,7 @@ SPLIT_REFUSED = {
 
 
 def _read_alike(text: str) -> None:
-    from krm_fn.reader import read_resource_list
+    from krm_fn.text.reader import read_resource_list
     fast, full = fastread.scan(text), read_resource_list(text.encode())
     assert fast is not None
     assert len(fast.items) == len(full.items)

@@ -16,7 +16,7 @@ import yaml
 
 import goyaml
 from build import add, rep
-from krm_fn import fastread, reader, textedit, yamlio
+from krm_fn.text import fastread, reader, textedit, yamlio
 from runner import run
 
 # Seeded: the same strings on every run (goyaml.HAND_WRITTEN first, the among them). The emitter

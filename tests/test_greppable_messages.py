@@ -61,7 +61,7 @@ def _split_literals(path: Path) -> list[int]:
 
 # The modules whose literals become findings' messages (cli.py's argparse help, monitoring.py's alert texts and
 # the regular expressions in vllm_schema.py / yamlio.py:325 are not findings and are left out).
-MESSAGE_MODULES = ["reader.py", "writer.py", "inference_config.py"]
+MESSAGE_MODULES = ["text/reader.py", "text/writer.py", "domain/inference_config.py"]
 
 
 @pytest.mark.parametrize("name", MESSAGE_MODULES)

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from hostile import BACKENDS, RL, WS, bomb, clean_error, run
-from krm_fn import yamlio
+from krm_fn.text import yamlio
 
 MODES = [(), ("render", "-")]
 CM = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n")

@@ -4,15 +4,10 @@ import pytest
 import yaml
 
 from backends import BACKENDS
-from krm_fn import inference_config, textedit, yamlio
-from krm_fn.inference_config import (
-    DATA_KEY,
-    InferenceConfigError,
-    Inspection,
-    inspect,
-    kaito_problem,
-    with_speculative_config,
-)
+from krm_fn.domain import inference_config
+from krm_fn.text import textedit, yamlio
+from krm_fn.domain.inference_config import (DATA_KEY, InferenceConfigError, Inspection, inspect, kaito_problem,
+    with_speculative_config)
 
 
 @pytest.fixture(autouse=True, params=BACKENDS)
@@ -356,6 +351,6 @@ SC_KEY = "speculative-config"
     ("-9223372036854775808", None), ("9223372036854775808", "value out of range"),
 ])
 def test_atoi_of_very_long_numbers(raw, expected):
-    from krm_fn.inference_config import atoi_error
+    from krm_fn.domain.inference_config import atoi_error
     found = atoi_error(raw)
     assert (found is None) if expected is None else found.endswith(expected)

@@ -106,7 +106,7 @@ def test_wrong_type_at_every_read_field(case: str) -> None:
     """Every field the function reads, in every document of the fixture, set to a list, a number and null
     in turn (about 600 inputs in all; KRM mode, the backends alternating): the promises hold for each."""
     import itertools
-    from krm_fn import yamlio
+    from krm_fn.text import yamlio
     seed = next(s for s in fuzz.seeds() if s.mode == "krm" and s.name == case)
     variants = fuzz.wrong_type_variants(seed.data, ([], 12, None))
     assert len(variants) > 20, len(variants)
@@ -258,7 +258,7 @@ def test_every_mention_of_a_retired_object_is_found(n: int) -> None:
     of a name one character off, keeps nothing: the ConfigMap goes (the oracle is not "keep everything")."""
     import itertools
     import mentions
-    from krm_fn import yamlio
+    from krm_fn.text import yamlio
     from runner import run
     before = yamlio.backend()
     yamlio.set_backend(next(itertools.islice(itertools.cycle(BACKENDS), n, None)))

@@ -167,7 +167,7 @@ def test_output_that_is_not_unicode_is_one_line_not_a_traceback():
     """stdout is UTF-8, which no lone surrogate has. The settings refuse every one that could reach the
     output (tests/test_bad_input.py); should one still get there, it is one line and exit 1, nothing
     written (issue 19: it was a UnicodeEncodeError traceback, outside the error boundary)."""
-    code = ("import krm_fn.presets as p; p.describe = lambda *a, **k: 'tuned \\ud800\\n'; "
+    code = ("import krm_fn.domain.presets as p; p.describe = lambda *a, **k: 'tuned \\ud800\\n'; "
             "from krm_fn.cli import run; run()")
     proc = subprocess.run([sys.executable, "-c", code, "presets"], capture_output=True, timeout=60, env=env())
     assert (proc.returncode, proc.stdout) == (1, b"")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.kaito_sizing import (GIB, GPUs, Model, bytes_per_token, explicit_max_model_len, gpus_of, model_of,
-                                 nodes_per_replica, one_node_instance_type, quantity_bytes)
+from krm_fn.domain.kaito_sizing import (GIB, GPUs, Model, bytes_per_token, explicit_max_model_len, gpus_of, model_of,
+    nodes_per_replica, one_node_instance_type, quantity_bytes)
 
 
 def test_quantities_round_up_to_whole_bytes_as_kubernetes_does():

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn import cli, misplaced
+from krm_fn import cli
+from krm_fn.stages import misplaced
 from krm_fn.checks.preset_supported import closest
 from runner import run
 

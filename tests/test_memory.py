@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn import yamlio
+from krm_fn.text import yamlio
 
 pytestmark = [pytest.mark.memory,
               pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the bound holds where PyYAML has libyaml (the image's); "

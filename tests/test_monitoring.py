@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from krm_fn import constants as C
-from krm_fn.derived import content_hash
-from krm_fn.monitoring import (Monitored, expressions, pod_pattern, prometheus_rule, rules)
+from krm_fn.domain import constants as C
+from krm_fn.domain.derived import content_hash
+from krm_fn.domain.monitoring import Monitored, expressions, pod_pattern, prometheus_rule, rules
 import promtool
 
 WS = Monitored("Workspace", "phi-4")
@@ -38,7 +38,7 @@ def test_without_a_namespace_the_pods_are_matched_in_every_namespace_and_kept_ap
                     f'{{pod=~"llama-{R5}-[0-9]+"}}[10m]))')
 
 
-# Pod names as the controllers make them (krm_fn/pod_names.py quotes the code): a pod-template-hash is the
+# Pod names as the controllers make them (krm_fn/domain/pod_names.py quotes the code): a pod-template-hash is the
 # uint32's decimal digits mapped to 4-9,b,c,d,f; GenerateName's 5 letters leave out vowels and 0, 1, 3.
 POD_NAMES = [
     # (workload, matching pod names, pods of other workloads that must not match)
@@ -99,7 +99,7 @@ def test_no_pods_known_for_other_kinds() -> None:
 
 def test_the_hash_alphabet_is_safe_encode_of_decimal_digits() -> None:
     # k8s.io/apimachinery/pkg/util/rand: SafeEncodeString maps each byte to alphanums[int(b) % len(alphanums)].
-    from krm_fn.pod_names import HASH, RANDOM
+    from krm_fn.domain.pod_names import HASH, RANDOM
     assert RANDOM == "bcdfghjklmnpqrstvwxz2456789"
     assert sorted(HASH) == sorted({RANDOM[ord(d) % len(RANDOM)] for d in "0123456789"})
 

@@ -1,4 +1,4 @@
-"""The parallel scan of large ResourceLists (krm_fn/parscan.py, fastread): a forked helper validates the
+"""The parallel scan of large ResourceLists (krm_fn/text/parscan.py, fastread): a forked helper validates the
 text and scans items from the end while the function scans from the start. It is an optimisation only:
 with the helper working, and with every way it can fail (fork refused, an exit status, a kill, garbage,
 a wrong or short answer, no answer in time, an exception), stdout, stderr and the exit status are those of
@@ -20,7 +20,7 @@ import pytest
 from fastpath_cases import HEAD, _deployment, _entry, _service, _workspace
 from runner import run
 from test_fastread import two_cores
-from krm_fn import fastread, parscan, yamlio
+from krm_fn.text import fastread, parscan, yamlio
 
 pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE or not hasattr(os, "fork"),
                                 reason="the parallel scan needs libyaml's C parser and fork")
@@ -215,7 +215,7 @@ def test_one_cpu_means_no_fork() -> None:
     finally:
         parscan._cpus = saved
     code = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-            "from krm_fn import parscan; print(parscan.usable_cpus(), parscan.wanted('\\n' * (1 << 20)))")
+            "from krm_fn.text import parscan; print(parscan.usable_cpus(), parscan.wanted('\\n' * (1 << 20)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["1", "False"], out
 
@@ -243,7 +243,7 @@ def test_a_cgroup_cpu_limit_counts(tmp_path: Path, files: dict[str, str], cpus: 
 # and a simulated fault, or with it off; what became of the helper's answer is logged to a file.
 _BOOT = """
 import sys
-from krm_fn import parscan
+from krm_fn.text import parscan
 mode, log = sys.argv.pop(1), sys.argv.pop(1)
 parscan.ENABLED = mode != "off"
 parscan.THRESHOLD, parscan.SPLIT, parscan._cpus = 0, 0.5, 2
@@ -295,14 +295,14 @@ def test_stdout_that_fails(big: Path, shell: str) -> None:
 
 
 def test_a_small_run_does_not_import_it(tmp_path: Path) -> None:
-    """A list read by the fast path but far below the threshold does not load krm_fn.parscan."""
+    """A list read by the fast path but far below the threshold does not load krm_fn.text.parscan."""
     path = tmp_path / "rl.yaml"
     path.write_text(kpt_list(100))
     code = ("import sys; from krm_fn.cli import main; main([], open(sys.argv[1], 'rb'));"
-            "print('krm_fn.fastread' in sys.modules, 'krm_fn.parscan' in sys.modules)")
+            "print('krm_fn.text.fastread' in sys.modules, 'krm_fn.text.parscan' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
     assert out.stdout.splitlines()[-1] == "True False", out
-    assert parscan.THRESHOLD == 16_384  # krm_fn/fastread.py's _parscan assumes this default
+    assert parscan.THRESHOLD == 16_384  # krm_fn/text/fastread.py's _parscan assumes this default
 
 
 def _helper_of(pid: int) -> int | None:

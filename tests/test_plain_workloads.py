@@ -1,4 +1,4 @@
-"""Table tests for krm_fn.plain_workloads (issue #12): each workload kind's template paths and opt-in places,
+"""Table tests for krm_fn.domain.plain_workloads (issue #12): each workload kind's template paths and opt-in places,
 KServe's Hugging Face runtime, and plan_workload's ops applied with jsonpatch: enable -> re-run (no ops) ->
 disable gives back the original object. Objects and expected paths are written from the Kubernetes, LWS and
 KServe API shapes, not from the code's output."""
@@ -9,21 +9,10 @@ import copy
 import jsonpatch
 import pytest
 
-from krm_fn.plain_workloads import (
-    FINDINGS,
-    KINDS,
-    containers,
-    kind_of,
-    kserve_backend,
-    kserve_model,
-    list_ops,
-    other_version,
-    plan_workload,
-    present_templates,
-    read_opt_in,
-)
-from krm_fn.results import Severity
-from krm_fn.constants import INJECTED_ANNOTATION
+from krm_fn.domain.plain_workloads import (FINDINGS, KINDS, containers, kind_of, kserve_backend, kserve_model,
+    list_ops, other_version, plan_workload, present_templates, read_opt_in)
+from krm_fn.text.results import Severity
+from krm_fn.domain.constants import INJECTED_ANNOTATION
 
 ANN = "kaito.sh/enable-speculative-decoding"
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
@@ -495,7 +484,7 @@ def test_a_template_metadata_the_user_wrote_stays_when_the_record_goes():
 
 
 def test_shape_problems_name_each_field_kubernetes_refuses():
-    from krm_fn.plain_workloads import shape_problems
+    from krm_fn.domain.plain_workloads import shape_problems
     spec = kind_of("apps/v1", "Deployment")
     obj = workload("Deployment", "apps/v1", {"template": {"metadata": {"annotations": ["x"]}, "spec": {
         "containers": [{"name": "a", "args": "--port 8000", "command": ["vllm"]}, "b"]}}}, annotations=dict(ON))

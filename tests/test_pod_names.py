@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from krm_fn.pod_names import (DIGITS, HASH, RANDOM, chars, concat, controller_pods, cut, generated, indexed_job_pods,
-                              literal, meet, ordinal, regex, replicaset_of, union)
+from krm_fn.domain.pod_names import (DIGITS, HASH, RANDOM, chars, concat, controller_pods, cut, generated,
+    indexed_job_pods, literal, meet, ordinal, regex, replicaset_of, union)
 
 R5 = f"[{RANDOM}]{{5}}"
 

@@ -4,17 +4,9 @@ import json
 
 import pytest
 
-from krm_fn import presets
-from krm_fn.presets import (
-    DEFAULT_TABLE,
-    PresetTable,
-    Resolution,
-    canonical,
-    config_json,
-    describe,
-    parse_config_json,
-    resolve,
-)
+from krm_fn.domain import presets
+from krm_fn.domain.presets import (DEFAULT_TABLE, PresetTable, Resolution, canonical, config_json, describe,
+    parse_config_json, resolve)
 
 # Written from SPEC 4 and KAITO's documentation, not from the code.
 MTP_JSON = '{"method":"mtp","num_speculative_tokens":1}'

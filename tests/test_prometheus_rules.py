@@ -1,4 +1,4 @@
-"""The opt-in PrometheusRule as the function writes it (krm_fn/prometheus_rules.py): the goldens' rules' shape
+"""The opt-in PrometheusRule as the function writes it (krm_fn/stages/prometheus_rules.py): the goldens' rules' shape
 and the pods they select (tests/test_promtool.py runs them in Prometheus); settings; placement; the
 kustomization warning."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from golden import ROOT, cases
-from krm_fn.config import ConfigError, resolve_settings
-from krm_fn.monitoring import Monitored, pod_pattern, swallowed
+from krm_fn.model.config import ConfigError, resolve_settings
+from krm_fn.domain.monitoring import Monitored, pod_pattern, swallowed
 import promtool
 from runner import run
 
@@ -259,7 +259,7 @@ def test_an_unreadable_derived_rule_of_the_wanted_name_is_an_error_and_nothing_i
     ("9223372036854775808", "value out of range"),
 ])
 def test_atoi_error_on_very_long_numbers(raw: str, error: str | None) -> None:
-    from krm_fn.inference_config import atoi_error
+    from krm_fn.domain.inference_config import atoi_error
     got = atoi_error(raw)
     assert (got is None) if error is None else (error in got)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from krm_fn import config
+from krm_fn.model import config
 from runner import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +68,7 @@ def test_quickstart_claims() -> None:
     code, _, err = run(["render", str(QUICKSTART)])
     assert code == 0 and "[SD412]" in err and "11 nodes" in err
     assert 'fallback, `{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}`' in README
-    from krm_fn import presets
+    from krm_fn.domain import presets
     assert presets.NGRAM_FALLBACK == {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
     code, back, err = run(["render", "-"], out.replace('decoding: "true"', 'decoding: "false"'))
     assert code == 0, err

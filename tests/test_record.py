@@ -1,4 +1,4 @@
-"""krm_fn.record behaves as dataclasses does for what the package uses: the same classes built both ways
+"""krm_fn.text.record behaves as dataclasses does for what the package uses: the same classes built both ways
 must construct, compare, hash, print, freeze and copy alike."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 import pytest
 
-from krm_fn import record
+from krm_fn.text import record
 
 SHARED: list = []
 
@@ -246,7 +246,7 @@ def test_what_it_does_not_support_is_refused_when_the_class_is_built():
 
 
 def test_the_package_builds_no_dataclass():
-    """Every record class of the package is a krm_fn.record one (an import line switched back would bring
+    """Every record class of the package is a krm_fn.text.record one (an import line switched back would bring
     dataclasses, and inspect with it, back to every start)."""
     import importlib
     import pkgutil

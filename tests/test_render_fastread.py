@@ -1,4 +1,4 @@
-"""`render`'s fast path (krm_fn/fastread.py, `scan_documents`) against the full reader, the reference: the
+"""`render`'s fast path (krm_fn/text/fastread.py, `scan_documents`) against the full reader, the reference: the
 same documents through both must give the same stdout, stderr and exit status. Every `render` run of every
 test already runs both ways (tests/runner.py); here: every golden fixture's documents, the shared corpus,
 generated streams (tests/render_cases.py), read as stdin and as the files of a folder; the documents'
@@ -14,8 +14,8 @@ import pytest
 
 from golden import ROOT, case_env, cases
 from render_cases import split, stream
-from krm_fn import fastread, yamlio
-from krm_fn.reader import read_stream
+from krm_fn.text import fastread, yamlio
+from krm_fn.text.reader import read_stream
 from runner import _once
 from test_fastread import CORPUS_FILES, _facts, _tree, two_cores
 
@@ -30,7 +30,7 @@ def _c_backend(c_backend):
 
 
 def both(argv: list[str], data: str | bytes, env: dict | None = None, fork: bool = True) -> bool:
-    """Run `render ARGV` with the fast path on, in one process and on two (krm_fn/parscan.py forced on
+    """Run `render ARGV` with the fast path on, in one process and on two (krm_fn/text/parscan.py forced on
     for every source; `fork=False`: the helper's work done in this process, its answer checked as from a
     real helper), and with the fast path off; assert the same outcome; whether it was taken."""
     raw = data.encode("utf-8") if isinstance(data, str) else data

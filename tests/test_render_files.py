@@ -170,7 +170,7 @@ def test_bad_cap_value(value):
 
 
 def test_default_cap_is_256_mebibytes():
-    from krm_fn.config import DEFAULT_MAX_INPUT, max_input
+    from krm_fn.model.config import DEFAULT_MAX_INPUT, max_input
     assert DEFAULT_MAX_INPUT == max_input({}) == 256 * 1024 * 1024
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.report import goquote, q
+from krm_fn.model.report import goquote, q
 
 
 @pytest.mark.parametrize("text, want", [
@@ -38,13 +38,13 @@ def test_q_of_non_strings():
 ])
 def test_visible(text, want):
     """A stderr line is one line a terminal shows as it is: a name or path cannot forge another (issue 19)."""
-    from krm_fn.quoting import visible
+    from krm_fn.text.quoting import visible
     assert visible(text) == want
     assert visible(text).isprintable()
 
 
 def test_a_result_line_is_one_line_whatever_the_names_hold():
-    from krm_fn.results import ResourceRef, Result, Severity
+    from krm_fn.text.results import ResourceRef, Result, Severity
     r = Result(Severity.ERROR, "bad\nvalue", ResourceRef("v1", "ConfigMap", "n\n[error] FORGED", "ns\r"),
                field_path="data[a\nb]", file_path="dir\n[error] x.yaml", file_line=3, id="SD101")
     assert r.line() == ("dir\\n[error] x.yaml:3: [error] v1/ConfigMap/ns\\r/n\\n[error] FORGED data[a\\nb]: "

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.config import resolve_settings
+from krm_fn.model.config import resolve_settings
 from krm_fn.plan import plan
-from krm_fn.reader import Item, read_resource_list
+from krm_fn.text.reader import Item, read_resource_list
 
 
 def _resource_list(orphans: int, others: int) -> bytes:
@@ -66,7 +66,7 @@ def test_what_the_scanner_passed_is_not_composed_to_look_for_a_name(c_backend) -
     backslash or an asterisk in its shell script composes it neither for the opt-in nor to look for a
     retired ConfigMap's name. One that spells the name with an escape was composed by the scanner's
     doubt, and is found."""
-    from krm_fn import fastread, yamlio
+    from krm_fn.text import fastread, yamlio
     from runner import run
     if not yamlio.C_AVAILABLE:
         pytest.skip("the fast path needs libyaml's C parser")

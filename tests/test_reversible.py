@@ -2,7 +2,7 @@
 (its golden output is not its input) and starts from the user's files.
 
 Run with kaitoVersion v0.13.0 (unless the case sets its own): on v0.11-v0.12 a disabled Workspace that had
-no config keeps one (krm_fn/rollout.py, SD421), and on every release a derived ConfigMap the Workspaces of an
+no config keeps one (krm_fn/model/rollout.py, SD421), and on every release a derived ConfigMap the Workspaces of an
 InferenceSet or MultiRoleInference already have still mount is kept, marked (SD422): those are the two
 exceptions, checked here as such (issue 21)."""
 from __future__ import annotations

@@ -29,15 +29,15 @@ STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[
 # formatter imports), pathlib (render's folder walk, with the fnmatch and urllib.parse it imports), select
 # (a non-blocking stdin or stdout).
 NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fnmatch", "urllib.parse", "select"]
-# What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (krm_fn.record
+# What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (krm_fn.text.record
 # builds the records), typing (krm_fn.hints), hashlib with OpenSSL (krm_fn.sha).
 NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
 # pipeline.FAST_READ_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
-PLAIN = ["krm_fn.plain_workloads", "krm_fn.vllm_command", "krm_fn.shellwords", "krm_fn.vllm_model", "shlex"]
-LAZY = ["krm_fn.fastread", "krm_fn.findings", *PLAIN, "krm_fn.monitoring"]
+PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
+LAZY = ["krm_fn.text.fastread", "krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
 HINT = ("a module imports what start-up avoids: `from .record import dataclass, field` for dataclasses; "
         "commands' imports go inside the function that needs them (`python -X importtime` names the importer)")
 
@@ -53,7 +53,7 @@ before = set(sys.modules)
 from krm_fn.cli import main
 out, err = io.StringIO(), io.StringIO()
 code = main(stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=out, stderr=err, environ={})
-fastread = sys.modules.get("krm_fn.fastread")
+fastread = sys.modules.get("krm_fn.text.fastread")
 print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "compiled": compiled,
                   "imported": sorted(set(sys.modules) - before), "fast": fastread and fastread.STATS}))
 """
@@ -87,9 +87,9 @@ def _fixture(case: str) -> str:
 
 @pytest.mark.parametrize("case, lazy, words", [
     ("plain-deployment", PLAIN, "--speculative-config="),
-    ("plain-other-apiversion", ["krm_fn.plain_workloads"], "SD722"),
-    ("monitoring-one-namespace", ["krm_fn.monitoring"], "kind: PrometheusRule"),
-    ("monitoring-setting-off", ["krm_fn.monitoring"], "SD804"),
+    ("plain-other-apiversion", ["krm_fn.domain.plain_workloads"], "SD722"),
+    ("monitoring-one-namespace", ["krm_fn.domain.monitoring"], "kind: PrometheusRule"),
+    ("monitoring-setting-off", ["krm_fn.domain.monitoring"], "SD804"),
     ("findings-disable-warning", ["krm_fn.findings"], "kind: ResourceList"),
 ], ids=["plain-deployment", "plain-other-apiversion", "prometheus-rules-on", "derived-rule-in-the-input",
         "disable-setting"])
@@ -117,7 +117,7 @@ def test_small_inputs_skip_the_fast_path_large_ones_take_it():
     assert len(small) < FAST_READ_FROM <= len(large)
     got_small, got_large = _probe([], small), _probe([], large)
     assert got_small["code"] == got_large["code"] == 0, (got_small["err"], got_large["err"])
-    assert "krm_fn.fastread" not in got_small["imported"] and got_small["fast"] is None
+    assert "krm_fn.text.fastread" not in got_small["imported"] and got_small["fast"] is None
     assert got_large["fast"]["fast"] == 1, got_large["fast"]  # imported, and its scan read the list
     assert "specdec-ngram-" in got_small["out"] and "specdec-ngram-" in got_large["out"]
 
@@ -136,13 +136,13 @@ def test_a_krm_run_compiles_no_code():
     hook sees each one."""
     got = _probe([], ONE_WORKSPACE, audit=True)
     assert got["code"] == 0, got["err"]
-    assert got["compiled"] == [], "code compiled at run time (dataclasses? namedtuple? exec?): see krm_fn.record"
+    assert got["compiled"] == [], "code compiled at run time (dataclasses? namedtuple? exec?): see krm_fn.text.record"
 
 
 def test_records_built_in_bulk_compile_their_init_once():
     """The other side: a class instantiated many times gets a compiled __init__ (a 10 000-object run
     creates 10 000 items), and nothing else is compiled."""
-    code = ("import sys, json; from krm_fn.reader import Item; seen = []\n"
+    code = ("import sys, json; from krm_fn.text.reader import Item; seen = []\n"
             "sys.addaudithook(lambda e, a: seen.append(e) if e == 'compile' else None)\n"
             "[Item(index=i, node=None, source='', start=0, end=0) for i in range(1000)]\n"
             "print(json.dumps(seen))")

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from backends import BACKENDS
-from krm_fn import yamlio
+from krm_fn.text import yamlio
 
 HEAD = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
 # (name, text, what go-yaml reads: the ConfigMap's metadata.name and data, or None for an error)

@@ -9,8 +9,8 @@ import jsonpatch
 import pytest
 import yaml
 
-from krm_fn import reader, textedit, yamlio
-from krm_fn.textedit import Unsupported, apply_text_edits, edit_item
+from krm_fn.text import reader, textedit, yamlio
+from krm_fn.text.textedit import Unsupported, apply_text_edits, edit_item
 from build import add, rep, rm
 
 

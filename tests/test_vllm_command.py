@@ -1,23 +1,15 @@
-"""Table tests for krm_fn.vllm_command (issue #12): every invocation form the issue lists, every override
+"""Table tests for krm_fn.domain.vllm_command (issue #12): every invocation form the issue lists, every override
 spelling, the removed flags, scripts, and enable -> re-run -> disable. Expected lists and scripts are written
 out by hand from VLLM.md and the issue, not taken from the code's output."""
 from __future__ import annotations
 
 import pytest
 
-from krm_fn import shellwords
-from krm_fn.presets import DEFAULT_TABLE, NGRAM_FALLBACK, config_json
-from krm_fn.results import Severity
-from krm_fn.vllm_command import (
-    FINDINGS,
-    REMOVED_FLAGS,
-    inject,
-    inspect,
-    read_arguments,
-    reconcile,
-    remove,
-    shell_argument,
-)
+from krm_fn.domain import shellwords
+from krm_fn.domain.presets import DEFAULT_TABLE, NGRAM_FALLBACK, config_json
+from krm_fn.text.results import Severity
+from krm_fn.domain.vllm_command import (FINDINGS, REMOVED_FLAGS, inject, inspect, read_arguments, reconcile, remove,
+    shell_argument)
 
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'

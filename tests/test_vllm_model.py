@@ -1,11 +1,11 @@
-"""Table tests for krm_fn.vllm_model: a vLLM model argument onto KAITO's tuned table (SPEC 4.1), aliases
+"""Table tests for krm_fn.domain.vllm_model: a vLLM model argument onto KAITO's tuned table (SPEC 4.1), aliases
 (SPEC 4.2) and fallback. Expected keys are written from the SPEC's tables."""
 from __future__ import annotations
 
 import pytest
 
-from krm_fn.presets import DEFAULT_TABLE
-from krm_fn.vllm_model import candidates, decide_model, fallback, unknowable
+from krm_fn.domain.presets import DEFAULT_TABLE
+from krm_fn.domain.vllm_model import candidates, decide_model, fallback, unknowable
 
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.results import Severity
-from krm_fn.vllm_command import (Release, dotted_arguments, inspect, k8s_expand, kubernetes_env, read_arguments,
-                                 reconcile, remove)
-from krm_fn.vllm_model import by_name, decide_model
-from krm_fn.vllm_releases import image_release, pipeline_verdict, takes_no_value
+from krm_fn.text.results import Severity
+from krm_fn.domain.vllm_command import (Release, dotted_arguments, inspect, k8s_expand, kubernetes_env,
+    read_arguments, reconcile, remove)
+from krm_fn.domain.vllm_model import by_name, decide_model
+from krm_fn.domain.vllm_releases import image_release, pipeline_verdict, takes_no_value
 
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn import vllm_schema
-from krm_fn.results import Severity
-from krm_fn.vllm_schema import DEFAULT_VLLM_VERSION, FINDINGS, check_speculative_config, dotted_config, parse_version
+from krm_fn.domain import vllm_schema
+from krm_fn.text.results import Severity
+from krm_fn.domain.vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS, check_speculative_config, dotted_config,
+    parse_version)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -380,7 +381,7 @@ def test_the_generated_facts_are_the_tables() -> None:
     tool = _tool()
     text = inspect.getsource(vllm_schema)
     block = text[text.index(tool.BEGIN) + len(tool.BEGIN):text.index(tool.END)].strip()
-    assert block == tool.python_facts(TABLE), "run: python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/vllm_schema.py"
+    assert block == tool.python_facts(TABLE), "run: python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/domain/vllm_schema.py"
 
 
 def test_a_method_that_is_no_string_is_an_error_naming_the_key() -> None:

@@ -2,7 +2,7 @@
 
 The table holds one row per (release, value): `starts` (the server gets a speculative config), `off` (it starts
 without speculative decoding: the value reads as no config at all), or `refuses` with vLLM's error text. The
-suite (tests/test_vllm_schema.py) holds `krm_fn.vllm_schema.check_speculative_config` against it row for row,
+suite (tests/test_vllm_schema.py) holds `krm_fn.domain.vllm_schema.check_speculative_config` against it row for row,
 with no vLLM installed.
 
 How a row is made, for release X (all on CPU, no GPU, no network, no weights):
@@ -27,7 +27,7 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
   3. This file, in that venv, with the release's source first on sys.path:
        python tools/vllm_verdicts.py --run X --src /tmp/vllm/src/X --models /tmp/vllm/models --out rows-X.json
      then `python tools/vllm_verdicts.py --merge rows-*.json > tests/vllm_verdicts.json` and
-       python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/vllm_schema.py
+       python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/domain/vllm_schema.py
      `python tools/vllm_verdicts.py --fetch` does step 1 for every release in RELEASES, one at a time; the
      loop used for this table (install a missing module, run again) was, per release R:
        python tools/vllm_verdicts.py --fetch R && for i in 1 2 3 4 5 6 7 8; do
@@ -62,7 +62,7 @@ What is changed from a real server, and why it cannot change a verdict on the sp
     release has suffix decoding; the function reports that as SD616 (info), since the image may have it.
 
 A row marked `"how": "read"` would be one not run, its verdict read from the release's source; every row of
-this table is `"how": "run"` (all 26 releases evaluated). What krm_fn/vllm_schema.py keeps that is read, not
+this table is `"how": "run"` (all 26 releases evaluated). What krm_fn/domain/vllm_schema.py keeps that is read, not
 run, is said there (`UNUSED_KEYS`).
 """
 from __future__ import annotations
@@ -172,7 +172,7 @@ CASES: list[tuple[str, str]] = [
 ] + [('{"method":"%s","num_speculative_tokens":1}' % a, "dsv3") for a in MTP_ALIASES]
 
 
-# Behaviours krm_fn/vllm_schema.py reads off one row each: flag -> (value, the verdict that sets the flag).
+# Behaviours krm_fn/domain/vllm_schema.py reads off one row each: flag -> (value, the verdict that sets the flag).
 FLAGS = {
     "lax_numbers": ('{"method":"ngram","num_speculative_tokens":"5"}', "starts"),
     "tokens_any_number": ('{"method":"ngram","num_speculative_tokens":5.5}', "starts"),
@@ -466,7 +466,7 @@ def flag_facts(table: dict) -> list[dict]:
 
 
 def python_facts(table: dict) -> str:
-    """The block krm_fn/vllm_schema.py keeps between its `generated` markers."""
+    """The block krm_fn/domain/vllm_schema.py keeps between its `generated` markers."""
     def v(text):
         return "None" if text is None else "(" + ", ".join(text.split(".")) + ")"
     facts = [dict(f, **g) for f, g in zip(table["facts"], flag_facts(table))]

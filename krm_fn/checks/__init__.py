@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..config import Settings
-from ..index import ABSENT, Workload
-from ..report import about
-from ..results import Result, Severity
+from ..model.config import Settings
+from ..model.index import ABSENT, Workload
+from ..model.report import about
+from ..text.results import Result, Severity
 from . import (adapters, annotation_value, inference_configmap, inference_or_tuning, label_selector,
-               maintenance_window, name_label, preset_and_template, preset_required, preset_supported, replicas,
-               roles, string_fields, vllm_runtime, workspace_annotations)
+    maintenance_window, name_label, preset_and_template, preset_required, preset_supported, replicas, roles,
+    string_fields, vllm_runtime, workspace_annotations)
 
 OPT_IN = (annotation_value, preset_required, vllm_runtime)
 ADMISSION = (name_label, string_fields, inference_or_tuning, preset_and_template, preset_supported, roles,

@@ -26,10 +26,10 @@ FAIL:  eleven adapters; two adapters with source.name: my-adapter
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..report import goquote
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.results import Finding
 from .preset_supported import is_valid_preset
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import yaml
 
-from ..index import Workload
-from ..kinds import Path, dotted
-from ..reader import child
-from ..report import goquote
-from ..results import Finding
+from ..domain.kinds import Path, dotted
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.reader import child
+from ..text.results import Finding
 
 ID = "annotation-value"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")

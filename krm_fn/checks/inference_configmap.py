@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..inference_config import DATA_KEY, InferenceConfigError, atoi_error, kaito_values
-from ..results import Finding
+from ..domain.inference_config import DATA_KEY, InferenceConfigError, atoi_error, kaito_values
+from ..text.results import Finding
 
 ID = "inference-configmap"
 FINDINGS = {

@@ -22,9 +22,9 @@ FAIL:  a Workspace with inference and tuning; a Workspace with neither
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..text.results import Finding
 
 ID = "inference-or-tuning"
 KINDS = ("Workspace",)

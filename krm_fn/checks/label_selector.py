@@ -50,10 +50,10 @@ FAIL:  resource.labelSelector: {matchLabels: {kaito.sh/workspace: other}}   (onl
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..report import goquote
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.results import Finding
 from .preset_supported import is_valid_preset
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 

@@ -38,11 +38,11 @@ FAIL:  duration: "0", "-1h" (with a schedule)
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..inference_config import atoi_error
-from ..report import goquote
-from ..results import Finding
+from ..domain import kinds
+from ..domain.inference_config import atoi_error
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.results import Finding
 from .flux import substituted_later
 from .gostrings import DurationError, go_duration_string, go_fields, go_lower, go_parse_duration
 from .releases import older

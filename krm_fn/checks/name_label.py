@@ -41,9 +41,9 @@ FAIL:  My-Workspace, ws_1, -ws, ws- (the regex); phi.4 ("must not contain dots")
 from __future__ import annotations
 
 import re
-from .. import kinds
-from ..index import Workload
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..text.results import Finding
 from .flux import substituted_later
 
 ID = "name-label"

@@ -26,9 +26,9 @@ FAIL:  inference: {config: my-config} (neither); a v1beta1 InferenceSet without 
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..text.results import Finding
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "preset-and-template"

@@ -14,9 +14,9 @@ FAIL:  MultiRoleInference without spec.model.name
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..text.results import Finding
 from . import string_fields
 
 ID = "preset-required"

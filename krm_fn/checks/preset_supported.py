@@ -31,11 +31,11 @@ FAIL:  PHI-2 also "Model phi-2 is deprecated and no longer supported"
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..presets import ALIASES, TUNED_DISPLAY
-from ..report import goquote
-from ..results import Finding
+from ..domain import kinds
+from ..domain.presets import ALIASES, TUNED_DISPLAY
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.results import Finding
 from . import string_fields
 
 ID = "preset-supported"

@@ -5,7 +5,7 @@ Releases read off KAITO's history (`git tag --contains` of the commit that added
 """
 from __future__ import annotations
 
-from ..config import version_tuple
+from ..model.config import version_tuple
 
 # `ValidateInferenceSetWorkspace` (pkg/utils/inferenceset): before it, an InferenceSet's webhook checked its
 # name, replicas and maintenance window only, not the Workspace it projects.

@@ -26,9 +26,9 @@ FAIL:  spec.replicas: -1; roles[0].replicas: 0
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..text.results import Finding
 
 ID = "replicas"
 KINDS = ("InferenceSet", "MultiRoleInference")

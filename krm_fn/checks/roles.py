@@ -18,10 +18,10 @@ FAIL:  one role, three roles, two prefill roles, a role of another type, no spec
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..report import goquote
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.results import Finding
 
 ID = "roles"
 KINDS = ("MultiRoleInference",)

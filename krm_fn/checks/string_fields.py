@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import yaml
 
-from .. import kinds
-from ..index import Workload
-from ..report import field_node
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..model.report import field_node
+from ..text.results import Finding
 from .annotation_value import reads_as
 
 ID = "string-fields"

@@ -10,11 +10,11 @@ FAIL:  any workload when the featureGates setting says vLLM=false
 """
 from __future__ import annotations
 
-from .. import constants as C
-from .. import kinds
-from ..index import Workload
-from ..report import goquote
-from ..results import Finding
+from ..domain import constants as C
+from ..domain import kinds
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.results import Finding
 
 ID = "vllm-runtime"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")

@@ -39,10 +39,10 @@ FAIL:  kaito.sh/node-image-family: mariner, kaito.sh/performance-mode: Throughpu
 """
 from __future__ import annotations
 
-from .. import kinds
-from ..index import Workload
-from ..report import goquote
-from ..results import Finding
+from ..domain import kinds
+from ..model.index import Workload
+from ..model.report import goquote
+from ..text.results import Finding
 from .flux import substituted_later
 from .gostrings import go_lower, go_trim_space
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older

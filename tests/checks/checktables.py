@@ -1,10 +1,10 @@
 """Table tests per check (one file per module under krm_fn/checks/): a workload from a few lines of YAML."""
 from __future__ import annotations
 
-from krm_fn.config import Settings, resolve_settings
+from krm_fn.model.config import Settings, resolve_settings
 from krm_fn.findings import CAN_DISABLE
-from krm_fn.index import Workload, build_index
-from krm_fn.reader import read_stream
+from krm_fn.model.index import Workload, build_index
+from krm_fn.text.reader import read_stream
 
 
 def make_workload(text: str) -> Workload:

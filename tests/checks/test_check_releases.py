@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from checktables import iset, make_workload, settings, ws
-from krm_fn.checks import (adapters, label_selector, maintenance_window, preset_and_template,
-                           workspace_annotations)
+from krm_fn.checks import adapters, label_selector, maintenance_window, preset_and_template, workspace_annotations
 
 
 def _annotated(key: str, value: str) -> str:

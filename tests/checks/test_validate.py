@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from checktables import make_workload, settings, ws
 from krm_fn import plan
-from krm_fn.changes import Plan
+from krm_fn.model.changes import Plan
 from krm_fn.checks import roles
-from krm_fn.index import build_index
-from krm_fn.reader import read_stream
+from krm_fn.model.index import build_index
+from krm_fn.text.reader import read_stream
 
 
 def _validate(text: str, **data: str) -> list[tuple[str, str, str]]:

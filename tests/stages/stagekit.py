@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from krm_fn.changes import Plan, Step
-from krm_fn.config import Settings
-from krm_fn.index import Index, build_index
-from krm_fn.reader import Item, read_resource_list
+from krm_fn.model.changes import Plan, Step
+from krm_fn.model.config import Settings
+from krm_fn.model.index import Index, build_index
+from krm_fn.text.reader import Item, read_resource_list
 
 SETTINGS = Settings()
 

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.advice import advise, document_warnings, override_checks, pinned_away, role_mismatches, spelling_warnings
-from krm_fn.cascade import cascade
-from krm_fn.changes import Plan
-from krm_fn.config import settings_from
-from krm_fn.decide import decide
-from krm_fn.materialize import materialize
+from krm_fn.stages.advice import (advise, document_warnings, override_checks, pinned_away, role_mismatches,
+    spelling_warnings)
+from krm_fn.stages.cascade import cascade
+from krm_fn.model.changes import Plan
+from krm_fn.model.config import settings_from
+from krm_fn.stages.decide import decide
+from krm_fn.stages.materialize import materialize
 
 from stages.stagekit import SETTINGS, configmap, index, inferenceset, mri, run, workspace
 

@@ -5,10 +5,10 @@ from types import MappingProxyType
 
 import pytest
 
-from krm_fn.cascade import cascade
-from krm_fn.changes import Plan
-from krm_fn.config import GATE_MRI, Settings
-from krm_fn.index import ABSENT
+from krm_fn.stages.cascade import cascade
+from krm_fn.model.changes import Plan
+from krm_fn.model.config import GATE_MRI, Settings
+from krm_fn.model.index import ABSENT
 
 from stages.stagekit import index, inferenceset, messages, mri, run, workspace
 

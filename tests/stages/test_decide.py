@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from krm_fn.cascade import cascade
-from krm_fn.changes import Plan
-from krm_fn.decide import decide
-from krm_fn.decisions import DOTTED, Broken, Inject, NotVisible, Override
+from krm_fn.stages.cascade import cascade
+from krm_fn.model.changes import Plan
+from krm_fn.stages.decide import decide
+from krm_fn.model.decisions import DOTTED, Broken, Inject, NotVisible, Override
 
 from stages.stagekit import configmap, index, inferenceset, messages, mri, run, workspace
 
@@ -143,7 +143,7 @@ def test_a_child_enabled_while_its_multiroleinference_is_not_is_not_decided():
 
 
 def test_the_tuned_presets_and_fallback_settings_name_themselves():
-    from krm_fn.config import settings_from
+    from krm_fn.model.config import settings_from
     settings = settings_from({"tunedPresets": '{"phi-4": {"method": "ngram", "num_speculative_tokens": 2}}',
                               "ngramFallback": '{"method": "ngram", "num_speculative_tokens": 3}'})
     step = run(decide, index(workspace("w", annotation="true"), workspace("v", annotation="true", preset="x/y")),
@@ -154,8 +154,8 @@ def test_the_tuned_presets_and_fallback_settings_name_themselves():
 
 def test_a_configmap_that_passes_kaitos_check_but_cannot_be_inspected_is_broken(monkeypatch):
     """Two readers of one text: should they ever disagree, the reference is Broken, not a traceback."""
-    from krm_fn import decide as module
-    from krm_fn.inference_config import InferenceConfigError
+    from krm_fn.stages import decide as module
+    from krm_fn.domain.inference_config import InferenceConfigError
 
     def refuse(text):
         raise InferenceConfigError("cannot inspect it")
@@ -165,8 +165,8 @@ def test_a_configmap_that_passes_kaitos_check_but_cannot_be_inspected_is_broken(
 
 
 def test_an_injection_whose_derived_configmap_cannot_be_built_says_why(monkeypatch):
-    from krm_fn import decide as module
-    from krm_fn.inference_config import InferenceConfigError
+    from krm_fn.stages import decide as module
+    from krm_fn.domain.inference_config import InferenceConfigError
 
     def refuse(*args):
         raise InferenceConfigError("cannot edit it")
@@ -192,7 +192,7 @@ def test_a_referenced_configmap_yaml_gives_no_data_for_is_broken():
     ({"vllmVersion": "0.11"}, '{"method":"mtp","num_speculative_tokens":1}', "is KAITO-tuned"),
 ])
 def test_a_tuned_config_the_vllm_version_refuses_falls_back(fnconfig, json_text, why):
-    from krm_fn.config import settings_from
+    from krm_fn.model.config import settings_from
     step = run(decide, index(workspace("w", annotation="true", preset="Qwen/Qwen3.5-4B")), settings_from(fnconfig))
     (d,) = step.decisions
     assert (d.json, d.why) == (json_text, why)

@@ -1,4 +1,4 @@
-"""The index (krm_fn/index.py): which items are KAITO workloads and with what annotation value, which are the
+"""The index (krm_fn/model/index.py): which items are KAITO workloads and with what annotation value, which are the
 ConfigMaps workloads can use (and under which names), who is whose child, and which item mentions a name.
 Every expectation is written from SPEC.md and KAITO's controllers, on inputs built here."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from build import krm_items, meta
-from krm_fn.index import ABSENT, build_index, role_types
+from krm_fn.model.index import ABSENT, build_index, role_types
 
 ON = "kaito.sh/enable-speculative-decoding"
 LOCAL = "config.kubernetes.io/local-config"

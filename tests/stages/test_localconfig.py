@@ -1,4 +1,4 @@
-"""Orchestrator configuration among the items (krm_fn/localconfig.py): which are kustomizations, which files
+"""Orchestrator configuration among the items (krm_fn/domain/localconfig.py): which are kustomizations, which files
 a kustomization names as its configuration (`kustomize_config`), which are KRM function configs, and which
 files kpt writes that a kustomization does not list. Rules from kustomize v5 (konfig's file names,
 types.Kustomization's fields)."""
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from build import files_items, krm_items, meta
-from krm_fn.localconfig import is_function_config, is_kustomization, kustomize_config, unlisted_files
+from krm_fn.domain.localconfig import is_function_config, is_kustomization, kustomize_config, unlisted_files
 
 API = "kustomize.config.k8s.io/v1beta1"
 PATH = "internal.config.kubernetes.io/path"

@@ -1,11 +1,11 @@
 """materialize, revert, retire: derived ConfigMaps placed, references re-pointed, reverted and dropped."""
 from __future__ import annotations
 
-from krm_fn.changes import Plan, step
-from krm_fn.decide import decide
-from krm_fn.derived import build, comparable
-from krm_fn.materialize import materialize, retire, revert
-from krm_fn.record import replace
+from krm_fn.model.changes import Plan, step
+from krm_fn.stages.decide import decide
+from krm_fn.domain.derived import build, comparable
+from krm_fn.stages.materialize import materialize, retire, revert
+from krm_fn.text.record import replace
 
 from stages.stagekit import configmap, index, messages, mri, run, workspace
 
@@ -210,7 +210,7 @@ def test_a_derived_configmap_in_the_input_that_cannot_be_read_is_an_error():
 
 
 def test_new_files_never_collide_with_paths_in_use():
-    from krm_fn.derived import with_location
+    from krm_fn.domain.derived import with_location
     cm = {"metadata": {"name": "x", "namespace": "ns", "annotations": {}}}
     served = {"internal.config.kubernetes.io/path": "apps/w.yaml"}
     taken = {"apps/x.yaml", "apps/ns_x.yaml", "apps/x-2.yaml"}
@@ -220,6 +220,6 @@ def test_new_files_never_collide_with_paths_in_use():
 
 
 def test_content_with_lists_and_non_string_keys_hashes():
-    from krm_fn.derived import content_hash
+    from krm_fn.domain.derived import content_hash
     assert content_hash({"data": {"a": [{1: "x"}]}}) == content_hash({"data": {"a": [{"1": "x"}]}})
     assert content_hash({"data": {"a": [1]}}) != content_hash({"data": {"a": [2]}})

@@ -1,9 +1,9 @@
 """misplaced_annotation: the opt-in on an InferenceSet's own metadata, where KAITO does not read it."""
 from __future__ import annotations
 
-from krm_fn.changes import Plan
-from krm_fn.config import Settings
-from krm_fn.misplaced import misplaced_annotation
+from krm_fn.model.changes import Plan
+from krm_fn.model.config import Settings
+from krm_fn.stages.misplaced import misplaced_annotation
 from stages.stagekit import index, inferenceset, workspace
 
 OWN = "  annotations:\n    kaito.sh/enable-speculative-decoding: \"true\"\n"

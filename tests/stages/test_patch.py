@@ -2,7 +2,7 @@
 verifier), the same on every jsonpatch release the package allows."""
 from __future__ import annotations
 
-from krm_fn.patch import apply_ops
+from krm_fn.text.patch import apply_ops
 
 
 def test_an_ops_value_is_copied_in_so_later_ops_do_not_change_the_op():

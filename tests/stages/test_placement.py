@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 
-from krm_fn import placement
+from krm_fn.stages import placement
 from krm_fn.plan import plan
-from krm_fn.record import replace
+from krm_fn.text.record import replace
 
 from stages.stagekit import SETTINGS, items, workspace
 

@@ -2,9 +2,9 @@
 plain_vllm's ops and placed findings. The pure parts are table-tested in tests/test_plain_workloads.py."""
 from __future__ import annotations
 
-from krm_fn.changes import Plan
-from krm_fn.config import Settings
-from krm_fn.plain_vllm import plain_opt_in, plain_vllm
+from krm_fn.model.changes import Plan
+from krm_fn.model.config import Settings
+from krm_fn.stages.plain_vllm import plain_opt_in, plain_vllm
 from stages.stagekit import index
 
 MTP = '{"method":"mtp","num_speculative_tokens":1}'

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn import advice, cascade, decide, materialize
-from krm_fn.changes import Added, Changes, Plan, step
-from krm_fn.config import Settings
+from krm_fn.stages import advice, cascade, decide, materialize
+from krm_fn.text.edits import Added, Changes
+from krm_fn.model.changes import Plan, step
+from krm_fn.model.config import Settings
 from krm_fn.plan import CHANGES, CHECKS, plan
-from krm_fn.record import FrozenInstanceError
-from krm_fn.results import Result, Severity
+from krm_fn.text.record import FrozenInstanceError
+from krm_fn.text.results import Result, Severity
 
 from stages.stagekit import configmap, inferenceset, items, workspace
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from krm_fn import reader, yamlio
+from krm_fn.text import reader, yamlio
 
 ENVELOPE = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 

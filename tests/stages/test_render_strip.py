@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn import reader, writer
-from krm_fn.changes import Changes
+from krm_fn.text import reader, writer
+from krm_fn.text.edits import Changes
 
 PATCH = {"op": "add", "path": "/metadata/namespace", "value": "ns"}
 # Values an orchestrator annotation may be given by hand or by a broken tool (Kubernetes wants strings).

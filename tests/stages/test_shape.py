@@ -1,4 +1,4 @@
-"""The input as a whole (krm_fn/shape.py): items a cluster or kubectl would refuse (`shape_errors`) and the
+"""The input as a whole (krm_fn/stages/shape.py): items a cluster or kubectl would refuse (`shape_errors`) and the
 same object twice (`duplicates`). Each row: small items built here -> the exact findings, as
 (severity, object, field, message)."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from build import files_items, krm_items, meta
-from krm_fn.shape import duplicates, shape_errors
+from krm_fn.stages.shape import duplicates, shape_errors
 
 SVC = {"apiVersion": "v1", "kind": "Service", "metadata": meta("s")}
 NOBODY = "(an object without apiVersion, kind or name)"  # how a result names an object with none of them

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.decide import decide
-from krm_fn.decisions import Inject, source_of
-from krm_fn.materialize import revert
+from krm_fn.stages.decide import decide
+from krm_fn.model.decisions import Inject, source_of
+from krm_fn.stages.materialize import revert
 
 from stages.stagekit import configmap, index, messages, run, workspace
 

@@ -16,10 +16,10 @@ import jsonpatch
 import pytest
 import yaml
 
-from krm_fn import reader, writer, yamlio
-from krm_fn.changes import Changes
-from krm_fn.plain_workloads import kind_of, plan_workload
-from krm_fn.textedit import Unsupported, apply_ops, apply_text_edits, edit_item, same
+from krm_fn.text import reader, writer, yamlio
+from krm_fn.text.edits import Changes
+from krm_fn.domain.plain_workloads import kind_of, plan_workload
+from krm_fn.text.textedit import Unsupported, apply_ops, apply_text_edits, edit_item, same
 from build import RL, add, rep, rm
 
 J = '{"method":"mtp","num_speculative_tokens":1}'

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from krm_fn import reader, textedit, yamlio
-from krm_fn.textedit import apply_ops, edit_document, edit_item, same
+from krm_fn.text import reader, textedit, yamlio
+from krm_fn.text.textedit import apply_ops, edit_document, edit_item, same
 from build import add, rep, rm
 
 
@@ -135,7 +135,7 @@ def test_apply_ops_move_leaves_the_data_alone():
 def test_positions_that_disagree_with_the_text_are_refused(backend):
     """libyaml does not count a byte-order mark inside a text (pure PyYAML does): every mark after one is
     off by one. An edit at such positions is refused before it is made."""
-    from krm_fn.textedit import Unsupported, apply_text_edits
+    from krm_fn.text.textedit import Unsupported, apply_text_edits
     text = "vllm:\n  a: 1\n"
     shifted = yamlio.compose(" " + text.replace("\n  ", "\n   "))  # the same document, one column to the right
     with pytest.raises(Unsupported, match="positions disagree"):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn import reader, writer
-from krm_fn.results import Result, Severity
+from krm_fn.text import reader, writer
+from krm_fn.text.results import Result, Severity
 
-from krm_fn.changes import Added, Changes
+from krm_fn.text.edits import Added, Changes
 
 HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 A = "- kind: A  # a\n  metadata:\n    name: a\n"

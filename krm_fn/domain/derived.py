@@ -1,0 +1,158 @@
+"""Derived ConfigMaps: a copy of the user's inference ConfigMap carrying the speculative config.
+
+The name ends in a hash of the content, so any change of content changes the workload's reference
+and therefore rolls its pods (KAITO hashes `inference`; it does not watch ConfigMap content).
+"""
+from __future__ import annotations
+
+import copy
+from hashlib import sha256
+import itertools
+import json
+import posixpath
+import re
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..text import krm
+from . import constants as C
+from .inference_config import DATA_KEY, with_speculative_config
+
+MAX_NAME = 253
+HASH_LEN = 10
+# Annotations that belong to one object in one orchestrator run, never to a copy.
+_NOT_COPIED = (krm.INTERNAL_PREFIX, "config.kubernetes.io/", "config.k8s.io/", "kustomize.config.k8s.io/",
+               "kubectl.kubernetes.io/last-applied-configuration", "kaito-specdec.dev/")
+
+
+def user_annotations(annotations: Any) -> dict[str, Any]:
+    if not isinstance(annotations, dict):
+        return {}
+    return {k: v for k, v in annotations.items() if not str(k).startswith(_NOT_COPIED)}
+
+
+def _keys_as_str(data: Any) -> Any:
+    # JSON sorts keys only when they are all strings; Kubernetes keys are, a hand-written `1:` is not.
+    if isinstance(data, dict):
+        return {str(k): _keys_as_str(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_keys_as_str(v) for v in data]
+    return data
+
+
+def content_hash(content: dict) -> str:
+    canonical = json.dumps(_keys_as_str(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                           default=str)
+    return sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
+
+
+_DNS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")
+
+
+def _dns_part(text: str, limit: int) -> str:
+    """Lower-case alphanumerics, '-' and '.', every dot-separated label starting and ending alphanumeric."""
+    text = text.lower()
+    # Most texts are names already: each substitution only where it changes something (no pattern compiled).
+    if not _DNS_CHARS.issuperset(text):
+        text = re.sub(r"[^a-z0-9.-]+", "-", text)
+    if ".." in text or ".-" in text or "-." in text:
+        text = re.sub(r"[.-]*\.[.-]*", ".", text)  # `..`, `.-`, `-.` would leave an empty or ragged label
+    return text[:limit].strip("-.")
+
+
+# What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
+# (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
+FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
+# … or `specdec-<method>-<hash>`.
+FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
+
+
+def derived_name(source: str | None, method: str, content: dict) -> str:
+    """`<source>-specdec-<hash>` or `specdec-<method>-<hash>`, cut to a 253-character DNS subdomain."""
+    suffix = f"-specdec-{content_hash(content)}"
+    if source:
+        return (_dns_part(source, MAX_NAME - len(suffix)) or "config") + suffix
+    return "specdec-" + (_dns_part(method.replace(".", "-"), 40) or "config") + f"-{content_hash(content)}"
+
+
+def build(source: dict | None, source_name: str | None, namespace: str, json_text: str,
+          method: str) -> dict:
+    """The derived ConfigMap's data (without orchestrator annotations); raises InferenceConfigError."""
+    labels: dict = {}
+    annotations: dict = {}
+    data: dict = {}
+    extra: dict = {}
+    if source is not None:
+        meta = source.get("metadata") if isinstance(source.get("metadata"), dict) else {}
+        labels = copy.deepcopy(meta["labels"]) if isinstance(meta.get("labels"), dict) else {}
+        annotations = user_annotations(meta.get("annotations"))
+        data = copy.deepcopy(source["data"]) if isinstance(source.get("data"), dict) else {}
+        for key in ("binaryData", "immutable"):
+            if key in source:
+                extra[key] = copy.deepcopy(source[key])
+    data[DATA_KEY] = with_speculative_config(data.get(DATA_KEY), json_text)
+    annotations[C.DERIVED_ANNOTATION] = "true"
+    if source_name:
+        annotations[C.SOURCE_ANNOTATION] = source_name
+    content = {"labels": labels, "annotations": annotations, "data": data, **extra}
+    # Named after the reference as written (kustomize may rename the source before or after the function
+    # runs; the written name is what stays stable when the output is rendered again).
+    metadata: dict = {"name": derived_name(source_name, method, content)}
+    if namespace:
+        metadata["namespace"] = namespace
+    if labels:
+        metadata["labels"] = labels
+    metadata["annotations"] = annotations
+    out: dict = {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND, "metadata": metadata}
+    out.update(extra)
+    out["data"] = data
+    return out
+
+
+def file_candidates(cm: dict) -> Iterator[str]:
+    """File names for a new derived ConfigMap, the plain one first; the namespaced one when two
+    namespaces need the same derived ConfigMap next to workloads in one folder; then numbered ones,
+    without end (however many are taken, the next number is free)."""
+    name = cm["metadata"]["name"]
+    namespace = cm["metadata"].get("namespace")
+    yield f"{name}.yaml"
+    if namespace:
+        yield f"{namespace}_{name}.yaml"
+    for n in itertools.count(2):
+        yield f"{name}-{n}.yaml"
+
+
+def with_location(cm: dict, served_annotations: dict[str, str], taken: set[str] | None = None) -> dict:
+    """Give a new item a file next to the workload it serves (kpt writes items by these annotations).
+
+    `taken` holds the paths already in use (kpt refuses two items at one path and index) and gets the
+    chosen one added.
+    """
+    out = copy.deepcopy(cm)
+    ann = out["metadata"]["annotations"]
+    served = {k: served_annotations.get(k) for k in (krm.PATH_ANNOTATION, krm.LEGACY_PATH_ANNOTATION)}
+    folder = next((posixpath.dirname(p) for p in served.values() if p), None)
+    if folder is None:
+        return out
+    taken = taken if taken is not None else set()
+    path = next(p for p in (posixpath.join(folder, f) for f in file_candidates(cm)) if p not in taken)
+    taken.add(path)
+    # kpt reads the internal annotations; the legacy ones too when the served item carries them.
+    ann[krm.PATH_ANNOTATION] = path
+    ann[krm.INDEX_ANNOTATION] = "0"
+    if served[krm.LEGACY_PATH_ANNOTATION]:
+        ann[krm.LEGACY_PATH_ANNOTATION] = path
+        ann[krm.LEGACY_INDEX_ANNOTATION] = "0"
+    return out
+
+
+def comparable(cm: Any) -> Any:
+    """A ConfigMap without orchestrator annotations, for comparing a derived one found in the input."""
+    cm = copy.deepcopy(cm)
+    ann = (cm.get("metadata") or {}).get("annotations")
+    if isinstance(ann, dict):
+        # The mark of a kept derived ConfigMap is no content: it goes when the ConfigMap is in use again.
+        for k in [k for k in ann if str(k).startswith(_NOT_COPIED[:4]) or k == C.KEPT_ANNOTATION]:
+            del ann[k]
+    return cm

@@ -1,0 +1,318 @@
+"""The opt-in PrometheusRule: how well speculative decoding works, per workload, once it runs.
+
+One `monitoring.coreos.com/v1` PrometheusRule per namespace with enabled workloads: two recording rules per
+workload, from vLLM V1's counters (VLLM.md "Metrics (vLLM V1)"),
+
+  acceptance rate         = accepted tokens / draft tokens
+  mean acceptance length  = 1 + accepted tokens / drafts
+
+each a `rate()` over a window summed over the workload's pods, and one alert when a workload's acceptance rate
+stays below a threshold for 30 minutes: drafts that are rarely accepted cost GPU time and throughput.
+An idle workload divides 0 by 0: the record is NaN, which compares false, so no alert fires for it.
+
+Which series are a workload's. vLLM's metrics carry only `model_name` and `engine`; the scrape adds the pod's
+`namespace` and `pod` (prometheus-operator's PodMonitor and ServiceMonitor do so by default, as does the
+usual `kubernetes_sd` relabelling), and pod labels only when a monitor copies them (`podTargetLabels`). So
+the series are selected by pod name (pod_names.py: how Kubernetes names a controller's pods), which the
+controllers fix:
+- Workspace `w` (kaito-project/kaito, v0.12.0 and main 2026-08): a StatefulSet `Name: ctx.Workspace.Name`
+  (pkg/workspace/manifests/manifests.go, GenerateStatefulSetManifest; "From v0.8.0 onwards, StatefulSet is
+  the default workload for all workspaces", workspace_controller.go, applyInference; #1523) -> pods
+  `w-<ordinal>`. Before v0.8.0 (v0.7.2 pkg/workspace/inference/preset_inferences.go) a single-node preset
+  and a template Workspace ran as a Deployment `Name: ctx.Workspace.Name` (GenerateDeploymentManifest,
+  GenerateDeploymentManifestWithPodTemplate), a multi-node one as the StatefulSet: both forms, for a
+  `kaitoVersion` before v0.8.0 only.
+- InferenceSet `s`: child Workspaces from `GenerateName: iObj.Name + "-"` (pkg/utils/inferenceset/
+  inferenceset.go, NewWorkspaceForInferenceSet; v0.8.0 inferenceset_controller.go the same) ->
+  `s-<5 of GenerateName's letters>`, their StatefulSets' pods `s-<5>-<ordinal>`.
+- MultiRoleInference `m`: child InferenceSets `isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)`
+  (pkg/controllers/multiroleinference/controller.go) -> `m-prefill`, `m-decode`, their pods as above.
+  Prefill pods draft nothing, so summing both roles gives the decode side's figures.
+- Plain vLLM workloads (plain_kinds.py): a Deployment's pods `<d>-<pod-template-hash>-<5>`, a StatefulSet's
+  `<s>-<ordinal>`, a DaemonSet's or ReplicaSet's `<name>-<5>`, a Job's `<j>-<5>` or (Indexed)
+  `<j>-<index>-<5>`, a CronJob's those of its Jobs `<cj>-<minutes>`, a Pod's its own name (pod_names.py).
+  A LeaderWorkerSet `l`: the leader StatefulSet `appsapplyv1.StatefulSet(lws.Name, …)` and a worker
+  StatefulSet per group `appsapplyv1.StatefulSet(leaderPod.Name, …)…WithOrdinals(…WithStart(1))`
+  (kubernetes-sigs/lws v0.10.0, leaderworkerset_controller.go, pod_controller.go) -> `l-<group>` and
+  `l-<group>-<worker>`. A KServe InferenceService `i` (kserve/kserve v0.20.0): the predictor is
+  `PredictorServiceName(name) = name + "-predictor"` (pkg/constants/constants.go); in Standard
+  (RawDeployment) mode a Deployment of that name, in Knative (Serverless) mode a Knative Service whose
+  revisions are `kmeta.ChildName(config.Name, fmt.Sprintf("-%05d", config.Generation))` and their
+  Deployments `<revision>-deployment`. Both forms unless `serving.kserve.io/deploymentMode` names one.
+The pods also carry labels (`kaito.sh/workspace: <workspace>`, `app: …`), but a selector on those would work
+only where the monitor copies them.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from ..text.record import dataclass
+from collections.abc import Iterable
+
+from . import constants as C
+from . import pod_names
+from .derived import content_hash
+
+API_VERSION = C.PROMETHEUS_RULE_API_VERSION
+KIND = C.PROMETHEUS_RULE_KIND
+NAME_PREFIX = "specdec-prometheusrule-"
+
+# vLLM V1 counters (VLLM.md "Metrics (vLLM V1)").
+DRAFTS = "vllm:spec_decode_num_drafts_total"
+DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total"
+ACCEPTED_TOKENS = "vllm:spec_decode_num_accepted_tokens_total"
+
+# Recorded series, named level:metric:operations as Prometheus' recording-rule guide asks.
+ACCEPTANCE_RATE = "kaito_specdec:acceptance_rate:ratio_rate{window}"
+ACCEPTANCE_LENGTH = "kaito_specdec:mean_acceptance_length:rate{window}"
+WORKLOAD_LABEL = "kaito_workload"
+KIND_LABEL = "kaito_workload_kind"
+ALERT = "KaitoSpeculativeDecodingLowAcceptance"
+ALERT_FOR = "30m"
+DEFAULT_MIN_ACCEPTANCE_RATE = C.DEFAULT_MIN_ACCEPTANCE_RATE
+DEFAULT_WINDOW = "5m"
+
+_DURATION = re.compile(r"(?:[0-9]+(?:ms|s|m|h|d|w|y))+")
+ROLES = ("prefill", "decode")
+# How a workload's controller names its pods where the manifest leaves it open (Monitored.variant).
+KAITO_DEPLOYMENT = "deployment"      # a Workspace under a KAITO before v0.8.0: a Deployment or a StatefulSet
+KSERVE_STANDARD = "Standard"          # serving.kserve.io/deploymentMode Standard (RawDeployment)
+KSERVE_KNATIVE = "Knative"            # Knative (Serverless)
+# Knative names a revision's Deployment `<revision>-deployment` only while that fits in 63 characters
+# (kmeta.ChildName; longer: an md5 of the revision's name, which holds its generation): `<name>-predictor-
+# <5 digits>-deployment` fits for names of up to 36 characters (generations up to 99999).
+KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
+
+
+@dataclass(frozen=True)
+class Monitored:
+    """A watched top-level workload: a Workspace, an InferenceSet or a MultiRoleInference, or a plain vLLM
+    workload (plain_kinds.KINDS); `variant`: KAITO_DEPLOYMENT, or a KServe deployment mode ("": both)."""
+
+    kind: str
+    name: str
+    variant: str = ""
+
+
+def _literal(name: str) -> str:
+    """`name` as an RE2 pattern that matches only itself (a Kubernetes name: only its dots need escaping)."""
+    return pod_names.regex(pod_names.literal(name))
+
+
+def _statefulset(name: str) -> pod_names.Names:
+    return pod_names.concat(pod_names.literal(name + "-"), pod_names.ordinal())
+
+
+def _deployment(name: pod_names.Names) -> pod_names.Names:
+    return pod_names.controller_pods(pod_names.replicaset_of(name))
+
+
+def _inferenceset(name: str) -> pod_names.Names:
+    # Its Workspaces `GenerateName: <name>-`, each a StatefulSet of the Workspace's name.
+    return pod_names.concat(pod_names.generated(pod_names.literal(name + "-")), pod_names.literal("-"),
+                            pod_names.ordinal())
+
+
+def _job(job: pod_names.Names) -> pod_names.Names:
+    return pod_names.union(pod_names.controller_pods(job), pod_names.indexed_job_pods(job))
+
+
+def _kserve(name: str, variant: str) -> pod_names.Names:
+    predictor = name + "-predictor"
+    forms = []
+    if variant in ("", KSERVE_STANDARD):
+        forms.append(_deployment(pod_names.literal(predictor)))
+    if variant in ("", KSERVE_KNATIVE) and len(name) <= KNATIVE_LONGEST_NAME:
+        revision = pod_names.concat(pod_names.literal(predictor + "-"), pod_names.chars(pod_names.DIGITS, 5, 5))
+        forms.append(_deployment(pod_names.concat(revision, pod_names.literal("-deployment"))))
+    return pod_names.union(*forms)
+
+
+def names_of(workload: Monitored) -> pod_names.Names:
+    """Every name the workload's pods can have (pod_names.py), and as far as the alphabets allow no other."""
+    kind, name = workload.kind, workload.name
+    if kind == "Workspace":
+        if workload.variant == KAITO_DEPLOYMENT:
+            return pod_names.union(_statefulset(name), _deployment(pod_names.literal(name)))
+        return _statefulset(name)
+    if kind == "InferenceSet":
+        return _inferenceset(name)
+    if kind == "MultiRoleInference":
+        return pod_names.union(*(_inferenceset(f"{name}-{role}") for role in ROLES))
+    if kind == "Deployment":
+        return _deployment(pod_names.literal(name))
+    if kind == "StatefulSet":
+        return _statefulset(name)
+    if kind in ("DaemonSet", "ReplicaSet"):
+        return pod_names.controller_pods(pod_names.literal(name))
+    if kind == "Job":
+        return _job(pod_names.literal(name))
+    if kind == "CronJob":
+        return _job(pod_names.concat(pod_names.literal(name + "-"), pod_names.chars(pod_names.DIGITS, 8, 8)))
+    if kind == "Pod":
+        return pod_names.literal(name)
+    if kind == "LeaderWorkerSet":
+        group = _statefulset(name)
+        return pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal()))
+    if kind == "InferenceService":
+        found = _kserve(name, workload.variant)
+        if found:
+            return found
+    raise ValueError(f"no pods known for kind {kind!r}")
+
+
+def unmonitored(kind: str, name: str, variant: str) -> str:
+    """Why the pods of this workload cannot all be selected by name ("": they can)."""
+    if kind == "InferenceService" and variant in ("", KSERVE_KNATIVE) and len(name) > KNATIVE_LONGEST_NAME:
+        return (f"in Knative mode its pods are named after an md5 of the revision's name, for names longer than "
+                f"{KNATIVE_LONGEST_NAME} characters")
+    return ""
+
+
+def pod_pattern(workload: Monitored) -> str:
+    """An RE2 pattern (PromQL `=~` anchors it) that matches exactly the names of the workload's pods."""
+    return pod_names.regex(names_of(workload))
+
+
+def _string(text: str) -> str:
+    """A PromQL double-quoted string (Go escapes: backslash and the quote)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class Neighbours:
+    """The workloads of a namespace, sorted by name: those whose names start with a prefix found by bisection
+    (a namespace may hold thousands; comparing every pair would be quadratic)."""
+
+    def __init__(self, workloads: Iterable[Monitored]) -> None:
+        found = sorted({(w.name, w.kind, w.variant) for w in workloads})
+        self.names = [n for n, _, _ in found]
+        self.workloads = [Monitored(k, n, v) for n, k, v in found]
+
+    def starting_with(self, prefix: str) -> list[Monitored]:
+        lo = bisect.bisect_left(self.names, prefix)
+        hi = lo
+        while hi < len(self.names) and self.names[hi].startswith(prefix):
+            hi += 1
+        return self.workloads[lo:hi]
+
+
+def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours) -> list[Monitored]:
+    """The other workloads of the namespace whose pods the workload's pattern would also match.
+
+    Every pod name of every kind starts with `<name>-` up to GenerateName's cut, so only a workload whose
+    name starts so can have pods the workload's pattern matches; pod_names.meet says whether it does: a
+    Workspace or plain StatefulSet `s-b2c4d` next to an InferenceSet `s`, `m-decode-b2c4d` next to a
+    MultiRoleInference `m`, a Pod `s-b2c4d-0`. Such pods are the neighbour's (the InferenceSet cannot
+    generate a name that is taken), so they are excluded by name (`pod!~`). A neighbour of the same name
+    (a Deployment `phi-4` next to a Workspace `phi-4`) is no candidate: their pods never meet, or (the
+    same kind of controller, one name) they cannot both exist. A Pod's one name is its own. Pods of
+    workloads that are not in the input cannot be told apart (see docs/monitoring.md)."""
+    if workload.kind == "Pod":
+        return []
+    around = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours)
+    prefix = (workload.name + "-")[:pod_names.MAX_GENERATED_BASE]
+    candidates = [n for n in around.starting_with(prefix) if n.name != workload.name]
+    if not candidates:
+        return []
+    mine = names_of(workload)
+    return [n for n in candidates if pod_names.meet(mine, names_of(n))]
+
+
+def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] | Neighbours = ()) -> str:
+    matchers = [f"namespace={_string(namespace)}"] if namespace else []
+    matchers.append(f"pod=~{_string(pod_pattern(workload))}")
+    matchers += [f"pod!~{_string(pod_pattern(n))}" for n in swallowed(workload, neighbours)]
+    return "{" + ",".join(matchers) + "}"
+
+
+def _sum_rate(metric: str, selector: str, window: str) -> str:
+    # By namespace: without a namespace in the manifests the same names in two namespaces stay apart.
+    return f"sum by (namespace) (rate({metric}{selector}[{window}]))"
+
+
+def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW,
+                neighbours: Iterable[Monitored] | Neighbours = ()) -> dict[str, str]:
+    """The PromQL of both figures for one workload (also what docs/monitoring.md shows); `neighbours`: the other
+    workloads in the namespace, whose pods are left out where the workload's pattern would match them."""
+    sel = _selector(namespace, workload, neighbours)
+    accepted = _sum_rate(ACCEPTED_TOKENS, sel, window)
+    return {
+        "acceptance_rate": f"{accepted} / {_sum_rate(DRAFT_TOKENS, sel, window)}",
+        "mean_acceptance_length": f"1 + {accepted} / {_sum_rate(DRAFTS, sel, window)}",
+    }
+
+
+def _check(window: str, min_acceptance_rate: float) -> None:
+    if not isinstance(window, str) or not _DURATION.fullmatch(window):
+        raise ValueError(f"window must be a Prometheus duration such as 5m, got {window!r}")
+    if isinstance(min_acceptance_rate, bool) or not isinstance(min_acceptance_rate, (int, float)) \
+            or not 0 <= min_acceptance_rate <= 1:
+        raise ValueError(f"minAcceptanceRate must be a number from 0 to 1, got {min_acceptance_rate!r}")
+
+
+def number(value: float) -> str:
+    """A threshold as PromQL and messages write it: every digit the user gave (`format(x, "g")` keeps six,
+    turning 0.1234567 into 0.123457), without a trailing `.0` (1, not 1.0)."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE,
+          window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict]:
+    """The rule group's rules: two records per workload (in the order given, each once), then the alert.
+    `neighbours`: every workload of the namespace (watched or not), for `expressions`."""
+    _check(window, min_acceptance_rate)
+    unique = list(dict.fromkeys(workloads))
+    around = Neighbours([*unique, *neighbours])
+    out: list[dict] = []
+    for w in unique:
+        labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}
+        exprs = expressions(namespace, w, window, around)
+        out.append({"record": ACCEPTANCE_RATE.format(window=window), "expr": exprs["acceptance_rate"],
+                    "labels": dict(labels)})
+        out.append({"record": ACCEPTANCE_LENGTH.format(window=window), "expr": exprs["mean_acceptance_length"],
+                    "labels": dict(labels)})
+    matchers = [f"namespace={_string(namespace)}"] if namespace else []
+    matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(_literal(n) for n in dict.fromkeys(w.name for w in unique)))}")
+    threshold = number(min_acceptance_rate)
+    out.append({
+        "alert": ALERT,
+        "expr": f"{ACCEPTANCE_RATE.format(window=window)}{{{','.join(matchers)}}} < {threshold}",
+        "for": ALERT_FOR,
+        "labels": {"severity": "warning"},
+        "annotations": {
+            "summary": "Speculative decoding on {{ $labels.kaito_workload_kind }} {{ $labels.namespace }}/"
+                       "{{ $labels.kaito_workload }} accepts {{ $value | humanizePercentage }} of its draft tokens",
+            "description": f"The acceptance rate has stayed below {threshold} for {ALERT_FOR}: most drafted tokens are "
+                           "thrown away, which costs throughput. Lower num_speculative_tokens, use a method suited "
+                           "to the model (mtp or eagle3 with a trained drafter instead of ngram), or set "
+                           "kaito.sh/enable-speculative-decoding to \"false\".",
+        },
+    })
+    return out
+
+
+def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
+                    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
+                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict:
+    """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content.
+
+    `labels` go on the object (a Prometheus' `ruleSelector` often asks for one, e.g. `release: <name>`). The
+    `kaito-specdec.dev/derived` annotation marks it as the function's own, like a derived ConfigMap, so that
+    a run over its own output regenerates or retires it. `neighbours`: see `rules`. Raises ValueError for a bad window or threshold, or
+    for no workloads (nothing to watch: the caller retires the rule instead).
+    """
+    workloads = list(workloads)
+    if not workloads:
+        raise ValueError("a PrometheusRule needs at least one workload")
+    annotations = {C.DERIVED_ANNOTATION: "true"}
+    spec = {"groups": [{"name": f"kaito-specdec.{namespace}" if namespace else "kaito-specdec",
+                        "rules": rules(namespace, workloads, min_acceptance_rate, window, neighbours)}]}
+    content = {"labels": dict(labels or {}), "annotations": annotations, "spec": spec}
+    metadata: dict = {"name": NAME_PREFIX + content_hash(content)}
+    if namespace:
+        metadata["namespace"] = namespace
+    if labels:
+        metadata["labels"] = dict(labels)
+    metadata["annotations"] = annotations
+    return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}

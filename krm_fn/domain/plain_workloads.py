@@ -1,0 +1,540 @@
+"""Plain vLLM workloads (SPEC 8, issue #12): the plan for one workload, JSON Patch ops on plain data, and
+findings. The table of kinds (per kind, its apiVersions, where its pod templates are, where the opt-in
+annotation may be read; for KServe, where the model comes from and where the argument goes) is
+plain_kinds.py, the only place that knows those paths (as kinds.py is for KAITO's kinds), re-exported here. The opt-in is the
+KAITO annotation (constants.ENABLE_ANNOTATION) with KAITO's values; it may sit on the workload's
+`metadata.annotations` or on a pod template's annotations. Each pod template records the JSON the function
+injected into its vLLM containers in constants.INJECTED_ANNOTATION, which makes a re-run a fixpoint and
+a disable exact (and, being part of the template, rolls the pods when it changes).
+"""
+from __future__ import annotations
+
+from ..text.record import dataclass, field
+from typing import Any
+
+from ..text.results import Finding, Severity
+from ..text.runs import common_ends
+from . import constants as C
+from . import kinds
+from .constants import INJECTED_ANNOTATION
+from .kinds import Path, dotted, get, pointer
+from .plain_kinds import _BY_KIND, KINDS, KServeModel, PodTemplate, WorkloadKind, kind_of, known_kind  # noqa: F401
+from .presets import DEFAULT_TABLE, PresetTable
+from .vllm_command import Inspection, Reconciled, Release, exec_argument, kubernetes_env, read_arguments, reconcile
+from .vllm_model import unknowable
+from .vllm_releases import image_release
+from .vllm_schema import DEFAULT_VLLM_VERSION
+
+FINDINGS = {
+    "SD720": "opt-in annotation set in two places with different values",
+    "SD721": "annotated workload without a vLLM container",
+    "SD722": "workload kind at an apiVersion the function does not handle",
+    "SD723": "annotated KServe InferenceService not on the Hugging Face runtime",
+    "SD724": "annotated KServe InferenceService whose --backend is not vLLM",
+    "SD725": "vLLM containers of one pod template need different configs: unchanged",
+    "SD726": "Pod or Job template changed: the API server refuses the update of an existing object",
+    "SD727": "opt-in \"false\" or removed: the speculative config the function added is taken out again",
+    "SD728": "annotated workload whose pod template is not the shape Kubernetes reads",
+    "SD729": "opt-in annotation on a kind the function does not handle: unchanged",
+    "SD730": "LLMInferenceService container running KServe's template vLLM: unchanged",
+}
+# Not disableable: the function cannot read or edit such a pod template safely.
+ALWAYS_ON = frozenset({"SD728"})
+
+
+def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
+    """SD722 when a known kind at another apiVersion (`extensions/v1beta1` Deployment, `batch/v1beta1`
+    CronJob) carries the opt-in: it would silently get nothing."""
+    spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if spec is None or api_version in spec.api_versions:
+        return None
+    found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
+    if found is None:
+        return None
+    return Finding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
+
+
+# What to do instead, for the kinds that carry vLLM's arguments but are not workloads this function edits.
+_UNHANDLED_HINTS = {
+    "ServingRuntime": "annotate the InferenceServices that use this runtime (their predictor's model args get the argument), or add --speculative-config='<json>' to the runtime container's args yourself",
+    "ClusterServingRuntime": "annotate the InferenceServices that use this runtime (their predictor's model args get the argument), or add --speculative-config='<json>' to the runtime container's args yourself",
+    "StormService": "add --speculative-config='<json>' to the vLLM command of its role templates yourself",
+    "RayService": "set speculative_config in the engine_kwargs of its Ray Serve LLM config yourself",
+}
+
+
+def unhandled_kind(api_version: Any, kind: Any, data: Any) -> Finding | None:
+    """SD729 when a kind the function does not handle (not KAITO's, not a plain workload kind) carries the
+    opt-in anywhere: it would silently get nothing."""
+    found = _annotation_in(data, (), 0)
+    if found is None:
+        return None
+    hint = _UNHANDLED_HINTS.get(kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
+    return Finding(f"{kind} {api_version} carries kaito.sh/enable-speculative-decoding, but kaito-specdec does not handle {kind} at {api_version} and changes nothing in it: {hint}",
+        _annotation_field(found), id="SD729", severity=Severity.WARNING)
+
+
+def _annotation_in(data: Any, at: Path, depth: int) -> Path | None:
+    """The first `annotations` mapping holding the opt-in, metadata first, depth-first (bounded)."""
+    if depth > 12 or not isinstance(data, (dict, list)):
+        return None
+    if isinstance(data, dict):
+        ann = data.get("annotations")
+        if isinstance(ann, dict) and C.ENABLE_ANNOTATION in ann:
+            return at + ("annotations",)
+        keys = sorted(data, key=lambda k: k != "metadata") if all(isinstance(k, str) for k in data) else list(data)
+        for key in keys:
+            found = _annotation_in(data[key], at + (key,), depth + 1)
+            if found is not None:
+                return found
+        return None
+    for i, value in enumerate(data):
+        found = _annotation_in(value, at + (i,), depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _opt_in_paths_any(data: Any) -> list[Path]:
+    # Any kind's places, so an old apiVersion is recognised wherever its template keeps the annotation.
+    return list(dict.fromkeys(p for k in KINDS for p in k.opt_in_paths))
+
+
+def _has_opt_in(data: Any, path: Path) -> bool:
+    ann = get(data, path)
+    return isinstance(ann, dict) and C.ENABLE_ANNOTATION in ann
+
+
+def _annotation_field(path: Path) -> str:
+    return dotted(path) + f"[{C.ENABLE_ANNOTATION}]"
+
+
+@dataclass(frozen=True)
+class OptIn:
+    """The opt-in as read: `value` (None: absent, or set twice differently), the field it was read from
+    (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
+    value: Any = None
+    path: Path | None = None
+    conflict: Finding | None = None
+
+    @property
+    def field(self) -> str:
+        return _annotation_field(self.path) if self.path is not None else ""
+
+    @property
+    def present(self) -> bool:
+        return self.path is not None
+
+
+def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
+    found = [(p, get(data, p)[C.ENABLE_ANNOTATION]) for p in spec.opt_in_paths if _has_opt_in(data, p)]
+    if not found:
+        return OptIn()
+    (first, value), *rest = found
+    other = next(((p, v) for p, v in rest if v != value), None)
+    if other is None:
+        return OptIn(value, first)
+    return OptIn(None, first, Finding(f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
+        _annotation_field(other[0]), id="SD720", severity=Severity.ERROR))
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def present_templates(spec: WorkloadKind, data: Any) -> list[PodTemplate]:
+    return [t for t in spec.templates if isinstance(get(data, t.spec), dict)]
+
+
+def containers(template: PodTemplate, data: Any) -> list[tuple[Path, dict]]:
+    """(path, container) for each container of the template; init containers are never vLLM servers here."""
+    found = get(data, template.spec + ("containers",))
+    if not isinstance(found, list):
+        return []
+    return [(template.spec + ("containers", i), c) for i, c in enumerate(found) if isinstance(c, dict)]
+
+
+# --- KServe ------------------------------------------------------------------------------------------------------
+def kserve_model(model: KServeModel, data: Any) -> str | None:
+    """The model the Hugging Face runtime serves, as a name `vllm_model` reads: `--model_id` wins (the
+    server ignores the download then), else the `storageUri` without scheme and `:revision`."""
+    args = get(data, model.args)
+    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+    read = read_arguments(values, positional=False, model_flags=model.model_flags)
+    if read.model is not None:
+        return read.model
+    uri = get(data, model.storage_uri)
+    if not isinstance(uri, str) or not uri:
+        return None
+    if uri.startswith("hf://"):
+        return uri[len("hf://"):].split(":", 1)[0]
+    return uri
+
+
+def kserve_backend(model: KServeModel, data: Any) -> str:
+    args = get(data, model.args)
+    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+    backend = "auto"
+    for i, value in enumerate(values):
+        name, eq, rest = value.partition("=")
+        if name == "--backend":
+            backend = rest if eq else (values[i + 1] if i + 1 < len(values) else backend)
+    return backend
+
+
+def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
+    name = kserve_model(model, data)
+
+    def inspector(command: Any, args: Any) -> Inspection:
+        if not runs_vllm:
+            return Inspection(False)
+        values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
+        read = read_arguments(values, positional=False, model_flags=model.model_flags)
+        why = "no --model_id and no storageUri" if name is None else unknowable(name)
+        model_at = (f"args[{read.model_index}]" if read.model_index is not None else
+                    "storageUri" if name is not None else "args")
+        return Inspection(True, "kserve", model=name, model_at=model_at, unknown_model=why,
+                          overrides=read.overrides, removed=read.removed, target="args",
+                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+    return inspector
+
+
+# --- the plan for one workload -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WorkloadPlan:
+    opt_in: OptIn
+    ops: tuple[dict, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    runs_vllm: bool = False
+    speculates: bool = False   # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
+
+
+def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> Release:
+    """The vLLM a container runs: the vllmVersion setting when it is set; else the release an official vLLM
+    image's tag names (`vllm/vllm-openai:v0.10.2`); else the default (KAITO's image's vLLM)."""
+    if version_set:
+        return Release(vllm_version, "the vllmVersion setting")
+    tagged = image_release(image) if isinstance(image, str) else None
+    if tagged is not None:
+        return Release(tagged, f"image {image}")
+    return Release(vllm_version, "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs")
+
+
+def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE,
+                  vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> WorkloadPlan:
+    """JSON Patch ops (against `data`) and findings for one plain workload. Enabled ("true"): every vLLM
+    container gets the config for its model, judged by the vLLM it runs (release_of); absent or "false":
+    the function's own arguments and records are removed; any other value (or SD720): no change — the
+    caller reports KAITO's invalid-value error (checks/annotation_value) at `opt_in.field`."""
+    opt_in = read_opt_in(spec, data)
+    if opt_in.conflict is not None:
+        return WorkloadPlan(opt_in, findings=(opt_in.conflict,))
+    if opt_in.present and opt_in.value not in ("true", "false"):
+        return WorkloadPlan(opt_in)
+    enabled = opt_in.value == "true"
+    templates = _llm_isvc_pods(spec, data) if spec.llm_isvc else present_templates(spec, data)
+    if not enabled and all(_recorded(data, t) is None for t in templates):
+        return WorkloadPlan(opt_in)   # never opted in, or already reverted: not even looked at
+    ops: list[dict] = []
+    findings: list[Finding] = []
+    runs_vllm = speculates = False
+    # One record per annotations mapping (an LLMInferenceService's template and worker share one): set when
+    # any of its templates got a config, kept as it is when one of them was left unchanged (SD725).
+    records: dict[Path, tuple[PodTemplate, str | None, bool]] = {}
+    for template in templates:
+        recorded = _recorded(data, template)
+        template_main = _llm_isvc_main(template, data) if spec.llm_isvc else None
+        outcomes = [(path, reconcile(c.get("command"), c.get("args"), enabled=enabled, recorded=recorded,
+                                     table=table, image=c.get("image") if isinstance(c.get("image"), str) else None,
+                                     env=kubernetes_env(c.get("env")),
+                                     release=release_of(c.get("image"), vllm_version, version_set),
+                                     mounted=(_LLMISVC_MOUNT, llm_isvc_model(data)) if spec.llm_isvc else None))
+                    for path, c in containers(template, data) if template_main is None or path != template_main[0]]
+        if spec.kserve is not None and template.role == "predictor":
+            outcomes += _kserve_outcome(spec.kserve, data, enabled, recorded, table, findings,
+                                        release_of(None, vllm_version, version_set))
+        if spec.llm_isvc:
+            image = template_main[1].get("image") if template_main and isinstance(template_main[1], dict) else None
+            outcomes += _llm_isvc_outcome(template, data, enabled, recorded, table,
+                                          release_of(image, vllm_version, version_set), findings)
+        runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
+        injected = {o.injected for _, o in outcomes if o.injected is not None}
+        if len(injected) > 1:
+            findings.append(Finding(f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
+                dotted(template.spec + ("containers",)), id="SD725", severity=Severity.WARNING))
+            records[template.annotations] = (template, None, True)
+            continue
+        for path, out in outcomes:
+            findings.extend(f.under(dotted(path)) for f in out.findings)
+            changed = (_llm_isvc_ops(path, data, out, template.spec[-1] == "template")
+                       if out.inspection.form == "kserve-template" else _container_ops(path, get(data, path), out))
+            ops.extend(changed)
+            if changed and not enabled:
+                findings.append(Finding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
+                    _changed_field(path, changed), id="SD727", severity=Severity.INFO))
+        record = next(iter(injected), None)
+        speculates = speculates or (enabled and (record is not None or any(
+            o.inspection.runs_vllm and o.inspection.overrides for _, o in outcomes)))
+        _, before, keep = records.get(template.annotations, (template, None, False))
+        records[template.annotations] = (template, record or before, keep)
+    # Later templates first: where two records end at the same place (spec.prefill.annotations at the end
+    # of spec, spec.annotations after it), the inner one is written first, so each lands in its mapping.
+    for template, record, keep in reversed(records.values()):
+        if not keep:
+            ops.extend(_record_ops(data, template, record))
+    if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
+        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
+            opt_in.field, id="SD721", severity=Severity.WARNING))
+    if ops and spec.immutable_template:
+        findings.append(Finding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
+            dotted(spec.templates[0].spec), id="SD726", severity=Severity.INFO))
+    return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm, speculates)
+
+
+# --- KServe LLMInferenceService ------------------------------------------------------------------------------
+# Its pods' containers are merged by name (strategic merge) over KServe's well-known LLMInferenceServiceConfigs,
+# whose `main` container runs vLLM (config/llmisvcconfig/config-llm-template.yaml and the worker, prefill and
+# decode ones: `/bin/bash -c '… eval "exec vllm serve /mnt/models … ${VLLM_ADDITIONAL_ARGS} $@"' --`): a `main`
+# without a command of its own is that server, its `args` the `$@`, parsed again by that eval. So the config
+# goes there as dotted arguments (vllm_command.dotted_arguments), the form that passes the eval unchanged.
+# That template came with KServe 0.17 (2026-03), the first release with the serving.kserve.io/v1alpha2 API;
+# KServe 0.16's had args of its own (--served-model-name, --port), which a container's args replace, so a
+# v1alpha1 manifest, which either may run, is left unchanged with the arguments to add (SD730).
+_LLMISVC_TEMPLATE_FROM = "serving.kserve.io/v1alpha2"
+_LLMISVC_MOUNT = "/mnt/models"
+_LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("spec", "parallelism", "pipeline"),
+                     "prefill": ("spec", "prefill", "parallelism", "pipeline"),
+                     "prefill-worker": ("spec", "prefill", "parallelism", "pipeline")}
+
+
+def llm_isvc_model(data: Any) -> str | None:
+    """The model KServe downloads to /mnt/models: `spec.model.uri` (`hf://org/name`, a bucket or PVC path),
+    else `spec.model.name`."""
+    uri = get(data, ("spec", "model", "uri"))
+    if isinstance(uri, str) and uri:
+        return uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri
+    name = get(data, ("spec", "model", "name"))
+    return name if isinstance(name, str) and name else None
+
+
+def _llm_isvc_pods(spec: WorkloadKind, data: Any) -> list[PodTemplate]:
+    """The pod specs KServe runs vLLM in: the main one always, the worker when `spec.worker` is set, the
+    prefill ones when `spec.prefill` (and its `worker`) are."""
+    out = []
+    for template in spec.templates:
+        parent = get(data, template.spec[:-1])
+        if template.role == "main" or (isinstance(parent, dict) and template.spec[-1] in parent) \
+                or (template.role == "prefill" and isinstance(parent, dict)):
+            out.append(template)
+    return out
+
+
+def _llm_isvc_main(template: PodTemplate, data: Any) -> tuple[Path, Any] | None:
+    """(path, container) of the pod spec's `main` container without a command of its own; (path to add
+    one at, None) when the pod spec names no `main`; None when `main` has its own command (the generic path
+    reads it)."""
+    listed = get(data, template.spec + ("containers",))
+    listed = listed if isinstance(listed, list) else []
+    for i, container in enumerate(listed):
+        if isinstance(container, dict) and container.get("name") == "main":
+            return (template.spec + ("containers", i), container) if container.get("command") is None else None
+    return template.spec + ("containers", len(listed)), None
+
+
+def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
+                      release: Release, findings: list[Finding]) -> list[tuple[Path, Reconciled]]:
+    found = _llm_isvc_main(template, data)
+    if found is None:
+        return []
+    path, container = found
+    args = container.get("args") if isinstance(container, dict) else None
+    if data.get("apiVersion") != _LLMISVC_TEMPLATE_FROM:
+        if enabled:
+            findings.append(Finding(f"the main container runs the vLLM of KServe's well-known LLMInferenceServiceConfig, which this manifest does not hold; with {data.get('apiVersion')} the cluster may run KServe 0.16, whose template has args of its own that a container's args replace, so kaito-specdec changes nothing here: on KServe 0.17 or later, write apiVersion {_LLMISVC_TEMPLATE_FROM} and it adds the config, or add it yourself as dotted arguments (the template re-parses each one in an eval), e.g. args: [--speculative-config.method=ngram, --speculative-config.num_speculative_tokens=5, --speculative-config.prompt_lookup_max=4] (mtp for a tuned model)",
+                dotted(path), id="SD730", severity=Severity.WARNING))
+        return [(path, Reconciled(None, args, None, Inspection(True, "kserve-template")))]
+    model = llm_isvc_model(data)
+    stages = get(data, _LLMISVC_PIPELINE[template.role])
+    pipeline = ((stages, f"{dotted(_LLMISVC_PIPELINE[template.role])}: {stages}")
+                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
+
+    def inspector(command: Any, args: Any) -> Inspection:
+        values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
+        read = read_arguments(values, positional=False)
+        return Inspection(True, "kserve-template", model=model, model_at="spec.model.uri",
+                          unknown_model="no spec.model.uri" if model is None else unknowable(model),
+                          overrides=read.overrides, removed=read.removed, target="args",
+                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+    out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table, inspector=inspector,
+                    release=release, pipeline=pipeline)
+    return [(path, out)]
+
+
+def _llm_isvc_ops(path: Path, data: Any, out: Reconciled, template_key: bool) -> list[dict]:
+    """The ops for a template-vLLM `main` at `path` (…containers[i]): its args as for any container, or a
+    `{name: main, args}` entry added when the pod spec names no `main` (with the `containers` list, and the
+    pod spec itself for `template`, when they are missing); taken away again the same way when only the
+    function's arguments made it. `template_key`: the pod spec is a `template` (an empty one means nothing;
+    an empty `worker` turns multi-node on and stays)."""
+    container = get(data, path)
+    pod = path[:-2]
+    if container is None:
+        if not out.args:
+            return []
+        entry = {"name": "main", "args": out.args}
+        if get(data, pod) is None:
+            return [{"op": "add", "path": pointer(pod), "value": {"containers": [entry]}}]
+        if get(data, pod + ("containers",)) is None:
+            return [{"op": "add", "path": pointer(pod + ("containers",)), "value": [entry]}]
+        return [{"op": "add", "path": pointer(path), "value": entry}]
+    if not out.args and isinstance(container, dict) and set(container) == {"name", "args"}:
+        # the entry the function added: it goes whole, with the list and the pod spec it alone made
+        listed = get(data, pod + ("containers",))
+        if isinstance(listed, list) and len(listed) == 1:
+            if template_key and set(get(data, pod)) == {"containers"}:
+                return [{"op": "remove", "path": pointer(pod)}]
+            return [{"op": "remove", "path": pointer(pod + ("containers",))}]
+        return [{"op": "remove", "path": pointer(path)}]
+    if out.args == [] and isinstance(container, dict) and container.get("args"):
+        return [{"op": "remove", "path": pointer(path + ("args",))}]   # the function made `args`: it goes whole
+    return _container_ops(path, container, out)
+
+
+def _changed_field(path: Path, ops: list[dict]) -> str:
+    """The container field (`….containers[0].args`) the first of a container's ops changes (the container,
+    or the pod spec, when the op adds or removes that whole)."""
+    parts = ops[0]["path"].split("/")
+    if len(parts) <= len(path) + 1:
+        return dotted(path[:len(parts) - 1])
+    return dotted(path + (parts[len(path) + 1],))
+
+
+def shape_problems(spec: WorkloadKind, data: Any) -> list[Finding]:
+    """Errors for a workload the function would act on (opted in, or carrying its record) whose pod
+    templates are not what Kubernetes reads (a `containers` that is no list, `args` that is a string …):
+    the API server refuses it, and the function cannot tell what it runs."""
+    found: list[Finding] = []
+    places = [(t.spec, "a mapping") for t in spec.templates] + [(t.annotations, "a mapping") for t in spec.templates]
+    if spec.kserve is not None:
+        places.append((spec.kserve.model, "a mapping"))
+    for path, want in places:
+        bad = kinds.not_a_mapping(data, path)
+        if bad is not None:
+            found.append(_shape(spec, bad, get(data, bad), want))
+    for template in present_templates(spec, data):
+        listed = get(data, template.spec + ("containers",))
+        if listed is not None and not isinstance(listed, list):
+            found.append(_shape(spec, template.spec + ("containers",), listed, "a list of containers"))
+            continue
+        for i, container in enumerate(listed or []):
+            at = template.spec + ("containers", i)
+            if not isinstance(container, dict):
+                found.append(_shape(spec, at, container, "a container (a mapping)"))
+                continue
+            for key in ("command", "args"):
+                if container.get(key) is not None and not isinstance(container[key], list):
+                    found.append(_shape(spec, at + (key,), container[key], "a list of strings"))
+    if spec.kserve is not None:
+        args = get(data, spec.kserve.args)
+        if args is not None and not isinstance(args, list):
+            found.append(_shape(spec, spec.kserve.args, args, "a list of strings"))
+    return list(dict.fromkeys(found))
+
+
+def _what(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    return "null" if value is None else f"a {type(value).__name__}"
+
+
+def _shape(spec: WorkloadKind, path: Path, value: Any, want: str) -> Finding:
+    return Finding(f"{dotted(path)} is {_what(value)}, not {want}: the API server refuses this {spec.kind}, and kaito-specdec cannot read or edit its pod template; fix the manifest",
+        dotted(path), id="SD728", severity=Severity.ERROR)
+
+
+def has_record(spec: WorkloadKind, data: Any) -> bool:
+    """Whether an earlier run left its record on a pod template (a disable then has something to take out)."""
+    return any(isinstance(get(data, t.annotations), dict) and INJECTED_ANNOTATION in get(data, t.annotations)
+               for t in spec.templates)
+
+
+def _recorded(data: Any, template: PodTemplate) -> str | None:
+    ann = get(data, template.annotations)
+    value = ann.get(INJECTED_ANNOTATION) if isinstance(ann, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
+                    findings: list[Finding], release: Release) -> list[tuple[Path, Reconciled]]:
+    """The `model` of a Hugging Face runtime predictor as one more vLLM "container" (args only)."""
+    if not isinstance(get(data, model.model), dict):
+        return []
+    args = get(data, model.args)
+    backend = kserve_backend(model, data)
+    runs_vllm = get(data, model.format_name) == model.runtime_format and backend in model.vllm_backends
+    if enabled and get(data, model.format_name) != model.runtime_format:
+        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
+            dotted(model.format_name), id="SD723", severity=Severity.WARNING))
+    elif enabled and not runs_vllm:
+        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
+            dotted(model.args), id="SD724", severity=Severity.WARNING))
+    # Not vLLM (any more): an argument the function added earlier is still taken out again.
+    stages = get(data, model.pipeline)
+    pipeline = ((stages, f"{dotted(model.pipeline)}: {stages}")
+                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
+    out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
+                    inspector=_kserve_inspector(model, data, runs_vllm), release=release, pipeline=pipeline)
+    if out.args == [] and args == [exec_argument(recorded or "")]:
+        # the function created `args` for its argument: disabling takes the whole key away again
+        out = Reconciled(out.command, None, out.injected, out.inspection, out.findings)
+    return [(model.model, out)]
+
+
+def _container_ops(path: Path, container: Any, out: Reconciled) -> list[dict]:
+    ops: list[dict] = []
+    for key, new in (("command", out.command), ("args", out.args)):
+        old = container.get(key) if isinstance(container, dict) else None
+        if new is old:
+            continue
+        ops.extend(list_ops(path + (key,), old, new))
+    return ops
+
+
+def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
+    """The smallest JSON Patch that turns list `old` into list `new` when they differ in one run of
+    elements (what injection and removal do); a list added or taken away whole when one side is None."""
+    if old == new and type(old) is type(new):
+        return []
+    if old is None:
+        return [{"op": "add", "path": pointer(path), "value": new}]
+    if new is None:
+        return [{"op": "remove", "path": pointer(path)}]
+    head, tail = common_ends(old, new)
+    old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
+    ops = [{"op": "replace", "path": pointer(path + (head + i,)), "value": v}
+           for i, v in enumerate(new_mid[:len(old_mid)])]
+    for i in reversed(range(len(new_mid), len(old_mid))):
+        ops.append({"op": "remove", "path": pointer(path + (head + i,))})
+    for i in range(len(old_mid), len(new_mid)):
+        ops.append({"op": "add", "path": pointer(path + (head + i,)), "value": new_mid[i]})
+    return ops
+
+
+def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[dict]:
+    path = template.annotations + (INJECTED_ANNOTATION,)
+    if record is None:
+        holder = get(data, template.annotations[:-1])
+        if (len(template.annotations) > 2 and isinstance(holder, dict) and list(holder) == ["annotations"]
+                and get(data, template.annotations) == {INJECTED_ANNOTATION: get(data, path)}):
+            # A template's `metadata` that only the record made (set_ops creates it whole): it goes whole.
+            return [{"op": "remove", "path": pointer(template.annotations[:-1])}]
+        return kinds.remove_ops(data, path)
+    return kinds.set_ops(data, path, record)

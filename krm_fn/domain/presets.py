@@ -1,0 +1,281 @@
+"""KAITO's speculative-decoding presets and the decision of the method (SPEC 4).
+
+A preset name is lower-cased, legacy short names are mapped to their Hugging Face id, and the
+result is looked up in the tuned table: tuned presets get ``mtp``, every other preset the
+universal ``ngram`` fallback. The tables are KAITO v0.13.0's; ``PresetTable.extended`` lets the
+functionConfig pin more tuned presets or a different fallback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from ..text.record import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from ..text.quoting import goquote
+from ..text.results import Severity
+from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
+
+# The KAITO release these tables come from (the `kaitoVersion` setting's default).
+TABLES_VERSION = "v0.13.0"
+
+MTP: dict = {"method": "mtp", "num_speculative_tokens": 1}
+NGRAM_FALLBACK: dict = {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
+
+# The names as KAITO's user documentation lists them; `describe` shows these, because they are
+# what users type into `inference.preset.name`.
+TUNED_DISPLAY: tuple[str, ...] = (
+    "deepseek-r1-0528",
+    "deepseek-v3-0324",
+    "deepseek-ai/DeepSeek-V3.2",
+    "zai-org/GLM-5.2-FP8",
+    "nvidia/DeepSeek-V4-Flash-NVFP4",
+    "XiaomiMiMo/MiMo-7B-Base",
+    "Qwen/Qwen3.5-2B",
+    "Qwen/Qwen3.5-4B",
+    "Qwen/Qwen3.5-9B",
+    "Qwen/Qwen3.5-122B-A10B-GPTQ-Int4",
+    "Qwen/Qwen3.5-122B-A10B",
+    "Qwen/Qwen3.5-397B-A17B-GPTQ-Int4",
+    "Qwen/Qwen3.6-35B-A3B-FP8",
+    "Qwen/Qwen3.6-35B-A3B",
+    "Qwen/Qwen3.6-27B",
+)
+
+# KAITO keys its table by lower-cased HF id (SPEC 4.1); the two DeepSeek legacy names of the
+# documentation reach their entries through ALIASES.
+TUNED: dict[str, dict] = {
+    name: MTP
+    for name in (
+        "deepseek-ai/deepseek-r1-0528",
+        "deepseek-ai/deepseek-v3-0324",
+        "deepseek-ai/deepseek-v3.2",
+        "zai-org/glm-5.2-fp8",
+        "nvidia/deepseek-v4-flash-nvfp4",
+        "xiaomimimo/mimo-7b-base",
+        "qwen/qwen3.5-2b",
+        "qwen/qwen3.5-4b",
+        "qwen/qwen3.5-9b",
+        "qwen/qwen3.5-122b-a10b-gptq-int4",
+        "qwen/qwen3.5-122b-a10b",
+        "qwen/qwen3.5-397b-a17b-gptq-int4",
+        "qwen/qwen3.6-35b-a3b-fp8",
+        "qwen/qwen3.6-35b-a3b",
+        "qwen/qwen3.6-27b",
+    )
+}
+
+# SPEC 4.2: KAITO's legacy short preset names and the HF ids they stand for.
+ALIASES: dict[str, str] = {
+    "phi-4": "microsoft/phi-4",
+    "phi-4-mini-instruct": "microsoft/phi-4-mini-instruct",
+    "llama-3.1-8b-instruct": "meta-llama/llama-3.1-8b-instruct",
+    "llama-3.3-70b-instruct": "meta-llama/llama-3.3-70b-instruct",
+    "deepseek-r1-distill-llama-8b": "deepseek-ai/deepseek-r1-distill-llama-8b",
+    "deepseek-r1-distill-qwen-14b": "deepseek-ai/deepseek-r1-distill-qwen-14b",
+    "deepseek-r1-0528": "deepseek-ai/deepseek-r1-0528",
+    "deepseek-v3-0324": "deepseek-ai/deepseek-v3-0324",
+    "phi-3-mini-4k-instruct": "microsoft/phi-3-mini-4k-instruct",
+    "phi-3-mini-128k-instruct": "microsoft/phi-3-mini-128k-instruct",
+    "phi-3-medium-4k-instruct": "microsoft/phi-3-medium-4k-instruct",
+    "phi-3-medium-128k-instruct": "microsoft/phi-3-medium-128k-instruct",
+    "phi-3.5-mini-instruct": "microsoft/phi-3.5-mini-instruct",
+    "qwen2.5-coder-7b-instruct": "qwen/qwen2.5-coder-7b-instruct",
+    "qwen2.5-coder-32b-instruct": "qwen/qwen2.5-coder-32b-instruct",
+    "gpt-oss-20b": "openai/gpt-oss-20b",
+    "gpt-oss-120b": "openai/gpt-oss-120b",
+    "gemma-3-4b-instruct": "google/gemma-3-4b-it",
+    "gemma-3-27b-instruct": "google/gemma-3-27b-it",
+    "mistral-7b": "mistralai/mistral-7b-v0.3",
+    "mistral-7b-instruct": "mistralai/mistral-7b-instruct-v0.3",
+    "ministral-3-3b-instruct": "mistralai/ministral-3-3b-instruct-2512",
+    "ministral-3-8b-instruct": "mistralai/ministral-3-8b-instruct-2512",
+    "ministral-3-14b-instruct": "mistralai/ministral-3-14b-instruct-2512",
+    "mistral-large-3-675b-instruct": "mistralai/mistral-large-3-675b-instruct-2512",
+}
+
+
+def canonical(name: str) -> str:
+    """The key KAITO looks a preset up by: lower-cased, legacy short names mapped to HF ids.
+
+    Surrounding whitespace is kept on purpose: KAITO does not strip it, so neither do we.
+    """
+    key = name.lower()
+    return ALIASES.get(key, key)
+
+
+def config_json(cfg: Mapping) -> str:
+    """The exact text vLLM receives: compact, sorted keys (SPEC 4.3), stable across runs."""
+    return json.dumps(cfg, separators=(",", ":"), sort_keys=True)
+
+
+def _reject_constant(token: str) -> Any:
+    # NaN and Infinity are Python extensions, not JSON; vLLM's strict parsers would choke later.
+    raise ValueError(f"{token} is not valid JSON")
+
+
+def json_int(digits: str) -> int:
+    """json.loads' `parse_int`: int() refuses 4 300 digits and up (sys.get_int_max_str_digits), in words
+    about sys.set_int_max_str_digits; this says what is wrong with the setting."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise ValueError(f"a number of {len(digits.lstrip('-'))} digits, more than Python's json (vLLM's too) "
+                         "reads") from None
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string in `value` (a JSON value: keys too) that is not Unicode text, or None.
+
+    JSON's `\\ud800` escape, or a byte that is not UTF-8 in an environment variable, gives a lone
+    surrogate: no UTF-8 output (the ResourceList, a ConfigMap, `presets`) can carry it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def not_unicode(setting: str, text: str, what: str = "") -> str:
+    """The message for a string `lone_surrogate` found (json.dumps shows the surrogate as \\udXXX)."""
+    return (f"{setting}: {what}{json.dumps(text)} is not Unicode text (a lone surrogate: a \\ud800-style JSON escape "
+            "without its pair, or a byte that is not UTF-8), which no output can carry: write the character itself")
+
+
+def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict:
+    """Validate a user-supplied speculative config (functionConfig `tunedPresets` / `ngramFallback`).
+
+    `text` is a JSON object as a string, or already a mapping (a typed SpeculativeDecodingPolicy
+    gives YAML objects). Raises ValueError naming `setting` when the value cannot be used: not an
+    object with a method and a token count (the function names derived ConfigMaps by the method), or
+    what vLLM `vllm_version` refuses at start-up (vllm_schema's errors; its warnings and infos are about
+    configs that still start, so a setting carrying one is accepted).
+    """
+    if isinstance(text, Mapping):
+        obj: Any = dict(text)
+        try:
+            # Round-trip so only JSON-representable values survive and the result is a deep copy.
+            obj = json.loads(json.dumps(obj, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{setting}: must be representable as JSON: {exc}") from None
+    elif isinstance(text, str):
+        try:
+            obj = json.loads(text, parse_constant=_reject_constant, parse_int=json_int)
+        except ValueError as exc:
+            raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {_q(text)}: {exc}") from None
+    else:
+        raise ValueError(f"{setting}: must be a JSON object string, got {type(text).__name__}")
+    if not isinstance(obj, dict):
+        raise ValueError(f"{setting}: must be a JSON object, got {json.dumps(obj)}")
+    odd = lone_surrogate(obj)
+    if odd is not None:
+        raise ValueError(not_unicode(setting, odd))
+    method = obj.get("method")
+    if not isinstance(method, str) or not method:
+        raise ValueError(f"{setting}: method must be a non-empty string, got {json.dumps(method)}")
+    tokens = obj.get("num_speculative_tokens")
+    # bool is a subclass of int in Python; `true` is not a token count.
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens <= 0:
+        raise ValueError(
+            f"{setting}: num_speculative_tokens must be a positive integer, got {json.dumps(tokens)}"
+        )
+    for found in check_speculative_config(obj, vllm_version):
+        if found.severity is Severity.ERROR:
+            raise ValueError(f"{setting}: {found.message}")
+    # Not a start-up failure, but a knob that does nothing in a table the user wrote on purpose.
+    lookup = [k for k in ("prompt_lookup_max", "prompt_lookup_min") if k in obj]
+    if lookup and method not in NGRAM_METHODS:
+        raise ValueError(f"{setting}: {' and '.join(lookup)} {'apply' if len(lookup) > 1 else 'applies'} to ngram only")
+    return obj
+
+
+@dataclass(frozen=True)
+class PresetTable:
+    """The tuned presets (canonical name -> config) and the config for every other preset."""
+
+    tuned: Mapping[str, dict] = field(default_factory=lambda: MappingProxyType(TUNED))
+    fallback: dict = field(default_factory=lambda: dict(NGRAM_FALLBACK))
+
+    def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> PresetTable:
+        """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
+        tuned = dict(self.tuned)
+        tuned.update({canonical(name): dict(cfg) for name, cfg in tuned_extra.items()})
+        return PresetTable(
+            tuned=MappingProxyType(tuned),
+            fallback=dict(fallback) if fallback is not None else self.fallback,
+        )
+
+
+DEFAULT_TABLE = PresetTable()
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a preset name resolves to; `json` is the exact `speculative-config` text."""
+
+    preset: str
+    canonical: str
+    method: str
+    json: str
+    tuned: bool
+
+
+def resolve(preset: str, table: PresetTable = DEFAULT_TABLE) -> Resolution:
+    """Decide the speculative config for a preset name (SPEC 4, step 3)."""
+    key = canonical(preset)
+    tuned = key in table.tuned
+    cfg = table.tuned[key] if tuned else table.fallback
+    return Resolution(
+        preset=preset,
+        canonical=key,
+        method=str(cfg["method"]),
+        json=config_json(cfg),
+        tuned=tuned,
+    )
+
+
+def _display_names(table: PresetTable) -> list[tuple[str, str]]:
+    """(name shown to users, canonical key) for every tuned entry: documented spellings first."""
+    shown: dict[str, str] = {}
+    for name in TUNED_DISPLAY:
+        key = canonical(name)
+        if key in table.tuned:
+            shown.setdefault(key, name)
+    extra = sorted(key for key in table.tuned if key not in shown)
+    return [(shown[key], key) for key in shown] + [(key, key) for key in extra]
+
+
+def describe(table: PresetTable = DEFAULT_TABLE, as_json: bool = False) -> str:
+    """The text of `kaito-specdec presets`: tuned presets, legacy aliases and the fallback."""
+    names = _display_names(table)
+    if as_json:
+        doc = {
+            "tuned": {name: dict(table.tuned[key]) for name, key in names},
+            "aliases": dict(ALIASES),
+            "fallback": dict(table.fallback),
+        }
+        return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+    width = max(len(name) for name in [*(n for n, _ in names), *ALIASES])
+    lines = ["Tuned presets:"]
+    lines += [f"  {name:<{width}}  {config_json(table.tuned[key])}" for name, key in names]
+    lines += ["", "Legacy short names:"]
+    lines += [f"  {short:<{width}}  {target}" for short, target in ALIASES.items()]
+    lines += ["", "Every other preset (fallback):", f"  {config_json(table.fallback)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _q(value: Any) -> str:
+    """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
+    return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)

@@ -1,0 +1,744 @@
+"""A container's `command` and `args` -> does it run vLLM, with which model, and the speculative config
+written into (or taken out of) its arguments (SPEC 8, issue #12).
+
+Recognised invocations, as an exec list or inside a `sh|bash -c` script:
+  `vllm serve MODEL …`                                    (the model positional, or `--model X`/`--model=X`)
+  `python[3] -m vllm.entrypoints.openai.api_server --model MODEL …`
+  `python[3] …/vllm/inference_api.py --model MODEL …`     (KAITO's vLLM entry point; its tfs namesake is
+                                                           not vLLM)
+  no `command` in an image named `…vllm-openai` (vLLM's own image: its ENTRYPOINT is the server), `args`
+  being the server's arguments.
+Prefixes that do not change what runs are looked through: `VAR=value`, `exec`, `env`, `nohup`, `tini`,
+`dumb-init`, `--`.
+
+Injection (VLLM.md): an exec list gets one element `--speculative-config=<json>` appended to `args`, or to
+`command` when there are no `args`; a script gets ` --speculative-config='<json>'` right after the last word
+of the vLLM command (before any `&&`, `;`, `|`, `&`, redirection or comment after it). The JSON is compact
+(presets.config_json). Removal takes out exactly that text again, so enable -> disable gives back the
+original lists and script byte for byte. Everything here is pure: lists in, new lists out, findings as data.
+
+Left unchanged, with a finding: any existing speculative spelling (the user's override), the flags vLLM 0.8.3
+removed, a settings file vLLM or KAITO reads at start-up (it may hold the config), a script that starts vLLM
+twice or that the scan cannot follow. Arguments that expand only at run time (`$EXTRA_ARGS`) are named.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from ..text.record import dataclass, field, replace
+from collections.abc import Callable
+from typing import Any
+
+from . import shellwords
+from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
+from ..text.results import Finding, Severity
+from . import vllm_releases as releases
+from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json
+from .vllm_model import decide_model, fallback, unknowable
+from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, check_speculative_config, dotted_config,
+    parse_version, shown)
+
+FINDINGS = {
+    "SD701": "vLLM container: speculative config decided by its model",
+    "SD702": "vLLM model not known at render time: universal fallback",
+    "SD703": "vLLM container already sets a speculative config: user override, unchanged",
+    "SD704": "removed pre-0.8.3 speculative flags: vLLM refuses to start",
+    "SD705": "script starts vLLM more than once: unchanged",
+    "SD706": "shell script the function cannot read safely: unchanged",
+    "SD707": "vLLM command or argument that is not a string: unchanged",
+    "SD708": "speculative config with a single quote cannot go into a script: unchanged",
+    "SD709": "vLLM reads a config file the function cannot see: unchanged",
+    "SD710": "vLLM arguments that expand at run time: the injected argument comes after them",
+    "SD711": "vLLM serves a pooling or encoder model: no speculative decoding, unchanged",
+    "SD712": "vLLM release without the JSON --speculative-config flag: the server would refuse it",
+    "SD713": "tuned config the workload's vLLM refuses: the fallback is written instead",
+    "SD714": "speculative config the workload's vLLM refuses: unchanged",
+    "SD715": "speculative decoding under pipeline parallelism, judged by the workload's vLLM",
+    "SD716": "--spec-method/--spec-model/--spec-tokens the workload's vLLM refuses",
+}
+
+FLAG = "--speculative-config"
+# Every spelling vLLM reads as the speculative config (VLLM.md): `=` or separate value, `_` spelling,
+# dotted keys merged into one object, and the short `-sc`. FlexibleArgumentParser turns `_` into `-` in a
+# name up to its first `.` (vllm/utils/argparse_utils.py:231-246 at 0.12.0: `pattern =
+# re.compile(r"(?<=--)[^\.]*")`) and leaves argparse's allow_abbrev at its default (True: no vLLM release
+# sets it), so a unique prefix is the option too: `--speculative-conf=…` is --speculative-config (no other
+# option of 0.8.3 or later starts with `--specu`).
+_OVERRIDE_NAMES = ("--speculative-config", "-sc")
+_OVERRIDE_PREFIXES = ("--speculative-config.",)
+_ABBREVIATION_FROM = "--specu"
+_PIPELINE = "--pipeline-parallel-size"
+# Settings files read at start-up: vLLM's `--config` YAML (its keys are inserted before the command line's, so
+# an injected flag would silently beat a `speculative-config` there) and KAITO's inference_api.py file.
+_CONFIG_FILE_FLAGS = ("--config", "--kaito-config-file")
+# The speculative flags vLLM 0.8.3 removed ("unrecognized arguments"); the list is vLLM 0.8.2's
+# arg_utils.py speculative group (VLLM.md names the first, the token count and the ngram lookups).
+REMOVED_FLAGS = frozenset(
+    spelling
+    for flag in ("speculative-model", "speculative-model-quantization", "num-speculative-tokens",
+                 "speculative-disable-mqa-scorer", "speculative-draft-tensor-parallel-size",
+                 "speculative-max-model-len", "speculative-disable-by-batch-size", "ngram-prompt-lookup-max",
+                 "ngram-prompt-lookup-min", "spec-decoding-acceptance-method",
+                 "typical-acceptance-sampler-posterior-threshold", "typical-acceptance-sampler-posterior-alpha",
+                 "disable-logprobs-during-spec-decoding")
+    for spelling in ("--" + flag, "--" + flag.replace("-", "_"))
+) | {"-spec-draft-tp"}
+
+_SHELLS = frozenset({"sh", "bash", "dash", "ash", "zsh", "ksh"})
+_WRAPPERS = frozenset({"env", "tini", "tini-static", "dumb-init"})   # may take options and VAR=value
+_PREFIXES = frozenset({"exec", "nohup", "time", "command", "--", "!", "{", "then", "do", "else", "if",
+                       "elif", "while", "until"})
+_PYTHON = re.compile(r"python([0-9]+(\.[0-9]+)?)?")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# Modules that start a server on vLLM's engine arguments (`--model`, no positional): the OpenAI server, the
+# gRPC server (vllm/entrypoints/grpc_server.py:159 at 0.19.0: `AsyncEngineArgs.add_cli_args(parser)`) and
+# the demo server.
+_MODULES = {"vllm.entrypoints.openai.api_server": "api_server", "vllm.entrypoints.grpc_server": "grpc_server",
+            "vllm.entrypoints.api_server": "api_server"}
+# Images whose ENTRYPOINT is vLLM's OpenAI server, so `args` alone are its arguments: vLLM's `vllm-openai`
+# (also as a mirror, `lmcache/vllm-openai`, or `vllm-openai-rocm`) and the builds named after it,
+# `vllm-openai-ubi9` and `vllm-cpu-openai-ubi9` (rh-aiservices-bu/llm-on-openshift: `ENTRYPOINT ["python3",
+# "-m", "vllm.entrypoints.openai.api_server"]`).
+_IMAGE = re.compile(r"(^|/)[^/:@]*vllm(-[a-z0-9.]+)*-openai(-[a-z0-9.]+)*([:@]|$)")
+
+
+@dataclass(frozen=True)
+class Where:
+    """An element of the container's `command` or `args`."""
+    list: str      # "command" | "args"
+    index: int
+
+    @property
+    def field(self) -> str:
+        return f"{self.list}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Arguments:
+    """What the vLLM arguments say: the model (as vLLM reads it) and every speculative spelling."""
+    model: str | None = None
+    model_index: int | None = None            # index of the model's element among the arguments
+    overrides: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()        # the files named by --config / --kaito-config-file
+    override_value: str | None = None         # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
+    dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
+    shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
+    pipeline: int | None = None               # --pipeline-parallel-size / -pp, when more than 1
+    pipeline_flag: str = ""
+    pooling: str = ""                         # `--task embed`: the arguments that make it a pooling server
+
+
+@dataclass(frozen=True)
+class Inspection:
+    runs_vllm: bool
+    form: str = ""                   # "serve" | "api_server" | "kaito" | "image"
+    script: Where | None = None      # the `sh -c` script holding the invocation, for shell forms
+    model: str | None = None
+    model_at: str = ""               # field of the model (`command[2]`; the script's for shell forms)
+    unknown_model: str | None = None # why the model cannot be known at render time
+    overrides: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()
+    expansions: tuple[str, ...] = () # arguments (not an option's value) that expand only at run time
+    override_value: str | None = None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
+    dotted: tuple[tuple[str, str], ...] = ()
+    shorthands: tuple[tuple[str, str], ...] = ()
+    pipeline: int | None = None
+    pipeline_flag: str = ""
+    pooling: str = ""
+    problem: Finding | None = None   # set when the command must not be edited (SD705, SD706, SD707)
+    target: str = ""                 # field the injection goes to: `args`, `command`, or the script's
+    insert_at: int = -1              # shell forms: the offset in the script the argument is inserted at
+
+    @property
+    def editable(self) -> bool:
+        return self.runs_vllm and self.problem is None
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """A container after the decision: its new `command`/`args` (the same objects when unchanged), the JSON
+    the function's own argument now carries (None: none), and what to report."""
+    command: Any
+    args: Any
+    injected: str | None
+    inspection: Inspection
+    findings: tuple[Finding, ...] = field(default=())
+
+
+def _normalised(name: str) -> str:
+    """An option's name as vLLM's parser reads it: `_` -> `-` up to the first `.` (`--speculative_config.x_y`
+    -> `--speculative-config.x_y`)."""
+    if not name.startswith("--"):
+        return name
+    head, dot, tail = name[2:].partition(".")
+    return "--" + head.replace("_", "-") + dot + tail
+
+
+def _is_override(name: str) -> bool:
+    """The whole-JSON spellings: `--speculative-config`, `-sc`, and a unique prefix (`--speculative-conf`)."""
+    return name in _OVERRIDE_NAMES or (name.startswith(_ABBREVIATION_FROM) and _OVERRIDE_NAMES[0].startswith(name))
+
+
+def _shorthand(name: str) -> str | None:
+    """`--spec-method` / `--spec-model` / `--spec-tokens` (or a unique prefix of one: `--spec-t`)."""
+    if not name.startswith("--spec-") or len(name) <= len("--spec-"):
+        return None
+    found = [flag for flag in releases.SPEC_SHORTHANDS if flag.startswith(name)]
+    return found[0] if len(found) == 1 else None
+
+
+def _positional(values: list[str]) -> int | None:
+    """The index of the first positional argument (the model of `vllm serve`), which argparse takes wherever
+    it stands among the options: the first word that is no option and no option's value. An option takes a
+    value unless it is written `--x=v` or is one of vLLM's flags without one (vllm_releases)."""
+    i = 0
+    while i < len(values):
+        value = values[i]
+        if value == "--":
+            return i + 1 if i + 1 < len(values) else None
+        if value.startswith("-") and value != "-":
+            name = value.partition("=")[0]
+            i += 1 if "=" in value or releases.takes_no_value(name) else 2
+            continue
+        return i
+    return None
+
+
+def read_arguments(values: list[str], positional: bool = True,
+                   model_flags: tuple[str, ...] = ("--model",)) -> Arguments:
+    """The model and the speculative spellings among a vLLM invocation's arguments. `positional`: the model
+    may be a positional argument (`vllm serve MODEL`, before or after the options), which wins over
+    `--model` as in vLLM's serve command."""
+    model = index = None
+    overrides: list[str] = []
+    removed: list[str] = []
+    files: list[str] = []
+    dotted: list[tuple[str, str]] = []
+    shorthands: list[tuple[str, str]] = []
+    pipeline = None
+    pipeline_flag = pooling = ""
+    given = None
+    for i, value in enumerate(values):
+        name, eq, rest = value.partition("=")
+        norm = _normalised(name)
+        following = rest if eq else values[i + 1] if i + 1 < len(values) else None
+        if norm in _CONFIG_FILE_FLAGS:
+            files.append(following or "")
+        if name in model_flags:
+            if eq:
+                model, index = rest, i
+            elif i + 1 < len(values):
+                model, index = values[i + 1], i + 1
+        if _is_override(norm) or norm.startswith(_OVERRIDE_PREFIXES):
+            overrides.append(name)
+            if _is_override(norm):
+                given = following if following is not None else given
+            elif following is not None:
+                dotted.append((norm, following))
+        flag = _shorthand(norm)
+        if flag is not None:
+            overrides.append(name)
+            if following is not None:
+                shorthands.append((flag, following))
+        if name in REMOVED_FLAGS:
+            removed.append(name)
+        if norm in (_PIPELINE, "-pp") and following is not None:
+            try:
+                stages = int(following.strip())
+            except ValueError:
+                stages = None
+            if stages is not None and stages > 1:
+                pipeline, pipeline_flag = stages, f"{name} {following}"
+        if following is not None and (
+                (norm == "--task" and following in releases.POOLING_TASKS | releases.KSERVE_ENCODER_TASKS)
+                or (norm == "--runner" and following in releases.POOLING_RUNNERS)
+                or (norm == "--convert" and following in releases.POOLING_CONVERTS)):
+            pooling = pooling or f"{name} {following}"
+    if positional:
+        at = _positional(values)
+        if at is not None:
+            model, index = values[at], at
+    return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)),
+                     tuple(files), given, tuple(dotted), tuple(shorthands), pipeline, pipeline_flag, pooling)
+
+
+# --- Kubernetes' $(VAR) expansion of command and args -------------------------------------------------------
+# The kubelet expands `$(VAR)` in a container's command and args from its environment before anything runs
+# (also inside a `sh -c` script, before the shell sees it). Mirrored from kubernetes/kubernetes
+# third_party/forked/golang/expansion/expand.go (Expand, tryReadVariableName, MappingFuncFor), byte for byte:
+# `$$` is a `$`; `$(NAME)` is NAME's value, or stays as written when NAME is not defined; `$(` without `)`
+# and a `$` before anything else stay as written.
+def k8s_expand(text: str, mapping: dict[str, str]) -> str:
+    """`Expand(input, MappingFuncFor(mapping))` of expand.go: the names not in `mapping` stay `$(NAME)`."""
+    if "$" not in text:
+        return text
+    out: list[str] = []
+    checkpoint = 0
+    cursor = 0
+    while cursor < len(text):
+        if text[cursor] == "$" and cursor + 1 < len(text):
+            out.append(text[checkpoint:cursor])
+            read, is_var, advance = _read_variable_name(text[cursor + 1:])
+            out.append((mapping[read] if read in mapping else f"$({read})") if is_var else read)
+            cursor += advance
+            checkpoint = cursor + 1
+        cursor += 1
+    return "".join(out) + text[checkpoint:]
+
+
+def _read_variable_name(text: str) -> tuple[str, bool, int]:
+    # tryReadVariableName: the first rune decides (Python indexes by code point, as utf8.DecodeRuneInString).
+    first = text[0]
+    if first == "$":
+        return "$", False, 1                # escaped operator
+    if first == "(":
+        close = text.find(")", 1)
+        if close != -1:
+            return text[1:close], True, close + 1
+        return "$(", False, 1               # incomplete reference
+    return "$" + first, False, 1
+
+
+def kubernetes_env(env: Any) -> dict[str, str]:
+    """The variables a container's `env` defines with a literal `value`, as the kubelet builds them: in order,
+    each value expanded with the ones before it (makeEnvironmentVariables: `runtimeVal =
+    expansion.Expand(envVar.Value, mappingFunc)`); a later `valueFrom` of the same name takes it away (its
+    value is known only at run time). `envFrom` can define only names not given here."""
+    out: dict[str, str] = {}
+    for var in env if isinstance(env, list) else []:
+        if not isinstance(var, dict) or not isinstance(var.get("name"), str):
+            continue
+        value = var.get("value")
+        if var.get("valueFrom") is not None:
+            out.pop(var["name"], None)
+        elif isinstance(value, str) or value is None:
+            out[var["name"]] = k8s_expand(value or "", out)
+    return out
+
+
+def _skip_prefixes(values: list[str], i: int = 0) -> int:
+    while i < len(values):
+        value = values[i]
+        base = os.path.basename(value)
+        if _ASSIGNMENT.match(value) or value in _PREFIXES or base in ("exec", "nohup"):
+            i += 1
+        elif base in _WRAPPERS:
+            i += 1
+            while i < len(values) and (values[i].startswith("-") or _ASSIGNMENT.match(values[i])):
+                i += 1
+        else:
+            break
+    return i
+
+
+def head(values: list[str]) -> tuple[str, int] | None:
+    """(form, index of the first vLLM argument) when `values` start a vLLM server, else None."""
+    i = _skip_prefixes(values)
+    if i >= len(values):
+        return None
+    base = os.path.basename(values[i])
+    if base == "vllm":
+        return ("serve", i + 2) if values[i + 1:i + 2] == ["serve"] else None
+    if _PYTHON.fullmatch(base):
+        j = i + 1
+        while j < len(values) and values[j].startswith("-") and values[j] != "-m":
+            j += 2 if values[j] in ("-W", "-X") else 1
+        if values[j:j + 1] == ["-m"] and j + 1 < len(values) and values[j + 1] in _MODULES:
+            return _MODULES[values[j + 1]], j + 2
+        script = values[j] if j < len(values) else ""
+        if script.endswith("inference_api.py") and os.path.basename(os.path.dirname(script)) == "vllm":
+            return "kaito", j + 1
+    return None
+
+
+def _shell_script(values: list[str]) -> int | None:
+    """The index of the script when `values` run `sh|bash … -c SCRIPT`, else None."""
+    i = _skip_prefixes(values)
+    if i >= len(values) or os.path.basename(values[i]) not in _SHELLS:
+        return None
+    i += 1
+    has_c = False
+    while i < len(values) and values[i][:1] in ("-", "+") and values[i] != "--":
+        option = values[i]
+        if option in ("-o", "+o"):
+            i += 2
+            continue
+        has_c = has_c or (option.startswith("-") and "c" in option[1:])
+        i += 1
+    return i if has_c and i < len(values) else None
+
+
+def _argv(command: Any, args: Any) -> list[tuple[Where, Any]]:
+    out = [(Where("command", i), v) for i, v in enumerate(command if isinstance(command, list) else [])]
+    return out + [(Where("args", i), v) for i, v in enumerate(args if isinstance(args, list) else [])]
+
+
+def _problem(message: str, field: str, id: str) -> Finding:
+    """A reason to leave the command unchanged: a warning."""
+    return Finding(message, field, id=id, severity=Severity.WARNING)
+
+
+def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, str] | None = None) -> Inspection:
+    """What the container runs, its command and args expanded as the kubelet does with `env`
+    (kubernetes_env). Never raises: a shape it cannot follow is an Inspection with a problem."""
+    if not all(v is None or isinstance(v, list) for v in (command, args)):
+        return Inspection(False)   # not a container Kubernetes would accept; shape checks report it
+    argv = _argv(command, args)
+    values = [k8s_expand(v, env or {}) if isinstance(v, str) else str(v) for _, v in argv]
+    target = "args" if isinstance(args, list) else "command"
+    script_at = _shell_script(values)
+    if script_at is not None:
+        written = argv[script_at][1]
+        return _inspect_script(argv[script_at][0], written if isinstance(written, str) else values[script_at],
+                               values[script_at])
+    found = head(values)
+    form, start = found if found else (None, 0)
+    if form is None and command is None and isinstance(args, list) and image and _IMAGE.search(image):
+        form, start = "image", len(values) - len(args)
+    if form is None:
+        return Inspection(False)
+    not_text = next((w for w, v in argv if not isinstance(v, str)), None)
+    if not_text is not None:
+        return Inspection(True, form, problem=_problem(f"{not_text.field} is not a string; quote it so the vLLM arguments can be read and extended",
+            not_text.field, id="SD707"))
+    read = read_arguments(values[start:], positional=form in ("serve", "image"))
+    model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
+    return _finish(Inspection(True, form, model_at=model_at, target=target), read, values[start:], shell=False)
+
+
+def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool) -> Inspection:
+    why = "no model argument" if read.model is None else unknowable(read.model)
+    return replace(insp, model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
+                   config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
+                   override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
+                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+
+
+_SINGLE_QUOTED = re.compile(r"'[^']*'")
+
+
+def _expansions(texts: list[str], model_index: int | None, shell: bool) -> tuple[str, ...]:
+    """The arguments that expand only at run time and may therefore carry flags of their own (`$EXTRA_ARGS`,
+    `"$@"`; in an exec list Kubernetes' `$(VAR)`), leaving out the model and the value of a preceding option
+    (`--port $(PORT)`): a `--speculative-config` arriving through them would be beaten by the injected one."""
+    found = []
+    for i, text in enumerate(texts):
+        if i == model_index:
+            continue
+        live = _SINGLE_QUOTED.sub("", text) if shell else text
+        if not ("$" in live or "`" in live) or (text.startswith("-") and "=" in text):
+            continue   # nothing expands, or it expands inside one option's `=value`
+        before = texts[i - 1] if i > 0 else ""
+        if before.startswith("-") and "=" not in before:
+            continue   # most likely that option's value
+        found.append(text)
+    return tuple(found)
+
+
+def _servers(script: str) -> list[tuple[Any, tuple[str, int]]]:
+    # only a command with "vllm" in a word can start the server: the others are not unquoted at all
+    found = [(c, head([w.value for w in c.words])) for c in shellwords.commands(script)
+             if any("vllm" in w.text for w in c.words)]
+    return [(c, h) for c, h in found if h is not None]
+
+
+def _inspect_script(at: Where, script: str, expanded: str | None = None) -> Inspection:
+    """`script` as written (the argument is inserted into it) and as the kubelet expands it (what the shell
+    runs: the model and the options are read from it)."""
+    try:
+        servers = _servers(script)
+        read_from = _servers(expanded) if expanded is not None and expanded != script else servers
+    except shellwords.Unreadable as exc:
+        if "vllm" not in script:
+            return Inspection(False)
+        return Inspection(True, script=at, target=at.field, problem=_problem(f"cannot read the shell script in {at.field} safely ({exc}); add the argument --speculative-config='<json>' to its vLLM command yourself, or start vLLM without a script",
+            at.field, id="SD706"))
+    if not servers:
+        return Inspection(False)
+    if len(servers) > 1:
+        return Inspection(True, servers[0][1][0], script=at, target=at.field, problem=_problem(f"the shell script in {at.field} starts vLLM {len(servers)} times and the function cannot tell which one to configure; give each server its own container, or add --speculative-config='<json>' to the right one yourself",
+            at.field, id="SD705"))
+    cmd, (form, start) = servers[0]
+    rcmd, (rform, rstart) = read_from[0] if len(read_from) == 1 else servers[0]
+    read = read_arguments([w.value for w in rcmd.words[rstart:]], positional=rform == "serve")
+    return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field,
+                              insert_at=cmd.words[-1].end), read, [w.text for w in rcmd.words[rstart:]], shell=True)
+
+
+def shell_argument(config_json: str) -> str:
+    """The text inserted into a script: the JSON single-quoted, so the shell passes it through untouched."""
+    if "'" in config_json:
+        raise ValueError("a speculative config holding a single quote cannot be single-quoted in a script")
+    return f" {FLAG}='{config_json}'"
+
+
+# Text a shell re-parse leaves as it is: KServe's LLMInferenceService template runs `eval "exec vllm serve …
+# $@"`, so each argument is parsed again by bash (quotes removed, `{a,b}` brace-expanded).
+_EVAL_SAFE = re.compile(r"[A-Za-z0-9_.:/+@%-]+")
+
+
+def dotted_arguments(config_json: str) -> list[str] | None:
+    """The config as vLLM's dotted arguments, `--speculative-config.<key>=<value>`, each a plain word that
+    survives a shell re-parse; vLLM merges them into the same object (FlexibleArgumentParser: each value
+    through json.loads, else the text). None when a value would not come back as it is (a nested object, a
+    string json.loads would read as a number, text a shell would change)."""
+    try:
+        config = json.loads(config_json)
+    except ValueError:
+        return None
+    if not isinstance(config, dict) or not config:
+        return None
+    out = []
+    for key, value in config.items():
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, (int, float)):
+            text = json.dumps(value)
+        elif isinstance(value, str):
+            text = value
+            try:
+                if json.loads(text) != text:
+                    return None
+            except ValueError:
+                pass
+        else:
+            return None
+        if not isinstance(key, str) or not _EVAL_SAFE.fullmatch(key) or not _EVAL_SAFE.fullmatch(text):
+            return None
+        out.append(f"{FLAG}.{key}={text}")
+    return out
+
+
+def exec_argument(config_json: str) -> str:
+    return f"{FLAG}={config_json}"
+
+
+def inject(command: Any, args: Any, config_json: str, inspection: Inspection) -> tuple[Any, Any]:
+    """New `command`/`args` with the speculative config added (the inputs are not modified).
+    `inspection` is `inspect(command, args, image)` and must be editable."""
+    if not inspection.editable:
+        raise ValueError("inject needs an editable vLLM invocation")
+    if inspection.form == "kserve-template":
+        return command, [*(args or []), *(dotted_arguments(config_json) or [])]
+    if inspection.script is None:
+        if inspection.target == "args":
+            return command, [*(args or []), exec_argument(config_json)]
+        return [*command, exec_argument(config_json)], args
+    at = inspection.script
+    script = (command if at.list == "command" else args)[at.index]
+    end = inspection.insert_at
+    edited = script[:end] + shell_argument(config_json) + script[end:]
+    return _replace(command, args, at, edited)
+
+
+def _replace(command: Any, args: Any, at: Where, value: str) -> tuple[Any, Any]:
+    if at.list == "command":
+        return [*command[:at.index], value, *command[at.index + 1:]], args
+    return command, [*args[:at.index], value, *args[at.index + 1:]]
+
+
+def remove(command: Any, args: Any, config_json: str) -> tuple[Any, Any, bool]:
+    """`command`/`args` without the argument `inject` wrote for `config_json` (its last occurrence), and
+    whether it was there. The text removed is exactly the text inserted."""
+    exec_form, shell_form = exec_argument(config_json), shell_argument_or_none(config_json)
+    dotted = dotted_arguments(config_json)
+    if dotted and isinstance(args, list) and command is None:
+        for i in reversed(range(len(args) - len(dotted) + 1)):
+            if args[i:i + len(dotted)] == dotted:
+                return command, [*args[:i], *args[i + len(dotted):]], True
+    argv = _argv(command, args)
+    for at, value in reversed(argv):
+        if value == exec_form:
+            lst = command if at.list == "command" else args
+            rest = [*lst[:at.index], *lst[at.index + 1:]]
+            return (rest, args, True) if at.list == "command" else (command, rest, True)
+        if shell_form and isinstance(value, str) and shell_form in value:
+            cut = value.rindex(shell_form)
+            return (*_replace(command, args, at, value[:cut] + value[cut + len(shell_form):]), True)
+    return command, args, False
+
+
+def shell_argument_or_none(config_json: str) -> str | None:
+    try:
+        return shell_argument(config_json)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Release:
+    """The vLLM a container runs, and where that was read (for the messages): `version` as written
+    (`0.10.2`), `source` ("image vllm/vllm-openai:v0.10.2", "the vllmVersion setting", …)."""
+    version: str = DEFAULT_VLLM_VERSION
+    source: str = "the default vllmVersion, the vLLM of KAITO's image"
+
+    @property
+    def number(self) -> tuple[int, int, int]:
+        return parse_version(self.version)
+
+    @property
+    def shown(self) -> str:
+        return shown(self.number)
+
+    @property
+    def said(self) -> str:
+        return f"vLLM {self.shown} ({self.source})"
+
+
+def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = None,
+              table: PresetTable = DEFAULT_TABLE, image: str | None = None,
+              inspector: Callable[[Any, Any], Inspection] | None = None, env: dict[str, str] | None = None,
+              release: Release = Release(), pipeline: tuple[int, str] | None = None,
+              mounted: tuple[str, str | None] | None = None) -> Reconciled:
+    """One container, decided: with `enabled`, the speculative config for its model is injected (unless the
+    user set one, the command cannot be edited, or the vLLM it runs would refuse it); without, the
+    function's own argument is removed. `recorded` is the JSON the pod template's INJECTED_ANNOTATION says
+    the function injected earlier. `inspector` replaces `inspect` for argument lists that are not a command
+    line (KServe's `model.args`). `env`: the container's literal variables (kubernetes_env); `release`: the
+    vLLM it runs; `pipeline`: pipeline stages the workload sets outside the arguments (KServe's
+    `workerSpec.pipelineParallelSize`), with the field saying so. `mounted`: (a path, the model the platform
+    downloads there): an LLMInferenceService's /mnt/models is its spec.model.uri."""
+    base_command, base_args, ours = (remove(command, args, recorded) if recorded
+                                     else (command, args, False))
+    insp = inspector(base_command, base_args) if inspector else inspect(base_command, base_args, image, env)
+    if not insp.runs_vllm or not enabled:
+        return Reconciled(base_command, base_args, None, insp)
+    kept = recorded if ours else None
+    if insp.problem is not None:
+        return Reconciled(command, args, kept, insp, (insp.problem,))
+    if insp.removed and release.number < releases.OLD_FLAGS_REMOVED_IN:
+        # vLLM 0.5 to 0.8.2 take these flags: the user's own speculative setting, in that release's spelling
+        flags = ", ".join(insp.removed)
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"the vLLM command already sets {flags}, the speculative flags {release.said} takes: user override, left unchanged; vLLM 0.8.3 and later refuse them (write one --speculative-config='<json>' when the image moves on)",
+            insp.target, id="SD703", severity=Severity.INFO),))
+    if insp.removed:
+        flags = ", ".join(insp.removed)
+        return Reconciled(command, args, kept, insp, (Finding(f"{flags}: removed in vLLM 0.8.3, the server refuses to start with them; replace them with one --speculative-config='<json>' (or delete them and let kaito-specdec choose the config)",
+            insp.target, id="SD704", severity=Severity.ERROR),))
+    if insp.overrides:
+        spelled = ", ".join(insp.overrides)
+        findings = [Finding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
+            insp.target, id="SD703", severity=Severity.INFO)]
+        findings += _override_checks(insp, release)
+        return Reconciled(base_command, base_args, None, insp, tuple(findings))
+    if insp.config_files:
+        shown_files = ", ".join(insp.config_files)
+        return Reconciled(command, args, kept, insp, (_problem(f"the vLLM command reads settings from {shown_files}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
+            insp.target, id="SD709"),))
+    if insp.pooling:
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"{insp.pooling}: this server runs a pooling or encoder model (embeddings, classification or scores), which generates no tokens, so there is nothing to draft and no --speculative-config is added; remove the annotation from this workload",
+            insp.target, id="SD711", severity=Severity.INFO),))
+    if release.number < releases.JSON_FLAG_SINCE:
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
+            insp.target, id="SD712", severity=Severity.ERROR),))
+    findings: list[Finding] = []
+    if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
+        insp = replace(insp, model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
+                       else unknowable(mounted[1]))
+    if insp.unknown_model is None and insp.model is not None:
+        decision = decide_model(insp.model, table)
+        resolution = decision.resolution
+        kind = "tuned" if resolution.tuned else "not tuned, universal fallback"
+        findings.append(Finding(f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}; set the annotation to \"false\" to turn it off",
+            insp.target, id="SD701", severity=Severity.INFO))
+    else:
+        resolution = fallback(table)
+        findings.append(Finding(f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
+            insp.model_at or insp.target, id="SD702", severity=Severity.INFO))
+    refused = _refusal(resolution.json, release)
+    if refused and resolution.tuned:
+        # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`) refuses
+        # the tuned config at start-up, so the fallback is what runs there (decide.py's SD308 for KAITO).
+        tuned_json = resolution.json
+        resolution = Resolution(resolution.preset, resolution.canonical, str(table.fallback["method"]),
+                                config_json(table.fallback), tuned=False)
+        findings.append(Finding(f"the tuned --speculative-config={tuned_json} is refused by {release.said} ({refused}): the fallback --speculative-config={resolution.json} is written instead; if the image runs a newer vLLM, set vllmVersion to it and the tuned config is written",
+            insp.target, id="SD713", severity=Severity.INFO))
+        refused = _refusal(resolution.json, release)
+    if refused:
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"--speculative-config={resolution.json} is refused by {release.said} ({refused}), so nothing is added: choose a config that release accepts (functionConfig tunedPresets/ngramFallback), or upgrade the image",
+            insp.target, id="SD714", severity=Severity.ERROR),))
+    stages = (insp.pipeline, insp.pipeline_flag) if insp.pipeline else pipeline
+    if stages is not None:
+        # vllm_releases.pipeline_verdict holds the facts and their sources; each weight has its message here.
+        verdict = releases.pipeline_verdict(release.number, release.shown)
+        if verdict.refuses:
+            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {release.said} runs speculative decoding on its V0 engine, which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism), so nothing is added: run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), use vLLM 0.10 or later, or remove the annotation",
+                insp.target, id="SD715", severity=Severity.ERROR),))
+        if release.number < (0, 10, 0):
+            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism only on its V1 engine with the Ray executor (--distributed-executor-backend ray); with the default mp executor it falls back to V0, which refuses it at start-up: use Ray, vLLM 0.10 or later, or set the annotation to \"false\"",
+                insp.target, id="SD715", severity=Severity.WARNING))
+        else:
+            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts: measure it against the model on one stage, or set the annotation to \"false\"",
+                insp.target, id="SD715", severity=Severity.WARNING))
+    if insp.expansions:
+        shown_exp = " ".join(insp.expansions)
+        findings.append(Finding(f"{shown_exp} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",
+            insp.target, id="SD710", severity=Severity.INFO))
+    if ours and recorded == resolution.json:
+        return Reconciled(command, args, recorded, insp, tuple(findings))
+    if insp.form == "kserve-template" and dotted_arguments(resolution.json) is None:
+        return Reconciled(command, args, kept, insp, (_problem(f"the speculative config {resolution.json} cannot be written as plain dotted arguments (--speculative-config.<key>=<value>), the only form that passes unchanged through the eval of KServe's LLMInferenceService template; choose a config of plain values (functionConfig tunedPresets/ngramFallback), or give the main container its own vllm serve command",
+            insp.target, id="SD708"),))
+    if insp.script is not None and shell_argument_or_none(resolution.json) is None:
+        return Reconciled(command, args, kept, insp, (_problem(f"the speculative config {resolution.json} holds a single quote and cannot be single-quoted in the script in {insp.target}; choose a config without one (functionConfig tunedPresets/ngramFallback)",
+            insp.target, id="SD708"),))
+    new_command, new_args = inject(base_command, base_args, resolution.json, insp)
+    return Reconciled(new_command, new_args, resolution.json, insp, tuple(findings))
+
+
+def _refusal(config: str, release: Release) -> str:
+    """Why the release refuses `config` at start-up (vllm_schema's first error's title), or ""."""
+    errors = [f for f in check_speculative_config(config, release.version) if f.severity is Severity.ERROR]
+    return SCHEMA_FINDINGS[errors[0].id] if errors else ""
+
+
+def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
+    """The user's own config, checked as a KAITO override is (advice.override_checks): vllm_schema's findings
+    for the release, at the container; plus what the command line itself gets wrong for that release."""
+    out: list[Finding] = []
+    if release.number < releases.JSON_FLAG_SINCE and (insp.override_value is not None or insp.dotted):
+        out.append(Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\": upgrade the image to vLLM 0.8.2 or later, or use the flags of that release",
+            insp.target, id="SD712", severity=Severity.ERROR))
+        return out
+    if insp.shorthands and release.number < releases.SPEC_SHORTHANDS_SINCE:
+        flags = ", ".join(dict.fromkeys(f for f, _ in insp.shorthands))
+        out.append(Finding(f"{flags}: {release.said} does not have it (--spec-method, --spec-model and --spec-tokens came in vLLM 0.22) and exits with \"unrecognized arguments\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
+            insp.target, id="SD716", severity=Severity.ERROR))
+        return out
+    config: Any = None
+    if insp.dotted:
+        config = dotted_config([(name, text) for name, text in insp.dotted])
+    elif insp.override_value is not None:
+        try:
+            config = json.loads(insp.override_value)
+        except ValueError:
+            config = insp.override_value   # not JSON: vllm_schema words it (SD601)
+    if insp.shorthands:
+        base = config if isinstance(config, dict) else {}
+        clash = [f for f, _ in insp.shorthands if releases.SPEC_SHORTHANDS[f] in base]
+        if clash:
+            out.append(Finding(f"{clash[0]} and --speculative-config both set {releases.SPEC_SHORTHANDS[clash[0]]}: vLLM exits at start-up (\"{clash[0]} and --speculative-config['{releases.SPEC_SHORTHANDS[clash[0]]}'] are mutually exclusive\"); keep one of them",
+                insp.target, id="SD716", severity=Severity.ERROR))
+            return out
+        config = {**base, **{releases.SPEC_SHORTHANDS[f]: _shorthand_value(f, text) for f, text in insp.shorthands}}
+    if config is None:
+        return out
+    for found in check_speculative_config(config if not isinstance(config, str) else insp.override_value,
+                                          release.version):
+        out.append(Finding(found.message, insp.target, id=found.id, severity=found.severity))
+    return out
+
+
+def _shorthand_value(flag: str, text: str) -> Any:
+    """The value argparse makes of a `--spec-*` flag: --spec-tokens is an int (get_kwargs of
+    SpeculativeConfig.num_speculative_tokens), the others text."""
+    if flag == "--spec-tokens":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    return text

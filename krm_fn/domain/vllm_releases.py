@@ -1,0 +1,157 @@
+"""What a vLLM release does with the command line a plain workload runs (issue #22): from which release the
+JSON `--speculative-config` flag and the `--spec-*` shorthands exist, what it does with speculative decoding
+under pipeline parallelism, which arguments make it serve a pooling model, which of its options take no
+value, and which image tags name a vLLM release.
+
+Pure data and small pure functions; every fact names the vLLM source line it mirrors (`file:line at X`: the
+release's wheel, `pip download --no-deps vllm==X`). The speculative-config schema by release (methods, keys)
+is vllm_schema's.
+"""
+from __future__ import annotations
+
+import re
+
+from ..text.record import dataclass
+from ..text.results import Severity
+
+Version = tuple[int, int, int]
+
+# vllm/engine/arg_utils.py:783 at 0.8.2: `parser.add_argument('--speculative-config', type=nullable_str, ...
+# help='The configurations for speculative decoding. Should be a JSON string.')`; 0.8.1 has no such flag,
+# only `'--speculative-model'` (arg_utils.py:779) and `--num-speculative-tokens`, the flags 0.5 to 0.8.2 take.
+# An older server exits with "unrecognized arguments".
+JSON_FLAG_SINCE: Version = (0, 8, 2)
+# vllm/engine/arg_utils.py at 0.8.3 has no '--speculative-model' any more (0.8.2 deprecates it: "will be
+# deprecated in the next release", arg_utils.py:1225-1231).
+OLD_FLAGS_REMOVED_IN: Version = (0, 8, 3)
+# vllm/engine/arg_utils.py:1463-1467 at 0.22.0: `vllm_group.add_argument("--spec-method", ...)`,
+# `"--spec-model"`, `"--spec-tokens"`; create_speculative_config (arg_utils.py:1668-1680) raises
+# f"{flag} and --speculative-config['{key}'] are mutually exclusive" when both set a key.
+SPEC_SHORTHANDS_SINCE: Version = (0, 22, 0)
+SPEC_SHORTHANDS = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
+
+
+@dataclass(frozen=True)
+class PipelineVerdict:
+    """What a release does with speculative decoding under pipeline parallelism (more than one stage)."""
+    severity: Severity
+    refuses: bool      # the server exits at start-up: nothing is injected
+    text: str          # one sentence, the release named in it
+
+
+def pipeline_verdict(version: Version, shown: str) -> PipelineVerdict:
+    """vLLM `shown` (= `version`) running an mtp or ngram draft with --pipeline-parallel-size > 1.
+
+    - up to 0.8.x every speculative method runs on the V0 engine (the V1 oracle falls back: arg_utils.py
+      `_is_v1_supported_oracle` at 0.8.5, "ngram is supported on V1, but off by default for now"), whose
+      vllm/spec_decode/spec_decode_worker.py:63-65 at 0.8.5 raises `NotImplementedError("Speculative decoding
+      is currently incompatible with pipeline parallelism")`;
+    - 0.9.x runs ngram, eagle and deepseek_mtp on V1, but V1 takes pipeline parallelism only with the Ray
+      executor (arg_utils.py at 0.9.2: "Pipeline Parallelism without Ray distributed executor" -> V0, which
+      refuses as above);
+    - from 0.10.0 V1 takes pipeline parallelism with the mp and Ray executors (arg_utils.py at 0.10.0) and
+      nothing refuses mtp or ngram there; the drafter is built on the last stage only
+      (vllm/v1/worker/gpu_model_runner.py:371-374 at 0.12.0: "currently we put the entire draft model on the
+      last PP rank. This is not ideal if there are many layers in the draft model."), which needs that stage's
+      memory and leaves the others idle while it drafts: a warning, so the combination is a decision. (0.33's
+      Model Runner V2 relays drafts between stages, vllm/v1/worker/gpu/model_runner.py:333-338, but refuses
+      eagle3 and dflash under pipeline parallelism, model_runner.py:196-202 at 0.24.0; neither is a config
+      this function writes.)
+    """
+    if version < (0, 9, 0):
+        return PipelineVerdict(Severity.ERROR, True, f"vLLM {shown} runs speculative decoding on its V0 engine, which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism)")
+    if version < (0, 10, 0):
+        return PipelineVerdict(Severity.WARNING, False, f"vLLM {shown} runs speculative decoding with pipeline parallelism only on its V1 engine with the Ray executor (--distributed-executor-backend ray); with the default mp executor it falls back to V0, which refuses it at start-up")
+    return PipelineVerdict(Severity.WARNING, False, f"vLLM {shown} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts")
+
+
+# Pooling models generate no tokens, so there is nothing to draft. `--task` (TaskOption, vllm/config.py:72
+# at 0.8.5 and still vllm/config/model.py:78 at 0.12.0): embedding, embed, classify, score, reward;
+# `--runner pooling` (RunnerOption, vllm/config.py:100 at 0.10.0); `--convert` (ConvertOption,
+# vllm/config/__init__.py:97 at 0.10.1: embed, classify, reward; 0.14.1 adds mm_encoder_only, an encoder
+# alone; 0.18.1 has embed and classify).
+POOLING_TASKS = frozenset({"embedding", "embed", "classify", "score", "reward"})
+POOLING_RUNNERS = frozenset({"pooling"})
+POOLING_CONVERTS = frozenset({"embed", "classify", "reward", "mm_encoder_only"})
+# KServe's Hugging Face runtime without the vLLM backend: `--task` is its own MLTask
+# (python/huggingfaceserver/huggingfaceserver/task.py); these run an encoder model, not vLLM's generator.
+KSERVE_ENCODER_TASKS = frozenset({"sequence_classification", "token_classification", "fill_mask",
+                                  "text_embedding"})
+
+# Options of `vllm serve` that take no value, so the word after them is the next argument (the model, when
+# it is written after the options): the bool fields of vLLM's config dataclasses, EngineArgs and FrontendArgs
+# (BooleanOptionalAction, `--no-X` too) and the store_true flags, of 0.10.2, 0.14.1, 0.22.1 and 0.27.0 (a
+# regular expression over vllm/config/*.py, vllm/engine/arg_utils.py, vllm/entrypoints/openai/cli_args.py),
+# with the older frontend flags --disable-log-requests, --enable-reasoning, --disable-frontend-multiprocessing.
+NO_VALUE_OPTIONS = frozenset("--" + name for name in (
+    "aggregate-engine-logging", "allow-credentials", "allow-deprecated-quantization", "assume-32-bit-indexing",
+    "async-scheduling", "bias-enabled", "calculate-kv-scales", "capture-torch-profiler", "chunked-prefill-enabled",
+    "cohere-is-reasoning-model", "compile-mm-encoder", "cudagraph-copy-inputs", "cudagraph-metrics",
+    "cudagraph-mm-encoder", "cudagraph-specialize-lora", "data-parallel-external-lb", "data-parallel-hybrid-lb",
+    "data-parallel-multi-port-external-lb", "detailed-trace-annotation", "disable-additional-properties",
+    "disable-any-whitespace", "disable-async-output-proc", "disable-cascade-attn", "disable-chunked-mm-input",
+    "disable-custom-all-reduce", "disable-fallback", "disable-fastapi-docs", "disable-flashinfer-prefill",
+    "disable-flashinfer-q-quantization", "disable-frontend-multiprocessing", "disable-hybrid-kv-cache-manager",
+    "disable-log-requests", "disable-log-stats", "disable-logprobs", "disable-mm-preprocessor-cache",
+    "disable-nccl-for-dp-synchronization", "disable-padded-drafter-batch", "disable-sliding-window",
+    "disable-uvicorn-access-log", "eliminate-noops", "enable-async-tp", "enable-attn-fusion",
+    "enable-auto-tool-choice", "enable-bf16x3-router-gemm", "enable-chunked-prefill", "enable-chunked-processing",
+    "enable-cumem-allocator", "enable-cutedsl-warmup", "enable-dbo", "enable-elastic-ep",
+    "enable-ep-weight-filter", "enable-eplb", "enable-expert-parallel", "enable-fault-tolerance",
+    "enable-fi-allreduce-fusion", "enable-flash-late-interaction", "enable-flashinfer-autotune",
+    "enable-force-include-usage", "enable-fusion", "enable-in-reasoning", "enable-jit-warmup",
+    "enable-kv-cache-events", "enable-layerwise-nvtx-tracing", "enable-log-deltas", "enable-log-outputs",
+    "enable-log-requests", "enable-logging-iteration-details", "enable-lora", "enable-lora-bias",
+    "enable-mamba-cache-stochastic-rounding", "enable-mfu-metrics", "enable-mixed-moe-lora-format",
+    "enable-mm-embeds", "enable-mm-processor-stats", "enable-moe-shared-loras",
+    "enable-multimodal-encoder-data-parallel", "enable-noop", "enable-offline-docs", "enable-per-request-metrics",
+    "enable-permute-local-kv", "enable-prefix-caching", "enable-prompt-embeds", "enable-prompt-tokens-details",
+    "enable-qk-norm-rope-fusion", "enable-reasoning", "enable-request-id-headers", "enable-return-routed-experts",
+    "enable-sequence-parallelism", "enable-server-load-tracking", "enable-sleep-mode", "enable-sp",
+    "enable-ssl-refresh", "enable-stochastic-rounding", "enable-tokenizer-info-endpoint",
+    "enable-tower-connector-lora", "enforce-eager", "eplb-log-balancedness", "evaluate-guards",
+    "exclude-tools-when-tool-choice-none", "fail-on-environ-validation", "fast-moe-cold-start",
+    "fully-sharded-loras", "fuse-act-padding", "fuse-act-quant", "fuse-allreduce-rms", "fuse-attn-quant",
+    "fuse-gemm-comms", "fuse-minimax-qk-norm", "fuse-mla-dual-rms-norm", "fuse-norm-quant",
+    "fuse-qk-norm-rope-kvcache", "fuse-rope-kvcache", "fuse-rope-kvcache-cat-mla", "grpc",
+    "guided-decoding-disable-additional-properties", "guided-decoding-disable-any-whitespace",
+    "guided-decoding-disable-fallback", "headless", "ignore-frontend", "interleave-mm-strings",
+    "ir-enable-torch-wrap", "is-attention-free", "is-moe-model", "is-multimodal-model", "jit-monitor-verbose",
+    "kv-cache-metrics", "kv-sharing-fast-prefill", "language-model-only", "log-balancedness", "log-error-stack",
+    "mm-encoder-only", "normalize", "numa-bind", "parallel-drafting", "ray-workers-use-nsight",
+    "return-tokens-as-token-ids", "scheduler-reserve-full-isl", "send-delta-data", "skip-mm-profiling",
+    "skip-tokenizer-init", "sparse-mla-force-mqa", "specialize-active-lora", "to-bool", "to-int", "tokens-only",
+    "torch-profiler-dump-cuda-time-total", "torch-profiler-record-shapes", "torch-profiler-use-gzip",
+    "torch-profiler-with-flops", "torch-profiler-with-memory", "torch-profiler-with-stack", "trust-remote-code",
+    "trust-request-chat-template", "use-activation", "use-async", "use-async-output-proc", "use-cudagraph",
+    "use-cudnn-prefill", "use-fp4-indexer-cache", "use-fp64-gumbel", "use-heterogeneous-vocab", "use-inductor",
+    "use-inductor-graph-partition", "use-local-argmax-reduction", "use-non-causal", "use-prefill-decode-attention",
+    "use-prefill-query-quantization", "use-replayssm", "use-tqdm-on-load", "use-trtllm-attention",
+    "use-trtllm-ragged-deepseek-prefill", "user-specified-block-size", "user-specified-mamba-block-size", "warn",
+)) | {"-h", "--help", "--version"}
+
+
+def takes_no_value(option: str) -> bool:
+    """Whether `option` (dashes, no `=value`) is a vLLM flag without a value."""
+    name = "--" + option[2:].replace("_", "-") if option.startswith("--") else option
+    return name in NO_VALUE_OPTIONS or (name.startswith("--no-") and "--" + name[5:] in NO_VALUE_OPTIONS)
+
+
+# vLLM's own images, whose tags are the release they ship (`vllm/vllm-openai:v0.10.1.1`,
+# `docker.io/vllm/vllm-openai:v0.8.5.post1`); an image of another project (`ghcr.io/llm-d/llm-d:v0.2.0`,
+# `quay.io/rh-aiservices-bu/vllm-openai-ubi9:0.3`) is versioned its own way.
+_OFFICIAL = re.compile(r"(?:(?:docker\.io|index\.docker\.io|registry-1\.docker\.io)/)?vllm/vllm-[a-z0-9-]+")
+_RELEASE_TAG = re.compile(r"v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)")
+
+
+def image_release(image: str | None) -> str | None:
+    """The vLLM release an official vLLM image's tag names (`0.10.2`), or None (no tag, `latest`, a digest
+    alone, another project's image)."""
+    if not isinstance(image, str):
+        return None
+    name = image.split("@", 1)[0]
+    repo, sep, tag = name.rpartition(":")
+    if not sep or "/" in tag or not _OFFICIAL.fullmatch(repo):
+        return None
+    m = _RELEASE_TAG.fullmatch(tag)
+    return m.group(1) if m else None

@@ -1,0 +1,722 @@
+"""vLLM's `--speculative-config` by version, and a check of a user's value against it.
+
+Pure knowledge and one pure function: `check_speculative_config(value, vllm_version)` returns findings as
+plain data (id, severity, one-literal message that says how to fix it, the JSON key it is about, a proposed
+value where the fix is mechanical). No Items, no I/O: a stage reports the findings on the ConfigMap whose
+`inference_config.yaml` carries the value (field `data[inference_config.yaml]`, key `vllm.speculative-config`).
+
+Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running it:
+`tools/vllm_verdicts.py` installs each release's wheel, builds its `SpeculativeConfig` from each value the way
+`vllm serve` does (`AsyncEngineArgs.from_cli_args` -> `create_speculative_config`), and records the verdict
+and the release's fields, method names and MTP aliases in `tests/vllm_verdicts.json`; the block between the
+`generated` markers below is printed from that table, and tests/test_vllm_schema.py holds this module's
+verdict against every row. The source that decides is `vllm/config/speculative.py` (`vllm/config.py`
+before 0.11) and `vllm/engine/arg_utils.py` (`create_speculative_config`) of each release.
+
+PASS:  '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
+FAIL:  '{"method":"Ngram","num_speculative_tokens":5}'             SD603 (case-sensitive)
+FAIL:  '{"method":"eagle3","num_speculative_tokens":3}'            SD610 (no draft model)
+FAIL:  '{"method":"ngram","num_speculative_tokens":5,"kv_cache_dtype":"auto"}'  SD613 on 0.25.1 (added in 0.26)
+WARN:  '', 'None', 'null' (the whole value)                              SD617 (starts without speculation)
+INFO:  '{"method":"deepseek_mtp","num_speculative_tokens":1}'      SD615 (write "mtp")
+"""
+from __future__ import annotations
+
+import re
+import json
+from typing import Any
+
+from ..text.results import Finding, Severity
+
+# The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
+# `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
+# v0.9.4: 0.14.1). KAITO v0.13.0, the release SPEC.md's feature comes from, is not in the stored snapshot of
+# KAITO's repository; when it ships another vLLM, this constant and docs/settings.md change together.
+DEFAULT_VLLM_VERSION = "0.25.1"
+
+FINDINGS = {
+    "SD601": "speculative-config is not valid JSON",
+    "SD602": "speculative-config is not a JSON object",
+    "SD603": "unknown speculative method (case-sensitive)",
+    "SD604": "speculative method not available in the chosen vLLM version",
+    "SD605": "neither method nor model given",
+    "SD606": "num_speculative_tokens missing",
+    "SD607": "num_speculative_tokens not a positive integer",
+    "SD608": "prompt_lookup_min/max not an integer of at least 1",
+    "SD609": "prompt_lookup_min greater than prompt_lookup_max",
+    "SD610": "method needs a draft model",
+    "SD611": "key removed from the chosen vLLM version (refused at start-up)",
+    "SD612": "key the chosen vLLM version ignores (removed, or read by nothing)",
+    "SD613": "unknown key (refused at start-up)",
+    "SD614": "unknown key (ignored)",
+    "SD615": "model-specific MTP method name: use mtp",
+    "SD616": "suffix decoding needs arctic-inference in the image",
+    "SD617": "empty speculative-config: vLLM starts without speculative decoding",
+    "SD618": "draft-model speculation (or a model without a method) the chosen vLLM version cannot run",
+    "SD619": "value the chosen vLLM version refuses for its key",
+    "SD620": "quantization method the chosen vLLM version does not know",
+    "SD621": "tensor_parallel_size in the speculative-config (refused at start-up)",
+}
+
+Version = tuple[int, int, int]
+
+# ASCII digits only (`\d` would take ٣), at most 9 a part: int() refuses 4 300 digits and up.
+_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:\.[0-9]{1,9})*"  # 0.25.1, v0.11, 0.10.1.1
+                      r"(?:[.-]?(?:a|b|rc|post|dev)[0-9]*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
+
+
+def parse_version(text: str) -> Version:
+    """`0.25.1`, `v0.11`, `0.10.1.1`, `0.11.0rc2`, `0.9.2.post1+cu128` -> (major, minor, patch).
+
+    Pre-release, post-release and local parts are dropped: a 0.16 release candidate is judged as 0.16.
+    Raises ValueError.
+    """
+    if isinstance(text, str):
+        plain = _plain_release(text.strip())
+        if plain is not None:
+            return plain
+    m = _VERSION.fullmatch(text.strip()) if isinstance(text, str) else None
+    if m is None:
+        raise ValueError(f"vllmVersion must be a vLLM release such as {DEFAULT_VLLM_VERSION}, got {text!r}")
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
+
+
+def _plain_release(text: str) -> Version | None:
+    """`0.25.1` or `0.11` (ASCII digits only, the usual spelling and the default): what the pattern reads
+    from it, without compiling the pattern."""
+    parts = text.split(".")
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
+        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
+    return None
+
+
+def shown(version: Version) -> str:
+    return ".".join(map(str, version[:2] if version[2] == 0 else version))
+
+
+# --- the facts, per release ------------------------------------------------------------------------------
+# Generated from the releases themselves: `python tools/vllm_verdicts.py --python tests/vllm_verdicts.json`
+# prints this block (that file's header says how each release was installed and run). A span is (the first
+# release run that has it, the first later release run without it); a release between two releases run is
+# judged by the older one, a release older than all by the oldest, a newer one by the newest.
+# FIELD_SPANS: the fields of `SpeculativeConfig` (vllm/config/speculative.py; vllm/config.py before 0.11).
+# METHOD_SPANS: the values its `method` field takes (`SpeculativeMethod`, MTP aliases included).
+# MTP_SPANS: the model-specific MTP names it rewrites to "mtp" (`MTPModelTypes`).
+# QUANT_SPANS: the names `quantization` takes (`QUANTIZATION_METHODS`), where the release checks them.
+# FLAG_SPANS: behaviours read off one row of the table each (the row is named in tools/vllm_verdicts.py).
+# BEGIN generated
+RELEASES_RUN: tuple[Version, ...] = ((0, 10, 2), (0, 11, 0), (0, 11, 1), (0, 11, 2), (0, 12, 0), (0, 13, 0), (0, 14, 1), (0, 15, 1), (0, 16, 0), (0, 17, 1), (0, 18, 1), (0, 19, 1), (0, 20, 2), (0, 21, 0), (0, 22, 1), (0, 23, 0), (0, 24, 0), (0, 25, 1), (0, 26, 0), (0, 27, 1), (0, 28, 0), (0, 29, 0), (0, 30, 0), (0, 31, 0), (0, 32, 0), (0, 33, 0))
+FIELD_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
+    'attention_backend': (((0, 21, 0), None),),
+    'code_revision': (((0, 10, 2), None),),
+    'disable_by_batch_size': (((0, 10, 2), (0, 17, 1)),),
+    'disable_eagle_block_drop': (((0, 30, 0), None),),
+    'disable_log_stats': (((0, 10, 2), (0, 11, 1)),),
+    'disable_logprobs': (((0, 10, 2), (0, 11, 1)),),
+    'disable_lookahead_block_hashes': (((0, 33, 0), None),),
+    'disable_padded_drafter_batch': (((0, 11, 0), None),),
+    'draft_lm_head_quantization': (((0, 33, 0), None),),
+    'draft_load_config': (((0, 17, 1), None),),
+    'draft_model_config': (((0, 10, 2), None),),
+    'draft_parallel_config': (((0, 10, 2), None),),
+    'draft_sample_method': (((0, 21, 0), None),),
+    'draft_tensor_parallel_size': (((0, 10, 2), None),),
+    'dspark_draft_topk': (((0, 28, 0), None),),
+    'enable_adaptive_verification': (((0, 28, 0), None),),
+    'enable_chunked_prefill': (((0, 10, 2), (0, 11, 1)),),
+    'enforce_eager': (((0, 11, 0), None),),
+    'fly_entropy_threshold': (((0, 33, 0), None),),
+    'fly_entropy_top_k': (((0, 33, 0), None),),
+    'fly_window_size': (((0, 33, 0), None),),
+    'index_share_for_mtp_iteration': (((0, 29, 0), None),),
+    'kv_cache_dtype': (((0, 26, 0), None),),
+    'max_model_len': (((0, 10, 2), None),),
+    'method': (((0, 10, 2), None),),
+    'model': (((0, 10, 2), None),),
+    'moe_backend': (((0, 19, 1), None),),
+    'num_speculative_tokens': (((0, 10, 2), None),),
+    'num_speculative_tokens_per_batch_size': (((0, 24, 0), None),),
+    'parallel_drafting': (((0, 16, 0), None),),
+    'prompt_lookup_max': (((0, 10, 2), None),),
+    'prompt_lookup_min': (((0, 10, 2), None),),
+    'quantization': (((0, 10, 2), None),),
+    'rejection_sample_method': (((0, 18, 1), None),),
+    'revision': (((0, 10, 2), None),),
+    'speculative_token_tree': (((0, 10, 2), (0, 21, 0)),),
+    'suffix_decoding_max_cached_requests': (((0, 11, 1), None),),
+    'suffix_decoding_max_spec_factor': (((0, 11, 1), None),),
+    'suffix_decoding_max_tree_depth': (((0, 11, 1), None),),
+    'suffix_decoding_min_token_prob': (((0, 11, 1), None),),
+    'synthetic_acceptance_length': (((0, 20, 2), None),),
+    'synthetic_acceptance_rate': (((0, 19, 1), (0, 20, 2)),),
+    'synthetic_acceptance_rates': (((0, 20, 2), None),),
+    'target_model_config': (((0, 10, 2), None),),
+    'target_parallel_config': (((0, 10, 2), None),),
+    'tensor_parallel_size': (((0, 15, 1), None),),
+    'use_heterogeneous_vocab': (((0, 25, 1), None),),
+    'use_local_argmax_reduction': (((0, 17, 1), None),),
+    'xpress_topc': (((0, 33, 0), None),),
+}
+METHOD_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
+    'bailing_hybrid_mtp': (((0, 25, 1), None),),
+    'bailing_hybrid_v3_mtp': (((0, 28, 0), None),),
+    'custom_class': (((0, 22, 1), None),),
+    'deepseek_mtp': (((0, 10, 2), None),),
+    'dflash': (((0, 20, 2), None),),
+    'dots3_note_mtp': (((0, 28, 0), None),),
+    'draft_model': (((0, 10, 2), None),),
+    'dspark': (((0, 25, 1), None),),
+    'eagle': (((0, 10, 2), None),),
+    'eagle3': (((0, 10, 2), None),),
+    'ernie_mtp': (((0, 10, 2), None),),
+    'exaone4_5_mtp': (((0, 20, 2), None),),
+    'exaone_moe_mtp': (((0, 14, 1), None),),
+    'extract_hidden_states': (((0, 17, 1), None),),
+    'gemma4_mtp': (((0, 21, 0), None),),
+    'glm4_moe_lite_mtp': (((0, 15, 1), None),),
+    'glm4_moe_mtp': (((0, 11, 1), None),),
+    'glm5_next_mtp': (((0, 30, 0), None),),
+    'glm_ocr_mtp': (((0, 16, 0), None),),
+    'hy_v3_mtp': (((0, 20, 2), None),),
+    'hy_v4_mtp': (((0, 29, 0), None),),
+    'inkling_mtp': (((0, 26, 0), None),),
+    'kimi_k3_mtp': (((0, 27, 1), None),),
+    'longcat_flash_mtp': (((0, 11, 0), None),),
+    'medusa': (((0, 10, 2), (0, 33, 0)),),
+    'mimo_mtp': (((0, 11, 0), None),),
+    'mimo_v2_mtp': (((0, 21, 0), None),),
+    'minimax_m3_mtp': (((0, 24, 0), None),),
+    'mlp_speculator': (((0, 10, 2), (0, 33, 0)),),
+    'mtp': (((0, 11, 0), None),),
+    'nemotron_h_mtp': (((0, 17, 1), None),),
+    'ngram': (((0, 10, 2), None),),
+    'ngram_gpu': (((0, 18, 1), None),),
+    'pangu_ultra_moe_mtp': (((0, 11, 1), None),),
+    'qwen3_5_mtp': (((0, 17, 1), None),),
+    'qwen3_next_mtp': (((0, 10, 2), None),),
+    'qwen4_exp_mtp': (((0, 29, 0), None),),
+    'step3p5_mtp': (((0, 15, 1), None),),
+    'step5_mtp': (((0, 33, 0), None),),
+    'suffix': (((0, 11, 1), None),),
+}
+MTP_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
+    'bailing_hybrid_mtp': (((0, 25, 1), None),),
+    'bailing_hybrid_v3_mtp': (((0, 28, 0), None),),
+    'deepseek_mtp': (((0, 11, 1), None),),
+    'dots3_note_mtp': (((0, 28, 0), None),),
+    'ernie_mtp': (((0, 11, 1), None),),
+    'exaone4_5_mtp': (((0, 20, 2), None),),
+    'exaone_moe_mtp': (((0, 14, 1), None),),
+    'gemma4_mtp': (((0, 21, 0), None),),
+    'glm4_moe_lite_mtp': (((0, 15, 1), None),),
+    'glm4_moe_mtp': (((0, 11, 1), None),),
+    'glm5_next_mtp': (((0, 30, 0), None),),
+    'glm_ocr_mtp': (((0, 16, 0), None),),
+    'hy_v3_mtp': (((0, 20, 2), None),),
+    'hy_v4_mtp': (((0, 29, 0), None),),
+    'inkling_mtp': (((0, 26, 0), None),),
+    'kimi_k3_mtp': (((0, 27, 1), None),),
+    'longcat_flash_mtp': (((0, 11, 1), None),),
+    'mimo_mtp': (((0, 11, 1), None),),
+    'mimo_v2_mtp': (((0, 21, 0), None),),
+    'minimax_m3_mtp': (((0, 24, 0), None),),
+    'mtp': (((0, 11, 1), None),),
+    'nemotron_h_mtp': (((0, 17, 1), None),),
+    'pangu_ultra_moe_mtp': (((0, 11, 1), None),),
+    'qwen3_5_mtp': (((0, 17, 1), None),),
+    'qwen3_next_mtp': (((0, 11, 1), None),),
+    'qwen4_exp_mtp': (((0, 29, 0), None),),
+    'step3p5_mtp': (((0, 15, 1), None),),
+    'step5_mtp': (((0, 33, 0), None),),
+}
+QUANT_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
+    'auto-round': (((0, 10, 2), (0, 15, 1)),),
+    'auto_awq': (((0, 24, 0), None),),
+    'auto_gptq': (((0, 22, 1), None),),
+    'awq': (((0, 10, 2), None),),
+    'awq_marlin': (((0, 10, 2), None),),
+    'bitblas': (((0, 10, 2), (0, 16, 0)),),
+    'bitsandbytes': (((0, 10, 2), (0, 28, 0)),),
+    'compressed-tensors': (((0, 10, 2), None),),
+    'cpu_awq': (((0, 12, 0), (0, 23, 0)),),
+    'cpu_gptq': (((0, 12, 0), (0, 14, 1)),),
+    'deepseek_v4_fp8': (((0, 20, 2), None),),
+    'deepspeedfp': (((0, 10, 2), (0, 15, 1)),),
+    'experts_int8': (((0, 10, 2), None),),
+    'fbgemm_fp8': (((0, 10, 2), None),),
+    'fp8': (((0, 10, 2), None),),
+    'fp8_per_block': (((0, 20, 2), None),),
+    'fp8_per_channel': (((0, 24, 0), None),),
+    'fp8_per_tensor': (((0, 20, 2), None),),
+    'fp_quant': (((0, 11, 1), None),),
+    'gguf': (((0, 10, 2), (0, 24, 0)),),
+    'gpt_oss_mxfp4': (((0, 20, 2), None),),
+    'gptq': (((0, 10, 2), None),),
+    'gptq_bitblas': (((0, 10, 2), (0, 16, 0)),),
+    'gptq_marlin': (((0, 10, 2), None),),
+    'gptq_marlin_24': (((0, 10, 2), (0, 16, 0)),),
+    'hqq': (((0, 10, 2), (0, 15, 1)),),
+    'humming': (((0, 20, 2), None),),
+    'inc': (((0, 10, 2), None),),
+    'int8_per_channel_weight_only': (((0, 20, 2), None),),
+    'ipex': (((0, 10, 2), (0, 16, 0)),),
+    'modelopt': (((0, 10, 2), None),),
+    'modelopt_fp4': (((0, 10, 2), None),),
+    'modelopt_mixed': (((0, 17, 1), None),),
+    'modelopt_mxfp8': (((0, 16, 0), None),),
+    'moe_wna16': (((0, 10, 2), None),),
+    'mxfp4': (((0, 10, 2), None),),
+    'mxfp8': (((0, 19, 1), None),),
+    'nvfp4_per_token': (((0, 26, 0), None),),
+    'online': (((0, 20, 2), None),),
+    'petit_nvfp4': (((0, 10, 2), (0, 20, 2)),),
+    'ptpc_fp8': (((0, 10, 2), (0, 19, 1)),),
+    'quark': (((0, 10, 2), None),),
+    'rtn': (((0, 10, 2), (0, 15, 1)),),
+    'torchao': (((0, 10, 2), None),),
+    'tpu_int8': (((0, 10, 2), (0, 14, 1)),),
+}
+FLAG_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
+    'adaptive_verification_dspark_only': (((0, 16, 0), (0, 30, 0)),),
+    'bools_checked': (((0, 11, 0), None),),
+    'dashed_keys': (((0, 26, 0), None),),
+    'disable_by_batch_size_at_least_2': (((0, 10, 2), None),),
+    'draft_model_inferred': (((0, 17, 1), None),),
+    'draft_model_runs': (((0, 15, 1), None),),
+    'draft_tp_at_least_1': (((0, 11, 1), None),),
+    'lax_lookup': (((0, 10, 2), None),),
+    'lax_numbers': (((0, 11, 1), None),),
+    'lookup_null': (((0, 10, 2), None),),
+    'lookup_order_ngram_only': (((0, 11, 0), None),),
+    'max_model_len_at_least_1': (((0, 11, 1), None),),
+    'method_null_infers': (((0, 10, 2), None),),
+    'quantization_checked': (((0, 10, 2), (0, 19, 1)),),
+    'refuses_unknown_keys': (((0, 16, 0), None),),
+    'tensor_parallel_size_refused': (((0, 15, 1), None),),
+    'tokens_any_number': (((0, 10, 2), (0, 11, 1)),),
+}
+# END generated
+
+KNOWN_UP_TO: Version = RELEASES_RUN[-1]
+
+
+def _release(version: Version) -> Version:
+    """The release run whose facts judge `version`: the one of its minor release at or below it (the
+    minor's first run if none is), else the newest older one (the oldest run for anything older)."""
+    same = [r for r in RELEASES_RUN if r[:2] == version[:2]]
+    if same:
+        older = [r for r in same if r <= version]
+        return older[-1] if older else same[0]
+    older = [r for r in RELEASES_RUN if r <= version]
+    return older[-1] if older else RELEASES_RUN[0]
+
+
+def _named(release: Version) -> str:
+    """A release run as messages name it: its minor where only one patch of that minor was run."""
+    if sum(1 for r in RELEASES_RUN if r[:2] == release[:2]) == 1:
+        return shown((release[0], release[1], 0))
+    return shown(release)
+
+
+def _in(spans: tuple, version: Version) -> bool:
+    r = _release(version)
+    return any(since <= r and (until is None or r < until) for since, until in spans)
+
+
+def _flag(name: str, version: Version) -> bool:
+    return _in(FLAG_SPANS.get(name, ()), version)
+
+
+def _since(spans: tuple, version: Version) -> Version | None:
+    """The first release run after `version` that has it."""
+    later = [since for since, _ in spans if since > _release(version)]
+    return min(later) if later else None
+
+
+def _until(spans: tuple, version: Version) -> Version | None:
+    """The release run, at or before `version`, that first lacked it after having it."""
+    gone = [until for _, until in spans if until is not None and until <= _release(version)]
+    return max(gone) if gone else None
+
+
+# The methods in the order suggestions list them (the rest of a release's names follow, sorted).
+_ORDER = ("ngram", "draft_model", "suffix", "eagle", "eagle3", "medusa", "mlp_speculator", "mtp", "ngram_gpu",
+          "dflash", "custom_class", "dspark", "extract_hidden_states")
+MTP_SINCE: Version = METHOD_SPANS["mtp"][0][0]
+ALL_MTP_ALIASES = tuple(sorted(n for n in MTP_SPANS if n != "mtp"))
+# vLLM's `__post_init__`: these need a draft `model` (mtp and dspark default it to the target model).
+NEEDS_MODEL = frozenset({"eagle", "eagle3", "draft_model", "medusa", "mlp_speculator", "dflash", "custom_class"})
+# prompt_lookup_* apply to these (vLLM's `__post_init__` checks min <= max for them only).
+NGRAM_METHODS = frozenset({"ngram", "ngram_gpu"})
+
+
+def available(method: str, version: Version) -> bool:
+    """Whether a server of `version` takes this method name (an MTP alias included)."""
+    return isinstance(method, str) and _in(METHOD_SPANS.get(method, ()), version)
+
+
+def methods_for(version: Version) -> list[str]:
+    """The method names to suggest for `version`: the MTP aliases only before `mtp` existed."""
+    names = [m for m in METHOD_SPANS if available(m, version)]
+    has_mtp = "mtp" in names
+    names = [m for m in names if not (has_mtp and m in MTP_SPANS and m != "mtp")]
+    first = [m for m in _ORDER if m in names]
+    return first + sorted(m for m in names if m not in first)
+
+
+def introduced(method: str) -> Version | None:
+    """The first release run that takes `method` (for other stages: e.g. plain workloads' fallback)."""
+    spans = METHOD_SPANS.get(method)
+    return spans[0][0] if spans else None
+
+
+def _compact(obj: dict) -> str:
+    # default=str: an already-parsed value from YAML may hold a date; the proposal then shows it as text.
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _with(obj: dict, key: str, value: Any = None, *, drop: bool = False, rename: str | None = None) -> str:
+    """The value with one key changed, dropped or renamed, in the user's key order."""
+    out: dict = {}
+    for k, v in obj.items():
+        if k != key:
+            out[k] = v
+        elif rename is not None:
+            out[rename] = v
+        elif not drop:
+            out[k] = value
+    return _compact(out)
+
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def _as_int(value: Any, lax: bool) -> int | None:
+    """The integer vLLM reads from `value`, or None where it refuses it. Strict: a JSON integer only. Lax
+    (pydantic's lax mode, the releases whose SpeculativeConfig is a pydantic dataclass): also true/false,
+    a float with no fraction, and a string of ASCII digits."""
+    if isinstance(value, bool):
+        return int(value) if lax else None
+    if isinstance(value, int):
+        return value
+    if not lax:
+        return None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+        return int(value.strip())
+    return None
+
+
+# pydantic's lax booleans (its `bool_parsing`): what a `bool` field takes besides true and false.
+_BOOL_TEXT = frozenset({"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"})
+
+
+def _as_bool_ok(value: Any) -> bool:
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return value in (0, 1)
+    if isinstance(value, float):
+        return value in (0.0, 1.0)
+    return isinstance(value, str) and value.strip().lower() in _BOOL_TEXT
+
+
+def _parse(value: Any) -> tuple[Any, list[Finding]]:
+    if not isinstance(value, str):
+        return value, []  # already parsed (a mapping from a policy, or what json.loads made of the text)
+    try:
+        return json.loads(value), []
+    except ValueError as exc:
+        return None, [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
+
+
+def check_speculative_config(value: Any, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
+    """Findings about a `speculative-config` value (its text, or a parsed mapping) for a vLLM release.
+
+    Raises ValueError for a `vllm_version` that is no release number (the setting is validated up front).
+    """
+    version = parse_version(vllm_version)
+    v = shown(version)
+    # vLLM's `optional_type`: "" and "None" are no config at all, as is JSON null; the server starts without
+    # speculative decoding (from 0.10.2, the oldest release run).
+    if value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null")):
+        shown_value = "null" if value is None else json.dumps(value)
+        return [Finding(f"speculative-config is {shown_value}, which vLLM {v} reads as no speculative config: the server starts without speculative decoding; write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}', or remove the key", id="SD617", severity=Severity.WARNING)]
+    cfg, findings = _parse(value)
+    if findings:
+        return findings
+    if not isinstance(cfg, dict):
+        kind = "a list" if isinstance(cfg, list) else "a string" if isinstance(cfg, str) else "a boolean" if isinstance(cfg, bool) else "a number"
+        return [Finding(f"speculative-config is {kind}, not a JSON object; vLLM exits at start-up: write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}'", id="SD602", severity=Severity.ERROR)]
+    if _flag("dashed_keys", version):
+        # From this release create_speculative_config reads `num-speculative-tokens` as `num_speculative_tokens`.
+        cfg = {(k.replace("-", "_") if isinstance(k, str) else k): val for k, val in cfg.items()}
+    method, method_findings = _method(cfg, version, v)
+    findings += method_findings
+    findings += _tokens(cfg, method, version)
+    findings += _lookup(cfg, method, version)
+    findings += _values(cfg, version, v, method)
+    findings += _keys(cfg, version, v)
+    findings += _advice(cfg, version, v)
+    return findings
+
+
+def _inferred(cfg: dict, version: Version) -> str:
+    """The method vLLM's `__post_init__` infers from a `model` without a method."""
+    model = cfg.get("model")
+    if (isinstance(model, str) and "." in model and "/" not in model and available("custom_class", version)
+            and not model.startswith(("http://", "https://", "file://"))):
+        return "custom_class"
+    return "ngram" if model in ("ngram", "[ngram]") else "draft_model"
+
+
+def _method(cfg: dict, version: Version, v: str) -> tuple[Any, list[Finding]]:
+    """The method vLLM goes on with (None where it refuses the value), and what is wrong with it."""
+    method = cfg.get("method")
+    choices = ", ".join(methods_for(version))
+    has_model = isinstance(cfg.get("model"), str) and bool(cfg["model"])
+    if method is None and ("method" not in cfg or _flag("method_null_infers", version)):
+        if not has_model:
+            return None, [Finding('speculative-config has neither "method" nor "model"; vLLM takes it for a draft model without one and exits at start-up: add "method" (for example "ngram" or "mtp")', id="SD605", severity=Severity.ERROR)]
+        method = _inferred(cfg, version)
+        return method, _draft_model(cfg, method, version, v, inferred=True)
+    if not isinstance(method, str) or method not in METHOD_SPANS:
+        fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
+        shown_method = _compact(method) if isinstance(method, (dict, list)) else json.dumps(method)
+        return None, [Finding(f"method {shown_method} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
+    if not available(method, version):
+        since = _since(METHOD_SPANS[method], version)
+        when = f"added in vLLM {_named(since)}" if since else f"removed in vLLM {_named(_until(METHOD_SPANS[method], version))}"
+        return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
+    if method in NEEDS_MODEL and not has_model:
+        return None, [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
+    return ("mtp" if method in ALL_MTP_ALIASES else method), _draft_model(cfg, method, version, v, inferred=False)
+
+
+def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
+    """Draft-model speculation: refused up to 0.14 ("not supported yet"), and without a method up to 0.16."""
+    if method != "draft_model":
+        return []
+    if inferred and not _flag("draft_model_inferred", version):
+        what, why = 'has a "model" and no "method", which vLLM reads as a draft model', "\"Unsupported speculative method: 'None'\"" if _flag("draft_model_runs", version) else '"Speculative decoding with draft model is not supported yet"'
+    elif not _flag("draft_model_runs", version):
+        what, why = "asks for a draft model" if not inferred else 'has a "model" and no "method", which vLLM reads as a draft model', '"Speculative decoding with draft model is not supported yet"'
+    else:
+        return []
+    return [Finding(f'speculative-config {what}, and vLLM {v} cannot run that ({why}), so the server exits at start-up: give the "method" the draft model is for (for example "eagle3"), or use "ngram"', "model", id="SD618", severity=Severity.ERROR)]
+
+
+def _tokens(cfg: dict, method: Any, version: Version) -> list[Finding]:
+    if "num_speculative_tokens" not in cfg:
+        if cfg.get("method") == "suffix":
+            return []  # suffix defaults num_speculative_tokens (to 24)
+        return [Finding('speculative-config has no "num_speculative_tokens"; vLLM needs it for every method but suffix and exits at start-up: add it (KAITO uses 1 for mtp, 5 for ngram)', "num_speculative_tokens", id="SD606", severity=Severity.ERROR)]
+    tokens = cfg["num_speculative_tokens"]
+    if _flag("tokens_any_number", version):
+        # 0.11.0: a plain dataclass field, compared with 0: any JSON number (a boolean too) above it runs.
+        bad = not isinstance(tokens, (int, float)) or not tokens > 0
+    else:
+        count = _as_int(tokens, _flag("lax_numbers", version))
+        bad = count is None or count < 1
+    if bad:
+        return [Finding(f"num_speculative_tokens is {json.dumps(tokens, default=str)}; vLLM needs an integer greater than 0 and exits at start-up: write a JSON integer such as 5 (no quotes)", "num_speculative_tokens", id="SD607", severity=Severity.ERROR)]
+    return []
+
+
+def _lookup(cfg: dict, method: Any, version: Version) -> list[Finding]:
+    findings, numbers = [], {}
+    lax = _flag("lax_lookup", version)
+    for key in ("prompt_lookup_min", "prompt_lookup_max"):
+        if key not in cfg or (cfg[key] is None and _flag("lookup_null", version)):
+            continue
+        number = _as_int(cfg[key], lax)
+        if number is None or number < 1:
+            findings.append(Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM needs an integer of at least 1 and exits at start-up: write a JSON integer such as 2 (no quotes), or leave it out", key, id="SD608", severity=Severity.ERROR))
+        numbers[key] = number
+    low, high = numbers.get("prompt_lookup_min"), numbers.get("prompt_lookup_max")
+    if (not findings and low is not None and high is not None and low > high
+            and (method in NGRAM_METHODS or not _flag("lookup_order_ngram_only", version))):
+        findings.append(Finding(f"prompt_lookup_min ({low}) is greater than prompt_lookup_max ({high}); vLLM exits at start-up: make prompt_lookup_min at most prompt_lookup_max", "prompt_lookup_min", id="SD609", severity=Severity.ERROR))
+    return findings
+
+
+# key -> (the flag of the releases that check it, what it must be, the fix)
+_CHECKED = {
+    "draft_tensor_parallel_size": ("draft_tp_at_least_1", "an integer of at least 1", "write 1, or leave it out"),
+    "max_model_len": ("max_model_len_at_least_1", "an integer of at least 1", "write the draft's context length, or leave it out"),
+    "disable_padded_drafter_batch": ("bools_checked", "true or false", "write true or false (no quotes)"),
+    "enforce_eager": ("bools_checked", "true or false", "write true or false (no quotes)"),
+    "disable_by_batch_size": ("disable_by_batch_size_at_least_2", "an integer of at least 2", "remove it: it has no effect since vLLM 0.10"),
+}
+
+
+def _values(cfg: dict, version: Version, v: str, method: Any = None) -> list[Finding]:
+    """Values of the other keys that the release's own validation refuses."""
+    problems = []
+    for key, (flag, what, fix) in _CHECKED.items():
+        if key not in cfg or cfg[key] is None or not _flag(flag, version) or not _in(FIELD_SPANS.get(key, ()), version):
+            continue
+        val = cfg[key]
+        if what.startswith("true"):
+            bad = not _as_bool_ok(val)
+        else:
+            number = _as_int(val, _flag("lax_lookup", version))
+            bad = number is None or number < (2 if "2" in what else 1)
+        if bad:
+            problems.append((key, what, fix))
+    if (cfg.get("enable_adaptive_verification") not in (None, False) and method != "dspark"
+            and _flag("adaptive_verification_dspark_only", version)
+            and _in(FIELD_SPANS.get("enable_adaptive_verification", ()), version)):
+        problems.append(("enable_adaptive_verification", '"method":"dspark" for it ("Adaptive verification only supported with DSpark")', "remove it"))
+    findings = [Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM {v} needs {what} and exits at start-up: {fix}", key, id="SD619", severity=Severity.ERROR) for key, what, fix in problems]
+    quant = cfg.get("quantization")
+    if isinstance(quant, str) and _flag("quantization_checked", version) and QUANT_SPANS:
+        names = sorted(n for n, spans in QUANT_SPANS.items() if _in(spans, version))
+        if names and quant not in names:
+            findings.append(Finding(f"quantization {json.dumps(quant)} is not a quantization method vLLM {v} knows, so the server exits at start-up: use one of {', '.join(names)}, or leave it out (the draft then follows the target)", "quantization", id="SD620", severity=Severity.ERROR))
+    return findings
+
+
+def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
+    findings = []
+    refuses = _flag("refuses_unknown_keys", version)
+    known = sorted(k for k, spans in FIELD_SPANS.items() if _in(spans, version))
+    for key in cfg:
+        if key == "tensor_parallel_size" and _flag("tensor_parallel_size_refused", version):
+            findings.append(Finding(f"vLLM {v} refuses tensor_parallel_size in the speculative-config (\"'tensor_parallel_size' is not a valid argument\") and exits at start-up: rename it to draft_tensor_parallel_size", key, proposed=_with(cfg, key, rename="draft_tensor_parallel_size") if "draft_tensor_parallel_size" not in cfg else _with(cfg, key, drop=True), id="SD621", severity=Severity.ERROR))
+            continue
+        spans = FIELD_SPANS.get(key, ()) if isinstance(key, str) else ()
+        if _in(spans, version):
+            if key in UNUSED_KEYS:
+                gone = _since_gone(spans, version)
+                findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {_named(gone)} removed it)" if gone else ""), v))
+            continue
+        removed, added = _until(spans, version), _since(spans, version)
+        if removed and refuses:
+            findings.append(Finding(f"{key} was removed in vLLM {_named(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
+            continue
+        if removed:
+            findings.append(_ignored(cfg, key, f"was removed in vLLM {_named(removed)}", v))
+            continue
+        import difflib  # only for a misspelled key: its import compiles a pattern and a namedtuple
+        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+        fix = f'rename it to "{close[0]}"' if close else "remove it"
+        proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
+        later = f" (vLLM {_named(added)} added it)" if added else ""
+        if refuses:
+            findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which refuses unknown keys, so the server exits at start-up: {fix}", key, proposed=proposed, id="SD613", severity=Severity.ERROR))
+        else:
+            findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which ignores it: {fix}", key, proposed=proposed, id="SD614", severity=Severity.WARNING))
+    return findings
+
+
+# Fields a release accepts and validates but no other code of it reads (read, not run: a grep of each
+# release's source from 0.10.2 to 0.16.0 finds `disable_by_batch_size` only in its config class).
+UNUSED_KEYS = frozenset({"disable_by_batch_size"})
+
+
+def _since_gone(spans: tuple, version: Version) -> Version | None:
+    """The first release run after `version` without it (it has it at `version`)."""
+    ends = [until for since, until in spans if until is not None and since <= _release(version) < until]
+    return min(ends) if ends else None
+
+
+def _ignored(cfg: dict, key: str, why: str, v: str) -> Finding:
+    return Finding(f"{key} {why}: vLLM {v} ignores it; remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD612", severity=Severity.WARNING)
+
+
+def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
+    method = cfg.get("method")
+    if isinstance(method, str) and method in ALL_MTP_ALIASES and available(method, version) and available("mtp", version):
+        return [Finding(f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", proposed=_with(cfg, "method", "mtp"), id="SD615", severity=Severity.INFO)]
+    if method == "suffix" and available("suffix", version):
+        return [Finding("method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method", id="SD616", severity=Severity.INFO)]
+    return []
+
+
+# --- the dotted form (VLLM.md "On the command line") ------------------------------------------------------
+# KAITO's runtime (presets/workspace/inference/vllm/inference_api.py) passes each `vllm:` key of
+# inference_config.yaml as `--<key> <str(value)>`, the value as `yaml.safe_load` read it. vLLM's
+# FlexibleArgumentParser (vllm/utils/argparse_utils.py) merges every `--speculative-config.<a>[.<b>…] <v>`
+# (`_` or `-` before the first dot) into one object: the value through `json.loads`, else
+# `human_readable_int` (`5k`), else the text; a key ending in `+` is a list from the comma-separated
+# text; repeated keys merge (mappings recursively, lists concatenated, anything else: the last wins). That
+# object is appended as the last `--speculative-config`, so a JSON `speculative-config` beside dotted keys
+# is dropped.
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+_DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+_BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+# A mapping or list as a dotted value: str() of it is what KAITO passes, but YAML aliases can make it
+# exponentially large (a billion laughs in 30 lines); past this many elements it is not spelled out.
+_MAX_ELEMENTS = 10_000
+
+
+def _elements(value: Any, budget: int) -> int:
+    """How many elements `value` spells out when printed, counting shared parts each time, up to `budget`."""
+    stack, seen = [value], 0
+    while stack and seen <= budget:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return seen
+
+
+def _kaito_text(value: Any) -> str:
+    """The text KAITO's runtime puts on the command line: Python's str() of the YAML value (a structure too
+    large to spell out stands for itself as a short text; it is no speculative-config value either way)."""
+    if isinstance(value, (dict, list)) and _elements(value, _MAX_ELEMENTS) > _MAX_ELEMENTS:
+        return f"<a {type(value).__name__} of more than {_MAX_ELEMENTS} elements>"
+    return str(value)
+
+
+def _human_int(text: str) -> Any:
+    """vLLM's human_readable_int, or None where it raises (a plain int is json.loads's already)."""
+    m = _HUMAN_INT.fullmatch(text.strip())
+    if not m:
+        return None
+    number, suffix = m.groups()
+    # `\d` and int() as vLLM's own (٣k is 3000 there too). What they cannot convert (4 300 digits or more, a
+    # float too large for an int) fails vLLM's start-up; here the text stays, which the checks refuse too.
+    try:
+        if suffix in _DECIMAL:
+            return int(float(number) * _DECIMAL[suffix])
+        return int(number) * _BINARY[suffix] if number.isdigit() else None
+    except (ValueError, OverflowError):
+        return None
+
+
+def _merged(into: dict, update: dict) -> None:
+    for k, v in update.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _merged(into[k], v)
+        elif isinstance(v, list) and isinstance(into.get(k), list):
+            into[k] = into[k] + v
+        else:
+            into[k] = v
+
+
+def dotted_config(entries: list[tuple[str, Any]]) -> dict:
+    """The object vLLM builds from dotted `speculative-config.<field>` keys (in file order; each key with
+    its `vllm:` value as read from YAML), as KAITO's runtime passes them to it."""
+    out: dict = {}
+    for key, raw in entries:
+        field = key.split(".", 1)[1]
+        text = _kaito_text(raw)
+        if field.endswith("+"):
+            field, text = field[:-1], json.dumps(text.split(","))
+        try:
+            value: Any = json.loads(text)
+        except ValueError:
+            value = _human_int(text)
+            value = text if value is None else value
+        for part in reversed(field.split(".")):
+            value = {part: value}
+        _merged(out, value)
+    return out

@@ -1,0 +1,398 @@
+"""functionConfig (and environment) -> frozen Settings, validated once, up front.
+
+Errors name the setting, say what arrived and what was expected. No other stage reads raw config.
+"""
+from __future__ import annotations
+
+import re
+import json
+from ..text.record import dataclass, field
+from types import MappingProxyType
+from collections.abc import Mapping
+from typing import Any
+
+from ..domain import constants as C
+from ..text import krm
+from ..text.quoting import goquote
+from ..domain.presets import (DEFAULT_TABLE, TABLES_VERSION, PresetTable, json_int, lone_surrogate, not_unicode,
+    parse_config_json)
+from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
+from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
+from ..domain.vllm_schema import parse_version as vllm_release
+from ..text.results import Severity
+
+# The `kaitoVersion` a user who sets nothing gets. Still the tables' release (v0.13.0, the open pull request
+# kaito-project/kaito#2312); issue 21 recommends v0.12.0, the newest release, whose rules (krm_fn/model/rollout.py)
+# give output that is safe on v0.10-v0.12 and on the v0.13 code alike. Switching it is one line here, but it
+# changes most golden fixtures and the tests that expect a quiet run (SD420 on every Workspace enabled without
+# a config of its own): left to the lead.
+DEFAULT_KAITO_VERSION = "v0.13.0"
+MODES = ("materialize", "validate")
+FAIL_ON = ("error", "warning")
+SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
+            "disable", "prometheusRules", "minAcceptanceRate")
+# Environment names for the settings that make sense outside a functionConfig.
+ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
+             "ngramFallback": "NGRAM_FALLBACK", "kaitoVersion": "KAITO_VERSION",
+             "vllmVersion": "VLLM_VERSION", "featureGates": "FEATURE_GATES", "disable": "DISABLE",
+             "prometheusRules": "PROMETHEUS_RULES", "minAcceptanceRate": "MIN_ACCEPTANCE_RATE"}
+
+# KAITO's --feature-gates names (pkg/featuregates/featuregates.go, v0.12.0). The function follows two of
+# them; the others are accepted so that a cluster's flag can be pasted as it is.
+GATE_VLLM = "vLLM"
+GATE_MRI = "enableMultiRoleInferenceController"
+KAITO_GATES = (GATE_VLLM, "disableNodeAutoProvisioning", "gatewayAPIInferenceExtension",
+               "enableInferenceSetController", "enableMIG", "enableAccelerator", GATE_MRI, "ModelMirror",
+               "ModelStreaming", "enableBaseImageAutoUpgrade")
+# Both on by default: KAITO's own default for the MultiRoleInference controller is off, but a repository
+# that holds MultiRoleInferences runs KAITO with it on.
+DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
+# Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
+_GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
+             "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
+_FINDING_ID = re.compile(r"SD[0-9]{3}")
+# ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
+_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
+
+
+# Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
+FINDINGS = {
+    "SD020": "an unknown setting",
+    "SD021": "mode is neither materialize nor validate",
+    "SD022": "failOn is neither error nor warning",
+    "SD023": "tunedPresets is not valid JSON",
+    "SD024": "tunedPresets is not a mapping of preset name to config",
+    "SD025": "a tunedPresets name is not a non-empty string",
+    "SD026": "a tunedPresets or ngramFallback config is not a speculative config",
+    "SD027": "kaitoVersion is not a KAITO release",
+    "SD028": "featureGates is not a string",
+    "SD029": "featureGates has a pair without =",
+    "SD030": "featureGates names a gate KAITO does not have",
+    "SD031": "featureGates sets a gate to something other than true or false",
+    "SD032": "the functionConfig is not a mapping",
+    "SD033": "the functionConfig ConfigMap's data is not a mapping",
+    "SD034": "the functionConfig policy's spec is not a mapping",
+    "SD035": "the functionConfig is neither a ConfigMap nor a SpeculativeDecodingPolicy",
+    "SD036": "the functionConfig cannot be read",
+    "SD037": "an input size limit that is not a size",
+    "SD038": "disable is not a list of finding ids",
+    "SD039": "disable names a malformed finding id",
+    "SD040": "disable names an unknown finding id",
+    "SD041": "disable names a finding that cannot be turned off",
+    "SD042": "vllmVersion is not a vLLM release",
+    "SD046": "prometheusRules is neither true nor false",
+    "SD047": "minAcceptanceRate is not a number from 0 to 1",
+}
+ALWAYS_ON = frozenset(FINDINGS)
+
+
+class ConfigError(Exception):
+    """A setting is unknown or has a bad value; the message names it, `field` says where it was set,
+    `id` which finding it is."""
+
+    def __init__(self, message: str, setting: str = "", field: str = "", id: str = "") -> None:
+        super().__init__(message)
+        self.setting = setting
+        self.field = field
+        self.id = id
+
+
+# The input size cap (issue 10): read before any functionConfig exists, so only the environment (and
+# `render --max-input`) can set it. Bytes, or a number with a Ki/Mi/Gi suffix.
+MAX_INPUT_ENV = "MAX_INPUT"
+DEFAULT_MAX_INPUT = 256 * 1024 * 1024
+_SIZE_UNITS = {"": 1, "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
+
+
+def parse_size(text: str) -> int:
+    """`268435456`, `256Mi`, `1Gi` -> bytes; ConfigError with a message a user can act on."""
+    raw = text.strip()
+    unit = raw[-2:] if raw[-2:] in _SIZE_UNITS else ""
+    number = raw[: len(raw) - len(unit)]
+    # ASCII digits only: str.isdigit() is true for ² and ٣ (which int() refuses or reads as 3); 18 at most,
+    # so int() never meets its 4 300-digit limit (and no size is larger).
+    if not (number.isascii() and number.isdigit()) or len(number) > 18 or int(number) == 0:
+        raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD037")
+    return int(number) * _SIZE_UNITS[unit]
+
+
+def max_input(environ: Mapping[str, str]) -> int:
+    """The input size cap from KAITO_SPECDEC_MAX_INPUT (or Argo CD's ARGOCD_ENV_ form); the plain form wins."""
+    for name in (C.ENV_PREFIX + MAX_INPUT_ENV, C.ARGOCD_ENV_PREFIX + C.ENV_PREFIX + MAX_INPUT_ENV):
+        if environ.get(name, "") != "":
+            try:
+                return parse_size(environ[name])
+            except ConfigError as exc:
+                raise ConfigError(f"environment variable {name}: {exc}", "maxInput", id=exc.id) from None
+    return DEFAULT_MAX_INPUT
+
+
+@dataclass(frozen=True)
+class Settings:
+    mode: str = "materialize"
+    fail_on: Severity = Severity.ERROR
+    presets: PresetTable = field(default=DEFAULT_TABLE)
+    kaito_version: str = DEFAULT_KAITO_VERSION
+    vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
+    vllm_version_set: bool = False             # given by a source (else a plain workload's image tag decides)
+    feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
+    disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
+    prometheus_rules: bool = False          # one PrometheusRule per namespace with enabled workloads
+    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold
+
+    @property
+    def materialize(self) -> bool:
+        return self.mode == "materialize"
+
+    @property
+    def vllm_gate(self) -> bool:
+        return self.feature_gates.get(GATE_VLLM, True)
+
+    @property
+    def mri_controller(self) -> bool:
+        return self.feature_gates.get(GATE_MRI, True)
+
+    @property
+    def knows_annotation(self) -> bool:
+        """KAITO v0.13.0 brought the annotation; older versions ignore it (and do not push a changed
+        spec.template.inference to an InferenceSet's existing Workspaces)."""
+        return version_tuple(self.kaito_version) >= (0, 13, 0)
+
+
+def version_tuple(text: str) -> tuple[int, int, int]:
+    # `v0.13.0`, `0.13` (ASCII digits only, the usual spelling and the default): without compiling the pattern.
+    parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
+    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
+        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
+    m = _VERSION.fullmatch(text)
+    if not m:
+        raise ValueError(text)
+    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+
+
+def parse_version(value: Any) -> str:
+    if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
+        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
+    major, minor, patch = version_tuple(value.strip())
+    return f"v{major}.{minor}.{patch}"
+
+
+def parse_vllm_version(value: Any) -> str:
+    """`0.25.1`, `v0.11`, `0.11.0rc2` -> the release as given, stripped (vllm_schema judges it by number)."""
+    try:
+        vllm_release(value)
+    except ValueError:
+        # Unquoted, YAML reads 0.10 as the number 0.1: refused rather than read as another release.
+        hint = " in quotes (YAML reads an unquoted 0.10 as the number 0.1)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD042") from None
+    return value.strip()
+
+
+def parse_prometheus_rules(value: Any) -> bool:
+    """`"true"`/`"false"` (a ConfigMap's data is strings), or a YAML boolean in a policy's spec."""
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    raise ConfigError(f"prometheusRules: invalid value {_q(value)}; expected \"true\" or \"false\"", "prometheusRules", id="SD046")
+
+
+# A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
+def parse_min_acceptance_rate(value: Any) -> float:
+    """`"0.3"` (a ConfigMap's data is strings) or a number in a policy's spec, from 0 to 1."""
+    number = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+        number = float(value.strip())
+    if number is None or not 0 <= number <= 1:
+        raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD047")
+    return number
+
+
+def parse_feature_gates(value: Any) -> Mapping[str, bool]:
+    """KAITO's `--feature-gates` syntax: `name=bool` pairs separated by commas (Go's ParseBool values)."""
+    if not isinstance(value, str):
+        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}", "featureGates", id="SD028")
+    gates = dict(DEFAULT_GATES)
+    for pair in value.split(","):
+        if not pair.strip():
+            continue
+        name, sep, raw = pair.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep:
+            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates", id="SD029")
+        if name not in KAITO_GATES:
+            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: {', '.join(KAITO_GATES)}", "featureGates", id="SD030")
+        if raw not in _GO_BOOLS:
+            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false", "featureGates", id="SD031")
+        gates[name] = _GO_BOOLS[raw]
+    return MappingProxyType(gates)
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Settings from KAITO_SPECDEC_* and Argo CD's ARGOCD_ENV_KAITO_SPECDEC_* (the plain form wins)."""
+    raw: dict[str, Any] = {}
+    for setting, suffix in ENV_NAMES.items():
+        for name in (C.ARGOCD_ENV_PREFIX + C.ENV_PREFIX + suffix, C.ENV_PREFIX + suffix):
+            if environ.get(name, "") != "":
+                raw[setting] = environ[name]
+    return raw
+
+
+def raw_from_function_config(fc: Any) -> dict[str, Any]:
+    """The settings mapping inside a functionConfig object (ConfigMap data or a policy's spec)."""
+    if fc is None or fc == {}:
+        return {}
+    if not isinstance(fc, dict):
+        raise ConfigError(f"functionConfig is not a mapping; expected a ConfigMap or a {krm.POLICY_KIND}", id="SD032")
+    kind = fc.get("kind")
+    if kind == krm.CONFIGMAP_KIND:
+        data = fc.get("data")
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings", id="SD033")
+        return {str(k): v for k, v in data.items()}
+    if kind == krm.POLICY_KIND:
+        spec = fc.get("spec")
+        if spec is None:
+            return {}
+        if not isinstance(spec, dict):
+            raise ConfigError(f"functionConfig {krm.POLICY_KIND} spec is not a mapping", id="SD034")
+        return dict(spec)
+    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {krm.POLICY_KIND}", id="SD035")
+
+
+def _mapping(value: Any, setting: str) -> dict[str, Any]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value, parse_int=json_int) if value.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD023") from None
+        except ValueError as exc:  # json_int's
+            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD023") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD024")
+    return value
+
+
+def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
+    """`SD112, SD008` (or, in a policy's spec, a list) -> the ids; `ids`: every known id -> whether it can
+    be turned off. A typo must not silently disable nothing, so each id is checked."""
+    entries = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
+    if entries is None or not all(isinstance(e, str) for e in entries):
+        raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD038")
+    out = set()
+    for entry in (e.strip() for e in entries):
+        if not entry:
+            continue
+        if not _FINDING_ID.fullmatch(entry):
+            raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
+        if entry not in ids:
+            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")
+        if not ids[entry]:
+            raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
+        out.add(entry)
+    return frozenset(out)
+
+
+def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None, judge_by: str | None = None) -> Settings:
+    """`ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
+    `judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
+    source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
+    unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
+    if unknown:
+        raise ConfigError(f"unknown setting {_q(unknown[0])}; known settings: {', '.join(SETTINGS)}", unknown[0], id="SD020")
+    mode = raw.get("mode", "materialize")
+    if mode not in MODES:
+        raise ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021")
+    fail_on = raw.get("failOn", "error")
+    if fail_on not in FAIL_ON:
+        raise ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD022")
+    vllm = parse_vllm_version(raw["vllmVersion"]) if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
+    judge = judge_by or vllm
+    tuned: dict[str, dict] = {}
+    if raw.get("tunedPresets") not in (None, ""):
+        for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
+            if not isinstance(name, str) or not name:
+                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
+            if lone_surrogate(name) is not None:
+                raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD025")
+            try:
+                tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
+            except ValueError as exc:  # presets.py words what is wrong with the config
+                raise ConfigError(str(exc), "tunedPresets", id="SD026") from None
+    fallback = None
+    if raw.get("ngramFallback") not in (None, ""):
+        try:
+            fallback = parse_config_json(raw["ngramFallback"], "ngramFallback", judge)
+        except ValueError as exc:
+            raise ConfigError(str(exc), "ngramFallback", id="SD026") from None
+    table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
+    version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
+    gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
+    disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
+    rules = parse_prometheus_rules(raw["prometheusRules"]) if raw.get("prometheusRules") not in (None, "") else False
+    threshold = parse_min_acceptance_rate(raw["minAcceptanceRate"]) \
+        if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
+    return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
+                    vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
+                    min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""))
+
+
+def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
+                     ids: Mapping[str, bool] | None = None) -> Settings:
+    """Environment, then the functionConfig, then explicit CLI flags: later wins (`disable` too: the
+    later list replaces the earlier one).
+
+    Each source is checked on its own first, so an error says where the bad value was set. `ids`: every
+    finding id -> whether `disable` may name it (findings.CAN_DISABLE; the catalogue sits above this
+    module, which every stage imports).
+    """
+    env = from_environment(environ)
+    try:
+        later = raw_from_function_config(fc)
+    except ConfigError:
+        later = {}  # reported below, as the functionConfig's error
+    # vLLM runs the merged version: each source's configs are judged by it.
+    version = _merged_version(env, later, overrides or {})
+    try:
+        settings_from(env, ids, version)
+    except ConfigError as exc:
+        name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
+        raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}", exc.setting, id=exc.id) from None
+    try:
+        raw = raw_from_function_config(fc)
+        settings_from(raw, ids, version)
+    except ConfigError as exc:
+        where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
+        known = exc.setting in SETTINGS
+        raise ConfigError(f"invalid functionConfig: {exc}", exc.setting, f"functionConfig.{where}.{exc.setting}" if known else "", id=exc.id) from None
+    merged = {**env, **raw, **(overrides or {})}
+    return settings_from(merged, ids)
+
+
+def _merged_version(*sources: Mapping[str, Any]) -> str | None:
+    """The vllmVersion the last source that sets one sets, if valid (an invalid one is that source's error)."""
+    for source in reversed(sources):
+        value = source.get("vllmVersion")
+        if value not in (None, ""):
+            try:
+                return parse_vllm_version(value)
+            except ConfigError:
+                return None
+    return None
+
+
+def unreadable(exc: Exception) -> ConfigError:
+    """A functionConfig that is not YAML one can construct (an alias bomb, a bad tag)."""
+    return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD036")
+
+
+def _q(value: Any) -> str:
+    """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
+    return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)

@@ -1,0 +1,123 @@
+"""Speculative decoding on a workload KAITO spreads over more than one node (issue 11, VLLM.md "Interactions").
+
+KAITO runs a replica that needs more than one node with vLLM's pipeline parallelism across the nodes (a Ray
+cluster: tensor parallelism inside a node, pipeline parallelism between them). What vLLM does with
+speculative decoding there is read from its source per release (vllm_releases.pipeline_verdict, the same
+verdict and weight as a plain workload's --pipeline-parallel-size, SD715): before 0.9 it refuses at
+start-up (an error), 0.9 runs it only with the Ray executor (a warning), from 0.10 it runs it with the whole
+draft on the last stage (a warning: that stage's memory, the others idle while it drafts).
+
+How many nodes: KAITO's node estimator decides, for every vLLM Workspace (also those an InferenceSet or a
+MultiRoleInference role creates), from the instance type's GPUs and the model's size (kaito_sizing.py
+mirrors it for KAITO's SKU tables and model catalog). Where that is knowable offline the warning names the
+estimate and proposes the instance type of the same cloud with the least GPU memory that holds the model
+on one node (SD412). Where it is not (an instance type or a model outside KAITO's tables, or BYO nodes:
+featureGates disableNodeAutoProvisioning=true) the function cannot see the GPUs; a Workspace that asks for
+more than one node with `resource.count` (deprecated; KAITO's estimator starts from it) gets the warning
+with that count (SD413). A GPU partition (MIG, accelerator count) is left alone: BYO, one slice per replica.
+
+Said once per workload and instance-type field: on the InferenceSet, not on the Workspaces it creates; on
+the MultiRoleInference's role, not on its InferenceSets.
+"""
+from __future__ import annotations
+
+
+from ..domain import kinds
+from collections.abc import Sequence
+from typing import Any
+from ..domain.inference_config import DATA_KEY
+from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
+from ..text.results import Result, Severity
+from .config import Settings
+from .decisions import Decision, Inject, Override
+from .index import Index
+from .report import about, q
+
+FINDINGS = {
+    "SD412": "speculative decoding on a workload KAITO's node estimator spreads over several nodes (pipeline parallelism)",
+    "SD413": "speculative decoding on a Workspace whose resource.count asks for several nodes",
+}
+GATE_BYO = "disableNodeAutoProvisioning"
+
+_RESOURCE = {"Workspace": ("resource",), "InferenceSet": ("spec", "template", "resource")}
+
+
+def multinode_warnings(index: Index, ds: Sequence[Decision], settings: Settings, method_of) -> list[Result]:
+    """One warning per multi-node workload (or role) whose speculative config runs there. `method_of(d)` is
+    the method an Override hands vLLM (advice reads it, dotted keys included)."""
+    children = _reported_on_parent(index)
+    out, seen = [], set()
+    for d in ds:
+        if not isinstance(d, (Inject, Override)):
+            continue
+        w = d.workload
+        if w.item.index in children or w.rewritten_by is not None:
+            continue
+        resource = _resource(w.spec.kind, d.path)
+        if resource is None or (w.item.index, resource) in seen:
+            continue
+        seen.add((w.item.index, resource))
+        method = d.method if isinstance(d, Inject) else method_of(d)
+        found = _warning(d, resource, method if isinstance(method, str) and method else "this method", settings)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _reported_on_parent(index: Index) -> set[int]:
+    """The Workspaces of an InferenceSet in the list: KAITO creates them from its template."""
+    return {c.item.index for w in index.workloads if w.spec.kind == "InferenceSet"
+            for c in index.children(w, "Workspace")}
+
+
+def _resource(kind: str, ref_path: tuple) -> tuple | None:
+    """Where the workload (or the role of this config reference) names its resources."""
+    if kind == "MultiRoleInference":
+        return ref_path[:-1]  # spec.roles[i]: instanceType beside runtimeConfig
+    return _RESOURCE.get(kind)
+
+
+def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> Result | None:
+    w = d.workload
+    data = w.effective
+    if kinds.get(data, resource + ("partition",)) is not None:
+        return None
+    instance_type = kinds.get(data, resource + ("instanceType",))
+    preset = kinds.preset_name(w.spec, data) or ""
+    gpus = None if settings.feature_gates.get(GATE_BYO, False) else gpus_of(instance_type)
+    model = model_of(preset)
+    if gpus is not None and model is not None:
+        nodes = nodes_per_replica(model, gpus, explicit_max_model_len(_inference_config(d)))
+        if nodes is None or nodes < 2:
+            return None
+        alt = one_node_instance_type(model, gpus, explicit_max_model_len(_inference_config(d)))
+        extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
+        hint = f" (such as {alt})" if alt else ""
+        verdict = _pipeline(settings)
+        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.count} GPU{'s' if gpus.count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, use an instance type that holds it on one node{hint}",
+                     w.item, kinds.dotted(resource + ("instanceType",)), id="SD412", **extra)
+    count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
+    if isinstance(count, int) and not isinstance(count, bool) and count > 1:
+        verdict = _pipeline(settings)
+        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"resource.count is {count}: KAITO may run one replica on {count} nodes (its node estimator starts from resource.count and decides from GPUs this function cannot see here), and then vLLM runs with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, keep it on one node",
+                     w.item, "resource.count", id="SD413")
+    return None
+
+
+def _pipeline(settings: Settings):
+    """What the vllmVersion vLLM does with speculative decoding under pipeline parallelism: the same verdict,
+    with the same weight, as for a plain workload's --pipeline-parallel-size (vllm_releases, issue #22)."""
+    from ..domain.vllm_releases import pipeline_verdict
+    from ..domain.vllm_schema import parse_version, shown
+    version = parse_version(settings.vllm_version)
+    return pipeline_verdict(version, f"{shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
+                            else shown(version))
+
+
+def _inference_config(d: Decision) -> str | None:
+    if d.source is None:
+        return None
+    data = d.source.data().get("data")
+    text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    return text if isinstance(text, str) else None
+

@@ -1,0 +1,130 @@
+"""What KAITO's controllers make of the output on each release, between two renders.
+
+The function cannot see the cluster, so its output must be safe for workloads that already run. The facts,
+read off KAITO's source (quoted in tests/kaito_model.py, which tests every life cycle against them):
+
+- v0.11-v0.12: `--kaito-config-file` is on the vLLM command only when the Workspace had a config when its
+  StatefulSet was made (`pkg/model/interface.go`; `preset_inferences.go` mounts one only `if userConfig :=
+  ctx.Workspace.Inference.Config; userConfig != ""`), and on a new revision the Workspace controller copies
+  env, volume mounts, init containers and volumes into the existing StatefulSet, not the command
+  (`workspace_controller.go`, v0.12.0, 669-672). So a config reference added to a running Workspace is
+  mounted and never read (speculation silently off), and one taken away leaves the flag naming a file no
+  volume provides (inference_api.py opens it: crash-loop). v0.10 always mounts a config (its default
+  `inference-params-template` when none is named), so the flag is always there; the v0.13 code copies the
+  command too (design #2303, step 4.5).
+- Every release: an InferenceSet's existing Workspaces keep the `inference` they were created with (v0.12
+  updates their labels only, `inferenceset_controller.go` 389-425; the v0.13 code syncs the opt-in key
+  only), and a MultiRoleInference reaches its Workspaces through its InferenceSets.
+- A MultiRoleInference's annotations are copied to its InferenceSets only `if len(mri.Annotations) > 0`
+  (`pkg/controllers/multiroleinference/controller.go`, v0.12.0, 466).
+
+So: a disabled Workspace the function gave a config keeps a config reference on v0.11-v0.12 (a derived
+ConfigMap without `speculative-config`, SD421); derived ConfigMaps an InferenceSet's or MultiRoleInference's
+existing Workspaces mount are kept (SD422); and warnings say what only recreating achieves (SD420, SD424)
+or what KAITO leaves as it was (SD423); those notes are the stage in rollout_notes.py.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain import constants as C
+from ..domain import kinds
+from ..domain.derived import content_hash
+from ..domain.inference_config import DATA_KEY
+from ..text import krm
+from ..text.reader import Item
+from ..text.results import Result, Severity
+from .config import Settings, version_tuple
+from .decisions import source_of
+from .index import Index, Workload
+from .report import about, q
+
+FINDINGS = {
+    "SD421": "KAITO v0.11-v0.12: a disabled Workspace keeps a config reference (a derived ConfigMap without speculative-config)",
+    "SD422": "a derived ConfigMap kept: the Workspaces an InferenceSet already has still mount it",
+}
+KEPT_ANNOTATION = C.KEPT_ANNOTATION
+OFF_BODY = "vllm: {}\n"
+DELETE_CHILDREN = "kubectl delete workspace -l inferenceset.kaito.sh/created-by="
+
+
+def command_is_fixed(settings: Settings) -> bool:
+    """KAITO v0.11-v0.12: the vLLM command of an existing StatefulSet never changes, and it reads a config
+    file only when the Workspace had a config at creation."""
+    return (0, 11, 0) <= version_tuple(settings.kaito_version) < (0, 13, 0)
+
+
+def _ns(namespace: str) -> str:
+    return f" -n {namespace}" if namespace else ""
+
+
+def _is_child(w: Workload) -> bool:
+    return w.spec is kinds.WORKSPACE and C.INFERENCESET_CREATED_BY in w.labels()
+
+
+def _runs_vllm_preset(w: Workload, settings: Settings) -> bool:
+    return kinds.preset_name(w.spec, w.data) is not None and kinds.runtime(w.spec, w.data, settings.vllm_gate) == C.RUNTIME_VLLM
+
+
+def off_configmap(namespace: str) -> dict:
+    """The derived ConfigMap a disabled Workspace keeps on v0.11-v0.12: its flag needs a file, and an empty
+    `vllm:` adds nothing to the command."""
+    annotations = {C.DERIVED_ANNOTATION: "true"}
+    data = {DATA_KEY: OFF_BODY}
+    name = "specdec-off-" + content_hash({"labels": {}, "annotations": annotations, "data": data})
+    metadata: dict = {"name": name}
+    if namespace:
+        metadata["namespace"] = namespace
+    metadata["annotations"] = annotations
+    return {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND, "metadata": metadata, "data": data}
+
+
+def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) -> bool:
+    """A disabled Workspace that must keep a config reference: on v0.11-v0.12, one that points at a derived
+    ConfigMap made from none, or says "false" and names none (the source files of kustomize, Argo CD and Flux
+    never show the reference an earlier render gave)."""
+    if w.spec is not kinds.WORKSPACE or _is_child(w) or not command_is_fixed(settings) or not _runs_vllm_preset(w, settings):
+        return False
+    if isinstance(current, str) and current:
+        src_name, _, via = source_of(index, w.namespace, current)
+        return via and src_name is None
+    return w.value == "false"
+
+
+def off_result(w: Workload, path: kinds.Path, name: str, settings: Settings) -> Result:
+    return about(Severity.INFO, f"speculative decoding is disabled; on KAITO {settings.kaito_version} the vLLM command of a running Workspace keeps --kaito-config-file (KAITO does not update the command) and KAITO drops the config volume with the reference, so the pods would crash-loop: the reference points at {q(name)}, a ConfigMap without speculative-config; keep kaito.sh/enable-speculative-decoding \"false\" (not removed) while this Workspace runs, or recreate it (kubectl delete statefulset {w.name}{_ns(w.namespace)}) before removing both",
+                 w.item, kinds.dotted(path), proposed_value=name, id="SD421", change=True)
+
+
+def kept_for(index: Index, item: Item) -> Item | None:
+    """The InferenceSet or MultiRoleInference in the input whose existing Workspaces may mount this derived
+    ConfigMap: the one that references it as the input has it, or the one its mark names."""
+    mark = item.annotation(KEPT_ANNOTATION)
+    for w in index.workloads:
+        if w.spec is kinds.WORKSPACE or w.namespace != item.namespace:
+            continue
+        if isinstance(mark, str) and mark == f"{w.spec.kind}/{w.name}":
+            return w.item
+        for path in w.spec.config_refs(w.data):
+            if kinds.get(w.data, path) == item.name:
+                return w.item
+    return None
+
+
+def kept_step(index: Index, item: Item, parent: Item) -> tuple[list[dict], Result]:
+    """The mark and the info that keep `item` for `parent`'s existing Workspaces."""
+    mark = f"{parent.kind}/{parent.name}"
+    ops = [] if item.annotation(KEPT_ANNOTATION) == mark else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)
+    return ops, about(Severity.INFO, f"derived ConfigMap kept: the Workspaces {parent.kind} {q(parent.name)} already has were created with it and KAITO does not change their config; once they are recreated ({_recreate(parent)}), delete this ConfigMap from the package",
+                      item, id="SD422")
+
+
+def _children_sets(parent: Item) -> list[str]:
+    if parent.kind == "MultiRoleInference":
+        roles = kinds.get(parent.data(), ("spec", "roles"))
+        return [f"{parent.name}-{r.get('type')}" for r in roles if isinstance(r, dict)] if isinstance(roles, list) else []
+    return [parent.name]
+
+
+def _recreate(parent: Item) -> str:
+    return "; ".join(f"{DELETE_CHILDREN}{name}{_ns(parent.namespace)}" for name in _children_sets(parent))

@@ -1,0 +1,290 @@
+"""Findings about decisions that change nothing: user overrides vLLM or KAITO would refuse, roles that
+disagree, spellings KAITO does not see, what an older KAITO does with the output."""
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from ..domain import kinds
+from ..text import yamlio
+from collections.abc import Sequence
+from typing import Any
+from ..model.changes import Plan, Step, step
+from ..model.config import Settings
+from ..model.decisions import DOTTED, Decision, Inject, Override, configurable
+from ..model.index import Index
+from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents,
+    with_speculative_config, without_speculative_config)
+from ..domain.presets import resolve
+from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config
+from ..model.multinode import multinode_warnings
+from ..model.report import about, q
+from ..text.results import Result, Severity
+
+FINDINGS = {
+    "SD401": "the user's speculative-config is not a string (a boolean, a number) or only blanks: vLLM refuses it",
+    "SD403": "the roles of a MultiRoleInference get different draft-free (ngram) speculative configs",
+    "SD404": "speculative_config or speculative-config.<field>: an override KAITO v0.13 does not recognise",
+    "SD405": "a KAITO version before v0.13.0: only the written config enables speculative decoding",
+    "SD406": "inference_config.yaml holds more than one YAML document: KAITO's vLLM runtime refuses it",
+    "SD407": "enabled on an InferenceSet whose MultiRoleInference is not enabled: left unchanged",
+    "SD409": "the roles of a MultiRoleInference get different speculative configs where one drafts with a model",
+    "SD410": "a user override pins ngram on a preset whose tuned config is model-based (mtp)",
+    "SD411": "speculative-config beside dotted speculative-config.<field> keys: vLLM drops the JSON value",
+}
+
+
+def advise(index: Index, settings: Settings, plan: Plan) -> Step:
+    """The findings about what was decided (and, for older KAITO versions, re-pointed), in this order."""
+    ds = plan.decisions
+    return step(override_checks(ds, settings) + role_mismatches(ds) + pinned_away(ds, settings) + spelling_warnings(ds)
+                + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan)
+                + multinode_warnings(index, ds, settings, _method))
+
+
+def _what(value: object) -> str:
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str) and not value.strip():
+        return "an empty string"
+    return f"a {type(value).__name__}"
+
+
+def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
+    """A user's own speculative-config must be a JSON object in a string that the chosen vLLM accepts, or
+    the pods never start (or, for warnings and infos, start without what the user meant).
+
+    KAITO admits null, a number or an empty value (its map[string]string takes any scalar as text) and,
+    from v0.13, treats it as the user's override; vLLM then refuses a number, a boolean or blanks at
+    start-up, and reads null and "" as no config (it starts without speculative decoding, SD617). So the error
+    says what vLLM does, not what KAITO's webhook does (it does nothing). A string is judged by
+    vllm_schema for `vllmVersion` (SD601-SD621: not JSON, not an object, methods and keys by version), one
+    finding per mistake; its messages are that module's literals, reported here as checks.validate does."""
+    out, seen = [], set()
+    for d in ds:
+        if not isinstance(d, Override) or d.source is None or d.source.index in seen:
+            continue
+        seen.add(d.source.index)
+        dotted = _dotted_entries(d)
+        if dotted:
+            # What runs is the object vLLM merges from the dotted keys; a JSON value beside them is dropped.
+            plain = [k for k in d.keys if "." not in k]
+            if plain:
+                out.append(about(Severity.WARNING, f"vllm.{plain[0]} and dotted vllm.speculative-config.<field> keys together: vLLM merges the dotted keys into one --speculative-config and puts it last, so the JSON value of vllm.{plain[0]} is dropped without a word; keep one form (speculative-config with the whole JSON object, the spelling KAITO recognises)",
+                                 d.source, f"data[{DATA_KEY}]", id="SD411"))
+            for found in check_speculative_config(dotted_config(dotted), settings.vllm_version):
+                out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id))
+            continue
+        if d.value is DOTTED:
+            continue
+        value = d.value
+        key = d.keys[0] if d.keys else "speculative-config"
+        # null (KAITO passes str(None), "None") and "" are no config at all to vLLM: vllm_schema says the
+        # server starts without speculative decoding (SD617). A boolean, a number or blanks vLLM refuses.
+        if value is not None and value != "" and (not isinstance(value, str) or not value.strip()):
+            out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to vLLM as --speculative-config, which vLLM refuses at start-up (it takes a JSON object); write speculative-config: '{{\"method\": …}}' or remove the key",
+                             d.source, f"data[{DATA_KEY}]", id="SD401"))
+            continue
+        for found in check_speculative_config(value, settings.vllm_version):
+            proposal = _proposal(d, key, found)
+            extra = {} if proposal is None else {"proposed_value": proposal}
+            out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id, **extra))
+    return out
+
+
+def _inference_config(d: Override) -> str | None:
+    data = d.source.data().get("data") if d.source is not None else None
+    text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    return text if isinstance(text, str) else None
+
+
+def _dotted_entries(d: Override) -> list[tuple[str, Any]]:
+    """The dotted `speculative-config.<field>` keys of the override with their YAML values, in file order."""
+    keys = {k for k in d.keys if "." in k}
+    text = _inference_config(d)
+    if not keys or text is None:
+        return []
+    try:
+        doc = yamlio.load_first(text.removeprefix("\ufeff"))
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return []  # decide read it already; KAITO's errors about it are the checks' to report
+    vllm = doc.get(VLLM_KEY) if isinstance(doc, dict) else None
+    return [(k, v) for k, v in vllm.items() if k in keys] if isinstance(vllm, dict) else []
+
+
+def _user_config(d: Override) -> Any:
+    """The speculative config the user's override hands vLLM, as a value (None when it is no JSON)."""
+    dotted = _dotted_entries(d)
+    if dotted:
+        return dotted_config(dotted)
+    if not isinstance(d.value, str):
+        return None
+    try:
+        return json.loads(d.value)
+    except ValueError:
+        return None
+
+
+def _method(d: Override) -> Any:
+    cfg = _user_config(d)
+    return cfg.get("method") if isinstance(cfg, dict) else None
+
+
+def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
+    """A user override that pins ngram on a preset whose tuned config is model-based (KAITO tunes them for
+    mtp): legitimate, but worth knowing, since the tuned config usually drafts better. Said once per
+    ConfigMap and preset; not when the vllmVersion vLLM refuses the tuned config (then ngram is right)."""
+    out, seen = [], set()
+    for d in ds:
+        if not isinstance(d, Override) or d.source is None:
+            continue
+        cfg = _user_config(d)
+        preset = kinds.preset_name(d.workload.spec, d.workload.effective)
+        # A method that is no string (an object, a list) is unhashable here; vllm_schema reports it (SD603).
+        if not isinstance(cfg, dict) or not isinstance(cfg.get("method"), str) or cfg["method"] not in NGRAM_METHODS or not preset:
+            continue
+        res = resolve(preset, settings.presets)
+        if not res.tuned or res.method in DRAFT_FREE or (d.source.index, res.canonical) in seen:
+            continue
+        if any(f.severity is Severity.ERROR for f in check_speculative_config(res.json, settings.vllm_version)):
+            continue
+        seen.add((d.source.index, res.canonical))
+        text = _inference_config(d)
+        extra = {}
+        if d.keys == ("speculative-config",) and text is not None:
+            try:
+                extra = {"proposed_value": without_speculative_config(text)}
+            except (InferenceConfigError, ValueError):
+                pass
+        out.append(about(Severity.INFO, f"ConfigMap {q(d.source.name)} pins speculative-config to {cfg['method']} for {d.workload.spec.kind} {q(d.workload.name)}, whose preset {q(preset)} is tuned for {res.json}; if {cfg['method']} is meant, nothing to do; for the tuned config remove vllm.speculative-config from the ConfigMap and this function writes it",
+                         d.source, f"data[{DATA_KEY}]", id="SD410", **extra))
+    return out
+
+
+def _proposal(d: Override, key: str, found: Finding) -> str | None:
+    """The whole inference_config.yaml with the corrected value, where the fix is mechanical: the field is
+    the ConfigMap's data key, so its proposed value is that key's text. Only for the spelling KAITO reads
+    (another spelling is SD404's to fix first)."""
+    if found.proposed is None or key != "speculative-config" or d.source is None:
+        return None
+    data = d.source.data().get("data")
+    text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    if not isinstance(text, str):
+        return None
+    try:
+        return with_speculative_config(text, found.proposed)
+    except (InferenceConfigError, ValueError):
+        return None
+
+
+def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
+    """Prefill/decode disaggregation (VLLM.md "Interactions"): a model-based method (mtp, eagle, eagle3, …)
+    must be configured identically on the prefill and the decode side, so roles that end up with different
+    configs where either drafts with a model are an error; draft-free methods (ngram, ngram_gpu, suffix)
+    may differ and only draft where tokens are decoded: a warning, since the two configs say different
+    things. Configs are compared as JSON values (key order and spacing do not count); a config that is
+    no JSON object is left out (SD601/SD602 report it)."""
+    by_workload: dict[int, list[Decision]] = {}
+    for d in ds:
+        if d.workload.spec.kind == "MultiRoleInference":
+            by_workload.setdefault(d.workload.item.index, []).append(d)
+    out = []
+    for group in by_workload.values():
+        parsed = [(d, _config(d)) for d in group]
+        parsed = [(d, c) for d, c in parsed if c is not None]
+        if len({json.dumps(c, sort_keys=True) for _, c in parsed}) < 2:
+            continue
+        roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d, _ in parsed)
+        model_based = sorted({str(c.get("method", c.get("model", ""))) for _, c in parsed} - DRAFT_FREE)
+        if model_based:
+            out.append(about(Severity.ERROR, f"the roles get different speculative configs ({roles}) with a model-based method ({', '.join(model_based)}): vLLM needs a model-based method configured identically on the prefill and the decode side; give both roles the same speculative-config",
+                             group[0].workload.item, "spec.roles", id="SD409"))
+        else:
+            out.append(about(Severity.WARNING, f"the roles get different draft-free speculative configs ({roles}); vLLM runs them (ngram may even run on decode alone), but the roles then say different things about what drafts: give both roles the same speculative-config unless the difference is meant",
+                             group[0].workload.item, "spec.roles", id="SD403"))
+    return out
+
+
+# Methods that draft without a model (VLLM.md: "ngram may run on decode alone"; suffix and ngram_gpu are
+# draft-free the same way).
+DRAFT_FREE = frozenset({"ngram", "ngram_gpu", "suffix"})
+
+
+def _effective(d: Decision) -> str | None:
+    if isinstance(d, Inject):
+        return d.json
+    if isinstance(d, Override) and isinstance(d.value, str):
+        return d.value
+    return None
+
+
+def _config(d: Decision) -> dict | None:
+    """The config a role ends up with, as a JSON object, or None (not seen, or no JSON object)."""
+    text = _effective(d)
+    try:
+        value = json.loads(text) if text is not None else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
+    """`speculative_config` and dotted `speculative-config.<field>` keys are vLLM's spellings of the same
+    flag: the user's override. KAITO >= v0.13 checks only `speculative-config`, so it injects its own flag
+    too; vLLM keeps the last one, the user's (KAITO appends the ConfigMap's flags after its own)."""
+    out, seen = [], set()
+    for d in ds:
+        if not isinstance(d, Override) or not d.other_spellings or d.source is None or d.source.index in seen:
+            continue
+        seen.add(d.source.index)
+        keys = ", ".join(f"vllm.{k}" for k in d.other_spellings)
+        out.append(about(Severity.WARNING, f"{keys}: vLLM reads this as --speculative-config, so it is your override and nothing is added; KAITO v0.13 or later does not recognise this spelling and injects its own --speculative-config as well (yours comes last and wins); write it as speculative-config",
+                         d.source, f"data[{DATA_KEY}]", id="SD404"))
+    return out
+
+
+def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> list[Result]:
+    """Before KAITO v0.13.0 the annotation means nothing in the cluster, and an InferenceSet does not push a
+    changed `spec.template.inference` to the Workspaces it already has: say so on every
+    InferenceSet and MultiRoleInference whose reference the function changes."""
+    if settings.knows_annotation:
+        return []
+    out, seen = [], set()
+    for d in ds:
+        w = d.workload
+        # A MultiRoleInference reaches its Workspaces through its InferenceSets: the same holds (issue 21).
+        if w.spec.kind not in ("InferenceSet", "MultiRoleInference") or w.item.index in seen:
+            continue
+        if kinds.get(plan.data_of(w.item), d.path) == kinds.get(w.item.data(), d.path):
+            continue  # not re-pointed
+        seen.add(w.item.index)
+        out.append(about(Severity.INFO, f"kaitoVersion {settings.kaito_version} ignores kaito.sh/enable-speculative-decoding: the config this function writes is the only thing that enables speculative decoding; and before v0.13.0 an InferenceSet does not push a changed spec.template.inference.config to the Workspaces it already has: only new Workspaces get it, recreate the existing ones to roll it out",
+                         w.item, kinds.dotted(d.path), id="SD405", change=True))
+    return out
+
+
+def document_warnings(ds: Sequence[Decision]) -> list[Result]:
+    """KAITO's webhook reads only the first YAML document of inference_config.yaml, but its vLLM runtime
+    (presets/workspace/inference/vllm/inference_api.py, v0.12.0: `yaml.safe_load(file)`) refuses a file of
+    several: the pods crash at start. Said once per source ConfigMap the function reads."""
+    out, seen = [], set()
+    for d in ds:
+        if d.source is None or d.source.index in seen or not isinstance(d, (Inject, Override)):
+            continue
+        seen.add(d.source.index)
+        data = d.source.data().get("data")
+        if isinstance(data, dict) and isinstance(data.get(DATA_KEY), str) and has_later_documents(data[DATA_KEY]):
+            out.append(about(Severity.WARNING, "inference_config.yaml holds more than one YAML document: KAITO's webhook reads the first only, but KAITO's vLLM runtime reads the file with yaml.safe_load, which refuses a second document, so the pods fail at start; keep one document",
+                             d.source, f"data[{DATA_KEY}]", id="SD406"))
+    return out
+
+
+def unconfigurable(index: Index, plan: Plan) -> list[Result]:
+    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's controller sets this InferenceSet's spec.template.inference.config from the role's runtimeConfig, so a config written here would be replaced; left unchanged: enable kaito.sh/enable-speculative-decoding on the MultiRoleInference",
+                  w.item, w.spec.annotation_field, id="SD407")
+            for w in map(plan.workload, index.workloads) if w.enabled and not configurable(w)]

@@ -1,0 +1,206 @@
+"""Parents to children, as KAITO's controllers write them.
+
+InferenceSet -> Workspaces (label `inferenceset.kaito.sh/created-by`): KAITO syncs the one opt-in key, so
+the child's annotation is set to the template's value, or removed when the template has none.
+
+MultiRoleInference -> InferenceSets named `<mri>-<role type>` (pkg/controllers/multiroleinference,
+reconcileInferenceSet):
+
+    isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)
+    if len(mri.Annotations) > 0 { ... desired.Spec.Template.Annotations = templateAnnotations }  // a copy
+    desired.Spec.Template.Inference = kaitov1beta1.InferenceSpec{Preset: &kaitov1beta1.PresetSpec{
+        PresetMeta: kaitov1beta1.PresetMeta{Name: kaitov1beta1.ModelName(mri.Spec.Model.Name)}, ...}}
+    if role.RuntimeConfig != "" { desired.Spec.Template.Inference.Config = role.RuntimeConfig }
+
+So the child is checked and decided as KAITO will have rewritten it (a `Rewrite` in the plan), the opt-in key
+is written to it as above, and where the child in the list says otherwise a warning says so. With KAITO's
+`enableMultiRoleInferenceController` gate off nothing is created from a MultiRoleInference: no cascade.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ..domain import constants as C
+from ..domain import kinds
+from ..domain.derived import FROM_NOTHING, FROM_SOURCE
+from ..model.changes import Plan, Rewrite, Step, step
+from ..model.config import GATE_MRI, Settings
+from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
+from ..model.report import about, q
+from ..text.results import Result, Severity
+
+FINDINGS = {
+    "SD201": "a MultiRoleInference opts in while KAITO's MultiRoleInference controller is off: nothing cascades",
+    "SD202": "a child claimed by parents that disagree on the annotation: left as it is",
+    "SD203": "a child whose annotations or inference is not a mapping (Kubernetes refuses it)",
+    "SD204": "a MultiRoleInference's child InferenceSet differs from what KAITO's controller makes of it",
+    "SD205": "the annotation set on a child from its parent",
+    "SD206": "the annotation removed from a child, as on its parent",
+    "SD207": "the annotation written on a child, where its parent's controller overwrites it",
+}
+# Kubernetes refuses such a child: there is nothing safe to write for it.
+ALWAYS_ON = frozenset(('SD203',))
+
+
+def _valid(value: object) -> bool:
+    return value is ABSENT or value in ("true", "false")
+
+
+def cascade(index: Index, settings: Settings, plan: Plan) -> Step:
+    """Parents to the children KAITO creates: MultiRoleInference -> InferenceSets -> Workspaces.
+
+    Two passes: an InferenceSet passes on what it has after its MultiRoleInference's pass."""
+    if not settings.mri_controller:
+        off = step([about(Severity.WARNING, f"KAITO runs with the feature gate {GATE_MRI}=false (featureGates setting): it creates no InferenceSets for a MultiRoleInference, so nothing cascades from it",
+                          w.item, w.spec.annotation_field, id="SD201")
+                    for w in index.workloads if w.spec.kind == "MultiRoleInference" and w.value is not ABSENT])
+        return off.then(_pass(index, plan, "InferenceSet", "Workspace"))
+    roles = _pass(index, plan, "MultiRoleInference", "InferenceSet")
+    return roles.then(_pass(index, plan.then(roles), "InferenceSet", "Workspace"))
+
+
+def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
+    """One level: each child of a `parent_kind` in the list gets what its parent says."""
+    claims: dict[int, list[Workload]] = {}
+    children: dict[int, Workload] = {}
+    for parent in (plan.workload(w) for w in index.workloads if w.spec.kind == parent_kind):
+        if not _valid(parent.value):
+            continue  # reported on the parent; copying a bad value would only repeat it
+        for child in index.children(parent, child_kind):
+            claims.setdefault(child.item.index, []).append(parent)
+            children[child.item.index] = child
+    out: list[Result] = []
+    ops: dict[int, list[dict]] = {}
+    rewrites: dict[int, Rewrite] = {}
+    for key, parents in claims.items():
+        child = plan.workload(children[key])
+        if len({_value_key(p.value) for p in parents}) > 1:
+            # Two controllers disagree: whichever came last in the files would win. Say so instead.
+            shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
+            names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
+            out.append(about(Severity.WARNING, f"claimed by {names}, which disagree on kaito.sh/enable-speculative-decoding; left as it is",
+                             child.item, child.spec.annotation_field, id="SD202"))
+            continue
+        parent = parents[0]
+        odd = _not_a_mapping(child)
+        if odd:
+            # Kubernetes refuses such an object at apply: bad input, not something to step around.
+            out.append(about(Severity.ERROR, f"a child of {parent.spec.kind} {q(parent.name)}, but its {odd} is not a mapping (Kubernetes refuses the object); make it a mapping",
+                             child.item, odd, id="SD203"))
+            continue
+        if parent_kind == "MultiRoleInference":
+            rewrite, told = _rewrite(parent, child)
+            if rewrite is not None:
+                rewrites[key] = rewrite
+            out += told
+            if not _annotations(parent.data):
+                continue  # KAITO copies annotations only when the MultiRoleInference has some
+        ops[key], told = _propagate(parent, child)
+        out += told + _overwritten(index, parent, child)
+    return step(out, ops=ops, rewrites=rewrites)
+
+
+def _not_a_mapping(child: Workload) -> str:
+    """The first field on the way to what the cascade writes that is there but no mapping ("" if none)."""
+    paths = [child.spec.annotations]
+    if child.spec.inference is not None:
+        paths.append(child.spec.inference)
+    for path in paths:
+        blocked = kinds.not_a_mapping(child.data, path)
+        if blocked is not None:
+            return kinds.dotted(blocked)
+    return ""
+
+
+def _value_key(value: object) -> str:
+    return "<absent>" if value is ABSENT else str(value)
+
+
+def _annotations(data: Any) -> dict:
+    ann = kinds.get(data, ("metadata", "annotations"))
+    return ann if isinstance(ann, dict) else {}
+
+
+def _role(mri: Workload, child: Workload) -> dict:
+    """The role `child` was found for: the index finds a MultiRoleInference's children by these names, so
+    there is one."""
+    roles = kinds.get(mri.data, ("spec", "roles"))
+    return next(role for role in roles if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}")
+
+
+def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Result]]:
+    """The child InferenceSet as the MultiRoleInference controller writes it; a warning where it differs."""
+    role = _role(mri, child)
+    view = copy.deepcopy(child.data)
+    template = view.setdefault("spec", {}) if isinstance(view, dict) else {}
+    template = template.setdefault("template", {}) if isinstance(template, dict) else {}
+    if not isinstance(template, dict):
+        return None, []  # a child KAITO could not decode; its own shape errors say so
+    differs = []
+    mri_annotations = _annotations(mri.data)
+    if mri_annotations:
+        meta = template.setdefault("metadata", {})
+        if isinstance(meta, dict):
+            before = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+            others = {k: v for k, v in before.items() if k != C.ENABLE_ANNOTATION}
+            if others != {k: v for k, v in mri_annotations.items() if k != C.ENABLE_ANNOTATION}:
+                differs.append("spec.template.metadata.annotations")
+            meta["annotations"] = copy.deepcopy(mri_annotations)
+    preset: dict = {"name": kinds.get(mri.data, ("spec", "model", "name"))}
+    secret = kinds.get(mri.data, ("spec", "model", "modelAccessSecret"))
+    if secret:
+        preset["presetOptions"] = {"modelAccessSecret": secret}
+    inference: dict = {"preset": preset}
+    if isinstance(role.get("runtimeConfig"), str) and role["runtimeConfig"]:
+        inference["config"] = role["runtimeConfig"]
+    before = template.get("inference") if isinstance(template.get("inference"), dict) else {}
+    for key in ("preset", "config"):
+        mine = kinds.get(before, (key, "name")) if key == "preset" else before.get(key)
+        theirs = preset["name"] if key == "preset" else inference.get(key)
+        if mine != theirs:
+            differs.append(f"spec.template.inference.{'preset.name' if key == 'preset' else key}")
+    differs += [f"spec.template.inference.{k}" for k in before if k not in ("preset", "config")]
+    template["inference"] = inference
+    rewrite = Rewrite(view, mri)
+    if not differs or (mri.value is ABSENT and annotation_value(child.spec, child.data) is ABSENT):
+        return rewrite, []  # speculative decoding is no concern of either: nothing to say
+    return rewrite, [about(Severity.WARNING, f"differs from what MultiRoleInference {q(mri.name)} makes of it ({', '.join(differs)}): KAITO's controller replaces these from the MultiRoleInference, so it is checked and decided as KAITO will run it; update the file to match",
+                           child.item, differs[0], id="SD204")]
+
+
+def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result]:
+    """An info when the child's file carries the opt-in with another value than its parent's: KAITO's
+    controller overwrites it, so the value written there decides nothing (the place to change it is the
+    parent). Not for a child that references a derived ConfigMap with "true": that value is this function's
+    own earlier cascade, and the parent has been switched off since (SD206/SD205 tell the change)."""
+    mine = annotation_value(child.spec, child.item.data())
+    if mine is ABSENT or mine == parent.value:
+        return []
+    if mine == "true" and any(_derived_reference(index, child, path) for path in child.spec.config_refs(child.data)):
+        return []
+    theirs = "has none" if parent.value is ABSENT else f"says {q(parent.value)}"
+    return [about(Severity.INFO, f"kaito.sh/enable-speculative-decoding is {q(mine)} here, but KAITO's {parent.spec.kind} controller overwrites this {child.spec.kind}'s annotation from {parent.spec.kind} {q(parent.name)}, which {theirs}: the value written here decides nothing; set it on the {parent.spec.kind} ({parent.spec.annotation_field})",
+                  child.item, child.spec.annotation_field, id="SD207")]
+
+
+def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
+    ref = kinds.get(child.data, path)
+    if not isinstance(ref, str) or not ref:
+        return False
+    found = index.configmap(child.namespace, ref)
+    return is_derived(found) if found is not None else bool(FROM_SOURCE.fullmatch(ref) or FROM_NOTHING.fullmatch(ref))
+
+
+def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:
+    """The ops that give the child its parent's annotation value, and the result that says so."""
+    if annotation_value(child.spec, child.data) == parent.value:
+        return [], []
+    path = child.spec.annotations + (C.ENABLE_ANNOTATION,)
+    if parent.value is ABSENT:
+        return kinds.remove_ops(child.data, path), [about(
+            Severity.INFO, f"annotation kaito.sh/enable-speculative-decoding removed, as on {parent.spec.kind} {q(parent.name)} (KAITO propagates it to the {child.spec.kind}s it creates)",
+            child.item, child.spec.annotation_field, proposed_value=None, id="SD206", change=True)]
+    return kinds.set_ops(child.data, path, parent.value), [about(
+        Severity.INFO, f"annotation kaito.sh/enable-speculative-decoding set to {q(parent.value)} from {parent.spec.kind} {q(parent.name)} (KAITO propagates it to the {child.spec.kind}s it creates)",
+        child.item, child.spec.annotation_field, proposed_value=parent.value, id="SD205", change=True)]

@@ -1,0 +1,157 @@
+"""Per enabled workload and config reference: what KAITO would inject, and why.
+
+A referenced ConfigMap KAITO could not read is an error in KAITO's words (checks/inference_configmap.py).
+Any spelling vLLM reads as `--speculative-config` is the user's override: `speculative-config`,
+`speculative_config` (vLLM's argparse turns `_` into `-`) and dotted `speculative-config.<field>` keys;
+KAITO appends the ConfigMap's flags after its own, so in the cluster the user's value wins.
+A MultiRoleInference's child InferenceSet is decided as KAITO's controller will have rewritten it
+(`Workload.effective`).
+
+A decision is one of the outcomes in decisions.py; `said` tells each in its own message.
+"""
+from __future__ import annotations
+
+from ..checks import inference_configmap
+from ..domain import kinds
+from ..domain.derived import build
+from ..domain.inference_config import DATA_KEY, InferenceConfigError, inspect
+from ..domain.kinds import Path
+from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, config_json, resolve
+from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, check_speculative_config, parse_version, shown
+from ..domain.vllm_schema import FINDINGS as VLLM_FINDINGS
+from ..model.changes import Plan, Step, step
+from ..model.config import Settings
+from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
+from ..model.index import Index, Workload
+from ..model.report import about, q
+from ..text.reader import ItemError
+from ..text.results import Result, Severity
+
+FINDINGS = {
+    "SD301": "speculative-config injected: a derived ConfigMap, and the reference pointed at it",
+    "SD302": "the referenced ConfigMap already sets speculative-config (a user override): left unchanged",
+    "SD303": "the source of a derived ConfigMap now sets speculative-config itself: the reference goes back to it",
+    "SD304": "the referenced ConfigMap is not in the input: KAITO decides in the cluster",
+    "SD305": "a derived ConfigMap whose source ConfigMap is not in the input: cannot be regenerated",
+    "SD306": "the referenced ConfigMap is one KAITO cannot read",
+    "SD307": "the reference names a ConfigMap the input has only with kustomize's hash suffix: a missing nameReference configuration",
+    "SD308": "a tuned config the vllmVersion vLLM refuses: the fallback is written instead",
+}
+# KAITO refuses what these name; turning them off would only hide why nothing is written.
+ALWAYS_ON = frozenset(("SD306",))
+
+
+def decide(index: Index, settings: Settings, plan: Plan) -> Step:
+    """A decision, and the result that tells it, per config reference of every configurable workload."""
+    ds = [decision(index, w, path, settings.presets, settings.vllm_version)
+          for w in map(plan.workload, index.workloads) if configurable(w) for path in w.spec.config_refs(w.effective)]
+    results = [said(d) for d in ds]
+    results += [_fallback(d) for d in ds if isinstance(d, Inject) and d.refused]
+    return step(results, decisions=ds)
+
+
+def said(d: Decision) -> Result:
+    """The result that tells the decision."""
+    w = d.workload
+    if isinstance(d, Inject):
+        preset = kinds.preset_name(w.spec, w.effective)
+        where = (f"derived from ConfigMap {q(d.source_name)}" if d.source_name
+                 else "new, as the workload referenced none")
+        return about(Severity.INFO, f"speculative decoding: preset {q(preset)} {d.why}: speculative-config {d.json} in ConfigMap {q(d.target or '')} ({where})",
+                     w.item, d.field, proposed_value=d.target, id="SD301", change=True)
+    if isinstance(d, Override):
+        keys = ", ".join(f"vllm.{k}" for k in d.keys)
+        if d.via_derived:
+            return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets {keys} itself (a user override): the reference goes back to it",
+                         w.item, d.field, proposed_value=d.source_name, id="SD303", change=True)
+        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets {keys} (a user override); left unchanged",
+                     w.item, d.field, id="SD302")
+    if isinstance(d, Unrenamed):
+        field = kinds.dotted(tuple(p for p in d.path if isinstance(p, str))).replace(".", "/")
+        return about(Severity.ERROR, f"ConfigMap {q(d.source_name)} is not in the input, but {q(d.generated)} is: kustomize's configMapGenerator appended its content hash to the name and left this reference as written, because kustomize does not know that {w.spec.kind} {d.field} names a ConfigMap, so in the cluster the workload references a ConfigMap that does not exist; list a nameReference file under configurations: in the kustomization (kind: ConfigMap, fieldSpecs: group kaito.sh, kind {w.spec.kind}, path {field}), as examples/kustomize/base/kaito-namereference.yaml does, or set generatorOptions.disableNameSuffixHash",
+                     w.item, d.field, id="SD307")
+    if isinstance(d, NotVisible):
+        if d.via_derived:
+            gone = "is in the input, but" if d.derived_found else "is not in the input, and"
+            return about(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} {gone} its source ConfigMap {q(d.source_name)} is not: cannot regenerate it; left unchanged",
+                         w.item, d.field, id="SD305")
+        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the input, so whether it overrides vllm.speculative-config cannot be seen here; left unchanged, KAITO decides in the cluster",
+                     w.item, d.field, id="SD304")
+    assert d.source is not None  # Broken: KAITO could not read the ConfigMap it names
+    message = f"ConfigMap {q(d.source_name)} referenced by {w.spec.kind} {q(w.name)}: {d.detail}"
+    if d.refused_id:
+        return about(Severity.ERROR, message, d.source, d.problem_field, id=d.refused_id)
+    return about(Severity.ERROR, message, d.source, f"data[{DATA_KEY}]", id="SD306")
+
+
+def _fallback(d: Inject) -> Result:
+    preset = kinds.preset_name(d.workload.spec, d.workload.effective)
+    return about(Severity.INFO, f"preset {q(preset)} is tuned for speculative-config {d.refused}, but vLLM {d.vllm_version} (the vllmVersion setting) refuses it at start-up ({d.refused_why}): the fallback {d.json} is written instead; if the image runs a newer vLLM, set vllmVersion to it and the tuned config is written",
+                 d.workload.item, d.field, id="SD308")
+
+
+def decision(index: Index, w: Workload, path: Path, table: PresetTable,
+             vllm_version: str = DEFAULT_VLLM_VERSION) -> Decision:
+    """What KAITO would do with this config reference of the (planned) workload `w`."""
+    current = kinds.get(w.effective, path)
+    current = current if isinstance(current, str) and current else None
+    src_name, src, via = source_of(index, w.namespace, current)
+    preset = kinds.preset_name(w.spec, w.effective) or ""
+    found = (w, path, current, src_name, src, via)  # what every outcome says of the reference
+    if src_name is not None and src is None:
+        generated = None if via else index.source(w.namespace, src_name)
+        if generated is not None:
+            return Unrenamed(*found, generated=generated.name)
+        return NotVisible(*found, derived_found=via and index.configmap(w.namespace, current or "") is not None)
+    if src is not None:
+        try:
+            whole = src.data()
+        except ItemError as exc:
+            return Broken(*found, detail=f"the ConfigMap cannot be read: {exc}")
+        v1alpha1_workspace = w.spec is kinds.WORKSPACE and w.item.api_version == "kaito.sh/v1alpha1"
+        refused = inference_configmap.problem(whole, max_model_len=not v1alpha1_workspace)
+        if refused is not None:
+            return Broken(*found, detail=refused.message, problem_field=refused.field, refused_id=refused.id)
+        try:
+            inspected = inspect(whole["data"][inference_configmap.DATA_KEY])
+        except InferenceConfigError as exc:
+            return Broken(*found, detail=str(exc))
+        if inspected.overrides:
+            return Override(*found,
+                            value=inspected.speculative_config_value if inspected.has_speculative_config
+                            else inspected.underscore_value if inspected.has_underscore_spelling else DOTTED,
+                            keys=(("speculative-config",) if inspected.has_speculative_config else ())
+                            + inspected.other_spellings,
+                            other_spellings=inspected.other_spellings)
+    res = resolve(preset, table)
+    refused = refused_why = ""
+    if res.tuned:
+        # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`)
+        # refuses the tuned config at start-up, so the fallback is what runs there.
+        errors = [f for f in check_speculative_config(res.json, vllm_version) if f.severity is Severity.ERROR]
+        if errors:
+            refused, refused_why = res.json, VLLM_FINDINGS[errors[0].id]
+            res = Resolution(res.preset, res.canonical, str(table.fallback["method"]), config_json(table.fallback),
+                             tuned=False)
+    try:
+        configmap, problem = build(src.data() if src else None, src_name, w.namespace, res.json, res.method), ""
+    except InferenceConfigError as exc:
+        configmap, problem = None, str(exc)
+    return Inject(*found, json=res.json, method=res.method, why=_why(res, table, refused=bool(refused)),
+                  configmap=configmap, problem=problem, refused=refused, refused_why=refused_why,
+                  vllm_version=shown(parse_version(vllm_version)))
+
+
+def _why(res: Resolution, table: PresetTable, refused: bool = False) -> str:
+    if refused:  # tuned, but the vllmVersion vLLM refuses the tuned config (SD308): the fallback
+        if table.fallback == DEFAULT_TABLE.fallback:
+            return "has a tuned config this vLLM refuses (universal fallback)"
+        return "has a tuned config this vLLM refuses (the ngramFallback setting)"
+    default = DEFAULT_TABLE.tuned.get(res.canonical)
+    if res.tuned:
+        if default is not None and table.tuned[res.canonical] == default:
+            return "is KAITO-tuned"
+        return "is tuned by the tunedPresets setting"
+    if table.fallback == DEFAULT_TABLE.fallback:
+        return "has no KAITO-tuned config (universal fallback)"
+    return "has no tuned config (the ngramFallback setting)"

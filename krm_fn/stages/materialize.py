@@ -1,0 +1,232 @@
+"""Derived ConfigMaps in, references re-pointed, reverted and retired.
+
+Three stages, each (index, settings, plan so far) -> Step: `materialize` places the derived ConfigMaps
+the decisions name and points the references at them, `revert` points disabled workloads back at their
+sources, `retire` drops derived ConfigMaps that nothing references any more.
+"""
+from __future__ import annotations
+
+from ..text.record import dataclass, field
+from typing import Any
+
+import jsonpatch
+
+from ..domain import kinds
+from ..domain.derived import comparable, with_location
+from ..domain.inference_config import DATA_KEY
+from ..model import rollout
+from ..model.changes import Plan, Step, step
+from ..model.config import Settings
+from ..model.decisions import Inject, Override, restored_name, source_of
+from ..model.index import ABSENT, Index, Workload, is_derived
+from ..model.report import about, q
+from ..text import krm
+from ..text.edits import Added
+from ..text.patch import apply_ops
+from ..text.reader import Item, ItemError
+from ..text.results import Result, Severity
+
+FINDINGS = {
+    "SD311": "the derived ConfigMap cannot be built from the referenced ConfigMap",
+    "SD312": "a ConfigMap of a derived ConfigMap's name with another apiVersion than v1",
+    "SD313": "a ConfigMap of a derived ConfigMap's name that this function did not derive",
+    "SD314": "a derived ConfigMap in the input cannot be read",
+    "SD315": "a derived ConfigMap edited by hand: regenerated from its source",
+    "SD321": "disabled, but neither the derived ConfigMap nor its source is in the input: the reference stays",
+    "SD322": "disabled: the reference goes back to the source ConfigMap",
+    "SD323": "disabled: the reference to a derived ConfigMap made from none is removed",
+    "SD331": "an unreferenced derived ConfigMap kept, as another object mentions it",
+    "SD332": "a derived ConfigMap no workload references any more: dropped",
+}
+# Without the derived ConfigMap (or with another object of its name) a re-pointed reference would name the
+# wrong ConfigMap: these cannot be turned off.
+ALWAYS_ON = frozenset(('SD311', 'SD312', 'SD313', 'SD314'))
+
+
+class _Edits:
+    """A stage's ops per item, each computed against the item as planned with this stage's ops before it."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.ops: dict[int, list[dict]] = {}
+        self._data: dict[int, Any] = {}
+
+    def data(self, item: Item) -> Any:
+        return self._data[item.index] if item.index in self._data else self.plan.data_of(item)
+
+    def add(self, item: Item, ops: list[dict]) -> None:
+        if ops:
+            self._data[item.index] = apply_ops(self.data(item), ops)
+            self.ops.setdefault(item.index, []).extend(ops)
+
+    def point(self, w: Workload, path: kinds.Path, name: str | None) -> None:
+        """The reference at `path` names `name` (or is removed)."""
+        data = self.data(w.item)
+        self.add(w.item, kinds.set_ops(data, path, name) if name else kinds.remove_ops(data, path))
+
+
+@dataclass
+class _Placement:
+    """What materialize has placed so far: derived ConfigMaps (namespace, name), input items reused as
+    derived ConfigMaps, file paths in use (kpt refuses two items at one path), and the new items."""
+
+    taken: set[str]
+    planned: set[tuple[str, str]] = field(default_factory=set)
+    reused: set[int] = field(default_factory=set)
+    added: list[Added] = field(default_factory=list)
+
+
+def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
+    """The derived ConfigMaps the decisions inject, and the references re-pointed at them (or back to
+    their source, where the source now overrides)."""
+    out: list[Result] = []
+    edits = _Edits(plan)
+    placed = _Placement(taken={item.file()[0] for item in index.items if item.file()[0]})
+    for d in plan.decisions:
+        w = d.workload
+        if isinstance(d, Override) and d.via_derived:
+            edits.point(w, d.path, restored_name(index, w.namespace, d.source_name, d.source))
+        if not isinstance(d, Inject):
+            continue
+        if d.configmap is None:
+            out.append(about(Severity.ERROR, f"ConfigMap {q(d.source_name)}: {d.problem}", d.source or w.item,
+                             f"data[{DATA_KEY}]", id="SD311"))
+            continue
+        out += _ensure(index, d.configmap, w, placed, edits)
+        if d.current != d.target:
+            edits.point(w, d.path, d.target)
+    return step(out, ops=edits.ops, added=placed.added)
+
+
+def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edits) -> list[Result]:
+    """The derived ConfigMap `cm` exists once in the output: found in the input (kept, or regenerated
+    when edited by hand), or added after the workload it serves."""
+    name = cm["metadata"]["name"]
+    if (w.namespace, name) in placed.planned:
+        return []
+    placed.planned.add((w.namespace, name))
+    existing = index.configmaps.get((w.namespace, name))
+    if existing is None and w.namespace:
+        # A namespace-less derived ConfigMap lands in the workload's namespace: the same object.
+        loose = index.configmaps.get(("", name))
+        existing = loose if loose is not None and loose.index not in placed.reused else None
+    if existing is None:
+        other = index.misversioned.get((w.namespace, name)) or (index.misversioned.get(("", name))
+                                                                 if w.namespace else None)
+        if other is not None:
+            return [about(Severity.ERROR, f"ConfigMap {q(name)} is in the input with apiVersion {q(other.api_version)}, not v1: a derived ConfigMap of that name would be the same object; set apiVersion v1, or delete it to regenerate it",
+                          other, "apiVersion", id="SD312")]
+        placed.added.append(Added(w.item.index, with_location(cm, w.item.annotations(), placed.taken)))
+        return []
+    placed.reused.add(existing.index)
+    if not is_derived(existing):
+        return [about(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function derived; rename it",
+                      existing, id="SD313")]
+    problem = _read_error(existing)
+    if problem:
+        return [about(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: {problem}; delete it to regenerate it",
+                      existing, id="SD314")]
+    found = comparable(existing.data())
+    if found != cm:
+        # A derived ConfigMap edited by hand (or, namespace-less, given the workload's namespace):
+        # regenerate it from its source, keeping its file.
+        keep = (existing.data().get("metadata") or {}).get("annotations") or {}
+        want = with_location(cm, {})
+        want["metadata"]["annotations"].update({k: v for k, v in keep.items() if k.startswith(krm.RENDER_STRIPPED)})
+        edits.add(existing, jsonpatch.make_patch(edits.data(existing), want).patch)
+        found.get("metadata", {}).pop("namespace", None)
+        if found == {**cm, "metadata": {k: v for k, v in cm["metadata"].items() if k != "namespace"}}:
+            return []
+        return [about(Severity.WARNING, f"derived ConfigMap {q(name)} differs from what its source gives (edited by hand?): regenerated; edit its source ConfigMap instead",
+                      existing, id="SD315")]
+    return []
+
+
+def _read_error(item: Item) -> str:
+    try:
+        item.data()
+        return ""
+    except ItemError as exc:
+        return str(exc)
+
+
+def revert(index: Index, settings: Settings, plan: Plan) -> Step:
+    """Disabled workloads that still point at a derived ConfigMap go back to its source."""
+    out: list[Result] = []
+    edits = _Edits(plan)
+    placed = _Placement(taken={item.file()[0] for item in index.items if item.file()[0]})
+    for w in map(plan.workload, index.workloads):
+        if w.value is not ABSENT and w.value != "false":
+            continue
+        for path in w.spec.config_refs(w.data):
+            current = kinds.get(edits.data(w.item), path)
+            if rollout.keeps_a_config(w, settings, current, index):
+                off = rollout.off_configmap(w.namespace)
+                out += _ensure(index, off, w, placed, edits)
+                if current != off["metadata"]["name"]:
+                    edits.point(w, path, off["metadata"]["name"])
+                    out.append(rollout.off_result(w, path, off["metadata"]["name"], settings))
+                continue
+            if not isinstance(current, str):
+                continue
+            src_name, src, via_derived = source_of(index, w.namespace, current)
+            if not via_derived:
+                continue
+            if src is None and src_name is not None and index.configmap(w.namespace, current) is None:
+                # Only the derived name is left to go by, and its source is not here: a guess could name a
+                # ConfigMap that does not exist (long names are cut in derived names).
+                out.append(about(Severity.WARNING, f"speculative decoding is disabled, but the derived ConfigMap {q(current)} and its source {q(src_name)} are not in the input: set the reference by hand",
+                                 w.item, kinds.dotted(path), id="SD321"))
+                continue
+            src_name = restored_name(index, w.namespace, src_name, src)
+            edits.point(w, path, src_name)
+            if src_name:
+                out.append(about(Severity.INFO, f"speculative decoding is disabled: reference restored to ConfigMap {q(src_name)}",
+                                 w.item, kinds.dotted(path), proposed_value=src_name, id="SD322", change=True))
+            else:
+                out.append(about(Severity.INFO, "speculative decoding is disabled: derived ConfigMap reference removed",
+                                 w.item, kinds.dotted(path), proposed_value=src_name, id="SD323", change=True))
+    return step(out, ops=edits.ops, added=placed.added)
+
+
+def retire(index: Index, settings: Settings, plan: Plan) -> Step:
+    """Derived ConfigMaps that nothing references any more are dropped."""
+    out: list[Result] = []
+    referenced: set[int] = set()
+    for w in index.workloads:
+        data = plan.data_of(w.item)
+        for path in w.spec.config_refs(data):
+            ref = kinds.get(data, path)
+            if isinstance(ref, str):
+                found = index.configmap(w.namespace, ref)
+                if found is not None:
+                    referenced.add(found.index)
+    removed: list[int] = []
+    ops: dict[int, list[dict]] = {}
+    unused: list[Item] = []
+    for item in index.items:
+        if is_derived(item) and item.index not in referenced:
+            # The Workspaces an InferenceSet (or MultiRoleInference) already has keep the config they were
+            # created with: what they mount stays while their parent is in the input.
+            parent = rollout.kept_for(index, item)
+            if parent is not None:
+                mark, told = rollout.kept_step(index, item, parent)
+                if mark:
+                    ops[item.index] = mark
+                out.append(told)
+                continue
+            unused.append(item)
+    # Something other than a KAITO workload's reference may use one (a Deployment mounting it, a projected
+    # volume, an argument): then it stays. Asked only when there is one to retire, for all of them at once.
+    users = index.users({item.name for item in unused}, plan.data_of) if unused else {}
+    for item in unused:
+        found = users.get(item.name)
+        if found is not None:
+            user, where = found
+            out.append(about(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} mentions it at {where or 'its top level'}",
+                             item, id="SD331"))
+            continue
+        removed.append(item.index)
+        out.append(about(Severity.INFO, "derived ConfigMap no workload references any more: dropped", item,
+                         id="SD332", change=True))
+    return step(out, ops=ops, removed=removed)

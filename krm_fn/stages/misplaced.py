@@ -1,0 +1,94 @@
+"""The opt-in annotation where KAITO does not read it (issues 11 and 23).
+
+KAITO reads an InferenceSet's opt-in from `spec.template.metadata.annotations` (KAITO's
+documentation: "InferenceSet: spec.template.metadata.annotations"). The same key on the InferenceSet's own
+`metadata.annotations` passes admission and does nothing: speculative decoding silently never happens. This
+stage says so before the error gate, so the warning shows even when something else stops the run.
+The same for the other ways an opt-in silently does nothing: the key under `labels:` (SD414), at any other
+place in the object (SD415), or a key that is almost the opt-in's, in a different case or misspelled
+(SD416): KAITO compares keys exactly. Each names the key or the place that works.
+"""
+from __future__ import annotations
+
+from ..domain import constants as C
+from ..domain import kinds
+from ..model.changes import Plan, Step, step
+from ..model.config import Settings
+from ..model.index import Index
+from ..model.report import about, q
+from ..text.results import Severity
+
+FINDINGS = {
+    "SD408": "the annotation on an InferenceSet's own metadata, where KAITO does not read it",
+    "SD414": "the opt-in key as a label, where KAITO does not read it",
+    "SD415": "the opt-in key at a place in the object where KAITO does not read it",
+    "SD416": "an annotation or label key that is almost the opt-in key (case, spelling)",
+}
+# How alike a key must be to the opt-in's to be taken for a misspelling of it: `…/enable-speculative-decode`
+# and `…/enable-speculative-decodng` are, `kaito.sh/runtime` is not.
+_ALIKE = 0.85
+_DEPTH = 12  # the opt-in is never deeper than spec.template.metadata.annotations: no walk through big values
+TEMPLATE_ANNOTATIONS = "spec.template.metadata.annotations"
+
+
+def misplaced_annotation(index: Index, settings: Settings, plan: Plan) -> Step:
+    """A warning per InferenceSet whose own metadata carries the opt-in annotation."""
+    out = []
+    for w in index.workloads:
+        if w.spec is not kinds.INFERENCESET:
+            continue
+        own = kinds.get(plan.data_of(w.item), ("metadata", "annotations"))
+        if not isinstance(own, dict) or C.ENABLE_ANNOTATION not in own:
+            continue
+        out.append(about(Severity.WARNING, f"annotation {C.ENABLE_ANNOTATION} is on the InferenceSet's own metadata, where KAITO does not read it: speculative decoding is not enabled by it; move it to {TEMPLATE_ANNOTATIONS}", w.item, f"metadata.annotations[{C.ENABLE_ANNOTATION}]", id="SD408", proposed_value=TEMPLATE_ANNOTATIONS))
+    for w in index.workloads:
+        out.extend(_elsewhere(w, plan.data_of(w.item)))
+    return step(out)
+
+
+def _near(key: str) -> bool:
+    if key == C.ENABLE_ANNOTATION:
+        return False
+    low = key.lower()
+    if low == C.ENABLE_ANNOTATION:
+        return True
+    # A ratio of 0.85 needs lengths within about a sixth of each other: most keys are ruled out without
+    # difflib, which a run with none such never imports (its namedtuple compiles code: tests/test_startup.py).
+    if abs(len(low) - len(C.ENABLE_ANNOTATION)) > 6:
+        return False
+    from difflib import SequenceMatcher
+    return SequenceMatcher(None, low, C.ENABLE_ANNOTATION).ratio() >= _ALIKE
+
+
+def _keys(data: object, path: tuple = ()):
+    """(path of the mapping, key) for every string key of every mapping in `data`, to a bounded depth."""
+    if len(path) > _DEPTH:
+        return
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(key, str):
+                yield path, key
+                yield from _keys(value, (*path, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _keys(value, (*path, i))
+
+
+def _elsewhere(w, data: object) -> list:
+    """The opt-in key anywhere but where the kind's opt-in is read (and an InferenceSet's own metadata,
+    SD408's), and near-misses of it among annotation and label keys."""
+    right = kinds.dotted(w.spec.annotations)
+    out = []
+    for path, key in _keys(data):
+        at = kinds.dotted(path)
+        field = f"{at}[{key}]"
+        if key == C.ENABLE_ANNOTATION:
+            if path == w.spec.annotations or (w.spec is kinds.INFERENCESET and path == ("metadata", "annotations")):
+                continue
+            if path and path[-1] == "labels":
+                out.append(about(Severity.WARNING, f"{C.ENABLE_ANNOTATION} is a label at {at}; KAITO reads it only as an annotation, so speculative decoding is not enabled by it: move it to {right}", w.item, field, id="SD414", proposed_value=right))
+            else:
+                out.append(about(Severity.WARNING, f"{C.ENABLE_ANNOTATION} is at {at}, where KAITO does not read it, so speculative decoding is not enabled by it: move it to {right}", w.item, field, id="SD415", proposed_value=right))
+        elif path and path[-1] in ("annotations", "labels") and _near(key):
+            out.append(about(Severity.WARNING, f"key {q(key)} is not KAITO's opt-in key, which is compared exactly: speculative decoding is not enabled by it; did you mean {C.ENABLE_ANNOTATION} (at {right})?", w.item, field, id="SD416", proposed_value=C.ENABLE_ANNOTATION))
+    return out

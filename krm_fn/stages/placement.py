@@ -1,0 +1,99 @@
+"""Where the output lands: warnings decided from the plan's final changes, the last step of the plan.
+
+kpt writes each new item to the file its path annotation names and deletes the files of the items a run
+retires, so in KRM mode a kustomization beside them must list the new files and stop listing the dropped
+ones (SD050, SD051; the derived PrometheusRule's, SD808, SD809). `render` writes one stream and leaves
+kustomize's configuration out, so a kustomization in its input is rendered as it is, not built (SD501).
+Both look at what is written, so they run on the final changes, which are none when errors stop the plan.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..domain import constants as C
+from ..domain.localconfig import is_kustomization, kustomization_folder, listed_files, unlisted_files
+from ..model.index import Index, is_derived, is_derived_rule
+from ..model.report import where
+from ..text import krm
+from ..text.edits import Changes
+from ..text.reader import Item
+from ..text.results import Result, Severity
+
+FINDINGS = {
+    "SD050": "a kustomization does not list the derived ConfigMap kpt writes beside it",
+    "SD051": "a kustomization lists the file of a derived ConfigMap this run drops",
+    "SD501": "render: a kustomization is rendered as it is, not built",
+    "SD808": "a kustomization does not list the PrometheusRule kpt writes beside it",
+    "SD809": "a kustomization lists the file of a derived PrometheusRule this run drops",
+}
+
+Placement = Callable[[Index, Changes], list[Result]]
+
+
+def kpt_files(index: Index, changes: Changes) -> list[Result]:
+    """KRM mode: the files kpt writes and deletes, against the kustomizations beside them."""
+    items = index.items
+    return (unlisted_warnings(items, derived_files(items, changes))
+            + dropped_listed_warnings(items, dropped_files(items, changes))
+            + rule_unlisted_warnings(items, changes)
+            + rule_dropped_listed_warnings(items, changes))
+
+
+def render_stream(index: Index, changes: Changes) -> list[Result]:
+    """`render`: kustomizations in the input are not built."""
+    return kustomization_warnings(index.items)
+
+
+def derived_files(items: list[Item], changes: Changes) -> list[str]:
+    """The files of the derived ConfigMaps kpt will write: new ones, and those an earlier run wrote."""
+    paths = [((data.get("metadata") or {}).get("annotations") or {}).get(krm.PATH_ANNOTATION, "")
+             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == krm.CONFIGMAP_KIND]
+    return paths + [item.file()[0] for item in items if is_derived(item) and item.index not in changes.removed]
+
+
+def dropped_files(items: list[Item], changes: Changes) -> list[str]:
+    """The files of the derived ConfigMaps this run drops (kpt deletes them)."""
+    return [item.file()[0] for item in items if is_derived(item) and item.index in changes.removed]
+
+
+def unlisted_warnings(items: list[Item], paths: list[str]) -> list[Result]:
+    """kpt on a kustomize folder: a derived ConfigMap's file (`paths`: new, or written by an earlier run)
+    that the folder's kustomization does not list is left out of `kustomize build`; its workload points at
+    nothing."""
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)", **where(kustomization), id="SD050")
+            for kustomization, name in unlisted_files(items, paths)]
+
+
+def dropped_listed_warnings(items: list[Item], paths: list[str]) -> list[Result]:
+    """kpt on a kustomize folder: a derived ConfigMap this run drops (`paths`: their files) is deleted by
+    kpt, but a kustomization that lists it (as SD050 asked) would then fail to build."""
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD051")
+            for kustomization, name in listed_files(items, paths)]
+
+
+def kustomization_warnings(items: list[Item]) -> list[Result]:
+    """`render DIR` of a kustomization renders its files as they are, unbuilt: say so, and what to run."""
+    return [Result(Severity.WARNING, f"{kustomization_folder(item)} is a kustomization: render does not build it (its patches, generators, transformers and name prefixes are not applied) and leaves its kustomize configuration out; to build it, run `kustomize build {kustomization_folder(item)} | kaito-specdec render -`", **where(item), id="SD501")
+            for item in items if is_kustomization(item) and not item.kind == "Component"]
+
+
+def rule_files(items: list[Item], changes: Changes) -> list[str]:
+    """The files of the derived PrometheusRules kpt will write: new ones, and those an earlier run wrote."""
+    paths = [((data.get("metadata") or {}).get("annotations") or {}).get(krm.PATH_ANNOTATION, "")
+             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == C.PROMETHEUS_RULE_KIND]
+    return paths + [item.file()[0] for item in items if is_derived_rule(item) and item.index not in changes.removed]
+
+
+def rule_unlisted_warnings(items: list[Item], changes: Changes) -> list[Result]:
+    """kpt on a kustomize folder: a rule's file the folder's kustomization does not list is left out of
+    `kustomize build` (nothing breaks, but nothing is watched)."""
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, the PrometheusRule kaito-specdec derived for the workloads there (prometheusRules setting): `kustomize build` would leave it out and nothing would watch their acceptance rate; add it to resources", **where(kustomization), id="SD808")
+            for kustomization, name in unlisted_files(items, rule_files(items, changes))]
+
+
+def rule_dropped_listed_warnings(items: list[Item], changes: Changes) -> list[Result]:
+    """kpt on a kustomize folder: a derived rule this run drops or replaces is deleted by kpt, but a
+    kustomization that lists its file (as SD808 asked) would then fail to build."""
+    paths = [item.file()[0] for item in items if is_derived_rule(item) and item.index in changes.removed]
+    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a PrometheusRule kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD809")
+            for kustomization, name in listed_files(items, paths)]

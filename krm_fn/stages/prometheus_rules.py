@@ -1,0 +1,224 @@
+"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap (issue 11).
+
+With `prometheusRules: "true"`, each namespace whose workloads the decisions enable (an Inject or an
+Override, or a ConfigMap not in the input under a KAITO that reads the annotation: speculative decoding
+runs) gets one `monitoring.coreos.com/v1` PrometheusRule, built by
+monitoring.py for the namespace's top-level workloads: a Workspace an InferenceSet in the input creates is
+watched as part of that InferenceSet (its pods are the InferenceSet's), an InferenceSet a MultiRoleInference
+creates as part of that MultiRoleInference; and the plain vLLM workloads that run speculative decoding after
+the plan (decisions.Speculates: the function's config, or the user's own). Every workload of a watched kind
+in the namespace, watched or not, is a neighbour whose pods are left out of a pattern that would take them
+(monitoring.swallowed). Workloads without a namespace get a rule without a namespace matcher and SD810; a
+KServe InferenceService whose Knative pods no pattern can name, SD811. The rule's name is a hash of its content, so when the workloads
+or the threshold change, the rule in the input (recognised by the `kaito-specdec.dev/derived` annotation)
+is replaced by a new one; one edited by hand is regenerated in its file, as a derived ConfigMap is. When
+nothing in its namespace is enabled any more, or the setting is off, it is dropped. A new rule is written
+after the namespace's first watched workload, in a file in that workload's folder (kpt's path annotations,
+as for derived ConfigMaps).
+
+One stage, (index, settings, plan so far) -> Step, after the decisions and the derived ConfigMaps. monitoring.py
+is loaded only when a rule is wanted or one is in the input: most runs have neither.
+"""
+from __future__ import annotations
+
+import jsonpatch
+
+from ..domain import constants as C
+from ..text import krm
+from typing import TYPE_CHECKING
+from ..domain.derived import comparable, with_location
+from ..domain.plain_kinds import known_kind
+from ..model.changes import Plan, Step, step
+from ..model.config import Settings, version_tuple
+from ..model.decisions import Inject, NotVisible, Override, Speculates
+from ..model.index import Index, Workload, is_derived_rule, is_rule
+from ..model.report import about, q
+from ..text.edits import Added
+from ..text.reader import Item, ItemError
+from ..text.record import NamedTuple
+from ..text.results import Result, Severity
+
+if TYPE_CHECKING:
+    from ..domain import monitoring
+
+FINDINGS = {
+    "SD801": "a PrometheusRule added for a namespace's enabled workloads (the prometheusRules setting)",
+    "SD802": "a PrometheusRule replaced: the namespace's enabled workloads or the threshold changed",
+    "SD803": "a PrometheusRule dropped: nothing in its namespace has speculative decoding enabled any more",
+    "SD804": "a PrometheusRule dropped: the prometheusRules setting is off",
+    "SD805": "a PrometheusRule edited by hand: regenerated",
+    "SD806": "a PrometheusRule of the derived rule's name that this function did not derive",
+    "SD807": "a derived PrometheusRule in the input cannot be read",
+    "SD810": "workloads without a namespace: their PrometheusRule selects pods of their names in every namespace",
+    "SD811": "a plain vLLM workload with speculative decoding whose pods the PrometheusRule cannot all select by name",
+}
+# Another object of the rule's name would be overwritten, an unreadable one cannot be compared.
+ALWAYS_ON = frozenset(("SD806", "SD807"))
+
+
+def _parents(index: Index, settings: Settings) -> dict[int, Workload]:
+    """Item index of a child workload -> the parent in the input whose controller creates it."""
+    out: dict[int, Workload] = {}
+    for w in index.workloads:
+        if w.spec.kind == "InferenceSet":
+            out.update((c.item.index, w) for c in index.children(w, "Workspace"))
+        elif w.spec.kind == "MultiRoleInference" and settings.mri_controller:
+            out.update((c.item.index, w) for c in index.children(w, "InferenceSet"))
+    return out
+
+
+def _top(w: Workload, parents: dict[int, Workload]) -> Workload:
+    seen = {w.item.index}
+    while w.item.index in parents and parents[w.item.index].item.index not in seen:
+        w = parents[w.item.index]
+        seen.add(w.item.index)
+    return w
+
+
+def _monitored(w: Workload, settings: Settings) -> monitoring.Monitored:
+    from ..domain import monitoring
+    # KAITO before v0.8.0 ran a single-node Workspace as a Deployment; from v0.8.0 on it makes none.
+    old = w.spec.kind == "Workspace" and version_tuple(settings.kaito_version) < (0, 8, 0)
+    return monitoring.Monitored(w.spec.kind, w.name, monitoring.KAITO_DEPLOYMENT if old else "")
+
+
+def _kserve_mode(item: Item) -> str:
+    from ..domain import monitoring
+    mode = item.annotation(C.KSERVE_DEPLOYMENT_MODE_ANNOTATION)
+    if mode in ("Standard", "RawDeployment"):
+        return monitoring.KSERVE_STANDARD
+    if mode in ("Knative", "Serverless"):
+        return monitoring.KSERVE_KNATIVE
+    return ""   # the cluster's default (inferenceservice-config): either
+
+
+def _plain(item: Item) -> monitoring.Monitored:
+    from ..domain import monitoring
+    return monitoring.Monitored(item.kind, item.name, _kserve_mode(item) if item.kind == "InferenceService" else "")
+
+
+class Watched(NamedTuple):
+    """A workload a rule watches: its item (where the rule is written, what results name) and its pods."""
+
+    item: Item
+    monitored: monitoring.Monitored
+
+
+def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:
+    """Namespace -> (the rule it should have, the item it is written after, the workloads it watches), and
+    the results about what it cannot watch."""
+    from ..domain import monitoring
+    parents = _parents(index, settings)
+    watched: dict[str, dict[int, Watched]] = {}
+    out: list[Result] = []
+    # A ConfigMap not in the input: KAITO (from v0.13.0, which reads the annotation) injects or the
+    # ConfigMap overrides; speculative decoding runs either way.
+    running = (Inject, Override, NotVisible) if settings.knows_annotation else (Inject, Override)
+    for d in plan.decisions:
+        if isinstance(d, running):
+            top = _top(d.workload, parents)
+            watched.setdefault(top.namespace, {})[top.item.index] = Watched(top.item, _monitored(top, settings))
+        elif isinstance(d, Speculates):
+            item = d.workload.item
+            found = _plain(item)
+            why = monitoring.unmonitored(found.kind, found.name, found.variant)
+            if why and found.variant == "":
+                found = monitoring.Monitored(found.kind, found.name, monitoring.KSERVE_STANDARD)
+                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only: {why}; set serving.kserve.io/deploymentMode: RawDeployment (Standard from KServe v0.16 on), or give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
+                                 item, id="SD811"))
+            elif why:
+                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)} runs speculative decoding but no PrometheusRule watches it: {why}; give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
+                                 item, id="SD811"))
+                continue
+            watched.setdefault(item.namespace, {})[item.index] = Watched(item, found)
+    # Every top-level workload of each namespace (KAITO's and the plain kinds', watched or not), so that
+    # one whose pods another's pattern would match is left out of it (monitoring.swallowed).
+    neighbours: dict[str, list[monitoring.Monitored]] = {}
+    for w in index.workloads:
+        if w.namespace in watched and w.item.index not in parents:
+            neighbours.setdefault(w.namespace, []).append(_monitored(w, settings))
+    for item in index.items:
+        if item.namespace in watched and known_kind(item.kind) and item.is_mapping and item.name \
+                and item.index not in index.config and item.annotation(krm.LOCAL_CONFIG_ANNOTATION) != "true":
+            neighbours.setdefault(item.namespace, []).append(_plain(item))
+    rules = {}
+    for namespace, by_index in watched.items():
+        ws = [by_index[i] for i in sorted(by_index)]
+        rule = monitoring.prometheus_rule(namespace, [w.monitored for w in ws], settings.min_acceptance_rate,
+                                          neighbours=neighbours.get(namespace, ()))
+        rules[namespace] = (rule, ws[0].item, ws)
+        if not namespace:
+            out.append(about(Severity.WARNING, f"{_listed(ws)}: no metadata.namespace, so PrometheusRule {q(rule['metadata']['name'])} selects their pods by name alone: wherever the namespace is set later (kustomize's namespace, Flux's targetNamespace, kubectl apply -n) it also counts, and alerts on, pods of these names in every other namespace its Prometheus scrapes; set metadata.namespace on the workloads, or run kaito-specdec after the namespace is set (as a transformer of the kustomization that sets it), or set enforcedNamespaceLabel: namespace on the Prometheus",
+                             ws[0].item, id="SD810"))
+    return rules, out
+
+
+def _listed(ws: list[Watched]) -> str:
+    return ", ".join(f"{w.monitored.kind} {q(w.monitored.name)}" for w in ws)
+
+
+def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
+    """The rules the setting asks for: kept, regenerated, added after their first workload; the others dropped."""
+    found: dict[str, list[Item]] = {}
+    others: dict[tuple[str, str], Item] = {}   # PrometheusRules that are not ours, by namespace and name
+    for item in index.items:
+        if is_derived_rule(item) and item.index not in index.config:
+            found.setdefault(item.namespace, []).append(item)
+        elif is_rule(item) and not is_derived_rule(item):
+            others.setdefault((item.namespace, item.name), item)
+    want, out = wanted(index, settings, plan) if settings.prometheus_rules else ({}, [])
+    if not want and not found:
+        return step(out)
+    from ..domain import monitoring
+    ops: dict[int, list[dict]] = {}
+    added: list[Added] = []
+    removed: list[int] = []
+    taken = {item.file()[0] for item in index.items if item.file()[0]}
+    for namespace, (rule, first, ws) in want.items():
+        name = rule["metadata"]["name"]
+        mine = found.pop(namespace, [])
+        same = [item for item in mine if item.name == name]
+        other = others.get((namespace, name))
+        if other is not None:
+            out.append(about(Severity.ERROR, f"PrometheusRule {q(name)} exists and is not one this function derived; rename it",
+                             other, id="SD806"))
+        elif same:
+            out += _keep(same[0], rule, ops)
+        else:
+            added.append(Added(first.index, with_location(rule, first.annotations(), taken)))
+            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {_listed(ws)}, and an alert when an acceptance rate stays below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
+                             first, id="SD801", change=True))
+        for item in mine:
+            if same and item is same[0]:
+                continue
+            removed.append(item.index)
+            out.append(about(Severity.INFO, f"derived PrometheusRule replaced by {q(name)}: the namespace's enabled workloads or the threshold changed",
+                             item, id="SD802", change=True))
+    for items in found.values():
+        for item in items:
+            removed.append(item.index)
+            if settings.prometheus_rules:
+                out.append(about(Severity.INFO, "derived PrometheusRule dropped: nothing in its namespace has speculative decoding enabled any more",
+                                 item, id="SD803", change=True))
+            else:
+                out.append(about(Severity.INFO, "derived PrometheusRule dropped: the prometheusRules setting is off",
+                                 item, id="SD804", change=True))
+    return step(out, ops=ops, added=added, removed=removed)
+
+
+def _keep(item: Item, rule: dict, ops: dict[int, list[dict]]) -> list[Result]:
+    """The rule in the input, as it is, or regenerated in its file when it differs (edited by hand)."""
+    name = rule["metadata"]["name"]
+    try:
+        data = item.data()
+    except ItemError as exc:
+        return [about(Severity.ERROR, f"derived PrometheusRule {q(name)} cannot be read: {exc}; delete it to regenerate it",
+                      item, id="SD807")]
+    if comparable(data) == rule:
+        return []
+    keep = (data.get("metadata") or {}).get("annotations") or {}
+    want = with_location(rule, {})
+    want["metadata"]["annotations"].update({k: v for k, v in keep.items() if str(k).startswith(krm.RENDER_STRIPPED)})
+    ops[item.index] = jsonpatch.make_patch(data, want).patch
+    return [about(Severity.WARNING, f"derived PrometheusRule {q(name)} differs from what the enabled workloads and settings give (edited by hand?): regenerated; set minAcceptanceRate, or write your own PrometheusRule, instead",
+                  item, id="SD805", change=True)]

@@ -1,0 +1,67 @@
+"""The rollout notes, a stage: what only recreating a workload achieves on the configured KAITO release, and
+what KAITO leaves as it was (the facts in rollout.py)."""
+from __future__ import annotations
+
+from ..domain import constants as C
+from ..domain import kinds
+from ..model.changes import Plan, Step, step
+from ..model.config import Settings
+from ..model.decisions import Inject, source_of
+from ..model.index import Index, Workload
+from ..model.report import about, q
+from ..model.rollout import _children_sets, _is_child, _ns, _recreate, command_is_fixed
+from ..text.results import Result, Severity
+
+FINDINGS = {
+    "SD420": "KAITO v0.11-v0.12: a Workspace enabled without a config of its own: a running one mounts it but never reads it",
+    "SD423": "a MultiRoleInference without annotations: KAITO leaves its InferenceSets' annotations as they were",
+    "SD424": "an InferenceSet or MultiRoleInference re-pointed or off: the Workspaces it already has keep their config",
+}
+
+
+def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
+    """SD420 on Workspaces enabled without a config of their own (v0.11-v0.12), SD424 on InferenceSets and
+    MultiRoleInferences re-pointed or off, SD423 on a MultiRoleInference whose last annotation is gone."""
+    out: list[Result] = []
+    if command_is_fixed(settings):
+        for d in plan.decisions:
+            w = d.workload
+            if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and not _is_child(w) and d.source_name is None \
+                    and w.name:  # a generateName'd Workspace is a new one every time
+                out.append(about(Severity.WARNING, f"on KAITO {settings.kaito_version} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
+                                 w.item, d.field, id="SD420"))
+    for w in map(plan.workload, index.workloads):
+        if w.spec is kinds.WORKSPACE:
+            continue
+        if w.spec is kinds.MULTIROLEINFERENCE and settings.mri_controller and _lost_annotations(index, w):
+            out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} has no annotations left: KAITO copies a MultiRoleInference's annotations to its InferenceSets only when it has some (if len(mri.Annotations) > 0), so {', '.join(_children_sets(w.item))} keep kaito.sh/enable-speculative-decoding as it was; set it to \"false\" instead of removing it",
+                             w.item, w.spec.annotation_field, id="SD423"))
+        before = [kinds.get(w.item.data(), p) for p in w.spec.config_refs(w.item.data())]
+        after = [kinds.get(w.data, p) for p in w.spec.config_refs(w.data)]
+        if before == after and w.value != "false":
+            continue
+        if w.spec is kinds.MULTIROLEINFERENCE and not settings.mri_controller:
+            continue
+        if w.rewritten_by is not None:
+            continue  # said on its MultiRoleInference, whose controller sets this InferenceSet's config
+        v13 = " (the v0.13 code syncs only the annotation: where their config sets no speculative-config, KAITO injects its built-in one, not the tunedPresets or ngramFallback setting's)" if settings.knows_annotation else ""
+        out.append(about(Severity.WARNING, f"KAITO gives a changed spec.template.inference only to the Workspaces it creates from now on: those {w.spec.kind} {q(w.name)} already has keep the config they were created with{v13}; to roll this out to them, or to turn it off on them, run {_recreate(w.item)} (KAITO recreates them from the template)",
+                         w.item, w.spec.annotation_field, id="SD424"))
+    return step(out)
+
+
+def _lost_annotations(index: Index, w: Workload) -> bool:
+    """No annotations on the MultiRoleInference, while a child InferenceSet in the list, or a role's
+    reference to a derived ConfigMap, shows it was enabled."""
+    ann = kinds.get(w.data, ("metadata", "annotations"))
+    if isinstance(ann, dict) and ann:
+        return False
+    for child in index.children(w, "InferenceSet"):
+        child_ann = kinds.get(child.item.data(), child.spec.annotations)
+        if isinstance(child_ann, dict) and child_ann.get(C.ENABLE_ANNOTATION) == "true":
+            return True
+    for path in w.spec.config_refs(w.item.data()):
+        ref = kinds.get(w.item.data(), path)
+        if isinstance(ref, str) and source_of(index, w.namespace, ref)[2]:
+            return True
+    return False

@@ -1,0 +1,133 @@
+"""Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+import yaml
+
+from ..domain.localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
+from ..model.index import ref_of
+from ..model.report import about, q, where
+from ..text import krm
+from ..text.reader import Item, duplicate_key
+from ..text.results import Result, Severity
+
+# Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written
+# safely. SD008 (the same object twice) is a warning a user may turn off.
+FINDINGS = {
+    "SD003": "an item is not a mapping",
+    "SD004": "an item has a key twice",
+    "SD005": "a file that is no Kubernetes object (a Helm chart file, a CI configuration)",
+    "SD006": "an item has neither apiVersion nor kind",
+    "SD007": "an item has no apiVersion, kind or metadata.name",
+    "SD008": "the same object twice in the input",
+    "SD009": "a KAITO object or ConfigMap whose fields cannot be read",
+    "SD010": "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
+}
+ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007", "SD009"))
+
+
+def _where(item: Item) -> str:
+    """Where an item is, for messages: `document N` of its file (from 1), or `items[i]` (of the ResourceList
+    when kpt named its file: the line is not one of that file); and its line."""
+    mark = item.node.start_mark
+    path = item.file()[0]
+    if path and path != item.origin:
+        # kpt's path annotation: the stderr line names kpt's file, but this line is one of the ResourceList.
+        return f"items[{item.index}] of the ResourceList (line {mark.line + 1}, column {mark.column + 1})"
+    at = f"document {item.origin_index + 1}" if item.origin and item.origin_index is not None \
+        else f"items[{item.index}]"
+    return f"{at} (line {mark.line + 1}, column {mark.column + 1})"
+
+
+def _not_kubernetes(item: Item) -> str | None:
+    """What a file without a kind is, when its name or shape says (Helm's files, CI workflows)."""
+    name = file_name(item)
+    keys = {k.value for k, _ in item.node.value if isinstance(k, yaml.ScalarNode)}
+    if name == "Chart.yaml" or (item.api_version in ("v1", "v2") and {"name", "version"} <= keys
+                                and not item.kind and "metadata" not in keys):
+        return "a Helm chart's Chart.yaml"
+    if name.startswith("values") and name.endswith((".yaml", ".yml")):
+        return "a Helm values file"
+    if "jobs" in keys and ({"on", "true"} & {k.lower() for k in keys}):
+        return "a CI workflow"
+    if {"stages", "script"} & keys or name in (".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml"):
+        return "a CI configuration file"
+    return None
+
+
+def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """Items a Kubernetes API would refuse: not a mapping, or without apiVersion, kind, metadata.name.
+
+    kustomize's own files (a kustomization.yaml needs no apiVersion or kind; `config`: those and the
+    patches and plugin configs they name) are configuration, not objects: they are never checked here."""
+    out = []
+    for item in items:
+        if item.index in config:
+            continue
+        if not item.is_mapping:
+            out.append(Result(Severity.ERROR, f"{_where(item)} is not a mapping; every item must be a Kubernetes object", **where(item), id="SD003"))
+            continue
+        if is_kustomization(item):
+            continue
+        # fastread's scanner checked every mapping of the items it passes as text
+        dup = None if getattr(item, "checked", False) else duplicate_key(item.node, deep=True)
+        if dup is not None:
+            key, first = dup
+            out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
+            continue
+        if not item.kind:
+            what = _not_kubernetes(item)
+            if what is not None:
+                hint = " (render a chart with `helm template` first)" if "Helm" in what else ""
+                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only{hint}", ref_of(item), field_path="kind", **where(item), id="SD005"))
+                continue
+            if not item.api_version:
+                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD006"))
+                continue
+        fields = [("apiVersion", item.api_version), ("kind", item.kind)]
+        if _needs_name(item):
+            fields.append(("metadata.name", item.name))
+        missing = [f for f, v in fields if not v]
+        if missing:
+            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD007"))
+    return out
+
+
+def stray_kustomize_files(items: list[Item]) -> list[Result]:
+    """A warning per file that looks like kustomize's own (a kubebuilder patch, kustomizeconfig.yaml) in a
+    kustomization's folder that does not list it: configuration, not a broken object (issue 23)."""
+    return [Result(Severity.WARNING, f"{_where(item)} is no Kubernetes object and its kustomization in {kustomization_folder(item)} does not list it; it looks like kustomize's own (a patch or kustomizeconfig.yaml, as kubebuilder scaffolds), so it is left out as configuration: list it in the kustomization if it is used, or in the package's .krmignore (kpt) if it is not", ref_of(item), **where(item), id="SD010")
+            for item in stray_files(items)]
+
+
+def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """The same object twice (a file given twice, a copy-paste): kustomize would reject the output, kpt
+    would write both, a cluster would keep one of them."""
+    seen: dict[tuple[str, str, str, str], Item] = {}
+    out = []
+    for item in items:
+        if not (item.is_mapping and item.kind and item.name) or item.index in config or \
+                is_function_config(item) or item.annotation(krm.LOCAL_CONFIG_ANNOTATION) == "true":
+            continue  # configuration for kustomize or kpt (each overlay's `labels` transformer, say)
+        key = (item.api_version.split("/")[0] if "/" in item.api_version else "", item.kind, item.namespace,
+               item.name)
+        first = seen.setdefault(key, item)
+        if first is not item:
+            where = first.file()[0] or f"items[{first.index}]"
+            out.append(about(Severity.WARNING, f"the same object as {where} (kind, namespace and name): one of them would be lost", item, id="SD008"))
+    return out
+
+
+def _needs_name(item: Item) -> bool:
+    """A name is required of what a cluster stores, not of a kustomization.yaml or other local config
+    (kpt passes those as items too) nor of an object named by `metadata.generateName`."""
+    if item.api_version.startswith(krm.KUSTOMIZE_GROUP + "/") or \
+            item.annotation(krm.LOCAL_CONFIG_ANNOTATION) == "true":
+        return False
+    return not item.has_generate_name()
+
+
+def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:
+    """The items the index could not read (why in words): nothing about them can be decided."""
+    return [about(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item, id="SD009") for item, why in found]

@@ -1,0 +1,45 @@
+"""What the writer applies, as a value: JSON Patch ops per item, new items after the item they serve, items
+retired. The plan (krm_fn/model/changes.py) ends in one of these; the writer needs nothing else of it."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from .record import NamedTuple, dataclass, field
+
+Ops = tuple  # of JSON Patch operations (dicts), applied in order
+_NONE: Mapping = MappingProxyType({})
+
+
+class Added(NamedTuple):
+    """A new item, written after the item it serves (`after`, an item index)."""
+
+    after: int
+    data: Any
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What the writer applies: JSON Patch per item, new items, retired items."""
+
+    patches: Mapping[int, Ops] = field(default_factory=lambda: _NONE)
+    added: tuple[Added, ...] = ()
+    removed: frozenset[int] = frozenset()
+
+    def added_after(self) -> dict[int, list[Any]]:
+        """New items grouped by the index of the item they follow."""
+        out: dict[int, list[Any]] = {}
+        for served, data in self.added:
+            out.setdefault(served, []).append(data)
+        return out
+
+    @property
+    def empty(self) -> bool:
+        return not (self.patches or self.added or self.removed)
+
+    def removing(self, indexes: Iterable[int]) -> Changes:
+        """The same changes with these items left out of the output too."""
+        gone = self.removed | frozenset(indexes)
+        return Changes(MappingProxyType({i: ops for i, ops in self.patches.items() if i not in gone}),
+                       self.added, gone)

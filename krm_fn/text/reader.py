@@ -1,0 +1,470 @@
+"""Bytes in, a ResourceList (or a plain stream of documents) out: parsed once, positions kept.
+
+Every item keeps the exact region of source text it came from, so the writer can copy untouched items
+verbatim and edit changed ones in place. Python data is built only on demand (`Item.data`), for the
+items the function inspects; kind, name and annotations are read straight from the composed nodes.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from .record import dataclass, field
+from typing import Any
+
+import yaml
+
+from . import krm
+from . import yamlio
+
+
+class InputError(Exception):
+    """The input cannot be read at all; nothing can be written but an error result."""
+
+    def __init__(self, message: str, mark: Any = None) -> None:
+        where = f" ({yamlio.position(mark)})" if mark is not None else ""
+        super().__init__(message + where)
+        self.line: int | None = mark.line + 1 if mark is not None else None  # in the file, for `file:line:`
+        self.source = ""
+
+
+class ItemError(Exception):
+    """An item is YAML but cannot be Kubernetes data (an unhashable key, nesting too deep …)."""
+
+
+# --- node helpers: they live in yamlio (the one YAML module); re-exported for the stages that read items
+
+from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable
+
+
+# --- items --------------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Item:
+    """One resource: its node, its source region, and its identity read from the node."""
+
+    index: int
+    node: yaml.Node
+    source: str
+    start: int
+    end: int
+    api_version: str = ""
+    kind: str = ""
+    name: str = ""
+    namespace: str = ""
+    origin: str = ""                 # render: the file it came from, and its document number there
+    origin_index: int | None = None
+    # render, a document of its own: where the comments before its first key begin and those after its
+    # last value end (between the `---` lines; an item of a list has none)
+    head: int | None = None
+    tail: int | None = None
+    _data: Any = field(default=None, repr=False)
+    _built: bool = field(default=False, repr=False)
+
+    @property
+    def column(self) -> int:
+        return column_of(self.source, self.start)
+
+    @property
+    def region(self) -> str:
+        return self.source[self.start:self.end]
+
+    def data(self) -> Any:
+        """The item as Python data; raises ItemError when YAML has no such data (complex keys, …)."""
+        if not self._built:
+            try:
+                region = self.region
+                self._data = yamlio.construct(self.node, may_merge="<<" in region, may_alias="*" in region)
+            except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
+                message = " ".join(str(exc).split()) or type(exc).__name__
+                where = unreadable_path(self.node)
+                raise ItemError(f"{where}: {message}" if where else message) from None
+            self._built = True
+        return self._data
+
+    def annotation(self, key: str) -> str | None:
+        return scalar(child(child(child(self.node, "metadata"), "annotations"), key))
+
+    def annotations(self) -> dict[str, str]:
+        ann = child(child(self.node, "metadata"), "annotations")
+        if not isinstance(ann, yaml.MappingNode):
+            return {}
+        return {k.value: v.value for k, v in ann.value
+                if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)}
+
+    @property
+    def is_mapping(self) -> bool:
+        return isinstance(self.node, yaml.MappingNode)
+
+    def has_generate_name(self) -> bool:
+        """`metadata.generateName` is a string: the object is named by the cluster."""
+        return scalar(child(child(self.node, "metadata"), "generateName")) is not None
+
+    def file(self) -> tuple[str, int | None]:
+        """The file path and index kpt recorded for the item (empty without an orchestrator)."""
+        path = self.annotation(krm.PATH_ANNOTATION) or self.annotation(krm.LEGACY_PATH_ANNOTATION) or ""
+        index = self.annotation(krm.INDEX_ANNOTATION) or self.annotation(krm.LEGACY_INDEX_ANNOTATION)
+        if not path and self.origin:
+            return self.origin, self.origin_index
+        if index is None:
+            return path, None
+        # kyaml reads it with strconv.Atoi: a sign and ASCII digits (int() would take ٣, " 3" and 1_0 too).
+        digits = index[1:] if index[:1] in ("+", "-") else index
+        return path, int(index) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
+
+
+def _constructs(node: yaml.Node) -> bool:
+    try:
+        yamlio.construct(node)
+        return True
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError):
+        return False
+
+
+def unreadable_path(node: yaml.Node) -> str:
+    """The field (`spec.ports[0].name`) of the first value below `node` that YAML cannot turn into data
+    (a custom tag, a 5000-digit integer, a complex key …): only asked after construction failed."""
+    path, seen = "", set()
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and id(node) not in seen:
+        seen.add(id(node))  # an alias cycle (`&a [*a]`) would lead back here
+        bad: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if not isinstance(k, yaml.ScalarNode):
+                    return path + ("." if path else "") + "(a key that is a mapping or a list)"
+                label = k.value if re.fullmatch(r"[\w.-]+", k.value or "-") else repr(k.value)
+                if not _constructs(k):
+                    return path + ("." if path else "") + label
+                if not _constructs(v):
+                    path, bad = path + ("." if path else "") + label, v
+                    break
+        else:
+            for i, v in enumerate(node.value):
+                if not _constructs(v):
+                    path, bad = f"{path}[{i}]", v
+                    break
+        if bad is None:
+            break
+        node = bad
+    return path
+
+
+def make_item(index: int, node: yaml.Node, source: str, in_flow: bool = False) -> Item:
+    """An item of a block sequence (or a document) owns the rest of its last line, its comment there
+    included; an item of a flow sequence (`items: [{…}, {…}]`, one-line JSON) exactly its node's text."""
+    start = node.start_mark.index
+    end = node_end(node, source) if in_flow else line_end(source, node_end(node, source))
+    item = Item(index=index, node=node, source=source, start=start, end=end)
+    if isinstance(node, yaml.MappingNode):
+        meta = child(node, "metadata")
+        item.api_version = scalar(child(node, "apiVersion")) or ""
+        item.kind = scalar(child(node, "kind")) or ""
+        item.name = scalar(child(meta, "name")) or ""
+        item.namespace = scalar(child(meta, "namespace")) or ""
+    return item
+
+
+# --- documents ----------------------------------------------------------------------------------
+
+def sharing_anchors(text: str, items: list[Item]) -> set[int]:
+    """Indexes of the items that use an anchor defined outside themselves, or define one used outside.
+
+    Such items cannot be cut apart, edited alone or emitted alone without breaking the alias; they are
+    rare (kpt and kustomize send none), so the events are parsed a second time only when `&` occurs.
+    """
+    if "&" not in text or not items:
+        return set()
+    import bisect
+    starts = [it.start for it in items]
+
+    def owner(pos: int) -> int | None:
+        i = bisect.bisect_right(starts, pos) - 1
+        return items[i].index if i >= 0 and pos < items[i].end else None
+
+    defined: dict[str, int | None] = {}
+    shared: set[int] = set()
+    for event in yamlio.events(text):
+        anchor = getattr(event, "anchor", None)
+        if anchor is None:
+            continue
+        where = owner(event.start_mark.index)
+        if isinstance(event, yaml.AliasEvent):
+            home = defined.get(anchor)
+            if home != where:
+                shared.update(i for i in (home, where) if i is not None)
+        else:
+            defined[anchor] = where
+    return shared
+
+
+@dataclass
+class ResourceList:
+    """The envelope as a value: its text, root node, items and functionConfig."""
+
+    text: str
+    root: yaml.MappingNode
+    items_node: yaml.SequenceNode | None
+    items: list[Item]
+    function_config: yaml.Node | None
+    # Items tied to others by anchors when the reader knows (fastread's scanner); None: sharing_anchors asks.
+    shared: set[int] | None = None
+
+    @property
+    def splicable(self) -> bool:
+        """Block layout all the way down to the items: the writer can edit the text in place."""
+        items = self.items_node
+        # `items: []` is fine too: there is nothing to splice inside it (nothing is added to no items).
+        # (`self.items`, not the node's entries: fastread's node of a flow list has none, its items do.)
+        return not self.root.flow_style and (items is None or not items.flow_style or not self.items)
+
+
+def decode(data: bytes) -> str:
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"input is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
+    # YAML line breaks are what the positions count in; keep CRLF input as is but never see a BOM again.
+    return text.lstrip("\ufeff")
+
+
+def _compose_all(text: str) -> list[yaml.Node]:
+    try:
+        return yamlio.compose_all(text)
+    except yaml.MarkedYAMLError as exc:
+        # The parser's whole story: what it was reading and where that began, then what it found where.
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        context = ""
+        if exc.context and exc.problem:
+            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
+                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
+            context = f"{exc.context}{began}: "
+        error = InputError(f"input is not valid YAML: {context}{problem}", mark)
+        error.line = mark.line + 1 if mark is not None else None
+        raise error from None
+    except yaml.reader.ReaderError as exc:
+        # No mark here, and libyaml counts the position in UTF-8 bytes, PyYAML in characters.
+        pos = exc.position
+        if yamlio.backend() == "c":
+            pos = len(text.encode("utf-8")[:pos].decode("utf-8", "ignore"))
+        where = f"line {searchable(text).count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
+        char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        raise InputError(f"input is not valid YAML: unacceptable character {char}: {exc.reason} ({where})") \
+            from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"input is not valid YAML: {exc}") from None
+
+
+def _empty(node: yaml.Node | None) -> bool:
+    """An empty document: nothing, or only comments between two `---` (which composes as a null), as
+    Helm writes for a template that renders nothing and many files have at their end. kubectl skips them."""
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null"))
+
+
+def duplicate_key(node: yaml.Node | None, deep: bool) -> tuple[yaml.Node, yaml.Node] | None:
+    """(second, first) key node of a key a mapping has twice (PyYAML keeps the last silently; Kubernetes
+    and kpt refuse the document): in `node` itself, or anywhere below it when `deep`.
+
+    Keys are compared by their text, not their tag, as go-yaml v3 does (decode.go `mapping`: `ni.Kind ==
+    nj.Kind && ni.Value == nj.Value`): `1` and `'1'` are one key to kustomize ("mapping key "1" already
+    defined"), and sigs.k8s.io/yaml, which kubectl and Argo CD read with, makes both the JSON key "1" and
+    keeps one of them at random."""
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:  # an alias: already checked
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            keys: dict[str, yaml.Node] = {}
+            for k, v in current.value:
+                if isinstance(k, yaml.ScalarNode) and k.value != "<<":
+                    first = keys.get(k.value)
+                    if first is not None:
+                        return k, first
+                    keys[k.value] = k
+                if deep:
+                    stack.append(v)
+        elif deep and isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return None
+
+
+def _refuse_duplicates(node: yaml.MappingNode, what: str) -> None:
+    dup = duplicate_key(node, deep=False)
+    fc = child(node, "functionConfig")
+    where = f"the {what}"
+    if dup is None and fc is not None:
+        dup, where = duplicate_key(fc, deep=True), f"the {what}'s functionConfig"
+    if dup is not None:
+        key, first = dup
+        error = InputError(f"the key {key.value!r} appears twice in {where} (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}): which one is meant is not clear, and kpt and Kubernetes refuse such a document")
+        error.line = key.start_mark.line + 1
+        raise error
+
+
+def read_resource_list(data: bytes) -> ResourceList:
+    return read_text(decode(data))
+
+
+def read_text(text: str) -> ResourceList:
+    """The full reader: every item composed (fastread.scan is the fast path, and falls back to this)."""
+    if not text.strip():
+        raise InputError("input is empty; expected a ResourceList on stdin")
+    docs = [d for d in _compose_all(text) if not _empty(d)]
+    if not docs:
+        raise InputError("input holds no YAML document; expected a ResourceList")
+    if len(docs) > 1:
+        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList (use `kaito-specdec render` for a plain stream)", docs[1].start_mark)
+    root = docs[0]
+    kind = check_envelope(root)
+    items_node = child(root, "items")
+    if items_node is not None and not isinstance(items_node, yaml.SequenceNode):
+        if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
+            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
+        items_node = None
+    in_flow = items_node is not None and bool(items_node.flow_style)
+    items = [make_item(i, n, text, in_flow) for i, n in enumerate(items_node.value if items_node else [])]
+    return envelope(text, root, items_node, items)
+
+
+def check_envelope(root: yaml.Node) -> str:
+    """The envelope's kind, once it is known to be a ResourceList or List without a key given twice."""
+    if not isinstance(root, yaml.MappingNode):
+        raise InputError("input is not a ResourceList: the document is not a mapping", root.start_mark)
+    kind = scalar(child(root, "kind"))
+    api = scalar(child(root, "apiVersion")) or ""
+    if kind == krm.RESOURCE_LIST_KIND:
+        if not api.startswith(krm.RESOURCE_LIST_API_PREFIX):
+            raise InputError(f"ResourceList has apiVersion {api!r}; expected config.kubernetes.io/v1",
+                             root.start_mark)
+    elif kind is None:
+        raise InputError("input is not a ResourceList: it has no kind; expected a ResourceList or List",
+                         root.start_mark)
+    elif kind != krm.LIST_KIND:
+        # A single manifest piped in is the usual slip: name the command that takes one.
+        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List (use `kaito-specdec render -` for plain manifests)", root.start_mark)
+    _refuse_duplicates(root, kind)
+    return kind
+
+
+def envelope(text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode | None, items: list[Item]) -> ResourceList:
+    fc = child(root, "functionConfig")
+    if isinstance(fc, yaml.ScalarNode) and fc.tag.endswith(":null"):
+        fc = None
+    return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=fc)
+
+
+@dataclass
+class Stream:
+    """A plain multi-document stream (the `render` path): items from one or more sources."""
+
+    items: list[Item]
+    shared: set[int] = field(default_factory=set)  # items tied to others by anchors (see sharing_anchors)
+    function_config: yaml.Node | None = None  # of the first ResourceList among the documents
+
+
+def _is_envelope(node: yaml.MappingNode) -> bool:
+    kind = scalar(child(node, "kind"))
+    return kind == krm.LIST_KIND or (kind == krm.RESOURCE_LIST_KIND and (scalar(child(node, "apiVersion")) or "")
+                                   .startswith(krm.RESOURCE_LIST_API_PREFIX))
+
+
+def _is_marker(line: str) -> bool:
+    """A `---` or `...` line, or a directive (`%YAML 1.2`): what separates documents."""
+    return line.startswith("%") or (line[:3] in ("---", "...") and (len(line) == 3 or line[3] in " \t\r\n"))
+
+
+def _comments_around(text: str, documents: list[Item]) -> None:
+    """Give each document of a file the comment lines before its first key (after the last `---`) and
+    after its last value (before the next `---`), so that `render` keeps them. Blank lines around
+    them are layout and stay behind."""
+    view = searchable(text)
+
+    def lines(lo: int, hi: int) -> list[tuple[int, int]]:
+        out, pos = [], lo
+        while pos < hi:
+            nl = view.find("\n", pos, hi)
+            out.append((pos, hi if nl < 0 else nl + 1))
+            pos = out[-1][1]
+        return out
+
+    def comments(span: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(a, b) for a, b in span if view[a:b].lstrip(" \t").startswith("#")]
+
+    bounds = [0] + [x for d in documents for x in (d.start, d.end)] + [len(text)]
+    find = view.find
+    for i, doc in enumerate(documents):
+        first_line = line_start(text, doc.start)  # its indentation is the region's business
+        # No `#` between two documents (the usual `---` alone): no comment to give, no lines to split.
+        if find("#", bounds[2 * i], first_line) < 0:
+            doc.head = first_line
+        else:
+            before = lines(bounds[2 * i], first_line)
+            markers = [n for n, (a, b) in enumerate(before) if _is_marker(view[a:b])]
+            head = comments(before[markers[-1] + 1:] if markers else before)
+            doc.head = head[0][0] if head else first_line
+        if find("#", doc.end, bounds[2 * i + 3]) < 0:
+            doc.tail = doc.end
+        else:
+            after = lines(doc.end, bounds[2 * i + 3])
+            markers = [n for n, (a, b) in enumerate(after) if _is_marker(view[a:b])]
+            tail = comments(after[:markers[0]] if markers else after)
+            doc.tail = tail[-1][1] if tail else doc.end
+
+
+def read_stream(sources: list[tuple[str, bytes]], scan: Any = None) -> Stream:
+    """Documents of several files (name, bytes), in order; empty documents are skipped.
+
+    `scan(text, first)`: fastread's scanner, the items of a text numbered from `first`, each with its
+    document's number (no anchor shared between them; a List's or ResourceList's items in its place, the
+    scanned list's `documents` those that are documents, its `function_config` the first envelope's), or
+    None where the full reader must read the text."""
+    items: list[Item] = []
+    shared: set[int] = set()
+    function_config: yaml.Node | None = None
+    for name, data in sources:
+        try:
+            text = decode(data)
+            scanned = scan(text, len(items)) if scan is not None else None
+            docs = _compose_all(text) if scanned is None else []
+        except InputError as exc:
+            exc.source = name  # render names the file (and line) in front of the message
+            raise
+        if scanned is not None:
+            for item in scanned:
+                item.origin = name  # (its origin_index is the scanner's: a List's items share their document's)
+            items.extend(scanned)
+            _comments_around(text, getattr(scanned, "documents", scanned))
+            if function_config is None:
+                function_config = getattr(scanned, "function_config", None)
+            continue
+        first = len(items)
+        nodes = [n for n in docs if not _empty(n)]
+        documents: list[Item] = []
+        for number, node in enumerate(nodes):
+            members, in_flow = [node], False
+            if isinstance(node, yaml.MappingNode) and _is_envelope(node):
+                try:
+                    _refuse_duplicates(node, scalar(child(node, "kind")) or "List")
+                except InputError as exc:
+                    error = InputError(f"document {number + 1}: {exc}")
+                    error.source, error.line = name, exc.line
+                    raise error from None
+            if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
+                    and isinstance(child(node, "items"), yaml.SequenceNode):
+                members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items
+                in_flow = bool(child(node, "items").flow_style)
+                fc = child(node, "functionConfig")
+                if function_config is None and isinstance(fc, yaml.MappingNode):
+                    function_config = fc
+            for sub in members:
+                item = make_item(len(items), sub, text, in_flow)
+                item.origin, item.origin_index = name, number
+                items.append(item)
+                if sub is node:
+                    documents.append(item)
+        _comments_around(text, documents)
+        shared.update(sharing_anchors(text, items[first:]))
+    return Stream(items=items, shared=shared, function_config=function_config)
