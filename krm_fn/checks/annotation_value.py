@@ -66,7 +66,7 @@ def check(w: Workload, settings: object = None) -> Finding | None:
 
 def invalid(value: object, node: yaml.Node | None, annotations: Path) -> Finding | None:
     """KAITO's refusal of an opt-in `value` other than "true", read from the annotations mapping at path
-    `annotations` of the item `node` (a KAITO workload's place, or a plain workload's: issue #12)."""
+    `annotations` of the item `node` (a KAITO workload's place, or a plain workload's)."""
     field = dotted(annotations) + "[kaito.sh/enable-speculative-decoding]"
     if isinstance(value, str):
         return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {goquote(value)}; expected "true" or "false"', field, id="SD101")

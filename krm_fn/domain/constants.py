@@ -19,7 +19,7 @@ SOURCE_ANNOTATION = "kaito-specdec.dev/source-configmap"
 # ConfigMap nothing else references (krm_fn/model/rollout.py).
 KEPT_ANNOTATION = "kaito-specdec.dev/kept-for"
 # Where a plain workload's pod template records the JSON the function injected into its vLLM containers
-# (issue #12): a container argument equal to the recorded injection is the function's own, anything else the
+#: a container argument equal to the recorded injection is the function's own, anything else the
 # user's; it makes a re-run a fixpoint and a disable exact, and rolls the pods when it changes.
 INJECTED_ANNOTATION = "kaito-specdec.dev/speculative-config"
 

@@ -44,7 +44,7 @@ from ..text.quoting import goquote
 DATA_KEY = "inference_config.yaml"
 VLLM_KEY = "vllm"
 SPEC_KEY = "speculative-config"
-# vLLM's argparse accepts this spelling too, but KAITO's override detection does not (VLLM.md).
+# vLLM's argparse accepts this spelling too, but KAITO's override detection does not.
 SPEC_KEY_UNDERSCORE = "speculative_config"
 
 _STR_TAG = yamlio.STR_TAG

@@ -1,7 +1,7 @@
 """The opt-in PrometheusRule: how well speculative decoding works, per workload, once it runs.
 
 One `monitoring.coreos.com/v1` PrometheusRule per namespace with enabled workloads: two recording rules per
-workload, from vLLM V1's counters (VLLM.md "Metrics (vLLM V1)"),
+workload, from vLLM V1's counters,
 
   acceptance rate         = accepted tokens / draft tokens
   mean acceptance length  = 1 + accepted tokens / drafts
@@ -57,7 +57,7 @@ API_VERSION = C.PROMETHEUS_RULE_API_VERSION
 KIND = C.PROMETHEUS_RULE_KIND
 NAME_PREFIX = "specdec-prometheusrule-"
 
-# vLLM V1 counters (VLLM.md "Metrics (vLLM V1)").
+# vLLM V1 counters.
 DRAFTS = "vllm:spec_decode_num_drafts_total"
 DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total"
 ACCEPTED_TOKENS = "vllm:spec_decode_num_accepted_tokens_total"

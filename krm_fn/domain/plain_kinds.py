@@ -1,4 +1,4 @@
-"""The table of plain vLLM workload kinds (SPEC 8, issue #12), as data: per kind, its apiVersions, where
+"""The table of plain vLLM workload kinds, as data: per kind, its apiVersions, where
 its pod templates are, where the opt-in annotation may be read; for KServe, where the model comes from and
 where the argument goes.
 

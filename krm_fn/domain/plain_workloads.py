@@ -1,4 +1,4 @@
-"""Plain vLLM workloads (SPEC 8, issue #12): the plan for one workload, JSON Patch ops on plain data, and
+"""Plain vLLM workloads: the plan for one workload, JSON Patch ops on plain data, and
 findings. The table of kinds (per kind, its apiVersions, where its pod templates are, where the opt-in
 annotation may be read; for KServe, where the model comes from and where the argument goes) is
 plain_kinds.py, the only place that knows those paths (as kinds.py is for KAITO's kinds), re-exported here. The opt-in is the

@@ -1,4 +1,4 @@
-"""KAITO's speculative-decoding presets and the decision of the method (SPEC 4).
+"""KAITO's speculative-decoding presets and the decision of the method.
 
 A preset name is lower-cased, legacy short names are mapped to their Hugging Face id, and the
 result is looked up in the tuned table: tuned presets get ``mtp``, every other preset the
@@ -44,7 +44,7 @@ TUNED_DISPLAY: tuple[str, ...] = (
     "Qwen/Qwen3.6-27B",
 )
 
-# KAITO keys its table by lower-cased HF id (SPEC 4.1); the two DeepSeek legacy names of the
+# KAITO keys its table by lower-cased HF id; the two DeepSeek legacy names of the
 # documentation reach their entries through ALIASES.
 TUNED: dict[str, dict] = {
     name: MTP
@@ -67,7 +67,7 @@ TUNED: dict[str, dict] = {
     )
 }
 
-# SPEC 4.2: KAITO's legacy short preset names and the HF ids they stand for.
+# KAITO's legacy short preset names and the HF ids they stand for.
 ALIASES: dict[str, str] = {
     "phi-4": "microsoft/phi-4",
     "phi-4-mini-instruct": "microsoft/phi-4-mini-instruct",
@@ -107,7 +107,7 @@ def canonical(name: str) -> str:
 
 
 def config_json(cfg: Mapping) -> str:
-    """The exact text vLLM receives: compact, sorted keys (SPEC 4.3), stable across runs."""
+    """The exact text vLLM receives: compact, sorted keys, stable across runs."""
     return json.dumps(cfg, separators=(",", ":"), sort_keys=True)
 
 
@@ -233,7 +233,7 @@ class Resolution:
 
 
 def resolve(preset: str, table: PresetTable = DEFAULT_TABLE) -> Resolution:
-    """Decide the speculative config for a preset name (SPEC 4, step 3)."""
+    """Decide the speculative config for a preset name."""
     key = canonical(preset)
     tuned = key in table.tuned
     cfg = table.tuned[key] if tuned else table.fallback

@@ -1,5 +1,5 @@
 """A container's `command` and `args` -> does it run vLLM, with which model, and the speculative config
-written into (or taken out of) its arguments (SPEC 8, issue #12).
+written into (or taken out of) its arguments.
 
 Recognised invocations, as an exec list or inside a `sh|bash -c` script:
   `vllm serve MODEL …`                                    (the model positional, or `--model X`/`--model=X`)
@@ -11,7 +11,7 @@ Recognised invocations, as an exec list or inside a `sh|bash -c` script:
 Prefixes that do not change what runs are looked through: `VAR=value`, `exec`, `env`, `nohup`, `tini`,
 `dumb-init`, `--`.
 
-Injection (VLLM.md): an exec list gets one element `--speculative-config=<json>` appended to `args`, or to
+Injection: an exec list gets one element `--speculative-config=<json>` appended to `args`, or to
 `command` when there are no `args`; a script gets ` --speculative-config='<json>'` right after the last word
 of the vLLM command (before any `&&`, `;`, `|`, `&`, redirection or comment after it). The JSON is compact
 (presets.config_json). Removal takes out exactly that text again, so enable -> disable gives back the
@@ -59,7 +59,7 @@ FINDINGS = {
 }
 
 FLAG = "--speculative-config"
-# Every spelling vLLM reads as the speculative config (VLLM.md): `=` or separate value, `_` spelling,
+# Every spelling vLLM reads as the speculative config: `=` or separate value, `_` spelling,
 # dotted keys merged into one object, and the short `-sc`. FlexibleArgumentParser turns `_` into `-` in a
 # name up to its first `.` (vllm/utils/argparse_utils.py:231-246 at 0.12.0: `pattern =
 # re.compile(r"(?<=--)[^\.]*")`) and leaves argparse's allow_abbrev at its default (True: no vLLM release
@@ -73,7 +73,7 @@ _PIPELINE = "--pipeline-parallel-size"
 # an injected flag would silently beat a `speculative-config` there) and KAITO's inference_api.py file.
 _CONFIG_FILE_FLAGS = ("--config", "--kaito-config-file")
 # The speculative flags vLLM 0.8.3 removed ("unrecognized arguments"); the list is vLLM 0.8.2's
-# arg_utils.py speculative group (VLLM.md names the first, the token count and the ngram lookups).
+# arg_utils.py speculative group.
 REMOVED_FLAGS = frozenset(
     spelling
     for flag in ("speculative-model", "speculative-model-quantization", "num-speculative-tokens",

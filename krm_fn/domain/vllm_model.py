@@ -1,7 +1,7 @@
-"""A vLLM model argument -> the same tuned-or-fallback decision KAITO makes for a preset (SPEC 8, 4).
+"""A vLLM model argument -> the same tuned-or-fallback decision KAITO makes for a preset.
 
-KAITO keys its tuned table by lower-cased Hugging Face id (SPEC 4.1, `presets.TUNED`), and a preset name is
-either such an id or a legacy short name that `presets.ALIASES` maps onto one (SPEC 4.2). A plain vLLM
+KAITO keys its tuned table by lower-cased Hugging Face id (`presets.TUNED`), and a preset name is
+either such an id or a legacy short name that `presets.ALIASES` maps onto one. A plain vLLM
 workload names its model the way vLLM reads it: a Hugging Face id (`deepseek-ai/DeepSeek-V3.2`) or a path
 to the weights (`/models/Qwen/Qwen3.5-4B`, `s3://bucket/Qwen/Qwen3.5-4B`). A path is mapped onto an id by
 its last two components (the common `<root>/<org>/<name>` layout), or by a Hugging Face cache folder in it

@@ -1,4 +1,4 @@
-"""What a vLLM release does with the command line a plain workload runs (issue #22): from which release the
+"""What a vLLM release does with the command line a plain workload runs: from which release the
 JSON `--speculative-config` flag and the `--spec-*` shorthands exist, what it does with speculative decoding
 under pipeline parallelism, which arguments make it serve a pooling model, which of its options take no
 value, and which image tags name a vLLM release.

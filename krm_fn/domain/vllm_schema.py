@@ -30,7 +30,7 @@ from ..text.results import Finding, Severity
 
 # The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
 # `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
-# v0.9.4: 0.14.1). KAITO v0.13.0, the release SPEC.md's feature comes from, is not in the stored snapshot of
+# v0.9.4: 0.14.1). KAITO v0.13.0, the release that brings speculative decoding, is not in the stored snapshot of
 # KAITO's repository; when it ships another vLLM, this constant and docs/settings.md change together.
 DEFAULT_VLLM_VERSION = "0.25.1"
 
@@ -635,7 +635,7 @@ def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
     return []
 
 
-# --- the dotted form (VLLM.md "On the command line") ------------------------------------------------------
+# --- the dotted form ------------------------------------------------------
 # KAITO's runtime (presets/workspace/inference/vllm/inference_api.py) passes each `vllm:` key of
 # inference_config.yaml as `--<key> <str(value)>`, the value as `yaml.safe_load` read it. vLLM's
 # FlexibleArgumentParser (vllm/utils/argparse_utils.py) merges every `--speculative-config.<a>[.<b>…] <v>`

@@ -22,7 +22,7 @@ from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Severity
 
 # The `kaitoVersion` a user who sets nothing gets. Still the tables' release (v0.13.0, the open pull request
-# kaito-project/kaito#2312); issue 21 recommends v0.12.0, the newest release, whose rules (krm_fn/model/rollout.py)
+# kaito-project/kaito#2312); v0.12.0 is the newest release; its rules (krm_fn/model/rollout.py)
 # give output that is safe on v0.10-v0.12 and on the v0.13 code alike. Switching it is one line here, but it
 # changes most golden fixtures and the tests that expect a quiet run (SD420 on every Workspace enabled without
 # a config of its own): left to the lead.
@@ -97,7 +97,7 @@ class ConfigError(Exception):
         self.id = id
 
 
-# The input size cap (issue 10): read before any functionConfig exists, so only the environment (and
+# The input size cap: read before any functionConfig exists, so only the environment (and
 # `render --max-input`) can set it. Bytes, or a number with a Ki/Mi/Gi suffix.
 MAX_INPUT_ENV = "MAX_INPUT"
 DEFAULT_MAX_INPUT = 256 * 1024 * 1024

@@ -68,7 +68,7 @@ class Workload:
 
 @dataclass(frozen=True, eq=False)
 class PlainWorkload:
-    """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService: issue #12) that may
+    """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService) that may
     carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
 
     item: Item
@@ -105,7 +105,7 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
 class Index:
     items: list[Item] = field(default_factory=list)
     workloads: list[Workload] = field(default_factory=list)
-    # Plain vLLM workloads that may carry the opt-in (issue #12); and plain kinds at an apiVersion the function
+    # Plain vLLM workloads that may carry the opt-in; and plain kinds at an apiVersion the function
     # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
     plain: list[PlainWorkload] = field(default_factory=list)
     plain_other_versions: list[tuple[Item, Any]] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""Speculative decoding on a workload KAITO spreads over more than one node (issue 11, VLLM.md "Interactions").
+"""Speculative decoding on a workload KAITO spreads over more than one node.
 
 KAITO runs a replica that needs more than one node with vLLM's pipeline parallelism across the nodes (a Ray
 cluster: tensor parallelism inside a node, pipeline parallelism between them). What vLLM does with
@@ -106,7 +106,7 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
 
 def _pipeline(settings: Settings):
     """What the vllmVersion vLLM does with speculative decoding under pipeline parallelism: the same verdict,
-    with the same weight, as for a plain workload's --pipeline-parallel-size (vllm_releases, issue #22)."""
+    with the same weight, as for a plain workload's --pipeline-parallel-size (vllm_releases)."""
     from ..domain.vllm_releases import pipeline_verdict
     from ..domain.vllm_schema import parse_version, shown
     version = parse_version(settings.vllm_version)

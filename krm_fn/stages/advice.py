@@ -183,7 +183,7 @@ def _proposal(d: Override, key: str, found: Finding) -> str | None:
 
 
 def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
-    """Prefill/decode disaggregation (VLLM.md "Interactions"): a model-based method (mtp, eagle, eagle3, …)
+    """Prefill/decode disaggregation: a model-based method (mtp, eagle, eagle3, …)
     must be configured identically on the prefill and the decode side, so roles that end up with different
     configs where either drafts with a model are an error; draft-free methods (ngram, ngram_gpu, suffix)
     may differ and only draft where tokens are decoded: a warning, since the two configs say different
@@ -210,7 +210,7 @@ def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
     return out
 
 
-# Methods that draft without a model (VLLM.md: "ngram may run on decode alone"; suffix and ngram_gpu are
+# Methods that draft without a model ("ngram may run on decode alone"; suffix and ngram_gpu are
 # draft-free the same way).
 DRAFT_FREE = frozenset({"ngram", "ngram_gpu", "suffix"})
 
@@ -257,7 +257,7 @@ def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> lis
     out, seen = [], set()
     for d in ds:
         w = d.workload
-        # A MultiRoleInference reaches its Workspaces through its InferenceSets: the same holds (issue 21).
+        # A MultiRoleInference reaches its Workspaces through its InferenceSets: the same holds.
         if w.spec.kind not in ("InferenceSet", "MultiRoleInference") or w.item.index in seen:
             continue
         if kinds.get(plan.data_of(w.item), d.path) == kinds.get(w.item.data(), d.path):

@@ -1,4 +1,4 @@
-"""The opt-in annotation where KAITO does not read it (issues 11 and 23).
+"""The opt-in annotation where KAITO does not read it.
 
 KAITO reads an InferenceSet's opt-in from `spec.template.metadata.annotations` (KAITO's
 documentation: "InferenceSet: spec.template.metadata.annotations"). The same key on the InferenceSet's own

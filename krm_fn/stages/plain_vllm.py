@@ -1,4 +1,4 @@
-"""The stages for plain vLLM workloads (SPEC 8, issue #12): Deployments, StatefulSets, …, LeaderWorkerSets and
+"""The stages for plain vLLM workloads: Deployments, StatefulSets, …, LeaderWorkerSets and
 KServe InferenceServices that carry KAITO's opt-in annotation get the speculative config in their vLLM
 containers' arguments.
 

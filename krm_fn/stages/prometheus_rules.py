@@ -1,4 +1,4 @@
-"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap (issue 11).
+"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap.
 
 With `prometheusRules: "true"`, each namespace whose workloads the decisions enable (an Inject or an
 Override, or a ConfigMap not in the input under a KAITO that reads the annotation: speculative decoding

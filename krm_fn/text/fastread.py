@@ -12,7 +12,7 @@ shared between items …); the full reader then reads the input and alone words 
 line scanner does not read (flow entries, JSON, entries not at column 0, a `kind: List` among render's
 documents) is split into its entries by the parser's events (`_split_items`), and its entries composed a
 run at a time; an entry no stage looks into keeps its facts, not its node: the node tree of a whole list
-took ~110 bytes of memory per byte of input (issue 19 class 4). The full path is the reference: tests/test_fastread.py runs
+took ~110 bytes of memory per byte of input. The full path is the reference: tests/test_fastread.py runs
 fixtures, the corpus and generated inputs through both and requires identical output and results.
 
 Two things keep the scan cheap on large inputs: what it does with an item is worked out once per
@@ -305,7 +305,7 @@ def _compose_run(text: str, run: list[tuple[int, int, int, int, bool]], flow: bo
     """The items of consecutive entries (index, start, end, line, mentions kaito) the scanner could not
     read: composed, and kept as the full reader makes them where a stage may look into them, otherwise
     their facts without their node (composed again only if asked for). A node tree takes ~100 times its
-    text (issue 19 class 4); flow entries (`- {…}`, JSON) are all composed, the scanner reads none."""
+    text; flow entries (`- {…}`, JSON) are all composed, the scanner reads none."""
     if not run:
         return []
     first, end, line = run[0][1], run[-1][2], run[0][3]
@@ -954,7 +954,7 @@ _fresh: dict[str, Any] = {}  # a new ScannedItem's fields, as Item's __init__ se
 # a `kind: List` among render's documents: the parser's events (libyaml, nothing built) say where the
 # `items` sequence and each of its entries begin and end; the entries are composed a run at a time
 # (_compose_run), the rest of the document with the sequence blanked out. So no node tree of the whole
-# list is ever built (issue 19 class 4: ~110 bytes of memory per byte of input).
+# list is ever built (~110 bytes of memory per byte of input).
 
 
 class _Split:
@@ -1220,7 +1220,7 @@ def _node_facts(node: yaml.Node, start: int, end: int) -> dict | None:
 def _kept_or_released(item: Item, dash: int, chunk_end: int, line: int, kaito: bool, entry: bool,
                       flow: bool = False) -> Item:
     """A composed item as it is where a stage may look into it; otherwise its facts without its node
-    (composed again only if asked for): a node tree takes ~100 times its text (issue 19 class 4), and a
+    (composed again only if asked for): a node tree takes ~100 times its text, and a
     flow item (`- {…}`, JSON) is composed, as the scanner reads no flow collection over lines."""
     facts = _node_facts(item.node, item.start, item.end)
     if facts is None:

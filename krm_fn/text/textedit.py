@@ -298,7 +298,7 @@ def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None,
     raise Unsupported(f"flow operation {kind!r}")
 
 
-# --- sequences: the elements of `args`/`command` lists (plain vLLM workloads, issue #12) --------------
+# --- sequences: the elements of `args`/`command` lists (plain vLLM workloads) --------------
 
 def _in_order(seq_node: yaml.SequenceNode) -> bool:
     """Each element's text follows the one before: an alias element (`- *name`) is composed as the anchored

@@ -45,7 +45,7 @@ def _results_block(results: list[Result], col: int) -> str:
 def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
     stale = any(k.value == "results" for k, _ in rl.root.value)  # results are output only: ours replace them
     if changes.empty and not results and not stale and not rl.root.flow_style:
-        return rl.text  # a JSON (flow) ResourceList still comes out as block YAML (SPEC 6)
+        return rl.text  # a JSON (flow) ResourceList still comes out as block YAML
     kept = len(rl.items) - len(changes.removed) + len(changes.added)
     touched = set(changes.patches) | changes.removed
     tied, all_tied = _tied(rl)
