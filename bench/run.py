@@ -1,7 +1,7 @@
 """The benchmark: the function side by side with what surrounds it, on synthetic platform repositories.
 
     python bench/run.py [--sizes 100,1000,10000,50000] [--repeat 3] [--quick] [--orphans N]
-                        [--function CMD] [--keep DIR]
+                        [--function CMD] [--baseline CMD] [--keep DIR]
 
 For each size it writes a kpt package of that many ordinary objects plus ten KAITO objects
 (bench/generate.py), the ResourceList `kpt fn source` makes of it, and the same objects as one plain
@@ -13,7 +13,9 @@ stream, then times, alternating the commands round by round and taking medians:
 - `kpt fn eval DIR --exec` with the function and with `cat`;
 - `kaito-specdec render DIR` and `render -` (the plain stream on stdin);
 
-and a one-Workspace list against `python3 -c 'import yaml, jsonpatch'`. It prints markdown tables with
+and a one-Workspace list against `python3 -c 'import yaml, jsonpatch'`. With `--baseline CMD` (another
+build of the function, e.g. an older release's `kaito-specdec` in its own virtual environment) it also times
+that command in the same rounds, on the same inputs, and prints a before/after table. It prints markdown tables with
 the ratios, headed by the machine it ran on. A tool that is missing makes its cells "n/a" with the reason.
 Every run's exit status is checked and the function's output is checked to hold every input object.
 Standard library only; not a test (tests/test_bench.py runs a tiny smoke round, no timing assertions).
@@ -192,12 +194,27 @@ def size_commands(w: Workload, fn: list[str], no_eval: bool = False, one: Worklo
     ]
 
 
-def startup_commands(w: Workload, fn: list[str]) -> list[Command]:
+def baseline_commands(w: Workload, fn: list[str], baseline: list[str]) -> list[Command]:
+    """The function and the baseline on the same ResourceList, for the before/after table."""
+    return [Command("function", fn, stdin=w.rl), Command("baseline", baseline, stdin=w.rl)]
+
+
+BASELINE_HEADER = "| objects | the function | baseline | ratio | peak memory | baseline's |"
+
+
+def baseline_row(label: str, t: dict[str, Timing]) -> str:
+    cells = [label, secs(t["function"]), secs(t["baseline"]), ratio(t["function"], t["baseline"]),
+             mib(t["function"]), mib(t["baseline"])]
+    return "| " + " | ".join(cells) + " |"
+
+
+def startup_commands(w: Workload, fn: list[str], baseline: list[str] | None = None) -> list[Command]:
     return [
         Command("python3 -c pass", [sys.executable, "-c", "pass"]),
         Command("python3 -c 'import yaml, jsonpatch'", [sys.executable, "-c", "import yaml, jsonpatch"]),
         Command("function, one Workspace", fn, stdin=w.rl),
         Command("render -, one Workspace", fn + ["render", "-"], stdin=w.stream),
+        *([Command("baseline, one Workspace", baseline, stdin=w.rl)] if baseline else []),
     ]
 
 
@@ -316,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--orphans", type=int, default=0,
                    help="plus this many derived ConfigMaps no workload references (the function retires them)")
     p.add_argument("--function", help="the function's command (default: kaito-specdec beside this Python)")
+    p.add_argument("--baseline", metavar="CMD",
+                   help="another build of the function to time in the same rounds: adds a before/after table")
     p.add_argument("--keep", metavar="DIR", help="write the packages and outputs here and keep them")
     p.add_argument("--no-eval", action="store_true",
                    help="leave out the two `kpt fn eval` columns (minutes each at 50 000 objects)")
@@ -326,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (1 if args.quick else 3)
     startup_repeat = max(repeat * 5, 5)
     fn = function_argv(args.function)
+    baseline = args.baseline.split() if args.baseline else None
+    baseline_inputs: list[tuple[str, Workload]] = []
     bytecode = "bytecode as found" if args.no_compile or args.function else compile_package()
 
     print(f"Machine: {machine()}. Function: `{' '.join(fn)}`. Medians of {repeat} alternating rounds "
@@ -345,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"error: {w.objects} objects: {problem}", file=sys.stderr)
                 failed = True
             print(size_row(w, measure(size_commands(w, fn, args.no_eval, one), repeat)), flush=True)
+            baseline_inputs.append((f"{w.objects:,}".replace(",", " "), w))
         w = one
         problem = check_output(w, fn, work / "one-workspace")
         if problem:
@@ -353,8 +375,14 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(STARTUP_HEADER)
         print("|---|---:|---:|---:|")
-        for row in startup_rows(measure(startup_commands(w, fn), startup_repeat)):
+        for row in startup_rows(measure(startup_commands(w, fn, baseline), startup_repeat)):
             print(row)
+        if baseline:
+            print(f"\nAgainst the baseline `{' '.join(baseline)}` (same inputs, same rounds):\n")
+            print(BASELINE_HEADER)
+            print("|" + "---:|" * (BASELINE_HEADER.count("|") - 1), flush=True)
+            for label, b in [("one Workspace", one), *baseline_inputs]:
+                print(baseline_row(label, measure(baseline_commands(b, fn, baseline), repeat)), flush=True)
         print(f"\nLoad average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}.")
     finally:
         if not args.keep:

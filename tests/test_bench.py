@@ -32,9 +32,9 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def smoke_run(keep: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def smoke_run(keep: Path, env: dict[str, str] | None = None, *more: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--sizes", "3,25", "--repeat", "1",
-                           "--keep", str(keep)], capture_output=True, text=True, timeout=600, env=env)
+                           "--keep", str(keep), *more], capture_output=True, text=True, timeout=600, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +43,22 @@ def smoke(tmp_path_factory):
     keep = tmp_path_factory.mktemp("bench")
     bin_dir = tmp_path_factory.mktemp("bin")
     (bin_dir / "cat").symlink_to(shutil.which("cat"))
-    return smoke_run(keep, {**os.environ, "PATH": str(bin_dir)}), keep
+    # The function is its own baseline here: the before/after table's rows and columns, not its figures.
+    return smoke_run(keep, {**os.environ, "PATH": str(bin_dir)}, "--baseline", " ".join(run.function_argv(None))), keep
 
 
 def test_the_tables_have_their_rows_and_columns(smoke):
     check_tables(smoke[0], kpt=False)
+
+
+def test_the_before_after_table_has_a_row_per_input(smoke):
+    lines = smoke[0].stdout.splitlines()
+    at = lines.index(run.BASELINE_HEADER)
+    rows = [_cells(ln) for ln in lines[at + 2:at + 5]]
+    assert [r[0] for r in rows] == ["one Workspace", "13", "35"], rows
+    for row in rows:
+        assert re.fullmatch(TIME, row[1]) and re.fullmatch(TIME, row[2]), row
+        assert re.fullmatch(r"\d+\.\d\d× \(\d+\.\d\d×\)", row[3]) and re.fullmatch(r"\d+ MiB", row[5]), row
 
 
 def test_the_function_output_is_the_input_plus_what_it_derives(smoke):
