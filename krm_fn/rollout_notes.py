@@ -10,7 +10,7 @@ from .decisions import Inject, source_of
 from .index import Index, Workload
 from .report import about, q
 from .results import Result, Severity
-from .rollout import _children_sets, _is_child, _ns, _recreate, command_is_fixed
+from .rollout import _children_sets, _is_child, _ns, _recreate, command_is_fixed, prior_render, releases
 
 FINDINGS = {
     "SD420": "KAITO v0.11-v0.12: a Workspace enabled without a config of its own: a running one mounts it but never reads it",
@@ -28,7 +28,9 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
             w = d.workload
             if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and not _is_child(w) and d.source_name is None \
                     and w.name:  # a generateName'd Workspace is a new one every time
-                out.append(about(Severity.WARNING, f"on KAITO {settings.kaito_version} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
+                # kaitoVersion not set: a warning only where the input shows an earlier render (it may run).
+                sure = not settings.kaito_version_unknown or prior_render(index, w)
+                out.append(about(Severity.WARNING if sure else Severity.INFO, f"on KAITO {releases(settings)} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
                                  w.item, d.field, id="SD420"))
     for w in map(plan.workload, index.workloads):
         if w.spec is kinds.WORKSPACE:
@@ -45,7 +47,9 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
         if w.rewritten_by is not None:
             continue  # said on its MultiRoleInference, whose controller sets this InferenceSet's config
         v13 = " (the v0.13 code syncs only the annotation: where their config sets no speculative-config, KAITO injects its built-in one, not the tunedPresets or ngramFallback setting's)" if settings.knows_annotation else ""
-        out.append(about(Severity.WARNING, f"KAITO gives a changed spec.template.inference only to the Workspaces it creates from now on: those {w.spec.kind} {q(w.name)} already has keep the config they were created with{v13}; to roll this out to them, or to turn it off on them, run {_recreate(w.item)} (KAITO recreates them from the template)",
+        # A first enable from source files is most often a new one, with no Workspaces yet: a warning only
+        # where the input shows an earlier render.
+        out.append(about(Severity.WARNING if prior_render(index, w) else Severity.INFO, f"KAITO gives a changed spec.template.inference only to the Workspaces it creates from now on: those {w.spec.kind} {q(w.name)} already has keep the config they were created with{v13}; to roll this out to them, or to turn it off on them, run {_recreate(w.item)} (KAITO recreates them from the template)",
                          w.item, w.spec.annotation_field, id="SD424"))
     return step(out)
 
