@@ -185,18 +185,20 @@ def check(cluster: Cluster, output: list, lines: list[str], step: str, evident: 
         assert not bad(), f"{step}: after doing what the warnings say ({followed}): {bad()}"
 
 
-def life(release: str, flow: str, prune: bool, first: list, edits: list, extra: dict | None = None) -> Cluster:
+def life(release: str, flow: str, prune: bool, first: list, edits: list, extra: dict | None = None,
+         replace: bool = False) -> Cluster:
+    """`replace`: sync as Argo CD's `Replace=true` does (a Workspace's preset is immutable in KAITO)."""
     cluster = Cluster(model(release))
     source = first
     output, lines = render(source, release, extra)
-    cluster.sync(output, prune=prune)
+    cluster.sync(output, prune=prune, replace=replace)
     check(cluster, output, lines, "first state", shows_a_render(source))
     for n, (kind, name, fn) in enumerate(edits, 1):
         given = apply_edit(source if flow == "source" else output, kind, name, fn)
         if flow == "source":
             source = given
         output, lines = render(given, release, extra)
-        cluster.sync(output, prune=prune)
+        cluster.sync(output, prune=prune, replace=replace)
         check(cluster, output, lines, f"state {n} ({kind} {name})", shows_a_render(given))
     return cluster
 
@@ -252,8 +254,10 @@ def test_disable_by_removing_the_annotation_writeback(release, prune):
 @releases
 @params
 def test_change_the_preset(release, flow, prune):
+    # KAITO refuses a Workspace's preset change (immutable): it is rolled out by replacing the Workspace.
     life(release, flow, prune, [ws(enabled="true")],
-         [("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B")), ("Workspace", "phi", edit_preset("phi-4"))])
+         [("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B")), ("Workspace", "phi", edit_preset("phi-4"))],
+         replace=True)
 
 
 @releases
@@ -262,7 +266,7 @@ def test_switch_tuned_and_ngram(release, flow, prune):
     tuned = {"KAITO_SPECDEC_NGRAM_FALLBACK": '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":2}'}
     life(release, flow, prune, [ws(enabled="true", preset="Qwen/Qwen3.5-4B")],
          [("Workspace", "phi", edit_preset("microsoft/Phi-4-mini-instruct")),
-          ("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B"))], tuned)
+          ("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B"))], tuned, replace=True)
 
 
 @releases
@@ -311,6 +315,16 @@ def test_the_model_sees_the_v012_gap():
     assert c.pods()["phi"].speculative_config == "{}"
     c = Cluster("v0.10").sync([ws(config="x"), cm("x", "vllm: {}\n")]).sync([ws()])
     assert c.pods()["phi"].can_start
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_model_refuses_a_preset_change(release):
+    """KAITO's Workspace webhook: `preset` is immutable; a replace (delete and create) changes it."""
+    c = Cluster(release).sync([ws()]).sync([ws(preset="phi-4")])
+    assert [p for _, p in c.refused] == ["preset: field is immutable"]
+    assert c.objects[("Workspace", NS, "phi")]["inference"]["preset"]["name"] == "microsoft/Phi-4-mini-instruct"
+    c.sync([ws(preset="phi-4")], replace=True)
+    assert not c.refused and c.objects[("Workspace", NS, "phi")]["inference"]["preset"]["name"] == "phi-4"
 
 
 @releases
