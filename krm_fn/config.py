@@ -152,6 +152,12 @@ class Settings:
         return self.feature_gates.get(GATE_MRI, True)
 
     @property
+    def rollout_releases(self) -> str:
+        """Where a note of the v0.11-v0.12 rollout rules holds (krm_fn/rollout.py): the set release, or those."""
+        return "v0.11-v0.12 (kaitoVersion is not set: set it to the release your cluster runs)" \
+            if self.kaito_version_unknown else self.kaito_version
+
+    @property
     def knows_annotation(self) -> bool:
         """KAITO v0.13.0 brought the annotation; older versions ignore it (and do not push a changed
         spec.template.inference to an InferenceSet's existing Workspaces)."""

@@ -32,7 +32,7 @@ from . import kinds
 from .config import Settings, version_tuple
 from .decisions import source_of
 from .derived import content_hash
-from .index import Index, Workload, is_derived, is_derived_rule
+from .index import Index, Workload
 from .inference_config import DATA_KEY
 from .reader import Item
 from .report import about, q
@@ -45,7 +45,6 @@ FINDINGS = {
 KEPT_ANNOTATION = C.KEPT_ANNOTATION
 OFF_BODY = "vllm: {}\n"
 DELETE_CHILDREN = "kubectl delete workspace -l inferenceset.kaito.sh/created-by="
-DERIVED_PREFIX = "specdec-"  # every derived ConfigMap's name (derived.py)
 
 
 def command_is_fixed(settings: Settings) -> bool:
@@ -53,29 +52,6 @@ def command_is_fixed(settings: Settings) -> bool:
     file only when the Workspace had a config at creation. With no kaitoVersion set the cluster may run
     them: their output is kept on v0.10 and v0.13 too, where it is safe (tests/test_lifecycle.py)."""
     return settings.kaito_version_unknown or (0, 11, 0) <= version_tuple(settings.kaito_version) < (0, 13, 0)
-
-
-def releases(settings: Settings) -> str:
-    """Where a note of the v0.11-v0.12 rules holds: the set release, or those releases."""
-    return "v0.11-v0.12 (kaitoVersion is not set: set it to the release your cluster runs)" \
-        if settings.kaito_version_unknown else settings.kaito_version
-
-
-def prior_render(index: Index, w: Workload) -> bool:
-    """The input shows that an earlier render reached `w`, so it may run: a config reference of its to a
-    derived ConfigMap, any derived ConfigMap or PrometheusRule (a package rendered before, as kpt feeds it
-    back), and for an InferenceSet or MultiRoleInference a ConfigMap kept for it or children of it. The
-    source files of kustomize, Argo CD and Flux show none of these."""
-    data = w.item.data()
-    for path in w.spec.config_refs(data):
-        ref = kinds.get(data, path)
-        if isinstance(ref, str) and ref.startswith(DERIVED_PREFIX):
-            return True
-    if any(is_derived(item) or is_derived_rule(item) for item in index.items):
-        return True
-    if w.spec is kinds.WORKSPACE:
-        return False
-    return bool(index.children(w, "Workspace" if w.spec.kind == "InferenceSet" else "InferenceSet"))
 
 
 def _ns(namespace: str) -> str:
@@ -116,7 +92,7 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
 
 
 def off_result(w: Workload, path: kinds.Path, name: str, settings: Settings) -> Result:
-    return about(Severity.INFO, f"speculative decoding is disabled; on KAITO {releases(settings)} the vLLM command of a running Workspace keeps --kaito-config-file (KAITO does not update the command) and KAITO drops the config volume with the reference, so the pods would crash-loop: the reference points at {q(name)}, a ConfigMap without speculative-config; keep kaito.sh/enable-speculative-decoding \"false\" (not removed) while this Workspace runs, or recreate it (kubectl delete statefulset {w.name}{_ns(w.namespace)}) before removing both",
+    return about(Severity.INFO, f"speculative decoding is disabled; on KAITO {settings.rollout_releases} the vLLM command of a running Workspace keeps --kaito-config-file (KAITO does not update the command) and KAITO drops the config volume with the reference, so the pods would crash-loop: the reference points at {q(name)}, a ConfigMap without speculative-config; keep kaito.sh/enable-speculative-decoding \"false\" (not removed) while this Workspace runs, or recreate it (kubectl delete statefulset {w.name}{_ns(w.namespace)}) before removing both",
                  w.item, kinds.dotted(path), proposed_value=name, id="SD421", change=True)
 
 

@@ -10,13 +10,14 @@ from .decisions import Inject, source_of
 from .index import Index, Workload
 from .report import about, q
 from .results import Result, Severity
-from .rollout import _children_sets, _is_child, _ns, _recreate, command_is_fixed, prior_render, releases
+from .rollout import _children_sets, _is_child, _ns, _recreate, command_is_fixed
 
 FINDINGS = {
     "SD420": "KAITO v0.11-v0.12: a Workspace enabled without a config of its own: a running one mounts it but never reads it",
     "SD423": "a MultiRoleInference without annotations: KAITO leaves its InferenceSets' annotations as they were",
     "SD424": "an InferenceSet or MultiRoleInference re-pointed or off: the Workspaces it already has keep their config",
 }
+DERIVED_PREFIX = "specdec-"  # every derived ConfigMap's name (derived.py)
 
 
 def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -30,7 +31,7 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
                     and w.name:  # a generateName'd Workspace is a new one every time
                 # kaitoVersion not set: a warning only where the input shows an earlier render (it may run).
                 sure = not settings.kaito_version_unknown or prior_render(index, w)
-                out.append(about(Severity.WARNING if sure else Severity.INFO, f"on KAITO {releases(settings)} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
+                out.append(about(Severity.WARNING if sure else Severity.INFO, f"on KAITO {settings.rollout_releases} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
                                  w.item, d.field, id="SD420"))
     for w in map(plan.workload, index.workloads):
         if w.spec is kinds.WORKSPACE:
@@ -69,3 +70,20 @@ def _lost_annotations(index: Index, w: Workload) -> bool:
         if isinstance(ref, str) and source_of(index, w.namespace, ref)[2]:
             return True
     return False
+
+
+def prior_render(index: Index, w: Workload) -> bool:
+    """The input shows that an earlier render reached `w`, so it may run: a config reference of its to a
+    derived ConfigMap, any object this function derived (a package rendered before, as kpt feeds it back:
+    a ConfigMap kept for an InferenceSet among them), and for an InferenceSet or MultiRoleInference
+    children of it. The source files of kustomize, Argo CD and Flux show none of these."""
+    data = w.item.data()
+    for path in w.spec.config_refs(data):
+        ref = kinds.get(data, path)
+        if isinstance(ref, str) and ref.startswith(DERIVED_PREFIX):
+            return True
+    if any(item.is_mapping and item.annotation(C.DERIVED_ANNOTATION) == "true" for item in index.items):
+        return True
+    if w.spec is kinds.WORKSPACE:
+        return False
+    return bool(index.children(w, "Workspace" if w.spec.kind == "InferenceSet" else "InferenceSet"))
