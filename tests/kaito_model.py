@@ -96,7 +96,9 @@ Admission, what `sync` refuses
     workspace_validation.go, v0.10.0 660-662, v0.11.0 691-693, v0.12.0 895-897):
         if !reflect.DeepEqual(i.Preset, old.Preset) {
             errs = errs.Also(apis.ErrGeneric("field is immutable", "preset"))
-    so a Workspace's preset changes only by deleting and creating it (`sync(replace=True)`). An
+    and the v0.13 design keeps it ("`InferenceSpec.Preset` is enforced immutable on the child by
+    `api/v1beta1/workspace_validation.go:895-897`"), so a Workspace's preset changes only by deleting and
+    creating it (`sync(replace=True)`). An
     InferenceSet's template preset is mutable (design #2303: "api/v1beta1/inferenceset_validation.go:75-82
     allows it"); its existing Workspaces keep the old one (below).
     A Workspace create whose `inference.config` names a ConfigMap that does not exist (v0.12.0
