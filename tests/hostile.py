@@ -2,6 +2,7 @@
 reproduced hostile input: a hang, a segfault or a traceback only shows in a real process)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -34,8 +35,9 @@ def run(data: str | bytes, backend: str, *args: str, timeout: float = 60) -> Run
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
+        # kaitoVersion v0.13.0: a disabled Workspace passes untouched (not set, it keeps a config reference).
         proc = subprocess.run([sys.executable, "-c", _BOOT, backend, *args], input=data, capture_output=True,
-                              timeout=timeout)
+                              timeout=timeout, env={**os.environ, "KAITO_SPECDEC_KAITO_VERSION": "v0.13.0"})
     except subprocess.TimeoutExpired:
         return Run(None, b"", "timeout")
     return Run(proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace"))

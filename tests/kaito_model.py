@@ -28,8 +28,14 @@ Workspace controller, `pkg/workspace/controllers/workspace_controller.go`
     20260827-speculative-decoding.md) folds the annotation into ComputeHash ("Extend the hashed struct with a
     `SpecDecoAnnotation string` field") and "extends the selective update to also set
     `spec.Containers[0].Command = desiredPodSpec.Containers[0].Command` (and `Args` for completeness)".
-    ASSUMED: PR #2312's hunk of workspace_controller.go could not be read (the mirror has no refs/pull/2312;
-    the code index holds the PR's webhook files only); the model takes the design's step 4.5 as what v0.13 does.
+    ASSUMED: PR #2312's hunk of workspace_controller.go could not be read, again. The kaito-project/kaito
+    mirror's newest main is 056b8280b (2026-08-21, v0.12.0 + 2) and its pull refs end at #2292 (no
+    refs/pull/2312); the code index holds of the PR only its webhook files (`validateSpeculativeDecoding` in
+    api/v1beta1 inferenceset and api/v1alpha1 multiroleinference validation, through
+    `speculativedecoding.ValidateOptIn(...)`) and the tests of its injection decision (`wantDecision
+    SpecDecoDecision`, `ws.Status.TargetNodeCount = targetNodes`, `userOverride bool`); the review threads
+    show inferenceset_controller.go (below), generator.go and the e2e test, not this file. So the model
+    takes the design's step 4.5 as what v0.13 does: annotation hashed, command copied.
 
 The vLLM command, `pkg/model/interface.go`
     `--kaito-config-file` is on the command only when a config volume is mounted (v0.10.0, 359-361; v0.11.0,
@@ -70,7 +76,11 @@ InferenceSet controller, `pkg/inferenceset/inferenceset_controller.go`
     them. The v0.13 code (PR #2312, inferenceset_controller.go ~342, review thread of 2026-09-07:
     `desiredSpecDecoValue, desiredHasSpecDeco := desired.Annotations[kaitov1beta1.AnnotationEnableSpeculativeDecoding]`;
     design #2303 step 4.5: "reconcile **only the `kaito.sh/enable-speculative-decoding` key** on existing
-    child Workspaces") syncs that one key, nothing else.
+    child Workspaces") syncs that one key, nothing else. A later revision of the design adds that a changed
+    template preset makes the reconciler recreate the children ("deletes exactly one preset-mismatched
+    child per reconcile, requeues"; "The selective annotation-only sync path documented above continues to
+    run only when the preset is unchanged"); no PR code for it was readable, so the model keeps them (then
+    SD424's recreate is what the user does; if KAITO does it, doing it again is harmless).
 
 MultiRoleInference controller, `pkg/controllers/multiroleinference/controller.go` (v0.11.0 and v0.12.0,
     409-494), CreateOrUpdate of the InferenceSet `<mri>-<role type>`:
@@ -82,6 +92,15 @@ MultiRoleInference controller, `pkg/controllers/multiroleinference/controller.go
     the children's Workspaces follow the InferenceSet rules above. There is no MultiRoleInference before v0.11.
 
 Admission, what `sync` refuses
+    A Workspace update that changes its preset (`InferenceSpec.validateUpdate`, api/v1beta1/
+    workspace_validation.go, v0.10.0 660-662, v0.11.0 691-693, v0.12.0 895-897):
+        if !reflect.DeepEqual(i.Preset, old.Preset) {
+            errs = errs.Also(apis.ErrGeneric("field is immutable", "preset"))
+    and the v0.13 design keeps it ("`InferenceSpec.Preset` is enforced immutable on the child by
+    `api/v1beta1/workspace_validation.go:895-897`"), so a Workspace's preset changes only by deleting and
+    creating it (`sync(replace=True)`). An
+    InferenceSet's template preset is mutable (design #2303: "api/v1beta1/inferenceset_validation.go:75-82
+    allows it"); its existing Workspaces keep the old one (below).
     A Workspace create whose `inference.config` names a ConfigMap that does not exist (v0.12.0
     `api/v1beta1/inference_config_validation.go` 56-66: "ConfigMap '%s' specified in 'config' not found in
     namespace '%s'", from ValidateCreate, `api/v1beta1/workspace_validation.go` 105-122); from v0.12.0 every
@@ -111,6 +130,7 @@ KAITO_VERSION = {"v0.10": "v0.10.0", "v0.11": "v0.11.0", "v0.12": "v0.12.0", "v0
 ENABLE = "kaito.sh/enable-speculative-decoding"
 CREATED_BY = "inferenceset.kaito.sh/created-by"
 DEFAULT_CONFIGMAP = "inference-params-template"  # v0.10's default, copied into every namespace
+IMMUTABLE = "preset: field is immutable"       # a Workspace's preset, on every release
 
 def kaito_builtin(preset: str) -> str:
     """What the v0.13 code injects by itself: its tuned table or the universal ngram fallback (SPEC.md 4.1,
@@ -160,7 +180,9 @@ class Cluster:
     _generated: int = 0
 
     # ---- the sync -------------------------------------------------------------------------------------
-    def sync(self, output: str | list, prune: bool = True, stream_order: bool = False) -> "Cluster":
+    def sync(self, output: str | list, prune: bool = True, stream_order: bool = False, replace: bool = False) -> "Cluster":
+        """`replace`: an object refused as immutable is deleted and created again (Argo CD's `Replace=true`,
+        `kubectl replace --force`): the only way a Workspace's preset changes."""
         docs = [d for d in (yaml.safe_load_all(output) if isinstance(output, str) else output) if d]
         docs = [d for d in docs if d.get("kind") not in ("ResourceList",)] or []
         if not stream_order:
@@ -173,6 +195,10 @@ class Cluster:
             meta["annotations"] = {k: v for k, v in _ann(meta).items() if not k.startswith(("config.kubernetes.io/", "internal.config.kubernetes.io/"))}
             key = _key(d)
             problem = self._admit(d, key not in self.objects)
+            if problem == IMMUTABLE and replace:
+                self.objects.pop(key)
+                self.statefulsets.pop((key[1], key[2]), None)
+                problem = self._admit(d, True)
             if problem:
                 self.refused.append((key, problem))
                 continue
@@ -191,6 +217,9 @@ class Cluster:
         kind, ns, name = _key(obj)
         if kind in ("InferenceSet", "MultiRoleInference", "Workspace") and (len(name) > 63):
             return f"{kind} name {name!r} is not a DNS-1123 label (IsDNS1123Label)"
+        if kind == "Workspace" and not create and \
+                ((obj.get("inference") or {}).get("preset") != (self.objects[(kind, ns, name)].get("inference") or {}).get("preset")):
+            return IMMUTABLE
         ref = None
         if kind == "Workspace" and create:
             ref = (obj.get("inference") or {}).get("config")

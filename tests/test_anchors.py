@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from runner import run
+from runner import run as _run
+
+# These tests are about what is read and how bytes come back, with "false" as the workload left alone:
+# kaitoVersion v0.13.0, where a disabled Workspace keeps no config reference and no release notes are
+# added (not set, the rollout output safe on every release does both: tests/test_lifecycle.py).
+PINNED = {"KAITO_SPECDEC_KAITO_VERSION": "v0.13.0"}
+
+
+def run(argv, stdin=b"", env=None, **kw):
+    return _run(argv, stdin, {**PINNED, **(env or {})}, **kw)
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 

@@ -7,15 +7,22 @@ there on that release, the run must carry a warning that says so, and doing what
 
 Two ways the next input is made: `source` (kustomize, Argo CD, Flux: the user's files, never the output) and
 `writeback` (`kpt fn render`: the previous output, edited).
+
+Two settings: `kaitoVersion` set to the release the model runs, and not set at all (`<release>/unset`): a user
+who sets nothing gets the output safe on every release, so each life cycle runs against each release's model
+with that one output too. A result that asks to recreate may be an info where the input shows no earlier
+render (the source files of a first enable: most often a new workload, and a warning there would fail every
+`failOn: warning` pipeline); where the input shows one (a derived ConfigMap in it) it must be a warning.
 """
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 import yaml
 
-from kaito_model import ENABLE, RELEASES, Cluster, intended
+from kaito_model import ENABLE, KAITO_VERSION, RELEASES, Cluster, intended
 from runner import run
 
 NS = "default"
@@ -66,12 +73,28 @@ def dump(docs: list) -> str:
     return "".join("---\n" + yaml.safe_dump(d, sort_keys=False) for d in docs)
 
 
+UNSET = "/unset"
+RUNS = RELEASES + tuple(r + UNSET for r in RELEASES)  # kaitoVersion set to the model's release, or not set
+
+
+def model(release: str) -> str:
+    return release.split("/")[0]
+
+
 def render(docs: list, release: str, extra: dict | None = None) -> tuple[list, list[str]]:
-    env = {"KAITO_SPECDEC_KAITO_VERSION": {"v0.10": "v0.10.0", "v0.11": "v0.11.0", "v0.12": "v0.12.0", "v0.13": "v0.13.0"}[release]}
+    """The output, and every result as a line `[severity] message [id]` (info ones too)."""
+    env = {} if release.endswith(UNSET) else {"KAITO_SPECDEC_KAITO_VERSION": KAITO_VERSION[release]}
     env.update(extra or {})
-    r = run(["render", "-"], dump(docs), env)
+    r = run(["render", "--format", "json", "-"], dump(docs), env)
     assert r.code == 0, r.err
-    return [d for d in r.docs if d], r.err.splitlines()
+    results = json.loads(r.err.splitlines()[-1])["results"]
+    return [d for d in r.docs if d], [f"[{x['severity']}] {x['message']} [{x.get('tags', {}).get('id')}]" for x in results]
+
+
+def shows_a_render(docs: list) -> bool:
+    """The input carries a derived ConfigMap: an earlier render reached the package (kpt's write-back)."""
+    return any(d["kind"] == "ConfigMap" and (d["metadata"].get("annotations") or {}).get("kaito-specdec.dev/derived") == "true"
+               for d in docs)
 
 
 # A state is (kind, name, how to edit that object); None as the edit means "the whole list is this".
@@ -141,7 +164,8 @@ def root_of(cluster: Cluster, workspace: str) -> str:
     return ((o.get("metadata") or {}).get("labels") or {}).get("inferenceset.kaito.sh/created-by", workspace)
 
 
-def check(cluster: Cluster, output: list, lines: list[str], step: str) -> None:
+def check(cluster: Cluster, output: list, lines: list[str], step: str, evident: bool = True) -> None:
+    """`evident`: the input showed an earlier render, so what to do must be a warning (else an info will do)."""
     assert not cluster.refused, f"{step}: refused at apply: {cluster.refused}"
     want = intended(output)
     # A MultiRoleInference child InferenceSet says what its MultiRoleInference says.
@@ -156,32 +180,33 @@ def check(cluster: Cluster, output: list, lines: list[str], step: str) -> None:
         return out
     problems = bad()
     if problems:
-        followed = follow(cluster, [ln for ln in lines if "[warning]" in ln])
-        assert followed, f"{step}: {problems} and no warning says what to do: {lines}"
+        followed = follow(cluster, [ln for ln in lines if ln.startswith("[warning]") or (not evident and ln.startswith("[info]"))])
+        assert followed, f"{step}: {problems} and no {'warning' if evident else 'result'} says what to do: {lines}"
         assert not bad(), f"{step}: after doing what the warnings say ({followed}): {bad()}"
 
 
-def life(release: str, flow: str, prune: bool, first: list, edits: list, extra: dict | None = None) -> Cluster:
-    cluster = Cluster(release)
+def life(release: str, flow: str, prune: bool, first: list, edits: list, extra: dict | None = None,
+         replace: bool = False) -> Cluster:
+    """`replace`: sync as Argo CD's `Replace=true` does (a Workspace's preset is immutable in KAITO)."""
+    cluster = Cluster(model(release))
     source = first
     output, lines = render(source, release, extra)
-    cluster.sync(output, prune=prune)
-    check(cluster, output, lines, "first state")
+    cluster.sync(output, prune=prune, replace=replace)
+    check(cluster, output, lines, "first state", shows_a_render(source))
     for n, (kind, name, fn) in enumerate(edits, 1):
+        given = apply_edit(source if flow == "source" else output, kind, name, fn)
         if flow == "source":
-            source = apply_edit(source, kind, name, fn)
-            output, lines = render(source, release, extra)
-        else:
-            output, lines = render(apply_edit(output, kind, name, fn), release, extra)
-        cluster.sync(output, prune=prune)
-        check(cluster, output, lines, f"state {n} ({kind} {name})")
+            source = given
+        output, lines = render(given, release, extra)
+        cluster.sync(output, prune=prune, replace=replace)
+        check(cluster, output, lines, f"state {n} ({kind} {name})", shows_a_render(given))
     return cluster
 
 
 FLOWS = [(f, p) for f in ("source", "writeback") for p in (True, False)]
 IDS = [f"{f}-{'prune' if p else 'keep'}" for f, p in FLOWS]
 params = pytest.mark.parametrize("flow,prune", FLOWS, ids=IDS)
-releases = pytest.mark.parametrize("release", RELEASES)
+releases = pytest.mark.parametrize("release", RUNS)
 
 
 @releases
@@ -229,8 +254,10 @@ def test_disable_by_removing_the_annotation_writeback(release, prune):
 @releases
 @params
 def test_change_the_preset(release, flow, prune):
+    # KAITO refuses a Workspace's preset change (immutable): it is rolled out by replacing the Workspace.
     life(release, flow, prune, [ws(enabled="true")],
-         [("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B")), ("Workspace", "phi", edit_preset("phi-4"))])
+         [("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B")), ("Workspace", "phi", edit_preset("phi-4"))],
+         replace=True)
 
 
 @releases
@@ -239,7 +266,7 @@ def test_switch_tuned_and_ngram(release, flow, prune):
     tuned = {"KAITO_SPECDEC_NGRAM_FALLBACK": '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":2}'}
     life(release, flow, prune, [ws(enabled="true", preset="Qwen/Qwen3.5-4B")],
          [("Workspace", "phi", edit_preset("microsoft/Phi-4-mini-instruct")),
-          ("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B"))], tuned)
+          ("Workspace", "phi", edit_preset("Qwen/Qwen3.5-4B"))], tuned, replace=True)
 
 
 @releases
@@ -267,7 +294,7 @@ def test_inferenceset_created_enabled_then_preset_changed(release, flow, prune):
          [("InferenceSet", "phi-set", edit_preset("Qwen/Qwen3.5-4B"))])
 
 
-@pytest.mark.parametrize("release", [r for r in RELEASES if r >= "v0.11"])
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) >= "v0.11"])
 @params
 def test_multiroleinference_roles(release, flow, prune):
     life(release, flow, prune, [cm(), mri(enabled="true", config="my-config")],
@@ -290,16 +317,26 @@ def test_the_model_sees_the_v012_gap():
     assert c.pods()["phi"].can_start
 
 
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_model_refuses_a_preset_change(release):
+    """KAITO's Workspace webhook: `preset` is immutable; a replace (delete and create) changes it."""
+    c = Cluster(release).sync([ws()]).sync([ws(preset="phi-4")])
+    assert [p for _, p in c.refused] == ["preset: field is immutable"]
+    assert c.objects[("Workspace", NS, "phi")]["inference"]["preset"]["name"] == "microsoft/Phi-4-mini-instruct"
+    c.sync([ws(preset="phi-4")], replace=True)
+    assert not c.refused and c.objects[("Workspace", NS, "phi")]["inference"]["preset"]["name"] == "phi-4"
+
+
 @releases
 def test_render_stream_applies_in_order(release):
     """`kubectl apply -f` of render's stream applies in order: a new derived ConfigMap must come before the
     Workspace (and v1beta1 InferenceSet) whose admission looks it up (fails on main: it came after)."""
     output, _ = render([ws(enabled="true"), iset(enabled="true")], release)
-    c = Cluster(release).sync(output, stream_order=True)
+    c = Cluster(model(release)).sync(output, stream_order=True)
     assert not c.refused, c.refused
 
 
-@pytest.mark.parametrize("release", [r for r in RELEASES if r >= "v0.11"])
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) >= "v0.11"])
 def test_multiroleinference_last_annotation_removed_warns(release):
     """KAITO copies MRI annotations only `if len(mri.Annotations) > 0`: removing the last one leaves the
     children as they were; the write-back run (which still lists the child InferenceSets) says so."""
@@ -326,3 +363,33 @@ def test_no_false_alarms_where_the_release_needs_none():
     assert not any(d["kind"] == "ConfigMap" for d in out)
     out, _ = render([ws(enabled="false")], "v0.12")
     assert [d["metadata"]["name"] for d in out if d["kind"] == "ConfigMap"][0].startswith("specdec-off-")
+
+
+def test_unset_notes_say_where_they_hold_and_warn_only_on_evidence():
+    """kaitoVersion not set: SD420 names v0.11-v0.12 and the fix, as an info on source files (a first
+    enable, most often a new Workspace), as a warning once the input shows an earlier render (fails on main:
+    the default gave no SD420 at all, and its output crash-loops on v0.11-v0.12 when disabled)."""
+    out, lines = render([ws(enabled="true")], "v0.12" + UNSET)
+    sd420 = [ln for ln in lines if ln.endswith("[SD420]")]
+    assert len(sd420) == 1 and sd420[0].startswith("[info] on KAITO v0.11-v0.12 (kaitoVersion is not set") \
+        and "kubectl delete statefulset phi" in sd420[0], lines
+    _, lines = render(out, "v0.12" + UNSET)
+    assert [ln[:10] for ln in lines if ln.endswith("[SD420]")] == ["[warning] "], lines
+    off, _ = render(apply_edit(out, "Workspace", "phi", edit_annotation("false")), "v0.12" + UNSET)
+    assert [d["inference"]["config"] for d in off if d["kind"] == "Workspace"][0].startswith("specdec-off-")
+
+
+@pytest.mark.parametrize("release", ["v0.12", "v0.13", "v0.12" + UNSET])
+def test_sd424_is_a_warning_only_where_a_render_is_evident(release):
+    """SD424 on an InferenceSet's first enable from source files is an info (a new InferenceSet has no
+    Workspaces yet); with children in the input, or a derived ConfigMap (kpt's write-back), a warning (fails
+    on main: a warning on every first enable)."""
+    out, lines = render([iset(enabled="true")], release)
+    assert [ln[:7] for ln in lines if ln.endswith("[SD424]")] == ["[info] "], lines
+    child = {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
+             "metadata": {"name": "phi-set-0", "labels": {"inferenceset.kaito.sh/created-by": "phi-set"}},
+             "inference": {"preset": {"name": "microsoft/Phi-4-mini-instruct"}}}
+    _, lines = render([iset(enabled="true"), child], release)
+    assert [ln[:10] for ln in lines if ln.endswith("[SD424]")] == ["[warning] "], lines
+    _, lines = render(apply_edit(out, "InferenceSet", "phi-set", edit_annotation("false")), release)
+    assert [ln[:10] for ln in lines if ln.endswith("[SD424]")] == ["[warning] "], lines

@@ -70,9 +70,14 @@ def test_quickstart_claims() -> None:
     assert 'fallback, `{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}`' in README
     from krm_fn.domain import presets
     assert presets.NGRAM_FALLBACK == {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
-    code, back, err = run(["render", "-"], out.replace('decoding: "true"', 'decoding: "false"'))
+    off = out.replace('decoding: "true"', 'decoding: "false"')
+    code, back, err = run(["render", "-"], off, {"KAITO_SPECDEC_KAITO_VERSION": "v0.13.0"})
     assert code == 0, err
     assert back == "---\n" + source.replace('decoding: "true"', 'decoding: "false"')
+    # kaitoVersion not set: a reference to an empty `vllm:` stays (safe on every release), as the README says.
+    code, back, err = run(["render", "-"], off)
+    assert code == 0, err
+    assert "  config: specdec-off-" in back and "vllm: {}" in back and "specdec-off-<hash>" in README
 
 
 def test_key_settings_are_real_settings_with_their_variables() -> None:
@@ -81,7 +86,7 @@ def test_key_settings_are_real_settings_with_their_variables() -> None:
     for setting, variable in rows:
         assert setting in config.SETTINGS, setting
         assert variable == "KAITO_SPECDEC_" + config.ENV_NAMES[setting], (setting, variable)
-    assert config.Settings().kaito_version == "v0.13.0" and "(default `v0.13.0`)" in README
+    assert config.DEFAULT_KAITO_VERSION == "v0.13.0" and "(not set: output safe on v0.10-v0.13, checks of `v0.13.0`)" in README
     assert config.Settings().mode == "materialize" and "`materialize` (default)" in README
 
 

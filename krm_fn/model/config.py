@@ -21,11 +21,10 @@ from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Severity
 
-# The `kaitoVersion` a user who sets nothing gets. Still the tables' release (v0.13.0, the open pull request
-# kaito-project/kaito#2312); v0.12.0 is the newest release; its rules (krm_fn/model/rollout.py)
-# give output that is safe on v0.10-v0.12 and on the v0.13 code alike. Switching it is one line here, but it
-# changes most golden fixtures and the tests that expect a quiet run (SD420 on every Workspace enabled without
-# a config of its own): left to the lead.
+# The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, the open pull request
+# kaito-project/kaito#2312, the newest rules). The rollout output for a user who sets nothing is not this
+# release's but the one safe on every release v0.10-v0.13 (`Settings.kaito_version_unknown`, krm_fn/model/rollout.py):
+# a cluster's release cannot be read from the input, and v0.13.0's rollout output crash-loops on v0.11-v0.12.
 DEFAULT_KAITO_VERSION = "v0.13.0"
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
@@ -133,6 +132,7 @@ class Settings:
     fail_on: Severity = Severity.ERROR
     presets: PresetTable = field(default=DEFAULT_TABLE)
     kaito_version: str = DEFAULT_KAITO_VERSION
+    kaito_version_unknown: bool = False        # no source set kaitoVersion: the rollout must be safe on every release
     vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
     vllm_version_set: bool = False             # given by a source (else a plain workload's image tag decides)
     feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
@@ -151,6 +151,12 @@ class Settings:
     @property
     def mri_controller(self) -> bool:
         return self.feature_gates.get(GATE_MRI, True)
+
+    @property
+    def rollout_releases(self) -> str:
+        """Where a note of the v0.11-v0.12 rollout rules holds (krm_fn/model/rollout.py): the set release, or those."""
+        return "v0.11-v0.12 (kaitoVersion is not set: set it to the release your cluster runs)" \
+            if self.kaito_version_unknown else self.kaito_version
 
     @property
     def knows_annotation(self) -> bool:
@@ -341,7 +347,8 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
         if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
                     vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
-                    min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""))
+                    min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""),
+                    kaito_version_unknown=raw.get("kaitoVersion") in (None, ""))
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,

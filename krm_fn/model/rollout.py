@@ -50,8 +50,9 @@ DELETE_CHILDREN = "kubectl delete workspace -l inferenceset.kaito.sh/created-by=
 
 def command_is_fixed(settings: Settings) -> bool:
     """KAITO v0.11-v0.12: the vLLM command of an existing StatefulSet never changes, and it reads a config
-    file only when the Workspace had a config at creation."""
-    return (0, 11, 0) <= version_tuple(settings.kaito_version) < (0, 13, 0)
+    file only when the Workspace had a config at creation. With no kaitoVersion set the cluster may run
+    them: their output is kept on v0.10 and v0.13 too, where it is safe (tests/test_lifecycle.py)."""
+    return settings.kaito_version_unknown or (0, 11, 0) <= version_tuple(settings.kaito_version) < (0, 13, 0)
 
 
 def _ns(namespace: str) -> str:
@@ -92,7 +93,7 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
 
 
 def off_result(w: Workload, path: kinds.Path, name: str, settings: Settings) -> Result:
-    return about(Severity.INFO, f"speculative decoding is disabled; on KAITO {settings.kaito_version} the vLLM command of a running Workspace keeps --kaito-config-file (KAITO does not update the command) and KAITO drops the config volume with the reference, so the pods would crash-loop: the reference points at {q(name)}, a ConfigMap without speculative-config; keep kaito.sh/enable-speculative-decoding \"false\" (not removed) while this Workspace runs, or recreate it (kubectl delete statefulset {w.name}{_ns(w.namespace)}) before removing both",
+    return about(Severity.INFO, f"speculative decoding is disabled; on KAITO {settings.rollout_releases} the vLLM command of a running Workspace keeps --kaito-config-file (KAITO does not update the command) and KAITO drops the config volume with the reference, so the pods would crash-loop: the reference points at {q(name)}, a ConfigMap without speculative-config; keep kaito.sh/enable-speculative-decoding \"false\" (not removed) while this Workspace runs, or recreate it (kubectl delete statefulset {w.name}{_ns(w.namespace)}) before removing both",
                  w.item, kinds.dotted(path), proposed_value=name, id="SD421", change=True)
 
 

@@ -17,6 +17,7 @@ FINDINGS = {
     "SD423": "a MultiRoleInference without annotations: KAITO leaves its InferenceSets' annotations as they were",
     "SD424": "an InferenceSet or MultiRoleInference re-pointed or off: the Workspaces it already has keep their config",
 }
+DERIVED_PREFIX = "specdec-"  # every derived ConfigMap's name (derived.py)
 
 
 def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -28,7 +29,9 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
             w = d.workload
             if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and not _is_child(w) and d.source_name is None \
                     and w.name:  # a generateName'd Workspace is a new one every time
-                out.append(about(Severity.WARNING, f"on KAITO {settings.kaito_version} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
+                # kaitoVersion not set: a warning only where the input shows an earlier render (it may run).
+                sure = not settings.kaito_version_unknown or prior_render(index, w)
+                out.append(about(Severity.WARNING if sure else Severity.INFO, f"on KAITO {settings.rollout_releases} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
                                  w.item, d.field, id="SD420"))
     for w in map(plan.workload, index.workloads):
         if w.spec is kinds.WORKSPACE:
@@ -45,7 +48,9 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
         if w.rewritten_by is not None:
             continue  # said on its MultiRoleInference, whose controller sets this InferenceSet's config
         v13 = " (the v0.13 code syncs only the annotation: where their config sets no speculative-config, KAITO injects its built-in one, not the tunedPresets or ngramFallback setting's)" if settings.knows_annotation else ""
-        out.append(about(Severity.WARNING, f"KAITO gives a changed spec.template.inference only to the Workspaces it creates from now on: those {w.spec.kind} {q(w.name)} already has keep the config they were created with{v13}; to roll this out to them, or to turn it off on them, run {_recreate(w.item)} (KAITO recreates them from the template)",
+        # A first enable from source files is most often a new one, with no Workspaces yet: a warning only
+        # where the input shows an earlier render.
+        out.append(about(Severity.WARNING if prior_render(index, w) else Severity.INFO, f"KAITO gives a changed spec.template.inference only to the Workspaces it creates from now on: those {w.spec.kind} {q(w.name)} already has keep the config they were created with{v13}; to roll this out to them, or to turn it off on them, run {_recreate(w.item)} (KAITO recreates them from the template)",
                          w.item, w.spec.annotation_field, id="SD424"))
     return step(out)
 
@@ -65,3 +70,20 @@ def _lost_annotations(index: Index, w: Workload) -> bool:
         if isinstance(ref, str) and source_of(index, w.namespace, ref)[2]:
             return True
     return False
+
+
+def prior_render(index: Index, w: Workload) -> bool:
+    """The input shows that an earlier render reached `w`, so it may run: a config reference of its to a
+    derived ConfigMap, any object this function derived (a package rendered before, as kpt feeds it back:
+    a ConfigMap kept for an InferenceSet among them), and for an InferenceSet or MultiRoleInference
+    children of it. The source files of kustomize, Argo CD and Flux show none of these."""
+    data = w.item.data()
+    for path in w.spec.config_refs(data):
+        ref = kinds.get(data, path)
+        if isinstance(ref, str) and ref.startswith(DERIVED_PREFIX):
+            return True
+    if any(item.is_mapping and item.annotation(C.DERIVED_ANNOTATION) == "true" for item in index.items):
+        return True
+    if w.spec is kinds.WORKSPACE:
+        return False
+    return bool(index.children(w, "Workspace" if w.spec.kind == "InferenceSet" else "InferenceSet"))
