@@ -32,7 +32,7 @@ def test_golden(case: str, backend: str) -> None:
 @pytest.mark.parametrize("case", [c for c in CASES if "c" in case_backends(c)])
 def test_golden_with_the_scan_on_every_input(case: str, c_backend: None) -> None:
     """The same expectations with the scan of shapes tried however small the input (the image tries it
-    from reader.SCAN_FROM bytes on, which no fixture reaches): the scan sees every fixture."""
+    from reader.SCAN_FROM bytes on, which the fixtures do not reach): the scan sees every fixture."""
     with reading(0):
         code, out, err = run([], case_input(case), case_env(case))
     assert "Traceback" not in err

@@ -1,4 +1,5 @@
-"""The fast path of the reader: a kpt/kustomize-shaped ResourceList read without composing every item.
+"""The reader's first step, the scan of shapes: a kpt/kustomize-shaped ResourceList read without composing
+every item (reader.read_resource_list and reader.read_stream call it for inputs of reader.SCAN_FROM bytes on).
 
 A platform repository sends thousands of Deployments and Services the function only copies through.
 Composing each of them into a node tree (PyYAML's composer and resolver, at Python level) was most of a
@@ -8,12 +9,14 @@ annotations) and checks each of its mappings for a key given twice, and only wha
 function is composed: anything the scanner is not sure of, and every item the stages look into.
 
 `scan(text)` answers None wherever its assumptions do not hold (CR or Unicode line breaks, anchors
-shared between items …); the full reader then reads the input and alone words every error. A list the
+shared between items …); the reader then composes every item and alone words every error. An item read
+here is a reader.Item like any other: its facts as text, its node composed from its lines when asked for. A list the
 line scanner does not read (flow entries, JSON, entries not at column 0, a `kind: List` among render's
 documents) is split into its entries by the parser's events (`_split_items`), and its entries composed a
 run at a time; an entry no stage looks into keeps its facts, not its node: the node tree of a whole list
-took ~110 bytes of memory per byte of input (issue 19 class 4). The full path is the reference: tests/test_fastread.py runs
-fixtures, the corpus and generated inputs through both and requires identical output and results.
+took ~110 bytes of memory per byte of input (issue 19 class 4). Composing every item is the reference:
+tests/test_fastread.py runs fixtures, the corpus and generated inputs both ways and requires identical output
+and results.
 
 Two things keep the scan cheap on large inputs: what it does with an item is worked out once per
 sequence of line shapes and replayed for the items of one template (`_program`), and a large text is

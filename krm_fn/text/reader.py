@@ -2,7 +2,10 @@
 
 Every item keeps the exact region of source text it came from, so the writer can copy untouched items
 verbatim and edit changed ones in place. Python data is built only on demand (`Item.data`), for the
-items the function inspects; kind, name and annotations are read straight from the composed nodes.
+items the function inspects. One entry each for a ResourceList and a stream (`read_resource_list`,
+`read_stream`): a large input is first scanned for its shapes (fastread), which reads ordinary items'
+kind, name and annotations from their text and composes the rest item by item; otherwise every item is
+composed, and its facts read straight from its node.
 """
 from __future__ import annotations
 
