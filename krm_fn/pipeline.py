@@ -17,7 +17,7 @@ from .plan import plan
 from .stages import placement
 from .text import streams, yamlio
 from .text.edits import Changes
-from .text.reader import InputError, Item, ResourceList, Stream, child, read_resource_list, read_stream, scalar
+from .text.reader import InputError, Item, ResourceList, child, read_resource_list, read_stream, scalar
 from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
 from .text.writer import write_resource_list, write_stream
 
@@ -31,13 +31,6 @@ class Outcome:
     def lines(self) -> list[str]:
         """The stderr lines: every error and warning (info results are in the ResourceList only)."""
         return [r.line() for r in self.results if r.severity is not Severity.INFO]
-
-
-# fastread's one-pass scan pays for its own import (compiling its regular expressions, about 2 ms) from
-# about this much input on; below it the full reader is as quick, and a small run does without the import.
-# The answer is the same either way (tests/test_fastread.py). tests/conftest.py sets 0, so that every small
-# fixture and test input still goes through the fast path and its both-ways comparisons.
-FAST_READ_FROM = 16 * 1024
 
 
 class _KnownIds(Mapping):
@@ -59,20 +52,6 @@ class _KnownIds(Mapping):
 
 
 KNOWN_IDS = _KnownIds()
-
-
-def _read(data: bytes) -> ResourceList:
-    if len(data) < FAST_READ_FROM:
-        return read_resource_list(data)
-    from .text import fastread
-    return fastread.read(data)
-
-
-def _read_stream(sources: list[tuple[str, bytes]]) -> Stream:
-    if sum(len(data) for _, data in sources) < FAST_READ_FROM:
-        return read_stream(sources)
-    from .text import fastread
-    return fastread.read_stream(sources)
 
 
 def _error_outcome(result: Result) -> Outcome:
@@ -100,7 +79,7 @@ def _ordered(results: list[Result], items: list) -> list[Result]:
 def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     """KRM function mode: a ResourceList in, a ResourceList out."""
     try:
-        rl = _read(data)
+        rl = read_resource_list(data)
     except InputError as exc:
         if not data.strip():  # `kpt fn source DIR | kaito-specdec` where kpt failed: its error is the one
             return _error_outcome(streams.empty_piped_input(str(exc)))
@@ -147,7 +126,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
                overrides: Mapping[str, Any]) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
     try:
-        stream = _read_stream(sources)
+        stream = read_stream(sources)
     except InputError as exc:
         text = dict(sources).get(exc.source, b"")
         at = {"file_path": exc.source, "file_line": exc.line}

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn import pipeline
 from krm_fn.text import yamlio
 
 from backends import BACKENDS
-
-# Outside the tests small inputs skip fastread (pipeline.FAST_READ_FROM: its import would cost more than it
-# saves). Here every input takes it, so that the fixtures and every generated case keep exercising the fast
-# path and its comparison with the full reader (tests/test_fastread.py, tests/runner.py). tests/test_startup.py
-# checks the threshold itself, in fresh interpreters that do not load this file.
-pipeline.FAST_READ_FROM = 0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -10,13 +10,15 @@ Tests that need a real process (a crash, a hang, a closed pipe, the installed sc
 """
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import yaml
 
-from krm_fn.text import fastread, yamlio
+from krm_fn import pipeline
+from krm_fn.text import reader, yamlio
 from krm_fn.cli import main
 
 
@@ -51,20 +53,46 @@ def run(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, st
         compare: bool = True) -> Run:
     """One run of `kaito-specdec ARGV` with `stdin` (text is sent as UTF-8) and exactly the environment `env`.
 
-    Every `render` run of every test also runs with fastread's fast path off (the full reader, the
-    reference) and must give the same exit status, stdout and stderr (issue 13; tests/test_render_fastread.py).
-    `compare=False`: one run only (the fuzzer times each run against a limit)."""
+    The run reads its input as the image does (reader.SCAN_FROM decides whether the scan of shapes is
+    tried). Every `render` run of every test also runs the other way, the scan forced on a small input or
+    every item composed for a large one, and must give the same exit status, stdout and stderr (issue 13;
+    tests/test_render_fastread.py). `compare=False`: one run only (the fuzzer times each run against a limit)."""
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    result = _once(argv, data, env)
-    if compare and list(argv[:1]) == ["render"] and fastread.ENABLED and yamlio.C_AVAILABLE and yamlio.backend() == "c":
-        fastread.ENABLED = False
-        try:
-            full = _once(argv, data, env)
-        finally:
-            fastread.ENABLED = True
-        assert "Traceback" not in result.err, result.err
-        assert result == full, f"render {list(argv[1:])}: the fast path and the full reader differ\n{result}\n{full}"
+    if not (compare and list(argv[:1]) == ["render"] and yamlio.C_AVAILABLE and yamlio.backend() == "c"):
+        return _once(argv, data, env)
+    sizes: list[int] = []
+    with reading(..., sizes):
+        result = _once(argv, data, env)
+    tried = bool(sizes) and sizes[-1] >= reader.SCAN_FROM  # the scan was tried: compare with composing
+    with reading(None if tried else 0):
+        other = _once(argv, data, env)
+    assert "Traceback" not in result.err, result.err
+    assert result == other, f"render {list(argv[1:])}: the scan and composing every item differ\n{result}\n{other}"
     return result
+
+
+@contextlib.contextmanager
+def reading(scan_from: Any, sizes: list[int] | None = None) -> Iterator[None]:
+    """Runs inside read their input with reader's `scan_from` (0: the scan tried on every input; None:
+    every item composed, the reference; `...`: the reader's default); `sizes` gets each input's size."""
+    saved = pipeline.read_resource_list, pipeline.read_stream
+    given = {} if scan_from is ... else {"scan_from": scan_from}
+
+    def read_resource_list(data: bytes) -> reader.ResourceList:
+        if sizes is not None:
+            sizes.append(len(data))
+        return reader.read_resource_list(data, **given)
+
+    def read_stream(sources: list[tuple[str, bytes]]) -> reader.Stream:
+        if sizes is not None:
+            sizes.append(sum(len(data) for _, data in sources))
+        return reader.read_stream(sources, **given)
+
+    pipeline.read_resource_list, pipeline.read_stream = read_resource_list, read_stream
+    try:
+        yield
+    finally:
+        pipeline.read_resource_list, pipeline.read_stream = saved
 
 
 def _once(argv: Sequence[str], data: bytes, env: Mapping[str, str] | None) -> Run:

@@ -1,7 +1,8 @@
-"""The fast path (krm_fn/text/fastread.py) against the full reader, the reference: the same input through both
-must give the same stdout, stderr and exit status. Fixtures, the shared corpus, the inputs that fooled
-earlier scanners (issue 13) and a few thousand generated inputs; counters prove the fast path is taken
-by the kpt-shaped ones (and so that this test compares something).
+"""The reader's scan of shapes (krm_fn/text/fastread.py) against composing every item, the reference: the same
+input read both ways (reader.read_resource_list's `scan_from`: 0 tries the scan on every input, None composes
+every item) must give the same stdout, stderr and exit status. Fixtures, the shared corpus, the inputs that
+fooled earlier scanners (issue 13) and a few thousand generated inputs; a record of the inputs the scan read
+proves it reads the kpt-shaped ones (and so that this test compares something).
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import yaml
 from fastpath_cases import case
 from golden import case_env, case_input, cases, wrap
 from krm_fn.text import fastread, parscan, yamlio
-from runner import run
+from krm_fn.text.reader import read_resource_list
+from runner import reading, run
 
 # KAITO's examples, shipped in tests/corpus; a team's shared corpus beside the checkout adds more files.
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -28,26 +30,43 @@ pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path ne
 
 
 def both(text: str, env: dict | None = None, fork: bool = True) -> bool:
-    """Run `text` with the fast path on, in one process and on two (krm_fn/text/parscan.py: forced on however
-    small the input, the helper's share half the items; `fork=False`: the helper's work done in this
-    process, its answer marshalled and checked as from a real helper), and with the fast path off; assert
-    the same outcome; whether the fast path read it."""
-    before = fastread.STATS["fast"]
-    try:
-        fastread.ENABLED = True
+    """Run `text` with the scan tried however small the input, in one process and on two
+    (krm_fn/text/parscan.py: forced on, the helper's share half the items; `fork=False`: the helper's work
+    done in this process, its answer marshalled and checked as from a real helper), and with every item
+    composed; assert the same outcome; whether the scan read it."""
+    with reading(0), scans() as read:
         fast = run([], text, env or {})
-        took = fastread.STATS["fast"] > before
-        with two_cores(inline=not fork):
-            parallel = run([], text, env or {})
-        fastread.ENABLED = False
+    with reading(0), two_cores(inline=not fork):
+        parallel = run([], text, env or {})
+    with reading(None):
         full = run([], text, env or {})
-    finally:
-        fastread.ENABLED = True
+    took = bool(read)
     assert "Traceback" not in fast.err
     assert (fast.code, fast.err) == (full.code, full.err)
     assert fast.out == full.out
     assert parallel == fast
     return took
+
+
+@contextlib.contextmanager
+def scans() -> Iterator[list[bool]]:
+    """A list that gets an entry for every input (or render source) the scan reads while inside."""
+    read: list[bool] = []
+    scan, scan_documents = fastread.scan, fastread.scan_documents
+
+    def recorded(real):
+        def run(*args):
+            got = real(*args)
+            if got is not None:
+                read.append(True)
+            return got
+        return run
+
+    fastread.scan, fastread.scan_documents = recorded(scan), recorded(scan_documents)
+    try:
+        yield read
+    finally:
+        fastread.scan, fastread.scan_documents = scan, scan_documents
 
 
 @contextlib.contextmanager
@@ -119,9 +138,8 @@ def test_fooled_scanners(name: str) -> None:
 def test_plain_kpt_lists_take_the_fast_path() -> None:
     text = wrap("apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/path: a.yaml\n")
     assert both(text)
-    before = dict(fastread.STATS)
-    fastread.read(text.encode())
-    assert fastread.STATS["passed"] == before["passed"] + 1 and fastread.STATS["composed"] == before["composed"]
+    rl = read_resource_list(text.encode(), scan_from=0)
+    assert [(item.checked, item._node) for item in rl.items] == [(True, None)]  # read as text, not composed
 
 
 def test_generated() -> None:
@@ -165,7 +183,6 @@ def _facts(item) -> tuple:
 def test_items_read_alike() -> None:
     """What the scanner reads of an item passed as text, and its node composed later from its own lines,
     are what the full reader makes of it: positions, tags, styles, facts."""
-    from krm_fn.text.reader import read_resource_list
     compared = 0
     for seed in range(0, GENERATED, 4):
         text, _ = case(seed)
@@ -173,12 +190,12 @@ def test_items_read_alike() -> None:
         fast = fastread.scan(text)
         if fast is None:
             continue
-        full = read_resource_list(data)
+        full = read_resource_list(data, scan_from=None)
         assert len(fast.items) == len(full.items)
         for a, b in zip(fast.items, full.items):
             assert _facts(a) == _facts(b), seed
             assert _tree(a.node) == _tree(b.node), seed
-            compared += isinstance(a, fastread.ScannedItem)
+            compared += a.checked
         assert [(k.value, k.start_mark.index) for k, _ in fast.root.value] == \
             [(k.value, k.start_mark.index) for k, _ in full.root.value]
         assert fast.items_node.start_mark.index == full.items_node.start_mark.index
@@ -203,87 +220,82 @@ def test_the_envelope_around_the_items_is_where_the_full_reader_has_it(body: str
     """The entries after `items` are composed with those before them, then moved to their place in the text:
     a node an alias shares moves once, and a node before the items stays (issue #19: the old results'
     positions were moved, so the writer did not see an alias of them)."""
-    from krm_fn.text.reader import read_resource_list
     text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n" + body
     fast = fastread.scan(text)
     assert fast is not None
-    full = read_resource_list(text.encode())
+    full = read_resource_list(text.encode(), scan_from=None)
     for (fk, fv), (k, v) in zip(fast.root.value, full.root.value):
         if k.value != "items":
             assert (_tree(fk), _tree(fv)) == (_tree(k), _tree(v)), k.value
     assert both(text)
 
 
-def test_programs_replay_fresh_scans() -> None:
+class _Forgetful(dict):
+    """A `_programs` that keeps no program: every item's scan is worked out afresh."""
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
+
+
+def test_programs_replay_fresh_scans(monkeypatch) -> None:
     """An item's scan is worked out once per sequence of line shapes and replayed for every item of that
-    sequence (fastread.MEMO): the replayed facts are the facts a fresh scan finds, item by item, whether the
-    programs were learnt from the same list or from the lists before it."""
+    sequence (fastread._programs): the replayed facts are the facts a fresh scan finds, item by item,
+    whether the programs were learnt from the same list or from the lists before it."""
     def facts(text: str) -> list | None:
         rl = fastread.scan(text)
-        return None if rl is None else [(type(i).__name__, _facts(i)) for i in rl.items]
+        return None if rl is None else [(i.checked, _facts(i)) for i in rl.items]
 
     texts = [case(seed)[0] for seed in range(0, GENERATED, 3)]
     try:
-        fastread.MEMO = False
-        fresh = []
-        for text in texts:
-            fastread.reset()
-            fresh.append(facts(text))
-        fastread.MEMO = True
+        with monkeypatch.context() as m:
+            m.setattr(fastread, "_programs", _Forgetful())
+            fresh = []
+            for text in texts:
+                fastread.reset()
+                fresh.append(facts(text))
         fastread.reset()
         for _ in range(2):  # learnt from the lists before (and this one), then replayed
             for seed, (text, expected) in enumerate(zip(texts, fresh)):
                 assert facts(text) == expected, seed * 3
         learnt = len(fastread._programs)
     finally:
-        fastread.MEMO = True
         fastread.reset()
     assert sum(f is not None for f in fresh) > 300
     assert learnt < sum(len(f) for f in fresh if f is not None) / 4, learnt  # mostly replayed
 
 
-def test_small_caches_change_nothing() -> None:
+def test_small_caches_change_nothing(monkeypatch) -> None:
     """The scanner's caches are bounded (fastread.LIMITS): emptied between items when full, they are
     learnt again, and the facts stay those of a fresh scan."""
     texts = [case(seed)[0] for seed in range(0, 400, 7)]
     try:
-        fastread.MEMO = False
-        fresh = []
-        for text in texts:
-            fastread.reset()
-            rl = fastread.scan(text)
-            fresh.append(None if rl is None else [_facts(i) for i in rl.items])
-        fastread.MEMO = True
-        fastread.LIMITS = (40, 3, 25)
+        with monkeypatch.context() as m:
+            m.setattr(fastread, "_programs", _Forgetful())
+            fresh = []
+            for text in texts:
+                fastread.reset()
+                rl = fastread.scan(text)
+                fresh.append(None if rl is None else [_facts(i) for i in rl.items])
+        monkeypatch.setattr(fastread, "LIMITS", (40, 3, 25))
         fastread.reset()
         for seed, (text, expected) in enumerate(zip(texts, fresh)):
             rl = fastread.scan(text)
             assert (None if rl is None else [_facts(i) for i in rl.items]) == expected, seed * 7
             assert len(fastread._programs) <= 3 + 1 and len(fastread._sids) <= 40 + 80
     finally:
-        fastread.LIMITS = (200_000, 20_000, 100_000)
         fastread.reset()
 
 
-def test_scanned_items_are_built_as_their_init_builds_them() -> None:
-    """fastread builds a ScannedItem without binding its arguments one by one: the same fields, values and
-    order as `ScannedItem(index=…, node=None, source=…, start=…, end=…)` and the scanner's own fields."""
-    checked = 0
-    for seed in range(0, 200, 3):
-        rl = fastread.scan(case(seed)[0])
-        for item in rl.items if rl is not None else []:
-            if not isinstance(item, fastread.ScannedItem):
-                continue
-            made = fastread.ScannedItem(index=item.index, node=None, source=item.source, start=item.start,
-                                        end=item.end)
-            for name in ("entry", "flow", "values_as_written", "scanned_annotations", "generate_name", "dash", "dash_line", "chunk_end",
-                         "api_version", "kind", "name", "namespace"):
-                if name in vars(item):
-                    setattr(made, name, vars(item)[name])
-            # (`node`: Item's first instances store it as given, later ones through ScannedItem's setter)
-            assert {"_node" if k == "node" else k: v for k, v in vars(made).items()} == vars(item)
-            checked += 1
-    assert checked > 50, checked
+def test_items_keep_their_fields_in_slots() -> None:
+    """One Item type for every item, its attributes in slots (no per-item dict: a large list has hundreds
+    of thousands of items), whether the scan read it or it was composed."""
+    text = SPLIT_LISTS["flow entries and a Workspace"]
+    rl = fastread.scan(text)
+    assert any(i.checked for i in rl.items) and not all(i.checked for i in rl.items)
+    full = read_resource_list(text.encode(), scan_from=None)
+    for item in rl.items + full.items:
+        assert not hasattr(item, "__dict__")
+        assert type(item) is type(full.items[0])
 
 
 # --- lists the line scanner does not read (issue 19 class 4): entries found by the parser's events ----------
@@ -337,8 +349,7 @@ SPLIT_REFUSED = {
 
 
 def _read_alike(text: str) -> None:
-    from krm_fn.text.reader import read_resource_list
-    fast, full = fastread.scan(text), read_resource_list(text.encode())
+    fast, full = fastread.scan(text), read_resource_list(text.encode(), scan_from=None)
     assert fast is not None
     assert len(fast.items) == len(full.items)
     for a, b in zip(fast.items, full.items):
@@ -367,9 +378,9 @@ def test_lists_the_line_scanner_does_not_read_take_the_fast_path(name: str) -> N
 def test_entries_no_stage_looks_into_keep_no_node() -> None:
     text = SPLIT_LISTS["flow entries and a Workspace"]
     rl = fastread.scan(text)
-    kept = [it.kind for it in rl.items if not isinstance(it, fastread.ScannedItem)]
+    kept = [it.kind for it in rl.items if not it.checked]
     assert kept == ["Workspace"]
-    assert all(it._node is None for it in rl.items if isinstance(it, fastread.ScannedItem))
+    assert all(it._node is None for it in rl.items if it.checked)
 
 
 @pytest.mark.parametrize("name", sorted(SPLIT_REFUSED))

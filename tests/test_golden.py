@@ -6,7 +6,8 @@ import yaml
 
 from backends import BACKENDS
 from golden import ROOT, UPDATE, case_backends, case_env, case_input, cases, status_doc, without_results
-from runner import run
+from krm_fn.text import yamlio
+from runner import reading, run
 
 CASES = cases()
 # A case's `case.yaml` may leave a backend out (its parse errors are worded differently; that backend's
@@ -25,6 +26,18 @@ def test_golden(case: str, backend: str) -> None:
         expected_status.write_text(status, encoding="utf-8")
     assert out == expected_out.read_text(encoding="utf-8")
     assert status == expected_status.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the scan of shapes needs libyaml's C parser")
+@pytest.mark.parametrize("case", [c for c in CASES if "c" in case_backends(c)])
+def test_golden_with_the_scan_on_every_input(case: str, c_backend: None) -> None:
+    """The same expectations with the scan of shapes tried however small the input (the image tries it
+    from reader.SCAN_FROM bytes on, which the fixtures do not reach): the scan sees every fixture."""
+    with reading(0):
+        code, out, err = run([], case_input(case), case_env(case))
+    assert "Traceback" not in err
+    assert out == (ROOT / case / "expected.yaml").read_text(encoding="utf-8")
+    assert status_doc(code, out, err) == (ROOT / case / "results.yaml").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("case", CASES)

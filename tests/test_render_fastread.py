@@ -1,9 +1,10 @@
-"""`render`'s fast path (krm_fn/text/fastread.py, `scan_documents`) against the full reader, the reference: the
-same documents through both must give the same stdout, stderr and exit status. Every `render` run of every
-test already runs both ways (tests/runner.py); here: every golden fixture's documents, the shared corpus,
-generated streams (tests/render_cases.py), read as stdin and as the files of a folder; the documents'
-facts and lazily composed nodes against the full reader's; counters prove the fast path is taken by
-plain streams (and so that this test compares something).
+"""`render`'s scan of shapes (krm_fn/text/fastread.py, `scan_documents`) against composing every document, the
+reference: the same documents read both ways (reader.read_stream's `scan_from`) must give the same stdout,
+stderr and exit status. Every `render` run of every test already runs both ways (tests/runner.py); here:
+every golden fixture's documents, the shared corpus, generated streams (tests/render_cases.py), read as
+stdin and as the files of a folder; the documents' facts and lazily composed nodes against the composed
+ones; a record of the sources the scan read proves it reads plain streams (and so that this test
+compares something).
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from golden import ROOT, case_env, cases
 from render_cases import split, stream
 from krm_fn.text import fastread, yamlio
 from krm_fn.text.reader import read_stream
-from runner import _once
-from test_fastread import CORPUS_FILES, _facts, _tree, two_cores
+from runner import _once, reading
+from test_fastread import CORPUS_FILES, _facts, _tree, scans, two_cores
 
 GENERATED = 800
 
@@ -30,21 +31,18 @@ def _c_backend(c_backend):
 
 
 def both(argv: list[str], data: str | bytes, env: dict | None = None, fork: bool = True) -> bool:
-    """Run `render ARGV` with the fast path on, in one process and on two (krm_fn/text/parscan.py forced on
-    for every source; `fork=False`: the helper's work done in this process, its answer checked as from a
-    real helper), and with the fast path off; assert the same outcome; whether it was taken."""
+    """Run `render ARGV` with the scan tried however small the input, in one process and on two
+    (krm_fn/text/parscan.py forced on for every source; `fork=False`: the helper's work done in this process,
+    its answer checked as from a real helper), and with every document composed; assert the same outcome;
+    whether the scan read a source."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    before = fastread.STATS["fast"]
-    try:
-        fastread.ENABLED = True
+    with reading(0), scans() as read:
         fast = _once(["render", *argv], raw, env)
-        took = fastread.STATS["fast"] > before
-        with two_cores(inline=not fork):
-            parallel = _once(["render", *argv], raw, env)
-        fastread.ENABLED = False
+    with reading(0), two_cores(inline=not fork):
+        parallel = _once(["render", *argv], raw, env)
+    with reading(None):
         full = _once(["render", *argv], raw, env)
-    finally:
-        fastread.ENABLED = True
+    took = bool(read)
     assert "Traceback" not in fast.err, fast.err
     assert (fast.code, fast.err) == (full.code, full.err)
     assert fast.out == full.out
@@ -108,16 +106,19 @@ def test_generated(tmp_path: Path) -> None:
     assert taken >= GENERATED * 0.3, taken
 
 
-def test_plain_streams_pass_as_text() -> None:
+def test_plain_streams_pass_as_text(monkeypatch) -> None:
     """kustomize build / helm template output: ordinary objects are not composed at all."""
     text = ("# Source: chart/templates/svc.yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: a\n"
             "spec:\n  ports:\n  - port: 80\n---\n# Source: chart/templates/deploy.yaml\napiVersion: apps/v1\n"
             "kind: Deployment\nmetadata:\n  name: b\n  labels: {app: b}\nspec:\n  replicas: 1\n---\n")
     assert both(["-"], text)
-    before = dict(fastread.STATS)
+    stream = read_stream([("<stdin>", text.encode())], scan_from=0)
+    assert [(item.checked, item._node) for item in stream.items] == [(True, None)] * 2
+    composed = []
+    real = fastread._compose_document
+    monkeypatch.setattr(fastread, "_compose_document", lambda *args: composed.append(args) or real(*args))
     assert both(["-"], text)
-    # both documents passed, in one process and on two
-    assert fastread.STATS["passed"] == before["passed"] + 4 and fastread.STATS["lazy"] == before["lazy"]
+    assert composed == []  # both documents passed, in one process and on two, and none composed on demand
 
 
 @pytest.mark.parametrize("text", [
@@ -141,15 +142,15 @@ def test_documents_read_alike() -> None:
         sources = [("<stdin>", text.encode("utf-8"))]
         if fastread.scan_documents(text, 0) is None:
             continue
-        fast = fastread.read_stream(sources)
-        full = read_stream(sources)
+        fast = read_stream(sources, scan_from=0)
+        full = read_stream(sources, scan_from=None)
         assert len(fast.items) == len(full.items), seed
         for a, b in zip(fast.items, full.items):
             assert _facts(a) == _facts(b), seed
             assert (a.index, a.origin, a.origin_index, a.head, a.tail) == \
                 (b.index, b.origin, b.origin_index, b.head, b.tail), seed
             assert _tree(a.node) == _tree(b.node), seed
-            compared += isinstance(a, fastread.ScannedItem)
+            compared += a.checked
         assert fast.shared == full.shared and fast.function_config is None is full.function_config
     assert compared > 150, compared
 
@@ -196,7 +197,7 @@ def test_lists_take_the_fast_path(name: str) -> None:
     text = LISTS[name]
     assert both(["-"], text), "the fast path was not taken"
     sources = [("<stdin>", text.encode("utf-8"))]
-    fast, full = fastread.read_stream(sources), read_stream(sources)
+    fast, full = read_stream(sources, scan_from=0), read_stream(sources, scan_from=None)
     assert len(fast.items) == len(full.items)
     for a, b in zip(fast.items, full.items):
         assert _facts(a) == _facts(b)

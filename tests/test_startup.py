@@ -33,7 +33,7 @@ NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fn
 # builds the records), typing (krm_fn.hints), hashlib with OpenSSL (krm_fn.sha).
 NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
-# pipeline.FAST_READ_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
+# reader.SCAN_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
@@ -52,10 +52,16 @@ if audit:
 before = set(sys.modules)
 from krm_fn.cli import main
 out, err = io.StringIO(), io.StringIO()
-code = main(stdin=io.BytesIO(sys.stdin.buffer.read()), stdout=out, stderr=err, environ={})
-fastread = sys.modules.get("krm_fn.text.fastread")
+data = sys.stdin.buffer.read()
+code = main(stdin=io.BytesIO(data), stdout=out, stderr=err, environ={})
+imported = sorted(set(sys.modules) - before)
+# Whether the run's reader scanned the input: read again as the run read it, are its items scanned?
+scanned = None
+if sys.argv[1:] == [] and "krm_fn.text.fastread" in sys.modules:
+    from krm_fn.text import reader
+    scanned = any(item.checked for item in reader.read_resource_list(data).items)
 print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "compiled": compiled,
-                  "imported": sorted(set(sys.modules) - before), "fast": fastread and fastread.STATS}))
+                  "imported": imported, "scanned": scanned}))
 """
 
 
@@ -109,16 +115,13 @@ def _large(n: int) -> str:
 
 
 def test_small_inputs_skip_the_fast_path_large_ones_take_it():
-    # The threshold as a run sees it (tests/conftest.py sets it to 0 in this process).
-    proc = subprocess.run([sys.executable, "-S", "-c", "from krm_fn.pipeline import FAST_READ_FROM as n; print(n)"],
-                          capture_output=True, env=_env(), timeout=120, text=True)
-    FAST_READ_FROM = int(proc.stdout)
-    small, large = _large(FAST_READ_FROM // 400), _large(FAST_READ_FROM // 100)
-    assert len(small) < FAST_READ_FROM <= len(large)
+    from krm_fn.text.reader import SCAN_FROM
+    small, large = _large(SCAN_FROM // 400), _large(SCAN_FROM // 100)
+    assert len(small) < SCAN_FROM <= len(large)
     got_small, got_large = _probe([], small), _probe([], large)
     assert got_small["code"] == got_large["code"] == 0, (got_small["err"], got_large["err"])
-    assert "krm_fn.text.fastread" not in got_small["imported"] and got_small["fast"] is None
-    assert got_large["fast"]["fast"] == 1, got_large["fast"]  # imported, and its scan read the list
+    assert "krm_fn.text.fastread" not in got_small["imported"] and got_small["scanned"] is None
+    assert got_large["scanned"] is True, got_large["scanned"]  # imported, and its scan read the list
     assert "specdec-ngram-" in got_small["out"] and "specdec-ngram-" in got_large["out"]
 
 
@@ -142,9 +145,9 @@ def test_a_krm_run_compiles_no_code():
 def test_records_built_in_bulk_compile_their_init_once():
     """The other side: a class instantiated many times gets a compiled __init__ (a 10 000-object run
     creates 10 000 items), and nothing else is compiled."""
-    code = ("import sys, json; from krm_fn.text.reader import Item; seen = []\n"
+    code = ("import sys, json; from krm_fn.text.results import ResourceRef; seen = []\n"
             "sys.addaudithook(lambda e, a: seen.append(e) if e == 'compile' else None)\n"
-            "[Item(index=i, node=None, source='', start=0, end=0) for i in range(1000)]\n"
+            "[ResourceRef('v1', 'Service', str(i), '') for i in range(1000)]\n"
             "print(json.dumps(seen))")
     proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, env=_env(), timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()

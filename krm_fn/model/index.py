@@ -86,8 +86,8 @@ def _may_opt_in(item: Item) -> bool:
 
 
 def _as_written(item: Item) -> bool:
-    """Every key and value of the item is its own text (fastread.ScannedItem.values_as_written)."""
-    return getattr(item, "values_as_written", False)
+    """Every key and value of the item is its own text (Item.values_as_written)."""
+    return item.values_as_written
 
 
 def ref_of(item: Item) -> ResourceRef:

@@ -70,8 +70,8 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
             continue
         if is_kustomization(item):
             continue
-        # fastread's scanner checked every mapping of the items it passes as text
-        dup = None if getattr(item, "checked", False) else duplicate_key(item.node, deep=True)
+        # the scan checked every mapping of the items it read as text
+        dup = None if item.checked else duplicate_key(item.node, deep=True)
         if dup is not None:
             key, first = dup
             out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))

@@ -1,4 +1,5 @@
-"""The fast path of the reader: a kpt/kustomize-shaped ResourceList read without composing every item.
+"""The reader's first step, the scan of shapes: a kpt/kustomize-shaped ResourceList read without composing
+every item (reader.read_resource_list and reader.read_stream call it for inputs of reader.SCAN_FROM bytes on).
 
 A platform repository sends thousands of Deployments and Services the function only copies through.
 Composing each of them into a node tree (PyYAML's composer and resolver, at Python level) was most of a
@@ -8,12 +9,14 @@ annotations) and checks each of its mappings for a key given twice, and only wha
 function is composed: anything the scanner is not sure of, and every item the stages look into.
 
 `scan(text)` answers None wherever its assumptions do not hold (CR or Unicode line breaks, anchors
-shared between items …); the full reader then reads the input and alone words every error. A list the
+shared between items …); the reader then composes every item and alone words every error. An item read
+here is a reader.Item like any other: its facts as text, its node composed from its lines when asked for. A list the
 line scanner does not read (flow entries, JSON, entries not at column 0, a `kind: List` among render's
 documents) is split into its entries by the parser's events (`_split_items`), and its entries composed a
 run at a time; an entry no stage looks into keeps its facts, not its node: the node tree of a whole list
-took ~110 bytes of memory per byte of input. The full path is the reference: tests/test_fastread.py runs
-fixtures, the corpus and generated inputs through both and requires identical output and results.
+took ~110 bytes of memory per byte of input. Composing every item is the reference:
+tests/test_fastread.py runs fixtures, the corpus and generated inputs both ways and requires identical output
+and results.
 
 Two things keep the scan cheap on large inputs: what it does with an item is worked out once per
 sequence of line shapes and replayed for the items of one template (`_program`), and a large text is
@@ -32,12 +35,8 @@ import yaml
 
 from . import krm
 from . import yamlio
-from .reader import (InputError, Item, ResourceList, Stream, _is_envelope, _refuse_duplicates, check_envelope,
-    decode, duplicate_key, envelope, make_item, read_text, read_stream as read_stream_fully)
-
-# Tests force the full path (False) to compare; counters show which path inputs took.
-ENABLED = True
-STATS = {"fast": 0, "full": 0, "passed": 0, "composed": 0, "lazy": 0, "released": 0}
+from .reader import (InputError, Item, ResourceList, _is_envelope, _refuse_duplicates, check_envelope,
+    duplicate_key, envelope, make_item)
 
 # Deeper indentation than this could nest past yamlio.MAX_DEPTH without the scanner counting levels.
 _MAX_COLUMN = 120
@@ -158,62 +157,6 @@ def _flow(text: str) -> None:
         keys.add(key)
 
 
-class ScannedItem(Item):
-    """An ordinary item read by the scanner: its facts, its region, and its node only when asked for."""
-
-    # Set by `scan`; `node` is composed from the item's own lines on first use.
-    scanned_annotations: dict[str, tuple[str, bool]]
-    generate_name: bool
-    dash: int          # where the line of its `- ` begins
-    dash_line: int     # that line's number (from 0)
-    chunk_end: int     # where the next entry's line (or what follows the list) begins
-    checked = True     # every mapping was checked for a key given twice
-    # Every key and value is its own text: the scanner vouches for no escape, alias, anchor, tag, merge key
-    # or scalar going on over lines (it composes such items), and a block scalar's lines are literal. What
-    # its text does not hold, no value of it does: krm_fn/model/index.py composes no such item to look for one.
-    values_as_written = True  # False for an entry composed in a run (_compose_run): its text may escape
-
-    entry = True       # an entry of `items:`; False: a document of a stream (render), `dash` its first line
-    flow = False       # an entry of a flow sequence (`items: [{…}, {…}]`, JSON): `dash` where its text begins
-
-    # (Attributes are stored one by one, never through `__dict__`: CPython then keeps an instance's values
-    # inline, half the memory of a dict of them, and a large list has hundreds of thousands of items.)
-    _node: yaml.Node | None = None
-
-    @property  # type: ignore[override]
-    def node(self) -> yaml.Node:
-        node = self._node
-        if node is None:
-            STATS["lazy"] += 1
-            compose = _compose_flow if self.flow else _compose_entry if self.entry else _compose_document
-            node = self._node = compose(self.source, self.dash, self.chunk_end, self.dash_line)
-        return node
-
-    @node.setter
-    def node(self, value: yaml.Node) -> None:
-        self._node = value
-
-    def forget(self) -> None:
-        """Drop the node and data built on demand (they are built again if asked for): a writer that goes
-        through every item once keeps one item's at a time, not every item's."""
-        self._node = self._data = None
-        self._built = False
-
-    def annotation(self, key: str) -> str | None:
-        found = self.scanned_annotations.get(key)
-        return found[0] if found is not None and found[1] else None
-
-    def annotations(self) -> dict[str, str]:
-        return {k: v for k, (v, _) in self.scanned_annotations.items()}
-
-    @property
-    def is_mapping(self) -> bool:
-        return True
-
-    def has_generate_name(self) -> bool:
-        return self.generate_name
-
-
 def _shift(node: yaml.Node, index: int, line: int, column: int = 0, seen: set[int] | None = None,
            since: int = 0) -> None:
     """Move the marks of a node tree composed from a piece of the text to where they are in the text
@@ -320,14 +263,12 @@ def _compose_run(text: str, run: list[tuple[int, int, int, int, bool]], flow: bo
     # text in turn would make yamlio.searchable look at each of them anew every time)
     aliased = piece if "*" in piece else None
     for (i, start, stop, ln, kaito), node in zip(run, nodes):
-        STATS["composed"] += 1
         at = yamlio.node_end(node, aliased) + index
         facts = _node_facts(node, node.start_mark.index + index, at if flow else yamlio.line_end(text, at))
         if facts is not None:
             item = _scanned(i, text, start, stop, ln, facts, True, flow)
             item.values_as_written = False  # composed, not scanned: its text may escape what its values hold
             if not _interesting(item, kaito):
-                STATS["released"] += 1
                 out.append(item)
                 continue
         _shift(node, index, lines, column)
@@ -424,8 +365,8 @@ _DEEPER = {(_ROOT, "metadata"): _META, (_META, "annotations"): _ANN}
 # find where the block ends); `_BLANK` for a blank line. Items made from one template (a chart's or a
 # generator's Deployments) have the same shapes line for line: what the scan does with a sequence of shapes
 # (`_program`) is worked out once, then replayed for every item of that sequence, each fact taken from the
-# line the program names. tests/test_fastread.py compares replayed facts with fresh ones (`MEMO = False`).
-MEMO = True
+# line the program names. tests/test_fastread.py compares replayed facts with fresh ones (a `_programs`
+# that keeps none).
 _sids: dict[str, int] = {}         # line text -> the number of its shape
 _shapes: dict[Any, int] = {}       # shape -> its number
 _shape_list: list[Any] = []        # number -> shape
@@ -440,7 +381,7 @@ _EMPTY = ("", False)
 _MISSING = object()
 
 
-# At most this many lines, programs and shapes are remembered (tests make them small).
+# At most this many lines, programs and shapes are remembered (a bound on memory, whatever the input).
 LIMITS = (200_000, 20_000, 100_000)
 
 
@@ -545,7 +486,7 @@ def _scan_item(lines: list[str], pos: int, dash: bool = True) -> dict | None:
             for n in unknown:
                 _full(lines[n])
             key = tuple(map(_sids.get, lines))
-    program = _programs.get(key, _MISSING) if MEMO else _MISSING
+    program = _programs.get(key, _MISSING)
     if program is _MISSING:
         program = _program(lines)
         key = tuple(map(_sids.get, lines))
@@ -720,9 +661,7 @@ def _scan_split(text: str) -> ResourceList | None:
         return None
     root, seq, items = got
     check_envelope(root)  # an envelope the full reader refuses: it words why
-    rl = _envelope(text, root, seq, items)
-    STATS["fast"] += 1
-    return rl
+    return _envelope(text, root, seq, items)
 
 
 _ITEMS = re.compile(r"^items:[ ]*(?:#.*)?\n", re.MULTILINE)
@@ -933,9 +872,7 @@ def _scan_with(text: str, found: re.Match, head_end: int, tail: int, bounds: lis
     items_node = yaml.SequenceNode(yamlio.loader_class().DEFAULT_SEQUENCE_TAG, [], seq_start, seq_end,
                                    flow_style=False)
     root.value = [(k, items_node if k is found_items[0] else v) for k, v in root.value]
-    rl = _envelope(text, root, items_node, items)
-    STATS["fast"] += 1
-    return rl
+    return _envelope(text, root, items_node, items)
 
 
 def _mentions(text: str, start: int, end: int) -> list[int]:
@@ -944,9 +881,6 @@ def _mentions(text: str, start: int, end: int) -> list[int]:
         low = text[start:end].lower()
         return [m.start() + start for m in re.finditer("kaito", low)]
     return [m.start() for m in _KAITO.finditer(text, start, end)]
-
-
-_fresh: dict[str, Any] = {}  # a new ScannedItem's fields, as Item's __init__ sets them
 
 
 # --- lists the line scanner does not read: entries found by the parser's events ----------------------------
@@ -1129,38 +1063,22 @@ def _split_items(text: str, start: int, end: int, line: int, first: int) -> tupl
 
 
 def _scanned(index: int, text: str, dash: int, chunk_end: int, line: int, facts: dict, entry: bool,
-             flow: bool = False) -> ScannedItem:
-    """What `ScannedItem(index=…, node=None, source=…, start=…, end=…)` makes, with its facts, without
-    binding arguments one by one for each of thousands of items (tests/test_fastread.py compares the two)."""
-    if not _fresh:
-        # A plain Item's fields; `node` goes where ScannedItem's setter puts it.
-        made = vars(Item(index=0, node=None, source="", start=0, end=0))
-        _fresh.update(("_node" if k == "node" else k, v) for k, v in made.items())
-    item = ScannedItem.__new__(ScannedItem)
-    put = setattr
-    for k, v in _fresh.items():
-        put(item, k, v)
-    item.index = index
-    item.source = text
-    item.start = facts["start"]
-    item.end = facts["end"]
-    if not entry:
-        item.entry = False
-    if flow:
-        item.flow = True
+             flow: bool = False) -> Item:
+    """An item read from its text: its facts, its region, and how to compose its node when asked for."""
     get = facts.get
+    start, end = facts["start"], facts["end"]
     # Per item, what hundreds of thousands of small items have alike is shared: no annotations, the
     # offsets a flow entry has twice, apiVersion and kind.
+    item = Item(index, None, text, start, end, _shared(_str(get("apiVersion"))), _shared(_str(get("kind"))),
+                _str(get("name")), _shared(_str(get("namespace"))))
     item.scanned_annotations = facts["annotations"] or _NO_ANNOTATIONS
     generate_name = get("generateName")
     item.generate_name = generate_name is not None and generate_name[1]
-    item.dash = item.start if dash == item.start else dash
+    item.values_as_written = True  # (an entry composed in a run, _compose_run, is not: its text may escape)
+    item.recompose = _compose_flow if flow else _compose_entry if entry else _compose_document
+    item.dash = start if dash == start else dash
     item.dash_line = line
-    item.chunk_end = item.end if chunk_end == item.end else chunk_end
-    item.api_version = _shared(_str(get("apiVersion")))
-    item.kind = _shared(_str(get("kind")))
-    item.name = _str(get("name"))
-    item.namespace = _shared(_str(get("namespace")))
+    item.chunk_end = end if chunk_end == end else chunk_end
     return item
 
 
@@ -1183,11 +1101,9 @@ def _make(index: int, text: str, dash: int, chunk_end: int, line: int, facts: di
     if facts is not None:
         item = _scanned(index, text, dash, chunk_end, line, facts, entry)
         if not _interesting(item, kaito):
-            STATS["passed"] += 1
             return item
     # Composed like the full reader composes it (its region comes from its node).
     node = (_compose_entry if entry else _compose_document)(text, dash, chunk_end, line)
-    STATS["composed"] += 1
     return make_item(index, node, text)
 
 
@@ -1229,7 +1145,6 @@ def _kept_or_released(item: Item, dash: int, chunk_end: int, line: int, kaito: b
     released.values_as_written = False  # composed, not scanned: its text may escape what its values hold
     if _interesting(released, kaito):
         return item
-    STATS["released"] += 1
     return released
 
 
@@ -1292,8 +1207,6 @@ def scan_documents(text: str, first: int) -> list[Item] | None:
         items = _scan_documents(text, first)
     except _REFUSED_DOCUMENTS:
         return None
-    if items is not None:
-        STATS["fast"] += 1
     return items
 
 
@@ -1405,27 +1318,10 @@ def _make_document(index: int, text: str, start: int, end: int, line: int, facts
         node = _compose_document(text, start, end, line)
         if not isinstance(node, yaml.MappingNode):
             return None  # a scalar, a list, an empty document: the full reader's
-        STATS["composed"] += 1
         item = _kept_or_released(make_item(index, node, text), start, end, line, kaito, False)
     if not item.is_mapping or item.kind in (krm.LIST_KIND, krm.RESOURCE_LIST_KIND):
         return None  # a List's items are the documents: the full reader unpacks it
     return item
 
 
-def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
-    """`render`'s documents: each source by the fast path where it applies, by the full reader otherwise."""
-    return read_stream_fully(sources, scan_documents if ENABLED else None)
-
-
-def read(data: bytes) -> ResourceList:
-    """The ResourceList of the input: the fast path where it applies, the full reader otherwise."""
-    text = decode(data)
-    if ENABLED and text.strip():
-        rl = scan(text)
-        if rl is not None:
-            return rl
-    STATS["full"] += 1
-    return read_text(text)
-
-
-__all__ = ["ENABLED", "STATS", "InputError", "read", "read_stream", "reset", "scan", "scan_documents"]
+__all__ = ["reset", "scan", "scan_documents"]

@@ -2,13 +2,16 @@
 
 Every item keeps the exact region of source text it came from, so the writer can copy untouched items
 verbatim and edit changed ones in place. Python data is built only on demand (`Item.data`), for the
-items the function inspects; kind, name and annotations are read straight from the composed nodes.
+items the function inspects. One entry each for a ResourceList and a stream (`read_resource_list`,
+`read_stream`): a large input is first scanned for its shapes (fastread), which reads ordinary items'
+kind, name and annotations from their text and composes the rest item by item; otherwise every item is
+composed, and its facts read straight from its node.
 """
 from __future__ import annotations
 
 import codecs
 import re
-from .record import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import yaml
@@ -38,27 +41,77 @@ from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, n
 
 # --- items --------------------------------------------------------------------------------------
 
-@dataclass(eq=False)
 class Item:
-    """One resource: its node, its source region, and its identity read from the node."""
+    """One resource: its source region, its identity, and its node.
 
-    index: int
-    node: yaml.Node
-    source: str
-    start: int
-    end: int
-    api_version: str = ""
-    kind: str = ""
-    name: str = ""
-    namespace: str = ""
-    origin: str = ""                 # render: the file it came from, and its document number there
-    origin_index: int | None = None
-    # render, a document of its own: where the comments before its first key begin and those after its
-    # last value end (between the `---` lines; an item of a list has none)
-    head: int | None = None
-    tail: int | None = None
-    _data: Any = field(default=None, repr=False)
-    _built: bool = field(default=False, repr=False)
+    The full reader composes the node and reads the identity from it. An item the scan of shapes read
+    from its text (fastread) carries what the stages ask of every item (kind, name, annotations) as text,
+    and its node is composed from its own lines on first use (`recompose`), so an item no stage looks
+    into is never composed. Attributes are slots: a large list has hundreds of thousands of items."""
+
+    __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
+                 "origin", "origin_index", "head", "tail", "_data", "_built", "scanned_annotations",
+                 "generate_name", "values_as_written", "recompose", "dash", "dash_line", "chunk_end")
+
+    def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int,
+                 api_version: str = "", kind: str = "", name: str = "", namespace: str = "") -> None:
+        self.index = index
+        self._node = node
+        self.source = source
+        self.start = start
+        self.end = end
+        self.api_version = api_version
+        self.kind = kind
+        self.name = name
+        self.namespace = namespace
+        self.origin = ""                      # render: the file it came from, and its document number there
+        self.origin_index: int | None = None
+        # render, a document of its own: where the comments before its first key begin and those after its
+        # last value end (between the `---` lines; an item of a list has none)
+        self.head: int | None = None
+        self.tail: int | None = None
+        self._data: Any = None
+        self._built = False
+        # Read by the scan: every annotation (key -> (value, is a string)), whether generateName is a
+        # string; None and False for an item read from its node.
+        self.scanned_annotations: Mapping[str, tuple[str, bool]] | None = None
+        self.generate_name = False
+        # Every key and value is its own text: the scan vouches for no escape, alias, anchor, tag, merge key
+        # or scalar going on over lines (it composes such items), and a block scalar's lines are literal.
+        # What its text does not hold, no value of it does: krm_fn/model/index.py composes no such item to
+        # look for one.
+        self.values_as_written = False
+        # recompose(source, dash, chunk_end, dash_line): the node again from the item's lines (None: the
+        # node is the only copy); `dash` where its entry's line (or its document) begins, `dash_line` that
+        # line's number, `chunk_end` where the next entry's line (or what follows) begins.
+        self.recompose: Callable[[str, int, int, int], yaml.Node] | None = None
+        self.dash = self.dash_line = self.chunk_end = 0
+
+    @property
+    def node(self) -> yaml.Node:
+        node = self._node
+        if node is None and self.recompose is not None:
+            node = self._node = self.recompose(self.source, self.dash, self.chunk_end, self.dash_line)
+        return node
+
+    @node.setter
+    def node(self, value: yaml.Node) -> None:
+        self._node = value
+
+    @property
+    def checked(self) -> bool:
+        """Every mapping of the item was checked for a key given twice when it was read (by the scan)."""
+        return self.scanned_annotations is not None
+
+    def forget(self) -> None:
+        """Drop the node and data built on demand where they can be built again: a writer that goes
+        through every item once keeps one item's at a time, not every item's."""
+        if self.recompose is not None:
+            self._node = self._data = None
+            self._built = False
+
+    def __repr__(self) -> str:
+        return f"Item({self.index}, {self.kind}/{self.name}, {self.start}:{self.end})"
 
     @property
     def column(self) -> int:
@@ -82,21 +135,40 @@ class Item:
         return self._data
 
     def annotation(self, key: str) -> str | None:
+        scanned = self.scanned_annotations
+        if scanned is not None:
+            found = scanned.get(key)
+            return found[0] if found is not None and found[1] else None
         return scalar(child(child(child(self.node, "metadata"), "annotations"), key))
 
     def annotations(self) -> dict[str, str]:
+        scanned = self.scanned_annotations
+        if scanned is not None:
+            return {k: v for k, (v, _) in scanned.items()}
         ann = child(child(self.node, "metadata"), "annotations")
         if not isinstance(ann, yaml.MappingNode):
             return {}
         return {k.value: v.value for k, v in ann.value
                 if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)}
 
+    def annotation_keys(self) -> Iterable[str]:
+        """Every annotation's key, whatever its value (a scanned item's annotations are all scalars)."""
+        scanned = self.scanned_annotations
+        if scanned is not None:
+            return scanned.keys()
+        ann = child(child(self.node, "metadata"), "annotations")
+        if not isinstance(ann, yaml.MappingNode):
+            return ()
+        return [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
+
     @property
     def is_mapping(self) -> bool:
-        return isinstance(self.node, yaml.MappingNode)
+        return self.scanned_annotations is not None or isinstance(self.node, yaml.MappingNode)
 
     def has_generate_name(self) -> bool:
         """`metadata.generateName` is a string: the object is named by the cluster."""
+        if self.scanned_annotations is not None:
+            return self.generate_name
         return scalar(child(child(self.node, "metadata"), "generateName")) is not None
 
     def file(self) -> tuple[str, int | None]:
@@ -196,17 +268,20 @@ def sharing_anchors(text: str, items: list[Item]) -> set[int]:
     return shared
 
 
-@dataclass
 class ResourceList:
     """The envelope as a value: its text, root node, items and functionConfig."""
 
-    text: str
-    root: yaml.MappingNode
-    items_node: yaml.SequenceNode | None
-    items: list[Item]
-    function_config: yaml.Node | None
-    # Items tied to others by anchors when the reader knows (fastread's scanner); None: sharing_anchors asks.
-    shared: set[int] | None = None
+    __slots__ = ("text", "root", "items_node", "items", "function_config", "shared")
+
+    def __init__(self, text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode | None,
+                 items: list[Item], function_config: yaml.Node | None, shared: set[int] | None = None) -> None:
+        self.text = text
+        self.root = root
+        self.items_node = items_node
+        self.items = items
+        self.function_config = function_config
+        # Items tied to others by anchors when the reader knows (the scan); None: sharing_anchors asks.
+        self.shared = shared
 
     @property
     def splicable(self) -> bool:
@@ -304,12 +379,29 @@ def _refuse_duplicates(node: yaml.MappingNode, what: str) -> None:
         raise error
 
 
-def read_resource_list(data: bytes) -> ResourceList:
-    return read_text(decode(data))
+# The scan of shapes pays for its own import (compiling its regular expressions, about 2 ms) from about
+# this much input on; below it composing every item is as quick, and a small run does without the import.
+# The answer is the same either way (tests/test_fastread.py).
+SCAN_FROM = 16 * 1024
+
+
+def read_resource_list(data: bytes, scan_from: int | None = SCAN_FROM) -> ResourceList:
+    """The ResourceList of the input, the one way it is read. For an input of at least `scan_from` bytes
+    the first step is the scan of shapes (fastread.scan): it reads ordinary items from their text and
+    composes, item by item, those it cannot vouch for or a stage may look into; where its assumptions do
+    not hold for the input as a whole, every item is composed (`read_text`), which alone words every
+    error. `scan_from=None`: every item composed (the reference the tests compare the scan with)."""
+    text = decode(data)
+    if scan_from is not None and len(data) >= scan_from and text.strip():
+        from . import fastread
+        rl = fastread.scan(text)
+        if rl is not None:
+            return rl
+    return read_text(text)
 
 
 def read_text(text: str) -> ResourceList:
-    """The full reader: every item composed (fastread.scan is the fast path, and falls back to this)."""
+    """Every item composed: what the scan falls back to for an input it does not read."""
     if not text.strip():
         raise InputError("input is empty; expected a ResourceList on stdin")
     docs = [d for d in _compose_all(text) if not _empty(d)]
@@ -356,13 +448,16 @@ def envelope(text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode | 
     return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=fc)
 
 
-@dataclass
 class Stream:
     """A plain multi-document stream (the `render` path): items from one or more sources."""
 
-    items: list[Item]
-    shared: set[int] = field(default_factory=set)  # items tied to others by anchors (see sharing_anchors)
-    function_config: yaml.Node | None = None  # of the first ResourceList among the documents
+    __slots__ = ("items", "shared", "function_config")
+
+    def __init__(self, items: list[Item], shared: set[int] | None = None,
+                 function_config: yaml.Node | None = None) -> None:
+        self.items = items
+        self.shared = set() if shared is None else shared  # items tied to others by anchors (sharing_anchors)
+        self.function_config = function_config  # of the first ResourceList among the documents
 
 
 def _is_envelope(node: yaml.MappingNode) -> bool:
@@ -414,13 +509,17 @@ def _comments_around(text: str, documents: list[Item]) -> None:
             doc.tail = tail[-1][1] if tail else doc.end
 
 
-def read_stream(sources: list[tuple[str, bytes]], scan: Any = None) -> Stream:
+def read_stream(sources: list[tuple[str, bytes]], scan_from: int | None = SCAN_FROM) -> Stream:
     """Documents of several files (name, bytes), in order; empty documents are skipped.
 
-    `scan(text, first)`: fastread's scanner, the items of a text numbered from `first`, each with its
-    document's number (no anchor shared between them; a List's or ResourceList's items in its place, the
-    scanned list's `documents` those that are documents, its `function_config` the first envelope's), or
-    None where the full reader must read the text."""
+    As read_resource_list: where the sources hold at least `scan_from` bytes, each text is first scanned
+    (fastread.scan_documents: the items of a text numbered from `first`, each with its document's number,
+    no anchor shared between them; a List's or ResourceList's items in its place, the scanned list's
+    `documents` those that are documents, its `function_config` the first envelope's), and composed
+    where the scan does not read it."""
+    scan: Callable[[str, int], Any] | None = None
+    if scan_from is not None and sum(len(data) for _, data in sources) >= scan_from:
+        from .fastread import scan_documents as scan
     items: list[Item] = []
     shared: set[int] = set()
     function_config: yaml.Node | None = None

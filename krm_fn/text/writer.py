@@ -249,9 +249,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
                 elif item.index not in changes.removed:
                     entries.append(_kept(item.node, rl.text, item.start, item.end, "- ",
                                          lambda it=item: _whole(it) if it.index in shared else it.data()))
-                    forget = getattr(item, "forget", None)
-                    if forget is not None:
-                        forget()  # fastread's item: its node and data built again if asked for, not all kept
+                    item.forget()  # a scanned item's node and data are built again if asked for, not all kept
                 entries.extend(_entry(d, 0) for d in added_after.get(item.index, []))
             out.append("items:\n" + "".join(entries) if entries else "items: []\n")
             continue
@@ -412,9 +410,8 @@ def _cut(item: Item, edits: list[tuple[int, int, str]]) -> str:
 def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
     """The whole lines to cut for removing orchestrator annotations, or None where cutting lines is
     not exact (flow style, keys sharing a line, aliases, anchors): then a verified edit does it."""
-    scanned = getattr(item, "scanned_annotations", None)  # fastread read every annotation key: no node needed
-    if scanned is not None and not any(k.startswith(krm.RENDER_STRIPPED) for k in scanned):
-        return []
+    if not any(k.startswith(krm.RENDER_STRIPPED) for k in item.annotation_keys()):
+        return []  # (a scanned item's keys need no node)
     meta = child(item.node, "metadata")
     ann = child(meta, "annotations")
     if not isinstance(ann, yaml.MappingNode):
