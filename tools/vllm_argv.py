@@ -24,8 +24,11 @@ Which parser, per form (all releases 0.10.2 .. 0.33.0 build them the same way):
                `make_arg_parser(subparsers.add_parser("serve", ...))`), `parse_args(["serve", *argv])` (its
                FlexibleArgumentParser.parse_args moves `--model X` to the positional place), then
                `ServeSubcommand.validate` and `cmd`'s rule `if args.model_tag is not None: args.model =
-               args.model_tag`; the vllm/vllm-openai image without a command is this form (its ENTRYPOINT
-               is `vllm serve`).
+               args.model_tag`.
+  image        the vllm/vllm-openai image with `args` only: both parsers (`parsed`: serve, `parsed_api_server`:
+               api_server), since its ENTRYPOINT is `vllm serve` in today's docker/Dockerfile and `python3 -m
+               vllm.entrypoints.openai.api_server` in older ones (which release changed it is not read here);
+               the model is compared under `vllm serve` only (the api_server ignores a positional model).
   api_server   `make_arg_parser(FlexibleArgumentParser(...))` and `validate_parsed_serve_args`, as
                `python -m vllm.entrypoints.openai.api_server`'s `__main__` does (from 0.30 it is
                vllm/entrypoints/launchers/api_server/entry.py:main, make_arg_parser then in
