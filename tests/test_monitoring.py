@@ -75,6 +75,20 @@ POD_NAMES = [
      ["qwen-predictor-00001-deployment-7d9f8b6c-x2x4z"]),
     (Monitored("InferenceService", "qwen", "Knative"), ["qwen-predictor-00001-deployment-7d9f8b6c-x2x4z"],
      ["qwen-predictor-7d9f8b6c4d-x2x4z"]),
+    # KServe v0.20 `spec.predictor.name: v2`: the Deployment and the Knative Service are `qwen-v2-predictor`;
+    # a canary `c1` (Standard mode only) is a Deployment `qwen-c1-predictor`.
+    (Monitored("InferenceService", "qwen", "", "v2"), ["qwen-v2-predictor-7d9f8b6c4d-x2x4z",
+                                                       "qwen-v2-predictor-00001-deployment-7d9f8b6c-x2x4z"],
+     ["qwen-predictor-7d9f8b6c4d-x2x4z", "qwen-predictor-00001-deployment-7d9f8b6c-x2x4z",
+      "qwen-v3-predictor-7d9f8b6c4d-x2x4z"]),
+    (Monitored("InferenceService", "qwen", "Standard", "stable", ("c1", "c2")),
+     ["qwen-stable-predictor-7d9f8b6c4d-x2x4z", "qwen-c1-predictor-7d9f8b6c4d-x2x4z",
+      "qwen-c2-predictor-5f4d8c9b7-b2c4d"],
+     ["qwen-predictor-7d9f8b6c4d-x2x4z", "qwen-c3-predictor-7d9f8b6c4d-x2x4z",
+      "qwen-stable-predictor-00001-deployment-7d9f8b6c-x2x4z"]),
+    (Monitored("InferenceService", "qwen", "Standard", "", ("canary",)),
+     ["qwen-predictor-7d9f8b6c4d-x2x4z", "qwen-canary-predictor-7d9f8b6c4d-x2x4z"],
+     ["qwen-predictor-canary-7d9f8b6c4d-x2x4z"]),
 ]
 
 
@@ -95,6 +109,17 @@ def test_no_pods_known_for_other_kinds() -> None:
     with pytest.raises(ValueError, match="no pods known for kind 'InferenceService'"):
         pod_pattern(Monitored("InferenceService", "q" * 37, "Knative"))
     assert pod_pattern(Monitored("InferenceService", "q" * 36, "Knative"))
+    # With spec.predictor.name the bound is on `<name>-<predictor name>-predictor`.
+    with pytest.raises(ValueError, match="no pods known for kind 'InferenceService'"):
+        pod_pattern(Monitored("InferenceService", "q" * 30, "Knative", "abcdef"))
+    assert pod_pattern(Monitored("InferenceService", "q" * 30, "Knative", "abcde"))
+
+
+def test_kserve_predictor_name_in_the_unmonitored_reason() -> None:
+    from krm_fn.domain.monitoring import unmonitored
+    assert unmonitored("InferenceService", "q" * 30, "", "abcdef").endswith("longer than 46 characters")
+    assert unmonitored("InferenceService", "q" * 30, "", "abcde") == ""
+    assert unmonitored("InferenceService", "q" * 30, "Standard", "abcdef") == ""
 
 
 def test_the_hash_alphabet_is_safe_encode_of_decimal_digits() -> None:

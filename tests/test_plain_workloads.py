@@ -386,7 +386,7 @@ def test_list_ops_turn_old_into_new(old, new):
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 10)} | {"SD730"}
+    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 10)} | {"SD730", "SD731"}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():

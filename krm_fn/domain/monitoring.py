@@ -39,6 +39,18 @@ controllers fix:
   (RawDeployment) mode a Deployment of that name, in Knative (Serverless) mode a Knative Service whose
   revisions are `kmeta.ChildName(config.Name, fmt.Sprintf("-%05d", config.Generation))` and their
   Deployments `<revision>-deployment`. Both forms unless `serving.kserve.io/deploymentMode` names one.
+  v0.20.0 adds `spec.predictor.name` (pkg/apis/serving/v1beta1/predictor.go: "Name optionally identifies
+  this predictor variant. When set, the Deployment and Service are named {isvc}-{name}-predictor instead of
+  the default {isvc}-predictor"; constants.go:799-803, `PredictorServiceName(name string, predictorName
+  ...string)`: `name + "-" + predictorName[0] + "-" + string(Predictor)` when it is not ""), which
+  components/predictor.go:159 passes for the predictor's objects in both modes (`predictorName :=
+  constants.PredictorServiceName(isvc.Name, isvc.Spec.Predictor.Name)`), and `spec.canary[]` ("Each
+  canary's predictor.name drives the Deployment name: {isvc}-{name}-predictor", inference_service.go): a
+  Deployment per canary, `canaryName := constants.PredictorServiceName(isvc.Name, canary.Predictor.Name)`
+  made by `raw.NewRawKubeReconciler` (reconcileCanaryDeployments, predictor.go:913-943; canaries are
+  "only supported in Standard deployment mode", inference_service_validation.go), whose pods run the
+  stable predictor with the canary's fields merged over it (buildCanaryPredictor: `mergo.Merge(
+  &canaryPredictor, canary.Predictor, mergo.WithOverride)`), the function's argument included.
 The pods also carry labels (`kaito.sh/workspace: <workspace>`, `app: …`), but a selector on those would work
 only where the monitor copies them.
 """
@@ -82,6 +94,8 @@ KSERVE_KNATIVE = "Knative"            # Knative (Serverless)
 # (kmeta.ChildName; longer: an md5 of the revision's name, which holds its generation): `<name>-predictor-
 # <5 digits>-deployment` fits for names of up to 36 characters (generations up to 99999).
 KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
+# The same bound on the whole predictor name, `<name>[-<spec.predictor.name>]-predictor`.
+KNATIVE_LONGEST_PREDICTOR = 63 - len("-00001-deployment")
 
 
 @dataclass(frozen=True)
@@ -92,6 +106,9 @@ class Monitored:
     kind: str
     name: str
     variant: str = ""
+    # An InferenceService's `spec.predictor.name` and its canaries' `predictor.name` (KServe v0.20).
+    predictor: str = ""
+    canaries: tuple[str, ...] = ()
 
 
 def _literal(name: str) -> str:
@@ -117,12 +134,18 @@ def _job(job: pod_names.Names) -> pod_names.Names:
     return pod_names.union(pod_names.controller_pods(job), pod_names.indexed_job_pods(job))
 
 
-def _kserve(name: str, variant: str) -> pod_names.Names:
-    predictor = name + "-predictor"
+def predictor_service_name(name: str, predictor: str = "") -> str:
+    """KServe's `PredictorServiceName(name, predictorName...)` (pkg/constants/constants.go:799 at v0.20.0)."""
+    return f"{name}-{predictor}-predictor" if predictor else f"{name}-predictor"
+
+
+def _kserve(name: str, variant: str, predictor_name: str = "", canaries: tuple[str, ...] = ()) -> pod_names.Names:
+    predictor = predictor_service_name(name, predictor_name)
     forms = []
     if variant in ("", KSERVE_STANDARD):
         forms.append(_deployment(pod_names.literal(predictor)))
-    if variant in ("", KSERVE_KNATIVE) and len(name) <= KNATIVE_LONGEST_NAME:
+        forms += [_deployment(pod_names.literal(predictor_service_name(name, c))) for c in canaries]
+    if variant in ("", KSERVE_KNATIVE) and len(predictor) <= KNATIVE_LONGEST_PREDICTOR:
         revision = pod_names.concat(pod_names.literal(predictor + "-"), pod_names.chars(pod_names.DIGITS, 5, 5))
         forms.append(_deployment(pod_names.concat(revision, pod_names.literal("-deployment"))))
     return pod_names.union(*forms)
@@ -155,14 +178,19 @@ def names_of(workload: Monitored) -> pod_names.Names:
         group = _statefulset(name)
         return pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal()))
     if kind == "InferenceService":
-        found = _kserve(name, workload.variant)
+        found = _kserve(name, workload.variant, workload.predictor, workload.canaries)
         if found:
             return found
     raise ValueError(f"no pods known for kind {kind!r}")
 
 
-def unmonitored(kind: str, name: str, variant: str) -> str:
+def unmonitored(kind: str, name: str, variant: str, predictor: str = "") -> str:
     """Why the pods of this workload cannot all be selected by name ("": they can)."""
+    if kind == "InferenceService" and variant in ("", KSERVE_KNATIVE) and predictor:
+        if len(predictor_service_name(name, predictor)) > KNATIVE_LONGEST_PREDICTOR:
+            return (f"in Knative mode its pods are named after an md5 of the revision's name, for predictor names "
+                    f"(<name>-<spec.predictor.name>-predictor) longer than {KNATIVE_LONGEST_PREDICTOR} characters")
+        return ""
     if kind == "InferenceService" and variant in ("", KSERVE_KNATIVE) and len(name) > KNATIVE_LONGEST_NAME:
         return (f"in Knative mode its pods are named after an md5 of the revision's name, for names longer than "
                 f"{KNATIVE_LONGEST_NAME} characters")
@@ -184,9 +212,9 @@ class Neighbours:
     (a namespace may hold thousands; comparing every pair would be quadratic)."""
 
     def __init__(self, workloads: Iterable[Monitored]) -> None:
-        found = sorted({(w.name, w.kind, w.variant) for w in workloads})
-        self.names = [n for n, _, _ in found]
-        self.workloads = [Monitored(k, n, v) for n, k, v in found]
+        found = sorted(set(workloads), key=lambda w: (w.name, w.kind, w.variant, w.predictor, w.canaries))
+        self.names = [w.name for w in found]
+        self.workloads = found
 
     def starting_with(self, prefix: str) -> list[Monitored]:
         lo = bisect.bisect_left(self.names, prefix)

@@ -24,6 +24,7 @@ from .vllm_command import Inspection, Reconciled, Release, exec_argument, kubern
 from .vllm_model import unknowable
 from .vllm_releases import image_release
 from .vllm_schema import DEFAULT_VLLM_VERSION
+from .vllm_model import decide_model, unknowable
 
 FINDINGS = {
     "SD720": "opt-in annotation set in two places with different values",
@@ -37,6 +38,7 @@ FINDINGS = {
     "SD728": "annotated workload whose pod template is not the shape Kubernetes reads",
     "SD729": "opt-in annotation on a kind the function does not handle: unchanged",
     "SD730": "LLMInferenceService container running KServe's template vLLM: unchanged",
+    "SD731": "KServe canary predictor whose pods do not run the config chosen for their model",
 }
 # Not disableable: the function cannot read or edit such a pod template safely.
 ALWAYS_ON = frozenset({"SD728"})
@@ -285,6 +287,9 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     for template, record, keep in reversed(records.values()):
         if not keep:
             ops.extend(_record_ops(data, template, record))
+    if enabled and spec.kserve is not None:
+        kserve_record = records.get(spec.templates[0].annotations, (None, None, False))[1]
+        findings.extend(canary_findings(spec.kserve, data, kserve_record, table))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
         findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
             opt_in.field, id="SD721", severity=Severity.WARNING))
@@ -470,6 +475,50 @@ def _recorded(data: Any, template: PodTemplate) -> str | None:
     ann = get(data, template.annotations)
     value = ann.get(INJECTED_ANNOTATION) if isinstance(ann, dict) else None
     return value if isinstance(value, str) else None
+
+
+def canary_findings(model: KServeModel, data: Any, record: str | None, table: PresetTable) -> list[Finding]:
+    """SD731 for each KServe v0.20 `spec.canary[]` entry whose pods would not run the config the function
+    chose for their model. KServe builds a canary's predictor as the stable one with the canary's fields
+    merged over it (pkg/controller/v1beta1/inferenceservice/components/predictor.go, buildCanaryPredictor:
+    `canaryPredictor := *stable.DeepCopy()`, `mergo.Merge(&canaryPredictor, canary.Predictor,
+    mergo.WithOverride)`): a canary `model.args` list replaces the predictor's, the function's argument
+    with it; without one the canary inherits the predictor's args, argument included, chosen for the
+    predictor's model, while the canary's `storageUri` may name another. The function edits only
+    `spec.predictor` (the canary is a rollout step the user writes), so it says so."""
+    if record is None:
+        return []
+    canaries = get(data, ("spec", "canary"))
+    out: list[Finding] = []
+    stable = kserve_model(model, data)
+    for i, entry in enumerate(canaries if isinstance(canaries, list) else []):
+        at = ("spec", "canary", i, "predictor", "model")
+        own = get(data, at)
+        if not isinstance(own, dict):
+            continue
+        name = get(data, ("spec", "canary", i, "predictor", "name"))
+        shown = f"canary {name}" if isinstance(name, str) and name else f"spec.canary[{i}]"
+        if isinstance(own.get("args"), list) and own["args"]:
+            if not any(isinstance(a, str) and a.startswith(exec_argument("").rstrip("=")) for a in own["args"]):
+                out.append(Finding(f"{shown} sets its own model.args, which replace the predictor's when KServe merges the canary over spec.predictor, so its pods run without the --speculative-config={record} kaito-specdec adds there: add the argument to {dotted(at + ('args',))} yourself (for the canary's model), or leave args out of the canary to inherit the predictor's",
+                    dotted(at + ("args",)), id="SD731", severity=Severity.WARNING))
+            continue
+        uri = own.get("storageUri")
+        merged = stable if _has_model_id(model, data) or not isinstance(uri, str) or not uri else (
+            uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri)
+        if merged is None or stable is None or merged == stable or unknowable(merged) is not None:
+            continue
+        chosen = decide_model(merged, table).resolution.json
+        if chosen != decide_model(stable, table).resolution.json:
+            out.append(Finding(f"{shown} serves {merged} ({dotted(at + ('storageUri',))}) with the predictor's model.args, whose --speculative-config={record} kaito-specdec chose for {stable}; for {merged} it would choose --speculative-config={chosen}: give the canary its own model.args with that argument, or set the annotation to \"false\" while the canary runs",
+                dotted(at), id="SD731", severity=Severity.WARNING))
+    return out
+
+
+def _has_model_id(model: KServeModel, data: Any) -> bool:
+    args = get(data, model.args)
+    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+    return read_arguments(values, positional=False, model_flags=model.model_flags).model is not None
 
 
 def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,

@@ -56,6 +56,7 @@ FINDINGS = {
     "SD714": "speculative config the workload's vLLM refuses: unchanged",
     "SD715": "speculative decoding under pipeline parallelism, judged by the workload's vLLM",
     "SD716": "--spec-method/--spec-model/--spec-tokens the workload's vLLM refuses",
+    "SD717": "-sc, the short --speculative-config, which the workload's vLLM does not have",
 }
 
 FLAG = "--speculative-config"
@@ -703,6 +704,10 @@ def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
     if release.number < releases.JSON_FLAG_SINCE and (insp.override_value is not None or insp.dotted):
         out.append(Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\": upgrade the image to vLLM 0.8.2 or later, or use the flags of that release",
             insp.target, id="SD712", severity=Severity.ERROR))
+        return out
+    if "-sc" in insp.overrides and release.number < releases.SHORT_SC_SINCE:
+        out.append(Finding(f"-sc: {release.said} does not have it (the short -sc for --speculative-config came in vLLM 0.19) and exits with \"unrecognized arguments: -sc\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
+            insp.target, id="SD717", severity=Severity.ERROR))
         return out
     if insp.shorthands and release.number < releases.SPEC_SHORTHANDS_SINCE:
         flags = ", ".join(dict.fromkeys(f for f, _ in insp.shorthands))

@@ -28,6 +28,10 @@ OLD_FLAGS_REMOVED_IN: Version = (0, 8, 3)
 # `"--spec-model"`, `"--spec-tokens"`; create_speculative_config (arg_utils.py:1668-1680) raises
 # f"{flag} and --speculative-config['{key}'] are mutually exclusive" when both set a key.
 SPEC_SHORTHANDS_SINCE: Version = (0, 22, 0)
+# vllm/engine/arg_utils.py:1304 at 0.19.1: `vllm_group.add_argument("--speculative-config", "-sc", ...)`; 0.18.1
+# has only "--speculative-config" (every release's own parser, tests/vllm_argv.json's facts: -sc from 0.19.1 on,
+# 0.19.0 not read). An older server exits with "unrecognized arguments: -sc".
+SHORT_SC_SINCE: Version = (0, 19, 0)
 SPEC_SHORTHANDS = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
 
 
@@ -132,9 +136,22 @@ NO_VALUE_OPTIONS = frozenset("--" + name for name in (
 
 
 def takes_no_value(option: str) -> bool:
-    """Whether `option` (dashes, no `=value`) is a vLLM flag without a value."""
+    """Whether `option` (dashes, no `=value`) is a vLLM flag without a value, the next word not its value:
+    a flag of NO_VALUE_OPTIONS, else (vllm_options, every release's parser) a short flag (`-ep`), a short
+    option with its value attached (`-O3`), or an abbreviation argparse resolves to flags only
+    (`--trust-remote`)."""
     name = "--" + option[2:].replace("_", "-") if option.startswith("--") else option
-    return name in NO_VALUE_OPTIONS or (name.startswith("--no-") and "--" + name[5:] in NO_VALUE_OPTIONS)
+    if name in NO_VALUE_OPTIONS or (name.startswith("--no-") and "--" + name[5:] in NO_VALUE_OPTIONS):
+        return True
+    from .vllm_options import NO_VALUE, VALUE
+    if name in NO_VALUE or name in VALUE:
+        return name in NO_VALUE
+    if not name.startswith("--"):
+        # argparse's single-dash form: `-O3` is `-O 3` (the longest short option it starts with)
+        return any(name.startswith(short) and len(name) > len(short)
+                   for short in VALUE if not short.startswith("--"))
+    found = {o for o in NO_VALUE | VALUE if o.startswith(name)}
+    return bool(found) and found <= NO_VALUE
 
 
 # vLLM's own images, whose tags are the release they ship (`vllm/vllm-openai:v0.10.1.1`,

@@ -25,7 +25,7 @@ import jsonpatch
 
 from ..domain import constants as C
 from ..text import krm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
 from ..model.changes import Plan, Step, step
@@ -92,9 +92,38 @@ def _kserve_mode(item: Item) -> str:
     return ""   # the cluster's default (inferenceservice-config): either
 
 
-def _plain(item: Item) -> monitoring.Monitored:
+def _plain(item: Item, data: Any = None) -> monitoring.Monitored:
     from ..domain import monitoring
-    return monitoring.Monitored(item.kind, item.name, _kserve_mode(item) if item.kind == "InferenceService" else "")
+    if item.kind != "InferenceService":
+        return monitoring.Monitored(item.kind, item.name, "")
+    predictor, canaries = _kserve_predictor_names(data)
+    return monitoring.Monitored(item.kind, item.name, _kserve_mode(item), predictor, canaries)
+
+
+def _kserve_data(item: Item) -> Any:
+    """An InferenceService's data, for its predictor names (None for other kinds, or data YAML cannot hold)."""
+    if item.kind != "InferenceService":
+        return None
+    try:
+        return item.data()
+    except ItemError:
+        return None
+
+
+def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
+    """`spec.predictor.name` and each `spec.canary[].predictor.name` (KServe v0.20: they name the
+    predictor's and the canaries' Deployments, monitoring.py); "" and () where not set."""
+    spec = data.get("spec") if isinstance(data, dict) else None
+    spec = spec if isinstance(spec, dict) else {}
+    predictor = spec.get("predictor")
+    name = predictor.get("name") if isinstance(predictor, dict) else None
+    canaries = []
+    for entry in spec.get("canary") if isinstance(spec.get("canary"), list) else []:
+        found = entry.get("predictor") if isinstance(entry, dict) else None
+        found = found.get("name") if isinstance(found, dict) else None
+        if isinstance(found, str) and found:
+            canaries.append(found)
+    return (name if isinstance(name, str) else ""), tuple(dict.fromkeys(canaries))
 
 
 class Watched(NamedTuple):
@@ -120,10 +149,11 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
             watched.setdefault(top.namespace, {})[top.item.index] = Watched(top.item, _monitored(top, settings))
         elif isinstance(d, Speculates):
             item = d.workload.item
-            found = _plain(item)
-            why = monitoring.unmonitored(found.kind, found.name, found.variant)
+            found = _plain(item, d.workload.data)
+            why = monitoring.unmonitored(found.kind, found.name, found.variant, found.predictor)
             if why and found.variant == "":
-                found = monitoring.Monitored(found.kind, found.name, monitoring.KSERVE_STANDARD)
+                found = monitoring.Monitored(found.kind, found.name, monitoring.KSERVE_STANDARD, found.predictor,
+                                             found.canaries)
                 out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only: {why}; set serving.kserve.io/deploymentMode: RawDeployment (Standard from KServe v0.16 on), or give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
                                  item, id="SD811"))
             elif why:
@@ -140,7 +170,7 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
     for item in index.items:
         if item.namespace in watched and known_kind(item.kind) and item.is_mapping and item.name \
                 and item.index not in index.config and item.annotation(krm.LOCAL_CONFIG_ANNOTATION) != "true":
-            neighbours.setdefault(item.namespace, []).append(_plain(item))
+            neighbours.setdefault(item.namespace, []).append(_plain(item, _kserve_data(item)))
     rules = {}
     for namespace, by_index in watched.items():
         ws = [by_index[i] for i in sorted(by_index)]

@@ -1,0 +1,583 @@
+"""Regenerate tests/vllm_argv.json: the argv kaito-specdec gives a plain vLLM workload, parsed by each vLLM
+release's own command-line parser.
+
+For each plain workload below (CASES: the launch forms seen in public manifests, one Deployment per release)
+and for each container the plain-* golden fixtures inject into (fixtures/plain-*/expected.yaml), a row holds:
+
+  argv     the container's vLLM argv after the function's run: `command` + `args`, expanded as the kubelet
+           does (`$(VAR)` from the container's literal `env`; krm_fn.domain.vllm_command.kubernetes_env/k8s_expand),
+           and for a `sh -c` script the words of its vLLM command, split by the standard library's `shlex`
+           (POSIX mode, `;&|<>()` and newlines as operators, line continuations joined) -- not by the
+           function's own krm_fn/domain/shellwords.py, so the scan that placed the argument is not also the judge;
+           only the words after the server's head (`vllm serve`, `python3 -m vllm.entrypoints.openai.
+           api_server`, the vllm-openai image's ENTRYPOINT), redirections dropped;
+  before   the same for the container as it was given (the user's own command);
+  meant    what the function says it wrote: the JSON of the pod template's `kaito-specdec.dev/speculative-
+           config` record, and the model its SD701 finding names (None when it said SD702: not known);
+  parsed   what the release's parser made of `argv` (and `parsed_before` of `before`): `speculative_config`
+           (with the 0.22+ `--spec-method`/`--spec-model`/`--spec-tokens` merged into it as
+           EngineArgs.create_speculative_config does, arg_utils.py:1668-1680 at 0.22.1), `model`, or `error`.
+
+Which parser, per form (all releases 0.10.2 .. 0.33.0 build them the same way):
+  serve        the `vllm serve` subcommand as vllm/entrypoints/cli/main.py builds it: a FlexibleArgumentParser
+               with subparsers, `ServeSubcommand().subparser_init(subparsers)` (which is
+               `make_arg_parser(subparsers.add_parser("serve", ...))`), `parse_args(["serve", *argv])` (its
+               FlexibleArgumentParser.parse_args moves `--model X` to the positional place), then
+               `ServeSubcommand.validate` and `cmd`'s rule `if args.model_tag is not None: args.model =
+               args.model_tag`.
+  image        the vllm/vllm-openai image with `args` only: both parsers (`parsed`: serve, `parsed_api_server`:
+               api_server), since its ENTRYPOINT is `vllm serve` in today's docker/Dockerfile and `python3 -m
+               vllm.entrypoints.openai.api_server` in older ones (which release changed it is not read here);
+               the model is compared under `vllm serve` only (the api_server ignores a positional model).
+  api_server   `make_arg_parser(FlexibleArgumentParser(...))` and `validate_parsed_serve_args`, as
+               `python -m vllm.entrypoints.openai.api_server`'s `__main__` does (from 0.30 it is
+               vllm/entrypoints/launchers/api_server/entry.py:main, make_arg_parser then in
+               vllm.entrypoints.launchers.cli_args, from 0.33 vllm.entrypoints.common.cli_args); the model is `args.model` (the positional `model_tag` is
+               not read there); the `vllm-openai-ubi9` images (ENTRYPOINT `python3 -m vllm.entrypoints.
+               openai.api_server`) are this form.
+Then `AsyncEngineArgs.from_cli_args(args)`: its `speculative_config` (argparse's json.loads of the flag, the
+dotted `--speculative-config.key=value` merged in) and `model`.
+Forms not parsed (recorded with `skipped` and why): the gRPC server, KAITO's inference_api.py, KServe's
+Hugging Face runtime `model.args`, the LLMInferenceService template's `main`.
+
+How to run it (no GPU, no network, no weights; parsing needs no model config):
+  1. The release sources and the venv of tools/vllm_verdicts.py (its header: /tmp/vllm/src/X, the wheel's
+     Python files; /tmp/vllm/venv-new), plus the modules the OpenAI server's import chain needs that the
+     engine-argument code does not, installed beside it, not into it:
+       . /tmp/vllm/venv-new/bin/activate
+       pip install --no-deps --target /tmp/vllm/argv-site prometheus-fastapi-instrumentator \
+           model-hosting-container-standards orjson jmespath
+     (a module still missing is named in the run's log, "No module named ...": add it to that line.)
+  2. The rows, in this worktree's venv (it runs the function, `python -m krm_fn`, once over all CASES):
+       python tools/vllm_argv.py --rows --out /tmp/vllm/argv-rows.json
+  3. Each release, in the vLLM venv, its source first on sys.path:
+       PYTHONPATH=/tmp/vllm/argv-site python tools/vllm_argv.py --run X --src /tmp/vllm/src/X \
+           --rows-file /tmp/vllm/argv-rows.json --out /tmp/vllm/argv-X.json
+  4. python tools/vllm_argv.py --rows-file /tmp/vllm/argv-rows.json --merge /tmp/vllm/argv-0*.json \
+         > tests/vllm_argv.json
+     and the options every release's parser has (the `facts`), for the function's reading of an argv:
+       python tools/vllm_argv.py --python tests/vllm_argv.json     (writes krm_fn/domain/vllm_options.py's block)
+As in vllm_verdicts.py, vLLM's platform is forced to its CPU platform and CpuPlatform.import_kernels is a
+no-op; neither is read by the argument parser.
+
+tests/test_vllm_argv.py runs the function on the same inputs (one process) and holds every row against the
+table, with no vLLM installed.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_verdicts import RELEASES  # noqa: E402
+
+RECORD = "kaito-specdec.dev/speculative-config"
+ENABLE = "kaito.sh/enable-speculative-decoding"
+DEFAULT = "0.25.1"   # krm_fn.domain.vllm_schema.DEFAULT_VLLM_VERSION: what an image not naming a release runs
+SPEC_SINCE = (0, 22, 0)
+
+# (name, container without name/image, image or None (the release's vllm/vllm-openai tag), first release)
+# A case with its own image runs only at DEFAULT (the function cannot read a release off its tag).
+CASES: list[tuple[str, dict, str | None, str | None]] = [
+    ("serve-positional", {"command": ["vllm", "serve", "Qwen/Qwen3-8B", "--port", "8000",
+                                      "--tensor-parallel-size", "2"]}, None, None),
+    ("serve-args-tuned", {"command": ["vllm", "serve"],
+                          "args": ["deepseek-ai/DeepSeek-V3-0324", "--trust-remote-code", "--max-model-len",
+                                   "8192", "-tp", "8"]}, None, None),
+    ("serve-model-flag", {"command": ["vllm", "serve"],
+                          "args": ["--model", "meta-llama/Llama-3.1-8B-Instruct", "--port", "8000",
+                                   "--gpu-memory-utilization", "0.9"]}, None, None),
+    ("serve-model-after-flags", {"command": ["vllm", "serve", "--port", "8000", "--trust-remote-code",
+                                             "--enable-prefix-caching", "/models/Qwen3.5-9B/"]}, None, None),
+    ("serve-underscores", {"command": ["vllm", "serve", "Qwen/Qwen3.5-4B", "--max_model_len", "4096",
+                                       "--tensor_parallel_size=1", "--enforce_eager"]}, None, None),
+    ("serve-abbreviated", {"command": ["vllm", "serve", "--trust-remote", "--max-model", "8192",
+                                       "Qwen/Qwen3.5-9B"]}, None, None),
+    ("serve-short-flag", {"command": ["vllm", "serve", "-tp", "8", "-ep", "deepseek-ai/DeepSeek-V3.2",
+                                      "--trust-remote-code"]}, None, "0.14.1"),
+    ("api-server", {"command": ["python3", "-m", "vllm.entrypoints.openai.api_server"],
+                    "args": ["--model", "TinyLlama/TinyLlama-1.1B-Chat-v1.0", "--port", "8000",
+                             "--served-model-name", "tinyllama"]}, None, None),
+    ("api-server-env-model", {"command": ["python3", "-m", "vllm.entrypoints.openai.api_server"],
+                              "args": ["--model=$(MODEL_ID)", "--tensor-parallel-size=1",
+                                       "--served-model-name=$$(MODEL_ID)"],
+                              "env": [{"name": "MODEL_ID", "value": "google/gemma-3-4b-it"}]}, None, None),
+    ("image-args-only", {"args": ["--model", "Qwen/Qwen3.5-2B", "--port", "8000", "--dtype", "bfloat16"]},
+     None, None),
+    ("image-args-positional", {"args": ["Qwen/Qwen3.6-27B", "--max-model-len", "32768"]}, None, None),
+    ("ubi9-args-only", {"args": ["--model", "mistralai/Mistral-7B-Instruct-v0.3", "--download-dir",
+                                 "/models-cache", "--dtype", "float16", "--max-model-len", "6144"]},
+     "quay.io/rh-aiservices-bu/vllm-openai-ubi9:0.4.2", None),
+    ("sh-c-simple", {"command": ["/bin/sh", "-c"],
+                     "args": ["vllm serve Qwen/Qwen3-8B --port 8000 --gpu-memory-utilization 0.9"]}, None, None),
+    ("sh-c-pipeline", {"command": ["bash", "-c"],
+                       "args": ["set -e\nhuggingface-cli download Qwen/Qwen3.5-4B && exec vllm serve "
+                                "Qwen/Qwen3.5-4B --port 8000 2>&1 | tee /var/log/vllm.log\n"]}, None, None),
+    ("sh-c-continuation", {"command": ["/bin/bash", "-c", "python3 -m vllm.entrypoints.openai.api_server \\\n"
+                                       "  --model $(MODEL) \\\n  --port 8000 \\\n  --max-model-len 4096\n"],
+                           "env": [{"name": "MODEL", "value": "deepseek-ai/DeepSeek-V3.2"}]}, None, None),
+    ("sh-c-comment", {"command": ["sh", "-c", "exec vllm serve Qwen/Qwen3.6-27B --port 8000 # the server\n"]},
+     None, None),
+    # The user's own config: the function leaves it, and vLLM must read it as a speculative config.
+    ("user-config", {"command": ["vllm", "serve", "Qwen/Qwen3-8B",
+                                 '--speculative-config={"method":"ngram","num_speculative_tokens":3,'
+                                 '"prompt_lookup_max":2}']}, None, None),
+    ("user-config-abbreviated", {"command": ["vllm", "serve", "Qwen/Qwen3-8B",
+                                             '--speculative-conf={"method":"ngram","num_speculative_tokens":3}']},
+     None, None),
+    ("user-config-dotted", {"command": ["vllm", "serve", "Qwen/Qwen3-8B", "--speculative-config.method=ngram",
+                                        "--speculative-config.num_speculative_tokens=3"]}, None, None),
+    ("user-spec-method", {"command": ["vllm", "serve", "Qwen/Qwen3-8B", "--spec-method", "ngram",
+                                      "--spec-tokens", "4"]}, None, "0.22.1"),
+]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".")[:3])
+
+
+def case_releases(image: str | None, since: str | None) -> list[str]:
+    if image is not None:
+        return [DEFAULT]
+    return [r for r in RELEASES if since is None or _version(r) >= _version(since)]
+
+
+def item_name(case: str, release: str) -> str:
+    return f"{case}-v{release.replace('.', '-')}"
+
+
+def resource_list() -> dict:
+    """One opted-in Deployment per (case, release): the whole input of one function run."""
+    items = []
+    for name, container, image, since in CASES:
+        for release in case_releases(image, since):
+            c = {"name": "vllm", "image": image or f"vllm/vllm-openai:v{release}", **copy.deepcopy(container)}
+            items.append({"apiVersion": "apps/v1", "kind": "Deployment",
+                          "metadata": {"name": item_name(name, release), "annotations": {ENABLE: "true"}},
+                          "spec": {"selector": {"matchLabels": {"app": name}},
+                                   "template": {"metadata": {"labels": {"app": name}},
+                                                "spec": {"containers": [c]}}}})
+    return {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items}
+
+
+def run_function(resource_list_doc: dict) -> dict:
+    """`python -m krm_fn` over the list (JSON is YAML), its output read back."""
+    import yaml
+    proc = subprocess.run([sys.executable, "-m", "krm_fn"], input=json.dumps(resource_list_doc),
+                          capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the function exited {proc.returncode}: {proc.stderr}\n{proc.stdout[-4000:]}")
+    return yaml.safe_load(proc.stdout)
+
+
+# --- a container's vLLM argv ------------------------------------------------------------------------------
+_SHELLS = {"sh", "bash", "dash", "ash", "zsh", "ksh"}
+_MODULES = {"vllm.entrypoints.openai.api_server": "api_server", "vllm.entrypoints.grpc_server": "grpc_server"}
+_OPERATORS = {";", "&&", "||", "|", "&", "\n", "(", ")", ";;", "|&"}
+_OPERATOR_CHARS = set(";&|()\n")
+_REDIRECT = re.compile(r"^\d*(>|>>|<|<<|>&|<&|&>|&>>|>\|)$")
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_UBI9 = re.compile(r"(^|/)vllm(-cpu)?-openai-ubi9(:|@|$)")
+_OFFICIAL = re.compile(r"^(docker\.io/)?vllm/vllm-openai(:|@|$)")
+
+
+def _expanded(values: list[str], env: Any) -> list[str]:
+    from krm_fn.domain.vllm_command import k8s_expand, kubernetes_env
+    mapping = kubernetes_env(env)
+    return [k8s_expand(v, mapping) for v in values]
+
+
+def _shell_words(script: str) -> list[list[str]]:
+    """The simple commands of a script as shlex splits them. A newline ends a command; shlex's comment reader
+    eats the newline after a comment, so each newline is doubled first (a quoted newline inside a value
+    doubles too, which json.loads does not see)."""
+    lx = shlex.shlex(script.replace("\\\n", "").replace("\n", "\n\n"), posix=True, punctuation_chars=";&|<>()\n")
+    lx.whitespace = " \t\r"
+    lx.whitespace_split = True
+    commands, current = [], []
+    words = list(lx)
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in _OPERATORS or (w and set(w) <= _OPERATOR_CHARS):
+            commands.append(current)
+            current = []
+        elif _REDIRECT.match(w) or (w.isdigit() and i + 1 < len(words) and _REDIRECT.match(words[i + 1])):
+            i += 1 if w.isdigit() else 0
+            i += 1   # the target word
+        else:
+            current.append(w)
+        i += 1
+    commands.append(current)
+    return [c for c in commands if c]
+
+
+def _head(words: list[str]) -> tuple[str, int] | None:
+    i = 0
+    while i < len(words) and (words[i] in ("exec", "env", "nohup", "--") or _ASSIGN.match(words[i])):
+        i += 1
+    if i >= len(words):
+        return None
+    base = os.path.basename(words[i])
+    if base == "vllm" and words[i + 1:i + 2] == ["serve"]:
+        return "serve", i + 2
+    if re.fullmatch(r"python[0-9.]*", base) and words[i + 1:i + 2] == ["-m"] and words[i + 2:i + 3]:
+        form = _MODULES.get(words[i + 2])
+        return (form, i + 3) if form else None
+    if base == "python3" or base.startswith("python"):
+        if any(w.endswith("vllm/inference_api.py") for w in words[i + 1:i + 2]):
+            return "kaito", i + 2
+    return None
+
+
+def vllm_argv(container: dict) -> tuple[str, list[str]] | None:
+    """(form, the server's arguments) of a container that starts vLLM, else None."""
+    command, args = container.get("command"), container.get("args")
+    if not all(v is None or (isinstance(v, list) and all(isinstance(x, str) for x in v)) for v in (command, args)):
+        return None
+    values = _expanded([*(command or []), *(args or [])], container.get("env"))
+    image = container.get("image") if isinstance(container.get("image"), str) else ""
+    if command is None and args is not None:
+        if _UBI9.search(image):
+            return "api_server", values
+        if _OFFICIAL.search(image):
+            return "image", values
+    if values and os.path.basename(values[0]) in _SHELLS:
+        at = next((i for i, v in enumerate(values) if v.startswith("-") and "c" in v[1:]), None)
+        if at is None or at + 1 >= len(values):
+            return None
+        found = [(c, _head(c)) for c in _shell_words(values[at + 1])]
+        found = [(c, h) for c, h in found if h is not None]
+        if len(found) != 1:
+            return None
+        words, (form, start) = found[0]
+        return form, words[start:]
+    head = _head(values)
+    return (head[0], values[head[1]:]) if head else None
+
+
+# --- rows -------------------------------------------------------------------------------------------------
+_SD701 = re.compile(r"^model (.+?) read as \S+ \(")
+
+
+def _containers(item: dict) -> list[tuple[str, dict, dict]]:
+    """(field of the container, container, its template's annotations) for every pod template container."""
+    kind = item.get("kind")
+    spec = item.get("spec")
+    if not isinstance(spec, dict):
+        return []
+    templates: list[tuple[str, Any]] = []
+    if kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"):
+        templates = [("spec.template", spec.get("template"))]
+    elif kind == "CronJob":
+        job = spec.get("jobTemplate")
+        job = job.get("spec") if isinstance(job, dict) else None
+        templates = [("spec.jobTemplate.spec.template", job.get("template") if isinstance(job, dict) else None)]
+    elif kind == "Pod":
+        templates = [("", {"metadata": item.get("metadata"), "spec": spec})]
+    elif kind == "LeaderWorkerSet":
+        lwt = spec.get("leaderWorkerTemplate")
+        lwt = lwt if isinstance(lwt, dict) else {}
+        templates = [(f"spec.leaderWorkerTemplate.{k}", lwt.get(k)) for k in ("leaderTemplate", "workerTemplate")]
+    out = []
+    for at, template in templates:
+        if not isinstance(template, dict):
+            continue
+        metadata, pod = template.get("metadata"), template.get("spec")
+        annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+        annotations = annotations if isinstance(annotations, dict) else {}
+        listed = pod.get("containers") if isinstance(pod, dict) else None
+        listed = listed if isinstance(listed, list) else []
+        prefix = f"{at}.spec" if at else "spec"
+        for i, c in enumerate(listed):
+            if isinstance(c, dict):
+                out.append((f"{prefix}.containers[{i}]", c, annotations))
+    return out
+
+
+def _release_of(container: dict, setting: str | None) -> str:
+    from krm_fn.domain.plain_workloads import release_of
+    from krm_fn.domain.vllm_schema import DEFAULT_VLLM_VERSION
+    return release_of(container.get("image"), setting or DEFAULT_VLLM_VERSION, setting is not None).version
+
+
+def _table_release(version: str) -> str | None:
+    """The release of RELEASES that parses for `version`: itself, else the one of its minor (0.19.0 -> 0.19.1;
+    no release changes the parser within a minor), else None (before 0.10: not installed)."""
+    if version in RELEASES:
+        return version
+    minor = _version(version)[:2]
+    return next((r for r in RELEASES if _version(r)[:2] == minor), None)
+
+
+def rows_of(source: str, before: dict, after: dict, results: list[dict], setting: str | None = None,
+            release: str | None = None) -> list[dict]:
+    """One row per container of `after` that starts vLLM (and any that the function changed)."""
+    rows = []
+    before_items = {(i.get("kind"), (i.get("metadata") or {}).get("name")): i for i in before.get("items", [])}
+    for item in after.get("items", []):
+        name = (item.get("metadata") or {}).get("name")
+        given = before_items.get((item.get("kind"), name))
+        if given is None:
+            continue
+        given_containers = {f: c for f, c, _ in _containers(given)}
+        for field, container, annotations in _containers(item):
+            found = vllm_argv(container)
+            original = given_containers.get(field)
+            if found is None and container == original:
+                continue
+            found_before = vllm_argv(original) if original is not None else None
+            meant_config = annotations.get(RECORD)
+            model, ids = None, set()
+            for r in results:
+                ref = r.get("resourceRef") or {}
+                path = (r.get("field") or {}).get("path", "")
+                if ref.get("name") != name or ref.get("kind") != item.get("kind") or not path.startswith(field + "."):
+                    continue
+                ids.add((r.get("tags") or {}).get("id"))
+                if (r.get("tags") or {}).get("id") == "SD701":
+                    m = _SD701.match(r.get("message", ""))
+                    model = m.group(1) if m else None
+            version = release or _release_of(container, setting)
+            row = {"source": source, "item": f"{item.get('kind')}/{name}", "container": field,
+                   "release": _table_release(version), "judged_as": version,
+                   "form": found[0] if found else None, "argv": found[1] if found else None,
+                   "before": found_before[1] if found_before else None,
+                   "meant": {"config": json.loads(meant_config) if meant_config else None, "model": model},
+                   "injected": container != original, "ids": sorted(i for i in ids if i)}
+            if found is not None and found[0] not in ("serve", "api_server", "image"):
+                row["skipped"] = f"form {found[0]}: its parser is not run here"
+            elif found is None:
+                row["skipped"] = "not a command line this tool reads"
+            elif row["release"] is None:
+                row["skipped"] = f"vLLM {version} is not among the releases installed"
+            rows.append(row)
+    return rows
+
+
+def case_rows() -> list[dict]:
+    doc = resource_list()
+    out = run_function(doc)
+    rows = []
+    for name, _, image, since in CASES:
+        for release in case_releases(image, since):
+            wanted = item_name(name, release)
+            one = lambda d: {"items": [i for i in d["items"] if i["metadata"]["name"] == wanted]}  # noqa: E731
+            rows += rows_of(f"case:{name}", one(doc), one(out), out.get("results") or [], release=release)
+    return rows
+
+
+def fixture_rows() -> list[dict]:
+    """The plain-* golden fixtures: their expected output (which tests/test_golden.py holds to the function's)."""
+    import yaml
+    sys.path.insert(0, str(ROOT / "tests"))
+    from golden import case_input
+    rows = []
+    for d in sorted((ROOT / "fixtures").glob("plain-*")):
+        if not (d / "expected.yaml").exists() or not (d / "expected.yaml").read_text().strip():
+            continue
+        before = yaml.safe_load(case_input(d.name))
+        after = yaml.safe_load((d / "expected.yaml").read_text())
+        fn = (before.get("functionConfig") or {}).get("data") or {}
+        setting = fn.get("vllmVersion")
+        rows += rows_of(f"fixture:{d.name}", before, after, after.get("results") or [],
+                        setting=str(setting) if setting is not None else None)
+    return rows
+
+
+def all_rows() -> list[dict]:
+    return case_rows() + fixture_rows()
+
+
+def key(row: dict) -> tuple:
+    return row["source"], row["item"], row["container"], row["release"]
+
+
+# --- one release, in its venv -----------------------------------------------------------------------------
+def _prepare(release: str, src: str) -> None:
+    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
+    # EngineArgs.__post_init__ looks the model up on the local disk when HF_HUB_OFFLINE is set
+    # (get_model_path, arg_utils.py:483-488 at 0.10.2); unset, it leaves the model as parsed.
+    os.environ.pop("HF_HUB_OFFLINE", None)
+    sys.path.insert(0, src)
+    import importlib.metadata as md
+    real = md.version
+    md.version = lambda name: f"{release}+cpu" if name == "vllm" else real(name)
+    try:
+        from vllm.platforms.cpu import CpuPlatform
+        CpuPlatform.import_kernels = classmethod(lambda cls: None)
+    except (ImportError, AttributeError):
+        pass
+
+
+def _parsers():
+    try:
+        from vllm.utils.argparse_utils import FlexibleArgumentParser
+    except ImportError:
+        from vllm.utils import FlexibleArgumentParser
+    import importlib
+    for where in ("vllm.entrypoints.common.cli_args", "vllm.entrypoints.launchers.cli_args",
+                  "vllm.entrypoints.openai.cli_args"):
+        try:
+            module = importlib.import_module(where)
+        except ImportError:
+            continue
+        make_arg_parser, validate_parsed_serve_args = module.make_arg_parser, module.validate_parsed_serve_args
+        break
+    from vllm.entrypoints.cli.serve import ServeSubcommand
+    from vllm.engine.arg_utils import AsyncEngineArgs
+
+    def serve(argv: list[str]):
+        parser = FlexibleArgumentParser(description="vLLM CLI")
+        subparsers = parser.add_subparsers(required=False, dest="subparser")
+        cmd = ServeSubcommand()
+        cmd.subparser_init(subparsers).set_defaults(dispatch_function=cmd.cmd)
+        args = parser.parse_args(["serve", *argv])
+        cmd.validate(args)
+        if getattr(args, "model_tag", None) is not None:
+            args.model = args.model_tag
+        return args
+
+    def api_server(argv: list[str]):
+        parser = make_arg_parser(FlexibleArgumentParser(description="vLLM OpenAI-Compatible RESTful API server."))
+        args = parser.parse_args(argv)
+        validate_parsed_serve_args(args)
+        return args
+
+    def options() -> dict:
+        """Every option string of the `vllm serve` parser: those that take no value (argparse nargs 0:
+        store_true, BooleanOptionalAction and the like) and the others."""
+        parser = FlexibleArgumentParser(description="vLLM CLI")
+        serve_parser = ServeSubcommand().subparser_init(parser.add_subparsers(required=False, dest="subparser"))
+        none, value = set(), set()
+        for action in serve_parser._actions:
+            (none if action.nargs == 0 else value).update(action.option_strings)
+        return {"no_value": sorted(none), "value": sorted(value)}
+
+    return {"serve": serve, "api_server": api_server, "options": options}, AsyncEngineArgs
+
+
+def _parse(parsers, engine_cls, form: str, argv: list[str]) -> dict:
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            args = parsers[form](argv)
+            engine = engine_cls.from_cli_args(args)
+        spec = copy.deepcopy(engine.speculative_config)
+        for flag, name, attr in (("--spec-method", "method", "spec_method"), ("--spec-model", "model", "spec_model"),
+                                 ("--spec-tokens", "num_speculative_tokens", "spec_tokens")):
+            value = getattr(engine, attr, None)
+            if value is None:
+                continue
+            spec = {} if spec is None else spec
+            if name in spec:
+                return {"error": f"ValueError: {flag} and --speculative-config['{name}'] are mutually exclusive"}
+            spec[name] = value
+        return {"model": engine.model, "speculative_config": spec}
+    except SystemExit:
+        lines = [ln for ln in err.getvalue().splitlines() if ln.strip()]
+        return {"error": "argparse: " + (lines[-1] if lines else "exit")}
+    except Exception as exc:  # noqa: BLE001 - every failure is a verdict
+        return {"error": f"{type(exc).__name__}: {str(exc).strip()[:400]}"}
+
+
+def run_release(release: str, src: str, rows: list[dict]) -> tuple[list[dict], dict]:
+    _prepare(release, src)
+    parsers, engine_cls = _parsers()
+    out = []
+    for row in rows:
+        if row["release"] != release:
+            continue
+        row = dict(row)
+        if "skipped" not in row:
+            # the vllm-openai image's ENTRYPOINT: `vllm serve` in today's docker/Dockerfile, `python3 -m
+            # vllm.entrypoints.openai.api_server` in older ones; both are parsed.
+            for suffix, form in ((("", "serve"), ("_api_server", "api_server")) if row["form"] == "image"
+                                 else (("", row["form"]),)):
+                row["parsed" + suffix] = _parse(parsers, engine_cls, form, row["argv"])
+                if row["before"] is not None and row["before"] != row["argv"]:
+                    row["parsed_before" + suffix] = _parse(parsers, engine_cls, form, row["before"])
+        out.append(row)
+    return out, {"release": release, **parsers["options"]()}
+
+
+BEGIN, END = "# BEGIN generated", "# END generated"
+
+
+def _names(names: set[str]) -> str:
+    lines, line = [], "   "
+    for name in sorted(names):
+        word = f" {name!r},"
+        if len(line) + len(word) > 116:
+            lines.append(line)
+            line = "   "
+        line += word
+    return "\n".join(lines + [line])
+
+
+def options_block(table: dict) -> str:
+    """krm_fn/domain/vllm_options.py's generated block: the options of every release's `vllm serve` parser."""
+    facts = table["facts"]
+    no_value = set().union(*(set(f["no_value"]) for f in facts))
+    value = set().union(*(set(f["value"]) for f in facts)) - no_value
+    return "\n".join([
+        "RELEASES_READ = (" + ", ".join(repr(f["release"]) for f in facts) + ")",
+        "NO_VALUE: frozenset[str] = frozenset({", _names(no_value), "})",
+        "VALUE: frozenset[str] = frozenset({", _names(value), "})"])
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", action="store_true", help="run the function and write the rows to parse")
+    ap.add_argument("--run", help="parse the rows of this release (in its venv)")
+    ap.add_argument("--src")
+    ap.add_argument("--rows-file")
+    ap.add_argument("--out", default="/dev/stdout")
+    ap.add_argument("--merge", nargs="*")
+    ap.add_argument("--python", help="write krm_fn/domain/vllm_options.py's generated block from this table")
+    a = ap.parse_args(argv)
+    if a.rows:
+        Path(a.out).write_text(json.dumps(all_rows()) + "\n")
+        return 0
+    if a.run:
+        rows, facts = run_release(a.run, a.src, json.loads(Path(a.rows_file).read_text()))
+        Path(a.out).write_text(json.dumps(rows) + "\n")
+        Path(a.out + ".facts").write_text(json.dumps(facts) + "\n")
+        return 0
+    if a.merge:
+        rows = [r for path in a.merge for r in json.loads(Path(path).read_text())]
+        facts = [json.loads(Path(path + ".facts").read_text()) for path in a.merge if Path(path + ".facts").exists()]
+        if a.rows_file:   # the rows no release parses (before 0.10, or a form not parsed), as they are
+            rows += [r for r in json.loads(Path(a.rows_file).read_text()) if r["release"] is None]
+        order = {r: i for i, r in enumerate(RELEASES)}
+        rows.sort(key=lambda r: (r["source"], r["item"], r["container"], order.get(r["release"], 999)))
+        facts.sort(key=lambda f: order.get(f["release"], 999))
+        print('{"about": "the argv kaito-specdec gives plain vLLM workloads, parsed by each vLLM release\'s own '
+              'parser; regenerate with tools/vllm_argv.py (its header says how)",')
+        print('"facts": [\n' + ",\n".join(json.dumps(f) for f in facts) + "],")
+        print('"rows": [\n' + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "]}")
+        return 0
+    if a.python:
+        block = options_block(json.loads(Path(a.python).read_text()))
+        target = ROOT / "krm_fn" / "domain" / "vllm_options.py"
+        text = target.read_text()
+        begin, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+        target.write_text(text[:begin] + "\n" + block + "\n" + text[end:])
+        return 0
+    ap.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
