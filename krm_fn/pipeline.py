@@ -5,9 +5,8 @@ have their homes below (streams, config; the plan's in its stages); this module 
 """
 from __future__ import annotations
 
-from .text.record import dataclass
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -22,8 +21,7 @@ from .text.results import ResourceRef, Result, Severity, exit_status, sort_resul
 from .text.writer import write_resource_list, write_stream
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     output: str          # what goes to stdout ("" when nothing may be written)
     results: list[Result]
     exit_code: int

@@ -11,7 +11,6 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 """
 from __future__ import annotations
 
-from .text.record import replace
 from collections.abc import Callable, Iterable
 
 from . import checks
@@ -55,13 +54,13 @@ def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) 
     """Each stage's step folded into the plan in turn, without the results `disable` turns off."""
     for stage in stages:
         found = stage(index, settings, plan)
-        plan = plan.then(replace(found, results=tuple(r for r in found.results if r.id not in settings.disable)))
+        plan = plan.then(found._replace(results=tuple(r for r in found.results if r.id not in settings.disable)))
     return plan
 
 
 def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list[Result]]:
     """No changes; each result that tells of a change says that it is not made (validate mode, or errors)."""
-    return Changes(), [replace(r, message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
+    return Changes(), [r._replace(message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
 def plan(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result]]:

@@ -33,8 +33,7 @@ emitted whole (losing comments, never meaning).
 from __future__ import annotations
 
 import re
-from ..text.record import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -62,8 +61,7 @@ class InferenceConfigError(ValueError):
         self.column = column
 
 
-@dataclass(frozen=True)
-class Inspection:
+class Inspection(NamedTuple):
     has_speculative_config: bool
     speculative_config_value: object
     has_underscore_spelling: bool

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..text.record import dataclass
+from typing import NamedTuple
 from .presets import canonical
 
 GIB = 1 << 30
@@ -190,8 +190,7 @@ def quantity_bytes(text: str) -> int:
     return int(whole) * unit + -(-int(fraction or "0") * unit // 10 ** len(fraction))
 
 
-@dataclass(frozen=True)
-class GPUs:
+class GPUs(NamedTuple):
     instance_type: str   # as KAITO's table spells it
     cloud: str
     count: int
@@ -202,8 +201,7 @@ class GPUs:
         return self.memory / GIB
 
 
-@dataclass(frozen=True)
-class Model:
+class Model(NamedTuple):
     name: str            # as the catalog spells it
     size: int            # weight bytes (modelFileSize)
     bytes_per_token: int

@@ -4,9 +4,8 @@ This table is the only place in the code that knows those paths.
 """
 from __future__ import annotations
 
-from ..text.record import dataclass
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..text.pointer import build as build_pointer
 from . import constants as C
@@ -14,8 +13,7 @@ from . import constants as C
 Path = tuple  # of str keys and int indexes
 
 
-@dataclass(frozen=True)
-class KindSpec:
+class KindSpec(NamedTuple):
     kind: str
     api_versions: tuple[str, ...]
     annotations: Path          # the mapping that holds the opt-in and the runtime annotation

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from ..text.record import dataclass
+from typing import NamedTuple
 from collections.abc import Iterable
 
 from . import constants as C
@@ -98,8 +98,7 @@ KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
 KNATIVE_LONGEST_PREDICTOR = 63 - len("-00001-deployment")
 
 
-@dataclass(frozen=True)
-class Monitored:
+class Monitored(NamedTuple):
     """A watched top-level workload: a Workspace, an InferenceSet or a MultiRoleInference, or a plain vLLM
     workload (plain_kinds.KINDS); `variant`: KAITO_DEPLOYMENT, or a KServe deployment mode ("": both)."""
 

@@ -8,21 +8,18 @@ a run whose input has no plain workload that could carry the opt-in never loads 
 """
 from __future__ import annotations
 
-from ..text.record import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .kinds import Path
 
 
-@dataclass(frozen=True)
-class PodTemplate:
+class PodTemplate(NamedTuple):
     role: str                 # "" (the only template), "leader", "worker", "predictor"
     spec: Path                # the PodSpec: its `containers` are the candidates (initContainers never are)
     annotations: Path         # the template's annotations: the opt-in may be read here; the record goes here
 
 
-@dataclass(frozen=True)
-class KServeModel:
+class KServeModel(NamedTuple):
     """KServe's Hugging Face runtime (`huggingfaceserver`): a container-like `model` whose `args` the server
     passes to vLLM's engine (`maybe_add_vllm_cli_parser`); the model is `--model_id` when given, else what
     `storageUri` downloads (`hf://org/name[:revision]`, or a bucket path ending in org/name)."""
@@ -38,8 +35,7 @@ class KServeModel:
     vllm_backends: tuple[str, ...] = ("auto", "vllm")
 
 
-@dataclass(frozen=True)
-class WorkloadKind:
+class WorkloadKind(NamedTuple):
     kind: str
     api_versions: tuple[str, ...]
     templates: tuple[PodTemplate, ...]

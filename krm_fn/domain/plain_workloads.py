@@ -9,8 +9,7 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 """
 from __future__ import annotations
 
-from ..text.record import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..text.results import Finding, Severity
 from ..text.runs import common_ends
@@ -111,8 +110,7 @@ def _annotation_field(path: Path) -> str:
     return dotted(path) + f"[{C.ENABLE_ANNOTATION}]"
 
 
-@dataclass(frozen=True)
-class OptIn:
+class OptIn(NamedTuple):
     """The opt-in as read: `value` (None: absent, or set twice differently), the field it was read from
     (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
     value: Any = None
@@ -205,8 +203,7 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
 
 
 # --- the plan for one workload -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class WorkloadPlan:
+class WorkloadPlan(NamedTuple):
     opt_in: OptIn
     ops: tuple[dict, ...] = ()
     findings: tuple[Finding, ...] = ()

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from ..text.record import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..text.quoting import goquote
 from ..text.results import Severity
@@ -201,12 +200,23 @@ def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEF
     return obj
 
 
-@dataclass(frozen=True)
 class PresetTable:
-    """The tuned presets (canonical name -> config) and the config for every other preset."""
+    """The tuned presets (canonical name -> config) and the config for every other preset; compared by
+    both, never changed once made."""
 
-    tuned: Mapping[str, dict] = field(default_factory=lambda: MappingProxyType(TUNED))
-    fallback: dict = field(default_factory=lambda: dict(NGRAM_FALLBACK))
+    tuned: Mapping[str, dict]
+    fallback: dict
+
+    __slots__ = ("tuned", "fallback")
+
+    def __init__(self, tuned: Mapping[str, dict] | None = None, fallback: dict | None = None) -> None:
+        self.tuned = MappingProxyType(TUNED) if tuned is None else tuned
+        self.fallback = dict(NGRAM_FALLBACK) if fallback is None else fallback
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not PresetTable:
+            return NotImplemented
+        return (self.tuned, self.fallback) == (other.tuned, other.fallback)  # type: ignore[attr-defined]
 
     def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> PresetTable:
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
@@ -221,8 +231,7 @@ class PresetTable:
 DEFAULT_TABLE = PresetTable()
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     """What a preset name resolves to; `json` is the exact `speculative-config` text."""
 
     preset: str

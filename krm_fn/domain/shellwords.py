@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from ..text.record import dataclass
+from typing import NamedTuple
 
 
 class Unreadable(ValueError):
     """The script has a shape the scan cannot follow safely; the message says which."""
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     text: str     # as written, quotes included
     start: int
     end: int
@@ -38,8 +37,7 @@ class Word:
         return parts[0] if len(parts) == 1 else self.text
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A simple command: its words (redirections and their targets left out) and where it ends."""
     words: tuple[Word, ...]
 

@@ -26,9 +26,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from ..text.record import dataclass, field, replace
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import shellwords
 from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
@@ -104,8 +103,7 @@ _MODULES = {"vllm.entrypoints.openai.api_server": "api_server", "vllm.entrypoint
 _IMAGE = re.compile(r"(^|/)[^/:@]*vllm(-[a-z0-9.]+)*-openai(-[a-z0-9.]+)*([:@]|$)")
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
     """An element of the container's `command` or `args`."""
     list: str      # "command" | "args"
     index: int
@@ -115,8 +113,7 @@ class Where:
         return f"{self.list}[{self.index}]"
 
 
-@dataclass(frozen=True)
-class Arguments:
+class Arguments(NamedTuple):
     """What the vLLM arguments say: the model (as vLLM reads it) and every speculative spelling."""
     model: str | None = None
     model_index: int | None = None            # index of the model's element among the arguments
@@ -131,8 +128,7 @@ class Arguments:
     pooling: str = ""                         # `--task embed`: the arguments that make it a pooling server
 
 
-@dataclass(frozen=True)
-class Inspection:
+class Inspection(NamedTuple):
     runs_vllm: bool
     form: str = ""                   # "serve" | "api_server" | "kaito" | "image"
     script: Where | None = None      # the `sh -c` script holding the invocation, for shell forms
@@ -158,15 +154,14 @@ class Inspection:
         return self.runs_vllm and self.problem is None
 
 
-@dataclass(frozen=True)
-class Reconciled:
+class Reconciled(NamedTuple):
     """A container after the decision: its new `command`/`args` (the same objects when unchanged), the JSON
     the function's own argument now carries (None: none), and what to report."""
     command: Any
     args: Any
     injected: str | None
     inspection: Inspection
-    findings: tuple[Finding, ...] = field(default=())
+    findings: tuple[Finding, ...] = ()
 
 
 def _normalised(name: str) -> str:
@@ -412,7 +407,7 @@ def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, st
 
 def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool) -> Inspection:
     why = "no model argument" if read.model is None else unknowable(read.model)
-    return replace(insp, model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
+    return insp._replace(model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
                    config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
                    override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
                    pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
@@ -569,8 +564,7 @@ def shell_argument_or_none(config_json: str) -> str | None:
         return None
 
 
-@dataclass(frozen=True)
-class Release:
+class Release(NamedTuple):
     """The vLLM a container runs, and where that was read (for the messages): `version` as written
     (`0.10.2`), `source` ("image vllm/vllm-openai:v0.10.2", "the vllmVersion setting", …)."""
     version: str = DEFAULT_VLLM_VERSION
@@ -637,7 +631,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
             insp.target, id="SD712", severity=Severity.ERROR),))
     findings: list[Finding] = []
     if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
-        insp = replace(insp, model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
+        insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
                        else unknowable(mounted[1]))
     if insp.unknown_model is None and insp.model is not None:
         decision = decide_model(insp.model, table)

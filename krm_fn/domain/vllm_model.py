@@ -12,7 +12,7 @@ No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets
 from __future__ import annotations
 
 import re
-from ..text.record import dataclass
+from typing import NamedTuple
 
 from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical, config_json, resolve
 
@@ -27,8 +27,7 @@ _UNKNOWABLE = (("$", "an environment variable"), ("{{", "a template placeholder"
 _HF_CACHE = re.compile(r"models--([^/]+?)--([^/]+)")
 
 
-@dataclass(frozen=True)
-class ModelDecision:
+class ModelDecision(NamedTuple):
     """What a model argument resolves to. `key` is the table key that decided (the HF id the model was read
     as); `resolution.json` is the exact `--speculative-config` text."""
 

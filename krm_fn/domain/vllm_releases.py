@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.record import dataclass
+from typing import NamedTuple
 from ..text.results import Severity
 
 Version = tuple[int, int, int]
@@ -35,8 +35,7 @@ SHORT_SC_SINCE: Version = (0, 19, 0)
 SPEC_SHORTHANDS = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
 
 
-@dataclass(frozen=True)
-class PipelineVerdict:
+class PipelineVerdict(NamedTuple):
     """What a release does with speculative decoding under pipeline parallelism (more than one stage)."""
     severity: Severity
     refuses: bool      # the server exits at start-up: nothing is injected

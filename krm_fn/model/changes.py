@@ -8,10 +8,9 @@ needs to know of earlier stages' effects it asks the plan (`data_of`, `workload`
 """
 from __future__ import annotations
 
-from ..text.record import dataclass, field, replace
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..text.edits import Added, Changes, Ops
 from ..text.patch import apply_ops
@@ -22,8 +21,7 @@ from .index import Workload, annotation_value
 _NONE: Mapping = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class Rewrite:
+class Rewrite(NamedTuple):
     """An item as a KAITO controller will have rewritten it (a MultiRoleInference's child InferenceSet):
     checked and decided as such, never written."""
 
@@ -31,16 +29,15 @@ class Rewrite:
     by: Workload  # the workload whose controller rewrites it
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """What one stage plans. Ops of one item apply in order, after the ops earlier steps planned for it;
     a removed item loses its ops."""
 
-    ops: Mapping[int, Ops] = field(default_factory=lambda: _NONE)
+    ops: Mapping[int, Ops] = _NONE
     added: tuple[Added, ...] = ()
     removed: frozenset[int] = frozenset()
     results: tuple[Result, ...] = ()
-    rewrites: Mapping[int, Rewrite] = field(default_factory=lambda: _NONE)
+    rewrites: Mapping[int, Rewrite] = _NONE
     decisions: tuple[Any, ...] = ()  # decide.Decision values (this module sits below decide)
 
     def then(self, later: Step) -> Step:
@@ -48,7 +45,11 @@ class Step:
         return Step(**_folded(self, later))
 
 
-def _folded(first: Step, later: Step) -> dict[str, Any]:
+def _value(plan: Plan) -> tuple:
+    return plan.ops, plan.added, plan.removed, plan.results, plan.rewrites, plan.decisions
+
+
+def _folded(first: Step | Plan, later: Step) -> dict[str, Any]:
     removed = first.removed | later.removed
     ops = dict(first.ops)
     for index, more in later.ops.items():
@@ -62,12 +63,34 @@ def _folded(first: Step, later: Step) -> dict[str, Any]:
             "decisions": first.decisions + tuple(later.decisions)}
 
 
-@dataclass(frozen=True)
-class Plan(Step):
-    """Every step so far, folded; answers what later stages need to know of earlier ones' effects."""
+class Plan:
+    """Every step so far, folded; answers what later stages need to know of earlier ones' effects.
 
-    # Each item's data with its ops applied, built on first use. Derived, not part of the value.
-    _data: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    A Step's fields (a named tuple has no subclass with more fields), a value like a Step: compared by
+    them, never assigned to."""
+
+    __slots__ = ("ops", "added", "removed", "results", "rewrites", "decisions", "_data")
+
+    def __init__(self, ops: Mapping[int, Ops] = _NONE, added: tuple[Added, ...] = (), removed: frozenset[int] = frozenset(),
+                 results: tuple[Result, ...] = (), rewrites: Mapping[int, Rewrite] = _NONE,
+                 decisions: tuple[Any, ...] = (), _data: dict[int, Any] | None = None) -> None:
+        init = object.__setattr__
+        init(self, "ops", ops)
+        init(self, "added", added)
+        init(self, "removed", removed)
+        init(self, "results", results)
+        init(self, "rewrites", rewrites)
+        init(self, "decisions", decisions)
+        # Each item's data with its ops applied, built on first use. Derived, not part of the value.
+        init(self, "_data", {} if _data is None else _data)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Plan is a value")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Plan:
+            return NotImplemented
+        return _value(self) == _value(other)  # type: ignore[arg-type]
 
     def then(self, later: Step) -> Plan:
         memo = {i: d for i, d in self._data.items() if i not in later.ops and i not in later.removed}
@@ -89,8 +112,8 @@ class Plan(Step):
         rewrite = self.rewrites.get(w.item.index)
         value = annotation_value(w.spec, data)
         if rewrite is None:
-            return replace(w, data=data, value=value)
-        return replace(w, data=data, value=value, rewritten=rewrite.data, rewritten_by=rewrite.by)
+            return Workload(w.item, w.spec, data, value, w.rewritten, w.rewritten_by)
+        return Workload(w.item, w.spec, data, value, rewrite.data, rewrite.by)
 
     @property
     def changes(self) -> Changes:

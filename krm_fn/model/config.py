@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 import json
-from ..text.record import dataclass, field
 from types import MappingProxyType
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..text import krm
@@ -126,16 +125,15 @@ def max_input(environ: Mapping[str, str]) -> int:
     return DEFAULT_MAX_INPUT
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     mode: str = "materialize"
     fail_on: Severity = Severity.ERROR
-    presets: PresetTable = field(default=DEFAULT_TABLE)
+    presets: PresetTable = DEFAULT_TABLE
     kaito_version: str = DEFAULT_KAITO_VERSION
     kaito_version_unknown: bool = False        # no source set kaitoVersion: the rollout must be safe on every release
     vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
     vllm_version_set: bool = False             # given by a source (else a plain workload's image tag decides)
-    feature_gates: Mapping[str, bool] = field(default_factory=lambda: DEFAULT_GATES)
+    feature_gates: Mapping[str, bool] = DEFAULT_GATES
     disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
     prometheus_rules: bool = False          # one PrometheusRule per namespace with enabled workloads
     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold

@@ -9,22 +9,23 @@ through the function's own derived ones (`source_of`), which every stage that re
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..domain import kinds
 from ..domain.derived import FROM_NOTHING, FROM_SOURCE
 from ..domain.kinds import Path
 from ..text.reader import Item
-from ..text.record import dataclass
 from .index import Index, PlainWorkload, Workload, is_derived
 
 DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value
 
 
-@dataclass(frozen=True)
 class Reference:
-    """One config reference of an enabled workload: what it names now and the user's ConfigMap behind it."""
+    """One config reference of an enabled workload: what it names now and the user's ConfigMap behind it.
+
+    The outcomes are its subclasses (`isinstance(d, NotVisible)` takes Unrenamed too), each adding its own
+    fields as keywords; never changed once made."""
 
     workload: Workload
     path: Path                 # the config reference field
@@ -33,12 +34,22 @@ class Reference:
     source: Item | None
     via_derived: bool          # the reference names one of our derived ConfigMaps
 
+    __slots__ = ("workload", "path", "current", "source_name", "source", "via_derived")
+
+    def __init__(self, workload: Workload, path: Path, current: str | None, source_name: str | None,
+                 source: Item | None, via_derived: bool) -> None:
+        self.workload = workload
+        self.path = path
+        self.current = current
+        self.source_name = source_name
+        self.source = source
+        self.via_derived = via_derived
+
     @property
     def field(self) -> str:
         return kinds.dotted(self.path)
 
 
-@dataclass(frozen=True)
 class Inject(Reference):
     """Write a derived ConfigMap carrying the speculative config and point the reference at it."""
 
@@ -46,56 +57,93 @@ class Inject(Reference):
     method: str
     why: str                   # in words: where the config came from
     configmap: dict | None     # the derived ConfigMap (None when it cannot be built: `problem` says why)
-    problem: str = ""
-    refused: str = ""          # the tuned config the vllmVersion vLLM refuses, when the fallback replaced it
-    refused_why: str = ""      # what that vLLM refuses about it (vllm_schema's title of the finding)
-    vllm_version: str = ""
+    problem: str
+    refused: str               # the tuned config the vllmVersion vLLM refuses, when the fallback replaced it
+    refused_why: str           # what that vLLM refuses about it (vllm_schema's title of the finding)
+    vllm_version: str
+
+    __slots__ = ("json", "method", "why", "configmap", "problem", "refused", "refused_why", "vllm_version")
+
+    def __init__(self, *reference: Any, json: str, method: str, why: str, configmap: dict | None, problem: str = "",
+                 refused: str = "", refused_why: str = "", vllm_version: str = "") -> None:
+        Reference.__init__(self, *reference)
+        self.json = json
+        self.method = method
+        self.why = why
+        self.configmap = configmap
+        self.problem = problem
+        self.refused = refused
+        self.refused_why = refused_why
+        self.vllm_version = vllm_version
 
     @property
     def target(self) -> str | None:
         return self.configmap["metadata"]["name"] if self.configmap is not None else None
 
 
-@dataclass(frozen=True)
 class Override(Reference):
     """The user's ConfigMap sets the flag itself (any spelling vLLM reads): nothing is added. Through one of
     our derived ConfigMaps, the reference goes back to that source."""
 
     value: Any                 # the user's value (DOTTED when only dotted keys set it)
     keys: tuple[str, ...]      # every key under vllm that sets the flag
-    other_spellings: tuple[str, ...] = ()  # speculative_config, speculative-config.<field> …
+    other_spellings: tuple[str, ...]  # speculative_config, speculative-config.<field> …
+
+    __slots__ = ("value", "keys", "other_spellings")
+
+    def __init__(self, *reference: Any, value: Any, keys: tuple[str, ...], other_spellings: tuple[str, ...] = ()) -> None:
+        Reference.__init__(self, *reference)
+        self.value = value
+        self.keys = keys
+        self.other_spellings = other_spellings
 
 
-@dataclass(frozen=True)
 class NotVisible(Reference):
     """The referenced ConfigMap is not in the list: whether it overrides cannot be seen; nothing changes."""
 
-    derived_found: bool = False  # via_derived, and that derived ConfigMap is in the input
+    derived_found: bool        # via_derived, and that derived ConfigMap is in the input
+
+    __slots__ = ("derived_found",)
+
+    def __init__(self, *reference: Any, derived_found: bool = False) -> None:
+        Reference.__init__(self, *reference)
+        self.derived_found = derived_found
 
 
-@dataclass(frozen=True)
 class Unrenamed(NotVisible):
     """The reference misses, but the input has its ConfigMap under kustomize's generated name
     (`<name>-<hash>`): kustomize renamed the ConfigMap and left this reference alone, because nothing told
     it that the KAITO field names a ConfigMap. In the cluster the workload points at nothing."""
 
-    generated: str = ""        # the name kustomize gave the ConfigMap
+    generated: str             # the name kustomize gave the ConfigMap
+
+    __slots__ = ("generated",)
+
+    def __init__(self, *reference: Any, generated: str = "") -> None:
+        NotVisible.__init__(self, *reference)
+        self.generated = generated
 
 
-@dataclass(frozen=True)
 class Broken(Reference):
     """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
 
     detail: str
-    problem_field: str = ""    # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
-    refused_id: str = ""       # the id of the admission rule that refuses it (checks/inference_configmap)
+    problem_field: str         # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
+    refused_id: str            # the id of the admission rule that refuses it (checks/inference_configmap)
+
+    __slots__ = ("detail", "problem_field", "refused_id")
+
+    def __init__(self, *reference: Any, detail: str, problem_field: str = "", refused_id: str = "") -> None:
+        Reference.__init__(self, *reference)
+        self.detail = detail
+        self.problem_field = problem_field
+        self.refused_id = refused_id
 
 
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
 
 
-@dataclass(frozen=True)
-class Speculates:
+class Speculates(NamedTuple):
     """A plain vLLM workload that runs speculative decoding once the plan is written: its vLLM containers get
     (or keep) the function's config, or keep the user's own. Not a Decision (it names no config reference):
     the plain_vllm stage makes it, after the stages that read Decisions; the PrometheusRule stage watches it."""

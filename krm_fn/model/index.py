@@ -6,7 +6,6 @@ import re
 
 import yaml
 
-from ..text.record import dataclass, field
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any
 
@@ -28,7 +27,6 @@ _PLAIN_KEY = re.compile(r"[A-Za-z_][\w-]*")
 _GENERATED = re.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
 
 
-@dataclass(frozen=True, eq=False)
 class Workload:
     """A KAITO workload: its item, its kind's table row, its data, and its effective annotation value.
 
@@ -38,12 +36,23 @@ class Workload:
     item: Item
     spec: KindSpec
     data: Any
-    value: Any = ABSENT
+    value: Any
     # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
     # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
     # decisions read `effective`; patches are made against `data`, the item as planned.
-    rewritten: Any = None
-    rewritten_by: Any = None  # the MultiRoleInference Workload whose controller rewrites this one
+    rewritten: Any
+    rewritten_by: Any  # the MultiRoleInference Workload whose controller rewrites this one
+
+    __slots__ = ("item", "spec", "data", "value", "rewritten", "rewritten_by")  # compared by identity
+
+    def __init__(self, item: Item, spec: KindSpec, data: Any, value: Any = ABSENT, rewritten: Any = None,
+                 rewritten_by: Any = None) -> None:
+        self.item = item
+        self.spec = spec
+        self.data = data
+        self.value = value
+        self.rewritten = rewritten
+        self.rewritten_by = rewritten_by
 
     @property
     def effective(self) -> Any:
@@ -66,7 +75,6 @@ class Workload:
         return labels if isinstance(labels, dict) else {}
 
 
-@dataclass(frozen=True, eq=False)
 class PlainWorkload:
     """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService) that may
     carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
@@ -74,6 +82,13 @@ class PlainWorkload:
     item: Item
     spec: WorkloadKind
     data: Any
+
+    __slots__ = ("item", "spec", "data")  # compared by identity
+
+    def __init__(self, item: Item, spec: WorkloadKind, data: Any) -> None:
+        self.item = item
+        self.spec = spec
+        self.data = data
 
 
 def _may_opt_in(item: Item) -> bool:
@@ -101,27 +116,43 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
     return ABSENT
 
 
-@dataclass
 class Index:
-    items: list[Item] = field(default_factory=list)
-    workloads: list[Workload] = field(default_factory=list)
+    items: list[Item]
+    workloads: list[Workload]
     # Plain vLLM workloads that may carry the opt-in; and plain kinds at an apiVersion the function
     # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
-    plain: list[PlainWorkload] = field(default_factory=list)
-    plain_other_versions: list[tuple[Item, Any]] = field(default_factory=list)
+    plain: list[PlainWorkload]
+    plain_other_versions: list[tuple[Item, Any]]
     # Other kinds whose text names the opt-in (ServingRuntime, RayService, …): warned about when they carry it.
-    unhandled: list[tuple[Item, Any]] = field(default_factory=list)
-    configmaps: dict[tuple[str, str], Item] = field(default_factory=dict)
+    unhandled: list[tuple[Item, Any]]
+    configmaps: dict[tuple[str, str], Item]
     # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
     # the names the references still use are in previousNames.
-    previous: dict[tuple[str, str], Item] = field(default_factory=dict)
-    unreadable: list[tuple[Item, str]] = field(default_factory=list)  # KAITO items with no data model
-    config: frozenset[int] = frozenset()  # kustomize's files among the items (kustomizations, patches …)
+    previous: dict[tuple[str, str], Item]
+    unreadable: list[tuple[Item, str]]  # KAITO items with no data model
+    config: frozenset[int]  # kustomize's files among the items (kustomizations, patches …)
     # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
     # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
-    misversioned: dict[tuple[str, str], Item] = field(default_factory=dict)
-    _by_parent: dict | None = None
-    _generated: dict | None = None
+    misversioned: dict[tuple[str, str], Item]
+    _by_parent: dict | None
+    _generated: dict | None
+
+    __slots__ = ("items", "workloads", "plain", "plain_other_versions", "unhandled", "configmaps", "previous",
+                 "unreadable", "config", "misversioned", "_by_parent", "_generated")
+
+    def __init__(self, items: list[Item] | None = None, config: frozenset[int] = frozenset()) -> None:
+        self.items = [] if items is None else items
+        self.workloads = []
+        self.plain = []
+        self.plain_other_versions = []
+        self.unhandled = []
+        self.configmaps = {}
+        self.previous = {}
+        self.unreadable = []
+        self.config = config
+        self.misversioned = {}
+        self._by_parent = None
+        self._generated = None
 
     def configmap(self, namespace: str, name: str) -> Item | None:
         """The ConfigMap a workload in `namespace` means by `name`.

@@ -6,7 +6,6 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
 from __future__ import annotations
 
-from ..text.record import dataclass, field
 from typing import Any
 
 import jsonpatch
@@ -65,15 +64,22 @@ class _Edits:
         self.add(w.item, kinds.set_ops(data, path, name) if name else kinds.remove_ops(data, path))
 
 
-@dataclass
 class _Placement:
     """What materialize has placed so far: derived ConfigMaps (namespace, name), input items reused as
     derived ConfigMaps, file paths in use (kpt refuses two items at one path), and the new items."""
 
     taken: set[str]
-    planned: set[tuple[str, str]] = field(default_factory=set)
-    reused: set[int] = field(default_factory=set)
-    added: list[Added] = field(default_factory=list)
+    planned: set[tuple[str, str]]
+    reused: set[int]
+    added: list[Added]
+
+    __slots__ = ("taken", "planned", "reused", "added")
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self.planned = set()
+        self.reused = set()
+        self.added = []
 
 
 def materialize(index: Index, settings: Settings, plan: Plan) -> Step:

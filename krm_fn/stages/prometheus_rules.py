@@ -25,7 +25,7 @@ import jsonpatch
 
 from ..domain import constants as C
 from ..text import krm
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
 from ..model.changes import Plan, Step, step
@@ -35,7 +35,6 @@ from ..model.index import Index, Workload, is_derived_rule, is_rule
 from ..model.report import about, q
 from ..text.edits import Added
 from ..text.reader import Item, ItemError
-from ..text.record import NamedTuple
 from ..text.results import Result, Severity
 
 if TYPE_CHECKING:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
-from .record import NamedTuple, dataclass, field
 
 Ops = tuple  # of JSON Patch operations (dicts), applied in order
 _NONE: Mapping = MappingProxyType({})
@@ -19,11 +18,10 @@ class Added(NamedTuple):
     data: Any
 
 
-@dataclass(frozen=True)
-class Changes:
+class Changes(NamedTuple):
     """What the writer applies: JSON Patch per item, new items, retired items."""
 
-    patches: Mapping[int, Ops] = field(default_factory=lambda: _NONE)
+    patches: Mapping[int, Ops] = _NONE
     added: tuple[Added, ...] = ()
     removed: frozenset[int] = frozenset()
 

@@ -10,7 +10,6 @@ import json
 from collections.abc import Iterable
 
 from .quoting import visible
-from .record import replace
 from .results import Result, Severity
 
 FORMATS = ("text", "github", "json")
@@ -44,7 +43,7 @@ def github(result: Result) -> str | None:
         props.append(f"title={_prop(result.id)}")
     # The text line already names the resource and the field, escaped to one line; its location, when
     # GitHub cannot show it as an annotation's place, stays in the message.
-    line = replace(result, file_path="", scope="").line() if props and props[0].startswith("file=") else result.line()
+    line = result._replace(file_path="", scope="").line() if props and props[0].startswith("file=") else result.line()
     return f"::{level}{' ' + ','.join(props) if props else ''}::{_data(line)}"
 
 

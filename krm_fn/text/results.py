@@ -1,11 +1,10 @@
 """One Result type, rendered three ways: a KRM `results:` entry, a stderr line, an exit status."""
 from __future__ import annotations
 
-from .record import NamedTuple, dataclass, field
 from enum import Enum
 from .quoting import visible
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Severity(str, Enum):
@@ -17,8 +16,7 @@ class Severity(str, Enum):
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-@dataclass(frozen=True)
-class ResourceRef:
+class ResourceRef(NamedTuple):
     api_version: str = ""
     kind: str = ""
     name: str = ""
@@ -62,8 +60,7 @@ class Finding(NamedTuple):
         return self._replace(field=field)
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     severity: Severity
     message: str
     resource: ResourceRef | None = None
@@ -73,7 +70,7 @@ class Result:
     file_path: str = ""
     file_index: int | None = None
     file_line: int | None = None     # render: the item's first line in its file (never in KRM results)
-    tags: tuple[tuple[str, str], ...] = field(default=())
+    tags: tuple[tuple[str, str], ...] = ()
     id: str = ""                     # the finding's stable id (SD…), shown in `tags` and usable in `disable`
     scope: str = "ResourceList"      # the stderr line's subject when no resource or file is named
     change: bool = False             # it tells of a change the plan makes (so it says when that is not written)

@@ -13,8 +13,7 @@ or document is emitted whole instead: comments go, meaning stays.
 from __future__ import annotations
 
 import math
-from .record import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -29,8 +28,7 @@ class Unsupported(Exception):
     """This edit cannot be made as a text edit; the caller falls back to emitting the item."""
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(NamedTuple):
     start: int
     end: int
     text: str

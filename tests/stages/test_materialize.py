@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from krm_fn.model.changes import Plan, step
+from krm_fn.model.decisions import Inject
 from krm_fn.stages.decide import decide
 from krm_fn.domain.derived import build, comparable
 from krm_fn.stages.materialize import materialize, retire, revert
-from krm_fn.text.record import replace
 
 from stages.stagekit import configmap, index, messages, mri, run, workspace
 
@@ -99,7 +99,9 @@ def test_a_configmap_of_the_derived_name_with_another_apiversion_is_an_error():
 def test_a_derived_configmap_that_cannot_be_built_is_an_error_on_its_source():
     idx = index(workspace("a", annotation="true", config="cfg"), configmap("cfg"))
     plan = decided(idx)
-    broken = replace(plan.decisions[0], configmap=None, problem="cannot edit it")
+    d = plan.decisions[0]
+    broken = Inject(d.workload, d.path, d.current, d.source_name, d.source, d.via_derived, json=d.json,
+                    method=d.method, why=d.why, configmap=None, problem="cannot edit it")
     s = run(materialize, idx, plan=Plan().then(step(decisions=[broken])))
     assert (dict(s.ops), s.added) == ({}, ())
     assert messages(s) == [("SD311", "error", 'ConfigMap "cfg": cannot edit it')]

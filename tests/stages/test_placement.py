@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from krm_fn.stages import placement
 from krm_fn.plan import plan
-from krm_fn.text.record import replace
 
 from stages.stagekit import SETTINGS, items, workspace
 
@@ -28,7 +27,7 @@ def test_kpt_files_warns_of_a_derived_file_the_kustomization_does_not_list():
 
 
 def test_disable_turns_the_placement_warning_off_too():
-    _, results = plan(items(KUSTOMIZATION, ENABLED), replace(SETTINGS, disable=frozenset({"SD050"})), placement.kpt_files)
+    _, results = plan(items(KUSTOMIZATION, ENABLED), SETTINGS._replace(disable=frozenset({"SD050"})), placement.kpt_files)
     assert "SD050" not in _ids(results)
 
 

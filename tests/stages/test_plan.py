@@ -14,7 +14,6 @@ from krm_fn.text.edits import Added, Changes
 from krm_fn.model.changes import Plan, step
 from krm_fn.model.config import Settings
 from krm_fn.plan import CHANGES, CHECKS, plan
-from krm_fn.text.record import FrozenInstanceError
 from krm_fn.text.results import Result, Severity
 
 from stages.stagekit import configmap, inferenceset, items, workspace
@@ -48,7 +47,7 @@ def test_a_removed_item_has_no_ops():
 
 def test_a_plan_is_a_value():
     p = Plan().then(step(ops={0: [ADD_X]}))
-    with pytest.raises(FrozenInstanceError):
+    with pytest.raises(AttributeError):
         p.results = ()  # type: ignore[misc]
     with pytest.raises(TypeError):
         p.ops[1] = ()  # type: ignore[index]
