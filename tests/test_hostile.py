@@ -49,7 +49,20 @@ class TestAliasBombs:
 @pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
 @pytest.mark.parametrize("nest", ["flow", "block", "compact"])
 def test_deep_nesting_is_refused_naming_the_line(backend, mode, nest):
-    deep = {"flow": "  x: " + "[" * 30000 + "]" * 30000 + "\n",
+    """Past the limit, past libyaml's own (1,000 levels) and past Python's recursion limit: flow 2,000 levels
+    deep (30,000, as the issue had it, costs seconds: the deep pass runs it), compact 30,000, block 1,000."""
+    _deep_nesting_is_refused(backend, mode, nest, flow=2000)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+def test_deep_flow_nesting_30000_deep_is_refused_naming_the_line(backend, mode):
+    _deep_nesting_is_refused(backend, mode, "flow", flow=30000)
+
+
+def _deep_nesting_is_refused(backend, mode, nest, flow):
+    deep = {"flow": "  x: " + "[" * flow + "]" * flow + "\n",
             "block": "  x:\n" + "".join("  " * (i + 2) + f"k{i}:\n" for i in range(1000)) + "  " * 1002 + "v: 1\n",
             "compact": "  x:\n  " + "- " * 30000 + "v\n"}[nest]
     r = run(RL + WS + deep, backend, *mode)
