@@ -1,14 +1,17 @@
 """Hostile input (issue 10): bounded time and memory, an error result naming the object, never a crash.
 
 Every case runs a real process on both YAML backends, in KRM mode and in `render -`, as the issue
-reproduced them.
+reproduced them (forked from tests/hostile.py's server; the last test checks it runs as the command does).
 """
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import pytest
 import yaml
 
-from hostile import BACKENDS, RL, WS, bomb, clean_error, run
+from hostile import BACKENDS, RL, WS, Run, bomb, clean_error, run
 from krm_fn import yamlio
 
 MODES = [(), ("render", "-")]
@@ -442,3 +445,17 @@ def test_an_alias_cycle_in_an_untouched_item_passes(backend):
     text = RL + WS.replace('"true"', '"false"') + "- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n  x: &r [*r]\n"
     r = run(text, backend)
     assert (r.code, r.text) == (0, text)
+
+
+
+@pytest.mark.parametrize("args, data", [((), RL + WS), (("render", "-"), RL + WS), ((), b"\xff"), (("--bogus",), ""),
+                                        ((), RL + WS + "  x: " + "[" * 300 + "\n")],
+                         ids=["krm", "render", "not-utf8", "usage", "nesting"])
+def test_the_fork_server_runs_as_the_command_does(args, data):
+    """tests/hostile.py's run, forked from a server, gives what `python -m krm_fn` gives: exit status, stdout
+    and stderr, byte for byte."""
+    if "c" not in BACKENDS:
+        pytest.skip("the command's own backend is libyaml's")
+    data = data.encode("utf-8") if isinstance(data, str) else data
+    real = subprocess.run([sys.executable, "-m", "krm_fn", *args], input=data, capture_output=True, timeout=60)
+    assert run(data, "c", *args) == Run(real.returncode, real.stdout, real.stderr.decode("utf-8", "replace"))
