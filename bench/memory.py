@@ -7,7 +7,8 @@ per-item cost weighs most) as a `render -` stream of block documents, a List of 
 ResourceList of flow items (KRM mode), a one-line JSON List and a pretty JSON List (`kubectl get -o json`),
 runs each once and prints a markdown table: input size, peak RSS (the child's own, as bench/run.py
 measures it), wall and CPU seconds, and the bound the README promises, 64 MiB + 20 x the input (issue 19
-class 4). Standard library only; not a test (tests/test_memory.py checks the bound at 2-3 MB).
+class 4). Standard library only; not a test (tests/test_memory.py checks the bound at about 1 MB, and at
+2-3.5 MB with --deep).
 """
 from __future__ import annotations
 

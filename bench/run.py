@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sizes", help=f"ordinary objects per run, comma-separated (default {DEFAULT_SIZES}; "
                                    f"--quick: {QUICK_SIZES}); ten KAITO objects come on top")
     p.add_argument("--repeat", type=int, help="rounds per size, medians reported (default 3; --quick: 1)")
-    p.add_argument("--quick", action="store_true", help="small sizes, one round: a check that it all runs")
+    p.add_argument("--quick", action="store_true", help="small sizes, one round (start-up too): a check that it all runs")
     p.add_argument("--orphans", type=int, default=0,
                    help="plus this many derived ConfigMaps no workload references (the function retires them)")
     p.add_argument("--function", help="the function's command (default: kaito-specdec beside this Python)")
@@ -343,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     sizes = [int(s) for s in (args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES)).split(",")]
     repeat = args.repeat or (1 if args.quick else 3)
-    startup_repeat = max(repeat * 5, 5)
+    startup_repeat = 1 if args.quick else max(repeat * 5, 5)
     fn = function_argv(args.function)
     baseline = args.baseline.split() if args.baseline else None
     baseline_inputs: list[tuple[str, Workload]] = []

@@ -1,5 +1,5 @@
 """The benchmark runs with one command and measures what it claims to measure: a smoke round with tiny
-sizes and one repeat, here with kpt hidden (its columns must say why they are empty);
+sizes and one round (`--quick`: the start-up rows too), here with kpt hidden (its columns must say why they are empty);
 tests/e2e/test_e2e_bench.py runs it with kpt. No timing assertions: the figures belong in docs/performance.md."""
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _cells(line: str) -> list[str]:
 
 
 def smoke_run(keep: Path, env: dict[str, str] | None = None, *more: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--sizes", "3,25", "--repeat", "1",
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--sizes", "3,25", "--repeat", "1",
                            "--keep", str(keep), *more], capture_output=True, text=True, timeout=600, env=env)
 
 

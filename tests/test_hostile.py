@@ -1,14 +1,18 @@
 """Hostile input (issue 10): bounded time and memory, an error result naming the object, never a crash.
 
 Every case runs a real process on both YAML backends, in KRM mode and in `render -`, as the issue
-reproduced them.
+reproduced them (forked from tests/hostile.py's server; the last test checks it runs as the command does).
 """
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
 
 import pytest
 import yaml
 
-from hostile import BACKENDS, RL, WS, bomb, clean_error, run
+from hostile import BACKENDS, RL, WS, Run, bomb, clean_error, run
 from krm_fn.text import yamlio
 
 MODES = [(), ("render", "-")]
@@ -49,7 +53,20 @@ class TestAliasBombs:
 @pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
 @pytest.mark.parametrize("nest", ["flow", "block", "compact"])
 def test_deep_nesting_is_refused_naming_the_line(backend, mode, nest):
-    deep = {"flow": "  x: " + "[" * 30000 + "]" * 30000 + "\n",
+    """Past the limit, past libyaml's own (1,000 levels) and past Python's recursion limit: flow 2,000 levels
+    deep (30,000, as the issue had it, costs seconds: the deep pass runs it), compact 30,000, block 1,000."""
+    _deep_nesting_is_refused(backend, mode, nest, flow=2000)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode", MODES, ids=["krm", "render"])
+def test_deep_flow_nesting_30000_deep_is_refused_naming_the_line(backend, mode):
+    _deep_nesting_is_refused(backend, mode, "flow", flow=30000)
+
+
+def _deep_nesting_is_refused(backend, mode, nest, flow):
+    deep = {"flow": "  x: " + "[" * flow + "]" * flow + "\n",
             "block": "  x:\n" + "".join("  " * (i + 2) + f"k{i}:\n" for i in range(1000)) + "  " * 1002 + "v: 1\n",
             "compact": "  x:\n  " + "- " * 30000 + "v\n"}[nest]
     r = run(RL + WS + deep, backend, *mode)
@@ -429,3 +446,19 @@ def test_an_alias_cycle_in_an_untouched_item_passes(backend):
     text = RL + WS.replace('"true"', '"false"') + "- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n  x: &r [*r]\n"
     r = run(text, backend)
     assert (r.code, r.text) == (0, text)
+
+
+
+@pytest.mark.parametrize("args, data", [((), RL + WS), (("render", "-"), RL + WS), ((), b"\xff"), (("--bogus",), ""),
+                                        ((), RL + WS + "  x: " + "[" * 300 + "\n")],
+                         ids=["krm", "render", "not-utf8", "usage", "nesting"])
+def test_the_fork_server_runs_as_the_command_does(args, data):
+    """tests/hostile.py's run, forked from a server, gives what `python -m krm_fn` gives: exit status, stdout
+    and stderr, byte for byte."""
+    if "c" not in BACKENDS:
+        pytest.skip("the command's own backend is libyaml's")
+    data = data.encode("utf-8") if isinstance(data, str) else data
+    env = {**os.environ, "KAITO_SPECDEC_KAITO_VERSION": "v0.13.0"}  # as tests/hostile.py's server runs it
+    real = subprocess.run([sys.executable, "-m", "krm_fn", *args], input=data, capture_output=True, timeout=60,
+                          env=env)
+    assert run(data, "c", *args) == Run(real.returncode, real.stdout, real.stderr.decode("utf-8", "replace"))

@@ -24,16 +24,12 @@ HELD_BACK: dict[str, str] = {}
 # Seeds left out of the CI pass for the same reason: (mode, fixture) -> failure.
 HELD_BACK_SEEDS: dict[tuple[str, str], str] = {}
 CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
-# About BUDGET inputs in all, each in one mode on one backend (alternating), each checked with a second run
-# for the fixpoint: the CPU time of the 2,000-input global sequence it replaced (most of it the pure-Python
-# parser refusing `deep` nesting, about 2 s an input). Every seed (a fixture in one mode) gets
-# PER_SEED inputs drawn from its own name (fuzz.fuzz_each), in one of CHUNKS shares chosen by its name: a new
-# fixture adds its own inputs and changes no other fixture's (a growing pool can only lower PER_SEED, which
-# drops each seed's last input and changes none of the others).
-# The suite's pass; the deep pass (--deep, .ci/run) draws DEEP_BUDGET, the first PER_SEED of each seed's
-# inputs included (fuzz_each draws each seed's inputs in order from its name).
-CHUNKS, BUDGET, DEEP_BUDGET = 4, 500, 2000
-PER_SEED = max(2, BUDGET // len(fuzz.seeds()))
+# The suite's seeded pass: PER_SEED input of every seed (a fixture in one mode; about 440 in all), each in that
+# mode on one backend (alternating), each checked with a second run for the fixpoint. Input k of a seed is
+# drawn from its own name (fuzz.fuzz_each), in one of CHUNKS shares chosen by its name: a new fixture adds its
+# own inputs and changes no other fixture's. The deep pass (--deep, .ci/run) draws about DEEP_BUDGET, the
+# first PER_SEED of each seed's inputs included (fuzz_each draws each seed's inputs in order from its name).
+CHUNKS, PER_SEED, DEEP_BUDGET = 4, 1, 2000
 DEEP_PER_SEED = max(PER_SEED + 1, DEEP_BUDGET // len(fuzz.seeds()))
 # The whole test process, fuzzing included, stays under this resident size (a bomb expanded in memory,
 # or a leak across runs, would not).
@@ -49,10 +45,51 @@ def test_held_back_classes_exist() -> None:
     assert len(CI_CLASSES) >= 12, CI_CLASSES
 
 
+def _fixture_backend(s: fuzz.Seed) -> str:
+    """The backend the suite runs a fixture on: the other one than its first seeded mutant's (fuzz_each)."""
+    return BACKENDS[(fuzz.share_of(s, len(BACKENDS)) + 1) % len(BACKENDS)]
+
+
 @pytest.mark.parametrize("mode", ["krm", "render"])
-def test_every_fixture_keeps_the_promises(mode: str, backend: str) -> None:
-    broken = [f"{s.name}: {'; '.join(v)}" for s in _seeds(mode) if (v := fuzz.violations(mode, s.data, s.env))]
+def test_every_fixture_keeps_the_promises(mode: str) -> None:
+    """Every fixture on one backend, chosen by its name (about half on each; its seeded mutant runs on the
+    other). tests/test_golden.py runs each KRM case on both and compares the outputs; the deep pass runs
+    every fixture on both backends here too."""
+    _fixtures_keep_the_promises(mode, lambda s: [_fixture_backend(s)])
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("mode", ["krm", "render"])
+def test_deep_every_fixture_keeps_the_promises_on_both_backends(mode: str) -> None:
+    _fixtures_keep_the_promises(mode, lambda s: BACKENDS)
+
+
+def _fixtures_keep_the_promises(mode: str, backends_of) -> None:
+    from krm_fn.text import yamlio
+    before = yamlio.backend()
+    broken = []
+    try:
+        for s in _seeds(mode):
+            for backend in backends_of(s):
+                yamlio.set_backend(backend)
+                if v := fuzz.violations(mode, s.data, s.env):
+                    broken.append(f"{s.name} [{backend}]: {'; '.join(v)}")
+    finally:
+        yamlio.set_backend(before)
     assert not broken, "\n".join(broken)
+
+
+def test_the_suites_pass_sees_every_class_mode_and_backend() -> None:
+    """The suite's smaller pass still draws every mutation class, and every fixture runs on each backend in
+    each mode (itself on one, its first mutant on the other), as in the deep pass."""
+    drawn, pairs = set(), set()
+    for s in _seeds("krm") + _seeds("render"):
+        for k in range(PER_SEED):
+            drawn.update(fuzz.mutate(fuzz.stable_rng(1000, s.mode, s.name, k), s.data, CI_CLASSES)[1])
+            pairs.add((s.name, s.mode, BACKENDS[(k + fuzz.share_of(s, len(BACKENDS))) % len(BACKENDS)]))
+        pairs.add((s.name, s.mode, _fixture_backend(s)))
+    assert drawn == set(CI_CLASSES), set(CI_CLASSES) - drawn
+    assert len(pairs) == len(BACKENDS) * len(_seeds("krm") + _seeds("render"))
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -103,13 +140,25 @@ WRONG_TYPE_SEEDS = ["quickstart-workspace", "quickstart-inferenceset", "quicksta
 
 @pytest.mark.parametrize("case", WRONG_TYPE_SEEDS)
 def test_wrong_type_at_every_read_field(case: str) -> None:
-    """Every field the function reads, in every document of the fixture, set to a list, a number and null
-    in turn (about 600 inputs in all; KRM mode, the backends alternating): the promises hold for each."""
+    """Every field the function reads, in every document of the fixture, set to one of a list, a number and
+    null (field by field in turn: each value at a third of them; about 200 inputs in all; KRM mode, the
+    backends alternating): the promises hold for each. The deep pass gives every field all three."""
+    _wrong_type_at_every_read_field(case, each=1)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("case", WRONG_TYPE_SEEDS)
+def test_deep_wrong_type_at_every_read_field(case: str) -> None:
+    """The same with each field set to a list, a number and null in turn (about 600 inputs in all)."""
+    _wrong_type_at_every_read_field(case, each=None)
+
+
+def _wrong_type_at_every_read_field(case: str, each: int | None) -> None:
     import itertools
     from krm_fn.text import yamlio
     seed = next(s for s in fuzz.seeds() if s.mode == "krm" and s.name == case)
-    variants = fuzz.wrong_type_variants(seed.data, ([], 12, None))
-    assert len(variants) > 20, len(variants)
+    variants = fuzz.wrong_type_variants(seed.data, ([], 12, None), each)
+    assert len(variants) > 10, len(variants)
     before = yamlio.backend()
     broken = []
     try:

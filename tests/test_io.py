@@ -130,7 +130,9 @@ def waiting_on_a_terminal() -> Iterator[tuple[subprocess.Popen, int, bytes]]:
     """The command with no arguments and a terminal as stdin: (process, terminal fd, its first stderr line)."""
     pty = pytest.importorskip("pty")
     master, slave = pty.openpty()
-    proc = subprocess.Popen(CMD, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    # Ctrl-C as at a terminal: a runner in the background (`cmd &`) ignores SIGINT, and its children with it.
+    proc = subprocess.Popen(CMD, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(slave)
     try:
         ready, _, _ = select.select([proc.stderr], [], [], 60)

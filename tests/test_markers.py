@@ -9,11 +9,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def collected(*args: str) -> list[str]:
+def collected(*args: str) -> tuple[list[str], int]:
+    """The test ids `pytest --collect-only ARGS` selects, and how many it deselected."""
     proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:cacheprovider", *args],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    return [ln for ln in proc.stdout.splitlines() if "::" in ln]
+    counts = re.search(r"^(?:(\d+)/)?(\d+) tests? collected(?: \((\d+) deselected\))?", proc.stdout, re.M)
+    assert counts, proc.stdout[-500:]
+    ids = [ln for ln in proc.stdout.splitlines() if "::" in ln]
+    assert len(ids) == int(counts[1] or counts[2]), (len(ids), counts[0])
+    return ids, int(counts[3] or 0)
 
 
 def test_e2e_marker_is_registered() -> None:
@@ -22,11 +27,15 @@ def test_e2e_marker_is_registered() -> None:
 
 
 def test_not_e2e_leaves_out_exactly_the_e2e_folder() -> None:
-    quick = collected("-m", "not e2e")
-    e2e = collected("-m", "e2e")
-    assert quick and e2e
+    """One collection of the whole suite: `-m "not e2e"` keeps nothing of tests/e2e/ and deselects exactly
+    as many tests as tests/e2e/ holds (so nothing else); all of tests/e2e/ is marked e2e. (--deep keeps the
+    deep passes in, so that only the marker deselects.)"""
+    quick, left_out = collected("--deep", "-m", "not e2e")
+    e2e, none = collected("--deep", "-m", "e2e", "tests/e2e")
+    assert quick and e2e and none == 0
     assert not any(t.startswith("tests/e2e/") for t in quick)
     assert all(t.startswith("tests/e2e/") for t in e2e)
+    assert left_out == len(e2e), (left_out, len(e2e))
     assert {Path(t.split("::")[0]).name for t in e2e} >= {"test_e2e_kpt.py", "test_e2e_kustomize.py",
                                                           "test_e2e_argocd.py", "test_e2e_flux.py",
                                                           "test_e2e_packaging.py"}

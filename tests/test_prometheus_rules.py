@@ -17,12 +17,15 @@ from runner import run
 
 ON = {"KAITO_SPECDEC_PROMETHEUS_RULES": "true"}
 
+# safe_load's data, read with libyaml's parser (at collection, for every fixture).
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def _rules(case: str) -> list[dict]:
     text = (ROOT / case / "expected.yaml").read_text(encoding="utf-8")
     if "PrometheusRule" not in text:
         return []
-    doc = yaml.safe_load(text) or {}
+    doc = yaml.load(text, Loader=SAFE_LOADER) or {}
     return [i for i in doc.get("items") or [] if isinstance(i, dict) and i.get("kind") == "PrometheusRule"]
 
 

@@ -80,7 +80,17 @@ def test_the_verdicts_are_kubectls(name, text, want, tmp_path: Path):
 
 def test_the_two_backends_agree_on_tabs_anywhere():
     """Tabs put at random into the fixtures' texts (for a space, before any character, after `:`, `-` or a
-    line break): libyaml and the pure loader accept and refuse the same texts, and read the same data."""
+    line break): libyaml and the pure loader accept and refuse the same texts, and read the same data.
+    150 texts here; the deep pass (--deep) runs 600, these first."""
+    _backends_agree_on_random_tabs(150)
+
+
+@pytest.mark.deep
+def test_deep_the_two_backends_agree_on_tabs_anywhere():
+    _backends_agree_on_random_tabs(600)
+
+
+def _backends_agree_on_random_tabs(count: int) -> None:
     if "c" not in BACKENDS:
         pytest.skip("PyYAML was built without libyaml")
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
@@ -94,7 +104,7 @@ def test_the_two_backends_agree_on_tabs_anywhere():
         except yaml.YAMLError:
             return None
 
-    for _ in range(600):
+    for _ in range(count):
         text = rnd.choice(texts)
         for _ in range(rnd.randint(1, 3)):
             at = rnd.randrange(len(text))
