@@ -11,7 +11,6 @@ Faults are made in the worker only: the fork inherits whatever a test patched, a
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import subprocess
@@ -38,11 +37,28 @@ def _c_backend(c_backend):
 
 
 @pytest.fixture(autouse=True)
-def _no_worker_left():
-    """Every test ends with no worker of this process left, running or unreaped: each run kills and
-    reaps its own."""
+def _no_worker_left(monkeypatch):
+    """Every test ends with no worker it forked left, running or unreaped: each run kills and reaps its
+    own."""
+    forked = []
+    real = os.fork
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
     yield
-    assert not multiprocessing.active_children(), "a worker outlived its run"
+    left = []
+    for pid in forked:
+        try:
+            os.waitpid(pid, os.WNOHANG)  # (reaps a zombie, so that one failure does not spread)
+        except ChildProcessError:
+            continue  # reaped by the function, as it should be
+        left.append(pid)
+    assert not left, "a worker outlived its run"
 
 
 def kpt_list(n: int, extra: dict[int, str] | None = None) -> str:
@@ -97,8 +113,10 @@ def test_the_workers_share_is_used(monkeypatch) -> None:
     one, full = outcomes(text)
     assert one == full and one.code == 0
     here = in_worker(monkeypatch, "_item_facts", "", slow_here=0.002)  # the worker surely has time
+    fast = fastread.STATS["fast"]
     with two_cores():
         assert run([], text, {}) == one
+    assert fastread.STATS["fast"] == fast + 1  # not the full reader's output, after some refusal
     assert 0 < here[0] < 300, here  # some items' facts came from the worker
 
 
@@ -106,9 +124,11 @@ def test_both_sides_meet_anywhere() -> None:
     """Whoever is faster, every item is read once in order: some twice, none missed."""
     text = kpt_list(400)
     one, _ = outcomes(text)
+    fast = fastread.STATS["fast"]
     for _ in range(3):
         with two_cores():
             assert run([], text, {}) == one
+    assert fastread.STATS["fast"] == fast + 3
 
 
 @pytest.mark.parametrize("name", ["_item_facts", "_validate"])
@@ -194,8 +214,10 @@ def test_render_on_two_cores(fault: str, monkeypatch) -> None:
     one = run(["render", "-"], text, {})  # (tests/runner.py compares it with the full reader)
     assert one.code == 0 and one.out.count("\nkind: ") >= 150
     here = in_worker(monkeypatch, "_document_facts", fault, slow_here=0.002)
+    fast = fastread.STATS["fast"]
     with two_cores():
         assert run(["render", "-"], text, {}) == one
+    assert fastread.STATS["fast"] == fast + 1
     assert (here[0] == 150) if fault else (0 < here[0] < 150), here
 
 

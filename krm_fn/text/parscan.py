@@ -3,22 +3,25 @@ process scans from the first.
 
 Reading a large ResourceList is one Python thread's work (libyaml's validation of the whole text, then the
 line scanner over every item), while `kpt fn source` and `kustomize build` use every core they are given.
-Where more than one CPU is usable, `fastread` starts one `multiprocessing` worker, forked: it inherits the
-text and the scanner, so nothing large is pickled, and only the facts of the items come back through a
-pipe. The worker validates the text, then scans the items in chunks from the last chunk backwards; this
-process scans chunks from the first one on, taking in at each what the worker has sent, and stops the
-worker where the two meet.
+Where more than one CPU is usable, `fastread` forks one worker: it inherits the text and the scanner, so
+nothing large is copied, and only the facts of the items come back through a pipe, marshalled. The worker
+validates the text, then scans the items in chunks from the last chunk backwards; this process scans
+chunks from the first one on, taking in at each what the worker has sent, and kills the worker where the
+two meet. (A plain fork and a pipe: `multiprocessing` would add its import, about 20 ms and 2.5 MiB, to
+every large run, and `concurrent.futures` a thread that, on Python 3.11, prints a traceback to stderr when
+a worker dies with jobs cancelled.)
 
 The worker is an optimisation only: no fork, a job that raises, a worker that dies or exits, no verdict
 on the text in time: this process does the rest itself, with the same result (as flake8 falls back to a
 serial run). The worker writes nothing but its pipe (its 0, 1 and 2 are /dev/null from its first step on,
-so it holds none of the caller's pipes), is killed and reaped as soon as it is not needed, and dies with
-this process (Linux: PR_SET_PDEATHSIG; the CLI ends with `os._exit`, which runs no exit hook). There is no
-thread, and nothing waits for the worker at exit. No worker with one usable CPU, by affinity or by a
+so it holds none of the caller's pipes), ends with `os._exit` (no exit hook, no flush of the stdio buffers
+it inherited), is killed and reaped as soon as it is not needed, and dies with this process (Linux:
+PR_SET_PDEATHSIG). There is no thread, and nothing waits for the worker at exit. No worker with one usable CPU, by affinity or by a
 cgroup CPU quota.
 """
 from __future__ import annotations
 
+import marshal
 import os
 import sys
 import time
@@ -28,8 +31,8 @@ from typing import Any
 
 # Texts of at least this many lines (and characters) are scanned on two cores: the scan's work goes by
 # lines (a ResourceList has about 27 per object of the benchmark, the same objects as a stream 22, so
-# both modes change over near 700 objects). Below it starting the worker (importing multiprocessing, the
-# fork) takes about what the second core saves. fastread imports this module only from this many lines on.
+# both modes change over near 700 objects). Below it the fork and the worker's first answer (a few ms)
+# take about what the second core saves. fastread imports this module only from this many lines on.
 THRESHOLD = 16_384
 # The worker's share goes in chunks: where the two sides meet, at most a chunk is scanned twice.
 CHUNKS = 32
@@ -84,62 +87,82 @@ def start(n: int, validate: Callable[[], None], facts_of: Callable[[int], Any], 
     start (then this process does everything itself)."""
     size = -(-n // CHUNKS)
     chunks = [(lo, min(lo + size, n)) for lo in range(0, n, size)]
-    reader = writer = None
+    parent = os.getpid()
     try:
-        import multiprocessing
-        context = multiprocessing.get_context("fork")
-        reader, writer = context.Pipe(duplex=False)
-        worker = context.Process(target=_serve, args=(writer, os.getpid(), chunks, validate, facts_of, refused),
-                                 daemon=True)
-        worker.start()
-    except Exception:  # no fork (or none allowed here): a serial run
-        for end in (reader, writer):
-            if end is not None:
-                end.close()
+        read, write = os.pipe()
+    except OSError:
         return None
-    writer.close()  # the worker's: its exit is an end of file here
-    return Helper(worker, reader, chunks)
+    try:
+        pid = os.fork()
+    except OSError:  # no fork: a serial run
+        os.close(read)
+        os.close(write)
+        return None
+    if pid == 0:  # the worker: never returns
+        code = 1
+        try:
+            _detach(parent, (read, write))
+            os.close(read)
+            _serve(write, chunks, validate, facts_of, refused)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)  # the worker's: its end is an end of file here
+    os.set_blocking(read, False)
+    return Helper(pid, read, chunks)
 
 
-def _serve(out: Any, parent: int, chunks: list[tuple[int, int]], validate: Callable[[], None],
+def _serve(out: int, chunks: list[tuple[int, int]], validate: Callable[[], None],
            facts_of: Callable[[int], Any], refused: tuple) -> None:
     """The worker: its verdict on the text (a bool), then (k, the facts of chunk k) from the last chunk
     backwards, None for a chunk with a job in it that is refused (this process meets the same refusal
     when it scans the chunk itself). Anything else that goes wrong ends it."""
-    _detach(parent)
+    def send(message: Any) -> None:
+        data = marshal.dumps(message)
+        view = memoryview(len(data).to_bytes(8, "little") + data)
+        while view:
+            view = view[os.write(out, view):]
+
     try:
         validate()
     except refused:
-        out.send(False)
+        send(False)
         return
-    out.send(True)
+    send(True)
     for k in range(len(chunks) - 1, -1, -1):
         lo, hi = chunks[k]
         try:
             facts = [facts_of(j) for j in range(lo, hi)]
         except refused:
             facts = None
-        out.send((k, facts))
+        send((k, facts))
 
 
-def _detach(parent: int) -> None:
+def _detach(parent: int, keep: tuple[int, ...]) -> None:
     """The worker's first step: it holds none of the caller's stdin, stdout or stderr, and dies with this
     process.
 
     When kpt, Argo CD or a CI job stops the function (SIGTERM, SIGKILL), whatever reads its stdout waits for
-    EOF, which an inherited descriptor would hold back until the worker is done; and the stdio buffers it
-    inherited are flushed when it ends: into /dev/null."""
+    EOF, which an inherited descriptor would hold back until the worker is done. Its pipe is in `keep`:
+    with stderr closed at start, pipe() may give 2."""
     import gc
     gc.disable()  # a collection would touch (and so copy) every page it shares with its parent, for nothing
     try:
         null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            if fd != null:
-                os.dup2(null, fd)
-        if null > 2:
-            os.close(null)
     except OSError:
-        os._exit(2)
+        null = -1
+    for fd in (0, 1, 2):
+        if fd in keep or fd == null:
+            continue
+        try:
+            if null >= 0:
+                os.dup2(null, fd)
+            else:
+                os.close(fd)
+        except OSError:
+            pass
+    if null > 2:
+        os.close(null)
     if _LINUX:
         try:
             import ctypes  # here only: a few ms of the worker's time, nothing of a run without one
@@ -154,8 +177,9 @@ def _detach(parent: int) -> None:
 class Helper:
     """The worker of one run, seen from this process: what it has sent so far."""
 
-    def __init__(self, worker: Any, conn: Any, chunks: list[tuple[int, int]]) -> None:
-        self._worker, self._conn, self._chunks = worker, conn, chunks
+    def __init__(self, pid: int, read: int, chunks: list[tuple[int, int]]) -> None:
+        self._pid, self._read, self._chunks = pid, read, chunks
+        self._buffer = bytearray()
         self._valid: bool | None = None
         self._facts: dict[int, list | None] = {}
         self._gone = False
@@ -164,7 +188,7 @@ class Helper:
         """(j, facts of job j) for every job in order: the worker's where it has sent the chunk, found here
         with `facts_of` otherwise."""
         for k, (lo, hi) in enumerate(self._chunks):
-            self._receive(0)
+            self._receive()
             got = self._facts.get(k)
             if k in self._facts:
                 self.close()  # met: it has sent every chunk from here on, and is scanning what is done
@@ -176,27 +200,59 @@ class Helper:
 
     def verdict(self, started: float) -> bool | None:
         """Whether the text is YAML, by the worker; None if it has not said in time (it failed, or hangs)."""
-        if self._valid is None:
-            self._receive(max(MIN_WAIT, WAIT_FACTOR * (time.monotonic() - started)))
+        import select
+        deadline = time.monotonic() + max(MIN_WAIT, WAIT_FACTOR * (time.monotonic() - started))
+        while self._valid is None and not self._gone:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            select.select([self._read], [], [], left)
+            self._receive()
         return self._valid
 
-    def _receive(self, wait: float) -> None:
-        """Take in what the worker has sent (waiting up to `wait` seconds for the first message)."""
+    def _receive(self) -> None:
+        """Take in what the worker has sent so far, without waiting."""
+        if self._gone:
+            return
         try:
-            while not self._gone and self._conn.poll(wait):
-                got = self._conn.recv()
-                wait = 0
+            while True:
+                chunk = os.read(self._read, 1 << 20)
+                if not chunk:  # it ended
+                    self.close()
+                    break
+                self._buffer += chunk
+        except BlockingIOError:
+            pass
+        except OSError:
+            self.close()
+        buffer = self._buffer
+        at = 0
+        try:
+            while len(buffer) - at >= 8:
+                size = int.from_bytes(buffer[at:at + 8], "little")
+                if len(buffer) - at - 8 < size:
+                    break
+                got = marshal.loads(buffer[at + 8:at + 8 + size])
+                at += 8 + size
                 if got.__class__ is bool:
                     self._valid = got
                 else:
                     self._facts[got[0]] = got[1]
-        except (OSError, EOFError, ValueError, TypeError, IndexError):  # it ended (or ended mid-message)
+        except (ValueError, EOFError, TypeError, IndexError, KeyError):  # not what it sends: done here
             self.close()
+            self._facts.clear()
+        del buffer[:at]
 
     def close(self) -> None:
         """This process needs the worker no more: it is killed and reaped."""
         if not self._gone:
             self._gone = True
-            self._worker.kill()
-            self._worker.join()
-            self._conn.close()
+            try:
+                os.kill(self._pid, 9)
+            except OSError:
+                pass
+            try:
+                os.waitpid(self._pid, 0)
+            except ChildProcessError:
+                pass
+            os.close(self._read)
