@@ -755,8 +755,8 @@ def _scan(text: str) -> ResourceList | None:
 # --- two cores for a large text (krm_fn/text/parscan.py): its items (or documents) are the jobs ------------------
 
 def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> Any:
-    """`body(helper)`, with a worker process started to validate `text` and find `facts_of(j)` for the last
-    of its n jobs where that pays (None otherwise). Whatever happens the worker is let go afterwards."""
+    """`body(helper)`, with a worker process forked to validate `text` and find `facts_of(j)` for the last
+    of its n jobs where that pays (None otherwise). Whatever happens the worker is gone afterwards."""
     helper = None
     parscan = _parscan(text) if n > 1 else None
     if parscan is not None and parscan.wanted(text):
