@@ -185,10 +185,12 @@ class Helper:
         self._gone = False
 
     def in_order(self, facts_of: Callable[[int], Any]) -> Iterator[tuple[int, Any]]:
-        """(j, facts of job j) for every job in order: the worker's where it has sent the chunk, found here
-        with `facts_of` otherwise."""
+        """(j, facts of job j) for every job in order (or fewer, once the worker found the text is not YAML):
+        the worker's where it has sent the chunk, found here with `facts_of` otherwise."""
         for k, (lo, hi) in enumerate(self._chunks):
             self._receive()
+            if self._valid is False:
+                return  # not YAML: the rest is of no use (the verdict is asked next)
             got = self._facts.get(k)
             if k in self._facts:
                 self.close()  # met: it has sent every chunk from here on, and is scanning what is done
