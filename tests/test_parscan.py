@@ -231,7 +231,7 @@ def test_render_invalid_or_a_list(where: int) -> None:
             assert run(["render", "-"], text, {}) == one
 
 
-def test_one_cpu_means_no_worker(monkeypatch) -> None:
+def test_one_cpu_means_no_worker(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(parscan, "usable_cpus", lambda: 1)
     assert not parscan.wanted("\n" * (1 << 20))
     monkeypatch.setattr(parscan, "usable_cpus", lambda: 2)
@@ -245,12 +245,9 @@ def test_one_cpu_means_no_worker(monkeypatch) -> None:
             "from krm_fn.cli import main\n"
             "code = main([], open(sys.argv[1], 'rb'))\n"
             "print(parscan.usable_cpus(), code, file=sys.stderr)\n")
-    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"parscan-one-cpu-{os.getpid()}.yaml"
+    path = tmp_path / "rl.yaml"
     path.write_text(kpt_list(800))
-    try:
-        out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
-    finally:
-        path.unlink()
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
     assert out.stderr.split()[-2:] == ["1", "0"], out.stderr[-2000:]
 
 
