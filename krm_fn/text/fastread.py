@@ -20,8 +20,8 @@ and results.
 
 Two things keep the scan cheap on large inputs: what it does with an item is worked out once per
 sequence of line shapes and replayed for the items of one template (`_program`), and a large text is
-shared with a helper process on a second core (krm_fn/text/parscan.py: it validates the text and scans from
-the last item backwards; its failure only means this process does its share).
+shared with a worker process on a second core (krm_fn/text/parscan.py: it validates the text and scans the
+last items; its failure only means this process does its share).
 """
 from __future__ import annotations
 
@@ -694,14 +694,12 @@ def _scan(text: str) -> ResourceList | None:
 # --- two cores for a large text (krm_fn/text/parscan.py): its items (or documents) are the jobs ------------------
 
 def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> Any:
-    """`body(helper)`, with a helper process forked to validate `text` and find `facts_of(j)` for the last
-    of its n jobs where that pays (None otherwise). Whatever happens the helper is gone afterwards."""
+    """`body(helper)`, with a worker process forked to validate `text` and find `facts_of(j)` for the last
+    of its n jobs where that pays (None otherwise). Whatever happens the worker is gone afterwards."""
     helper = None
     parscan = _parscan(text) if n > 1 else None
     if parscan is not None and parscan.wanted(text):
-        helper = parscan.Helper(n)
-        if not helper.start(lambda h: _help(text, n, facts_of, refused, h)):
-            helper = None
+        helper = parscan.start(n, lambda: _validate(text), facts_of, refused)
     try:
         return body(helper)
     except refused:
@@ -710,12 +708,12 @@ def _run_jobs(text: str, n: int, facts_of: Any, refused: tuple, body: Any) -> An
         if helper is not None:
             # Not what the scanner refuses: what the one-process scan would meet first decides (invalid
             # YAML before anything else).
-            helper.cancel()
+            helper.close()
             _validate(text)
         raise
     finally:
         if helper is not None:
-            helper.cancel()  # nothing left to do when answered; reaped and closed otherwise
+            helper.close()
 
 
 def _parscan(text: str) -> Any:
@@ -727,71 +725,20 @@ def _parscan(text: str) -> Any:
     return found
 
 
-def _help(text: str, n: int, facts_of: Any, refused: tuple, helper: parscan.Helper) -> Any:
-    """In the helper process: validate the text, then find the facts of jobs from the last one backwards
-    until they meet this process's. ("ok", first job done, their facts) | ("invalid",) | ("fallback",)"""
-    try:
-        _validate(text)
-    except refused:
-        return ("invalid",)
-    out = []
-    j = n - 1
-    try:
-        while j >= 0 and helper.take(j):
-            out.append(facts_of(j))
-            helper.did(j)
-            j -= 1
-    except refused:
-        return ("fallback",)
-    out.reverse()
-    return ("ok", j + 1, out)
-
-
 def _in_order(text: str, n: int, facts_of: Any, helper: parscan.Helper | None, started: float) -> Any:
-    """(j, facts of job j) for every job in order: found here, or (past where this process met the
-    helper) the helper's. If the helper failed, its share is done here (the text validated first, as the
-    one-process scan does); invalid YAML, or a job the full reader must read, raises _Fallback."""
-    helped = None
-    i = 0
-    while i < n:
-        if helper is not None and not helper.take(i):
-            helped = _answer(helper, started, i, n)
-            helper = None
-            if helped is None:
-                _validate(text)
-                continue
-            if helped[0] != "ok":
-                raise _Fallback
-        if helped is None:
-            facts = facts_of(i)
-            if helper is not None:
-                helper.did(i)
-        else:
-            facts = helped[2][i - helped[1]]
-        yield i, facts
-        i += 1
-    if helper is not None:  # this process did every job: the helper's verdict on the text still counts
-        helped = _answer(helper, started, n, n)
-        if helped is None:
-            _validate(text)
-        elif helped[0] == "invalid":
-            raise _Fallback
-
-
-def _answer(helper: parscan.Helper, started: float, stop: int, n: int) -> Any:
-    """The helper's answer when this process stopped at job `stop`; None if it failed."""
-    def check(got: Any) -> bool:
-        if got.__class__ is not tuple or not got:
-            return False
-        if got == ("invalid",) or got == ("fallback",):
-            return True
-        if len(got) != 3 or got[0] != "ok" or got[1].__class__ is not int or got[2].__class__ is not list:
-            return False
-        first, facts = got[1], got[2]
-        return 0 <= first <= stop and len(facts) == n - first and \
-            all(f is None or f is False or f.__class__ is dict for f in facts)
-
-    return helper.answer(started, check)
+    """(j, facts of job j) for every job in order: found here, or the worker's where it has done them; and
+    the worker's verdict on the text (the text validated here if it has none). Invalid YAML, or a job the
+    full reader must read, raises _Fallback."""
+    if helper is None:
+        for i in range(n):
+            yield i, facts_of(i)
+        return
+    yield from helper.in_order(facts_of)
+    valid = helper.verdict(started)
+    if valid is None:
+        _validate(text)
+    elif not valid:
+        raise _Fallback
 
 
 def _validate(text: str) -> None:

@@ -1,69 +1,58 @@
-"""A second core for large inputs: a forked helper process takes the tail of a list of jobs while this
-process works through its head.
+"""A second core for large inputs: one forked worker validates the text and scans the last items while this
+process scans from the first.
 
 Reading a large ResourceList is one Python thread's work (libyaml's validation of the whole text, then the
 line scanner over every item), while `kpt fn source` and `kustomize build` use every core they are given.
-Where more than one CPU is usable, `fastread` forks once: the helper validates the text and scans items
-from the last one backwards, this process scans from the first one forwards, and each stops where the
-other has been (two counters in shared memory: each side publishes how far it has finished, so an item
-may be scanned twice at the meeting point, never left out). The helper sends its verdict and its items'
-facts back through a pipe, marshalled.
+Where more than one CPU is usable, `fastread` forks one worker: it inherits the text and the scanner, so
+nothing large is copied, and only the facts of the items come back through a pipe, marshalled. The worker
+validates the text, then scans the items in chunks from the last chunk backwards; this process scans
+chunks from the first one on, taking in at each what the worker has sent, and kills the worker where the
+two meet. (A plain fork and a pipe: `multiprocessing` would add its import, about 20 ms and 2.5 MiB, to
+every large run, and `concurrent.futures` a thread that, on Python 3.11, prints a traceback to stderr when
+a worker dies with jobs cancelled.)
 
-The helper is an optimisation only: whatever goes wrong with it (fork refused, a crash, a kill, garbage or
-a short answer on the pipe, an exit status other than 0, no answer in time) this process does the
-helper's share itself, with the same result. The helper writes nothing but the pipe, ends with
-`os._exit` (no exit hooks, no flushing of the stdio buffers it inherited), is always reaped, and leaves
-no descriptor open; it holds none of the caller's stdin, stdout and stderr, and (Linux) dies with this
-process, so a function stopped by SIGTERM or SIGKILL ends its output at once. No fork with one usable
-CPU, by affinity or by a cgroup CPU quota.
+The worker is an optimisation only: no fork, a job that raises, a worker that dies or exits, no verdict
+on the text in time: this process does the rest itself, with the same result (as flake8 falls back to a
+serial run). The worker writes nothing but its pipe (its 0, 1 and 2 are /dev/null from its first step on,
+so it holds none of the caller's pipes), ends with `os._exit` (no exit hook, no flush of the stdio buffers
+it inherited), is killed and reaped as soon as it is not needed, and dies with this process (Linux:
+PR_SET_PDEATHSIG). There is no thread, and nothing waits for the worker at exit. No worker with one usable CPU, by affinity or by a
+cgroup CPU quota.
 """
 from __future__ import annotations
 
-import gc
 import marshal
 import os
 import sys
 import time
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-# Texts of at least this many lines are scanned on two cores: the scan's work goes by lines (a
-# ResourceList has about 27 per object of the benchmark, the same objects as a stream 22, so both modes
-# change over near 700 objects). Below it the fork, the helper's exit and its answer (a few ms) take
-# about what the second core saves. Tests set 0.
+# Texts of at least this many lines (and characters) are scanned on two cores: the scan's work goes by
+# lines (a ResourceList has about 27 per object of the benchmark, the same objects as a stream 22, so
+# both modes change over near 700 objects). Below it the fork and the worker's first answer (a few ms)
+# take about what the second core saves. fastread imports this module only from this many lines on.
 THRESHOLD = 16_384
-ENABLED = True
-# Tests: simulate a failure of the helper ("fork", "exit", "garbage", "wrong", "short", "kill", "hang",
-# "raise"), and make this process stop at a share of the jobs (so that the helper's answer is used even
-# where this process alone would be done before the helper starts).
-FAULT = ""
-SPLIT: float | None = None
-# Tests: the helper's work done in this process, at once (its answer marshalled and checked as usual), so
-# that thousands of generated inputs can go through the parallel scan's bookkeeping without a fork each.
-INLINE = False
-# No answer this long after this process finished its share (and at least MIN_WAIT seconds): the helper
-# is killed and its share scanned here.
+# The worker's share goes in chunks: where the two sides meet, at most a chunk is scanned twice.
+CHUNKS = 32
+# No verdict on the text this long after this process began (and at least MIN_WAIT seconds) once it has
+# done everything else: the text is validated here.
 WAIT_FACTOR = 3.0
 MIN_WAIT = 5.0
-STATS = {"forked": 0, "helped": 0, "failed": 0}
 
-_cpus: int | None = None
 _LINUX = sys.platform.startswith("linux")
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def usable_cpus() -> int:
     """CPUs this process may run on: its affinity, capped by a cgroup CPU quota (a container's limit)."""
-    global _cpus
-    if _cpus is None:
-        try:
-            n = len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            n = os.cpu_count() or 1
-        quota = _quota()
-        _cpus = max(1, min(n, int(quota))) if quota is not None else n
-    return _cpus
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    quota = _quota()
+    return max(1, min(n, int(quota))) if quota is not None else n
 
 
 def _quota(root: str = "/sys/fs/cgroup") -> float | None:
@@ -88,18 +77,76 @@ def _quota(root: str = "/sys/fs/cgroup") -> float | None:
 
 
 def wanted(text: str) -> bool:
-    """Whether scanning `text` is worth a helper process."""
-    return ENABLED and len(text) >= THRESHOLD and hasattr(os, "fork") and text.count("\n") >= THRESHOLD \
+    """Whether scanning `text` is worth a worker process."""
+    return len(text) >= THRESHOLD and text.count("\n") >= THRESHOLD and hasattr(os, "fork") \
         and usable_cpus() > 1
 
 
+def start(n: int, validate: Callable[[], None], facts_of: Callable[[int], Any], refused: tuple) -> Helper | None:
+    """A worker forked to run `validate()` and `facts_of(j)` for the last of n jobs; None if it could not
+    start (then this process does everything itself)."""
+    size = -(-n // CHUNKS)
+    chunks = [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+    parent = os.getpid()
+    try:
+        read, write = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:  # no fork: a serial run
+        os.close(read)
+        os.close(write)
+        return None
+    if pid == 0:  # the worker: never returns
+        code = 1
+        try:
+            _detach(parent, (read, write))
+            os.close(read)
+            _serve(write, chunks, validate, facts_of, refused)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)  # the worker's: its end is an end of file here
+    os.set_blocking(read, False)
+    return Helper(pid, read, chunks)
+
+
+def _serve(out: int, chunks: list[tuple[int, int]], validate: Callable[[], None],
+           facts_of: Callable[[int], Any], refused: tuple) -> None:
+    """The worker: its verdict on the text (a bool), then (k, the facts of chunk k) from the last chunk
+    backwards, None for a chunk with a job in it that is refused (this process meets the same refusal
+    when it scans the chunk itself). Anything else that goes wrong ends it."""
+    def send(message: Any) -> None:
+        data = marshal.dumps(message)
+        view = memoryview(len(data).to_bytes(8, "little") + data)
+        while view:
+            view = view[os.write(out, view):]
+
+    try:
+        validate()
+    except refused:
+        send(False)
+        return
+    send(True)
+    for k in range(len(chunks) - 1, -1, -1):
+        lo, hi = chunks[k]
+        try:
+            facts = [facts_of(j) for j in range(lo, hi)]
+        except refused:
+            facts = None
+        send((k, facts))
+
+
 def _detach(parent: int, keep: tuple[int, ...]) -> None:
-    """In the helper, first: it dies with this process and holds none of the caller's stdin, stdout or stderr.
+    """The worker's first step: it holds none of the caller's stdin, stdout or stderr, and dies with this
+    process.
 
     When kpt, Argo CD or a CI job stops the function (SIGTERM, SIGKILL), whatever reads its stdout waits for
-    EOF, which an inherited descriptor would hold back until the helper is done (seconds). On Linux the
-    kernel kills the helper with its parent (PR_SET_PDEATHSIG); everywhere its 0, 1 and 2 are /dev/null
-    (it writes nothing but its pipe, which is in `keep`: with stderr closed at start, pipe() may give 2)."""
+    EOF, which an inherited descriptor would hold back until the worker is done. Its pipe is in `keep`:
+    with stderr closed at start, pipe() may give 2."""
+    import gc
+    gc.disable()  # a collection would touch (and so copy) every page it shares with its parent, for nothing
     try:
         null = os.open(os.devnull, os.O_RDWR)
     except OSError:
@@ -118,7 +165,7 @@ def _detach(parent: int, keep: tuple[int, ...]) -> None:
         os.close(null)
     if _LINUX:
         try:
-            import ctypes  # here only: a few ms of the helper's time, nothing of a run that does not fork
+            import ctypes  # here only: a few ms of the worker's time, nothing of a run without one
             ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(9), ctypes.c_ulong(0), ctypes.c_ulong(0),
                                     ctypes.c_ulong(0))
         except (ImportError, OSError, AttributeError):
@@ -128,174 +175,86 @@ def _detach(parent: int, keep: tuple[int, ...]) -> None:
 
 
 class Helper:
-    """A forked helper working through jobs n-1, n-2, … while this process works through 0, 1, …
+    """The worker of one run, seen from this process: what it has sent so far."""
 
-    In the helper: `take(j)` says whether job j is still to do (this process has not finished it), `did(j)`
-    publishes that jobs j… are done. Here: `take(i)` says whether job i is still to do (the helper has not
-    finished it), `did(i)` publishes that jobs …i are done; `answer()` is the helper's result (None: it
-    failed, do its share here). Published counts only grow (or shrink) past finished jobs, so a job may
-    be done on both sides at the meeting point, never on neither."""
+    def __init__(self, pid: int, read: int, chunks: list[tuple[int, int]]) -> None:
+        self._pid, self._read, self._chunks = pid, read, chunks
+        self._buffer = bytearray()
+        self._valid: bool | None = None
+        self._facts: dict[int, list | None] = {}
+        self._gone = False
 
-    def __init__(self, n: int) -> None:
-        import mmap
-        self.n = n
-        self._shared = mmap.mmap(-1, 16)  # anonymous and shared with the forked process
-        self._counters = memoryview(self._shared).cast("q")  # [0]: this process's jobs done, [1]: the helper's first
-        self._counters[0] = 0
-        self._counters[1] = n
-        self.pid = 0  # the helper's, here; 0 in the helper; -1: INLINE
-        self._read = self._write = -1
-        self._inline = b""
+    def in_order(self, facts_of: Callable[[int], Any]) -> Iterator[tuple[int, Any]]:
+        """(j, facts of job j) for every job in order (or fewer, once the worker found the text is not YAML):
+        the worker's where it has sent the chunk, found here with `facts_of` otherwise."""
+        for k, (lo, hi) in enumerate(self._chunks):
+            self._receive()
+            if self._valid is False:
+                return  # not YAML: the rest is of no use (the verdict is asked next)
+            got = self._facts.get(k)
+            if k in self._facts:
+                self.close()  # met: it has sent every chunk from here on, and is scanning what is done
+            if got is not None and len(got) == hi - lo:
+                yield from enumerate(got, lo)
+            else:
+                for j in range(lo, hi):
+                    yield j, facts_of(j)
 
-    # -- both sides --------------------------------------------------------------------------------------
-
-    def take(self, job: int) -> bool:
-        if self.pid:
-            return job < self._counters[1] and (SPLIT is None or job < self.n * SPLIT)
-        return job >= self._counters[0]
-
-    def did(self, job: int) -> None:
-        if self.pid:
-            self._counters[0] = job + 1
-        else:
-            self._counters[1] = job
-
-    # -- this process ------------------------------------------------------------------------------------
-
-    def start(self, work: Callable[[Helper], Any]) -> bool:
-        """Fork the helper to run `work(self)` and send back its marshalled result; False if it could not."""
-        if INLINE:
-            self._inline = self._payload(work)
-            self.pid = -1
-            STATS["forked"] += 1
-            return True
-        try:
-            self._read, self._write = os.pipe()
-            if FAULT == "fork":
-                raise OSError("simulated: fork refused")
-            parent = os.getpid()
-            pid = os.fork()
-        except OSError:
-            self._close()
-            return False
-        if pid == 0:  # the helper: never returns
-            code = 2
-            try:
-                _detach(parent, (self._read, self._write))
-                os.close(self._read)
-                code = self._serve(work)
-            finally:
-                os._exit(code)
-        self.pid = pid
-        os.close(self._write)
-        self._write = -1
-        STATS["forked"] += 1
-        return True
-
-    def answer(self, started: float, check: Callable[[Any], bool]) -> Any:
-        """The helper's result if `check` accepts it, or None if it failed (then it is gone and nothing of
-        it is left); `started`: when this process began its share (how long to wait follows from it)."""
-        try:
-            data = self._inline if self.pid < 0 else self._receive(started)
-            result = None
-            if data is not None and len(data) >= 8:
-                size = int.from_bytes(data[:8], "little")
-                if size == len(data) - 8:
-                    result = marshal.loads(data[8:])
-                    if not check(result):
-                        result = None
-        except (OSError, ValueError, EOFError, TypeError):
-            result = None
-        status = self._reap(kill=result is None)
-        if status != 0:
-            result = None
-        if result is None:
-            STATS["failed"] += 1
-        else:
-            STATS["helped"] += 1
-        self._close()
-        return result
-
-    def cancel(self) -> None:
-        """This process no longer needs the helper (it fell back, or is interrupted)."""
-        if self.pid:
-            self._reap(kill=True)
-        self._close()
-
-    def _receive(self, started: float) -> bytes | None:
+    def verdict(self, started: float) -> bool | None:
+        """Whether the text is YAML, by the worker; None if it has not said in time (it failed, or hangs)."""
         import select
-        elapsed = time.monotonic() - started
-        deadline = time.monotonic() + max(MIN_WAIT, WAIT_FACTOR * elapsed)
-        poller = select.poll()
-        poller.register(self._read, select.POLLIN)
-        chunks = []
-        while True:
+        deadline = time.monotonic() + max(MIN_WAIT, WAIT_FACTOR * (time.monotonic() - started))
+        while self._valid is None and not self._gone:
             left = deadline - time.monotonic()
-            if left <= 0 or not poller.poll(left * 1000):
-                return None  # no answer in time
-            chunk = os.read(self._read, 1 << 20)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
+            if left <= 0:
+                break
+            select.select([self._read], [], [], left)
+            self._receive()
+        return self._valid
 
-    def _reap(self, kill: bool) -> int:
-        pid, self.pid = self.pid, 0
-        if pid < 0:  # INLINE
-            return 0
-        if kill:
+    def _receive(self) -> None:
+        """Take in what the worker has sent so far, without waiting."""
+        if self._gone:
+            return
+        try:
+            while True:
+                chunk = os.read(self._read, 1 << 20)
+                if not chunk:  # it ended
+                    self.close()
+                    break
+                self._buffer += chunk
+        except BlockingIOError:
+            pass
+        except OSError:
+            self.close()
+        buffer = self._buffer
+        at = 0
+        try:
+            while len(buffer) - at >= 8:
+                size = int.from_bytes(buffer[at:at + 8], "little")
+                if len(buffer) - at - 8 < size:
+                    break
+                got = marshal.loads(buffer[at + 8:at + 8 + size])
+                at += 8 + size
+                if got.__class__ is bool:
+                    self._valid = got
+                else:
+                    self._facts[got[0]] = got[1]
+        except (ValueError, EOFError, TypeError, IndexError, KeyError):  # not what it sends: done here
+            self.close()
+            self._facts.clear()
+        del buffer[:at]
+
+    def close(self) -> None:
+        """This process needs the worker no more: it is killed and reaped."""
+        if not self._gone:
+            self._gone = True
             try:
-                os.kill(pid, 9)
+                os.kill(self._pid, 9)
             except OSError:
                 pass
-        while True:
             try:
-                _, status = os.waitpid(pid, 0)
-                return status
-            except InterruptedError:
-                continue
+                os.waitpid(self._pid, 0)
             except ChildProcessError:
-                return -1
-
-    def _close(self) -> None:
-        for fd in (self._read, self._write):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self._read = self._write = -1
-        try:
-            self._counters.release()
-            self._shared.close()
-        except (BufferError, ValueError):
-            pass
-
-    # -- the helper --------------------------------------------------------------------------------------
-
-    def _serve(self, work: Callable[[Helper], Any]) -> int:
-        # A collection would walk (and so copy, page by page) everything this process shares with its
-        # parent, for nothing: the helper's objects die with it.
-        gc.disable()
-        if FAULT == "exit":
-            return 3
-        if FAULT == "kill":
-            os.kill(os.getpid(), 9)
-        if FAULT == "hang":
-            time.sleep(60)
-        data = self._payload(work)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self._write, view):]
-        return 0
-
-    def _payload(self, work: Callable[[Helper], Any]) -> bytes:
-        """The marshalled result of `work(self)`, its length in front (a short read shows)."""
-        if FAULT == "raise":
-            raise RuntimeError("simulated")
-        payload = marshal.dumps(work(self) if FAULT != "wrong" else ("ok", 0, [1, 2]))
-        if FAULT == "garbage":
-            payload = os.urandom(len(payload) // 2 + 9)
-        data = len(payload).to_bytes(8, "little") + payload
-        if FAULT == "short":
-            data = data[:len(data) // 2]
-        return data
+                pass
+            os.close(self._read)
