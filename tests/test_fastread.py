@@ -24,7 +24,8 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 _SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CORPUS_FILES = [f for root in (CORPUS, _SHARED) if root.is_dir()
                 for f in sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml"))]
-GENERATED = 2000
+GENERATED = 2000  # the deep pass; the suite's test_generated takes the first SUITE_GENERATED
+SUITE_GENERATED = 600
 
 pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path needs libyaml's C parser")
 
@@ -142,8 +143,17 @@ def test_plain_kpt_lists_take_the_fast_path() -> None:
 
 
 def test_generated() -> None:
+    _generated(SUITE_GENERATED)
+
+
+@pytest.mark.deep
+def test_deep_generated() -> None:
+    _generated(GENERATED)
+
+
+def _generated(count: int) -> None:
     taken = plain = plain_taken = 0
-    for seed in range(GENERATED):
+    for seed in range(count):
         text, unmutated = case(seed)
         try:
             took = both(text, fork=seed % 10 == 0)  # on two cores for one in ten
@@ -153,7 +163,7 @@ def test_generated() -> None:
         plain += unmutated
         plain_taken += unmutated and took
     assert plain_taken == plain, (plain_taken, plain)  # every unmutated kpt-shaped list
-    assert taken >= GENERATED * 0.4, taken
+    assert taken >= count * 0.4, taken
 
 
 def _tree(node, seen=None) -> object:

@@ -20,7 +20,8 @@ from krm_fn.text.reader import read_stream
 from runner import _once, reading
 from test_fastread import CORPUS_FILES, _facts, _tree, scans, two_cores
 
-GENERATED = 800
+GENERATED = 800  # the deep pass; the suite's test_generated takes the first SUITE_GENERATED
+SUITE_GENERATED = 250
 
 pytestmark = pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="the fast path needs libyaml's C parser")
 
@@ -85,8 +86,17 @@ def test_corpus() -> None:
 
 
 def test_generated(tmp_path: Path) -> None:
+    _generated(SUITE_GENERATED, tmp_path)
+
+
+@pytest.mark.deep
+def test_deep_generated(tmp_path: Path) -> None:
+    _generated(GENERATED, tmp_path)
+
+
+def _generated(count: int, tmp_path: Path) -> None:
     taken = plain = plain_taken = 0
-    for seed in range(GENERATED):
+    for seed in range(count):
         text, unmutated = stream(seed)
         try:
             took = both(["-"], text, fork=seed % 10 == 0)  # on two cores for one in ten
@@ -102,7 +112,7 @@ def test_generated(tmp_path: Path) -> None:
         plain += unmutated
         plain_taken += unmutated and took
     assert plain_taken == plain, (plain_taken, plain)  # every plain stream
-    assert taken >= GENERATED * 0.3, taken
+    assert taken >= count * 0.3, taken
 
 
 def test_plain_streams_pass_as_text(monkeypatch) -> None:
