@@ -8,6 +8,7 @@ import pytest
 from krm_fn.text import yamlio
 
 from backends import BACKENDS
+from session_items import DESELECTED
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,6 +24,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deep:
         config.hook.pytest_deselected(items=deep)
         items[:] = [item for item in items if not item.get_closest_marker("deep")]
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Every deselected item, kept for tests/test_markers.py (which checks the markers of the whole session)."""
+    if items:
+        items[0].config.stash.setdefault(DESELECTED, []).extend(items)
 
 
 @pytest.fixture(params=BACKENDS)

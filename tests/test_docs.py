@@ -2,6 +2,7 @@
 runs, its links resolve, and it names nothing a reader of this repository does not have."""
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -181,11 +182,15 @@ def test_the_performance_table_is_the_benchmarks() -> None:
     assert bench.SIZE_HEADER in lines, "the table's header is not what bench/run.py prints"
     at = lines.index(bench.SIZE_HEADER)
     columns = bench.SIZE_HEADER.count("|") - 1
-    rows = [ln for ln in lines[at + 2:] if ln.startswith("|")]
+    rows = list(itertools.takewhile(lambda ln: ln.startswith("|"), lines[at + 2:]))
     assert rows and lines[at + 1] == "|" + "---:|" * columns
     for row in rows:
         assert row.count("|") - 1 == columns, row
-    assert text.count("\n| ") - len(rows) - 1 == 0, "one table only"
+    assert bench.BASELINE_HEADER in lines, "the before/after table's header is not what bench/run.py prints"
+    at = lines.index(bench.BASELINE_HEADER)
+    before_after = list(itertools.takewhile(lambda ln: ln.startswith("|"), lines[at + 2:]))
+    assert [ln.split("|")[1].strip() for ln in before_after][:1] == ["one Workspace"]
+    assert text.count("\n| ") - len(rows) - 1 - len(before_after) - 1 == 0, "the current table and the before/after one only"
 
 
 def test_the_performance_commands_use_real_flags() -> None:

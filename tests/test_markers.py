@@ -26,10 +26,28 @@ def test_e2e_marker_is_registered() -> None:
     assert re.search(r'^markers = \[.*"e2e: ', (ROOT / "pyproject.toml").read_text(), re.M)
 
 
-def test_not_e2e_leaves_out_exactly_the_e2e_folder() -> None:
+def test_the_e2e_marker_is_on_exactly_the_e2e_folder_of_this_session(request) -> None:
+    """Every test this session collected (run or deselected) carries the e2e marker exactly when it lives in
+    tests/e2e/, so `-m "not e2e"` leaves out that folder and nothing else. A session without tests/e2e/ (one
+    file run alone) collects the suite in a process instead (_not_e2e_leaves_out_exactly_the_e2e_folder)."""
+    from session_items import DESELECTED
+    items = [*request.session.items, *request.config.stash.get(DESELECTED, [])]
+    e2e = ROOT / "tests" / "e2e"
+    under = {i.nodeid for i in items if e2e in Path(i.path).parents}
+    if len(under) < 20:
+        _not_e2e_leaves_out_exactly_the_e2e_folder()
+        return
+    assert {i.nodeid for i in items if i.get_closest_marker("e2e")} == under
+    assert {Path(t.split("::")[0]).name for t in under} >= {"test_e2e_kpt.py", "test_e2e_kustomize.py",
+                                                            "test_e2e_argocd.py", "test_e2e_flux.py",
+                                                            "test_e2e_packaging.py"}
+
+
+def _not_e2e_leaves_out_exactly_the_e2e_folder() -> None:
     """One collection of the whole suite: `-m "not e2e"` keeps nothing of tests/e2e/ and deselects exactly
     as many tests as tests/e2e/ holds (so nothing else); all of tests/e2e/ is marked e2e. (--deep keeps the
-    deep passes in, so that only the marker deselects.)"""
+    deep passes in, so that only the marker deselects.) Run by the test above when its session has no
+    tests/e2e/."""
     quick, left_out = collected("--deep", "-m", "not e2e")
     e2e, none = collected("--deep", "-m", "e2e", "tests/e2e")
     assert quick and e2e and none == 0
