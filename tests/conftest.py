@@ -11,6 +11,14 @@ from backends import BACKENDS
 from session_items import DESELECTED
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The suite starts the function in hundreds of processes: compile the package's bytecode once, as an
+    install does, so that where PYTHONDONTWRITEBYTECODE=1 is set each of them does not compile it anew."""
+    import compileall
+    from pathlib import Path
+    compileall.compile_dir(str(Path(__file__).resolve().parent.parent / "krm_fn"), quiet=1)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--deep", action="store_true",
                      help="also run the tests marked deep (the long property passes; .ci/run runs them)")
