@@ -16,7 +16,8 @@ from .plan import plan
 from .stages import placement
 from .text import streams, yamlio
 from .text.edits import Changes
-from .text.reader import InputError, Item, ResourceList, child, read_resource_list, read_stream, scalar
+from .text.reader import read_resource_list, read_stream
+from .text.items import InputError, Item, ResourceList, child, scalar
 from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
 from .text.writer import write_resource_list, write_stream
 

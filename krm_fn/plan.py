@@ -29,7 +29,7 @@ from .stages.prometheus_rules import prometheus_rules
 from .stages.rollout_notes import rollout_notes
 from .stages.shape import duplicates, shape_errors, stray_kustomize_files, unreadable
 from .text.edits import Changes
-from .text.reader import Item
+from .text.items import Item
 from .text.results import Result, Severity, has_errors
 
 Stage = Callable[[Index, Settings, Plan], Step]

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from krm_fn.text.reader import Item, read_resource_list, read_stream
+from krm_fn.text.reader import read_resource_list, read_stream
+from krm_fn.text.items import Item
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 # The smallest enabled input, as a whole ResourceList: what start-up tests run.

@@ -7,7 +7,8 @@ import pytest
 
 from krm_fn.model.config import resolve_settings
 from krm_fn.plan import plan
-from krm_fn.text.reader import Item, read_resource_list
+from krm_fn.text.reader import read_resource_list
+from krm_fn.text.items import Item
 
 
 def _resource_list(orphans: int, others: int) -> bytes:
@@ -67,7 +68,7 @@ def test_what_the_scanner_passed_is_not_composed_to_look_for_a_name(c_backend, m
     retired ConfigMap's name. One that spells the name with an escape was composed by the scanner's
     doubt, and is found."""
     from krm_fn.text import fastread, yamlio
-    from krm_fn.text.reader import Item
+    from krm_fn.text.items import Item
     from runner import reading, run
     from test_fastread import scans
     if not yamlio.C_AVAILABLE:

@@ -9,14 +9,15 @@ import jsonpatch
 import pytest
 import yaml
 
+from krm_fn.text import items
 from krm_fn.text import reader, textedit, yamlio
 from krm_fn.text.textedit import Unsupported, apply_text_edits, edit_item
 from build import add, rep, rm
 
 
-def item_of(text: str) -> reader.Item:
+def item_of(text: str) -> items.Item:
     """A standalone document as an Item (region = the whole mapping, column 0)."""
-    return reader.make_item(0, yamlio.compose(text), text)
+    return items.make_item(0, yamlio.compose(text), text)
 
 
 def edit(text: str, ops: list[dict]) -> str:

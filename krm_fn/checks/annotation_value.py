@@ -20,7 +20,7 @@ import yaml
 from ..domain.kinds import Path, dotted
 from ..model.index import Workload
 from ..model.report import goquote
-from ..text.reader import child
+from ..text.items import child
 from ..text.results import Finding
 
 ID = "annotation-value"

@@ -11,7 +11,7 @@ import posixpath
 import yaml
 
 from ..text import krm
-from ..text.reader import Item, child, scalar
+from ..text.items import Item, child, scalar
 
 
 # kustomize's names for its config file (kustomize's konfig.RecognizedKustomizationFileNames).

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from ..text.edits import Added, Changes, Ops
 from ..text.patch import apply_ops
-from ..text.reader import Item
+from ..text.items import Item
 from ..text.results import Result
 from .index import Workload, annotation_value
 

@@ -15,7 +15,7 @@ from ..domain import constants as C
 from ..domain import kinds
 from ..domain.derived import FROM_NOTHING, FROM_SOURCE
 from ..domain.kinds import Path
-from ..text.reader import Item
+from ..text.items import Item
 from .index import Index, PlainWorkload, Workload, is_derived
 
 DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value

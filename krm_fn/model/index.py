@@ -14,7 +14,7 @@ from ..domain import kinds, plain_kinds
 from ..domain.kinds import KindSpec
 from ..domain.plain_kinds import WorkloadKind
 from ..text import krm
-from ..text.reader import Item, ItemError
+from ..text.items import Item, ItemError
 from ..text.results import ResourceRef
 
 ABSENT = object()

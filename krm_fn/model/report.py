@@ -8,7 +8,7 @@ import yaml
 
 from ..text import krm
 from ..text.quoting import goquote
-from ..text.reader import Item, child
+from ..text.items import Item, child
 from ..text.results import Result, Severity
 from .index import ref_of
 

@@ -32,7 +32,7 @@ from ..domain import kinds
 from ..domain.derived import content_hash
 from ..domain.inference_config import DATA_KEY
 from ..text import krm
-from ..text.reader import Item
+from ..text.items import Item
 from ..text.results import Result, Severity
 from .config import Settings, version_tuple
 from .decisions import source_of

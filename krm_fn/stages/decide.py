@@ -24,7 +24,7 @@ from ..model.config import Settings
 from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
 from ..model.index import Index, Workload
 from ..model.report import about, q
-from ..text.reader import ItemError
+from ..text.items import ItemError
 from ..text.results import Result, Severity
 
 FINDINGS = {

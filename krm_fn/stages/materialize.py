@@ -22,7 +22,7 @@ from ..model.report import about, q
 from ..text import krm
 from ..text.edits import Added
 from ..text.patch import apply_ops
-from ..text.reader import Item, ItemError
+from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
 
 FINDINGS = {

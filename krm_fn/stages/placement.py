@@ -16,7 +16,7 @@ from ..model.index import Index, is_derived, is_derived_rule
 from ..model.report import where
 from ..text import krm
 from ..text.edits import Changes
-from ..text.reader import Item
+from ..text.items import Item
 from ..text.results import Result, Severity
 
 FINDINGS = {

@@ -22,7 +22,7 @@ from ..model.config import Settings
 from ..model.decisions import Speculates
 from ..model.index import Index
 from ..model.report import about
-from ..text.reader import Item
+from ..text.items import Item
 from ..text.results import Finding, Result, Severity
 
 # The findings of plan_workload that tell of a change it makes (validate mode says they are not written).

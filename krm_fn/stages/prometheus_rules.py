@@ -34,7 +34,7 @@ from ..model.decisions import Inject, NotVisible, Override, Speculates
 from ..model.index import Index, Workload, is_derived_rule, is_rule
 from ..model.report import about, q
 from ..text.edits import Added
-from ..text.reader import Item, ItemError
+from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
 
 if TYPE_CHECKING:

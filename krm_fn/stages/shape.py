@@ -9,7 +9,7 @@ from ..domain.localconfig import file_name, is_function_config, is_kustomization
 from ..model.index import ref_of
 from ..model.report import about, q, where
 from ..text import krm
-from ..text.reader import Item, duplicate_key
+from ..text.items import Item, duplicate_key
 from ..text.results import Result, Severity
 
 # Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written

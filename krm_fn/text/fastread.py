@@ -10,7 +10,7 @@ function is composed: anything the scanner is not sure of, and every item the st
 
 `scan(text)` answers None wherever its assumptions do not hold (CR or Unicode line breaks, anchors
 shared between items …); the reader then composes every item and alone words every error. An item read
-here is a reader.Item like any other: its facts as text, its node composed from its lines when asked for. A list the
+here is an items.Item like any other: its facts as text, its node composed from its lines when asked for. A list the
 line scanner does not read (flow entries, JSON, entries not at column 0, a `kind: List` among render's
 documents) is split into its entries by the parser's events (`_split_items`), and its entries composed a
 run at a time; an entry no stage looks into keeps its facts, not its node: the node tree of a whole list
@@ -35,8 +35,7 @@ import yaml
 
 from . import krm
 from . import yamlio
-from .reader import (InputError, Item, ResourceList, _is_envelope, _refuse_duplicates, check_envelope,
-    duplicate_key, envelope, make_item)
+from .items import InputError, Item, ResourceList, _is_envelope, _refuse_duplicates, check_envelope, duplicate_key, envelope, make_item
 
 # Deeper indentation than this could nest past yamlio.MAX_DEPTH without the scanner counting levels.
 _MAX_COLUMN = 120
@@ -94,7 +93,7 @@ _REFUSED = (_Fallback, InputError, yaml.YAMLError, RecursionError, AssertionErro
 
 def _key(text: str) -> str:
     """A key's value as the duplicate-key check compares keys: by text, not tag, as go-yaml v3 and
-    reader.duplicate_key do (`1` and `'1'` are one key). The key patterns admit no escapes in quotes."""
+    items.duplicate_key do (`1` and `'1'` are one key). The key patterns admit no escapes in quotes."""
     return text[1:-1] if text[0] == '"' or text[0] == "'" else text
 
 

@@ -19,7 +19,7 @@ import yaml
 
 from . import pointer, yamlio
 from .patch import apply_ops
-from .reader import Item
+from .items import Item
 from .runs import common_ends
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
 

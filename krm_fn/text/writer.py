@@ -14,7 +14,7 @@ import yaml
 from . import krm
 from . import pointer, yamlio
 from .edits import Changes
-from .reader import InputError, Item, ItemError, ResourceList, Stream, sharing_anchors
+from .items import InputError, Item, ItemError, ResourceList, Stream, sharing_anchors
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable

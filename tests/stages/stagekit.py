@@ -6,7 +6,8 @@ from typing import Any, Callable
 from krm_fn.model.changes import Plan, Step
 from krm_fn.model.config import Settings
 from krm_fn.model.index import Index, build_index
-from krm_fn.text.reader import Item, read_resource_list
+from krm_fn.text.reader import read_resource_list
+from krm_fn.text.items import Item
 
 SETTINGS = Settings()
 

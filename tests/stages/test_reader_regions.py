@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from krm_fn.text import reader, yamlio
+from krm_fn.text import items, reader, yamlio
 
 ENVELOPE = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 
@@ -97,8 +97,8 @@ def test_child_and_scalar_read_strings_only(backend):
     assert isinstance(yamlio.child(node, "a"), yaml.ScalarNode) and yamlio.child(node, "zz") is None
 
 
-def test_reader_re_exports_the_node_helpers():
-    """Stages that read items keep importing them from reader: one definition, in yamlio."""
+def test_items_re_exports_the_node_helpers():
+    """Stages that read items keep importing them from the items module: one definition, in yamlio."""
     for name in ("child", "scalar", "node_end", "line_start", "line_end", "column_of", "searchable", "ends_line",
                  "newline_of"):
-        assert getattr(reader, name) is getattr(yamlio, name)
+        assert getattr(items, name) is getattr(yamlio, name)

@@ -16,6 +16,7 @@ import jsonpatch
 import pytest
 import yaml
 
+from krm_fn.text import items
 from krm_fn.text import reader, writer, yamlio
 from krm_fn.text.edits import Changes
 from krm_fn.domain.plain_workloads import kind_of, plan_workload
@@ -35,8 +36,8 @@ LWS_LEADER = ('command:\n  - sh\n  - -c\n  - "bash multi-node-serving.sh leader 
               '     python3 -m vllm.entrypoints.openai.api_server --port 8080"\nresources: {}\n')
 
 
-def item_of(text: str) -> reader.Item:
-    return reader.make_item(0, yamlio.compose(text), text)
+def item_of(text: str) -> items.Item:
+    return items.make_item(0, yamlio.compose(text), text)
 
 
 def edit(text: str, ops: list[dict]) -> str:
