@@ -2,14 +2,12 @@
 them (tools/vllm_argv.py reads `ServeSubcommand().subparser_init(...)._actions`; tests/vllm_argv.json's
 `facts`): those that take no value (argparse `nargs == 0`: store_true, BooleanOptionalAction) and the others.
 
-vllm_releases.takes_no_value reads it for what its own list (NO_VALUE_OPTIONS) does not name: short options
-(`-ep`), and abbreviations. vLLM's FlexibleArgumentParser leaves argparse's `allow_abbrev` on (no release
+vllm_releases.takes_no_value reads it for every option, short ones (`-ep`) and abbreviations too. vLLM's FlexibleArgumentParser leaves argparse's `allow_abbrev` on (no release
 sets it), so `--trust-remote` is `--trust-remote-code` when no other option starts so; the word after a
 flag without a value is the next argument, the model of `vllm serve --trust-remote MODEL`. An option with
 an attached value (`-O3`, argparse's single-dash form) takes none from the next word either.
 
-Loaded only when an argument is not in NO_VALUE_OPTIONS (most are exact names): generated, do not edit
-between the markers; `python tools/vllm_argv.py --python tests/vllm_argv.json` rewrites it.
+Loaded when a plain workload's command is read: generated, do not edit between the markers; `python tools/vllm_argv.py --python tests/vllm_argv.json` rewrites it.
 """
 from __future__ import annotations
 

@@ -82,65 +82,18 @@ KSERVE_ENCODER_TASKS = frozenset({"sequence_classification", "token_classificati
                                   "text_embedding"})
 
 # Options of `vllm serve` that take no value, so the word after them is the next argument (the model, when
-# it is written after the options): the bool fields of vLLM's config dataclasses, EngineArgs and FrontendArgs
-# (BooleanOptionalAction, `--no-X` too) and the store_true flags, of 0.10.2, 0.14.1, 0.22.1 and 0.27.0 (a
-# regular expression over vllm/config/*.py, vllm/engine/arg_utils.py, vllm/entrypoints/openai/cli_args.py),
-# with the older frontend flags --disable-log-requests, --enable-reasoning, --disable-frontend-multiprocessing.
-NO_VALUE_OPTIONS = frozenset("--" + name for name in (
-    "aggregate-engine-logging", "allow-credentials", "allow-deprecated-quantization", "assume-32-bit-indexing",
-    "async-scheduling", "bias-enabled", "calculate-kv-scales", "capture-torch-profiler", "chunked-prefill-enabled",
-    "cohere-is-reasoning-model", "compile-mm-encoder", "cudagraph-copy-inputs", "cudagraph-metrics",
-    "cudagraph-mm-encoder", "cudagraph-specialize-lora", "data-parallel-external-lb", "data-parallel-hybrid-lb",
-    "data-parallel-multi-port-external-lb", "detailed-trace-annotation", "disable-additional-properties",
-    "disable-any-whitespace", "disable-async-output-proc", "disable-cascade-attn", "disable-chunked-mm-input",
-    "disable-custom-all-reduce", "disable-fallback", "disable-fastapi-docs", "disable-flashinfer-prefill",
-    "disable-flashinfer-q-quantization", "disable-frontend-multiprocessing", "disable-hybrid-kv-cache-manager",
-    "disable-log-requests", "disable-log-stats", "disable-logprobs", "disable-mm-preprocessor-cache",
-    "disable-nccl-for-dp-synchronization", "disable-padded-drafter-batch", "disable-sliding-window",
-    "disable-uvicorn-access-log", "eliminate-noops", "enable-async-tp", "enable-attn-fusion",
-    "enable-auto-tool-choice", "enable-bf16x3-router-gemm", "enable-chunked-prefill", "enable-chunked-processing",
-    "enable-cumem-allocator", "enable-cutedsl-warmup", "enable-dbo", "enable-elastic-ep",
-    "enable-ep-weight-filter", "enable-eplb", "enable-expert-parallel", "enable-fault-tolerance",
-    "enable-fi-allreduce-fusion", "enable-flash-late-interaction", "enable-flashinfer-autotune",
-    "enable-force-include-usage", "enable-fusion", "enable-in-reasoning", "enable-jit-warmup",
-    "enable-kv-cache-events", "enable-layerwise-nvtx-tracing", "enable-log-deltas", "enable-log-outputs",
-    "enable-log-requests", "enable-logging-iteration-details", "enable-lora", "enable-lora-bias",
-    "enable-mamba-cache-stochastic-rounding", "enable-mfu-metrics", "enable-mixed-moe-lora-format",
-    "enable-mm-embeds", "enable-mm-processor-stats", "enable-moe-shared-loras",
-    "enable-multimodal-encoder-data-parallel", "enable-noop", "enable-offline-docs", "enable-per-request-metrics",
-    "enable-permute-local-kv", "enable-prefix-caching", "enable-prompt-embeds", "enable-prompt-tokens-details",
-    "enable-qk-norm-rope-fusion", "enable-reasoning", "enable-request-id-headers", "enable-return-routed-experts",
-    "enable-sequence-parallelism", "enable-server-load-tracking", "enable-sleep-mode", "enable-sp",
-    "enable-ssl-refresh", "enable-stochastic-rounding", "enable-tokenizer-info-endpoint",
-    "enable-tower-connector-lora", "enforce-eager", "eplb-log-balancedness", "evaluate-guards",
-    "exclude-tools-when-tool-choice-none", "fail-on-environ-validation", "fast-moe-cold-start",
-    "fully-sharded-loras", "fuse-act-padding", "fuse-act-quant", "fuse-allreduce-rms", "fuse-attn-quant",
-    "fuse-gemm-comms", "fuse-minimax-qk-norm", "fuse-mla-dual-rms-norm", "fuse-norm-quant",
-    "fuse-qk-norm-rope-kvcache", "fuse-rope-kvcache", "fuse-rope-kvcache-cat-mla", "grpc",
-    "guided-decoding-disable-additional-properties", "guided-decoding-disable-any-whitespace",
-    "guided-decoding-disable-fallback", "headless", "ignore-frontend", "interleave-mm-strings",
-    "ir-enable-torch-wrap", "is-attention-free", "is-moe-model", "is-multimodal-model", "jit-monitor-verbose",
-    "kv-cache-metrics", "kv-sharing-fast-prefill", "language-model-only", "log-balancedness", "log-error-stack",
-    "mm-encoder-only", "normalize", "numa-bind", "parallel-drafting", "ray-workers-use-nsight",
-    "return-tokens-as-token-ids", "scheduler-reserve-full-isl", "send-delta-data", "skip-mm-profiling",
-    "skip-tokenizer-init", "sparse-mla-force-mqa", "specialize-active-lora", "to-bool", "to-int", "tokens-only",
-    "torch-profiler-dump-cuda-time-total", "torch-profiler-record-shapes", "torch-profiler-use-gzip",
-    "torch-profiler-with-flops", "torch-profiler-with-memory", "torch-profiler-with-stack", "trust-remote-code",
-    "trust-request-chat-template", "use-activation", "use-async", "use-async-output-proc", "use-cudagraph",
-    "use-cudnn-prefill", "use-fp4-indexer-cache", "use-fp64-gumbel", "use-heterogeneous-vocab", "use-inductor",
-    "use-inductor-graph-partition", "use-local-argmax-reduction", "use-non-causal", "use-prefill-decode-attention",
-    "use-prefill-query-quantization", "use-replayssm", "use-tqdm-on-load", "use-trtllm-attention",
-    "use-trtllm-ragged-deepseek-prefill", "user-specified-block-size", "user-specified-mamba-block-size", "warn",
-)) | {"-h", "--help", "--version"}
+# it is written after the options): vllm_options.NO_VALUE, read from the parser of every release 0.10.2-0.33.0;
+# here only what that table cannot hold: `--version`, and a flag of the releases before 0.10.2
+# (`--enable-reasoning`, 0.8-0.9's frontend), whose servers the function still writes for.
+OLDER_NO_VALUE = frozenset({"--version", "--enable-reasoning"})
 
 
 def takes_no_value(option: str) -> bool:
     """Whether `option` (dashes, no `=value`) is a vLLM flag without a value, the next word not its value:
-    a flag of NO_VALUE_OPTIONS, else (vllm_options, every release's parser) a short flag (`-ep`), a short
-    option with its value attached (`-O3`), or an abbreviation argparse resolves to flags only
-    (`--trust-remote`)."""
+    a flag of vllm_options (every release's parser) or OLDER_NO_VALUE, a short option with its value attached
+    (`-O3`), or an abbreviation argparse resolves to flags only (`--trust-remote`)."""
     name = "--" + option[2:].replace("_", "-") if option.startswith("--") else option
-    if name in NO_VALUE_OPTIONS or (name.startswith("--no-") and "--" + name[5:] in NO_VALUE_OPTIONS):
+    if name in OLDER_NO_VALUE:
         return True
     from .vllm_options import NO_VALUE, VALUE
     if name in NO_VALUE or name in VALUE:
