@@ -1,6 +1,8 @@
 """The package's records are the standard library's forms, not a second `dataclasses`: value records are
-`typing.NamedTuple`s, records that need identity, a cache, subclasses or mutable state are plain classes with
-`__slots__` and their own `__init__`. (dataclasses itself stays out of every start: tests/test_startup.py.)"""
+subclasses of a `collections.namedtuple` (typing.NamedTuple would import typing and compile every field's
+annotation at start-up), with each field's type written as an annotation in the class; records that need
+identity, a cache, subclasses or mutable state are plain classes with `__slots__` and their own `__init__`.
+(dataclasses and typing stay out of every start: tests/test_startup.py.)"""
 from __future__ import annotations
 
 import ast
@@ -39,7 +41,7 @@ def _imports_record(path: Path) -> bool:
 
 def test_no_module_builds_records_with_a_dataclasses_of_its_own():
     importers = {m for m, p in MODULES.items() if _imports_record(p)}
-    assert importers <= NOT_YET, f"use typing.NamedTuple or a plain class with __slots__: {sorted(importers - NOT_YET)}"
+    assert importers <= NOT_YET, f"use collections.namedtuple or a plain class with __slots__: {sorted(importers - NOT_YET)}"
     if not importers:
         assert not RECORD.exists(), "nothing imports krm_fn/text/record.py any more: delete it"
 
@@ -72,6 +74,15 @@ def test_every_record_class_is_a_standard_form():
     assert len(NAMED_TUPLES) >= 20, sorted(NAMED_TUPLES)  # the probe finds them
     odd = [name for name, cls in CLASSES.items() if hasattr(cls, "__record_fields__")]
     assert odd == []
+
+
+@pytest.mark.parametrize("name", sorted(NAMED_TUPLES))
+def test_a_named_tuples_annotations_name_its_fields_in_order(name):
+    """The class body's annotations are the fields' types for a reader: they name exactly the tuple's
+    fields, in order, and the class adds no instance dictionary (`__slots__ = ()`)."""
+    cls = NAMED_TUPLES[name]
+    assert tuple(vars(cls).get("__annotations__", {})) == cls._fields
+    assert vars(cls).get("__slots__") == ()
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_TUPLES))

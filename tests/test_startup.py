@@ -1,5 +1,6 @@
 """A lean start: KRM function mode (no arguments, what runs on every render) imports only what it uses,
-compiles no code but typing.NamedTuple's, and the entry point exits without tearing the interpreter down.
+compiles no code but collections.namedtuple's and no pattern it does not use, and the entry point exits
+without tearing the interpreter down.
 
 Checked in a fresh interpreter started with -S, so that nothing a site hook or an editable install's
 finder imports (pathlib, contextlib, …) hides what the package itself imports. The figures are in the
@@ -31,15 +32,18 @@ STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[
 # (a non-blocking stdin or stdout).
 NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fnmatch", "urllib.parse", "select"]
 # What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (the records are
-# typing.NamedTuple or plain classes with __slots__; typing is imported anyway).
-NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize"]
+# collections.namedtuple subclasses or plain classes with __slots__); typing (about 5 ms: the hints are strings,
+# imported only for a type checker); hashlib, which loads OpenSSL (3.7 MiB and about 4 ms: the content hash is
+# CPython's own SHA-256).
+NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
 # reader.SCAN_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
 LAZY = ["krm_fn.text.fastread", "krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
-HINT = ("a module imports what start-up avoids: typing.NamedTuple or a plain class with __slots__ for a dataclass; "
+HINT = ("a module imports what start-up avoids: collections.namedtuple or a plain class with __slots__ for a dataclass, "
+        "`if TYPE_CHECKING:` for typing's names; "
         "commands' imports go inside the function that needs them (`python -X importtime` names the importer)")
 
 PROBE = """
@@ -135,22 +139,52 @@ def test_render_imports_none_of_what_no_run_needs():
     assert "pathlib" not in got["imported"], "a stream on stdin needs no paths: import pathlib where files are read"
 
 
-# What typing.NamedTuple compiles per class: collections.namedtuple's `__new__` (one `lambda _cls, a, b: …`)
-# and each field's annotation, a string under `from __future__ import annotations` (typing.ForwardRef).
+# What collections.namedtuple compiles per class: its `__new__` (one `lambda _cls, a, b: …`).
 _NAMEDTUPLE_NEW = re.compile(r"lambda _cls, [\w, ]*: _tuple_new\(_cls, \([\w, ]*\)\)")
-_ANNOTATION = re.compile(r"[\w.\[\]| ,]+")  # names, dots, brackets, `|`, commas, `...`
 
 
 def test_a_krm_run_compiles_nothing_but_what_named_tuples_compile():
     """No `exec`, `eval` or `compile` of source while the package is imported and runs, but what
-    typing.NamedTuple compiles: no method body, as dataclasses (five or six per class, with inspect behind
-    them) or an `exec` of a hand-built `__init__` compile. The audit hook sees each one."""
+    collections.namedtuple compiles: no method body, as dataclasses (five or six per class, with inspect
+    behind them) or an `exec` of a hand-built `__init__` compile, and no annotation (typing.NamedTuple
+    compiles each one). The audit hook sees each one."""
     got = _probe([], ONE_WORKSPACE, audit=True)
     assert got["code"] == 0, got["err"]
     tuples = [c for c in got["compiled"] if _NAMEDTUPLE_NEW.fullmatch(c)]
     assert tuples, "the probe sees the named tuples' compiles"
-    other = [c for c in got["compiled"] if c not in tuples and not _ANNOTATION.fullmatch(c)]
-    assert other == [], "code compiled at run time (dataclasses? exec?): use typing.NamedTuple or a plain class"
+    other = [c for c in got["compiled"] if c not in tuples]
+    assert other == [], "code compiled at run time (dataclasses? exec?): use collections.namedtuple or a plain class"
+
+
+def _compiles_at_import(path: Path) -> list[str]:
+    """The module-level statements of a module that call re.compile (on any line of the statement)."""
+    import ast
+    found = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if any(isinstance(n, ast.Call) and ast.unparse(n.func) == "re.compile" for n in ast.walk(node)) \
+                and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_what_a_one_workspace_run_imports_compiles_no_pattern_at_import():
+    """Patterns are strings where a one-Workspace run loads them, compiled at their first use through re's
+    own cache (`re.fullmatch(_LABEL, name)`): 2-3 ms of start-up were patterns that run never used."""
+    got = _probe([], ONE_WORKSPACE)
+    assert got["code"] == 0, got["err"]
+    modules = [m for m in got["imported"] if m.startswith("krm_fn")]
+    assert len(modules) > 30, modules  # the probe sees the package
+    paths = [ROOT / (m.replace(".", "/") + ("/__init__.py" if (ROOT / m.replace(".", "/")).is_dir() else ".py"))
+             for m in modules]
+    assert [found for p in paths for found in _compiles_at_import(p)] == []
+
+
+@pytest.mark.parametrize("case", ["plain-deployment", "monitoring-one-namespace", "findings-disable-warning"])
+def test_no_run_imports_typing_or_openssl(case):
+    """The lazily loaded parts keep the rule too: a plain vLLM workload, a PrometheusRule, a `disable`."""
+    got = _probe([], _fixture(case))
+    assert got["code"] in (0, 1), got["err"]
+    assert [m for m in NEVER if m in got["imported"]] == [], HINT
 
 
 @pytest.mark.parametrize("argv, stdin, code, words", [

@@ -9,7 +9,7 @@ import re
 # U+001F, which Go does not.
 GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
            "\u2028\u2029\u202f\u205f\u3000"
-_SPACES = re.compile(f"[{re.escape(GO_SPACE)}]+")
+_SPACES = f"[{re.escape(GO_SPACE)}]+"
 
 
 def go_lower(text: str) -> str:
@@ -24,7 +24,7 @@ def go_trim_space(text: str) -> str:
 
 def go_fields(text: str) -> list[str]:
     """strings.Fields: the runs between Go's white space."""
-    return [f for f in _SPACES.split(text) if f]
+    return [f for f in re.split(_SPACES, text) if f]
 
 
 class DurationError(ValueError):

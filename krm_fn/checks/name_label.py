@@ -53,8 +53,8 @@ FINDINGS = {"SD128": "a Workspace, InferenceSet or MultiRoleInference name that 
 
 _LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 # Go's MatchString with ^…$ anchors the whole text (Python's `$` would also take a final line break).
-_LABEL = re.compile(_LABEL_FMT)
-_SUBDOMAIN = re.compile(_LABEL_FMT + r"(\." + _LABEL_FMT + ")*")
+_LABEL = _LABEL_FMT
+_SUBDOMAIN = _LABEL_FMT + r"(\." + _LABEL_FMT + ")*"
 # The usual name is decided without a pattern (compiling one is a share of every start).
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _LABEL_CHARS = _ALNUM | {"-"}
@@ -72,8 +72,8 @@ def label_errors(value: str) -> list[str]:
     errs = []
     if len(value.encode("utf-8", "surrogatepass")) > _MAX_LENGTH:
         errs.append(f"must be no more than {_MAX_LENGTH} characters")
-    if not _LABEL.fullmatch(value):
-        if _SUBDOMAIN.fullmatch(value):
+    if not re.fullmatch(_LABEL, value):
+        if re.fullmatch(_SUBDOMAIN, value):
             errs.append("must not contain dots")
         else:
             errs.append(f"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '{_LABEL_FMT}')")

@@ -6,18 +6,29 @@ and therefore rolls its pods (KAITO hashes `inference`; it does not watch Config
 from __future__ import annotations
 
 import copy
-from hashlib import sha256
 import itertools
 import json
 import posixpath
 import re
-
 from collections.abc import Iterator
-from typing import Any
+
+# CPython's own SHA-256, which hashlib falls back to: the same digest without loading OpenSSL, whose library
+# costs 3.7 MiB of memory and about 4 ms of a one-Workspace run (docs/performance.md).
+try:
+    from _sha2 import sha256  # Python 3.12 and later
+except ImportError:
+    try:
+        from _sha256 import sha256  # Python 3.10 and 3.11
+    except ImportError:  # a build without CPython's own hashes
+        from hashlib import sha256
 
 from ..text import krm
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_NAME = 253
 HASH_LEN = 10
@@ -63,9 +74,9 @@ def _dns_part(text: str, limit: int) -> str:
 
 # What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
 # (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
-FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
+FROM_SOURCE = r"(?P<source>.+)-specdec-[0-9a-f]{10}"
 # … or `specdec-<method>-<hash>`.
-FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
+FROM_NOTHING = r"specdec-[a-z0-9.-]+-[0-9a-f]{10}"
 
 
 def derived_name(source: str | None, method: str, content: dict) -> str:

@@ -32,13 +32,17 @@ emitted whole (losing comments, never meaning).
 
 from __future__ import annotations
 
+from collections import namedtuple
 import re
-from typing import Any, NamedTuple
 
 import yaml
 
 from ..text import pointer, textedit, yamlio
 from ..text.quoting import goquote
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 DATA_KEY = "inference_config.yaml"
 VLLM_KEY = "vllm"
@@ -61,13 +65,17 @@ class InferenceConfigError(ValueError):
         self.column = column
 
 
-class Inspection(NamedTuple):
+class Inspection(namedtuple(
+        "Inspection", "has_speculative_config speculative_config_value has_underscore_spelling other_spellings underscore_value",
+        defaults=((), None))):
     has_speculative_config: bool
     speculative_config_value: object
     has_underscore_spelling: bool
     # Keys vLLM reads as the same flag: `speculative_config`, dotted `speculative-config.<field>` …
-    other_spellings: tuple[str, ...] = ()
-    underscore_value: object = None
+    other_spellings: tuple[str, ...]
+    underscore_value: object
+
+    __slots__ = ()
 
     @property
     def overrides(self) -> bool:

@@ -28,10 +28,10 @@ Where the estimator raises (GPU memory too small, a MIG slice) KAITO refuses the
 """
 from __future__ import annotations
 
+from collections import namedtuple
 import math
 import re
 
-from typing import NamedTuple
 from .presets import canonical
 
 GIB = 1 << 30
@@ -169,7 +169,7 @@ MODELS: tuple[tuple[str, str, int, int, int, int, int, int, int], ...] = (
 
 _SKUS = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in SKUS}
 _MODELS = {m[0].lower(): m for m in MODELS}
-_QUANTITY = re.compile(r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?")
+_QUANTITY = r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?"
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 
@@ -180,7 +180,7 @@ def quantity_bytes(text: str) -> int:
     number = text[:-2] if suffix else text
     whole, dot, fraction = number.partition(".")
     if not (whole.isascii() and whole.isdigit() and (not dot or (fraction.isascii() and fraction.isdigit()))):
-        m = _QUANTITY.fullmatch(text)
+        m = re.fullmatch(_QUANTITY, text)
         if m is None:
             raise ValueError(f"not a quantity: {text!r}")
         whole, _, fraction = m.group(1).partition(".")
@@ -190,21 +190,23 @@ def quantity_bytes(text: str) -> int:
     return int(whole) * unit + -(-int(fraction or "0") * unit // 10 ** len(fraction))
 
 
-class GPUs(NamedTuple):
+class GPUs(namedtuple("GPUs", "instance_type cloud count memory")):
     instance_type: str   # as KAITO's table spells it
     cloud: str
     count: int
     memory: int          # bytes, the whole node
+    __slots__ = ()
 
     @property
     def memory_gib(self) -> float:
         return self.memory / GIB
 
 
-class Model(NamedTuple):
+class Model(namedtuple("Model", "name size bytes_per_token")):
     name: str            # as the catalog spells it
     size: int            # weight bytes (modelFileSize)
     bytes_per_token: int
+    __slots__ = ()
 
 
 def gpus_of(instance_type: str) -> GPUs | None:

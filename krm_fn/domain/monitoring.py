@@ -57,8 +57,8 @@ only where the monitor copies them.
 from __future__ import annotations
 
 import bisect
+from collections import namedtuple
 import re
-from typing import NamedTuple
 from collections.abc import Iterable
 
 from . import constants as C
@@ -98,16 +98,17 @@ KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
 KNATIVE_LONGEST_PREDICTOR = 63 - len("-00001-deployment")
 
 
-class Monitored(NamedTuple):
+class Monitored(namedtuple("Monitored", "kind name variant predictor canaries", defaults=("", "", ()))):
     """A watched top-level workload: a Workspace, an InferenceSet or a MultiRoleInference, or a plain vLLM
     workload (plain_kinds.KINDS); `variant`: KAITO_DEPLOYMENT, or a KServe deployment mode ("": both)."""
 
     kind: str
     name: str
-    variant: str = ""
+    variant: str
     # An InferenceService's `spec.predictor.name` and its canaries' `predictor.name` (KServe v0.20).
-    predictor: str = ""
-    canaries: tuple[str, ...] = ()
+    predictor: str
+    canaries: tuple[str, ...]
+    __slots__ = ()
 
 
 def _literal(name: str) -> str:

@@ -9,7 +9,7 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from ..text.results import Finding, Severity
 from ..text.runs import common_ends
@@ -24,6 +24,10 @@ from .vllm_model import unknowable
 from .vllm_releases import image_release
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import decide_model, unknowable
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 FINDINGS = {
     "SD720": "opt-in annotation set in two places with different values",
@@ -110,12 +114,14 @@ def _annotation_field(path: Path) -> str:
     return dotted(path) + f"[{C.ENABLE_ANNOTATION}]"
 
 
-class OptIn(NamedTuple):
+class OptIn(namedtuple("OptIn", "value path conflict", defaults=(None, None, None))):
     """The opt-in as read: `value` (None: absent, or set twice differently), the field it was read from
     (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
-    value: Any = None
-    path: Path | None = None
-    conflict: Finding | None = None
+    value: Any
+    path: Path | None
+    conflict: Finding | None
+
+    __slots__ = ()
 
     @property
     def field(self) -> str:
@@ -203,12 +209,16 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
 
 
 # --- the plan for one workload -----------------------------------------------------------------------------------
-class WorkloadPlan(NamedTuple):
+class WorkloadPlan(namedtuple(
+        "WorkloadPlan", "opt_in ops findings runs_vllm speculates",
+        defaults=((), (), False, False))):
     opt_in: OptIn
-    ops: tuple[dict, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    runs_vllm: bool = False
-    speculates: bool = False   # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
+    ops: tuple[dict, ...]
+    findings: tuple[Finding, ...]
+    runs_vllm: bool
+    speculates: bool   # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
+
+    __slots__ = ()
 
 
 def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> Release:

@@ -8,14 +8,18 @@ functionConfig pin more tuned presets or a different fallback.
 
 from __future__ import annotations
 
+from collections import namedtuple
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
 
 from ..text.quoting import goquote
 from ..text.results import Severity
 from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 # The KAITO release these tables come from (the `kaitoVersion` setting's default).
 TABLES_VERSION = "v0.13.0"
@@ -231,7 +235,7 @@ class PresetTable:
 DEFAULT_TABLE = PresetTable()
 
 
-class Resolution(NamedTuple):
+class Resolution(namedtuple("Resolution", "preset canonical method json tuned")):
     """What a preset name resolves to; `json` is the exact `speculative-config` text."""
 
     preset: str
@@ -239,6 +243,8 @@ class Resolution(NamedTuple):
     method: str
     json: str
     tuned: bool
+
+    __slots__ = ()
 
 
 def resolve(preset: str, table: PresetTable = DEFAULT_TABLE) -> Resolution:

@@ -9,19 +9,20 @@ and the caller leaves the script alone.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 import re
 import shlex
-from typing import NamedTuple
 
 
 class Unreadable(ValueError):
     """The script has a shape the scan cannot follow safely; the message says which."""
 
 
-class Word(NamedTuple):
+class Word(namedtuple("Word", "text start end")):
     text: str     # as written, quotes included
     start: int
     end: int
+    __slots__ = ()
 
     @property
     def value(self) -> str:
@@ -37,9 +38,10 @@ class Word(NamedTuple):
         return parts[0] if len(parts) == 1 else self.text
 
 
-class Command(NamedTuple):
+class Command(namedtuple("Command", "words")):
     """A simple command: its words (redirections and their targets left out) and where it ends."""
     words: tuple[Word, ...]
+    __slots__ = ()
 
 
 # Longest first: the scan takes the longest operator that matches.

@@ -9,9 +9,9 @@ is vllm_schema's.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 import re
 
-from typing import NamedTuple
 from ..text.results import Severity
 
 Version = tuple[int, int, int]
@@ -35,11 +35,12 @@ SHORT_SC_SINCE: Version = (0, 19, 0)
 SPEC_SHORTHANDS = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
 
 
-class PipelineVerdict(NamedTuple):
+class PipelineVerdict(namedtuple("PipelineVerdict", "severity refuses text")):
     """What a release does with speculative decoding under pipeline parallelism (more than one stage)."""
     severity: Severity
     refuses: bool      # the server exits at start-up: nothing is injected
     text: str          # one sentence, the release named in it
+    __slots__ = ()
 
 
 def pipeline_verdict(version: Version, shown: str) -> PipelineVerdict:

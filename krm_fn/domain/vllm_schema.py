@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import re
 import json
-from typing import Any
 
 from ..text.results import Finding, Severity
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 # The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
 # `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
@@ -61,8 +64,8 @@ FINDINGS = {
 Version = tuple[int, int, int]
 
 # ASCII digits only (`\d` would take ٣), at most 9 a part: int() refuses 4 300 digits and up.
-_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:\.[0-9]{1,9})*"  # 0.25.1, v0.11, 0.10.1.1
-                      r"(?:[.-]?(?:a|b|rc|post|dev)[0-9]*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
+_VERSION = (r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:\.[0-9]{1,9})*"  # 0.25.1, v0.11, 0.10.1.1
+            r"(?:[.-]?(?:a|b|rc|post|dev)[0-9]*)*(?:\+[0-9A-Za-z.]+)?")  # rc2, .post1, .dev0+cu128
 
 
 def parse_version(text: str) -> Version:
@@ -75,7 +78,7 @@ def parse_version(text: str) -> Version:
         plain = _plain_release(text.strip())
         if plain is not None:
             return plain
-    m = _VERSION.fullmatch(text.strip()) if isinstance(text, str) else None
+    m = re.fullmatch(_VERSION, text.strip()) if isinstance(text, str) else None
     if m is None:
         raise ValueError(f"vllmVersion must be a vLLM release such as {DEFAULT_VLLM_VERSION}, got {text!r}")
     return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
@@ -388,7 +391,7 @@ def _with(obj: dict, key: str, value: Any = None, *, drop: bool = False, rename:
     return _compact(out)
 
 
-_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_INT_TEXT = r"[+-]?[0-9]+"
 
 
 def _as_int(value: Any, lax: bool) -> int | None:
@@ -403,7 +406,7 @@ def _as_int(value: Any, lax: bool) -> int | None:
         return None
     if isinstance(value, float):
         return int(value) if value.is_integer() else None
-    if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+    if isinstance(value, str) and re.fullmatch(_INT_TEXT, value.strip()):
         return int(value.strip())
     return None
 
@@ -644,7 +647,7 @@ def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
 # text; repeated keys merge (mappings recursively, lists concatenated, anything else: the last wins). That
 # object is appended as the last `--speculative-config`, so a JSON `speculative-config` beside dotted keys
 # is dropped.
-_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+_HUMAN_INT = r"(\d+(?:\.\d+)?)([kKmMgGtT])"
 _DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
@@ -678,7 +681,7 @@ def _kaito_text(value: Any) -> str:
 
 def _human_int(text: str) -> Any:
     """vLLM's human_readable_int, or None where it raises (a plain int is json.loads's already)."""
-    m = _HUMAN_INT.fullmatch(text.strip())
+    m = re.fullmatch(_HUMAN_INT, text.strip())
     if not m:
         return None
     number, suffix = m.groups()

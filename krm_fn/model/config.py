@@ -4,11 +4,11 @@ Errors name the setting, say what arrived and what was expected. No other stage 
 """
 from __future__ import annotations
 
+from collections import namedtuple
 import re
 import json
 from types import MappingProxyType
 from collections.abc import Mapping
-from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..text import krm
@@ -19,6 +19,10 @@ from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Severity
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 # The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, the open pull request
 # kaito-project/kaito#2312, the newest rules). The rollout output for a user who sets nothing is not this
@@ -48,9 +52,9 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = re.compile(r"SD[0-9]{3}")
+_FINDING_ID = r"SD[0-9]{3}"
 # ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
-_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
+_VERSION = r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?"
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -125,18 +129,23 @@ def max_input(environ: Mapping[str, str]) -> int:
     return DEFAULT_MAX_INPUT
 
 
-class Settings(NamedTuple):
-    mode: str = "materialize"
-    fail_on: Severity = Severity.ERROR
-    presets: PresetTable = DEFAULT_TABLE
-    kaito_version: str = DEFAULT_KAITO_VERSION
-    kaito_version_unknown: bool = False        # no source set kaitoVersion: the rollout must be safe on every release
-    vllm_version: str = DEFAULT_VLLM_VERSION   # the vLLM release whose --speculative-config schema applies
-    vllm_version_set: bool = False             # given by a source (else a plain workload's image tag decides)
-    feature_gates: Mapping[str, bool] = DEFAULT_GATES
-    disable: frozenset[str] = frozenset()   # finding ids not to report (the `disable` setting)
-    prometheus_rules: bool = False          # one PrometheusRule per namespace with enabled workloads
-    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold
+class Settings(namedtuple(
+        "Settings", "mode fail_on presets kaito_version kaito_version_unknown vllm_version vllm_version_set feature_gates disable prometheus_rules min_acceptance_rate",
+        defaults=("materialize", Severity.ERROR, DEFAULT_TABLE, DEFAULT_KAITO_VERSION, False, DEFAULT_VLLM_VERSION,
+                  False, DEFAULT_GATES, frozenset(), False, DEFAULT_MIN_ACCEPTANCE_RATE))):
+    mode: str
+    fail_on: Severity
+    presets: PresetTable
+    kaito_version: str
+    kaito_version_unknown: bool        # no source set kaitoVersion: the rollout must be safe on every release
+    vllm_version: str   # the vLLM release whose --speculative-config schema applies
+    vllm_version_set: bool             # given by a source (else a plain workload's image tag decides)
+    feature_gates: Mapping[str, bool]
+    disable: frozenset[str]   # finding ids not to report (the `disable` setting)
+    prometheus_rules: bool          # one PrometheusRule per namespace with enabled workloads
+    min_acceptance_rate: float  # the rule's alert threshold
+
+    __slots__ = ()
 
     @property
     def materialize(self) -> bool:
@@ -168,14 +177,14 @@ def version_tuple(text: str) -> tuple[int, int, int]:
     parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
     if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
         return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
-    m = _VERSION.fullmatch(text)
+    m = re.fullmatch(_VERSION, text)
     if not m:
         raise ValueError(text)
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
 
 def parse_version(value: Any) -> str:
-    if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
+    if not isinstance(value, str) or not re.fullmatch(_VERSION, value.strip()):
         raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
     major, minor, patch = version_tuple(value.strip())
     return f"v{major}.{minor}.{patch}"
@@ -202,7 +211,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_DECIMAL = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
 
 
 def parse_min_acceptance_rate(value: Any) -> float:
@@ -210,7 +219,7 @@ def parse_min_acceptance_rate(value: Any) -> float:
     number = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = float(value)
-    elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+    elif isinstance(value, str) and re.fullmatch(_DECIMAL, value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
         raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD047")
@@ -294,7 +303,7 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
-        if not _FINDING_ID.fullmatch(entry):
+        if not re.fullmatch(_FINDING_ID, entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
         if entry not in ids:
             raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")

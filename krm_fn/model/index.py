@@ -7,7 +7,6 @@ import re
 import yaml
 
 from collections.abc import Callable, Collection, Iterable, Iterator
-from typing import Any
 
 from ..domain import constants as C
 from ..domain import kinds, plain_kinds
@@ -17,14 +16,18 @@ from ..text import krm
 from ..text.items import Item, ItemError
 from ..text.results import ResourceRef
 
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
+
 ABSENT = object()
 # A name as a whole word of a string: a run of the characters names are made of (a derived name is a DNS
 # subdomain), not part of a longer one.
-_WORD = re.compile(r"[\w.-]+")
-_PLAIN_KEY = re.compile(r"[A-Za-z_][\w-]*")
+_WORD = r"[\w.-]+"
+_PLAIN_KEY = r"[A-Za-z_][\w-]*"
 # kustomize's configMapGenerator suffix: ten characters of its hash alphabet (hex with 0 1 3 a e replaced
 # by g h k m t, so no vowels and no look-alikes).
-_GENERATED = re.compile(r"(.+)-[2456789bcdfghkmt]{10}")  # the annotation is not set at all
+_GENERATED = r"(.+)-[2456789bcdfghkmt]{10}"  # the annotation is not set at all
 
 
 class Workload:
@@ -176,7 +179,7 @@ class Index:
         if self._generated is None:
             self._generated = {}
             for (ns, cm_name), item in self.configmaps.items():
-                m = _GENERATED.fullmatch(cm_name)
+                m = re.fullmatch(_GENERATED, cm_name)
                 if m:
                     self._generated.setdefault((ns, m.group(1)), []).append(item)
         candidates = self._generated.get((namespace, name)) or (
@@ -252,7 +255,7 @@ class _Names:
 
     def __init__(self, names: Collection[str]) -> None:
         self.all = set(names)
-        self.words = {n for n in self.all if _WORD.fullmatch(n)}
+        self.words = {n for n in self.all if re.fullmatch(_WORD, n)}
         # A name of other characters (hand-made: `odd name`): lines folded into one value can make it
         # out of a text that does not hold it, so every object is composed for it.
         self.others = [(n, re.compile(rf"(?<![\w.-]){re.escape(n)}(?![\w.-])")) for n in sorted(self.all - self.words)]
@@ -262,11 +265,11 @@ class _Names:
         text = item.region
         if self.others or not _as_written(item) and ("\\" in text or "*" in text):
             return True
-        return not self.words.isdisjoint(_WORD.findall(text))
+        return not self.words.isdisjoint(re.findall(_WORD, text))
 
     def held_by(self, value: str) -> Iterator[str]:
         if self.words:
-            for word in _WORD.findall(value):
+            for word in re.findall(_WORD, value):
                 if word in self.words:
                     yield word
         for name, pattern in self.others:
@@ -279,7 +282,7 @@ def _step(path: str, key: Any) -> str:
     if isinstance(key, int) and not isinstance(key, bool):
         return f"{path}[{key}]"
     key = str(key)
-    if _PLAIN_KEY.fullmatch(key):
+    if re.fullmatch(_PLAIN_KEY, key):
         return f"{path}.{key}" if path else key
     return f"{path}[{key}]"
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from ..domain import kinds
 from collections.abc import Sequence
-from typing import Any
 from ..domain.inference_config import DATA_KEY
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
 from ..text.results import Result, Severity
@@ -32,6 +31,10 @@ from .config import Settings
 from .decisions import Decision, Inject, Override
 from .index import Index
 from .report import about, q
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 FINDINGS = {
     "SD412": "speculative decoding on a workload KAITO's node estimator spreads over several nodes (pipeline parallelism)",

@@ -20,12 +20,12 @@ def q(value: object) -> str:
     return goquote(value) if isinstance(value, str) else json.dumps(value)
 
 
-_STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
+_STEP = r"\.?([^.\[\]]+)|\[([^\]]*)\]"
 
 
 def field_node(node: yaml.Node, field: str) -> yaml.Node | None:
     """The node at a result's field path (`spec.roles[0].runtimeConfig`, `metadata.annotations[a/b]`)."""
-    for m in _STEP.finditer(field):
+    for m in re.finditer(_STEP, field):
         key = m.group(1) if m.group(1) is not None else m.group(2)
         if isinstance(node, yaml.SequenceNode) and key.isascii() and key.isdigit() and int(key) < len(node.value):
             node = node.value[int(key)]

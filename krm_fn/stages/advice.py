@@ -9,7 +9,6 @@ import yaml
 from ..domain import kinds
 from ..text import yamlio
 from collections.abc import Sequence
-from typing import Any
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Decision, Inject, Override, configurable
@@ -21,6 +20,10 @@ from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_confi
 from ..model.multinode import multinode_warnings
 from ..model.report import about, q
 from ..text.results import Result, Severity
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 FINDINGS = {
     "SD401": "the user's speculative-config is not a string (a boolean, a number) or only blanks: vLLM refuses it",

@@ -18,8 +18,8 @@ is written to it as above, and where the child in the list says otherwise a warn
 """
 from __future__ import annotations
 
+import re
 import copy
-from typing import Any
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -29,6 +29,10 @@ from ..model.config import GATE_MRI, Settings
 from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
 from ..model.report import about, q
 from ..text.results import Result, Severity
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 FINDINGS = {
     "SD201": "a MultiRoleInference opts in while KAITO's MultiRoleInference controller is off: nothing cascades",
@@ -189,7 +193,7 @@ def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
     if not isinstance(ref, str) or not ref:
         return False
     found = index.configmap(child.namespace, ref)
-    return is_derived(found) if found is not None else bool(FROM_SOURCE.fullmatch(ref) or FROM_NOTHING.fullmatch(ref))
+    return is_derived(found) if found is not None else bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
 
 
 def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:

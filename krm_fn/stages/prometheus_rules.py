@@ -21,11 +21,11 @@ is loaded only when a rule is wanted or one is in the input: most runs have neit
 """
 from __future__ import annotations
 
+from collections import namedtuple
 import jsonpatch
 
 from ..domain import constants as C
 from ..text import krm
-from typing import TYPE_CHECKING, Any, NamedTuple
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
 from ..model.changes import Plan, Step, step
@@ -37,7 +37,9 @@ from ..text.edits import Added
 from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
 
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
 if TYPE_CHECKING:
+    from typing import Any
     from ..domain import monitoring
 
 FINDINGS = {
@@ -125,11 +127,13 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     return (name if isinstance(name, str) else ""), tuple(dict.fromkeys(canaries))
 
 
-class Watched(NamedTuple):
+class Watched(namedtuple("Watched", "item monitored")):
     """A workload a rule watches: its item (where the rule is written, what results name) and its pods."""
 
     item: Item
     monitored: monitoring.Monitored
+
+    __slots__ = ()
 
 
 def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:

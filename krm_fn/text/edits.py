@@ -2,28 +2,36 @@
 retired. The plan (krm_fn/model/changes.py) ends in one of these; the writer needs nothing else of it."""
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 Ops = tuple  # of JSON Patch operations (dicts), applied in order
 _NONE: Mapping = MappingProxyType({})
 
 
-class Added(NamedTuple):
+class Added(namedtuple("Added", "after data")):
     """A new item, written after the item it serves (`after`, an item index)."""
 
     after: int
     data: Any
 
+    __slots__ = ()
 
-class Changes(NamedTuple):
+
+class Changes(namedtuple("Changes", "patches added removed", defaults=(_NONE, (), frozenset()))):
     """What the writer applies: JSON Patch per item, new items, retired items."""
 
-    patches: Mapping[int, Ops] = _NONE
-    added: tuple[Added, ...] = ()
-    removed: frozenset[int] = frozenset()
+    patches: Mapping[int, Ops]
+    added: tuple[Added, ...]
+    removed: frozenset[int]
+
+    __slots__ = ()
 
     def added_after(self) -> dict[int, list[Any]]:
         """New items grouped by the index of the item they follow."""

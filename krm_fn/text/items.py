@@ -8,7 +8,6 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 import yaml
 
@@ -33,6 +32,10 @@ class ItemError(Exception):
 # --- node helpers: they live in yamlio (the one YAML module); re-exported for the stages that read items
 
 from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 # --- items --------------------------------------------------------------------------------------

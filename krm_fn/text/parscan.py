@@ -27,7 +27,10 @@ import sys
 import time
 
 from collections.abc import Callable, Iterator
-from typing import Any
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 # Texts of at least this many lines (and characters) are scanned on two cores: the scan's work goes by
 # lines (a ResourceList has about 27 per object of the benchmark, the same objects as a stream 22, so

@@ -9,11 +9,14 @@ whatever it shares (aliases, an item's data as read) are never changed.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import jsonpatch
 
 from . import pointer
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def apply_ops(data: Any, ops: list[dict]) -> Any:

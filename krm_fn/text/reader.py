@@ -10,12 +10,15 @@ composed, and its facts read straight from its node.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import yaml
 
 from .items import (InputError, Item, ResourceList, Stream, _comments_around, _compose_all, _empty, _is_envelope,
                     _refuse_duplicates, child, decode, make_item, read_text, scalar, sharing_anchors)
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 # The scan of shapes pays for its own import (compiling its regular expressions, about 2 ms) from about

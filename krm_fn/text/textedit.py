@@ -12,8 +12,8 @@ or document is emitted whole instead: comments go, meaning stays.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 import math
-from typing import Any, NamedTuple
 
 import yaml
 
@@ -23,16 +23,22 @@ from .items import Item
 from .runs import common_ends
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
 
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class Unsupported(Exception):
     """This edit cannot be made as a text edit; the caller falls back to emitting the item."""
 
 
-class Edit(NamedTuple):
+class Edit(namedtuple("Edit", "start end text seq")):
     start: int
     end: int
     text: str
     seq: int
+
+    __slots__ = ()
 
 
 def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] | None = None,

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import yaml
+
+TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 C_AVAILABLE = hasattr(yaml, "CSafeLoader")
 
@@ -589,10 +592,10 @@ _WORDS = frozenset("""y Y yes Yes YES true True TRUE on On ON n N no No NO false
     ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF <<""".split()) | {""}
 _NUMBER_START = frozenset("-+.0123456789")
 # Tried on the text without its underscores.
-_GO_NUMBER = re.compile(
+_GO_NUMBER = (
     r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oObB][0-7]+|(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)"
     r"|0[bo][-+][0-7]+")
-_GO_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?")
+_GO_TIMESTAMP = r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?"
 
 
 _RESOLVER = yaml.resolver.Resolver()
@@ -602,8 +605,8 @@ def ambiguous(value: str) -> bool:
     """Would go-yaml v2 or v3, YAML 1.1 or YAML 1.2 read this plain scalar as anything but this string?"""
     if value in _WORDS:
         return True
-    if value[:1] in _NUMBER_START and (_GO_NUMBER.fullmatch(value.replace("_", "") if "_" in value else value)
-                                       or _GO_TIMESTAMP.fullmatch(value)):
+    if value[:1] in _NUMBER_START and (re.fullmatch(_GO_NUMBER, value.replace("_", "") if "_" in value else value)
+                                       or re.fullmatch(_GO_TIMESTAMP, value)):
         return True
     return _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) != STR_TAG
 
@@ -703,7 +706,7 @@ def scalar(node: yaml.Node | None) -> str | None:
 # What YAML 1.1 (PyYAML, libyaml, Go's yaml) counts as a line break besides "\n": a bare CR (old Mac files),
 # NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
 # start or end must too.
-_ODD_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_ODD_BREAK = "\r(?!\n)|[\x85\u2028\u2029]"
 BREAKS = "\r\n\x85\u2028\u2029"
 
 
@@ -719,7 +722,7 @@ def searchable(text: str) -> str:
         return _SEARCHABLE[1]
     out = text
     if "\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text:
-        out = _ODD_BREAK.sub("\n", text)
+        out = re.sub(_ODD_BREAK, "\n", text)
     _SEARCHABLE[:] = [text, out]
     return out
 
@@ -739,8 +742,8 @@ def ends_line(text: str) -> bool:
 
 # Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
 _GAP = r"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*[ \t]*"
-_ALIAS_VALUE = re.compile(_GAP + r"\*[0-9A-Za-z_-]+")
-_ALIAS_ENTRY = re.compile(_GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+")
+_ALIAS_VALUE = _GAP + r"\*[0-9A-Za-z_-]+"
+_ALIAS_ENTRY = _GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+"
 
 
 def node_end(node: yaml.Node, text: str | None = None) -> int:
@@ -756,7 +759,7 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
             key, value = node.value[-1]
             if text is not None and value.start_mark.index < key.end_mark.index:
                 colon = text.find(":", key.end_mark.index)
-                m = _ALIAS_VALUE.match(text, colon + 1) if colon >= 0 else None
+                m = re.compile(_ALIAS_VALUE).match(text, colon + 1) if colon >= 0 else None
                 if m:
                     return m.end()
             node = value
@@ -765,7 +768,7 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
             before = node.value[-2].end_mark.index if len(node.value) > 1 else node.start_mark.index
             if text is not None and last.start_mark.index < before:  # an alias: its node sits earlier
                 prev = node_end(node.value[-2], text) if len(node.value) > 1 else node.start_mark.index
-                m = _ALIAS_ENTRY.match(text, prev)
+                m = re.compile(_ALIAS_ENTRY).match(text, prev)
                 if m:
                     return m.end()
             node = last

@@ -225,3 +225,15 @@ def test_content_with_lists_and_non_string_keys_hashes():
     from krm_fn.domain.derived import content_hash
     assert content_hash({"data": {"a": [{1: "x"}]}}) == content_hash({"data": {"a": [{"1": "x"}]}})
     assert content_hash({"data": {"a": [1]}}) != content_hash({"data": {"a": [2]}})
+
+
+def test_the_content_hash_is_sha256_of_the_canonical_json():
+    """CPython's own SHA-256 (the one the derived module imports to keep OpenSSL out of the run) gives
+    hashlib's digest: every name ever derived stays the same."""
+    import hashlib
+    import json as json_
+
+    from krm_fn.domain.derived import content_hash
+    content = {"data": {"inference_config.yaml": "vllm:\n  speculative-config: '{\"method\": \"ngram\"}'\n", "é": "ü"}}
+    canonical = json_.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert content_hash(content) == hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:10]
