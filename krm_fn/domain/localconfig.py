@@ -160,13 +160,16 @@ def stray_files(items: list[Item], named: set[str] | None = None) -> list[Item]:
 def kustomize_config(items: list[Item]) -> set[int]:
     """Indexes of kustomize's configuration among the items: kustomizations, the files they name, and the
     files beside them that look like kustomize's own (stray_files)."""
-    files = config_files(items)
+    kustomizations = [item for item in items if is_kustomization(item)]
+    if not kustomizations:  # most inputs: one look at each item, not four
+        return set()
+    files = config_files(kustomizations)
 
     def named(item: Item) -> bool:
         path = item.file()[0]
         return bool(path) and posixpath.normpath(path.replace("\\", "/")) in files
 
-    out = {item.index for item in items if is_kustomization(item) or (files and named(item))}
+    out = {item.index for item in kustomizations} | {item.index for item in items if files and named(item)}
     return out | {item.index for item in stray_files(items, files)}
 
 

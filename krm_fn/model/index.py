@@ -139,9 +139,10 @@ class Index:
     misversioned: dict[tuple[str, str], Item]
     _by_parent: dict | None
     _generated: dict | None
+    _derived_any: bool | None
 
     __slots__ = ("items", "workloads", "plain", "plain_other_versions", "unhandled", "configmaps", "previous",
-                 "unreadable", "config", "misversioned", "_by_parent", "_generated")
+                 "unreadable", "config", "misversioned", "_by_parent", "_generated", "_derived_any")
 
     def __init__(self, items: list[Item] | None = None, config: frozenset[int] = frozenset()) -> None:
         self.items = [] if items is None else items
@@ -156,6 +157,15 @@ class Index:
         self.misversioned = {}
         self._by_parent = None
         self._generated = None
+        self._derived_any = None
+
+    def has_derived(self) -> bool:
+        """Whether any item is one this function derived (a ConfigMap, a PrometheusRule): looked up once,
+        however many workloads ask."""
+        if self._derived_any is None:
+            self._derived_any = any(item.is_mapping and item.annotation(C.DERIVED_ANNOTATION) == "true"
+                                    for item in self.items)
+        return self._derived_any
 
     def configmap(self, namespace: str, name: str) -> Item | None:
         """The ConfigMap a workload in `namespace` means by `name`.

@@ -6,6 +6,7 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 
 import jsonpatch
 
@@ -71,18 +72,26 @@ class _Placement:
     """What materialize has placed so far: derived ConfigMaps (namespace, name), input items reused as
     derived ConfigMaps, file paths in use (kpt refuses two items at one path), and the new items."""
 
-    taken: set[str]
     planned: set[tuple[str, str]]
     reused: set[int]
     added: list[Added]
 
-    __slots__ = ("taken", "planned", "reused", "added")
+    __slots__ = ("_items", "_taken", "planned", "reused", "added")
 
-    def __init__(self, taken: set[str]) -> None:
-        self.taken = taken
+    def __init__(self, items: Sequence[Item]) -> None:
+        self._items = items
+        self._taken: set[str] | None = None
         self.planned = set()
         self.reused = set()
         self.added = []
+
+    @property
+    def taken(self) -> set[str]:
+        """The file paths in use: read off every item when the first new item is placed, not on every run
+        (each item's path is four annotation lookups, and most runs place nothing)."""
+        if self._taken is None:
+            self._taken = {path for path, _ in map(Item.file, self._items) if path}
+        return self._taken
 
 
 def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -90,7 +99,7 @@ def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
     their source, where the source now overrides)."""
     out: list[Result] = []
     edits = _Edits(plan)
-    placed = _Placement(taken={item.file()[0] for item in index.items if item.file()[0]})
+    placed = _Placement(index.items)
     for d in plan.decisions:
         w = d.workload
         if isinstance(d, Override) and d.via_derived:
@@ -163,7 +172,7 @@ def revert(index: Index, settings: Settings, plan: Plan) -> Step:
     """Disabled workloads that still point at a derived ConfigMap go back to its source."""
     out: list[Result] = []
     edits = _Edits(plan)
-    placed = _Placement(taken={item.file()[0] for item in index.items if item.file()[0]})
+    placed = _Placement(index.items)
     for w in map(plan.workload, index.workloads):
         if w.value is not ABSENT and w.value != "false":
             continue

@@ -194,11 +194,11 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
     """The rules the setting asks for: kept, regenerated, added after their first workload; the others dropped."""
     found: dict[str, list[Item]] = {}
     others: dict[tuple[str, str], Item] = {}   # PrometheusRules that are not ours, by namespace and name
-    for item in index.items:
-        if is_derived_rule(item) and item.index not in index.config:
-            found.setdefault(item.namespace, []).append(item)
-        elif is_rule(item) and not is_derived_rule(item):
+    for item in filter(is_rule, index.items):
+        if not is_derived_rule(item):
             others.setdefault((item.namespace, item.name), item)
+        elif item.index not in index.config:
+            found.setdefault(item.namespace, []).append(item)
     want, out = wanted(index, settings, plan) if settings.prometheus_rules else ({}, [])
     if not want and not found:
         return step(out)

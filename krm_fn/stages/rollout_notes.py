@@ -82,7 +82,7 @@ def prior_render(index: Index, w: Workload) -> bool:
         ref = kinds.get(data, path)
         if isinstance(ref, str) and ref.startswith(DERIVED_PREFIX):
             return True
-    if any(item.is_mapping and item.annotation(C.DERIVED_ANNOTATION) == "true" for item in index.items):
+    if index.has_derived():
         return True
     if w.spec is kinds.WORKSPACE:
         return False
