@@ -369,7 +369,7 @@ def test_shellwords_positions_and_values():
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 8)}
+    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 9)}
     assert all(isinstance(t, str) and t for t in FINDINGS.values())
 
 
@@ -488,3 +488,22 @@ def test_the_users_json_is_kept_for_the_schema_checks():
     assert read_arguments(["--speculative-config.method", "ngram"]).override_value is None
     script = "vllm serve a/b --speculative-config '" + NGRAM + "'"
     assert inspect(["sh", "-c", script], None).override_value == NGRAM
+
+
+@pytest.mark.parametrize("command, version, warned", [
+    (["vllm", "serve", "--model", "Qwen/Qwen3-8B"], "0.10.2", True),
+    (["vllm", "serve", "--port", "8000", "--model", "Qwen/Qwen3-8B"], "0.11.0", True),
+    (["sh", "-c", "exec vllm serve --model Qwen/Qwen3-8B --port 8000"], "0.11.0", True),
+    (["vllm", "serve", "--model", "Qwen/Qwen3-8B"], "0.11.1", False),          # the check is gone
+    (["vllm", "serve", "--model=Qwen/Qwen3-8B"], "0.10.2", False),            # only the word itself is refused
+    (["vllm", "serve", "Qwen/Qwen3-8B"], "0.10.2", False),
+    (["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", "Qwen/Qwen3-8B"], "0.10.2", False),
+])
+def test_vllm_serve_model_option_is_a_warning_on_releases_that_exit_on_it(command, version, warned):
+    from krm_fn.domain.vllm_command import Release
+    out = reconcile(command, None, enabled=True, release=Release(version, "the vllmVersion setting"))
+    assert ("SD718" in [f.id for f in out.findings]) is warned
+    assert out.injected is not None   # the config is added either way: it runs once the model is positional
+    if warned:
+        found = next(f for f in out.findings if f.id == "SD718")
+        assert found.severity is Severity.WARNING and "vllm serve MODEL" in found.message

@@ -35,10 +35,28 @@ Which parser, per form (all releases 0.10.2 .. 0.33.0 build them the same way):
                vllm.entrypoints.launchers.cli_args, from 0.33 vllm.entrypoints.common.cli_args); the model is `args.model` (the positional `model_tag` is
                not read there); the `vllm-openai-ubi9` images (ENTRYPOINT `python3 -m vllm.entrypoints.
                openai.api_server`) are this form.
+  kserve_hf    an InferenceService's `spec.predictor.model` of modelFormat huggingface: KServe's Hugging Face
+               runtime, `python -m huggingfaceserver --model_name=NAME --model_dir=/mnt/models` and then
+               `model.args` (the ServingRuntime kserve-huggingfaceserver). Its parser, as
+               python/huggingfaceserver/huggingfaceserver/__main__.py builds it with the vLLM backend on:
+               `FlexibleArgumentParser(parents=[kserve.model_server.parser])`, its own `--model_dir`,
+               `--model_id`, `--max_model_len`, `--trust_remote_code`, `--backend`, …, then vLLM's
+               `make_arg_parser(parser)` (huggingfaceserver/vllm/utils.py maybe_add_vllm_cli_parser), read
+               with `parser.parse_known_args()` -- which skips FlexibleArgumentParser.parse_args, so neither
+               `--speculative_config` nor dotted `--speculative-config.key=value` reaches vLLM there, and an
+               unknown argument is dropped, not refused. kserve.model_server.parser is mirrored by its
+               `--model_name` only (what it holds else is not vLLM's); `args.model = args.model_id or
+               args.model_dir`, as load_model() sets it.
+  llmisvc      an LLMInferenceService (serving.kserve.io/v1alpha2, KServe 0.17 and later) `main` container
+               without a command: the `vllm serve` of KServe's well-known template
+               (config/llmisvcconfig/config-llm-template.yaml: `eval "exec vllm serve /mnt/models
+               --served-model-name NAME publishers/NS/models/NAME --port 8000 … ${VLLM_ADDITIONAL_ARGS} $@"`),
+               the container's `args` as `$@`: the words re-split by the eval (shlex over the args joined by
+               spaces), parsed by the serve parser above. The model is /mnt/models (spec.model.uri,
+               downloaded there), not compared.
 Then `AsyncEngineArgs.from_cli_args(args)`: its `speculative_config` (argparse's json.loads of the flag, the
 dotted `--speculative-config.key=value` merged in) and `model`.
-Forms not parsed (recorded with `skipped` and why): the gRPC server, KAITO's inference_api.py, KServe's
-Hugging Face runtime `model.args`, the LLMInferenceService template's `main`.
+Forms not parsed (recorded with `skipped` and why): the gRPC server, KAITO's inference_api.py.
 
 How to run it (no GPU, no network, no weights; parsing needs no model config):
   1. The release sources and the venv of tools/vllm_verdicts.py (its header: /tmp/vllm/src/X, the wheel's
@@ -246,6 +264,13 @@ def vllm_argv(container: dict) -> tuple[str, list[str]] | None:
     command, args = container.get("command"), container.get("args")
     if not all(v is None or (isinstance(v, list) and all(isinstance(x, str) for x in v)) for v in (command, args)):
         return None
+    if "kserve_hf" in container:
+        return "kserve_hf", [f"--model_name={container['kserve_hf']}", "--model_dir=/mnt/models", *(args or [])]
+    if "llmisvc" in container:
+        # the template's eval re-splits every word of "$@" as bash does: shlex over the args joined by spaces
+        name = str(container["llmisvc"])
+        return "llmisvc", ["/mnt/models", "--served-model-name", name, f"publishers/default/models/{name}",
+                           "--port", "8000", *shlex.split(" ".join(_expanded(args or [], container.get("env"))))]
     values = _expanded([*(command or []), *(args or [])], container.get("env"))
     image = container.get("image") if isinstance(container.get("image"), str) else ""
     if command is None and args is not None:
@@ -290,6 +315,10 @@ def _containers(item: dict) -> list[tuple[str, dict, dict]]:
         lwt = spec.get("leaderWorkerTemplate")
         lwt = lwt if isinstance(lwt, dict) else {}
         templates = [(f"spec.leaderWorkerTemplate.{k}", lwt.get(k)) for k in ("leaderTemplate", "workerTemplate")]
+    elif kind == "InferenceService":
+        return _kserve_containers(item, spec)
+    elif kind == "LLMInferenceService":
+        return _llm_isvc_containers(item, spec)
     out = []
     for at, template in templates:
         if not isinstance(template, dict):
@@ -303,6 +332,49 @@ def _containers(item: dict) -> list[tuple[str, dict, dict]]:
         for i, c in enumerate(listed):
             if isinstance(c, dict):
                 out.append((f"{prefix}.containers[{i}]", c, annotations))
+    return out
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _kserve_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]:
+    """An InferenceService's predictor: its Hugging Face `model` (as the runtime's container: a `kserve_hf`
+    key holding the InferenceService's name) and its own `containers`."""
+    predictor = _dict(spec.get("predictor"))
+    annotations = _dict(predictor.get("annotations"))
+    out = []
+    model = predictor.get("model")
+    if isinstance(model, dict) and _dict(model.get("modelFormat")).get("name") == "huggingface":
+        out.append(("spec.predictor.model", {"kserve_hf": _dict(item.get("metadata")).get("name"),
+                                             "image": "", "args": model.get("args")}, annotations))
+    listed = predictor.get("containers")
+    for i, c in enumerate(listed if isinstance(listed, list) else []):
+        if isinstance(c, dict):
+            out.append((f"spec.predictor.containers[{i}]", c, annotations))
+    return out
+
+
+def _llm_isvc_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]:
+    """An LLMInferenceService's pod specs (spec.template, spec.worker, spec.prefill.template,
+    spec.prefill.worker): a `main` without a command is KServe's template (an `llmisvc` key: the model's
+    name, only for serving.kserve.io/v1alpha2, whose template takes the args as `$@`)."""
+    prefill = _dict(spec.get("prefill"))
+    model_name = _dict(spec.get("model")).get("name") or _dict(item.get("metadata")).get("name")
+    template_args = item.get("apiVersion") == "serving.kserve.io/v1alpha2"
+    out = []
+    for at, pod, annotations in (("spec.template", spec.get("template"), spec.get("annotations")),
+                                 ("spec.worker", spec.get("worker"), spec.get("annotations")),
+                                 ("spec.prefill.template", prefill.get("template"), prefill.get("annotations")),
+                                 ("spec.prefill.worker", prefill.get("worker"), prefill.get("annotations"))):
+        listed = _dict(pod).get("containers")
+        for i, c in enumerate(listed if isinstance(listed, list) else []):
+            if not isinstance(c, dict):
+                continue
+            if c.get("name") == "main" and c.get("command") is None and template_args:
+                c = {**c, "llmisvc": model_name}
+            out.append((f"{at}.containers[{i}]", c, _dict(annotations)))
     return out
 
 
@@ -356,7 +428,7 @@ def rows_of(source: str, before: dict, after: dict, results: list[dict], setting
                    "before": found_before[1] if found_before else None,
                    "meant": {"config": json.loads(meant_config) if meant_config else None, "model": model},
                    "injected": container != original, "ids": sorted(i for i in ids if i)}
-            if found is not None and found[0] not in ("serve", "api_server", "image"):
+            if found is not None and found[0] not in ("serve", "api_server", "image", "kserve_hf", "llmisvc"):
                 row["skipped"] = f"form {found[0]}: its parser is not run here"
             elif found is None:
                 row["skipped"] = "not a command line this tool reads"
@@ -455,6 +527,29 @@ def _parsers():
         validate_parsed_serve_args(args)
         return args
 
+    def kserve_hf(argv: list[str]):
+        # huggingfaceserver/__main__.py: its parser with the vLLM backend on, read with parse_known_args
+        parser = FlexibleArgumentParser()
+        parser.add_argument("--model_name", default="model")          # kserve.model_server.parser
+        parser.add_argument("--model_dir", required=False, default="/mnt/models")
+        parser.add_argument("--model_id", required=False, default=None)
+        parser.add_argument("--model_revision", required=False, default=None)
+        parser.add_argument("--tokenizer_revision", required=False, default=None)
+        parser.add_argument("--max_length", dest="max_model_len", type=int, required=False)
+        parser.add_argument("--max_model_len", type=int, required=False)
+        parser.add_argument("--disable_lower_case", action="store_true")
+        parser.add_argument("--disable_special_tokens", action="store_true")
+        parser.add_argument("--trust_remote_code", action="store_true", default=False)
+        parser.add_argument("--tensor_input_names", default=None)
+        parser.add_argument("--backend", default="auto")
+        parser.add_argument("--return_token_type_ids", action="store_true")
+        parser.add_argument("--return_probabilities", action="store_true")
+        parser.add_argument("--disable_log_requests", action="store_true")
+        parser = make_arg_parser(parser)
+        args, _ = parser.parse_known_args(argv)
+        args.model = args.model_id or args.model_dir
+        return args
+
     def options() -> dict:
         """Every option string of the `vllm serve` parser: those that take no value (argparse nargs 0:
         store_true, BooleanOptionalAction and the like) and the others."""
@@ -465,7 +560,8 @@ def _parsers():
             (none if action.nargs == 0 else value).update(action.option_strings)
         return {"no_value": sorted(none), "value": sorted(value)}
 
-    return {"serve": serve, "api_server": api_server, "options": options}, AsyncEngineArgs
+    return {"serve": serve, "api_server": api_server, "kserve_hf": kserve_hf, "llmisvc": serve,
+            "options": options}, AsyncEngineArgs
 
 
 def _parse(parsers, engine_cls, form: str, argv: list[str]) -> dict:

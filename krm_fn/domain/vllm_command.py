@@ -60,6 +60,7 @@ FINDINGS = {
     "SD715": "speculative decoding under pipeline parallelism, judged by the workload's vLLM",
     "SD716": "--spec-method/--spec-model/--spec-tokens the workload's vLLM refuses",
     "SD717": "-sc, the short --speculative-config, which the workload's vLLM does not have",
+    "SD718": "vllm serve --model, which vLLM before 0.11.1 refuses at start-up",
 }
 
 FLAG = "--speculative-config"
@@ -139,8 +140,8 @@ class Arguments(namedtuple(
 
 
 class Inspection(namedtuple(
-        "Inspection", "runs_vllm form script model model_at unknown_model overrides removed config_files expansions override_value dotted shorthands pipeline pipeline_flag pooling problem target insert_at",
-        defaults=("", None, None, "", None, (), (), (), (), None, (), (), None, "", "", None, "", -1))):
+        "Inspection", "runs_vllm form script model model_at unknown_model overrides removed config_files expansions override_value dotted shorthands pipeline pipeline_flag pooling problem target insert_at model_option",
+        defaults=("", None, None, "", None, (), (), (), (), None, (), (), None, "", "", None, "", -1, False))):
     runs_vllm: bool
     form: str                   # "serve" | "api_server" | "kaito" | "image"
     script: Where | None      # the `sh -c` script holding the invocation, for shell forms
@@ -160,6 +161,7 @@ class Inspection(namedtuple(
     problem: Finding | None   # set when the command must not be edited (SD705, SD706, SD707)
     target: str                 # field the injection goes to: `args`, `command`, or the script's
     insert_at: int              # shell forms: the offset in the script the argument is inserted at
+    model_option: bool          # `vllm serve` given the word `--model` (vLLM before 0.11.1 exits on it)
 
     __slots__ = ()
 
@@ -426,7 +428,8 @@ def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool) ->
     return insp._replace(model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
                    config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
                    override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
+                   model_option=insp.form == "serve" and "--model" in texts)
 
 
 _SINGLE_QUOTED = re.compile(r"'[^']*'")
@@ -650,6 +653,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
     findings: list[Finding] = []
+    if insp.model_option and release.number < releases.SERVE_MODEL_OPTION_SINCE:
+        findings.append(Finding(f"vllm serve --model: {release.said} exits at start-up on the word --model after vllm serve, whatever is added here (\"With `vllm serve`, you should provide the model as a positional argument or in a config file instead of via the `--model` option\"; vLLM 0.11.1 dropped that check): write the model right after serve (vllm serve MODEL), or --model=MODEL",
+            insp.model_at or insp.target, id="SD718", severity=Severity.WARNING))
     if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
         insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
                        else unknowable(mounted[1]))

@@ -32,6 +32,12 @@ SPEC_SHORTHANDS_SINCE: Version = (0, 22, 0)
 # has only "--speculative-config" (every release's own parser, tests/vllm_argv.json's facts: -sc from 0.19.1 on,
 # 0.19.0 not read). An older server exits with "unrecognized arguments: -sc".
 SHORT_SC_SINCE: Version = (0, 19, 0)
+# vllm/utils/__init__.py:1856-1864 at 0.11.0 (FlexibleArgumentParser.parse_args): `if args and args[0] ==
+# "serve": model_in_cli_args = any(arg == '--model' for arg in args)` -> ValueError("With `vllm serve`, you
+# should provide the model as a positional argument ..."); the same at 0.10.2 (utils/__init__.py:1806-1814);
+# gone from 0.11.1's vllm/utils/argparse_utils.py (tests/vllm_argv.json: `vllm serve --model X` parses there).
+# Only the word itself: `--model=X` passes that test.
+SERVE_MODEL_OPTION_SINCE: Version = (0, 11, 1)
 SPEC_SHORTHANDS = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
 
 
