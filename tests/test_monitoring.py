@@ -243,7 +243,9 @@ def test_the_monitoring_doc_shows_what_the_builder_makes() -> None:
                    "vllm:spec_decode_num_accepted_tokens_total", "vllm:spec_decode_num_accepted_tokens_per_pos_total"):
         assert f"`{metric}" in docs
     for workload in (IS, MRI, Monitored("Deployment", "qwen"), Monitored("StatefulSet", "qwen"),
-                     Monitored("LeaderWorkerSet", "qwen"), Monitored("InferenceService", "qwen")):
+                     Monitored("LeaderWorkerSet", "qwen"), Monitored("InferenceService", "qwen"),
+                     Monitored("LLMInferenceService", "qwen", parts=("-kserve", "-kserve-prefill")),
+                     Monitored("LLMInferenceService", "qwen", parts=("-kserve-mn",))):
         assert f'`pod=~"{pod_pattern(workload)}"`' in docs, workload
     assert "ruleNamespaceSelector" in docs and "enforcedNamespaceLabel" in docs
 
@@ -255,3 +257,32 @@ def test_the_alert_keeps_every_digit_of_the_threshold(threshold: float, written:
     alert = rules("team-a", [WS], threshold)[-1]
     assert alert["expr"].endswith(f" < {written}")
     assert f"below {written} for" in alert["annotations"]["description"]
+
+
+@pytest.mark.parametrize("parent, suffix", [
+    ("qwen", "-kserve"),
+    ("a" * 56, "-kserve"),                 # exactly 63: kept whole
+    ("a" * 57, "-kserve"),                 # 64: cut and hashed
+    ("llama-3-1-8b-instruct-speculative-decoding-canary-eastus-two", "-kserve-mn-prefill"),
+])
+def test_kmeta_child_name(parent: str, suffix: str) -> None:
+    """knative.dev/pkg/kmeta ChildName (vendor/knative.dev/pkg/kmeta/names.go), which KServe names an
+    LLMInferenceService's workloads with; the md5 taken here with hashlib, independently."""
+    import hashlib
+    from krm_fn.domain.monitoring import child_name
+    want = parent + suffix if len(parent + suffix) <= 63 else \
+        parent[:31 - len(suffix)] + hashlib.md5(parent.encode()).hexdigest() + suffix
+    assert child_name(parent, suffix) == want and len(want) <= 63
+
+
+@pytest.mark.parametrize("spec, parts", [
+    ({}, ("-kserve",)),
+    ({"worker": {}}, ("-kserve-mn",)),                         # an empty worker is not nil: multi-node
+    ({"worker": None}, ("-kserve",)),
+    ({"prefill": {"template": {}}}, ("-kserve", "-kserve-prefill")),
+    ({"worker": {}, "prefill": {"worker": {"containers": []}}}, ("-kserve-mn", "-kserve-mn-prefill")),
+    ({"prefill": None}, ("-kserve",)),
+])
+def test_the_workloads_kserve_makes_of_an_llm_inference_service(spec: dict, parts: tuple) -> None:
+    from krm_fn.stages.prometheus_rules import _llm_isvc_parts
+    assert _llm_isvc_parts({"spec": spec}) == parts

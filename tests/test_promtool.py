@@ -257,3 +257,41 @@ def test_long_kserve_names_in_standard_mode() -> None:
         Pod("kserve-test", f"{name}-predictor-7c9f4-b7q5n", None, 600, 0),   # 64 characters: no generated name
     ]
     _check("monitoring-kserve-long-name", pods, set())
+
+
+def _kmeta_child_name(parent: str, suffix: str) -> str:
+    """knative.dev/pkg/kmeta ChildName (vendor/knative.dev/pkg/kmeta/names.go), for suffixes under 31 characters."""
+    import hashlib
+    return parent + suffix if len(parent) <= 63 - len(suffix) else \
+        parent[:31 - len(suffix)] + hashlib.md5(parent.encode()).hexdigest() + suffix
+
+
+def _deployment_pod(deployment: str, hash_: str, suffix: str) -> str:
+    # the ReplicaSet `<deployment>-<pod-template-hash>`, its pods GenerateName'd `<replicaset>-`, cut to 58
+    # characters before the 5 random ones (k8s.io/apiserver names.SimpleNameGenerator)
+    return f"{deployment}-{hash_}-"[:58] + suffix
+
+
+def test_llm_inference_services() -> None:
+    """monitoring-llminferenceservice: the pods of the Deployments and LeaderWorkerSets KServe makes of an
+    LLMInferenceService (decode and prefill, single- and multi-node), a name kmeta.ChildName hashes, and
+    look-alikes of other workloads in the namespace."""
+    long = "llama-3-1-8b-instruct-speculative-decoding-canary-eastus-two"
+    long_child = _kmeta_child_name(long, "-kserve")
+    assert len(long_child) == 63 and long_child != long + "-kserve"
+    pods = [
+        Pod("llm", _deployment_pod("qwen-pd-kserve", "7d9f8b6c4d", "x2x4z"), ("LLMInferenceService", "qwen-pd"), 600, 420),
+        Pod("llm", _deployment_pod("qwen-pd-kserve", "7d9f8b6c4d", "b7q5n"), ("LLMInferenceService", "qwen-pd"), 600, 420),
+        # prefill pods draft nothing: their counters stay flat
+        Pod("llm", _deployment_pod("qwen-pd-kserve-prefill", "5f6b8c9d74", "k2x8p"), ("LLMInferenceService", "qwen-pd")),
+        Pod("llm", "deepseek-multinode-kserve-mn-0", ("LLMInferenceService", "deepseek-multinode"), 600, 120),
+        Pod("llm", "deepseek-multinode-kserve-mn-1", ("LLMInferenceService", "deepseek-multinode"), 600, 120),
+        Pod("llm", "deepseek-multinode-kserve-mn-0-1", ("LLMInferenceService", "deepseek-multinode"), exported=False),
+        Pod("llm", "deepseek-multinode-kserve-mn-prefill-0", ("LLMInferenceService", "deepseek-multinode")),
+        Pod("llm", _deployment_pod(long_child, "6c8d9f7b5d", "wz2xq"), ("LLMInferenceService", long), 600, 480),
+        # the router's scheduler (EPP) and another team's Deployment whose names start alike: not theirs
+        Pod("llm", _deployment_pod("qwen-pd-kserve-router-scheduler", "8b7c6d5f4", "hx7k2"), None, 600, 0),
+        Pod("llm", _deployment_pod("qwen-pd", "7d9f8b6c4d", "m9h2k"), None, 600, 0),
+        Pod("other", _deployment_pod("qwen-pd-kserve", "7d9f8b6c4d", "x2x4z"), None, 600, 0),
+    ]
+    _check("monitoring-llminferenceservice", pods, {("llm", "LLMInferenceService", "deepseek-multinode")})

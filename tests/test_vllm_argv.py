@@ -109,13 +109,23 @@ def test_sd718_is_said_exactly_where_the_release_refuses_serve_model() -> None:
     assert said == refused
 
 
-@pytest.mark.parametrize("form", ["kserve_hf", "llmisvc"])
-def test_kserves_forms_are_parsed_too(form: str) -> None:
-    """KServe's Hugging Face runtime (`model.args`) and the LLMInferenceService template (`main` without a
-    command) are parsed, with the speculative config the function meant, on the fixtures' releases."""
-    rows = [r for r in PARSED if r["form"] == form and r["meant"]["config"] is not None]
+@pytest.mark.parametrize("form", ["kserve_hf", "llmisvc", "grpc_server", "kaito"])
+def test_every_launch_form_is_parsed(form: str) -> None:
+    """KServe's Hugging Face runtime (`model.args`), the LLMInferenceService template (`main` without a
+    command), the gRPC server and KAITO's inference_api.py are parsed too, into the speculative config the
+    function meant (where the release runs the form at all)."""
+    rows = [r for r in PARSED if r["form"] == form and r["meant"]["config"] is not None
+            and "No module named" not in r["parsed"].get("error", "")]
     assert rows, f"the table holds {form} rows with a config"
     assert all(r["parsed"].get("speculative_config") == r["meant"]["config"] for r in rows)
+
+
+def test_sd719_is_said_exactly_where_the_release_has_no_grpc_server() -> None:
+    missing = {_key(r) for r in PARSED if r["form"] == "grpc_server"
+               and "No module named 'vllm.entrypoints.grpc_server'" in r["parsed"].get("error", "")}
+    said = {_key(r) for r in PARSED if "SD719" in r["ids"]}
+    assert missing, "the table holds grpc_server rows of releases before 0.14"
+    assert said == missing
 
 
 def test_every_skipped_row_says_why() -> None:

@@ -369,7 +369,7 @@ def test_shellwords_positions_and_values():
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 9)}
+    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 10)}
     assert all(isinstance(t, str) and t for t in FINDINGS.values())
 
 
@@ -507,3 +507,12 @@ def test_vllm_serve_model_option_is_a_warning_on_releases_that_exit_on_it(comman
     if warned:
         found = next(f for f in out.findings if f.id == "SD718")
         assert found.severity is Severity.WARNING and "vllm serve MODEL" in found.message
+
+
+@pytest.mark.parametrize("version, warned", [("0.13.0", True), ("0.11.0", True), ("0.14.1", False), ("0.33.0", False)])
+def test_the_grpc_server_on_a_release_without_it_is_a_warning(version, warned):
+    from krm_fn.domain.vllm_command import Release
+    command = ["python3", "-m", "vllm.entrypoints.grpc_server", "--model", "Qwen/Qwen3-8B"]
+    out = reconcile(command, None, enabled=True, release=Release(version, "the vllmVersion setting"))
+    assert ("SD719" in [f.id for f in out.findings]) is warned
+    assert out.injected is not None

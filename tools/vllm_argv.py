@@ -54,9 +54,18 @@ Which parser, per form (all releases 0.10.2 .. 0.33.0 build them the same way):
                the container's `args` as `$@`: the words re-split by the eval (shlex over the args joined by
                spaces), parsed by the serve parser above. The model is /mnt/models (spec.model.uri,
                downloaded there), not compared.
+  grpc_server  `python3 -m vllm.entrypoints.grpc_server` (from 0.14; vllm/entrypoints/launchers/grpc_server.py
+               from 0.30, the old module importing its main): as its main() builds it, a FlexibleArgumentParser
+               with `--host`, `--port` (and `--disable-log-stats-server` up to 0.29), then
+               `AsyncEngineArgs.add_cli_args(parser)` and `parse_args`; mirrored, not imported (its module
+               needs grpcio). A release without the module is the error "No module named ...".
+  kaito        KAITO's presets/workspace/inference/vllm/inference_api.py (KAITOArgumentParser at v0.12.0): its
+               `--kaito-*` options read by an argparse.ArgumentParser's parse_known_args, the rest by
+               `make_arg_parser(FlexibleArgumentParser(...)).parse_args`, whose default model is
+               /workspace/vllm/weights (not compared: KAITO downloads the model there). A `--kaito-config-file`
+               would add the file's vLLM options; no row here names one.
 Then `AsyncEngineArgs.from_cli_args(args)`: its `speculative_config` (argparse's json.loads of the flag, the
 dotted `--speculative-config.key=value` merged in) and `model`.
-Forms not parsed (recorded with `skipped` and why): the gRPC server, KAITO's inference_api.py.
 
 How to run it (no GPU, no network, no weights; parsing needs no model config):
   1. The release sources and the venv of tools/vllm_verdicts.py (its header: /tmp/vllm/src/X, the wheel's
@@ -158,6 +167,11 @@ CASES: list[tuple[str, dict, str | None, str | None]] = [
                                         "--speculative-config.num_speculative_tokens=3"]}, None, None),
     ("user-spec-method", {"command": ["vllm", "serve", "Qwen/Qwen3-8B", "--spec-method", "ngram",
                                       "--spec-tokens", "4"]}, None, "0.22.1"),
+    ("grpc-server", {"command": ["python3", "-m", "vllm.entrypoints.grpc_server"],
+                     "args": ["--model", "Qwen/Qwen3-8B", "--port", "50051", "--max-model-len", "8192"]}, None, None),
+    ("kaito-entrypoint", {"command": ["python3", "/workspace/vllm/inference_api.py"],
+                          "args": ["--kaito-adapters-dir=/mnt/adapter", "--served-model-name", "qwen",
+                                   "--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "2"]}, None, None),
 ]
 
 
@@ -200,6 +214,7 @@ def run_function(resource_list_doc: dict) -> dict:
 
 
 # --- a container's vLLM argv ------------------------------------------------------------------------------
+PARSED_FORMS = ("serve", "api_server", "image", "kserve_hf", "llmisvc", "grpc_server", "kaito")
 _SHELLS = {"sh", "bash", "dash", "ash", "zsh", "ksh"}
 _MODULES = {"vllm.entrypoints.openai.api_server": "api_server", "vllm.entrypoints.grpc_server": "grpc_server"}
 _OPERATORS = {";", "&&", "||", "|", "&", "\n", "(", ")", ";;", "|&"}
@@ -428,7 +443,7 @@ def rows_of(source: str, before: dict, after: dict, results: list[dict], setting
                    "before": found_before[1] if found_before else None,
                    "meant": {"config": json.loads(meant_config) if meant_config else None, "model": model},
                    "injected": container != original, "ids": sorted(i for i in ids if i)}
-            if found is not None and found[0] not in ("serve", "api_server", "image", "kserve_hf", "llmisvc"):
+            if found is not None and found[0] not in PARSED_FORMS:
                 row["skipped"] = f"form {found[0]}: its parser is not run here"
             elif found is None:
                 row["skipped"] = "not a command line this tool reads"
@@ -493,7 +508,7 @@ def _prepare(release: str, src: str) -> None:
         pass
 
 
-def _parsers():
+def _parsers(src: str):
     try:
         from vllm.utils.argparse_utils import FlexibleArgumentParser
     except ImportError:
@@ -550,6 +565,32 @@ def _parsers():
         args.model = args.model_id or args.model_dir
         return args
 
+    def grpc_server(argv: list[str]):
+        import importlib.util
+        if importlib.util.find_spec("vllm.entrypoints.grpc_server") is None:
+            raise ModuleNotFoundError("No module named 'vllm.entrypoints.grpc_server'")
+        launcher = Path(src, "vllm", "entrypoints", "launchers", "grpc_server.py")
+        main_source = (launcher if launcher.exists() else Path(src, "vllm", "entrypoints", "grpc_server.py")).read_text()
+        parser = FlexibleArgumentParser(description="vLLM gRPC Server")
+        parser.add_argument("--host", type=str, default="0.0.0.0")
+        parser.add_argument("--port", type=int, default=50051)
+        if '"--disable-log-stats-server"' in main_source:
+            parser.add_argument("--disable-log-stats-server", action="store_true")
+        parser = AsyncEngineArgs.add_cli_args(parser)
+        return parser.parse_args(argv)
+
+    def kaito(argv: list[str]):
+        kaito_parser = argparse.ArgumentParser(description="KAITO wrapper of vLLM serving server")
+        kaito_parser.add_argument("--kaito-adapters-dir", type=str, default="/mnt/adapter")
+        kaito_parser.add_argument("--kaito-config-file", type=str, default="")
+        kaito_parser.add_argument("--kaito-max-probe-steps", type=int)
+        kaito_parser.add_argument("--kaito-kv-cache-cpu-memory-utilization", type=float, default=None)
+        kaito_parser.add_argument("--kaito-disable-rate-limit", action="store_true", default=False)
+        _, runtime_args = kaito_parser.parse_known_args(argv)
+        vllm_parser = make_arg_parser(FlexibleArgumentParser(description="vLLM serving server"))
+        vllm_parser.set_defaults(model="/workspace/vllm/weights")
+        return vllm_parser.parse_args(runtime_args)
+
     def options() -> dict:
         """Every option string of the `vllm serve` parser: those that take no value (argparse nargs 0:
         store_true, BooleanOptionalAction and the like) and the others."""
@@ -561,7 +602,7 @@ def _parsers():
         return {"no_value": sorted(none), "value": sorted(value)}
 
     return {"serve": serve, "api_server": api_server, "kserve_hf": kserve_hf, "llmisvc": serve,
-            "options": options}, AsyncEngineArgs
+            "grpc_server": grpc_server, "kaito": kaito, "options": options}, AsyncEngineArgs
 
 
 def _parse(parsers, engine_cls, form: str, argv: list[str]) -> dict:
@@ -590,7 +631,7 @@ def _parse(parsers, engine_cls, form: str, argv: list[str]) -> dict:
 
 def run_release(release: str, src: str, rows: list[dict]) -> tuple[list[dict], dict]:
     _prepare(release, src)
-    parsers, engine_cls = _parsers()
+    parsers, engine_cls = _parsers(src)
     out = []
     for row in rows:
         if row["release"] != release:

@@ -98,7 +98,7 @@ KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
 KNATIVE_LONGEST_PREDICTOR = 63 - len("-00001-deployment")
 
 
-class Monitored(namedtuple("Monitored", "kind name variant predictor canaries", defaults=("", "", ()))):
+class Monitored(namedtuple("Monitored", "kind name variant predictor canaries parts", defaults=("", "", (), ()))):
     """A watched top-level workload: a Workspace, an InferenceSet or a MultiRoleInference, or a plain vLLM
     workload (plain_kinds.KINDS); `variant`: KAITO_DEPLOYMENT, or a KServe deployment mode ("": both)."""
 
@@ -108,7 +108,32 @@ class Monitored(namedtuple("Monitored", "kind name variant predictor canaries", 
     # An InferenceService's `spec.predictor.name` and its canaries' `predictor.name` (KServe v0.20).
     predictor: str
     canaries: tuple[str, ...]
+    # An LLMInferenceService's workloads, by the suffix of their names (LLMISVC_MAIN, LLMISVC_PREFILL, …).
+    parts: tuple[str, ...]
+
     __slots__ = ()
+
+
+# KServe's LLMInferenceService (kserve/kserve pkg/controller/v1alpha2/llmisvc, main after v0.20.0-rc0): a
+# Deployment `mainDeploymentName = kmeta.ChildName(name, "-kserve")` when `spec.worker` is nil, else a
+# LeaderWorkerSet `mainLWSName = kmeta.ChildName(name, "-kserve-mn")` (workload_single_node.go:65,515;
+# workload_multi_node.go:65,667); with `spec.prefill`, a Deployment `-kserve-prefill` when `spec.prefill.worker`
+# is nil, else a LeaderWorkerSet `-kserve-mn-prefill` (workload_single_node.go:200,519; workload_multi_node.go:
+# 90,671). Prefill pods draft nothing, so summing both gives the decode side's figures.
+LLMISVC_MAIN, LLMISVC_MAIN_MULTI_NODE = "-kserve", "-kserve-mn"
+LLMISVC_PREFILL, LLMISVC_PREFILL_MULTI_NODE = "-kserve-prefill", "-kserve-mn-prefill"
+
+
+def child_name(parent: str, suffix: str) -> str:
+    """knative.dev/pkg/kmeta ChildName for a suffix of up to 31 characters (all of KServe's here): `parent +
+    suffix`, or where that passes 63 characters the parent cut to 31 - len(suffix) characters and its md5."""
+    if len(parent) <= 63 - len(suffix):
+        return parent + suffix
+    try:  # CPython's own MD5, without loading OpenSSL (derived.py's SHA-256 likewise)
+        from _md5 import md5
+    except ImportError:
+        from hashlib import md5
+    return parent[:31 - len(suffix)] + md5(parent.encode("utf-8")).hexdigest() + suffix
 
 
 def _literal(name: str) -> str:
@@ -181,6 +206,16 @@ def names_of(workload: Monitored) -> pod_names.Names:
         found = _kserve(name, workload.variant, workload.predictor, workload.canaries)
         if found:
             return found
+    if kind == "LLMInferenceService" and workload.parts:
+        forms = []
+        for suffix in workload.parts:
+            child = child_name(name, suffix)
+            if suffix in (LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL_MULTI_NODE):
+                group = _statefulset(child)
+                forms.append(pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal())))
+            else:
+                forms.append(_deployment(pod_names.literal(child)))
+        return pod_names.union(*forms)
     raise ValueError(f"no pods known for kind {kind!r}")
 
 

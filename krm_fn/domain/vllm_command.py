@@ -61,6 +61,7 @@ FINDINGS = {
     "SD716": "--spec-method/--spec-model/--spec-tokens the workload's vLLM refuses",
     "SD717": "-sc, the short --speculative-config, which the workload's vLLM does not have",
     "SD718": "vllm serve --model, which vLLM before 0.11.1 refuses at start-up",
+    "SD719": "python -m vllm.entrypoints.grpc_server on a vLLM without that module",
 }
 
 FLAG = "--speculative-config"
@@ -653,6 +654,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
     findings: list[Finding] = []
+    if insp.form == "grpc_server" and release.number < releases.GRPC_SERVER_SINCE:
+        findings.append(Finding(f"python -m vllm.entrypoints.grpc_server: {release.said} has no such module (it is in vLLM 0.14.1 and later, not in 0.13.0), so the container exits at start-up whatever is added here (\"No module named vllm.entrypoints.grpc_server\"): use an image of vLLM 0.14 or later, or the OpenAI server (vllm serve MODEL)",
+            insp.target, id="SD719", severity=Severity.WARNING))
     if insp.model_option and release.number < releases.SERVE_MODEL_OPTION_SINCE:
         findings.append(Finding(f"vllm serve --model: {release.said} exits at start-up on the word --model after vllm serve, whatever is added here (\"With `vllm serve`, you should provide the model as a positional argument or in a config file instead of via the `--model` option\"; vLLM 0.11.1 dropped that check): write the model right after serve (vllm serve MODEL), or --model=MODEL",
             insp.model_at or insp.target, id="SD718", severity=Severity.WARNING))

@@ -38,6 +38,9 @@ SHORT_SC_SINCE: Version = (0, 19, 0)
 # gone from 0.11.1's vllm/utils/argparse_utils.py (tests/vllm_argv.json: `vllm serve --model X` parses there).
 # Only the word itself: `--model=X` passes that test.
 SERVE_MODEL_OPTION_SINCE: Version = (0, 11, 1)
+# vllm/entrypoints/grpc_server.py is in 0.14.1's wheel and not in 0.13.0's (0.14.0 not read); from 0.30 it
+# imports its main from vllm/entrypoints/launchers/grpc_server.py (tests/vllm_argv.json, the grpc-server rows).
+GRPC_SERVER_SINCE: Version = (0, 14, 0)
 SPEC_SHORTHANDS = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
 
 

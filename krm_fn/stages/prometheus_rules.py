@@ -95,15 +95,31 @@ def _kserve_mode(item: Item) -> str:
 
 def _plain(item: Item, data: Any = None) -> monitoring.Monitored:
     from ..domain import monitoring
+    if item.kind == "LLMInferenceService":
+        return monitoring.Monitored(item.kind, item.name, "", parts=_llm_isvc_parts(data))
     if item.kind != "InferenceService":
         return monitoring.Monitored(item.kind, item.name, "")
     predictor, canaries = _kserve_predictor_names(data)
     return monitoring.Monitored(item.kind, item.name, _kserve_mode(item), predictor, canaries)
 
 
+def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
+    """The workloads KServe makes of an LLMInferenceService (monitoring.LLMISVC_*): a `worker` (even `{}`)
+    makes the main or the prefill side multi-node; only YAML null leaves it out, as a nil pointer."""
+    from ..domain import monitoring
+    spec = data.get("spec") if isinstance(data, dict) else None
+    spec = spec if isinstance(spec, dict) else {}
+    parts = (monitoring.LLMISVC_MAIN if spec.get("worker") is None else monitoring.LLMISVC_MAIN_MULTI_NODE,)
+    prefill = spec.get("prefill")
+    if isinstance(prefill, dict):
+        parts += (monitoring.LLMISVC_PREFILL if prefill.get("worker") is None else monitoring.LLMISVC_PREFILL_MULTI_NODE,)
+    return parts
+
+
 def _kserve_data(item: Item) -> Any:
-    """An InferenceService's data, for its predictor names (None for other kinds, or data YAML cannot hold)."""
-    if item.kind != "InferenceService":
+    """A KServe InferenceService's or LLMInferenceService's data, for its predictor names or its workloads
+    (None for other kinds, or data YAML cannot hold)."""
+    if item.kind not in ("InferenceService", "LLMInferenceService"):
         return None
     try:
         return item.data()
