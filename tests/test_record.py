@@ -102,7 +102,7 @@ def test_what_was_made_by_a_factory_is_fresh_per_instance():
 
     assert PresetTable().fallback is not PresetTable().fallback and PresetTable() == PresetTable()
     assert Index().items is not Index().items and Index().configmaps is not Index().configmaps
-    assert _Placement([]).added is not _Placement([]).added
+    assert _Placement(Index()).added is not _Placement(Index()).added
     assert Plan()._data is not Plan()._data
 
 

@@ -140,9 +140,10 @@ class Index:
     _by_parent: dict | None
     _generated: dict | None
     _derived_any: bool | None
+    _paths: frozenset[str] | None
 
     __slots__ = ("items", "workloads", "plain", "plain_other_versions", "unhandled", "configmaps", "previous",
-                 "unreadable", "config", "misversioned", "_by_parent", "_generated", "_derived_any")
+                 "unreadable", "config", "misversioned", "_by_parent", "_generated", "_derived_any", "_paths")
 
     def __init__(self, items: list[Item] | None = None, config: frozenset[int] = frozenset()) -> None:
         self.items = [] if items is None else items
@@ -158,6 +159,14 @@ class Index:
         self._by_parent = None
         self._generated = None
         self._derived_any = None
+        self._paths = None
+
+    def paths(self) -> frozenset[str]:
+        """The file paths the items were read from (kpt's path annotations, or render's files): read once,
+        when the first stage places a new item (each item's path is four annotation lookups)."""
+        if self._paths is None:
+            self._paths = frozenset(path for path, _ in map(Item.file, self.items) if path)
+        return self._paths
 
     def has_derived(self) -> bool:
         """Whether any item is one this function derived (a ConfigMap, a PrometheusRule): looked up once,

@@ -6,8 +6,6 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import jsonpatch
 
 from ..domain import kinds
@@ -76,10 +74,10 @@ class _Placement:
     reused: set[int]
     added: list[Added]
 
-    __slots__ = ("_items", "_taken", "planned", "reused", "added")
+    __slots__ = ("_index", "_taken", "planned", "reused", "added")
 
-    def __init__(self, items: Sequence[Item]) -> None:
-        self._items = items
+    def __init__(self, index: Index) -> None:
+        self._index = index
         self._taken: set[str] | None = None
         self.planned = set()
         self.reused = set()
@@ -87,10 +85,10 @@ class _Placement:
 
     @property
     def taken(self) -> set[str]:
-        """The file paths in use: read off every item when the first new item is placed, not on every run
-        (each item's path is four annotation lookups, and most runs place nothing)."""
+        """The file paths in use, the input's (read once per run, when the first new item is placed: most
+        runs place none) and those placed here."""
         if self._taken is None:
-            self._taken = {path for path, _ in map(Item.file, self._items) if path}
+            self._taken = set(self._index.paths())
         return self._taken
 
 
@@ -99,7 +97,7 @@ def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
     their source, where the source now overrides)."""
     out: list[Result] = []
     edits = _Edits(plan)
-    placed = _Placement(index.items)
+    placed = _Placement(index)
     for d in plan.decisions:
         w = d.workload
         if isinstance(d, Override) and d.via_derived:
@@ -172,7 +170,7 @@ def revert(index: Index, settings: Settings, plan: Plan) -> Step:
     """Disabled workloads that still point at a derived ConfigMap go back to its source."""
     out: list[Result] = []
     edits = _Edits(plan)
-    placed = _Placement(index.items)
+    placed = _Placement(index)
     for w in map(plan.workload, index.workloads):
         if w.value is not ABSENT and w.value != "false":
             continue
