@@ -498,6 +498,8 @@ def test_the_users_json_is_kept_for_the_schema_checks():
     (["vllm", "serve", "--model=Qwen/Qwen3-8B"], "0.10.2", False),            # only the word itself is refused
     (["vllm", "serve", "Qwen/Qwen3-8B"], "0.10.2", False),
     (["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", "Qwen/Qwen3-8B"], "0.10.2", False),
+    (["sh", "-c", 'exec vllm serve "--model" Qwen/Qwen3-8B'], "0.11.0", True),     # the shell removes the quotes
+    (["sh", "-c", "exec vllm serve '--model' Qwen/Qwen3-8B"], "0.11.0", True),
 ])
 def test_vllm_serve_model_option_is_a_warning_on_releases_that_exit_on_it(command, version, warned):
     from krm_fn.domain.vllm_command import Release
@@ -516,3 +518,18 @@ def test_the_grpc_server_on_a_release_without_it_is_a_warning(version, warned):
     out = reconcile(command, None, enabled=True, release=Release(version, "the vllmVersion setting"))
     assert ("SD719" in [f.id for f in out.findings]) is warned
     assert out.injected is not None
+
+
+@pytest.mark.parametrize("command, version, words", [
+    # the user's own config (SD703), a config file (SD709), a pooling model (SD711): the server still exits
+    (["vllm", "serve", "--model", "Qwen/Qwen3-8B", '--speculative-config={"method":"ngram","num_speculative_tokens":3}'],
+     "0.11.0", {"SD703", "SD718"}),
+    (["vllm", "serve", "--model", "Qwen/Qwen3-8B", "--config", "/etc/vllm.yaml"], "0.11.0", {"SD709", "SD718"}),
+    (["vllm", "serve", "--model", "BAAI/bge-m3", "--task", "embed"], "0.11.0", {"SD711", "SD718"}),
+    (["python3", "-m", "vllm.entrypoints.grpc_server", "--model", "Qwen/Qwen3-8B",
+      '--speculative-config={"method":"ngram","num_speculative_tokens":3}'], "0.13.0", {"SD703", "SD719"}),
+])
+def test_a_release_that_exits_is_said_on_every_path(command, version, words):
+    from krm_fn.domain.vllm_command import Release
+    out = reconcile(command, None, enabled=True, release=Release(version, "the vllmVersion setting"))
+    assert words <= {f.id for f in out.findings}, [f.id for f in out.findings]

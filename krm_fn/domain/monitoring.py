@@ -125,8 +125,9 @@ LLMISVC_PREFILL, LLMISVC_PREFILL_MULTI_NODE = "-kserve-prefill", "-kserve-mn-pre
 
 
 def child_name(parent: str, suffix: str) -> str:
-    """knative.dev/pkg/kmeta ChildName for a suffix of up to 31 characters (all of KServe's here): `parent +
-    suffix`, or where that passes 63 characters the parent cut to 31 - len(suffix) characters and its md5."""
+    """knative.dev/pkg/kmeta ChildName for a suffix of up to 30 characters (KServe's are up to 18): `parent +
+    suffix`, or where that passes 63 characters the parent cut to 31 - len(suffix) characters and its md5
+    (a longer suffix takes ChildName's other branch, an md5 of both, which no caller here needs)."""
     if len(parent) <= 63 - len(suffix):
         return parent + suffix
     try:  # CPython's own MD5, without loading OpenSSL (derived.py's SHA-256 likewise)

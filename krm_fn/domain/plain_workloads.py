@@ -430,6 +430,10 @@ def shape_problems(spec: WorkloadKind, data: Any) -> list[Finding]:
     templates are not what Kubernetes reads (a `containers` that is no list, `args` that is a string …):
     the API server refuses it, and the function cannot tell what it runs."""
     found: list[Finding] = []
+    if isinstance(data, dict) and "spec" in data and data["spec"] is None:
+        # `spec: null` reads as no spec, but the function's edits go under it (a pod spec or its record added
+        # beneath a null), and the API server refuses the object without one.
+        found.append(_shape(spec, ("spec",), None, "a mapping"))
     places = [(t.spec, "a mapping") for t in spec.templates] + [(t.annotations, "a mapping") for t in spec.templates]
     if spec.kserve is not None:
         places.append((spec.kserve.model, "a mapping"))

@@ -421,16 +421,19 @@ def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, st
             not_text.field, id="SD707"))
     read = read_arguments(values[start:], positional=form in ("serve", "image"))
     model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
-    return _finish(Inspection(True, form, model_at=model_at, target=target), read, values[start:], shell=False)
+    return _finish(Inspection(True, form, model_at=model_at, target=target), read, values[start:], shell=False,
+                   model_option=form == "serve" and "--model" in values[start:])
 
 
-def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool) -> Inspection:
+def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool, model_option: bool) -> Inspection:
+    """`model_option`: the server is `vllm serve` and one of its words, as the program receives it (quotes
+    removed), is `--model`."""
     why = "no model argument" if read.model is None else unknowable(read.model)
     return insp._replace(model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
                    config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
                    override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
                    pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
-                   model_option=insp.form == "serve" and "--model" in texts)
+                   model_option=model_option)
 
 
 _SINGLE_QUOTED = re.compile(r"'[^']*'")
@@ -479,9 +482,11 @@ def _inspect_script(at: Where, script: str, expanded: str | None = None) -> Insp
             at.field, id="SD705"))
     cmd, (form, start) = servers[0]
     rcmd, (rform, rstart) = read_from[0] if len(read_from) == 1 else servers[0]
-    read = read_arguments([w.value for w in rcmd.words[rstart:]], positional=rform == "serve")
+    words = [w.value for w in rcmd.words[rstart:]]
+    read = read_arguments(words, positional=rform == "serve")
     return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field,
-                              insert_at=cmd.words[-1].end), read, [w.text for w in rcmd.words[rstart:]], shell=True)
+                              insert_at=cmd.words[-1].end), read, [w.text for w in rcmd.words[rstart:]], shell=True,
+                   model_option=rform == "serve" and "--model" in words)
 
 
 def shell_argument(config_json: str) -> str:
@@ -641,25 +646,19 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         spelled = ", ".join(insp.overrides)
         findings = [Finding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
             insp.target, id="SD703", severity=Severity.INFO)]
-        findings += _override_checks(insp, release)
+        findings += _override_checks(insp, release) + _launch_refusals(insp, release)
         return Reconciled(base_command, base_args, None, insp, tuple(findings))
     if insp.config_files:
         shown_files = ", ".join(insp.config_files)
         return Reconciled(command, args, kept, insp, (_problem(f"the vLLM command reads settings from {shown_files}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
-            insp.target, id="SD709"),))
+            insp.target, id="SD709"), *_launch_refusals(insp, release)))
     if insp.pooling:
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{insp.pooling}: this server runs a pooling or encoder model (embeddings, classification or scores), which generates no tokens, so there is nothing to draft and no --speculative-config is added; remove the annotation from this workload",
-            insp.target, id="SD711", severity=Severity.INFO),))
+            insp.target, id="SD711", severity=Severity.INFO), *_launch_refusals(insp, release)))
     if release.number < releases.JSON_FLAG_SINCE:
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
-    findings: list[Finding] = []
-    if insp.form == "grpc_server" and release.number < releases.GRPC_SERVER_SINCE:
-        findings.append(Finding(f"python -m vllm.entrypoints.grpc_server: {release.said} has no such module (it is in vLLM 0.14.1 and later, not in 0.13.0), so the container exits at start-up whatever is added here (\"No module named vllm.entrypoints.grpc_server\"): use an image of vLLM 0.14 or later, or the OpenAI server (vllm serve MODEL)",
-            insp.target, id="SD719", severity=Severity.WARNING))
-    if insp.model_option and release.number < releases.SERVE_MODEL_OPTION_SINCE:
-        findings.append(Finding(f"vllm serve --model: {release.said} exits at start-up on the word --model after vllm serve, whatever is added here (\"With `vllm serve`, you should provide the model as a positional argument or in a config file instead of via the `--model` option\"; vLLM 0.11.1 dropped that check): write the model right after serve (vllm serve MODEL), or --model=MODEL",
-            insp.model_at or insp.target, id="SD718", severity=Severity.WARNING))
+    findings: list[Finding] = _launch_refusals(insp, release)
     if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
         insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
                        else unknowable(mounted[1]))
@@ -713,6 +712,19 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
             insp.target, id="SD708"),))
     new_command, new_args = inject(base_command, base_args, resolution.json, insp)
     return Reconciled(new_command, new_args, resolution.json, insp, tuple(findings))
+
+
+def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
+    """What makes the release exit at start-up whatever the speculative config: said on every path of
+    reconcile that leaves the command to run (an override, a config file, a pooling model, an injection)."""
+    out: list[Finding] = []
+    if insp.form == "grpc_server" and release.number < releases.GRPC_SERVER_SINCE:
+        out.append(Finding(f"python -m vllm.entrypoints.grpc_server: {release.said} has no such module (it is in vLLM 0.14.1 and later, not in 0.13.0), so the container exits at start-up whatever is added here (\"No module named vllm.entrypoints.grpc_server\"): use an image of vLLM 0.14 or later, or the OpenAI server (vllm serve MODEL)",
+            insp.target, id="SD719", severity=Severity.WARNING))
+    if insp.model_option and release.number < releases.SERVE_MODEL_OPTION_SINCE:
+        out.append(Finding(f"vllm serve --model: {release.said} exits at start-up on the word --model after vllm serve, whatever is added here (\"With `vllm serve`, you should provide the model as a positional argument or in a config file instead of via the `--model` option\"; vLLM 0.11.1 dropped that check): write the model right after serve (vllm serve MODEL), or --model=MODEL",
+            insp.model_at or insp.target, id="SD718", severity=Severity.WARNING))
+    return out
 
 
 def _refusal(config: str, release: Release) -> str:

@@ -103,6 +103,13 @@ def _plain(item: Item, data: Any = None) -> monitoring.Monitored:
     return monitoring.Monitored(item.kind, item.name, _kserve_mode(item), predictor, canaries)
 
 
+def _has_base_refs(data: Any) -> bool:
+    """`spec.baseRefs` names configs KServe merges into the spec before it makes the workloads
+    (pkg/controller/v1alpha2/llmisvc/controller.go: `llmSvc.Spec = baseCfg.Spec`)."""
+    spec = data.get("spec") if isinstance(data, dict) else None
+    return isinstance(spec, dict) and bool(spec.get("baseRefs"))
+
+
 def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
     """The workloads KServe makes of an LLMInferenceService (monitoring.LLMISVC_*): a `worker` (even `{}`)
     makes the main or the prefill side multi-node; only YAML null leaves it out, as a nil pointer."""
@@ -179,6 +186,10 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
                 out.append(about(Severity.INFO, f"{found.kind} {q(found.name)} runs speculative decoding but no PrometheusRule watches it: {why}; give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
                                  item, id="SD811"))
                 continue
+            if found.kind == "LLMInferenceService" and _has_base_refs(d.workload.data):
+                made = ", ".join(monitoring.child_name(found.name, part) for part in found.parts)
+                out.append(about(Severity.INFO, f"LLMInferenceService {q(found.name)}: the PrometheusRule counts the pods of {made}, the workloads its own spec makes; KServe merges its spec.baseRefs configs in first, and a worker or prefill set there makes others (<name>-kserve-mn for a worker, <name>-kserve-prefill or -kserve-mn-prefill for prefill): write spec.worker and spec.prefill in the manifest itself, or watch it with your own rule",
+                                 item, "spec.baseRefs", id="SD811"))
             watched.setdefault(item.namespace, {})[item.index] = Watched(item, found)
     # Every top-level workload of each namespace (KAITO's and the plain kinds', watched or not), so that
     # one whose pods another's pattern would match is left out of it (monitoring.swallowed).
