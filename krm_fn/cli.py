@@ -22,7 +22,7 @@ from .text import streams, yamlio
 from .text.results import Result, Severity
 from .text.streams import InputProblem
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
     import argparse

@@ -26,7 +26,7 @@ from __future__ import annotations
 from ..domain.inference_config import DATA_KEY, InferenceConfigError, atoi_error, kaito_values
 from ..text.results import Finding
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

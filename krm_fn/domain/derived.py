@@ -26,7 +26,7 @@ from ..text import krm
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -40,7 +40,7 @@ import yaml
 from ..text import pointer, textedit, yamlio
 from ..text.quoting import goquote
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

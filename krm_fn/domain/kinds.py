@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ..text.pointer import build as build_pointer
 from . import constants as C
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -25,7 +25,7 @@ from .vllm_releases import image_release
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import decide_model, unknowable
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

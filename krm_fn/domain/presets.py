@@ -17,7 +17,7 @@ from ..text.quoting import goquote
 from ..text.results import Severity
 from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -38,7 +38,7 @@ from .vllm_model import decide_model, fallback, unknowable
 from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, check_speculative_config, dotted_config,
     parse_version, shown)
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

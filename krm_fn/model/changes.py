@@ -18,7 +18,7 @@ from ..text.items import Item
 from ..text.results import Result
 from .index import Workload, annotation_value
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -20,7 +20,7 @@ from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Severity
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -38,7 +38,7 @@ from .decisions import source_of
 from .index import Index, Workload
 from .report import about, q
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

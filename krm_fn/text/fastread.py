@@ -36,7 +36,7 @@ from . import krm
 from . import yamlio
 from .items import InputError, Item, ResourceList, _is_envelope, _refuse_duplicates, check_envelope, duplicate_key, envelope, make_item
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

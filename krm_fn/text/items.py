@@ -33,7 +33,7 @@ class ItemError(Exception):
 
 from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,7 +14,7 @@ import jsonpatch
 
 from . import pointer
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -6,7 +6,7 @@ from enum import Enum
 from .quoting import visible
 from collections.abc import Iterable
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -18,7 +18,7 @@ from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
 
-TYPE_CHECKING = False  # typing is for a type checker: importing it costs every run about 5 ms
+TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
     from typing import Any
 
