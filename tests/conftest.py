@@ -1,11 +1,8 @@
-"""Shared test support. Here: the `backend` fixture, which runs a test once per YAML backend (libyaml's C
-loader and pure-Python PyYAML; tests/backends.py lists the ones this machine has). The one in-process
+"""Shared test support. The one in-process
 runner of the function is `run` in tests/runner.py (`from runner import run`; tests/ is on the path)."""
 from __future__ import annotations
 
 import pytest
-
-from krm_fn.text import yamlio
 
 from backends import BACKENDS
 from session_items import DESELECTED
@@ -42,21 +39,10 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(params=BACKENDS)
 def backend(request):
-    """Select a yamlio backend for the test and restore the previous one afterwards."""
-    before = yamlio.backend()
-    yamlio.set_backend(request.param)
-    try:
-        yield request.param
-    finally:
-        yamlio.set_backend(before)
+    """libyaml, the one reader (tests written for two backends take it as a parameter)."""
+    yield request.param
 
 
 @pytest.fixture
 def c_backend():
-    """libyaml's C backend for the test, the previous one restored afterwards (the fast path needs it)."""
-    before = yamlio.backend()
-    yamlio.set_backend("c")
-    try:
-        yield
-    finally:
-        yamlio.set_backend(before)
+    yield

@@ -12,6 +12,8 @@ short pass of the same code in CI with fixed seeds; tests/fuzz_findings.md lists
 """
 from __future__ import annotations
 
+import backends as _backends  # noqa: E402
+
 import argparse
 import collections
 import hashlib
@@ -179,7 +181,7 @@ class _Guard:
         self._depth -= 1
 
 
-class _Loader(_Guard, yamlio._GoTabs, yaml.SafeLoader):
+class _Loader(_Guard, yaml.SafeLoader):
     """PyYAML that constructs any tag by its node's shape and keeps odd scalars as strings; tabs read by
     libyaml's (go-yaml's) rules, as the function's pure backend reads them (tests/test_tabs.py)."""
 
@@ -226,6 +228,10 @@ for _cls in (_Loader, _CLoader):
     _cls.add_multi_constructor("tag:", _any_tag)
 for _tag in ("int", "float", "timestamp", "binary", "bool", "null"):
     _lenient("tag:yaml.org,2002:" + _tag)
+# go-yaml reads a tagged mapping or sequence by its shape, `!!set` and `!!omap` too (kubectl, kustomize, kpt).
+for _cls in (_Loader, _CLoader):
+    for _tag in ("set", "omap", "pairs"):
+        _cls.add_constructor("tag:yaml.org,2002:" + _tag, lambda loader, node: _any_tag(loader, "", node))
 
 
 def _size(node: yaml.Node, memo: dict[int, int], budget: int = 10 ** 6) -> int:
@@ -254,7 +260,7 @@ SYNTAX, UNCONSTRUCTIBLE, HUGE, DEEP = "syntax", "unconstructible", "huge", "deep
 def load_all(text: str) -> tuple[str, list[Any]]:
     """("ok", every document as data), or (SYNTAX, []) when the reference reading refuses the text,
     (HUGE, []) for an alias bomb, (DEEP, []) past DEEP_LIMIT levels, (UNCONSTRUCTIBLE, []) for YAML that is no data (a recursive merge …)."""
-    cls = _CLoader if yamlio.backend() == "c" else _Loader
+    cls = _CLoader if _backends.backend() == "c" else _Loader
     try:
         nodes = list(yaml.compose_all(text, Loader=cls))
     except TooDeep:
@@ -1065,14 +1071,14 @@ def fuzz(iterations: int, seed: int, classes: list[str], modes: list[str], backe
     """`iterations` mutated inputs, deterministic for a given seed; every one that breaks a promise."""
     rng = random.Random(seed)
     pool = [s for s in seeds() + (extra or []) if s.mode in modes and (s.mode, s.name) not in skip]
-    before = yamlio.backend()
+    before = _backends.backend()
     found = []
     try:
         for n in range(iterations):
             s = rng.choice(pool)
             backend = backends[n % len(backends)]
             data, chosen = mutate(rng, s.data, classes, most)
-            yamlio.set_backend(backend)
+            _backends.set_backend(backend)
             problems = (isolated if isolate else violations)(s.mode, data, s.env, fixpoint)
             f = Finding(s.name, s.mode, backend, chosen, data, problems) if problems else None
             if f:
@@ -1080,7 +1086,7 @@ def fuzz(iterations: int, seed: int, classes: list[str], modes: list[str], backe
             if progress:
                 progress(n, f)
     finally:
-        yamlio.set_backend(before)
+        _backends.set_backend(before)
     return found
 
 
@@ -1103,7 +1109,7 @@ def fuzz_each(per_seed: int, seed: int, classes: list[str], modes: list[str], ba
     other fixture's inputs (a global sequence reshuffles them all, and finds old failures as new ones)."""
     i, n = share
     pool = [s for s in seeds() if s.mode in modes and (s.mode, s.name) not in skip and share_of(s, n) == i]
-    before = yamlio.backend()
+    before = _backends.backend()
     found = []
     try:
         for s in pool:
@@ -1111,12 +1117,12 @@ def fuzz_each(per_seed: int, seed: int, classes: list[str], modes: list[str], ba
                 rng = stable_rng(seed, s.mode, s.name, k)
                 backend = backends[(k + share_of(s, len(backends))) % len(backends)]  # each seed sees each
                 data, chosen = mutate(rng, s.data, classes, most)
-                yamlio.set_backend(backend)
+                _backends.set_backend(backend)
                 problems = violations(s.mode, data, s.env, fixpoint)
                 if problems:
                     found.append(Finding(s.name, s.mode, backend, chosen, data, problems))
     finally:
-        yamlio.set_backend(before)
+        _backends.set_backend(before)
     return found
 
 

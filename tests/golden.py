@@ -55,18 +55,10 @@ def case_env(case: str) -> dict[str, str]:
     return yaml.safe_load(p.read_text(encoding="utf-8")) if p.exists() else {}
 
 
-def case_backends(case: str) -> list[str]:
-    """`case.yaml` may restrict a case to some YAML backends (libyaml and pure PyYAML word parse errors
-    differently)."""
-    p = ROOT / case / "case.yaml"
-    return (yaml.safe_load(p.read_text(encoding="utf-8")) or {}).get("backends", ["c", "pure"]) \
-        if p.exists() else ["c", "pure"]
-
-
 def status_doc(code: int, stdout: str, stderr: str) -> str:
     results = []
     if stdout.strip():
-        # Read as the function reads (libyaml's rules for tabs, with either backend): items may have tabs
+        # Read as the function reads (libyaml's rules for tabs): items may have tabs
         # that plain yaml.safe_load refuses (fixtures/tabs-as-separators).
         results = (yamlio.load(stdout) or {}).get("results") or []
     doc = {"exitCode": code, "stderr": stderr.splitlines(), "results": results}

@@ -7,6 +7,8 @@ from a server process that did so once (_SERVER), and runs `python -m krm_fn`'s 
 tests/test_startup.py, tests/test_cli.py and tests/test_io.py start the real command."""
 from __future__ import annotations
 
+import backends  # noqa: E402
+
 import atexit
 import json
 import os
@@ -32,7 +34,6 @@ import json, os, runpy, socket, sys
 # kaitoVersion v0.13.0: a disabled Workspace passes untouched (not set, it keeps a config reference).
 os.environ["KAITO_SPECDEC_KAITO_VERSION"] = "v0.13.0"
 from krm_fn import cli
-from krm_fn.text import yamlio
 
 def serve(sock):
     while True:
@@ -52,7 +53,6 @@ def serve(sock):
 for target, fd in enumerate(fds):
     os.dup2(fd, target)
     os.close(fd)
-yamlio.set_backend(backend)
 sys.argv[:] = ["krm_fn", *args]
 runpy.run_module("krm_fn", run_name="__main__", alter_sys=True)
 """

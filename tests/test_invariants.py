@@ -7,6 +7,8 @@ fixing are listed in HELD_BACK with the issue's failure number; enable them when
 """
 from __future__ import annotations
 
+import backends  # noqa: E402
+
 import os
 import re
 import resource
@@ -66,16 +68,16 @@ def test_deep_every_fixture_keeps_the_promises_on_both_backends(mode: str) -> No
 
 def _fixtures_keep_the_promises(mode: str, backends_of) -> None:
     from krm_fn.text import yamlio
-    before = yamlio.backend()
+    before = backends.backend()
     broken = []
     try:
         for s in _seeds(mode):
             for backend in backends_of(s):
-                yamlio.set_backend(backend)
+                backends.set_backend(backend)
                 if v := fuzz.violations(mode, s.data, s.env):
                     broken.append(f"{s.name} [{backend}]: {'; '.join(v)}")
     finally:
-        yamlio.set_backend(before)
+        backends.set_backend(before)
     assert not broken, "\n".join(broken)
 
 
@@ -159,16 +161,16 @@ def _wrong_type_at_every_read_field(case: str, each: int | None) -> None:
     seed = next(s for s in fuzz.seeds() if s.mode == "krm" and s.name == case)
     variants = fuzz.wrong_type_variants(seed.data, ([], 12, None), each)
     assert len(variants) > 10, len(variants)
-    before = yamlio.backend()
+    before = backends.backend()
     broken = []
     try:
         for (where, data), backend in zip(variants, itertools.cycle(BACKENDS)):
-            yamlio.set_backend(backend)
+            backends.set_backend(backend)
             problems = fuzz.violations("krm", data, seed.env)
             if problems:
                 broken.append(f"{where} [{backend}]: {'; '.join(problems)}")
     finally:
-        yamlio.set_backend(before)
+        backends.set_backend(before)
     assert not broken, "\n".join(broken[:20])
 
 
@@ -309,8 +311,8 @@ def test_every_mention_of_a_retired_object_is_found(n: int) -> None:
     import mentions
     from krm_fn.text import yamlio
     from runner import run
-    before = yamlio.backend()
-    yamlio.set_backend(next(itertools.islice(itertools.cycle(BACKENDS), n, None)))
+    before = backends.backend()
+    backends.set_backend(next(itertools.islice(itertools.cycle(BACKENDS), n, None)))
     try:
         for name in (mentions.NAME, mentions.OTHER):
             c = mentions.case(n, fuzz.stable_rng("mentions", n), name)
@@ -330,7 +332,7 @@ def test_every_mention_of_a_retired_object_is_found(n: int) -> None:
                            for x in r.results), (c.label, r.results)
             assert fuzz.violations("krm", text.encode()) == [], (c.label, text)
     finally:
-        yamlio.set_backend(before)
+        backends.set_backend(before)
 
 
 def test_the_mention_cases_cover_every_form_and_place() -> None:

@@ -120,17 +120,6 @@ def _large(n: int) -> str:
                                    f"  spec:\n    ports: [{{port: 80}}]\n" for i in range(n))
 
 
-def test_small_inputs_skip_the_fast_path_large_ones_take_it():
-    from krm_fn.text.reader import SCAN_FROM
-    small, large = _large(SCAN_FROM // 400), _large(SCAN_FROM // 100)
-    assert len(small) < SCAN_FROM <= len(large)
-    got_small, got_large = _probe([], small), _probe([], large)
-    assert got_small["code"] == got_large["code"] == 0, (got_small["err"], got_large["err"])
-    assert "krm_fn.text.fastread" not in got_small["imported"] and got_small["scanned"] is None
-    assert got_large["scanned"] is True, got_large["scanned"]  # imported, and its scan read the list
-    assert "specdec-ngram-" in got_small["out"] and "specdec-ngram-" in got_large["out"]
-
-
 def test_render_imports_none_of_what_no_run_needs():
     got = _probe(["render", "-"], STREAM)
     assert got["code"] == 0, got["err"]

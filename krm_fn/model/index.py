@@ -97,15 +97,9 @@ class PlainWorkload:
 def _may_opt_in(item: Item) -> bool:
     """Whether the item's text can hold the opt-in or the record of an injection (both keys hold
     "speculative"): a Deployment that cannot is never read into data. An escape in a double-quoted key
-    (`\\x73`) or an alias (its anchor elsewhere) may spell a key without those letters: such texts are read,
-    unless the scanner vouched that the item has neither (a `\\` or `*` in a shell script, say)."""
+    (`\\x73`) or an alias (its anchor elsewhere) may spell a key without those letters: such texts are read."""
     text = item.region
-    return "speculative" in text or not _as_written(item) and ("\\" in text or "*" in text)
-
-
-def _as_written(item: Item) -> bool:
-    """Every key and value of the item is its own text (Item.values_as_written)."""
-    return item.values_as_written
+    return "speculative" in text or "\\" in text or "*" in text
 
 
 def ref_of(item: Item) -> ResourceRef:
@@ -282,7 +276,7 @@ class _Names:
     def may_be_in(self, item: Item) -> bool:
         """Whether the item can name one of the names (False only where it cannot)."""
         text = item.region
-        if self.others or not _as_written(item) and ("\\" in text or "*" in text):
+        if self.others or "\\" in text or "*" in text:
             return True
         return not self.words.isdisjoint(re.findall(_WORD, text))
 

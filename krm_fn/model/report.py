@@ -71,7 +71,7 @@ def where(item: Item, field: str = "") -> dict:
             return {"file_path": source, "file_index": None, "file_line": None}
     if item.origin and path == item.origin:
         at = field_node(item.node, field) if field else None
-        line = (at or item.node).start_mark.line + 1
+        line = at.start_mark.line + 1 if at is not None else item.line + 1
     return {"file_path": path, "file_index": index, "file_line": line}
 
 

@@ -9,7 +9,7 @@ from ..domain.localconfig import file_name, is_function_config, is_kustomization
 from ..model.index import ref_of
 from ..model.report import about, q, where
 from ..text import krm
-from ..text.items import Item, duplicate_key
+from ..text.items import Item
 from ..text.results import Result, Severity
 
 # Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written
@@ -30,14 +30,14 @@ ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007", "SD009"))
 def _where(item: Item) -> str:
     """Where an item is, for messages: `document N` of its file (from 1), or `items[i]` (of the ResourceList
     when kpt named its file: the line is not one of that file); and its line."""
-    mark = item.node.start_mark
+    line, column = item.line + 1, item.column + 1
     path = item.file()[0]
     if path and path != item.origin:
         # kpt's path annotation: the stderr line names kpt's file, but this line is one of the ResourceList.
-        return f"items[{item.index}] of the ResourceList (line {mark.line + 1}, column {mark.column + 1})"
+        return f"items[{item.index}] of the ResourceList (line {line}, column {column})"
     at = f"document {item.origin_index + 1}" if item.origin and item.origin_index is not None \
         else f"items[{item.index}]"
-    return f"{at} (line {mark.line + 1}, column {mark.column + 1})"
+    return f"{at} (line {line}, column {column})"
 
 
 def _not_kubernetes(item: Item) -> str | None:
@@ -70,11 +70,10 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
             continue
         if is_kustomization(item):
             continue
-        # the scan checked every mapping of the items it read as text
-        dup = None if item.checked else duplicate_key(item.node, deep=True)
+        dup = item.duplicate  # the reader checked every mapping of every item
         if dup is not None:
-            key, first = dup
-            out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key.value)} appears twice (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
+            key, first, second = dup
+            out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key)} appears twice (line {first} and line {second}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
             continue
         if not item.kind:
             what = _not_kubernetes(item)

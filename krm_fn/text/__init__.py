@@ -1,6 +1,6 @@
 """Bytes in and bytes out, by the KRM function protocol: nothing here knows KAITO.
 
-`yamlio` is PyYAML in one place; `reader` (with `fastread`'s scan of the common shapes) turns the input
+`yamlio` is PyYAML in one place, on libyaml; `reader` walks libyaml's events once and turns the input
 into items that keep their positions; `textedit` applies JSON Patch as small text edits and checks itself
 by re-parsing; `writer` splices those edits into the input, so every byte the function did not change is
 the user's. `results` is the one Result type and its renderings, `krm` the protocol's names, `edits` the

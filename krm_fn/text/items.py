@@ -1,13 +1,14 @@
-"""What the reader makes: items that keep the exact region of source text they came from, the ResourceList
-and the stream around them, and composing them from YAML nodes (`read_text`, the per-item fallback of the
-scan of shapes). Python data is built only on demand (`Item.data`), for the items the function inspects.
-krm_fn/text/reader.py is the one entry; krm_fn/text/fastread.py, the scan, builds these same items.
+"""What the reader makes: items that keep the exact region of source text they came from, and the
+ResourceList and the stream around them. The reader (krm_fn/text/reader.py) reads each item's identity and
+annotations from libyaml's events; its node is composed from its own lines on first use, and its Python data
+only when a stage asks (`Item.data`), so an item no stage looks into is never composed.
 """
 from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
+from typing import Any
 
 import yaml
 
@@ -31,26 +32,46 @@ class ItemError(Exception):
 
 # --- node helpers: they live in yamlio (the one YAML module); re-exported for the stages that read items
 
-from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable
+from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: E402,F401
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
+
+class Source:
+    """One text the reader read, shared by its items: composing an item that shares anchors with others
+    needs its whole document, composed once here (`node_at`)."""
+
+    __slots__ = ("text", "_nodes")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._nodes: dict[int, yaml.Node] | None = None
+
+    def node_at(self, start: int, base: int, line: int) -> yaml.Node:
+        if self._nodes is None:
+            found: dict[int, yaml.Node] = {}
+            end = self.text.find("\n\ufeff", base) if base >= 0 else -1
+            piece = self.text[base:] if end < 0 else self.text[base:end + 1]
+            for root in yamlio.compose_events(yamlio.events(piece), base, line):
+                for node in yamlio.nodes(root):
+                    found.setdefault(node.start_mark.index, node)
+                if isinstance(root, yaml.MappingNode):
+                    items = child(root, "items")
+                    for entry in items.value if isinstance(items, yaml.SequenceNode) else ():
+                        found[entry.start_mark.index] = entry
+                    found[root.start_mark.index] = root
+            self._nodes = found
+        return self._nodes[start]
 
 
 # --- items --------------------------------------------------------------------------------------
 
 class Item:
-    """One resource: its source region, its identity, and its node.
-
-    The full reader composes the node and reads the identity from it. An item the scan of shapes read
-    from its text (fastread) carries what the stages ask of every item (kind, name, annotations) as text,
-    and its node is composed from its own lines on first use (`recompose`), so an item no stage looks
-    into is never composed. Attributes are slots: a large list has hundreds of thousands of items."""
+    """One resource: its source region, its identity and annotations (read from the events), and its node,
+    composed on first use from the item's own lines. Attributes are slots: a large list has hundreds of
+    thousands of items."""
 
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
-                 "origin", "origin_index", "head", "tail", "_data", "_built", "scanned_annotations",
-                 "generate_name", "values_as_written", "recompose", "dash", "dash_line", "chunk_end")
+                 "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column_", "is_mapping",
+                 "ann", "ann_keys", "generate_name", "duplicate", "problem", "shared", "in_flow", "text", "base")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int,
                  api_version: str = "", kind: str = "", name: str = "", namespace: str = "") -> None:
@@ -71,41 +92,69 @@ class Item:
         self.tail: int | None = None
         self._data: Any = None
         self._built = False
-        # Read by the scan: every annotation (key -> (value, is a string)), whether generateName is a
-        # string; None and False for an item read from its node.
-        self.scanned_annotations: Mapping[str, tuple[str, bool]] | None = None
-        self.generate_name = False
-        # Every key and value is its own text: the scan vouches for no escape, alias, anchor, tag, merge key
-        # or scalar going on over lines (it composes such items), and a block scalar's lines are literal.
-        # What its text does not hold, no value of it does: krm_fn/model/index.py composes no such item to
-        # look for one.
-        self.values_as_written = False
-        # recompose(source, dash, chunk_end, dash_line): the node again from the item's lines (None: the
-        # node is the only copy); `dash` where its entry's line (or its document) begins, `dash_line` that
-        # line's number, `chunk_end` where the next entry's line (or what follows) begins.
-        self.recompose: Callable[[str, int, int, int], yaml.Node] | None = None
-        self.dash = self.dash_line = self.chunk_end = 0
+        self.line = self.column_ = 0          # of its first character (0-based), as the events give them
+        self.is_mapping = isinstance(node, yaml.MappingNode)
+        self.ann: dict[str, str] = {}         # metadata.annotations whose values are strings
+        self.ann_keys: list[str] = []         # every key of metadata.annotations, whatever its value
+        self.generate_name = False            # metadata.generateName is a string
+        # (key, line of its first, line of its second) of the first key a mapping of the item has twice
+        self.duplicate: tuple[str, int, int] | None = None
+        self.problem = ""                     # why it has no data (nesting, aliases), found by the reader
+        self.shared = False                   # an alias ties it to an anchor outside it (or the reverse)
+        self.in_flow = False                  # an entry of a flow sequence: its region is its node's text
+        self.text: Source | None = None       # what composes it when it is shared, and where its text begins
+        self.base = 0
+        if node is not None:
+            self._facts_from_node(node)
+
+    def _facts_from_node(self, node: yaml.Node) -> None:
+        self.line, self.column_ = node.start_mark.line, node.start_mark.column
+        self.is_mapping = isinstance(node, yaml.MappingNode)
+        if not self.is_mapping:
+            return
+        meta = child(node, "metadata")
+        self.api_version = scalar(child(node, "apiVersion")) or ""
+        self.kind = scalar(child(node, "kind")) or ""
+        self.name = scalar(child(meta, "name")) or ""
+        self.namespace = scalar(child(meta, "namespace")) or ""
+        self.generate_name = scalar(child(meta, "generateName")) is not None
+        ann = child(meta, "annotations")
+        if isinstance(ann, yaml.MappingNode):
+            self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
+            self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
+                        and isinstance(v, yaml.ScalarNode) and v.tag == yamlio.STR_TAG}
 
     @property
     def node(self) -> yaml.Node:
         node = self._node
-        if node is None and self.recompose is not None:
-            node = self._node = self.recompose(self.source, self.dash, self.chunk_end, self.dash_line)
+        if node is None:
+            if self.problem:
+                raise ItemError(self.problem)
+            node = self._node = self._compose()
         return node
 
     @node.setter
     def node(self, value: yaml.Node) -> None:
         self._node = value
 
-    @property
-    def checked(self) -> bool:
-        """Every mapping of the item was checked for a key given twice when it was read (by the scan)."""
-        return self.scanned_annotations is not None
+    def _compose(self) -> yaml.Node:
+        """The item's node from its own lines: its region, moved to its column by spaces, composed with
+        its marks moved back to where the region is in the source. An item tied to others by anchors is
+        composed with its whole document."""
+        if self.shared and self.text is not None:
+            return self.text.node_at(self.start, self.base, self.line - 0)
+        start = self.start
+        piece = " " * self.column_ + self.source[start:self.end]
+        roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column_, self.line))
+        if not roots:  # an entry that is nothing (`- ` and a comment): null, as the composer reads it
+            at = yaml.Mark("<unicode string>", start, self.line, self.column_, None, None)
+            return yaml.ScalarNode(yamlio.NULL_TAG, "", at, at)
+        return roots[0]
 
     def forget(self) -> None:
-        """Drop the node and data built on demand where they can be built again: a writer that goes
-        through every item once keeps one item's at a time, not every item's."""
-        if self.recompose is not None:
+        """Drop the node and data built on demand: a writer that goes through every item once keeps one
+        item's at a time, not every item's."""
+        if not self.shared:
             self._node = self._data = None
             self._built = False
 
@@ -114,7 +163,7 @@ class Item:
 
     @property
     def column(self) -> int:
-        return column_of(self.source, self.start)
+        return self.column_
 
     @property
     def region(self) -> str:
@@ -123,52 +172,30 @@ class Item:
     def data(self) -> Any:
         """The item as Python data; raises ItemError when YAML has no such data (complex keys, …)."""
         if not self._built:
+            node = self.node
             try:
                 region = self.region
-                self._data = yamlio.construct(self.node, may_merge="<<" in region, may_alias="*" in region)
+                self._data = yamlio.construct(node, may_merge="<<" in region, may_alias="*" in region)
             except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
                 message = " ".join(str(exc).split()) or type(exc).__name__
-                where = unreadable_path(self.node)
+                where = unreadable_path(node)
                 raise ItemError(f"{where}: {message}" if where else message) from None
             self._built = True
         return self._data
 
     def annotation(self, key: str) -> str | None:
-        scanned = self.scanned_annotations
-        if scanned is not None:
-            found = scanned.get(key)
-            return found[0] if found is not None and found[1] else None
-        return scalar(child(child(child(self.node, "metadata"), "annotations"), key))
+        return self.ann.get(key)
 
     def annotations(self) -> dict[str, str]:
-        scanned = self.scanned_annotations
-        if scanned is not None:
-            return {k: v for k, (v, _) in scanned.items()}
-        ann = child(child(self.node, "metadata"), "annotations")
-        if not isinstance(ann, yaml.MappingNode):
-            return {}
-        return {k.value: v.value for k, v in ann.value
-                if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)}
+        return self.ann
 
     def annotation_keys(self) -> Iterable[str]:
-        """Every annotation's key, whatever its value (a scanned item's annotations are all scalars)."""
-        scanned = self.scanned_annotations
-        if scanned is not None:
-            return scanned.keys()
-        ann = child(child(self.node, "metadata"), "annotations")
-        if not isinstance(ann, yaml.MappingNode):
-            return ()
-        return [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
-
-    @property
-    def is_mapping(self) -> bool:
-        return self.scanned_annotations is not None or isinstance(self.node, yaml.MappingNode)
+        """Every annotation's key, whatever its value."""
+        return self.ann_keys
 
     def has_generate_name(self) -> bool:
         """`metadata.generateName` is a string: the object is named by the cluster."""
-        if self.scanned_annotations is not None:
-            return self.generate_name
-        return scalar(child(child(self.node, "metadata"), "generateName")) is not None
+        return self.generate_name
 
     def file(self) -> tuple[str, int | None]:
         """The file path and index kpt recorded for the item (empty without an orchestrator)."""
@@ -220,52 +247,13 @@ def unreadable_path(node: yaml.Node) -> str:
 
 
 def make_item(index: int, node: yaml.Node, source: str, in_flow: bool = False) -> Item:
-    """An item of a block sequence (or a document) owns the rest of its last line, its comment there
-    included; an item of a flow sequence (`items: [{…}, {…}]`, one-line JSON) exactly its node's text."""
-    start = node.start_mark.index
+    """An item from a composed node. An item of a block sequence (or a document) owns the rest of its last
+    line, its comment there included; an item of a flow sequence exactly its node's text."""
     end = node_end(node, source) if in_flow else line_end(source, node_end(node, source))
-    item = Item(index=index, node=node, source=source, start=start, end=end)
-    if isinstance(node, yaml.MappingNode):
-        meta = child(node, "metadata")
-        item.api_version = scalar(child(node, "apiVersion")) or ""
-        item.kind = scalar(child(node, "kind")) or ""
-        item.name = scalar(child(meta, "name")) or ""
-        item.namespace = scalar(child(meta, "namespace")) or ""
-    return item
+    return Item(index=index, node=node, source=source, start=node.start_mark.index, end=end)
 
 
 # --- documents ----------------------------------------------------------------------------------
-
-def sharing_anchors(text: str, items: list[Item]) -> set[int]:
-    """Indexes of the items that use an anchor defined outside themselves, or define one used outside.
-
-    Such items cannot be cut apart, edited alone or emitted alone without breaking the alias; they are
-    rare (kpt and kustomize send none), so the events are parsed a second time only when `&` occurs.
-    """
-    if "&" not in text or not items:
-        return set()
-    import bisect
-    starts = [it.start for it in items]
-
-    def owner(pos: int) -> int | None:
-        i = bisect.bisect_right(starts, pos) - 1
-        return items[i].index if i >= 0 and pos < items[i].end else None
-
-    defined: dict[str, int | None] = {}
-    shared: set[int] = set()
-    for event in yamlio.events(text):
-        anchor = getattr(event, "anchor", None)
-        if anchor is None:
-            continue
-        where = owner(event.start_mark.index)
-        if isinstance(event, yaml.AliasEvent):
-            home = defined.get(anchor)
-            if home != where:
-                shared.update(i for i in (home, where) if i is not None)
-        else:
-            defined[anchor] = where
-    return shared
-
 
 class ResourceList:
     """The envelope as a value: its text, root node, items and functionConfig."""
@@ -279,15 +267,14 @@ class ResourceList:
         self.items_node = items_node
         self.items = items
         self.function_config = function_config
-        # Items tied to others by anchors when the reader knows (the scan); None: sharing_anchors asks.
-        self.shared = shared
+        self.shared = set() if shared is None else shared  # items tied to others by anchors
 
     @property
     def splicable(self) -> bool:
         """Block layout all the way down to the items: the writer can edit the text in place."""
         items = self.items_node
         # `items: []` is fine too: there is nothing to splice inside it (nothing is added to no items).
-        # (`self.items`, not the node's entries: fastread's node of a flow list has none, its items do.)
+        # (`self.items`, not the node's entries: the reader's node of the list holds none, its items do.)
         return not self.root.flow_style and (items is None or not items.flow_style or not self.items)
 
 
@@ -300,34 +287,6 @@ def decode(data: bytes) -> str:
         raise InputError(f"input is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
     # YAML line breaks are what the positions count in; keep CRLF input as is but never see a BOM again.
     return text.lstrip("\ufeff")
-
-
-def _compose_all(text: str) -> list[yaml.Node]:
-    try:
-        return yamlio.compose_all(text)
-    except yaml.MarkedYAMLError as exc:
-        # The parser's whole story: what it was reading and where that began, then what it found where.
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
-        context = ""
-        if exc.context and exc.problem:
-            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
-                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
-            context = f"{exc.context}{began}: "
-        error = InputError(f"input is not valid YAML: {context}{problem}", mark)
-        error.line = mark.line + 1 if mark is not None else None
-        raise error from None
-    except yaml.reader.ReaderError as exc:
-        # No mark here, and libyaml counts the position in UTF-8 bytes, PyYAML in characters.
-        pos = exc.position
-        if yamlio.backend() == "c":
-            pos = len(text.encode("utf-8")[:pos].decode("utf-8", "ignore"))
-        where = f"line {searchable(text).count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
-        char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
-        raise InputError(f"input is not valid YAML: unacceptable character {char}: {exc.reason} ({where})") \
-            from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"input is not valid YAML: {exc}") from None
 
 
 def _empty(node: yaml.Node | None) -> bool:
@@ -365,42 +324,8 @@ def duplicate_key(node: yaml.Node | None, deep: bool) -> tuple[yaml.Node, yaml.N
     return None
 
 
-def _refuse_duplicates(node: yaml.MappingNode, what: str) -> None:
-    dup = duplicate_key(node, deep=False)
-    fc = child(node, "functionConfig")
-    where = f"the {what}"
-    if dup is None and fc is not None:
-        dup, where = duplicate_key(fc, deep=True), f"the {what}'s functionConfig"
-    if dup is not None:
-        key, first = dup
-        error = InputError(f"the key {key.value!r} appears twice in {where} (line {first.start_mark.line + 1} and line {key.start_mark.line + 1}): which one is meant is not clear, and kpt and Kubernetes refuse such a document")
-        error.line = key.start_mark.line + 1
-        raise error
-
-
-def read_text(text: str) -> ResourceList:
-    """Every item composed: what the scan falls back to for an input it does not read."""
-    if not text.strip():
-        raise InputError("input is empty; expected a ResourceList on stdin")
-    docs = [d for d in _compose_all(text) if not _empty(d)]
-    if not docs:
-        raise InputError("input holds no YAML document; expected a ResourceList")
-    if len(docs) > 1:
-        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList (use `kaito-specdec render` for a plain stream)", docs[1].start_mark)
-    root = docs[0]
-    kind = check_envelope(root)
-    items_node = child(root, "items")
-    if items_node is not None and not isinstance(items_node, yaml.SequenceNode):
-        if not (isinstance(items_node, yaml.ScalarNode) and items_node.tag.endswith(":null")):
-            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
-        items_node = None
-    in_flow = items_node is not None and bool(items_node.flow_style)
-    items = [make_item(i, n, text, in_flow) for i, n in enumerate(items_node.value if items_node else [])]
-    return envelope(text, root, items_node, items)
-
-
 def check_envelope(root: yaml.Node) -> str:
-    """The envelope's kind, once it is known to be a ResourceList or List without a key given twice."""
+    """The envelope's kind, once it is known to be a ResourceList or List."""
     if not isinstance(root, yaml.MappingNode):
         raise InputError("input is not a ResourceList: the document is not a mapping", root.start_mark)
     kind = scalar(child(root, "kind"))
@@ -415,15 +340,7 @@ def check_envelope(root: yaml.Node) -> str:
     elif kind != krm.LIST_KIND:
         # A single manifest piped in is the usual slip: name the command that takes one.
         raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List (use `kaito-specdec render -` for plain manifests)", root.start_mark)
-    _refuse_duplicates(root, kind)
     return kind
-
-
-def envelope(text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode | None, items: list[Item]) -> ResourceList:
-    fc = child(root, "functionConfig")
-    if isinstance(fc, yaml.ScalarNode) and fc.tag.endswith(":null"):
-        fc = None
-    return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=fc)
 
 
 class Stream:
@@ -434,7 +351,7 @@ class Stream:
     def __init__(self, items: list[Item], shared: set[int] | None = None,
                  function_config: yaml.Node | None = None) -> None:
         self.items = items
-        self.shared = set() if shared is None else shared  # items tied to others by anchors (sharing_anchors)
+        self.shared = set() if shared is None else shared  # items tied to others by anchors
         self.function_config = function_config  # of the first ResourceList among the documents
 
 

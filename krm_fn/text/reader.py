@@ -1,102 +1,491 @@
-"""Bytes in, a ResourceList (or a plain stream of documents) out: parsed once, positions kept.
+"""Bytes in, a ResourceList (or a plain stream of documents) out: one walk of libyaml's events.
 
-Every item keeps the exact region of source text it came from, so the writer can copy untouched items
-verbatim and edit changed ones in place. Python data is built only on demand (`Item.data`), for the
-items the function inspects. One entry each for a ResourceList and a stream (`read_resource_list`,
-`read_stream`): a large input is first scanned for its shapes (fastread), which reads ordinary items'
-kind, name and annotations from their text and composes the rest item by item; otherwise every item is
-composed, and its facts read straight from its node.
+The walk gives each item its exact region of source text (from the events' marks), its apiVersion, kind,
+metadata and annotations (from the scalars), the first key one of its mappings has twice, and whether an
+alias ties it to another item. Nothing of an item is composed during the walk: its node is composed from its
+own lines when a stage first asks (`Item.node`), so an item no stage looks into costs only its events. The
+envelope around the items (a ResourceList's functionConfig and old results) is composed as it is walked.
+Nodes are read as go-yaml reads them (krm_fn/text/yamlio.py `compose_node`); a document with a directive,
+or nesting past yamlio.MAX_DEPTH, is refused as kubectl, kustomize and kpt refuse it.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
+from typing import Any
 
 import yaml
+from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+                         ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .items import (InputError, Item, ResourceList, Stream, _comments_around, _compose_all, _empty, _is_envelope,
-                    _refuse_duplicates, child, decode, make_item, read_text, scalar, sharing_anchors)
+from . import krm, yamlio
+from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, _is_envelope, check_envelope,
+                    child, column_of, decode, duplicate_key, line_end, make_item, node_end, scalar, searchable)
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
-
-
-# The scan of shapes pays for its own import (compiling its regular expressions, about 2 ms) from about
-# this much input on; below it composing every item is as quick, and a small run does without the import.
-# The answer is the same either way (tests/test_fastread.py).
-SCAN_FROM = 16 * 1024
+# What a mapping being walked is to the item it belongs to.
+_OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4
+_IDENTITY = {"apiVersion": "api_version", "kind": "kind"}
+_META_IDENTITY = {"name": "name", "namespace": "namespace"}
 
 
-def read_resource_list(data: bytes, scan_from: int | None = SCAN_FROM) -> ResourceList:
-    """The ResourceList of the input, the one way it is read. For an input of at least `scan_from` bytes
-    the first step is the scan of shapes (fastread.scan): it reads ordinary items from their text and
-    composes, item by item, those it cannot vouch for or a stage may look into; where its assumptions do
-    not hold for the input as a whole, every item is composed (`read_text`), which alone words every
-    error. `scan_from=None`: every item composed (the reference the tests compare the scan with)."""
+class _Doc:
+    """One document as walked: its root as an item, the entries of its root's `items` sequence, the
+    envelope's composed root (KRM mode), and the first key its root mapping has twice."""
+
+    __slots__ = ("item", "entries", "items_node", "root", "root_dup")
+
+    def __init__(self) -> None:
+        self.item: Item | None = None
+        self.entries: list[Item] | None = None
+        self.items_node: SequenceNode | None = None
+        self.root: MappingNode | None = None
+        self.root_dup: tuple[str, int, int] | None = None
+
+
+class _Tangled(Exception):
+    """The envelope names an anchor inside an item: the document is composed whole instead."""
+
+
+def _string(event: ScalarEvent) -> str | None:
+    """The scalar's value when go-yaml reads it as a string (plain text that is no number, bool or null)."""
+    tag = event.tag
+    if tag is None:
+        if not event.implicit[0] or yamlio._resolve(ScalarNode, event.value, event.implicit) == yamlio.STR_TAG:
+            return event.value
+        return None
+    return event.value if tag == "!" or tag == yamlio.STR_TAG else None
+
+
+def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> list[_Doc]:
+    """The documents of `text` (which begins at offset `base`, line `line0` of `source`). `envelope`: KRM
+    mode, whose one document's root is composed but for its items."""
+    stream = yamlio.events(text)
+    docs: list[_Doc] = []
+    for event in stream:
+        if event.__class__ is DocumentStartEvent:
+            yamlio.refuse_directives(event, yamlio.marker(base, line0)(event.start_mark))
+            docs.append(_document(next(stream), stream, source, base, line0, envelope, "&" in text))
+            next(stream)  # its DocumentEndEvent
+    return docs
+
+
+def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line0: int, envelope: bool,
+              anchored: bool) -> _Doc:
+    mark = yamlio.marker(base, line0)
+    full = source.text
+    doc = _Doc()
+    owner: dict[str, int] = {}  # anchor -> the entry that defines it (-1: outside every entry)
+    anchor_nodes: dict[str, yaml.Node] = {}
+    ties: set[int] = set()
+    entries: list[Item] = []
+    stack: list[list[Any]] = []  # [is a mapping, keys seen (key -> line), value pending, key, role, flow]
+    root = rec = _new_item(event, source, base, line0, -1)
+    entry: Item | None = None
+    entry_depth = -1
+    last_end = 0
+    pairs: list[tuple[yaml.Node, yaml.Node]] = []  # the envelope's entries (KRM mode)
+    pending: yaml.Node | None = None  # the envelope's key whose value comes next
+    while True:
+        cls = event.__class__
+        top = stack[-1] if stack else None
+        if envelope and top is not None and len(stack) == 1 and top[0] and cls is not MappingEndEvent \
+                and not (top[2] and top[3] == "items" and cls is SequenceStartEvent):
+            # the envelope itself: composed as it is walked (its items are not)
+            try:
+                node = yamlio.compose_node(event, stream, anchor_nodes, mark, depth=1)
+            except yaml.composer.ComposerError as exc:
+                if "undefined alias" in str(exc.problem):
+                    raise _Tangled() from None
+                raise
+            for name in anchor_nodes:
+                owner.setdefault(name, -1)
+            if top[2]:
+                if pending is not None:
+                    pairs.append((pending, node))
+                last_end = max(last_end, node_end(node, full))
+            else:
+                pending = node
+                top[3] = node.value if isinstance(node, ScalarNode) else None
+                if isinstance(node, ScalarNode) and node.value != "<<":
+                    first = top[1].get(node.value)
+                    line = node.start_mark.line
+                    if first is None:
+                        top[1][node.value] = line
+                    elif doc.root_dup is None:
+                        doc.root_dup = (node.value, first + 1, line + 1)
+            top[2] = not top[2]
+            event = next(stream)
+            continue
+        if cls is ScalarEvent or cls is AliasEvent:
+            if len(stack) >= yamlio.MAX_DEPTH:
+                raise yamlio.too_deep(mark(event.start_mark))
+            last_end = event.end_mark.index + base
+            here = entry.index if entry is not None else -1
+            if cls is AliasEvent:
+                home = owner.get(event.anchor)
+                if home is None:
+                    raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                                                      mark(event.start_mark))
+                if home != here:
+                    ties.update(i for i in (home, here) if i >= 0)
+                value = None
+            else:
+                if anchored and event.anchor is not None:
+                    _define(owner, event.anchor, here, mark(event.start_mark))
+                value = _string(event)
+            if top is None:  # a document that is one scalar: nothing (skipped), or an item that is no mapping
+                root.is_mapping = False
+                if cls is ScalarEvent and event.tag is None and \
+                        yamlio._resolve(ScalarNode, event.value, event.implicit) == yamlio.NULL_TAG:
+                    return doc
+                root.end = line_end(full, last_end)
+                doc.item = root
+                return doc
+            if not top[0]:  # an entry of a sequence
+                if top[4] == _ITEMS:
+                    item = _new_item(event, source, base, line0, len(entries))
+                    item.is_mapping, item.in_flow = False, top[5]
+                    item.end = last_end if item.in_flow else line_end(full, last_end)
+                    entries.append(item)
+            elif not top[2]:  # a key
+                key = event.value if cls is ScalarEvent else None
+                top[3] = key
+                if key == "<<":
+                    if top[4] != _OTHER:
+                        rec.problem = "\0derive"  # a merge key in its identity: read it from its data
+                elif key is not None:
+                    seen = top[1]
+                    first = seen.get(key)
+                    line = event.start_mark.line + line0
+                    if first is None:
+                        seen[key] = line
+                    else:
+                        top[3] = None  # the first of a key given twice is the one read (as `child` reads)
+                        if len(stack) == 1 and entry is None:
+                            doc.root_dup = doc.root_dup or (key, first + 1, line + 1)
+                        rec.duplicate = rec.duplicate or (key, first + 1, line + 1)
+            else:  # a value
+                role, key = top[4], top[3]
+                if cls is AliasEvent:
+                    if role != _OTHER:
+                        rec.problem = "\0derive"  # an alias in its identity: read it from its data
+                elif role == _ITEM:
+                    attr = _IDENTITY.get(key)  # type: ignore[arg-type]
+                    if attr is not None:
+                        setattr(rec, attr, value or "")
+                elif role == _META:
+                    attr = _META_IDENTITY.get(key)  # type: ignore[arg-type]
+                    if attr is not None:
+                        setattr(rec, attr, value or "")
+                    elif key == "generateName":
+                        rec.generate_name = value is not None
+                elif role == _ANNS and key is not None:
+                    rec.ann_keys.append(key)
+                    if value is not None:
+                        rec.ann[key] = value
+            if top[0]:
+                top[2] = not top[2]
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            if len(stack) >= yamlio.MAX_DEPTH:
+                raise yamlio.too_deep(mark(event.start_mark))
+            is_map = cls is MappingStartEvent
+            role = _OTHER
+            if top is None:
+                role = _ITEM if is_map else _OTHER
+                root.is_mapping = is_map
+            elif not top[0]:
+                if top[4] == _ITEMS:  # an entry of the root's items: an item of its own
+                    entry = rec = _new_item(event, source, base, line0, len(entries))
+                    entry.is_mapping, entry.in_flow = is_map, top[5]
+                    entries.append(entry)
+                    entry_depth = len(stack)
+                    role = _ITEM if is_map else _OTHER
+            elif top[2]:
+                parent, key = top[4], top[3]
+                if parent == _ITEM and key == "metadata" and is_map:
+                    role = _META
+                elif parent == _META and key == "annotations" and is_map:
+                    role = _ANNS
+                elif parent == _ITEM and key == "items" and not is_map and len(stack) == 1:
+                    role = _ITEMS
+                    doc.entries = entries
+                    doc.items_node = SequenceNode(yamlio.SEQ_TAG, [], mark(event.start_mark),
+                                                  mark(event.start_mark), event.flow_style)
+                elif parent == _ANNS and key is not None:
+                    rec.ann_keys.append(key)
+            else:
+                top[3] = None  # a key that is a mapping or a sequence
+            if anchored and event.anchor is not None:
+                _define(owner, event.anchor, entry.index if entry is not None else -1, mark(event.start_mark))
+            stack.append([is_map, {} if is_map else None, False, None, role, event.flow_style])
+        else:  # the end of a mapping or a sequence
+            done = stack.pop()
+            if done[5]:
+                last_end = event.end_mark.index + base
+            if done[4] == _ITEMS and doc.items_node is not None:
+                doc.items_node.end_mark = yaml.Mark("<unicode string>", last_end, 0, 0, None, None)
+                if pending is not None:
+                    pairs.append((pending, doc.items_node))
+            if entry is not None and len(stack) == entry_depth:
+                entry.end = last_end if entry.in_flow else line_end(full, last_end)
+                entry, rec = None, root
+            if not stack:
+                break
+            top = stack[-1]
+            if top[0]:
+                top[2] = not top[2]
+        event = next(stream)
+    # the root mapping or sequence has ended
+    root.end = line_end(full, last_end)
+    doc.item = root
+    if envelope and root.is_mapping:
+        start = yaml.Mark("<unicode string>", root.start, root.line, root.column_, None, None)
+        doc.root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
+    for item in entries:
+        item.shared = item.index in ties
+    return doc
+
+
+def _define(owner: dict[str, int], name: str, here: int, at: Any) -> None:
+    if name in owner:  # as the composer refuses it (go-yaml would take the later one)
+        raise yaml.composer.ComposerError(f"found duplicate anchor {name!r}; first occurrence", None,
+                                          "second occurrence", at)
+    owner[name] = here
+
+
+def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:
+    item = Item(index=index, node=None, source=source.text, start=event.start_mark.index + base, end=0)
+    item.line, item.column_ = event.start_mark.line + line0, event.start_mark.column
+    item.text, item.base = source, base
+    return item
+
+
+# --- the two entries -----------------------------------------------------------------------------------
+
+def read_resource_list(data: bytes) -> ResourceList:
+    """The ResourceList of the input (KRM mode)."""
     text = decode(data)
-    if scan_from is not None and len(data) >= scan_from and text.strip():
-        from . import fastread
-        rl = fastread.scan(text)
-        if rl is not None:
-            return rl
-    return read_text(text)
-
-
-def read_stream(sources: list[tuple[str, bytes]], scan_from: int | None = SCAN_FROM) -> Stream:
-    """Documents of several files (name, bytes), in order; empty documents are skipped.
-
-    As read_resource_list: where the sources hold at least `scan_from` bytes, each text is first scanned
-    (fastread.scan_documents: the items of a text numbered from `first`, each with its document's number,
-    no anchor shared between them; a List's or ResourceList's items in its place, the scanned list's
-    `documents` those that are documents, its `function_config` the first envelope's), and composed
-    where the scan does not read it."""
-    scan: Callable[[str, int], Any] | None = None
-    if scan_from is not None and sum(len(data) for _, data in sources) >= scan_from:
-        from .fastread import scan_documents as scan
+    if not text.strip():
+        raise InputError("input is empty; expected a ResourceList on stdin")
+    source = Source(text)
+    try:
+        docs = [d for d in _walk(text, source, 0, 0, envelope=True) if d.item is not None]
+        tangled = False
+    except _Tangled:
+        tangled = True
+    except yaml.YAMLError as exc:
+        raise _input_error(exc, text) from None
+    if tangled or any(item.shared for d in docs for item in d.entries or ()):
+        # Anchors tie items to each other or to the envelope: the document composed whole, so that every
+        # alias leads to the one node the writer sees (rare: kpt and kustomize send no anchors).
+        try:
+            return _tied_resource_list(text, source)
+        except yaml.YAMLError as exc:
+            raise _input_error(exc, text) from None
+    if not docs:
+        raise InputError("input holds no YAML document; expected a ResourceList")
+    if len(docs) > 1:
+        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList (use `kaito-specdec render` for a plain stream)", _start(docs[1].item))
+    doc = docs[0]
+    if doc.root is None:
+        raise InputError("input is not a ResourceList: the document is not a mapping", _start(doc.item))
+    kind = check_envelope(doc.root)
+    _refuse_duplicates(doc.root_dup, doc.root, kind)
+    items_node = child(doc.root, "items")
     items: list[Item] = []
-    shared: set[int] = set()
+    if items_node is doc.items_node and doc.entries is not None:
+        items = doc.entries
+    elif isinstance(items_node, SequenceNode):  # `items: *list`: the list is written elsewhere
+        try:
+            return _tied_resource_list(text, source)
+        except yaml.YAMLError as exc:
+            raise _input_error(exc, text) from None
+    elif items_node is not None:
+        if not (isinstance(items_node, ScalarNode) and items_node.tag == yamlio.NULL_TAG):
+            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
+        items_node = None
+    _derive(items)
+    return ResourceList(text=text, root=doc.root, items_node=items_node, items=items,  # type: ignore[arg-type]
+                        function_config=_function_config(doc.root))
+
+
+def _tied_resource_list(text: str, source: Source) -> ResourceList:
+    walked = [d for d in _walk(text, source, 0, 0, envelope=False) if d.item is not None]
+    roots = [n for n in yamlio.compose_all(text) if not _empty(n)]
+    if len(roots) != 1 or not isinstance(roots[0], MappingNode) or len(walked) != 1:
+        raise InputError("input is not one ResourceList", roots[1].start_mark if len(roots) > 1 else None)
+    root = roots[0]
+    kind = check_envelope(root)
+    _refuse_duplicates(walked[0].root_dup, root, kind)
+    items_node = child(root, "items")
+    if items_node is not None and not isinstance(items_node, SequenceNode):
+        if not _empty(items_node):
+            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
+        items_node = None
+    entries = items_node.value if items_node is not None else []
+    items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
+    for item, seen in zip(items, walked[0].entries or ()):
+        item.duplicate, item.shared = seen.duplicate, seen.shared
+    return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=_function_config(root),
+                        shared={item.index for item in items if item.shared})
+
+
+def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
+    """Documents of several files (name, bytes), in order; empty documents are skipped. A List's or a
+    ResourceList's items stand in its place; the stream's functionConfig is the first ResourceList's."""
+    items: list[Item] = []
     function_config: yaml.Node | None = None
     for name, data in sources:
+        text = ""
         try:
             text = decode(data)
-            scanned = scan(text, len(items)) if scan is not None else None
-            docs = _compose_all(text) if scanned is None else []
+            source = Source(text)
+            docs = [d for base, line, piece in _pieces(text) for d in _walk(piece, source, base, line, False)]
         except InputError as exc:
             exc.source = name  # render names the file (and line) in front of the message
             raise
-        if scanned is not None:
-            for item in scanned:
-                item.origin = name  # (its origin_index is the scanner's: a List's items share their document's)
-            items.extend(scanned)
-            _comments_around(text, getattr(scanned, "documents", scanned))
-            if function_config is None:
-                function_config = getattr(scanned, "function_config", None)
-            continue
-        first = len(items)
-        nodes = [n for n in docs if not _empty(n)]
+        except yaml.YAMLError as exc:
+            error = _input_error(exc, text)
+            error.source = name
+            raise error from None
         documents: list[Item] = []
-        for number, node in enumerate(nodes):
-            members, in_flow = [node], False
-            if isinstance(node, yaml.MappingNode) and _is_envelope(node):
+        number = 0
+        for doc in docs:
+            item = doc.item
+            if item is None:
+                continue
+            if item.is_mapping and _is_envelope_item(item):
+                root = None
+                if doc.root_dup is not None or "functionConfig" in text[item.start:item.end]:
+                    root = _root_of(text, item)
                 try:
-                    _refuse_duplicates(node, scalar(child(node, "kind")) or "List")
+                    _refuse_duplicates(doc.root_dup, root, item.kind or "List")
                 except InputError as exc:
                     error = InputError(f"document {number + 1}: {exc}")
                     error.source, error.line = name, exc.line
                     raise error from None
-            if isinstance(node, yaml.MappingNode) and _is_envelope(node) \
-                    and isinstance(child(node, "items"), yaml.SequenceNode):
-                members = child(node, "items").value  # a `kind: List` (kubectl's) or a ResourceList: its items
-                in_flow = bool(child(node, "items").flow_style)
-                fc = child(node, "functionConfig")
-                if function_config is None and isinstance(fc, yaml.MappingNode):
+                fc = child(root, "functionConfig") if root is not None else None
+                if function_config is None and isinstance(fc, MappingNode) and doc.entries is not None:
                     function_config = fc
-            for sub in members:
-                item = make_item(len(items), sub, text, in_flow)
-                item.origin, item.origin_index = name, number
-                items.append(item)
-                if sub is node:
-                    documents.append(item)
+            if doc.entries is not None and item.is_mapping and _is_envelope_item(item):
+                members = doc.entries
+            else:
+                members = [item]
+                documents.append(item)
+            for member in members:
+                member.index, member.origin, member.origin_index = len(items), name, number
+                items.append(member)
+            number += 1
         _comments_around(text, documents)
-        shared.update(sharing_anchors(text, items[first:]))
-    return Stream(items=items, shared=shared, function_config=function_config)
+    _derive(items)
+    return Stream(items=items, shared={item.index for item in items if item.shared}, function_config=function_config)
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int, str]]:
+    """The text cut where a document begins with a byte-order mark (YAML 1.2 allows one there, and kubectl,
+    kustomize and kpt read on; libyaml takes it for content): (offset, line, text) of each piece, marks
+    left out."""
+    start = line = 0
+    at = text.find("\ufeff")
+    while at >= 0:
+        if at > 0 and text[at - 1] in "\n\r":
+            yield start, line, text[start:at]
+            line += searchable(text).count("\n", start, at)
+            start = at + 1
+        at = text.find("\ufeff", at + 1)
+    yield start, line, text[start:]
+
+
+def _is_envelope_item(item: Item) -> bool:
+    return item.kind == krm.LIST_KIND or (item.kind == krm.RESOURCE_LIST_KIND and
+                                          item.api_version.startswith(krm.RESOURCE_LIST_API_PREFIX))
+
+
+def _root_of(text: str, item: Item) -> MappingNode | None:
+    """The composed root of the document an envelope item is (only to read its functionConfig or to word
+    a key it has twice)."""
+    node = Item(index=-1, node=None, source=text, start=item.start, end=item.end)
+    node.line, node.column_, node.text, node.base, node.shared = item.line, item.column_, item.text, item.base, True
+    try:
+        root = node.node
+    except yaml.YAMLError:
+        return None
+    return root if isinstance(root, MappingNode) else None
+
+
+def _function_config(root: MappingNode) -> yaml.Node | None:
+    fc = child(root, "functionConfig")
+    return None if isinstance(fc, ScalarNode) and fc.tag == yamlio.NULL_TAG else fc
+
+
+def _refuse_duplicates(dup: tuple[str, int, int] | None, root: MappingNode | None, what: str) -> None:
+    where = f"the {what}"
+    if dup is None and root is not None:
+        fc = child(root, "functionConfig")
+        found = duplicate_key(fc, deep=True) if fc is not None else None
+        if found is not None:
+            key, first = found
+            dup, where = (key.value, first.start_mark.line + 1, key.start_mark.line + 1), f"the {what}'s functionConfig"
+    if dup is not None:
+        key_text, first_line, line = dup
+        error = InputError(f"the key {key_text!r} appears twice in {where} (line {first_line} and line {line}): which one is meant is not clear, and kpt and Kubernetes refuse such a document")
+        error.line = line
+        raise error
+
+
+def _derive(items: list[Item]) -> None:
+    """Items whose identity an alias or a merge key gives: read it from their data, as go-yaml does."""
+    for item in items:
+        if item.problem != "\0derive":
+            continue
+        item.problem = ""
+        try:
+            data = item.data()
+        except Exception:  # noqa: BLE001 - its data is its stages' business: they say why it cannot be read
+            continue
+        if not isinstance(data, dict):
+            continue
+        meta = data.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
+        ann = meta.get("annotations")
+        ann = ann if isinstance(ann, dict) else {}
+
+        def text(value: Any) -> str:
+            return value if isinstance(value, str) else ""
+        item.api_version, item.kind = text(data.get("apiVersion")), text(data.get("kind"))
+        item.name, item.namespace = text(meta.get("name")), text(meta.get("namespace"))
+        item.generate_name = isinstance(meta.get("generateName"), str)
+        item.ann_keys = [k for k in ann if isinstance(k, str)]
+        item.ann = {k: v for k, v in ann.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _empty(node: yaml.Node | None) -> bool:
+    return node is None or (isinstance(node, ScalarNode) and node.tag == yamlio.NULL_TAG)
+
+
+def _start(item: Item | None) -> Any:
+    if item is None:
+        return None
+    return yaml.Mark("<unicode string>", item.start, item.line, item.column_, None, None)
+
+
+def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
+    """The parser's whole story: what it was reading and where that began, then what it found where."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        context = ""
+        if exc.context and exc.problem:
+            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
+                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
+            context = f"{exc.context}{began}: "
+        error = InputError(f"input is not valid YAML: {context}{problem}", mark)
+        error.line = mark.line + 1 if mark is not None else None
+        return error
+    if isinstance(exc, yaml.reader.ReaderError):
+        # No mark here, and libyaml counts the position in UTF-8 bytes.
+        pos = len(text.encode("utf-8")[:exc.position].decode("utf-8", "ignore"))
+        where = f"line {searchable(text).count(chr(10), 0, pos) + 1}, column {column_of(text, pos) + 1}"
+        char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        return InputError(f"input is not valid YAML: unacceptable character {char}: {exc.reason} ({where})")
+    return InputError(f"input is not valid YAML: {exc}")

@@ -13,14 +13,12 @@ import yaml
 from . import krm
 from . import pointer, yamlio
 from .edits import Changes
-from .items import InputError, Item, ItemError, ResourceList, Stream, sharing_anchors
+from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 def _dash(text: str, lower: int, item_start: int) -> int:
@@ -78,7 +76,9 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
     if any(a == b == end and new.replace(LINE_START, "") for a, b, new in splices) \
             and not any(a < b == end for a, b, _ in splices):
         # Text written after an input without a final line break: its last value must not change.
-        splices.extend(tail_edits(text, rl.root))
+        # (the items' node holds no entries: the last item's own node when it ends the text)
+        last = rl.items[-1] if rl.items and rl.items[-1].end == end else None
+        splices.extend(tail_edits(text, last.node if last is not None else rl.root))
     return _apply(text, splices)
 
 
@@ -168,8 +168,8 @@ def _written_whole(rl: ResourceList, key: yaml.Node, value: yaml.Node) -> tuple[
 
 
 def _shared(rl: ResourceList) -> set[int]:
-    """Items tied to others by anchors: known from the reader's scan, else found by a second parse."""
-    return rl.shared if rl.shared is not None else sharing_anchors(rl.text, rl.items)
+    """Items tied to others by anchors (the reader knows them)."""
+    return rl.shared
 
 
 def _past_own_comments(text: str, pos: int, col: int) -> int:
@@ -252,7 +252,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
                 elif item.index not in changes.removed:
                     entries.append(_kept(item.node, rl.text, item.start, item.end, "- ",
                                          lambda it=item: _whole(it) if it.index in shared else it.data()))
-                    item.forget()  # a scanned item's node and data are built again if asked for, not all kept
+                    item.forget()  # its node and data are built again if asked for, not all kept
                 entries.extend(_entry(d, 0) for d in added_after.get(item.index, []))
             out.append("items:\n" + "".join(entries) if entries else "items: []\n")
             continue
@@ -386,7 +386,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
 def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:
     """The item's text for `render`: its changes made, orchestrator annotations gone, and its last value
     meaning the same with the line break (and the next document) written after it."""
-    # (A text ending in a line break needs no tail edits: fastread's documents are not composed for it.)
+    # (A text ending in a line break needs no tail edits: its item is not composed for them.)
     tail = [] if has_tail or item.end != len(item.source) or ends_line(item.source) \
         else tail_edits(item.source, item.node)
     if not patch:
@@ -414,7 +414,7 @@ def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
     """The whole lines to cut for removing orchestrator annotations, or None where cutting lines is
     not exact (flow style, keys sharing a line, aliases, anchors): then a verified edit does it."""
     if not any(k.startswith(krm.RENDER_STRIPPED) for k in item.annotation_keys()):
-        return []  # (a scanned item's keys need no node)
+        return []  # (its keys need no node)
     meta = child(item.node, "metadata")
     ann = child(meta, "annotations")
     if not isinstance(ann, yaml.MappingNode):

@@ -1,29 +1,39 @@
-"""PyYAML in one place: libyaml's C loader/dumper when present, pure Python otherwise.
+"""PyYAML in one place, on libyaml: one composer over libyaml's events, the safe emitter, go-yaml-safe quoting.
 
-Parsing keeps node positions (character offsets) so the writer can edit source text in place;
-emitting is block style, without anchors, with strings quoted wherever go-yaml v2 or v3, YAML 1.1 or
-YAML 1.2 would read them as something else (`ambiguous`).
+Composing keeps node positions (character offsets) so the writer can edit source text in place. The
+composer is this module's own (`compose_events`), over libyaml's event stream, so that every node is read
+as go-yaml reads it (kubectl, Argo CD and sigs.k8s.io/yaml on go-yaml v2; kustomize and kpt on v3): a
+scalar tagged `!` is a string, a tag on a mapping or a sequence is no reason to read it as anything else,
+and no document has a directive. Emitting is block style, without anchors, with strings quoted wherever
+go-yaml v2 or v3, YAML 1.1 or YAML 1.2 would read them as something else (`ambiguous`).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import yaml
+from yaml.error import Mark
+from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+                         ScalarEvent, SequenceEndEvent, SequenceStartEvent)
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
-
-C_AVAILABLE = hasattr(yaml, "CSafeLoader")
+try:
+    from yaml import CSafeDumper, CSafeLoader
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    raise SystemExit("kaito-specdec: PyYAML was built without libyaml, which kaito-specdec reads YAML with (as "
+                     "kubectl and kustomize read it); reinstall it from its wheel: pip install --force-reinstall "
+                     "--only-binary=:all: PyYAML") from None
 
 STR_TAG = "tag:yaml.org,2002:str"
 NULL_TAG = "tag:yaml.org,2002:null"
 MERGE_TAG = "tag:yaml.org,2002:merge"
-
+MAP_TAG = "tag:yaml.org,2002:map"
+SEQ_TAG = "tag:yaml.org,2002:seq"
 
 # Deeper than any Kubernetes object nests, and shallow enough for everything that walks an item afterwards
-# (constructing, copying, patching, emitting: Python recursion), on both backends.
+# (constructing, copying, patching, emitting: Python recursion).
 MAX_DEPTH = 250
 # How many nodes aliases may add to one object when it is expanded (walked as a tree: hashed, compared,
 # emitted). Anchors in real manifests add hundreds; an alias bomb adds billions (as Go's yaml.v3 caps it).
@@ -31,19 +41,32 @@ MAX_ALIAS_EXPANSION = 100_000
 
 
 class NestingTooDeep(yaml.MarkedYAMLError):
-    """More than MAX_DEPTH levels of nesting; raised while composing, before any recursion can crash."""
+    """More than MAX_DEPTH levels of nesting; raised while composing, before anything recurses."""
 
 
 class ExpansionTooLarge(ValueError):
     """Aliases make an object too large to walk or emit (an alias bomb)."""
 
 
-class _DepthGuard:
-    """Both composers (libyaml's recursive C composer too) call descend/ascend_resolver around every node:
-    counting there refuses deep nesting before the C stack can overflow (a segfault, not an exception)."""
+class DirectiveError(yaml.MarkedYAMLError):
+    """A `%YAML` or `%TAG` directive: kubectl, kustomize and kpt refuse the file (go-yaml reads none)."""
 
-    # This replaces PyYAML's path resolvers (add_path_resolver), which the project does not use: the
-    # method is called for every node of every input, and must stay as cheap as the one it replaces.
+
+def too_deep(mark: Any) -> NestingTooDeep:
+    return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep", problem_mark=mark)
+
+
+def refuse_directives(event: DocumentStartEvent, mark: Any) -> None:
+    if event.version is not None or event.tags:
+        which = "%YAML" if event.version is not None else "%TAG"
+        raise DirectiveError(problem=f"a {which} directive: kubectl, kustomize and kpt refuse a file with one; "
+                                     "remove it", problem_mark=mark)
+
+
+class _Depth:
+    """For PyYAML's own composer (StrictPureLoader): descend/ascend_resolver are called around every node,
+    so counting there refuses deep nesting before Python's recursion limit does."""
+
     _depth = 0
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
@@ -55,260 +78,9 @@ class _DepthGuard:
         self._depth -= 1
 
 
-# A `!` tag with no name (YAML's non-specific tag) on a scalar: go-yaml v2 and v3 resolve only the tags
-# they know (`resolvableTag`: "", !!str, !!bool, !!int, !!float, !!null, !!timestamp) and leave any other
-# scalar a string, `!` included, so kubectl and the API server read `! true` as "true". PyYAML (and
-# libyaml's composer) resolve a `!`-tagged scalar like an untagged plain one, as a boolean. The loaders
-# here make it a string: the nodes an event with tag "!" starts are found by a second parse of the events,
-# only for a text where a `!` stands alone (before a blank, a line break, `,`, `]`, `}` or the end).
-_BANG_AFTER = frozenset(" \t\r\n\x85\u2028\u2029,]}")
-
-
-def _may_tag_nonspecific(text: str) -> bool:
-    at = text.find("!")
-    while at >= 0:
-        after = text[at + 1:at + 2]
-        if not after or after in _BANG_AFTER or text.startswith("<!>", at + 1):
-            return True
-        at = text.find("!", at + 1)
-    return False
-
-
-def _nonspecific_scalars(loader: type, text: str) -> set[int]:
-    """Where the scalars tagged `!` start (a YAML error ends the search: the composer stops there too)."""
-    found: set[int] = set()
-    try:
-        for event in yaml.parse(text, Loader=loader):
-            if isinstance(event, yaml.ScalarEvent) and event.tag == "!":
-                found.add(event.start_mark.index)
-    except yaml.YAMLError:
-        pass
-    return found
-
-
-class _NonSpecificAreStrings:
-    """Composing and loading (which composes first) both go through get_node / get_single_node."""
-
-    def __init__(self, stream: Any) -> None:
-        super().__init__(stream)  # type: ignore[call-arg]
-        self._bang_text = stream if isinstance(stream, str) and _may_tag_nonspecific(stream) else None
-        self._bang_at: set[int] | None = None
-
-    def _strings(self, node: Any) -> Any:
-        if node is not None and self._bang_text is not None:
-            if self._bang_at is None:
-                self._bang_at = _nonspecific_scalars(type(self), self._bang_text)
-            if self._bang_at:
-                for n in nodes(node):
-                    if isinstance(n, yaml.ScalarNode) and n.start_mark.index in self._bang_at:
-                        n.tag = STR_TAG
-        return node
-
-    def get_node(self) -> Any:
-        return self._strings(super().get_node())  # type: ignore[misc]
-
-    def get_single_node(self) -> Any:
-        return self._strings(super().get_single_node())  # type: ignore[misc]
-
-
-_BREAKZ = "\0\r\n\x85\u2028\u2029"
-
-
-class _GoTabs:
-    """PyYAML's scanner with libyaml's rules for tabs, which go-yaml v2 (kubectl, Argo CD) and v3 (kpt,
-    kustomize) share: the readers of the items. PyYAML refuses every tab outside quotes and block scalars;
-    they accept one as a separator after `key:`, an anchor, a tag or a scalar, inside flow collections,
-    inside and after a plain scalar, and after a block scalar's `|`, and refuse it as indentation, after
-    `-`, `?` or a complex key's `:`, and on a plain scalar's continuation line left of its indentation
-    (libyaml scanner.c: yaml_parser_scan_to_next_token, _scan_plain_scalar, _scan_block_scalar). Without
-    this the pure backend failed inputs that libyaml, kpt and kubectl read (tests/test_tabs.py)."""
-
-    def scan_to_next_token(self) -> None:
-        if self.index == 0 and self.peek() == "\uFEFF":
-            self.forward()
-        while True:
-            ch = self.peek()
-            # Tabs are blanks in flow context, and in block context where no simple key may start.
-            while ch == " " or (ch == "\t" and (self.flow_level or not self.allow_simple_key)):
-                self.forward()
-                ch = self.peek()
-            if ch == "#":
-                while self.peek() not in _BREAKZ:
-                    self.forward()
-            if self.scan_line_break():
-                if not self.flow_level:
-                    self.allow_simple_key = True
-            else:
-                return
-
-    def scan_plain_spaces(self, indent: int, start_mark: Any) -> Any:
-        chunks = []
-        length = 0
-        while self.peek(length) in " \t":
-            length += 1
-        whitespaces = self.prefix(length)
-        self.forward(length)
-        ch = self.peek()
-        if ch in "\r\n\x85\u2028\u2029":
-            line_break = self.scan_line_break()
-            self.allow_simple_key = True
-            prefix = self.prefix(3)
-            if (prefix == "---" or prefix == "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029":
-                return None
-            breaks = []
-            while self.peek() in " \t\r\n\x85\u2028\u2029":
-                ch = self.peek()
-                if ch == " ":
-                    self.forward()
-                elif ch == "\t":
-                    if self.column < indent:
-                        raise yaml.scanner.ScannerError("while scanning a plain scalar", start_mark,
-                                                        "found a tab character that violates indentation",
-                                                        self.get_mark())
-                    self.forward()
-                else:
-                    breaks.append(self.scan_line_break())
-                    prefix = self.prefix(3)
-                    if (prefix == "---" or prefix == "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029":
-                        return None
-            if line_break != "\n":
-                chunks.append(line_break)
-            elif not breaks:
-                chunks.append(" ")
-            chunks.extend(breaks)
-        elif whitespaces:
-            chunks.append(whitespaces)
-        return chunks
-
-    def scan_block_scalar_indicators(self, start_mark: Any) -> Any:
-        chomping = increment = None
-        ch = self.peek()
-        if ch in "+-":
-            chomping = ch == "+"
-            self.forward()
-            if self.peek() in "0123456789":
-                increment = self._increment(start_mark)
-        elif ch in "0123456789":
-            increment = self._increment(start_mark)
-            if self.peek() in "+-":
-                chomping = self.peek() == "+"
-                self.forward()
-        ch = self.peek()
-        if ch not in "\0 \t\r\n\x85\u2028\u2029":  # PyYAML's own check wants no tab here
-            raise yaml.scanner.ScannerError("while scanning a block scalar", start_mark,
-                                            "expected chomping or indentation indicators, but found %r" % ch,
-                                            self.get_mark())
-        return chomping, increment
-
-    def _increment(self, start_mark: Any) -> int:
-        increment = int(self.peek())
-        if increment == 0:
-            raise yaml.scanner.ScannerError("while scanning a block scalar", start_mark,
-                                            "expected indentation indicator in the range 1-9, but found 0",
-                                            self.get_mark())
-        self.forward()
-        return increment
-
-    def scan_tag(self) -> Any:
-        # PyYAML's own, with a tab ending the tag as a space does (`!!str\tx`).
-        start_mark = self.get_mark()
-        ch = self.peek(1)
-        if ch == "<":
-            handle = None
-            self.forward(2)
-            suffix = self.scan_tag_uri("tag", start_mark)
-            if self.peek() != ">":
-                raise yaml.scanner.ScannerError("while parsing a tag", start_mark,
-                                                "expected '>', but found %r" % self.peek(), self.get_mark())
-            self.forward()
-        elif ch in "\0 \t\r\n\x85\u2028\u2029":
-            handle = None
-            suffix = "!"
-            self.forward()
-        else:
-            length = 1
-            use_handle = False
-            while ch not in "\0 \t\r\n\x85\u2028\u2029":
-                if ch == "!":
-                    use_handle = True
-                    break
-                length += 1
-                ch = self.peek(length)
-            if use_handle:
-                handle = self.scan_tag_handle("tag", start_mark)
-            else:
-                handle = "!"
-                self.forward()
-            suffix = self.scan_tag_uri("tag", start_mark)
-        ch = self.peek()
-        if ch not in "\0 \t\r\n\x85\u2028\u2029":
-            raise yaml.scanner.ScannerError("while scanning a tag", start_mark,
-                                            "expected ' ', but found %r" % ch, self.get_mark())
-        return yaml.tokens.TagToken((handle, suffix), start_mark, self.get_mark())
-
-    # A block scalar's indentation is spaces: libyaml refuses a tab where it is still counting them
-    # (`|` then `   \tvllm:`), which PyYAML took for a line of content beginning with a tab.
-    def _tab_in_indentation(self) -> None:
-        raise yaml.scanner.ScannerError("while scanning a block scalar", self._block_start,
-                                        "found a tab character where an indentation space is expected",
-                                        self.get_mark())
-
-    def scan_block_scalar(self, style: str) -> Any:
-        self._block_start = self.get_mark()
-        return super().scan_block_scalar(style)  # type: ignore[misc]
-
-    def scan_block_scalar_indentation(self) -> Any:
-        chunks, max_indent, end_mark = super().scan_block_scalar_indentation()  # type: ignore[misc]
-        if self.peek() == "\t":
-            self._tab_in_indentation()
-        return chunks, max_indent, end_mark
-
-    def scan_block_scalar_breaks(self, indent: int) -> Any:
-        chunks = []
-        end_mark = self.get_mark()
-        while self.column < indent and self.peek() == " ":
-            self.forward()
-        if self.column < indent and self.peek() == "\t":
-            self._tab_in_indentation()
-        while self.peek() in "\r\n\x85\u2028\u2029":
-            chunks.append(self.scan_line_break())
-            end_mark = self.get_mark()
-            while self.column < indent and self.peek() == " ":
-                self.forward()
-            if self.column < indent and self.peek() == "\t":
-                self._tab_in_indentation()
-        return chunks, end_mark
-
-    def scan_block_scalar_ignored_line(self, start_mark: Any) -> None:
-        while self.peek() in " \t":
-            self.forward()
-        if self.peek() == "#":
-            while self.peek() not in _BREAKZ:
-                self.forward()
-        ch = self.peek()
-        if ch not in _BREAKZ:
-            raise yaml.scanner.ScannerError("while scanning a block scalar", start_mark,
-                                            "expected a comment or a line break, but found %r" % ch,
-                                            self.get_mark())
-        self.scan_line_break()
-
-
-class _PureLoader(_NonSpecificAreStrings, _DepthGuard, _GoTabs, yaml.SafeLoader):
-    pass
-
-
-class StrictPureLoader(_DepthGuard, yaml.SafeLoader):
-    """PyYAML as it ships, tabs refused: what `yaml.safe_load` reads with (KAITO's inference server reads
-    inference_config.yaml so, whatever backend this process has)."""
-
-
-
-if C_AVAILABLE:
-    class _CLoader(_NonSpecificAreStrings, _DepthGuard, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
-        pass
-    _LOADERS = {"c": _CLoader, "pure": _PureLoader}
-else:  # pragma: no cover - depends on how PyYAML was built
-    _LOADERS = {"pure": _PureLoader}
+class StrictPureLoader(_Depth, yaml.SafeLoader):
+    """PyYAML's pure-Python reader as it ships: what `yaml.safe_load` reads with, as KAITO's inference
+    server reads inference_config.yaml (krm_fn/domain/inference_config.py). Not the function's reader."""
 
 
 def _timestamp_as_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
@@ -316,85 +88,154 @@ def _timestamp_as_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
     return loader.construct_scalar(node)
 
 
-for _cls in (*_LOADERS.values(), StrictPureLoader):
+class _Constructor(yaml.constructor.SafeConstructor):
+    """Turns nodes from compose_events into Python data (PyYAML's safe constructors)."""
+
+
+for _cls in (_Constructor, StrictPureLoader):
     _cls.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
 
-_backend = "c" if C_AVAILABLE else "pure"
+_RESOLVER = yaml.resolver.Resolver()
+_resolve = _RESOLVER.resolve
 
 
-def set_backend(name: str) -> None:
-    """Select the "c" or "pure" loader (tests run both)."""
-    global _backend
-    if name not in _LOADERS:
-        raise ValueError(f"YAML backend {name!r} is not available")
-    _backend = name
+def events(text: str) -> Iterator[yaml.Event]:
+    """libyaml's events (lazily: a caller may stop before an error further on)."""
+    return yaml.parse(text, Loader=CSafeLoader)
 
 
-def backend() -> str:
-    return _backend
+def marker(index: int, line: int) -> Any:
+    """A mark (what the offset, line and column of a node are read from) at `index` with `line`; the
+    column is always the source's own (items are composed from their own lines, at their own column)."""
+    def mark(m: Any) -> Mark:
+        return Mark("<unicode string>", m.index + index, m.line + line, m.column, None, None)
+    return mark
 
 
-def loader_class() -> type:
-    return _LOADERS[_backend]
+def compose_events(stream: Iterator[yaml.Event], index: int = 0, line: int = 0) -> Iterator[yaml.Node]:
+    """The root node of each document of an event stream, marks moved by `index` characters and `line`
+    lines (the events of text cut from a larger one). Iterative: nesting is refused past MAX_DEPTH.
+    (Directives are the reader's business: an embedded inference_config.yaml may have one.)"""
+    mark = marker(index, line)
+    for event in stream:
+        if event.__class__ is DocumentStartEvent:
+            yield compose_node(next(stream), stream, {}, mark)
+            next(stream)  # the DocumentEndEvent
 
 
-def events(text: str, loader: type | None = None) -> Iterator[yaml.Event]:
-    """The parser's events (lazily: a caller may stop before an error further on)."""
-    return yaml.parse(text, Loader=loader or loader_class())
+def compose_node(event: yaml.Event, stream: Iterator[yaml.Event], anchors: dict[str, yaml.Node],
+                 mark: Any = None, depth: int = 0) -> yaml.Node:
+    """The node that starts with `event`, its further events taken from `stream`, as go-yaml reads it:
+    a scalar tagged `!` is a string (go-yaml resolves only the tags it knows), a mapping is a mapping and a
+    sequence a sequence whatever their tag (`!!set`, `!!omap`, `!custom`). `depth`: how deep `event` is."""
+    mark = mark or marker(0, 0)
+    stack: list[list[Any]] = []  # [collection node, its pending key]
+    while True:
+        cls = event.__class__
+        if cls is ScalarEvent:
+            if len(stack) + depth >= MAX_DEPTH:
+                raise too_deep(mark(event.start_mark))
+            tag = event.tag
+            if tag is None:
+                tag = _resolve(ScalarNode, event.value, event.implicit)
+            elif tag == "!":
+                tag = STR_TAG
+            node: yaml.Node = ScalarNode(tag, event.value, mark(event.start_mark), mark(event.end_mark), event.style)
+        elif cls is AliasEvent:
+            found = anchors.get(event.anchor)
+            if found is None:
+                raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                                                  mark(event.start_mark))
+            node = found
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            if len(stack) + depth >= MAX_DEPTH:
+                raise too_deep(mark(event.start_mark))
+            start = mark(event.start_mark)
+            if cls is MappingStartEvent:
+                node = MappingNode(MAP_TAG, [], start, start, event.flow_style)
+            else:
+                node = SequenceNode(SEQ_TAG, [], start, start, event.flow_style)
+            _anchor(anchors, event.anchor, node)
+            stack.append([node, None])
+            event = next(stream)
+            continue
+        else:  # the end of a mapping or a sequence
+            node = stack.pop()[0]
+            node.end_mark = mark(event.end_mark)
+        if cls is ScalarEvent:
+            _anchor(anchors, event.anchor, node)
+        if not stack:
+            return node
+        top = stack[-1]
+        if top[0].__class__ is SequenceNode:
+            top[0].value.append(node)
+        elif top[1] is None:
+            top[1] = node
+        else:
+            top[0].value.append((top[1], node))
+            top[1] = None
+        event = next(stream)
 
 
-def _too_deep(text: str) -> NestingTooDeep:
-    """The error with the mark of the first node past MAX_DEPTH (found by the iterative event parser)."""
-    depth = 0
-    try:
-        for event in events(text):
-            if isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-            elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
-                if depth + 1 > MAX_DEPTH:
-                    return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep",
-                                          problem_mark=event.start_mark)
-                depth += isinstance(event, yaml.CollectionStartEvent)
-    except yaml.YAMLError:
-        pass
-    return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep")
-
-
-def compose(text: str) -> yaml.Node | None:
-    try:
-        return yaml.compose(text, Loader=loader_class())
-    except NestingTooDeep:
-        raise _too_deep(text) from None
+def _anchor(anchors: dict[str, yaml.Node], name: str | None, node: yaml.Node) -> None:
+    if name is not None:
+        first = anchors.get(name)
+        if first is not None:
+            raise yaml.composer.ComposerError(f"found duplicate anchor {name!r}; first occurrence",
+                                              first.start_mark, "second occurrence", node.start_mark)
+        anchors[name] = node
 
 
 def compose_all(text: str) -> list[yaml.Node]:
-    try:
-        return list(yaml.compose_all(text, Loader=loader_class()))
-    except NestingTooDeep:
-        raise _too_deep(text) from None
+    return list(compose_events(events(text)))
 
 
-def _first(documents: Iterator[Any], text: str) -> Any:
+def compose(text: str) -> yaml.Node | None:
+    """The one document of `text` (None for none; PyYAML's error for more)."""
+    docs = compose_all(text)
+    if len(docs) > 1:
+        raise yaml.composer.ComposerError("expected a single document in the stream", docs[0].start_mark,
+                                          "but found another document", docs[1].start_mark)
+    return docs[0] if docs else None
+
+
+def compose_first(text: str, loader: type | None = None) -> yaml.Node | None:
+    """The first document's node only: later documents are not even parsed (KAITO's yaml.Unmarshal reads
+    the first document of inference_config.yaml; a broken second one is no error to it). `loader`: PyYAML's
+    own reader instead (StrictPureLoader)."""
+    if loader is not None:
+        return _first(yaml.compose_all(text, Loader=loader))
+    return _first(compose_events(events(text)))
+
+
+def _first(documents: Iterator[Any]) -> Any:
     try:
         for document in documents:
             return document
-    except NestingTooDeep:
-        raise _too_deep(text) from None
     except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
         raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
     return None
 
 
-def compose_first(text: str, loader: type | None = None) -> yaml.Node | None:
-    """The first document's node only: later documents are not even parsed (KAITO's yaml.Unmarshal reads
-    the first document of inference_config.yaml; a broken second one is no error to it). `loader`: another
-    reader than the backend's (StrictPureLoader)."""
-    return _first(yaml.compose_all(text, Loader=loader or loader_class()), text)
-
-
 def load_first(text: str, loader: type | None = None) -> Any:
     """The first document's data only (see compose_first)."""
-    return _first(yaml.load_all(text, Loader=loader or loader_class()), text)
+    if loader is not None:
+        return _first(yaml.load_all(text, Loader=loader))
+    node = compose_first(text)
+    return None if node is None else _data(node)
+
+
+def load(text: str) -> Any:
+    """The data of the one document of `text` (the function's own output, a settings file)."""
+    node = compose(text)
+    return None if node is None else _data(node)
+
+
+def _data(node: yaml.Node) -> Any:
+    try:
+        return _Constructor().construct_document(node)
+    except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
+        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
 
 def second_document(text: str, loader: type | None = None) -> int | None:
@@ -402,7 +243,7 @@ def second_document(text: str, loader: type | None = None) -> int | None:
     breaks off before a second one starts)."""
     starts = 0
     try:
-        for event in events(text, loader):
+        for event in (yaml.parse(text, Loader=loader) if loader is not None else events(text)):
             if isinstance(event, yaml.DocumentStartEvent):
                 starts += 1
                 if starts == 2:
@@ -417,10 +258,6 @@ def _children(node: Any) -> list:
         return [n for pair in node.value for n in pair]
     if isinstance(node, yaml.SequenceNode):
         return node.value
-    if isinstance(node, dict):
-        return [n for pair in node.items() for n in pair]
-    if isinstance(node, (list, tuple)):
-        return list(node)
     return []
 
 
@@ -437,10 +274,10 @@ def nodes(root: Any) -> Iterator[Any]:
         stack.extend(_children(node))
 
 
-def expanded_size(root: Any) -> tuple[int, float]:
-    """(distinct, expanded) node count of a composed node or of Python data: linear in the distinct nodes,
-    however often aliases repeat them (each shared node is counted once and its size remembered).
-    A node that contains itself (`&a [*a]`: PyYAML composes that as a cycle) expands without end."""
+def expanded_size(root: yaml.Node) -> tuple[int, float]:
+    """(distinct, expanded) node count of a composed node: linear in the distinct nodes, however often
+    aliases repeat them (each shared node is counted once and its size remembered). A node that contains
+    itself (`&a [*a]`) expands without end."""
     sizes: dict[int, float] = {}
     open_: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
@@ -461,13 +298,46 @@ def expanded_size(root: Any) -> tuple[int, float]:
     return len(sizes), sizes[id(root)]
 
 
-def check_expansion(root: Any) -> None:
+def check_expansion(root: yaml.Node) -> None:
     """Raise ExpansionTooLarge when aliases would add more than MAX_ALIAS_EXPANSION nodes to `root`."""
     distinct, expanded = expanded_size(root)
     if expanded == float("inf"):
         raise ExpansionTooLarge("an alias inside it names a node that contains that alias: it would expand without end (a cycle)")
     if expanded - distinct > MAX_ALIAS_EXPANSION:
         raise ExpansionTooLarge(f"its aliases expand it to {expanded:.0f} nodes from {distinct}; more than {MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")
+
+
+def merge_conflict(root: yaml.Node) -> str | None:
+    """Where kubectl and kustomize read a mapping differently: a key set before a merge key `<<` that the
+    merge sets too. go-yaml v2 (kubectl, Argo CD, sigs.k8s.io/yaml) lets the later merge win, go-yaml v3
+    (kustomize, kpt) and YAML's own rule keep the key written in the mapping. Keys after `<<` win for all."""
+    for node in nodes(root):
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        before: dict[str, yaml.Node] = {}
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag == MERGE_TAG:
+                for name in before.keys() & _merged_keys(value):
+                    first = before[name]
+                    return (f"the key {name!r} (line {first.start_mark.line + 1}) is set again by the merge key `<<` "
+                            f"after it (line {key.start_mark.line + 1}): kubectl reads the merged value, kustomize "
+                            "and kpt the one written; put `<<` first or drop one of them")
+            elif isinstance(key, yaml.ScalarNode):
+                before.setdefault(key.value, key)
+    return None
+
+
+def _merged_keys(value: yaml.Node) -> set[str]:
+    sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
+    keys: set[str] = set()
+    for source in sources:
+        if isinstance(source, yaml.MappingNode):
+            for key, inner in source.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag == MERGE_TAG:
+                    keys |= _merged_keys(inner)
+                elif isinstance(key, yaml.ScalarNode):
+                    keys.add(key.value)
+    return keys
 
 
 def _copy(node: yaml.Node, memo: dict[int, yaml.Node]) -> yaml.Node:
@@ -492,31 +362,25 @@ def construct(node: yaml.Node, may_merge: bool = True, may_alias: bool = True) -
 
     PyYAML resolves merge keys (`<<: *anchor`) by rewriting the mapping nodes in place; the reader and
     the writer need the composed nodes as they were (their positions are the source text), so the
-    constructor works on a copy. `may_alias=False` (the node's text has no `*`) skips the alias budget.
+    constructor works on a copy. A merge that kubectl and kustomize read differently is refused
+    (merge_conflict). `may_alias=False` (the node's text has no `*`) skips the alias budget.
     """
     if may_alias:
         check_expansion(node)
-    loader = loader_class()("")
+    if may_merge:
+        conflict = merge_conflict(node)
+        if conflict is not None:
+            raise ValueError(conflict)
+    constructor = _Constructor()
     try:
-        return loader.construct_document(_copy(node, {}) if may_merge else node)
+        return constructor.construct_document(_copy(node, {}) if may_merge else node)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         raise
     except Exception as exc:  # `!!bool Standard_NC24` raises KeyError inside PyYAML: still just bad YAML
         raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
-    finally:
-        loader.dispose()
 
 
-def load(text: str) -> Any:
-    try:
-        return yaml.load(text, Loader=loader_class())
-    except NestingTooDeep:
-        raise _too_deep(text) from None
-    except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
-        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
-
-
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+class _Dumper(CSafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
@@ -564,10 +428,7 @@ def _needs_pure(data: Any) -> bool:
 
 
 def _dumper_for(data: Any) -> type:
-    # The backend switch reaches the emitter too: with "pure", no libyaml code runs at all.
-    if _needs_pure(data):
-        return _PureDumper
-    return _Dumper if _backend == "c" else _CautiousPureDumper
+    return _PureDumper if _needs_pure(data) else _Dumper
 
 
 # Which plain scalars some reader of the output takes for something else than a string. Every string the
@@ -620,21 +481,16 @@ def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-class _AliasDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+class _AliasDumper(CSafeDumper):
     pass
 
 
-class _PureAliasDumper(yaml.SafeDumper):
-    pass
-
-
-for _dumper in (_Dumper, _PureDumper, _CautiousPureDumper, _AliasDumper, _PureAliasDumper):
+for _dumper in (_Dumper, _PureDumper, _CautiousPureDumper, _AliasDumper):
     _dumper.add_representer(str, _str_representer)
 
 
 def dump(data: Any) -> str:
     """Block YAML for one document, keys in insertion order, no anchors, no `...` end marker."""
-    check_expansion(data)
     options = dict(default_flow_style=False, sort_keys=False, allow_unicode=True, width=1 << 16)
     dumper = _dumper_for(data)
     text = yaml.dump(data, Dumper=dumper, **options)
@@ -650,8 +506,7 @@ def dump(data: Any) -> str:
 def dump_keeping_aliases(data: Any) -> str:
     """Block YAML with anchors and aliases: only for data that refers to itself (`&a [*a]`), which `dump`
     cannot write out in full."""
-    dumper = _AliasDumper if _backend == "c" else _PureAliasDumper
-    return yaml.dump(data, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True,
+    return yaml.dump(data, Dumper=_AliasDumper, default_flow_style=False, sort_keys=False, allow_unicode=True,
                      width=1_000_000)
 
 
