@@ -77,6 +77,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # Every minor release from 0.10 to the newest on PyPI (`pip index versions vllm`), its last patch, and the
 # patches where the speculative config changed inside a minor (0.11.0 -> 0.11.1 -> 0.11.2).
 RELEASES = ["0.10.2", "0.11.0", "0.11.1", "0.11.2", "0.12.0", "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1",
@@ -479,6 +481,41 @@ def python_facts(table: dict) -> str:
         lines.append("}")
     return "\n".join(lines)
 
+
+# --- the package's data files ----------------------------------------------------------------------------
+DATA = ROOT / "krm_fn" / "domain" / "data"
+
+
+def data_text(data: dict) -> str:
+    """A data file's text: keys sorted, one list element or mapping entry a line (each entry's value on its
+    line), so that a new release diffs line by line."""
+    def dump(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
+    parts = []
+    for key in sorted(data):
+        value = data[key]
+        if isinstance(value, dict) and value:
+            inner = ",\n".join(f"  {dump(k)}: {dump(value[k])}" for k in sorted(value))
+            parts.append(f" {dump(key)}: {{\n{inner}\n }}")
+        elif isinstance(value, list) and value:
+            inner = ",\n".join(f"  {dump(v)}" for v in value)
+            parts.append(f" {dump(key)}: [\n{inner}\n ]")
+        else:
+            parts.append(f" {dump(key)}: {dump(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def write_data(path: Path, data: dict, check: bool = False) -> int:
+    """Write a data file (0), or with `check` say whether it is already what `data` gives (0) or not (1)."""
+    text = data_text(data)
+    if check:
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            return 0
+        print(f"{path} is not what the table gives: run {sys.argv[0]} without --check", file=sys.stderr)
+        return 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
