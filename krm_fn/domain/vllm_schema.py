@@ -31,10 +31,6 @@ import re
 
 from ..text.results import Finding, Severity
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
-
 # The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
 # `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
 # v0.9.4: 0.14.1). KAITO v0.13.0, the release that brings speculative decoding, is not in the stored snapshot of
@@ -223,12 +219,12 @@ def introduced(method: str) -> Version | None:
     return spans[0][0] if spans else None
 
 
-def _compact(obj: dict) -> str:
+def _compact(obj: object) -> str:
     # default=str: an already-parsed value from YAML may hold a date; the proposal then shows it as text.
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def _with(obj: dict, key: str, value: Any = None, *, drop: bool = False, rename: str | None = None) -> str:
+def _with(obj: dict, key: str, value: object = None, *, drop: bool = False, rename: str | None = None) -> str:
     """The value with one key changed, dropped or renamed, in the user's key order."""
     out: dict = {}
     for k, v in obj.items():
@@ -244,7 +240,7 @@ def _with(obj: dict, key: str, value: Any = None, *, drop: bool = False, rename:
 _INT_TEXT = r"[+-]?[0-9]+"
 
 
-def _as_int(value: Any, lax: bool) -> int | None:
+def _as_int(value: object, lax: bool) -> int | None:
     """The integer vLLM reads from `value`, or None where it refuses it. Strict: a JSON integer only. Lax
     (pydantic's lax mode, the releases whose SpeculativeConfig is a pydantic dataclass): also true/false,
     a float with no fraction, and a string of ASCII digits."""
@@ -265,7 +261,7 @@ def _as_int(value: Any, lax: bool) -> int | None:
 _BOOL_TEXT = frozenset({"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"})
 
 
-def _as_bool_ok(value: Any) -> bool:
+def _as_bool_ok(value: object) -> bool:
     if isinstance(value, bool):
         return True
     if isinstance(value, int):
@@ -275,7 +271,7 @@ def _as_bool_ok(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lower() in _BOOL_TEXT
 
 
-def _parse(value: Any) -> tuple[Any, list[Finding]]:
+def _parse(value: object) -> tuple[object, list[Finding]]:
     if not isinstance(value, str):
         return value, []  # already parsed (a mapping from a policy, or what json.loads made of the text)
     try:
@@ -284,7 +280,7 @@ def _parse(value: Any) -> tuple[Any, list[Finding]]:
         return None, [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
 
 
-def check_speculative_config(value: Any, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
+def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
     """Findings about a `speculative-config` value (its text, or a parsed mapping) for a vLLM release.
 
     Raises ValueError for a `vllm_version` that is no release number (the setting is validated up front).
@@ -324,7 +320,7 @@ def _inferred(cfg: dict, version: Version) -> str:
     return "ngram" if model in ("ngram", "[ngram]") else "draft_model"
 
 
-def _method(cfg: dict, version: Version, v: str) -> tuple[Any, list[Finding]]:
+def _method(cfg: dict, version: Version, v: str) -> tuple[str | None, list[Finding]]:
     """The method vLLM goes on with (None where it refuses the value), and what is wrong with it."""
     method = cfg.get("method")
     choices = ", ".join(methods_for(version))
@@ -341,7 +337,12 @@ def _method(cfg: dict, version: Version, v: str) -> tuple[Any, list[Finding]]:
         return None, [Finding(f"method {shown_method} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
     if not available(method, version):
         since = _since(spans[method], version)
-        when = f"added in vLLM {_named(since)}" if since else f"removed in vLLM {_named(_until(spans[method], version))}"
+        if since:
+            when = f"added in vLLM {_named(since)}"
+        else:
+            removed = _until(spans[method], version)
+            assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
+            when = f"removed in vLLM {_named(removed)}"
         return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
     if method in NEEDS_MODEL and not has_model:
         return None, [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
@@ -361,7 +362,7 @@ def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: 
     return [Finding(f'speculative-config {what}, and vLLM {v} cannot run that ({why}), so the server exits at start-up: give the "method" the draft model is for (for example "eagle3"), or use "ngram"', "model", id="SD618", severity=Severity.ERROR)]
 
 
-def _tokens(cfg: dict, method: Any, version: Version) -> list[Finding]:
+def _tokens(cfg: dict, method: str | None, version: Version) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # suffix defaults num_speculative_tokens (to 24)
@@ -378,8 +379,9 @@ def _tokens(cfg: dict, method: Any, version: Version) -> list[Finding]:
     return []
 
 
-def _lookup(cfg: dict, method: Any, version: Version) -> list[Finding]:
-    findings, numbers = [], {}
+def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
+    findings: list[Finding] = []
+    numbers: dict[str, int | None] = {}
     lax = _flag("lax_lookup", version)
     for key in ("prompt_lookup_min", "prompt_lookup_max"):
         if key not in cfg or (cfg[key] is None and _flag("lookup_null", version)):
@@ -405,10 +407,10 @@ _CHECKED = {
 }
 
 
-def _values(cfg: dict, version: Version, v: str, method: Any = None) -> list[Finding]:
+def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> list[Finding]:
     """Values of the other keys that the release's own validation refuses."""
     known = facts()
-    problems = []
+    problems: list[tuple[str, str, str]] = []
     for key, (flag, what, fix) in _CHECKED.items():
         if key not in cfg or cfg[key] is None or not _flag(flag, version) or not _in(known.fields.get(key, ()), version):
             continue
@@ -434,7 +436,7 @@ def _values(cfg: dict, version: Version, v: str, method: Any = None) -> list[Fin
 
 
 def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
-    findings = []
+    findings: list[Finding] = []
     refuses = _flag("refuses_unknown_keys", version)
     fields = facts().fields
     known = sorted(k for k, spans in fields.items() if _in(spans, version))
@@ -510,7 +512,7 @@ _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 _MAX_ELEMENTS = 10_000
 
 
-def _elements(value: Any, budget: int) -> int:
+def _elements(value: object, budget: int) -> int:
     """How many elements `value` spells out when printed, counting shared parts each time, up to `budget`."""
     stack, seen = [value], 0
     while stack and seen <= budget:
@@ -524,7 +526,7 @@ def _elements(value: Any, budget: int) -> int:
     return seen
 
 
-def _kaito_text(value: Any) -> str:
+def _kaito_text(value: object) -> str:
     """The text KAITO's runtime puts on the command line: Python's str() of the YAML value (a structure too
     large to spell out stands for itself as a short text; it is no speculative-config value either way)."""
     if isinstance(value, (dict, list)) and _elements(value, _MAX_ELEMENTS) > _MAX_ELEMENTS:
@@ -532,7 +534,7 @@ def _kaito_text(value: Any) -> str:
     return str(value)
 
 
-def _human_int(text: str) -> Any:
+def _human_int(text: str) -> int | None:
     """vLLM's human_readable_int, or None where it raises (a plain int is json.loads's already)."""
     m = re.fullmatch(_HUMAN_INT, text.strip())
     if not m:
@@ -558,7 +560,7 @@ def _merged(into: dict, update: dict) -> None:
             into[k] = v
 
 
-def dotted_config(entries: list[tuple[str, Any]]) -> dict:
+def dotted_config(entries: list[tuple[str, object]]) -> dict:
     """The object vLLM builds from dotted `speculative-config.<field>` keys (in file order; each key with
     its `vllm:` value as read from YAML), as KAITO's runtime passes them to it."""
     out: dict = {}
@@ -568,11 +570,13 @@ def dotted_config(entries: list[tuple[str, Any]]) -> dict:
         if field.endswith("+"):
             field, text = field[:-1], json.dumps(text.split(","))
         try:
-            value: Any = json.loads(text)
+            value: object = json.loads(text)
         except ValueError:
-            value = _human_int(text)
-            value = text if value is None else value
-        for part in reversed(field.split(".")):
-            value = {part: value}
-        _merged(out, value)
+            number = _human_int(text)
+            value = text if number is None else number
+        parts = field.split(".")
+        tree = {parts[-1]: value}
+        for part in reversed(parts[:-1]):
+            tree = {part: tree}
+        _merged(out, tree)
     return out
