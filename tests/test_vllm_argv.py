@@ -134,14 +134,16 @@ def test_every_skipped_row_says_why() -> None:
 
 
 def test_the_options_the_function_knows_are_every_releases() -> None:
-    """krm_fn/domain/vllm_options.py is the table's facts (`python tools/vllm_argv.py --python tests/vllm_argv.json`)."""
+    """krm_fn/domain/data/vllm_options.json is the table's facts, as tools/vllm_argv.py writes them
+    (`python tools/vllm_argv.py --data tests/vllm_argv.json`), and vllm_options reads them."""
     from krm_fn.domain import vllm_options
-    assert vllm_options.RELEASES_READ == tuple(TOOL.RELEASES)
-    block = TOOL.options_block(TABLE)
-    namespace: dict = {}
-    exec(block, namespace)   # noqa: S102 - the generated block, as the module holds it
-    assert vllm_options.NO_VALUE == namespace["NO_VALUE"]
-    assert vllm_options.VALUE == namespace["VALUE"]
+    data = TOOL.options_data(TABLE)
+    assert TOOL.write_data(Path(vllm_options.DATA), data, check=True) == 0, \
+        "run: python tools/vllm_argv.py --data tests/vllm_argv.json"
+    table = vllm_options.options()
+    assert table.releases == tuple(TOOL.RELEASES)
+    assert table.no_value == set(data["no_value"]) and table.value == set(data["value"])
+    assert not table.no_value & table.value
 
 
 @pytest.mark.parametrize("option, no_value", [

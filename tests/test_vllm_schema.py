@@ -292,7 +292,7 @@ def test_a_parsed_value_with_a_date_still_gets_a_proposal() -> None:
 
 
 def test_versions_beyond_the_facts_are_judged_by_the_newest_known_rules() -> None:
-    assert vllm_schema.KNOWN_UP_TO == (0, 33, 0)
+    assert vllm_schema.facts().releases[-1] == (0, 33, 0)
     assert found('{"method":"medusa","model":"m","num_speculative_tokens":2}', "0.40")[0][0] == "SD604"
 
 
@@ -389,10 +389,22 @@ def test_the_table_covers_every_minor_release() -> None:
 
 
 def test_the_generated_facts_are_the_tables() -> None:
+    """krm_fn/domain/data/vllm_schema.json is what tools/vllm_verdicts.py writes from the table, and
+    vllm_schema reads it: the releases run, and each family's spans."""
     tool = _tool()
-    text = inspect.getsource(vllm_schema)
-    block = text[text.index(tool.BEGIN) + len(tool.BEGIN):text.index(tool.END)].strip()
-    assert block == tool.python_facts(TABLE), "run: python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/domain/vllm_schema.py"
+    data = tool.schema_data(TABLE)
+    assert tool.write_data(Path(vllm_schema.DATA), data, check=True) == 0, \
+        "run: python tools/vllm_verdicts.py --data tests/vllm_verdicts.json"
+    facts = vllm_schema.facts()
+    assert facts.releases == tuple(parse_version(f["release"]) for f in TABLE["facts"])
+    for key, spans in (("fields", facts.fields), ("methods", facts.methods), ("mtp_aliases", facts.mtp),
+                       ("quantization", facts.quantization), ("flags", facts.flags)):
+        assert {name: [[shown_run(a), shown_run(b)] for a, b in runs] for name, runs in spans.items()} == data[key]
+    assert facts.mtp_aliases == tuple(sorted(set(data["mtp_aliases"]) - {"mtp"}))
+
+
+def shown_run(release: tuple | None) -> str | None:
+    return None if release is None else ".".join(map(str, release))
 
 
 def test_a_method_that_is_no_string_is_an_error_naming_the_key() -> None:

@@ -27,7 +27,9 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
   3. This file, in that venv, with the release's source first on sys.path:
        python tools/vllm_verdicts.py --run X --src /tmp/vllm/src/X --models /tmp/vllm/models --out rows-X.json
      then `python tools/vllm_verdicts.py --merge rows-*.json > tests/vllm_verdicts.json` and
-       python tools/vllm_verdicts.py --python tests/vllm_verdicts.json --write krm_fn/domain/vllm_schema.py
+       python tools/vllm_verdicts.py --data tests/vllm_verdicts.json
+     which writes the facts krm_fn/domain/vllm_schema.py reads, krm_fn/domain/data/vllm_schema.json (`--check`:
+     write nothing, exit 1 if the file is not what the table gives; tests/test_vllm_schema.py checks it too).
      `python tools/vllm_verdicts.py --fetch` does step 1 for every release in RELEASES, one at a time; the
      loop used for this table (install a missing module, run again) was, per release R:
        python tools/vllm_verdicts.py --fetch R && for i in 1 2 3 4 5 6 7 8; do
@@ -76,6 +78,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # Every minor release from 0.10 to the newest on PyPI (`pip index versions vllm`), its last patch, and the
 # patches where the speculative config changed inside a minor (0.11.0 -> 0.11.1 -> 0.11.2).
@@ -381,8 +385,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--fetch", nargs="*")
     ap.add_argument("--root", default="/tmp/vllm")
-    ap.add_argument("--python", help="print vllm_schema.py's generated block from this table")
-    ap.add_argument("--write", help="with --python: put the block into this file, between its markers")
+    ap.add_argument("--data", help="write krm_fn/domain/data/vllm_schema.json from this table")
+    ap.add_argument("--write", default=str(SCHEMA_DATA), help="with --data: the file to write")
+    ap.add_argument("--check", action="store_true",
+                    help="with --data: write nothing, exit 1 if the file is not what the table gives")
     a = ap.parse_args(argv)
     if a.run:
         rows = run_release(a.run, a.src, a.models)
@@ -420,15 +426,8 @@ def main(argv: list[str]) -> int:
         print('"facts": [\n' + ",\n".join(dump(f) for f in facts) + "],")
         print('"rows": [\n' + ",\n".join(dump(r) for r in rows) + "]}")
         return 0
-    if a.python:
-        block = python_facts(json.loads(Path(a.python).read_text()))
-        if not a.write:
-            print(block)
-            return 0
-        text = Path(a.write).read_text()
-        begin, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-        Path(a.write).write_text(text[:begin] + "\n" + block + "\n" + text[end:])
-        return 0
+    if a.data:
+        return write_data(Path(a.write), schema_data(json.loads(Path(a.data).read_text())), check=a.check)
     ap.print_help()
     return 2
 
@@ -452,9 +451,6 @@ def spans(facts: list[dict], key: str) -> dict[str, list]:
     return out
 
 
-BEGIN, END = "# BEGIN generated", "# END generated"
-
-
 def flag_facts(table: dict) -> list[dict]:
     """Per release, the FLAGS that its rows set, in the shape of `facts`."""
     out = []
@@ -465,20 +461,54 @@ def flag_facts(table: dict) -> list[dict]:
     return out
 
 
-def python_facts(table: dict) -> str:
-    """The block krm_fn/domain/vllm_schema.py keeps between its `generated` markers."""
-    def v(text):
-        return "None" if text is None else "(" + ", ".join(text.split(".")) + ")"
-    facts = [dict(f, **g) for f, g in zip(table["facts"], flag_facts(table))]
-    lines = ["RELEASES_RUN: tuple[Version, ...] = (" + ", ".join(v(f["release"]) for f in facts) + ")"]
-    for title, key in (("FIELD_SPANS", "fields"), ("METHOD_SPANS", "methods"), ("MTP_SPANS", "mtp_aliases"),
-                       ("QUANT_SPANS", "quantization"), ("FLAG_SPANS", "flags")):
-        lines.append(f"{title}: dict[str, tuple[tuple[Version, Version | None], ...]] = {{")
-        for name, runs in spans(facts, key).items():
-            lines.append(f"    {name!r}: (" + " ".join(f"({v(a)}, {v(b)})," for a, b in runs) + "),")
-        lines.append("}")
-    return "\n".join(lines)
+# --- the package's data files ----------------------------------------------------------------------------
+DATA = ROOT / "krm_fn" / "domain" / "data"
+SCHEMA_DATA = DATA / "vllm_schema.json"
 
+
+def schema_data(table: dict) -> dict:
+    """krm_fn/domain/data/vllm_schema.json: the releases run, and per name the spans of releases that have it
+    (`[first release run with it, first later release run without it or null]`), for each family of facts."""
+    facts = [dict(f, **g) for f, g in zip(table["facts"], flag_facts(table))]
+    out: dict = {"about": "vLLM's speculative config per release (fields, methods, MTP aliases, quantization "
+                          "names, behaviours) as spans of the releases run; generated by tools/vllm_verdicts.py "
+                          "--data tests/vllm_verdicts.json, do not edit",
+                 "releases": [f["release"] for f in facts]}
+    for key in ("fields", "methods", "mtp_aliases", "quantization", "flags"):
+        out[key] = {name: [list(run) for run in runs] for name, runs in spans(facts, key).items()}
+    return out
+
+
+def data_text(data: dict) -> str:
+    """A data file's text: keys sorted, one list element or mapping entry a line (each entry's value on its
+    line), so that a new release diffs line by line."""
+    def dump(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
+    parts = []
+    for key in sorted(data):
+        value = data[key]
+        if isinstance(value, dict) and value:
+            inner = ",\n".join(f"  {dump(k)}: {dump(value[k])}" for k in sorted(value))
+            parts.append(f" {dump(key)}: {{\n{inner}\n }}")
+        elif isinstance(value, list) and value:
+            inner = ",\n".join(f"  {dump(v)}" for v in value)
+            parts.append(f" {dump(key)}: [\n{inner}\n ]")
+        else:
+            parts.append(f" {dump(key)}: {dump(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def write_data(path: Path, data: dict, check: bool = False) -> int:
+    """Write a data file (0), or with `check` say whether it is already what `data` gives (0) or not (1)."""
+    text = data_text(data)
+    if check:
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            return 0
+        print(f"{path} is not what the table gives: run {sys.argv[0]} without --check", file=sys.stderr)
+        return 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

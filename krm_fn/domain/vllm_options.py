@@ -7,153 +7,32 @@ sets it), so `--trust-remote` is `--trust-remote-code` when no other option star
 flag without a value is the next argument, the model of `vllm serve --trust-remote MODEL`. An option with
 an attached value (`-O3`, argparse's single-dash form) takes none from the next word either.
 
-Loaded when a plain workload's command is read: generated, do not edit between the markers; `python tools/vllm_argv.py --python tests/vllm_argv.json` rewrites it.
+The table is data, krm_fn/domain/data/vllm_options.json, generated: `python tools/vllm_argv.py --data
+tests/vllm_argv.json` rewrites it. It is read on first use (a plain workload's command), once a process.
 """
 from __future__ import annotations
 
-# BEGIN generated
-RELEASES_READ = ('0.10.2', '0.11.0', '0.11.1', '0.11.2', '0.12.0', '0.13.0', '0.14.1', '0.15.1', '0.16.0', '0.17.1', '0.18.1', '0.19.1', '0.20.2', '0.21.0', '0.22.1', '0.23.0', '0.24.0', '0.25.1', '0.26.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0')
-NO_VALUE: frozenset[str] = frozenset({
-    '--aggregate-engine-logging', '--allow-credentials', '--allow-deprecated-quantization', '--async-scheduling',
-    '--calculate-kv-scales', '--cohere-is-reasoning-model', '--cudagraph-metrics', '--data-parallel-external-lb',
-    '--data-parallel-hybrid-lb', '--data-parallel-multi-port-external-lb', '--dcp-q-replicate',
-    '--disable-async-output-proc', '--disable-auto-tool-choice', '--disable-batch-sharded-sampling',
-    '--disable-cascade-attn', '--disable-chunked-mm-input', '--disable-chunked-prefill',
-    '--disable-cumem-allocator', '--disable-custom-all-reduce', '--disable-dbo', '--disable-elastic-ep',
-    '--disable-ep-weight-filter', '--disable-eplb', '--disable-expert-parallel', '--disable-fastapi-docs',
-    '--disable-fault-tolerance', '--disable-flash-late-interaction', '--disable-flashinfer-autotune',
-    '--disable-force-include-usage', '--disable-frontend-multiprocessing', '--disable-hc-sp',
-    '--disable-hybrid-kv-cache-manager', '--disable-layerwise-nvtx-tracing', '--disable-log-deltas',
-    '--disable-log-outputs', '--disable-log-requests', '--disable-log-stats', '--disable-logging-iteration-details',
-    '--disable-lora', '--disable-mamba-cache-stochastic-rounding', '--disable-mamba-shared-prefix-checkpoint',
-    '--disable-mfu-metrics', '--disable-mixed-moe-lora-format', '--disable-mm-embeds',
-    '--disable-mm-preprocessor-cache', '--disable-moe-shared-loras', '--disable-nccl-comm-suspend',
-    '--disable-nccl-for-dp-synchronization', '--disable-offline-docs', '--disable-per-request-metrics',
-    '--disable-prefix-caching', '--disable-prompt-embeds', '--disable-prompt-tokens-details',
-    '--disable-request-id-headers', '--disable-return-routed-experts', '--disable-scale-out',
-    '--disable-server-load-tracking', '--disable-shm-tensor-arena', '--disable-sleep-mode',
-    '--disable-sliding-window', '--disable-ssl-refresh', '--disable-tokenizer-info-endpoint',
-    '--disable-tower-connector-lora', '--disable-trace-replay', '--disable-uvicorn-access-log',
-    '--enable-auto-tool-choice', '--enable-batch-sharded-sampling', '--enable-bf16x3-router-gemm',
-    '--enable-cascade-attn', '--enable-chunked-mm-input', '--enable-chunked-prefill', '--enable-cumem-allocator',
-    '--enable-custom-all-reduce', '--enable-dbo', '--enable-elastic-ep', '--enable-ep-weight-filter',
-    '--enable-eplb', '--enable-expert-parallel', '--enable-fastapi-docs', '--enable-fault-tolerance',
-    '--enable-flash-late-interaction', '--enable-flashinfer-autotune', '--enable-force-include-usage',
-    '--enable-hc-sp', '--enable-hybrid-kv-cache-manager', '--enable-layerwise-nvtx-tracing', '--enable-log-deltas',
-    '--enable-log-outputs', '--enable-log-requests', '--enable-logging-iteration-details', '--enable-lora',
-    '--enable-lora-bias', '--enable-mamba-cache-stochastic-rounding', '--enable-mamba-fine-grained-prefix-cache',
-    '--enable-mamba-shared-prefix-checkpoint', '--enable-mfu-metrics', '--enable-mixed-moe-lora-format',
-    '--enable-mm-embeds', '--enable-moe-shared-loras', '--enable-multimodal-encoder-data-parallel',
-    '--enable-nccl-comm-suspend', '--enable-nccl-for-dp-synchronization', '--enable-offline-docs',
-    '--enable-per-request-metrics', '--enable-prefix-caching', '--enable-prompt-embeds',
-    '--enable-prompt-tokens-details', '--enable-request-id-headers', '--enable-return-routed-experts',
-    '--enable-scale-out', '--enable-server-load-tracking', '--enable-shm-tensor-arena', '--enable-sleep-mode',
-    '--enable-sliding-window', '--enable-ssl-refresh', '--enable-tokenizer-info-endpoint',
-    '--enable-tower-connector-lora', '--enable-trace-replay', '--enable-uvicorn-access-log', '--enforce-eager',
-    '--eplb-log-balancedness', '--exclude-tools-when-tool-choice-none', '--fail-on-environ-validation',
-    '--fully-sharded-loras', '--grpc', '--guided-decoding-disable-additional-properties',
-    '--guided-decoding-disable-any-whitespace', '--guided-decoding-disable-fallback', '--headless', '--help',
-    '--interleave-mm-strings', '--jit-monitor-verbose', '--kv-cache-metrics', '--kv-sharing-fast-prefill',
-    '--language-model-only', '--log-error-stack', '--long-prefill-token-threshold-adaptive',
-    '--mm-device-do-normalize', '--mm-encoder-only', '--monokernel', '--no-allow-credentials',
-    '--no-allow-deprecated-quantization', '--no-async-scheduling', '--no-calculate-kv-scales',
-    '--no-cohere-is-reasoning-model', '--no-cudagraph-metrics', '--no-data-parallel-external-lb',
-    '--no-data-parallel-hybrid-lb', '--no-dcp-q-replicate', '--no-disable-cascade-attn',
-    '--no-disable-chunked-mm-input', '--no-disable-custom-all-reduce', '--no-disable-fastapi-docs',
-    '--no-disable-frontend-multiprocessing', '--no-disable-hybrid-kv-cache-manager', '--no-disable-log-requests',
-    '--no-disable-nccl-for-dp-synchronization', '--no-disable-sliding-window', '--no-disable-uvicorn-access-log',
-    '--no-enable-auto-tool-choice', '--no-enable-batch-sharded-sampling', '--no-enable-bf16x3-router-gemm',
-    '--no-enable-chunked-prefill', '--no-enable-cumem-allocator', '--no-enable-dbo', '--no-enable-elastic-ep',
-    '--no-enable-ep-weight-filter', '--no-enable-eplb', '--no-enable-expert-parallel',
-    '--no-enable-fault-tolerance', '--no-enable-flash-late-interaction', '--no-enable-flashinfer-autotune',
-    '--no-enable-force-include-usage', '--no-enable-hc-sp', '--no-enable-layerwise-nvtx-tracing',
-    '--no-enable-log-deltas', '--no-enable-log-outputs', '--no-enable-log-requests',
-    '--no-enable-logging-iteration-details', '--no-enable-lora', '--no-enable-lora-bias',
-    '--no-enable-mamba-cache-stochastic-rounding', '--no-enable-mamba-fine-grained-prefix-cache',
-    '--no-enable-mamba-shared-prefix-checkpoint', '--no-enable-mfu-metrics', '--no-enable-mixed-moe-lora-format',
-    '--no-enable-mm-embeds', '--no-enable-moe-shared-loras', '--no-enable-nccl-comm-suspend',
-    '--no-enable-offline-docs', '--no-enable-per-request-metrics', '--no-enable-prefix-caching',
-    '--no-enable-prompt-embeds', '--no-enable-prompt-tokens-details', '--no-enable-request-id-headers',
-    '--no-enable-return-routed-experts', '--no-enable-scale-out', '--no-enable-server-load-tracking',
-    '--no-enable-shm-tensor-arena', '--no-enable-sleep-mode', '--no-enable-ssl-refresh',
-    '--no-enable-tokenizer-info-endpoint', '--no-enable-tower-connector-lora', '--no-enable-trace-replay',
-    '--no-enforce-eager', '--no-eplb-log-balancedness', '--no-exclude-tools-when-tool-choice-none',
-    '--no-fail-on-environ-validation', '--no-fully-sharded-loras',
-    '--no-guided-decoding-disable-additional-properties', '--no-guided-decoding-disable-any-whitespace',
-    '--no-guided-decoding-disable-fallback', '--no-interleave-mm-strings', '--no-jit-monitor-verbose',
-    '--no-kv-cache-metrics', '--no-kv-sharing-fast-prefill', '--no-language-model-only', '--no-log-error-stack',
-    '--no-long-prefill-token-threshold-adaptive', '--no-mm-device-do-normalize', '--no-mm-encoder-only',
-    '--no-monokernel', '--no-numa-bind', '--no-ray-workers-use-nsight', '--no-return-sampling-mask',
-    '--no-return-tokens-as-token-ids', '--no-scheduler-reserve-full-isl', '--no-skip-mm-profiling',
-    '--no-skip-tokenizer-init', '--no-sleep-mode-offload-cudagraph', '--no-specialize-active-lora',
-    '--no-swa-bounded-replay', '--no-tokens-only', '--no-trust-remote-code', '--no-trust-request-chat-template',
-    '--no-trust-request-mm-kwargs', '--no-use-fp64-gumbel', '--no-use-gpu-for-pooling-score', '--no-use-replayssm',
-    '--no-use-tqdm-on-load', '--numa-bind', '--ray-workers-use-nsight', '--return-sampling-mask',
-    '--return-tokens-as-token-ids', '--scheduler-reserve-full-isl', '--skip-mm-profiling', '--skip-tokenizer-init',
-    '--sleep-mode-offload-cudagraph', '--specialize-active-lora', '--swa-bounded-replay', '--tokens-only',
-    '--trust-remote-code', '--trust-request-chat-template', '--trust-request-mm-kwargs', '--use-fp64-gumbel',
-    '--use-gpu-for-pooling-score', '--use-replayssm', '--use-tqdm-on-load', '-dpe', '-dph', '-dpm', '-ep', '-h',
-})
-VALUE: frozenset[str] = frozenset({
-    '--additional-config', '--all2all-backend', '--allowed-headers', '--allowed-local-media-path',
-    '--allowed-media-domains', '--allowed-methods', '--allowed-origins', '--anthropic-disabled-thinking-effort',
-    '--api-key', '--api-server-count', '--attention-backend', '--attention-config', '--aux-output-config',
-    '--block-size', '--chat-template', '--chat-template-content-format', '--code-revision', '--cohere-format',
-    '--collect-detailed-traces', '--compilation-config', '--config', '--config-format', '--convert',
-    '--cp-kv-cache-interleave-size', '--cpu-distributed-timeout-seconds', '--cpu-offload-gb',
-    '--cpu-offload-params', '--cuda-graph-sizes', '--cudagraph-capture-sizes', '--custom-histogram-buckets',
-    '--data-parallel-address', '--data-parallel-backend', '--data-parallel-rank', '--data-parallel-rpc-port',
-    '--data-parallel-size', '--data-parallel-size-local', '--data-parallel-start-rank',
-    '--data-parallel-supervisor-port', '--dbo-decode-token-threshold', '--dbo-prefill-token-threshold',
-    '--dcp-comm-backend', '--dcp-kv-cache-interleave-size', '--decode-context-parallel-size',
-    '--default-chat-template-kwargs', '--default-mm-loras', '--device-ids', '--device-memory-utilization',
-    '--diffusion-config', '--disable-access-log-for-endpoints', '--distributed-executor-backend',
-    '--distributed-timeout-seconds', '--download-dir', '--dp-supervisor-probe-failure-threshold',
-    '--dp-supervisor-probe-interval-s', '--dp-supervisor-probe-timeout-s', '--dp-sync-interval', '--dtype',
-    '--ec-manager-config', '--ec-transfer-config', '--elastic-ep-max-dp-size', '--engram-config', '--eplb-config',
-    '--eplb-step-interval', '--eplb-window-size', '--expert-placement-strategy', '--fault-tolerance-config',
-    '--fingerprint-mode', '--fingerprint-value', '--gdn-prefill-backend', '--generation-config',
-    '--gpu-memory-utilization', '--grpc-port', '--guided-decoding-backend', '--h11-max-header-count',
-    '--h11-max-incomplete-event-size', '--hf-config-path', '--hf-overrides', '--hf-token', '--host',
-    '--ignore-patterns', '--io-processor-plugin', '--ir-op-priority', '--jit-monitor-mode', '--kda-decode-backend',
-    '--kda-prefill-backend', '--kernel-config', '--kv-cache-dtype', '--kv-cache-dtype-skip-layers',
-    '--kv-cache-memory-bytes', '--kv-cache-metrics-sample', '--kv-events-config', '--kv-offloading-backend',
-    '--kv-offloading-size', '--kv-transfer-config', '--limit-mm-per-prompt', '--linear-backend', '--load-format',
-    '--log-config-file', '--log-level', '--logging-config', '--logits-processor-pattern', '--logits-processors',
-    '--logprobs-mode', '--long-prefill-token-threshold', '--lora-dtype', '--lora-extra-vocab-size',
-    '--lora-modules', '--lora-target-modules', '--mamba-backend', '--mamba-block-size', '--mamba-cache-dtype',
-    '--mamba-cache-mode', '--mamba-cache-philox-rounds', '--mamba-ssm-cache-dtype', '--mamba-ssu-algorithm',
-    '--master-addr', '--master-port', '--max-cpu-loras', '--max-cudagraph-capture-size', '--max-log-len',
-    '--max-logprobs', '--max-long-partial-prefills', '--max-lora-cls-labels', '--max-lora-rank', '--max-loras',
-    '--max-model-len', '--max-num-active-seqs', '--max-num-batched-tokens', '--max-num-partial-prefills',
-    '--max-num-queued-reqs', '--max-num-queued-tokens', '--max-num-scheduled-tokens', '--max-num-seqs',
-    '--max-parallel-loading-workers', '--max-seq-len-to-capture', '--media-io-kwargs', '--middleware',
-    '--mm-encoder-attn-backend', '--mm-encoder-attn-dtype', '--mm-encoder-fp8-scale-path',
-    '--mm-encoder-fp8-scale-save-margin', '--mm-encoder-fp8-scale-save-path', '--mm-encoder-tp-mode',
-    '--mm-hasher-algorithm', '--mm-ipc-gpu-memory-gb', '--mm-processor-cache-gb', '--mm-processor-cache-type',
-    '--mm-processor-device', '--mm-processor-kwargs', '--mm-shm-cache-max-object-size-mb', '--mm-tensor-ipc',
-    '--model', '--model-class-overrides', '--model-impl', '--model-loader-extra-config', '--moe-backend',
-    '--nnodes', '--node-rank', '--num-gpu-blocks-override', '--num-lookahead-slots', '--num-redundant-experts',
-    '--numa-bind-cpus', '--numa-bind-nodes', '--offload-backend', '--offload-group-size', '--offload-num-in-group',
-    '--offload-params', '--offload-prefetch-step', '--optimization-level', '--otlp-traces-endpoint',
-    '--override-attention-dtype', '--override-generation-config', '--override-pooler-config',
-    '--per-request-spec-decode-metrics', '--performance-mode', '--pipeline-parallel-size', '--pooler-config',
-    '--port', '--preemption-mode', '--prefill-context-parallel-size', '--prefill-schedule-interval',
-    '--prefix-cache-retention-interval', '--prefix-caching-hash-algo', '--prefix-match-unit', '--profiler-config',
-    '--pt-load-map-location', '--quantization', '--quantization-config', '--reasoning-config',
-    '--reasoning-effort-map', '--reasoning-parser', '--reasoning-parser-plugin', '--renderer-num-workers',
-    '--replayssm-buffer-len', '--response-role', '--revision', '--root-path', '--rope-scaling', '--rope-theta',
-    '--runner', '--safetensors-load-strategy', '--safetensors-prefetch-block-size',
-    '--safetensors-prefetch-num-threads', '--scheduler-cls', '--scheduler-delay-factor', '--scheduling-policy',
-    '--seed', '--served-model-name', '--show-hidden-metrics-for-version', '--shutdown-timeout',
-    '--sleep-mode-backend', '--sleep-preserve-parameter-names', '--sparse-indexer-topk-backend', '--spec-method',
-    '--spec-model', '--spec-tokens', '--speculative-config', '--sse-keep-alive-interval', '--ssl-ca-certs',
-    '--ssl-cert-reqs', '--ssl-certfile', '--ssl-ciphers', '--ssl-keyfile', '--stream-interval',
-    '--structured-outputs-config', '--swap-space', '--task', '--tensor-parallel-size', '--tokenizer',
-    '--tokenizer-mode', '--tokenizer-revision', '--tool-call-parser', '--tool-parser-plugin', '--tool-server',
-    '--tool-strict-level', '--ubatch-size', '--uds', '--uvicorn-log-level', '--video-pruning-method',
-    '--video-pruning-rate', '--watchdog-config', '--watermark', '--watermark-config', '--weight-transfer-config',
-    '--worker-cls', '--worker-extension-cls', '-O', '-ac', '-asc', '-cc', '-dc', '-dcp', '-dp', '-dpa', '-dpb',
-    '-dpl', '-dpn', '-dpp', '-dpr', '-n', '-pcp', '-pp', '-q', '-r', '-sc', '-tp',
-})
-# END generated
+import functools
+import json
+import os
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "vllm_options.json")
+
+
+class Options:
+    """The table: the releases read, and the option strings that take no value and those that take one."""
+
+    __slots__ = ("no_value", "releases", "value")
+
+    def __init__(self, releases: tuple[str, ...], no_value: frozenset[str], value: frozenset[str]) -> None:
+        self.releases = releases
+        self.no_value = no_value
+        self.value = value
+
+
+@functools.cache
+def options() -> Options:
+    """The table, read from the package's data file on the first call."""
+    with open(DATA, "rb") as f:
+        data = json.loads(f.read())
+    return Options(tuple(data["releases"]), frozenset(data["no_value"]), frozenset(data["value"]))

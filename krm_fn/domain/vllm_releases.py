@@ -92,7 +92,7 @@ KSERVE_ENCODER_TASKS = frozenset({"sequence_classification", "token_classificati
                                   "text_embedding"})
 
 # Options of `vllm serve` that take no value, so the word after them is the next argument (the model, when
-# it is written after the options): vllm_options.NO_VALUE, read from the parser of every release 0.10.2-0.33.0;
+# it is written after the options): vllm_options' `no_value`, read from the parser of every release 0.10.2-0.33.0;
 # here only what that table cannot hold: `--version`, and a flag of the releases before 0.10.2
 # (`--enable-reasoning`, 0.8-0.9's frontend), whose servers the function still writes for.
 OLDER_NO_VALUE = frozenset({"--version", "--enable-reasoning"})
@@ -105,15 +105,16 @@ def takes_no_value(option: str) -> bool:
     name = "--" + option[2:].replace("_", "-") if option.startswith("--") else option
     if name in OLDER_NO_VALUE:
         return True
-    from .vllm_options import NO_VALUE, VALUE
-    if name in NO_VALUE or name in VALUE:
-        return name in NO_VALUE
+    from .vllm_options import options
+    table = options()
+    if name in table.no_value or name in table.value:
+        return name in table.no_value
     if not name.startswith("--"):
         # argparse's single-dash form: `-O3` is `-O 3` (the longest short option it starts with)
         return any(name.startswith(short) and len(name) > len(short)
-                   for short in VALUE if not short.startswith("--"))
-    found = {o for o in NO_VALUE | VALUE if o.startswith(name)}
-    return bool(found) and found <= NO_VALUE
+                   for short in table.value if not short.startswith("--"))
+    found = {o for o in table.no_value | table.value if o.startswith(name)}
+    return bool(found) and found <= table.no_value
 
 
 # vLLM's own images, whose tags are the release they ship (`vllm/vllm-openai:v0.10.1.1`,

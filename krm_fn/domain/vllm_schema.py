@@ -2,16 +2,18 @@
 
 Pure knowledge and one pure function: `check_speculative_config(value, vllm_version)` returns findings as
 plain data (id, severity, one-literal message that says how to fix it, the JSON key it is about, a proposed
-value where the fix is mechanical). No Items, no I/O: a stage reports the findings on the ConfigMap whose
-`inference_config.yaml` carries the value (field `data[inference_config.yaml]`, key `vllm.speculative-config`).
+value where the fix is mechanical). No Items, and no I/O but reading the facts' data file once: a stage
+reports the findings on the ConfigMap whose `inference_config.yaml` carries the value (field
+`data[inference_config.yaml]`, key `vllm.speculative-config`).
 
 Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running it:
 `tools/vllm_verdicts.py` installs each release's wheel, builds its `SpeculativeConfig` from each value the way
 `vllm serve` does (`AsyncEngineArgs.from_cli_args` -> `create_speculative_config`), and records the verdict
-and the release's fields, method names and MTP aliases in `tests/vllm_verdicts.json`; the block between the
-`generated` markers below is printed from that table, and tests/test_vllm_schema.py holds this module's
-verdict against every row. The source that decides is `vllm/config/speculative.py` (`vllm/config.py`
-before 0.11) and `vllm/engine/arg_utils.py` (`create_speculative_config`) of each release.
+and the release's fields, method names and MTP aliases in `tests/vllm_verdicts.json`; the facts this module
+reads, krm_fn/domain/data/vllm_schema.json, are written from that table (`python tools/vllm_verdicts.py --data
+tests/vllm_verdicts.json`), and tests/test_vllm_schema.py holds this module's verdict against every row. The
+source that decides is `vllm/config/speculative.py` (`vllm/config.py` before 0.11) and
+`vllm/engine/arg_utils.py` (`create_speculative_config`) of each release.
 
 PASS:  '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 FAIL:  '{"method":"Ngram","num_speculative_tokens":5}'             SD603 (case-sensitive)
@@ -22,14 +24,12 @@ INFO:  '{"method":"deepseek_mtp","num_speculative_tokens":1}'      SD615 (write 
 """
 from __future__ import annotations
 
-import re
+import functools
 import json
+import os
+import re
 
 from ..text.results import Finding, Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 # The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
 # `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
@@ -98,245 +98,92 @@ def shown(version: Version) -> str:
 
 
 # --- the facts, per release ------------------------------------------------------------------------------
-# Generated from the releases themselves: `python tools/vllm_verdicts.py --python tests/vllm_verdicts.json`
-# prints this block (that file's header says how each release was installed and run). A span is (the first
+# Generated from the releases themselves into a data file, DATA, read on first use (a run that checks no
+# speculative-config never reads it): `python tools/vllm_verdicts.py --data tests/vllm_verdicts.json` writes
+# it (tests/vllm_verdicts.json's header says how each release was installed and run). A span is (the first
 # release run that has it, the first later release run without it); a release between two releases run is
 # judged by the older one, a release older than all by the oldest, a newer one by the newest.
-# FIELD_SPANS: the fields of `SpeculativeConfig` (vllm/config/speculative.py; vllm/config.py before 0.11).
-# METHOD_SPANS: the values its `method` field takes (`SpeculativeMethod`, MTP aliases included).
-# MTP_SPANS: the model-specific MTP names it rewrites to "mtp" (`MTPModelTypes`).
-# QUANT_SPANS: the names `quantization` takes (`QUANTIZATION_METHODS`), where the release checks them.
-# FLAG_SPANS: behaviours read off one row of the table each (the row is named in tools/vllm_verdicts.py).
-# BEGIN generated
-RELEASES_RUN: tuple[Version, ...] = ((0, 10, 2), (0, 11, 0), (0, 11, 1), (0, 11, 2), (0, 12, 0), (0, 13, 0), (0, 14, 1), (0, 15, 1), (0, 16, 0), (0, 17, 1), (0, 18, 1), (0, 19, 1), (0, 20, 2), (0, 21, 0), (0, 22, 1), (0, 23, 0), (0, 24, 0), (0, 25, 1), (0, 26, 0), (0, 27, 1), (0, 28, 0), (0, 29, 0), (0, 30, 0), (0, 31, 0), (0, 32, 0), (0, 33, 0))
-FIELD_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
-    'attention_backend': (((0, 21, 0), None),),
-    'code_revision': (((0, 10, 2), None),),
-    'disable_by_batch_size': (((0, 10, 2), (0, 17, 1)),),
-    'disable_eagle_block_drop': (((0, 30, 0), None),),
-    'disable_log_stats': (((0, 10, 2), (0, 11, 1)),),
-    'disable_logprobs': (((0, 10, 2), (0, 11, 1)),),
-    'disable_lookahead_block_hashes': (((0, 33, 0), None),),
-    'disable_padded_drafter_batch': (((0, 11, 0), None),),
-    'draft_lm_head_quantization': (((0, 33, 0), None),),
-    'draft_load_config': (((0, 17, 1), None),),
-    'draft_model_config': (((0, 10, 2), None),),
-    'draft_parallel_config': (((0, 10, 2), None),),
-    'draft_sample_method': (((0, 21, 0), None),),
-    'draft_tensor_parallel_size': (((0, 10, 2), None),),
-    'dspark_draft_topk': (((0, 28, 0), None),),
-    'enable_adaptive_verification': (((0, 28, 0), None),),
-    'enable_chunked_prefill': (((0, 10, 2), (0, 11, 1)),),
-    'enforce_eager': (((0, 11, 0), None),),
-    'fly_entropy_threshold': (((0, 33, 0), None),),
-    'fly_entropy_top_k': (((0, 33, 0), None),),
-    'fly_window_size': (((0, 33, 0), None),),
-    'index_share_for_mtp_iteration': (((0, 29, 0), None),),
-    'kv_cache_dtype': (((0, 26, 0), None),),
-    'max_model_len': (((0, 10, 2), None),),
-    'method': (((0, 10, 2), None),),
-    'model': (((0, 10, 2), None),),
-    'moe_backend': (((0, 19, 1), None),),
-    'num_speculative_tokens': (((0, 10, 2), None),),
-    'num_speculative_tokens_per_batch_size': (((0, 24, 0), None),),
-    'parallel_drafting': (((0, 16, 0), None),),
-    'prompt_lookup_max': (((0, 10, 2), None),),
-    'prompt_lookup_min': (((0, 10, 2), None),),
-    'quantization': (((0, 10, 2), None),),
-    'rejection_sample_method': (((0, 18, 1), None),),
-    'revision': (((0, 10, 2), None),),
-    'speculative_token_tree': (((0, 10, 2), (0, 21, 0)),),
-    'suffix_decoding_max_cached_requests': (((0, 11, 1), None),),
-    'suffix_decoding_max_spec_factor': (((0, 11, 1), None),),
-    'suffix_decoding_max_tree_depth': (((0, 11, 1), None),),
-    'suffix_decoding_min_token_prob': (((0, 11, 1), None),),
-    'synthetic_acceptance_length': (((0, 20, 2), None),),
-    'synthetic_acceptance_rate': (((0, 19, 1), (0, 20, 2)),),
-    'synthetic_acceptance_rates': (((0, 20, 2), None),),
-    'target_model_config': (((0, 10, 2), None),),
-    'target_parallel_config': (((0, 10, 2), None),),
-    'tensor_parallel_size': (((0, 15, 1), None),),
-    'use_heterogeneous_vocab': (((0, 25, 1), None),),
-    'use_local_argmax_reduction': (((0, 17, 1), None),),
-    'xpress_topc': (((0, 33, 0), None),),
-}
-METHOD_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
-    'bailing_hybrid_mtp': (((0, 25, 1), None),),
-    'bailing_hybrid_v3_mtp': (((0, 28, 0), None),),
-    'custom_class': (((0, 22, 1), None),),
-    'deepseek_mtp': (((0, 10, 2), None),),
-    'dflash': (((0, 20, 2), None),),
-    'dots3_note_mtp': (((0, 28, 0), None),),
-    'draft_model': (((0, 10, 2), None),),
-    'dspark': (((0, 25, 1), None),),
-    'eagle': (((0, 10, 2), None),),
-    'eagle3': (((0, 10, 2), None),),
-    'ernie_mtp': (((0, 10, 2), None),),
-    'exaone4_5_mtp': (((0, 20, 2), None),),
-    'exaone_moe_mtp': (((0, 14, 1), None),),
-    'extract_hidden_states': (((0, 17, 1), None),),
-    'gemma4_mtp': (((0, 21, 0), None),),
-    'glm4_moe_lite_mtp': (((0, 15, 1), None),),
-    'glm4_moe_mtp': (((0, 11, 1), None),),
-    'glm5_next_mtp': (((0, 30, 0), None),),
-    'glm_ocr_mtp': (((0, 16, 0), None),),
-    'hy_v3_mtp': (((0, 20, 2), None),),
-    'hy_v4_mtp': (((0, 29, 0), None),),
-    'inkling_mtp': (((0, 26, 0), None),),
-    'kimi_k3_mtp': (((0, 27, 1), None),),
-    'longcat_flash_mtp': (((0, 11, 0), None),),
-    'medusa': (((0, 10, 2), (0, 33, 0)),),
-    'mimo_mtp': (((0, 11, 0), None),),
-    'mimo_v2_mtp': (((0, 21, 0), None),),
-    'minimax_m3_mtp': (((0, 24, 0), None),),
-    'mlp_speculator': (((0, 10, 2), (0, 33, 0)),),
-    'mtp': (((0, 11, 0), None),),
-    'nemotron_h_mtp': (((0, 17, 1), None),),
-    'ngram': (((0, 10, 2), None),),
-    'ngram_gpu': (((0, 18, 1), None),),
-    'pangu_ultra_moe_mtp': (((0, 11, 1), None),),
-    'qwen3_5_mtp': (((0, 17, 1), None),),
-    'qwen3_next_mtp': (((0, 10, 2), None),),
-    'qwen4_exp_mtp': (((0, 29, 0), None),),
-    'step3p5_mtp': (((0, 15, 1), None),),
-    'step5_mtp': (((0, 33, 0), None),),
-    'suffix': (((0, 11, 1), None),),
-}
-MTP_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
-    'bailing_hybrid_mtp': (((0, 25, 1), None),),
-    'bailing_hybrid_v3_mtp': (((0, 28, 0), None),),
-    'deepseek_mtp': (((0, 11, 1), None),),
-    'dots3_note_mtp': (((0, 28, 0), None),),
-    'ernie_mtp': (((0, 11, 1), None),),
-    'exaone4_5_mtp': (((0, 20, 2), None),),
-    'exaone_moe_mtp': (((0, 14, 1), None),),
-    'gemma4_mtp': (((0, 21, 0), None),),
-    'glm4_moe_lite_mtp': (((0, 15, 1), None),),
-    'glm4_moe_mtp': (((0, 11, 1), None),),
-    'glm5_next_mtp': (((0, 30, 0), None),),
-    'glm_ocr_mtp': (((0, 16, 0), None),),
-    'hy_v3_mtp': (((0, 20, 2), None),),
-    'hy_v4_mtp': (((0, 29, 0), None),),
-    'inkling_mtp': (((0, 26, 0), None),),
-    'kimi_k3_mtp': (((0, 27, 1), None),),
-    'longcat_flash_mtp': (((0, 11, 1), None),),
-    'mimo_mtp': (((0, 11, 1), None),),
-    'mimo_v2_mtp': (((0, 21, 0), None),),
-    'minimax_m3_mtp': (((0, 24, 0), None),),
-    'mtp': (((0, 11, 1), None),),
-    'nemotron_h_mtp': (((0, 17, 1), None),),
-    'pangu_ultra_moe_mtp': (((0, 11, 1), None),),
-    'qwen3_5_mtp': (((0, 17, 1), None),),
-    'qwen3_next_mtp': (((0, 11, 1), None),),
-    'qwen4_exp_mtp': (((0, 29, 0), None),),
-    'step3p5_mtp': (((0, 15, 1), None),),
-    'step5_mtp': (((0, 33, 0), None),),
-}
-QUANT_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
-    'auto-round': (((0, 10, 2), (0, 15, 1)),),
-    'auto_awq': (((0, 24, 0), None),),
-    'auto_gptq': (((0, 22, 1), None),),
-    'awq': (((0, 10, 2), None),),
-    'awq_marlin': (((0, 10, 2), None),),
-    'bitblas': (((0, 10, 2), (0, 16, 0)),),
-    'bitsandbytes': (((0, 10, 2), (0, 28, 0)),),
-    'compressed-tensors': (((0, 10, 2), None),),
-    'cpu_awq': (((0, 12, 0), (0, 23, 0)),),
-    'cpu_gptq': (((0, 12, 0), (0, 14, 1)),),
-    'deepseek_v4_fp8': (((0, 20, 2), None),),
-    'deepspeedfp': (((0, 10, 2), (0, 15, 1)),),
-    'experts_int8': (((0, 10, 2), None),),
-    'fbgemm_fp8': (((0, 10, 2), None),),
-    'fp8': (((0, 10, 2), None),),
-    'fp8_per_block': (((0, 20, 2), None),),
-    'fp8_per_channel': (((0, 24, 0), None),),
-    'fp8_per_tensor': (((0, 20, 2), None),),
-    'fp_quant': (((0, 11, 1), None),),
-    'gguf': (((0, 10, 2), (0, 24, 0)),),
-    'gpt_oss_mxfp4': (((0, 20, 2), None),),
-    'gptq': (((0, 10, 2), None),),
-    'gptq_bitblas': (((0, 10, 2), (0, 16, 0)),),
-    'gptq_marlin': (((0, 10, 2), None),),
-    'gptq_marlin_24': (((0, 10, 2), (0, 16, 0)),),
-    'hqq': (((0, 10, 2), (0, 15, 1)),),
-    'humming': (((0, 20, 2), None),),
-    'inc': (((0, 10, 2), None),),
-    'int8_per_channel_weight_only': (((0, 20, 2), None),),
-    'ipex': (((0, 10, 2), (0, 16, 0)),),
-    'modelopt': (((0, 10, 2), None),),
-    'modelopt_fp4': (((0, 10, 2), None),),
-    'modelopt_mixed': (((0, 17, 1), None),),
-    'modelopt_mxfp8': (((0, 16, 0), None),),
-    'moe_wna16': (((0, 10, 2), None),),
-    'mxfp4': (((0, 10, 2), None),),
-    'mxfp8': (((0, 19, 1), None),),
-    'nvfp4_per_token': (((0, 26, 0), None),),
-    'online': (((0, 20, 2), None),),
-    'petit_nvfp4': (((0, 10, 2), (0, 20, 2)),),
-    'ptpc_fp8': (((0, 10, 2), (0, 19, 1)),),
-    'quark': (((0, 10, 2), None),),
-    'rtn': (((0, 10, 2), (0, 15, 1)),),
-    'torchao': (((0, 10, 2), None),),
-    'tpu_int8': (((0, 10, 2), (0, 14, 1)),),
-}
-FLAG_SPANS: dict[str, tuple[tuple[Version, Version | None], ...]] = {
-    'adaptive_verification_dspark_only': (((0, 16, 0), (0, 30, 0)),),
-    'bools_checked': (((0, 11, 0), None),),
-    'dashed_keys': (((0, 26, 0), None),),
-    'disable_by_batch_size_at_least_2': (((0, 10, 2), None),),
-    'draft_model_inferred': (((0, 17, 1), None),),
-    'draft_model_runs': (((0, 15, 1), None),),
-    'draft_tp_at_least_1': (((0, 11, 1), None),),
-    'lax_lookup': (((0, 10, 2), None),),
-    'lax_numbers': (((0, 11, 1), None),),
-    'lookup_null': (((0, 10, 2), None),),
-    'lookup_order_ngram_only': (((0, 11, 0), None),),
-    'max_model_len_at_least_1': (((0, 11, 1), None),),
-    'method_null_infers': (((0, 10, 2), None),),
-    'quantization_checked': (((0, 10, 2), (0, 19, 1)),),
-    'refuses_unknown_keys': (((0, 16, 0), None),),
-    'tensor_parallel_size_refused': (((0, 15, 1), None),),
-    'tokens_any_number': (((0, 10, 2), (0, 11, 1)),),
-}
-# END generated
+#   releases:     the releases run, oldest first.
+#   fields:       the fields of `SpeculativeConfig` (vllm/config/speculative.py; vllm/config.py before 0.11).
+#   methods:      the values its `method` field takes (`SpeculativeMethod`, MTP aliases included).
+#   mtp:          the model-specific MTP names it rewrites to "mtp" (`MTPModelTypes`).
+#   quantization: the names `quantization` takes (`QUANTIZATION_METHODS`), where the release checks them.
+#   flags:        behaviours read off one row of the table each (the row is named in tools/vllm_verdicts.py).
+DATA = os.path.join(os.path.dirname(__file__), "data", "vllm_schema.json")
 
-KNOWN_UP_TO: Version = RELEASES_RUN[-1]
+Span = tuple[Version, Version | None]
+Spans = tuple[Span, ...]
+
+
+class Facts:
+    """vLLM's speculative config in every release run (DATA); `mtp_aliases`: the MTP names but "mtp", sorted."""
+
+    __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "releases")
+
+    def __init__(self, releases: tuple[Version, ...], fields: dict[str, Spans], methods: dict[str, Spans],
+                 mtp: dict[str, Spans], quantization: dict[str, Spans], flags: dict[str, Spans]) -> None:
+        self.releases = releases
+        self.fields = fields
+        self.methods = methods
+        self.mtp = mtp
+        self.quantization = quantization
+        self.flags = flags
+        self.mtp_aliases = tuple(sorted(n for n in mtp if n != "mtp"))
+
+
+def _run(text: str) -> Version:
+    major, minor, patch = text.split(".")
+    return int(major), int(minor), int(patch)
+
+
+@functools.cache
+def facts() -> Facts:
+    """The facts, read from the package's data file on the first call."""
+    with open(DATA, "rb") as f:
+        data = json.loads(f.read())
+
+    def spans(key: str) -> dict[str, Spans]:
+        return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
+                for name, runs in data[key].items()}
+    return Facts(tuple(_run(r) for r in data["releases"]), spans("fields"), spans("methods"), spans("mtp_aliases"),
+                 spans("quantization"), spans("flags"))
 
 
 def _release(version: Version) -> Version:
     """The release run whose facts judge `version`: the one of its minor release at or below it (the
     minor's first run if none is), else the newest older one (the oldest run for anything older)."""
-    same = [r for r in RELEASES_RUN if r[:2] == version[:2]]
+    releases = facts().releases
+    same = [r for r in releases if r[:2] == version[:2]]
     if same:
         older = [r for r in same if r <= version]
         return older[-1] if older else same[0]
-    older = [r for r in RELEASES_RUN if r <= version]
-    return older[-1] if older else RELEASES_RUN[0]
+    older = [r for r in releases if r <= version]
+    return older[-1] if older else releases[0]
 
 
 def _named(release: Version) -> str:
     """A release run as messages name it: its minor where only one patch of that minor was run."""
-    if sum(1 for r in RELEASES_RUN if r[:2] == release[:2]) == 1:
+    if sum(1 for r in facts().releases if r[:2] == release[:2]) == 1:
         return shown((release[0], release[1], 0))
     return shown(release)
 
 
-def _in(spans: tuple, version: Version) -> bool:
+def _in(spans: Spans, version: Version) -> bool:
     r = _release(version)
     return any(since <= r and (until is None or r < until) for since, until in spans)
 
 
 def _flag(name: str, version: Version) -> bool:
-    return _in(FLAG_SPANS.get(name, ()), version)
+    return _in(facts().flags.get(name, ()), version)
 
 
-def _since(spans: tuple, version: Version) -> Version | None:
+def _since(spans: Spans, version: Version) -> Version | None:
     """The first release run after `version` that has it."""
     later = [since for since, _ in spans if since > _release(version)]
     return min(later) if later else None
 
 
-def _until(spans: tuple, version: Version) -> Version | None:
+def _until(spans: Spans, version: Version) -> Version | None:
     """The release run, at or before `version`, that first lacked it after having it."""
     gone = [until for _, until in spans if until is not None and until <= _release(version)]
     return max(gone) if gone else None
@@ -345,8 +192,6 @@ def _until(spans: tuple, version: Version) -> Version | None:
 # The methods in the order suggestions list them (the rest of a release's names follow, sorted).
 _ORDER = ("ngram", "draft_model", "suffix", "eagle", "eagle3", "medusa", "mlp_speculator", "mtp", "ngram_gpu",
           "dflash", "custom_class", "dspark", "extract_hidden_states")
-MTP_SINCE: Version = METHOD_SPANS["mtp"][0][0]
-ALL_MTP_ALIASES = tuple(sorted(n for n in MTP_SPANS if n != "mtp"))
 # vLLM's `__post_init__`: these need a draft `model` (mtp and dspark default it to the target model).
 NEEDS_MODEL = frozenset({"eagle", "eagle3", "draft_model", "medusa", "mlp_speculator", "dflash", "custom_class"})
 # prompt_lookup_* apply to these (vLLM's `__post_init__` checks min <= max for them only).
@@ -355,30 +200,31 @@ NGRAM_METHODS = frozenset({"ngram", "ngram_gpu"})
 
 def available(method: str, version: Version) -> bool:
     """Whether a server of `version` takes this method name (an MTP alias included)."""
-    return isinstance(method, str) and _in(METHOD_SPANS.get(method, ()), version)
+    return isinstance(method, str) and _in(facts().methods.get(method, ()), version)
 
 
 def methods_for(version: Version) -> list[str]:
     """The method names to suggest for `version`: the MTP aliases only before `mtp` existed."""
-    names = [m for m in METHOD_SPANS if available(m, version)]
+    known = facts()
+    names = [m for m in known.methods if available(m, version)]
     has_mtp = "mtp" in names
-    names = [m for m in names if not (has_mtp and m in MTP_SPANS and m != "mtp")]
+    names = [m for m in names if not (has_mtp and m in known.mtp and m != "mtp")]
     first = [m for m in _ORDER if m in names]
     return first + sorted(m for m in names if m not in first)
 
 
 def introduced(method: str) -> Version | None:
     """The first release run that takes `method` (for other stages: e.g. plain workloads' fallback)."""
-    spans = METHOD_SPANS.get(method)
+    spans = facts().methods.get(method)
     return spans[0][0] if spans else None
 
 
-def _compact(obj: dict) -> str:
+def _compact(obj: object) -> str:
     # default=str: an already-parsed value from YAML may hold a date; the proposal then shows it as text.
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def _with(obj: dict, key: str, value: Any = None, *, drop: bool = False, rename: str | None = None) -> str:
+def _with(obj: dict, key: str, value: object = None, *, drop: bool = False, rename: str | None = None) -> str:
     """The value with one key changed, dropped or renamed, in the user's key order."""
     out: dict = {}
     for k, v in obj.items():
@@ -394,7 +240,7 @@ def _with(obj: dict, key: str, value: Any = None, *, drop: bool = False, rename:
 _INT_TEXT = r"[+-]?[0-9]+"
 
 
-def _as_int(value: Any, lax: bool) -> int | None:
+def _as_int(value: object, lax: bool) -> int | None:
     """The integer vLLM reads from `value`, or None where it refuses it. Strict: a JSON integer only. Lax
     (pydantic's lax mode, the releases whose SpeculativeConfig is a pydantic dataclass): also true/false,
     a float with no fraction, and a string of ASCII digits."""
@@ -415,7 +261,7 @@ def _as_int(value: Any, lax: bool) -> int | None:
 _BOOL_TEXT = frozenset({"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"})
 
 
-def _as_bool_ok(value: Any) -> bool:
+def _as_bool_ok(value: object) -> bool:
     if isinstance(value, bool):
         return True
     if isinstance(value, int):
@@ -425,7 +271,7 @@ def _as_bool_ok(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lower() in _BOOL_TEXT
 
 
-def _parse(value: Any) -> tuple[Any, list[Finding]]:
+def _parse(value: object) -> tuple[object, list[Finding]]:
     if not isinstance(value, str):
         return value, []  # already parsed (a mapping from a policy, or what json.loads made of the text)
     try:
@@ -434,7 +280,7 @@ def _parse(value: Any) -> tuple[Any, list[Finding]]:
         return None, [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
 
 
-def check_speculative_config(value: Any, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
+def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
     """Findings about a `speculative-config` value (its text, or a parsed mapping) for a vLLM release.
 
     Raises ValueError for a `vllm_version` that is no release number (the setting is validated up front).
@@ -474,7 +320,7 @@ def _inferred(cfg: dict, version: Version) -> str:
     return "ngram" if model in ("ngram", "[ngram]") else "draft_model"
 
 
-def _method(cfg: dict, version: Version, v: str) -> tuple[Any, list[Finding]]:
+def _method(cfg: dict, version: Version, v: str) -> tuple[str | None, list[Finding]]:
     """The method vLLM goes on with (None where it refuses the value), and what is wrong with it."""
     method = cfg.get("method")
     choices = ", ".join(methods_for(version))
@@ -484,17 +330,23 @@ def _method(cfg: dict, version: Version, v: str) -> tuple[Any, list[Finding]]:
             return None, [Finding('speculative-config has neither "method" nor "model"; vLLM takes it for a draft model without one and exits at start-up: add "method" (for example "ngram" or "mtp")', id="SD605", severity=Severity.ERROR)]
         method = _inferred(cfg, version)
         return method, _draft_model(cfg, method, version, v, inferred=True)
-    if not isinstance(method, str) or method not in METHOD_SPANS:
+    spans = facts().methods
+    if not isinstance(method, str) or method not in spans:
         fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
         shown_method = _compact(method) if isinstance(method, (dict, list)) else json.dumps(method)
         return None, [Finding(f"method {shown_method} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
     if not available(method, version):
-        since = _since(METHOD_SPANS[method], version)
-        when = f"added in vLLM {_named(since)}" if since else f"removed in vLLM {_named(_until(METHOD_SPANS[method], version))}"
+        since = _since(spans[method], version)
+        if since:
+            when = f"added in vLLM {_named(since)}"
+        else:
+            removed = _until(spans[method], version)
+            assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
+            when = f"removed in vLLM {_named(removed)}"
         return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
     if method in NEEDS_MODEL and not has_model:
         return None, [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
-    return ("mtp" if method in ALL_MTP_ALIASES else method), _draft_model(cfg, method, version, v, inferred=False)
+    return ("mtp" if method in facts().mtp_aliases else method), _draft_model(cfg, method, version, v, inferred=False)
 
 
 def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
@@ -510,7 +362,7 @@ def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: 
     return [Finding(f'speculative-config {what}, and vLLM {v} cannot run that ({why}), so the server exits at start-up: give the "method" the draft model is for (for example "eagle3"), or use "ngram"', "model", id="SD618", severity=Severity.ERROR)]
 
 
-def _tokens(cfg: dict, method: Any, version: Version) -> list[Finding]:
+def _tokens(cfg: dict, method: str | None, version: Version) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # suffix defaults num_speculative_tokens (to 24)
@@ -527,8 +379,9 @@ def _tokens(cfg: dict, method: Any, version: Version) -> list[Finding]:
     return []
 
 
-def _lookup(cfg: dict, method: Any, version: Version) -> list[Finding]:
-    findings, numbers = [], {}
+def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
+    findings: list[Finding] = []
+    numbers: dict[str, int | None] = {}
     lax = _flag("lax_lookup", version)
     for key in ("prompt_lookup_min", "prompt_lookup_max"):
         if key not in cfg or (cfg[key] is None and _flag("lookup_null", version)):
@@ -554,11 +407,12 @@ _CHECKED = {
 }
 
 
-def _values(cfg: dict, version: Version, v: str, method: Any = None) -> list[Finding]:
+def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> list[Finding]:
     """Values of the other keys that the release's own validation refuses."""
-    problems = []
+    known = facts()
+    problems: list[tuple[str, str, str]] = []
     for key, (flag, what, fix) in _CHECKED.items():
-        if key not in cfg or cfg[key] is None or not _flag(flag, version) or not _in(FIELD_SPANS.get(key, ()), version):
+        if key not in cfg or cfg[key] is None or not _flag(flag, version) or not _in(known.fields.get(key, ()), version):
             continue
         val = cfg[key]
         if what.startswith("true"):
@@ -570,26 +424,27 @@ def _values(cfg: dict, version: Version, v: str, method: Any = None) -> list[Fin
             problems.append((key, what, fix))
     if (cfg.get("enable_adaptive_verification") not in (None, False) and method != "dspark"
             and _flag("adaptive_verification_dspark_only", version)
-            and _in(FIELD_SPANS.get("enable_adaptive_verification", ()), version)):
+            and _in(known.fields.get("enable_adaptive_verification", ()), version)):
         problems.append(("enable_adaptive_verification", '"method":"dspark" for it ("Adaptive verification only supported with DSpark")', "remove it"))
     findings = [Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM {v} needs {what} and exits at start-up: {fix}", key, id="SD619", severity=Severity.ERROR) for key, what, fix in problems]
     quant = cfg.get("quantization")
-    if isinstance(quant, str) and _flag("quantization_checked", version) and QUANT_SPANS:
-        names = sorted(n for n, spans in QUANT_SPANS.items() if _in(spans, version))
+    if isinstance(quant, str) and _flag("quantization_checked", version) and known.quantization:
+        names = sorted(n for n, spans in known.quantization.items() if _in(spans, version))
         if names and quant not in names:
             findings.append(Finding(f"quantization {json.dumps(quant)} is not a quantization method vLLM {v} knows, so the server exits at start-up: use one of {', '.join(names)}, or leave it out (the draft then follows the target)", "quantization", id="SD620", severity=Severity.ERROR))
     return findings
 
 
 def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
-    findings = []
+    findings: list[Finding] = []
     refuses = _flag("refuses_unknown_keys", version)
-    known = sorted(k for k, spans in FIELD_SPANS.items() if _in(spans, version))
+    fields = facts().fields
+    known = sorted(k for k, spans in fields.items() if _in(spans, version))
     for key in cfg:
         if key == "tensor_parallel_size" and _flag("tensor_parallel_size_refused", version):
             findings.append(Finding(f"vLLM {v} refuses tensor_parallel_size in the speculative-config (\"'tensor_parallel_size' is not a valid argument\") and exits at start-up: rename it to draft_tensor_parallel_size", key, proposed=_with(cfg, key, rename="draft_tensor_parallel_size") if "draft_tensor_parallel_size" not in cfg else _with(cfg, key, drop=True), id="SD621", severity=Severity.ERROR))
             continue
-        spans = FIELD_SPANS.get(key, ()) if isinstance(key, str) else ()
+        spans = fields.get(key, ()) if isinstance(key, str) else ()
         if _in(spans, version):
             if key in UNUSED_KEYS:
                 gone = _since_gone(spans, version)
@@ -619,7 +474,7 @@ def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
 UNUSED_KEYS = frozenset({"disable_by_batch_size"})
 
 
-def _since_gone(spans: tuple, version: Version) -> Version | None:
+def _since_gone(spans: Spans, version: Version) -> Version | None:
     """The first release run after `version` without it (it has it at `version`)."""
     ends = [until for since, until in spans if until is not None and since <= _release(version) < until]
     return min(ends) if ends else None
@@ -631,7 +486,7 @@ def _ignored(cfg: dict, key: str, why: str, v: str) -> Finding:
 
 def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
     method = cfg.get("method")
-    if isinstance(method, str) and method in ALL_MTP_ALIASES and available(method, version) and available("mtp", version):
+    if isinstance(method, str) and method in facts().mtp_aliases and available(method, version) and available("mtp", version):
         return [Finding(f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", proposed=_with(cfg, "method", "mtp"), id="SD615", severity=Severity.INFO)]
     if method == "suffix" and available("suffix", version):
         return [Finding("method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method", id="SD616", severity=Severity.INFO)]
@@ -657,7 +512,7 @@ _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 _MAX_ELEMENTS = 10_000
 
 
-def _elements(value: Any, budget: int) -> int:
+def _elements(value: object, budget: int) -> int:
     """How many elements `value` spells out when printed, counting shared parts each time, up to `budget`."""
     stack, seen = [value], 0
     while stack and seen <= budget:
@@ -671,7 +526,7 @@ def _elements(value: Any, budget: int) -> int:
     return seen
 
 
-def _kaito_text(value: Any) -> str:
+def _kaito_text(value: object) -> str:
     """The text KAITO's runtime puts on the command line: Python's str() of the YAML value (a structure too
     large to spell out stands for itself as a short text; it is no speculative-config value either way)."""
     if isinstance(value, (dict, list)) and _elements(value, _MAX_ELEMENTS) > _MAX_ELEMENTS:
@@ -679,7 +534,7 @@ def _kaito_text(value: Any) -> str:
     return str(value)
 
 
-def _human_int(text: str) -> Any:
+def _human_int(text: str) -> int | None:
     """vLLM's human_readable_int, or None where it raises (a plain int is json.loads's already)."""
     m = re.fullmatch(_HUMAN_INT, text.strip())
     if not m:
@@ -705,7 +560,7 @@ def _merged(into: dict, update: dict) -> None:
             into[k] = v
 
 
-def dotted_config(entries: list[tuple[str, Any]]) -> dict:
+def dotted_config(entries: list[tuple[str, object]]) -> dict:
     """The object vLLM builds from dotted `speculative-config.<field>` keys (in file order; each key with
     its `vllm:` value as read from YAML), as KAITO's runtime passes them to it."""
     out: dict = {}
@@ -715,11 +570,13 @@ def dotted_config(entries: list[tuple[str, Any]]) -> dict:
         if field.endswith("+"):
             field, text = field[:-1], json.dumps(text.split(","))
         try:
-            value: Any = json.loads(text)
+            value: object = json.loads(text)
         except ValueError:
-            value = _human_int(text)
-            value = text if value is None else value
-        for part in reversed(field.split(".")):
-            value = {part: value}
-        _merged(out, value)
+            number = _human_int(text)
+            value = text if number is None else number
+        parts = field.split(".")
+        tree = {parts[-1]: value}
+        for part in reversed(parts[:-1]):
+            tree = {part: tree}
+        _merged(out, tree)
     return out

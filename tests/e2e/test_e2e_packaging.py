@@ -237,6 +237,8 @@ def venv(tmp_path_factory) -> Path:
     (wheel,) = dist.glob("kaito_specdec-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert all(n.startswith(("krm_fn/", "kaito_specdec-")) for n in names), names
+    # the per-release vLLM tables are package data (pyproject's [tool.setuptools.package-data])
+    assert {"krm_fn/domain/data/vllm_schema.json", "krm_fn/domain/data/vllm_options.json"} <= set(names), names
     entry_points = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "kaito-specdec = krm_fn.cli:run" in entry_points  # main, then os._exit (docs/performance.md)
@@ -291,6 +293,18 @@ def test_wheel_entrypoint_version_and_render(venv, tmp_path):
     render = run(["kaito-specdec", "render", str(EXAMPLES / "kpt" / "validate")], tmp_path, container_env(venv))
     assert render.returncode == 0, describe(render)
     assert "specdec" in render.stdout
+
+
+def test_installed_package_reads_its_vllm_tables(venv, tmp_path):
+    """The vLLM tables are data files beside the modules that read them: found in the installed package."""
+    probe = ("from krm_fn.domain import vllm_options, vllm_schema\n"
+             "print(vllm_schema.DATA, vllm_options.DATA, len(vllm_schema.facts().releases),"
+             " len(vllm_options.options().no_value))")
+    proc = run([str(venv / "bin" / "python"), "-c", probe], tmp_path, container_env(venv))
+    assert proc.returncode == 0, describe(proc)
+    schema, options, releases, flags = proc.stdout.split()
+    assert Path(schema).is_relative_to(venv) and Path(options).is_relative_to(venv), proc.stdout
+    assert int(releases) > 0 and int(flags) > 0, proc.stdout
 
 
 AUDIT = """
