@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import yaml
-from yaml.error import Mark
 from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
                          ScalarEvent, SequenceEndEvent, SequenceStartEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
@@ -102,6 +101,22 @@ _resolve = _RESOLVER.resolve
 def events(text: str) -> Iterator[yaml.Event]:
     """libyaml's events (lazily: a caller may stop before an error further on)."""
     return yaml.parse(text, Loader=CSafeLoader)
+
+
+class Mark:
+    """Where a node starts or ends (yaml.error.Mark's fields, in slots: a composed item has two per node)."""
+
+    __slots__ = ("name", "index", "line", "column", "buffer", "pointer")
+
+    def __init__(self, name: str, index: int, line: int, column: int, buffer: Any = None, pointer: Any = None) -> None:
+        self.name, self.index, self.line, self.column = name, index, line, column
+        self.buffer, self.pointer = buffer, pointer
+
+    def get_snippet(self) -> None:
+        return None
+
+    def __str__(self) -> str:
+        return f'  in "{self.name}", line {self.line + 1}, column {self.column + 1}'
 
 
 def marker(index: int, line: int) -> Any:
