@@ -302,6 +302,31 @@ def test_the_monitoring_doc_shows_what_the_builder_makes() -> None:
     assert "ruleNamespaceSelector" in docs and "enforcedNamespaceLabel" in docs
 
 
+def _block(docs: str, name: str) -> list[str]:
+    block = re.search(rf"<!-- {name}:start -->\n```promql\n(.*?)```\n<!-- {name}:end -->", docs, re.S)
+    assert block, f"docs/monitoring.md has no {name} block"
+    return [ln for ln in block.group(1).splitlines() if not ln.startswith("#")]
+
+
+def test_the_monitoring_doc_shows_the_not_drafting_records_and_alert_as_built() -> None:
+    exprs = expressions("team-a", WS)
+    (alert,) = [r for r in rules("team-a", [WS]) if r.get("alert") == "KaitoSpeculativeDecodingNotDrafting"]
+    assert _block(_monitoring_docs(), "monitoring-not-drafting-promql") == \
+        [exprs["decode_tokens"], exprs["drafts"], alert["expr"]]
+
+
+def test_the_runbooks_promql_is_promql_on_the_workloads_pods() -> None:
+    """The runbook's queries and the load one are ones Prometheus parses (as records: promtool loads them),
+    each on the Workspace's pods as the rule selects them."""
+    lines = _block(_monitoring_docs(), "monitoring-runbook-promql") + _block(_monitoring_docs(), "monitoring-load-promql")
+    assert len(lines) == 4
+    selector = '{namespace="team-a",' + WS_PODS + "}"
+    for line in lines:
+        assert selector in line and line.count("{") == line.count(selector), line
+    promtool.check_rules([[{"name": "runbook", "rules": [{"record": f"runbook:query:{i}", "expr": line}
+                                                          for i, line in enumerate(lines)]}]])
+
+
 @pytest.mark.parametrize("threshold,written", [(0.3, "0.3"), (1, "1"), (0, "0"), (0.1234567, "0.1234567"),
                                                (0.00001234567891, "1.234567891e-05"), (0.55, "0.55")])
 def test_the_alert_keeps_every_digit_of_the_threshold(threshold: float, written: str) -> None:
