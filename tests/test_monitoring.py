@@ -318,7 +318,8 @@ def test_the_monitoring_doc_shows_the_not_drafting_records_and_alert_as_built() 
 def test_the_runbooks_promql_is_promql_on_the_workloads_pods() -> None:
     """The runbook's queries and the load one are ones Prometheus parses (as records: promtool loads them),
     each on the Workspace's pods as the rule selects them."""
-    lines = _block(_monitoring_docs(), "monitoring-runbook-promql") + _block(_monitoring_docs(), "monitoring-load-promql")
+    docs = _monitoring_docs()
+    lines = _block(docs, "monitoring-runbook-promql") + _block(docs, "monitoring-load-promql")
     assert len(lines) == 4
     selector = '{namespace="team-a",' + WS_PODS + "}"
     for line in lines:

@@ -436,8 +436,8 @@ def test_not_drafting_fires_where_drafts_are_absent_or_flat() -> None:
 
 def test_not_drafting_is_silent_for_idle_one_token_and_drafting_workloads() -> None:
     """monitoring-kinds: a Workspace that only answers one-token requests (a probe, a prefill: no decode step,
-    so nothing to draft for), an idle InferenceSet (counters flat) beside pods that export nothing yet, and a
-    MultiRoleInference whose prefill side is busy while its decode side is idle."""
+    so nothing to draft for), an idle InferenceSet (counters flat) beside a pod that exports nothing yet, and a
+    MultiRoleInference whose prefill side is busy, one decode pod idle and the other drafting."""
     rule = _rule("monitoring-kinds")
     series = _inputs(
         ("prod", "phi-4-0", _steady(3, 3, 0)),
@@ -445,7 +445,7 @@ def test_not_drafting_is_silent_for_idle_one_token_and_drafting_workloads() -> N
         ("prod", "llama-x7k2p-1", {GENERATION: f"_x{LONG}"}),
         ("prod", "qwen-prefill-x7k2p-0", _steady(40, 40, 0)),
         ("prod", "qwen-decode-b2c4d-0", _steady(0, 0, 0)),
-        ("prod", "qwen-decode-b2c4d-1", _steady(600, 40, 120)),   # another workload's? no: the MRI drafts here
+        ("prod", "qwen-decode-b2c4d-1", _steady(600, 40, 120)),   # its other decode pod drafts
     )
     _not_drafting_test(rule, series, {NOT_YET: [], "40m": [], "80m": []})
 
