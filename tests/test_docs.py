@@ -171,6 +171,31 @@ def test_the_monitoring_names_are_the_builders() -> None:
         assert name in text, name
     assert "kaito_specdec:acceptance_rate:ratio_rate5m" in text
     assert monitoring.ALERT_FOR == "30m" and "for 30 minutes" in text
+    for name in (monitoring.NOT_DRAFTING_ALERT, monitoring.DECODE_TOKENS, monitoring.DRAFTS_RECORD,
+                 monitoring.GENERATION_TOKENS, monitoring.FINISHED_REQUESTS):
+        assert name in text, name
+    assert (monitoring.NOT_DRAFTING_WINDOW, monitoring.NOT_DRAFTING_FOR) == ("15m", "15m")
+    assert "drafts none over 15 minutes, held for 15 minutes" in " ".join(text.split())
+
+
+def test_the_readme_says_the_rule_tells_both_failures() -> None:
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert '"drafts poorly" and "drafts nothing"' in readme
+    row = re.search(r"^\| `prometheusRules` \|.*$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
+    assert row and "drafts poorly" in row.group(0) and "drafts nothing" in row.group(0)
+
+
+def test_the_alerts_runbook_url_is_the_monitoring_docs_runbook() -> None:
+    from krm_fn.domain import monitoring
+    base, _, anchor = monitoring.RUNBOOK.partition("#")
+    assert base == "https://github.com/kaito-project/kaito-specdec/blob/main/docs/monitoring.md"
+    text = _read("monitoring.md")
+    assert anchor in _anchors(text) and f"## Runbook: {monitoring.NOT_DRAFTING_ALERT}\n" in text
+    # The order the runbook gives: SD420's command, the vLLM release, the pod's config, MTP weights.
+    runbook = text.split(f"## Runbook: {monitoring.NOT_DRAFTING_ALERT}\n", 1)[1].split("\n## ", 1)[0]
+    steps = [runbook.index(s) for s in ("kubectl delete statefulset", "vllm.__version__",
+                                        "speculative_config=", "MTP weights")]
+    assert steps == sorted(steps)
 
 
 # --- docs/performance.md ----------------------------------------------------------------------------------

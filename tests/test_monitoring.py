@@ -28,7 +28,40 @@ def test_both_figures_for_a_workspace() -> None:
         "mean_acceptance_length":
             f"1 + sum by (namespace) (rate(vllm:spec_decode_num_accepted_tokens_total{sel}[5m])) / "
             f"sum by (namespace) (rate(vllm:spec_decode_num_drafts_total{sel}[5m]))",
+        # Over 15 minutes whatever the window: the tokens decoded (each request's first comes from its prefill),
+        # and the draft rounds.
+        "decode_tokens":
+            f"sum by (namespace) (increase(vllm:generation_tokens_total{sel}[15m])) - "
+            f"sum by (namespace) (increase(vllm:request_success_total{sel}[15m]))",
+        "drafts": f"sum by (namespace) (increase(vllm:spec_decode_num_drafts_total{sel}[15m]))",
     }
+    assert expressions("team-a", WS, "1m")["drafts"] == expressions("team-a", WS)["drafts"]
+
+
+@pytest.mark.parametrize("workload, decode, prefill", [
+    (MRI, "ds-decode-x7k2p-0", "ds-prefill-x7k2p-0"),
+    (Monitored("LLMInferenceService", "qwen", parts=("-kserve", "-kserve-prefill")),
+     "qwen-kserve-7d9f8b6c4d-x2x4z", "qwen-kserve-prefill-5f6b8c9d74-k2x8p"),
+    (Monitored("LLMInferenceService", "qwen", parts=("-kserve-mn", "-kserve-mn-prefill")),
+     "qwen-kserve-mn-0", "qwen-kserve-mn-prefill-0"),
+])
+def test_the_not_drafting_records_count_the_decode_side_only(workload: Monitored, decode: str, prefill: str) -> None:
+    """The prefill side drafts nothing by design: it neither makes a workload look undrafted nor hides its
+    decode side. The acceptance records keep both (the prefill side's counters stay flat)."""
+    def selected(expr: str, pod: str) -> bool:
+        return all(re.fullmatch(p, pod) for p in re.findall(r'pod=~"([^"]+)"', expr))
+    exprs = expressions("prod", workload)
+    for record in ("decode_tokens", "drafts"):
+        assert selected(exprs[record], decode) and not selected(exprs[record], prefill)
+    assert selected(exprs["acceptance_rate"], decode) and selected(exprs["acceptance_rate"], prefill)
+
+
+def test_the_decode_sides_look_alikes_are_left_out_of_it() -> None:
+    """A Workspace `ds-decode-b2c4d` beside the MultiRoleInference `ds`: its pods are no role's."""
+    exprs = expressions("prod", MRI, neighbours=[MRI, Monitored("Workspace", "ds-decode-b2c4d"),
+                                                 Monitored("Workspace", "ds-prefill-b2c4d")])
+    assert 'pod!~"ds-decode-b2c4d-[0-9]+"' in exprs["drafts"] and "ds-prefill-b2c4d" not in exprs["drafts"]
+    assert 'pod!~"ds-prefill-b2c4d-[0-9]+"' in exprs["acceptance_rate"]
 
 
 def test_without_a_namespace_the_pods_are_matched_in_every_namespace_and_kept_apart() -> None:
@@ -139,31 +172,48 @@ def test_every_rule_the_builder_makes_is_one_prometheus_loads() -> None:
     every_kind = [WS, IS, MRI, Monitored("Workspace", "a.b"), Monitored("Workspace", "before-v0-8", "deployment"),
                   *(Monitored(kind, "vllm") for kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job",
                                                          "CronJob", "Pod", "LeaderWorkerSet", "InferenceService")),
-                  Monitored("InferenceService", "vllm-raw", "Standard"), Monitored("InferenceService", "vllm-kn", "Knative")]
+                  Monitored("InferenceService", "vllm-raw", "Standard"), Monitored("InferenceService", "vllm-kn", "Knative"),
+                  Monitored("LLMInferenceService", "pd", parts=("-kserve", "-kserve-prefill")),
+                  Monitored("LLMInferenceService", "pd-mn", parts=("-kserve-mn", "-kserve-mn-prefill"))]
     files = []
     for namespace in ("team-a", ""):
         for threshold, window in ((0.3, "5m"), (0, "1m"), (1, "1h30m"), (0.25, "90s"), (0.1234567, "5m"),
                                   (0.00001234567891, "5m")):
             rule = prometheus_rule(namespace, every_kind, threshold, window)
-            assert len(_all_exprs(rule)) == 2 * len(every_kind) + 1
+            assert len(_all_exprs(rule)) == 4 * len(every_kind) + 2
             files.append(rule["spec"]["groups"])
     out = promtool.check_rules(files)
-    assert out.count(f"SUCCESS: {2 * len(every_kind) + 1} rules found") == len(files)
+    assert out.count(f"SUCCESS: {4 * len(every_kind) + 2} rules found") == len(files)
+
+
+def _records(workload: Monitored) -> list[dict]:
+    labels = {"kaito_workload": workload.name, "kaito_workload_kind": workload.kind}
+    exprs = expressions("team-a", workload)
+    return [{"record": record, "expr": exprs[figure], "labels": labels} for record, figure in (
+        ("kaito_specdec:acceptance_rate:ratio_rate5m", "acceptance_rate"),
+        ("kaito_specdec:mean_acceptance_length:rate5m", "mean_acceptance_length"),
+        ("kaito_specdec:decode_tokens:increase15m", "decode_tokens"),
+        ("kaito_specdec:drafts:increase15m", "drafts"))]
 
 
 def test_the_whole_rule() -> None:
     rule = prometheus_rule("team-a", [WS, IS], labels={"release": "prometheus"})
     spec = {"groups": [{"name": "kaito-specdec.team-a", "rules": [
-        {"record": "kaito_specdec:acceptance_rate:ratio_rate5m", "expr": expressions("team-a", WS)["acceptance_rate"],
-         "labels": {"kaito_workload": "phi-4", "kaito_workload_kind": "Workspace"}},
-        {"record": "kaito_specdec:mean_acceptance_length:rate5m",
-         "expr": expressions("team-a", WS)["mean_acceptance_length"],
-         "labels": {"kaito_workload": "phi-4", "kaito_workload_kind": "Workspace"}},
-        {"record": "kaito_specdec:acceptance_rate:ratio_rate5m", "expr": expressions("team-a", IS)["acceptance_rate"],
-         "labels": {"kaito_workload": "llama", "kaito_workload_kind": "InferenceSet"}},
-        {"record": "kaito_specdec:mean_acceptance_length:rate5m",
-         "expr": expressions("team-a", IS)["mean_acceptance_length"],
-         "labels": {"kaito_workload": "llama", "kaito_workload_kind": "InferenceSet"}},
+        *_records(WS),
+        *_records(IS),
+        {"alert": "KaitoSpeculativeDecodingNotDrafting",
+         "expr": 'kaito_specdec:decode_tokens:increase15m{namespace="team-a",kaito_workload=~"phi-4|llama"} > 0 '
+                 "unless on (namespace, kaito_workload, kaito_workload_kind) kaito_specdec:drafts:increase15m > 0",
+         "for": "15m",
+         "labels": {"severity": "warning"},
+         "annotations": {
+             "summary": "Speculative decoding on {{ $labels.kaito_workload_kind }} {{ $labels.namespace }}/"
+                        "{{ $labels.kaito_workload }} drafts nothing: {{ $value | humanize }} tokens decoded in 15m, "
+                        "no drafts",
+             "description": "Its pods have decoded tokens without drafting any for 15m: the speculative config did "
+                            "not reach vLLM, or its drafter does nothing. Check in the runbook's order.",
+             "runbook_url": "https://github.com/kaito-project/kaito-specdec/blob/main/docs/monitoring.md"
+                            "#runbook-kaitospeculativedecodingnotdrafting"}},
         {"alert": "KaitoSpeculativeDecodingLowAcceptance",
          "expr": 'kaito_specdec:acceptance_rate:ratio_rate5m{namespace="team-a",kaito_workload=~"phi-4|llama"} < 0.3',
          "for": "30m",
@@ -208,6 +258,8 @@ def test_without_a_namespace() -> None:
     assert rule["spec"]["groups"][0]["name"] == "kaito-specdec"
     assert rule["spec"]["groups"][0]["rules"][-1]["expr"] == \
         'kaito_specdec:acceptance_rate:ratio_rate5m{kaito_workload=~"phi-4"} < 0.3'
+    assert rule["spec"]["groups"][0]["rules"][-2]["expr"].startswith(
+        'kaito_specdec:decode_tokens:increase15m{kaito_workload=~"phi-4"} > 0 unless on (namespace, ')
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -248,6 +300,32 @@ def test_the_monitoring_doc_shows_what_the_builder_makes() -> None:
                      Monitored("LLMInferenceService", "qwen", parts=("-kserve-mn",))):
         assert f'`pod=~"{pod_pattern(workload)}"`' in docs, workload
     assert "ruleNamespaceSelector" in docs and "enforcedNamespaceLabel" in docs
+
+
+def _block(docs: str, name: str) -> list[str]:
+    block = re.search(rf"<!-- {name}:start -->\n```promql\n(.*?)```\n<!-- {name}:end -->", docs, re.S)
+    assert block, f"docs/monitoring.md has no {name} block"
+    return [ln for ln in block.group(1).splitlines() if not ln.startswith("#")]
+
+
+def test_the_monitoring_doc_shows_the_not_drafting_records_and_alert_as_built() -> None:
+    exprs = expressions("team-a", WS)
+    (alert,) = [r for r in rules("team-a", [WS]) if r.get("alert") == "KaitoSpeculativeDecodingNotDrafting"]
+    assert _block(_monitoring_docs(), "monitoring-not-drafting-promql") == \
+        [exprs["decode_tokens"], exprs["drafts"], alert["expr"]]
+
+
+def test_the_runbooks_promql_is_promql_on_the_workloads_pods() -> None:
+    """The runbook's queries and the load one are ones Prometheus parses (as records: promtool loads them),
+    each on the Workspace's pods as the rule selects them."""
+    docs = _monitoring_docs()
+    lines = _block(docs, "monitoring-runbook-promql") + _block(docs, "monitoring-load-promql")
+    assert len(lines) == 4
+    selector = '{namespace="team-a",' + WS_PODS + "}"
+    for line in lines:
+        assert selector in line and line.count("{") == line.count(selector), line
+    promtool.check_rules([[{"name": "runbook", "rules": [{"record": f"runbook:query:{i}", "expr": line}
+                                                          for i, line in enumerate(lines)]}]])
 
 
 @pytest.mark.parametrize("threshold,written", [(0.3, "0.3"), (1, "1"), (0, "0"), (0.1234567, "0.1234567"),

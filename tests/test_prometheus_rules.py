@@ -42,7 +42,7 @@ def test_the_goldens_hold_rules() -> None:
 
 
 @pytest.mark.parametrize("case", RULE_CASES)
-def test_every_golden_rule_has_records_and_one_alert_on_them(case: str) -> None:
+def test_every_golden_rule_has_records_and_both_alerts_on_them(case: str) -> None:
     rules = _rules(case)
     assert rules
     for rule in rules:
@@ -50,10 +50,21 @@ def test_every_golden_rule_has_records_and_one_alert_on_them(case: str) -> None:
         for group in rule["spec"]["groups"]:
             records = [r for r in group["rules"] if "record" in r]
             alerts = [r for r in group["rules"] if "alert" in r]
-            assert records and len(alerts) == 1
-            assert alerts[0]["for"] == "30m"
-            # The alert reads the series the records make.
-            assert alerts[0]["expr"].startswith(records[0]["record"] + "{")
+            # Four records for each workload, the same four, then both alerts.
+            workloads = {(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records}
+            assert workloads and len(records) == 4 * len(workloads)
+            assert [r["record"] for r in records[:4]] * len(workloads) == [r["record"] for r in records]
+            assert [a["alert"] for a in alerts] == ["KaitoSpeculativeDecodingNotDrafting",
+                                                    "KaitoSpeculativeDecodingLowAcceptance"]
+            assert group["rules"][-2:] == alerts
+            not_drafting, low = alerts
+            assert (not_drafting["for"], low["for"]) == ("15m", "30m")
+            # Each alert reads the series the records make: decode tokens unless drafts; the acceptance rate.
+            assert not_drafting["expr"].startswith(records[2]["record"] + "{")
+            assert not_drafting["expr"].endswith(" " + records[3]["record"] + " > 0")
+            assert low["expr"].startswith(records[0]["record"] + "{")
+            assert not_drafting["annotations"]["runbook_url"].endswith(
+                "/docs/monitoring.md#runbook-kaitospeculativedecodingnotdrafting")
 
 
 _MATCHER = re.compile(r'(\w+)(=~|!~|=|!=)"((?:[^"\\]|\\.)*)"')
@@ -339,7 +350,7 @@ def test_a_grandchild_is_watched_as_part_of_its_top_level_workload(gates: str, w
     assert code == 0, err
     (rule,) = [i for i in yaml.safe_load(out)["items"] if i["kind"] == "PrometheusRule"]
     records = [r for r in rule["spec"]["groups"][0]["rules"] if "record" in r]
-    assert [(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records[::2]] == watched
+    assert [(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records[::4]] == watched
     assert ('pod!~"m-decode-' in records[0]["expr"]) == left_out
 
 

@@ -8,7 +8,17 @@ workload, from vLLM V1's counters,
 
 each a `rate()` over a window summed over the workload's pods, and one alert when a workload's acceptance rate
 stays below a threshold for 30 minutes: drafts that are rarely accepted cost GPU time and throughput.
-An idle workload divides 0 by 0: the record is NaN, which compares false, so no alert fires for it.
+An idle workload divides 0 by 0: the record is NaN, which compares false, so no alert fires for it; nor
+does it for a workload that drafts nothing at all. So two more records per workload, over 15 minutes,
+
+  decode tokens  = generated tokens - finished requests (each request's first token comes from its prefill,
+                   which drafts nothing: a request must decode to draft)
+  drafts         = draft rounds (vLLM exports the counter only when speculative decoding is configured:
+                   a server whose config never reached vLLM has no such series at all)
+
+and an alert when a workload decodes and drafts none (flat or absent), held for 15 minutes. These count the
+pods that draft only: a MultiRoleInference's or an LLMInferenceService's prefill side runs requests' prompts
+and hands their KV cache over, and drafts nothing by design (drafting_names_of).
 
 Which series are a workload's. vLLM's metrics carry only `model_name` and `engine`; the scrape adds the pod's
 `namespace` and `pod` (prometheus-operator's PodMonitor and ServiceMonitor do so by default, as does the
@@ -73,6 +83,8 @@ NAME_PREFIX = "specdec-prometheusrule-"
 DRAFTS = "vllm:spec_decode_num_drafts_total"
 DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total"
 ACCEPTED_TOKENS = "vllm:spec_decode_num_accepted_tokens_total"
+GENERATION_TOKENS = "vllm:generation_tokens_total"
+FINISHED_REQUESTS = "vllm:request_success_total"   # by finished_reason: stop, length, abort, …
 
 # Recorded series, named level:metric:operations as Prometheus' recording-rule guide asks.
 ACCEPTANCE_RATE = "kaito_specdec:acceptance_rate:ratio_rate{window}"
@@ -81,6 +93,15 @@ WORKLOAD_LABEL = "kaito_workload"
 KIND_LABEL = "kaito_workload_kind"
 ALERT = "KaitoSpeculativeDecodingLowAcceptance"
 ALERT_FOR = "30m"
+# A workload that decodes and drafts nothing: over NOT_DRAFTING_WINDOW, held for NOT_DRAFTING_FOR (a pod that
+# has just started cannot fire on a part of a window: the alert fires only once the condition has held for a
+# whole window's length).
+NOT_DRAFTING_WINDOW = "15m"
+NOT_DRAFTING_FOR = "15m"
+DECODE_TOKENS = "kaito_specdec:decode_tokens:increase" + NOT_DRAFTING_WINDOW
+DRAFTS_RECORD = "kaito_specdec:drafts:increase" + NOT_DRAFTING_WINDOW
+NOT_DRAFTING_ALERT = "KaitoSpeculativeDecodingNotDrafting"
+RUNBOOK = "https://github.com/kaito-project/kaito-specdec/blob/main/docs/monitoring.md#runbook-kaitospeculativedecodingnotdrafting"
 DEFAULT_MIN_ACCEPTANCE_RATE = C.DEFAULT_MIN_ACCEPTANCE_RATE
 DEFAULT_WINDOW = "5m"
 
@@ -122,6 +143,7 @@ class Monitored(namedtuple("Monitored", "kind name variant predictor canaries pa
 # 90,671). Prefill pods draft nothing, so summing both gives the decode side's figures.
 LLMISVC_MAIN, LLMISVC_MAIN_MULTI_NODE = "-kserve", "-kserve-mn"
 LLMISVC_PREFILL, LLMISVC_PREFILL_MULTI_NODE = "-kserve-prefill", "-kserve-mn-prefill"
+LLMISVC_PREFILLS = (LLMISVC_PREFILL, LLMISVC_PREFILL_MULTI_NODE)
 
 
 def child_name(parent: str, suffix: str) -> str:
@@ -220,6 +242,21 @@ def names_of(workload: Monitored) -> pod_names.Names:
     raise ValueError(f"no pods known for kind {kind!r}")
 
 
+def has_prefill(workload: Monitored) -> bool:
+    """Whether some of the workload's pods are a prefill side, which runs the prompts and hands the KV cache to
+    the decode side: a MultiRoleInference's prefill role, an LLMInferenceService's prefill workload."""
+    return workload.kind == "MultiRoleInference" or any(p in LLMISVC_PREFILLS for p in workload.parts)
+
+
+def drafting_names_of(workload: Monitored) -> pod_names.Names:
+    """The names of the workload's pods that draft: all of them but the prefill side's (has_prefill)."""
+    if workload.kind == "MultiRoleInference":
+        return _inferenceset(f"{workload.name}-decode")
+    if workload.kind == "LLMInferenceService":
+        return names_of(workload._replace(parts=tuple(p for p in workload.parts if p not in LLMISVC_PREFILLS)))
+    return names_of(workload)
+
+
 def unmonitored(kind: str, name: str, variant: str, predictor: str = "") -> str:
     """Why the pods of this workload cannot all be selected by name ("": they can)."""
     if kind == "InferenceService" and variant in ("", KSERVE_KNATIVE) and predictor:
@@ -260,7 +297,8 @@ class Neighbours:
         return self.workloads[lo:hi]
 
 
-def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours) -> list[Monitored]:
+def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours,
+              mine: pod_names.Names | None = None) -> list[Monitored]:
     """The other workloads of the namespace whose pods the workload's pattern would also match.
 
     Every pod name of every kind starts with `<name>-` up to GenerateName's cut, so only a workload whose
@@ -270,7 +308,8 @@ def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours)
     generate a name that is taken), so they are excluded by name (`pod!~`). A neighbour of the same name
     (a Deployment `phi-4` next to a Workspace `phi-4`) is no candidate: their pods never meet, or (the
     same kind of controller, one name) they cannot both exist. A Pod's one name is its own. Pods of
-    workloads that are not in the input cannot be told apart (see docs/monitoring.md)."""
+    workloads that are not in the input cannot be told apart (see docs/monitoring.md). `mine`: the names to
+    compare instead of all the workload's (drafting_names_of)."""
     if workload.kind == "Pod":
         return []
     around = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours)
@@ -278,14 +317,16 @@ def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours)
     candidates = [n for n in around.starting_with(prefix) if n.name != workload.name]
     if not candidates:
         return []
-    mine = names_of(workload)
+    mine = names_of(workload) if mine is None else mine
     return [n for n in candidates if pod_names.meet(mine, names_of(n))]
 
 
-def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] | Neighbours = ()) -> str:
+def _selector(namespace: str, workload: Monitored, neighbours: Iterable[Monitored] | Neighbours = (),
+              names: pod_names.Names | None = None) -> str:
+    """The matchers of the workload's pods (`names`: only these of them, e.g. drafting_names_of)."""
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
-    matchers.append(f"pod=~{_string(pod_pattern(workload))}")
-    matchers += [f"pod!~{_string(pod_pattern(n))}" for n in swallowed(workload, neighbours)]
+    matchers.append(f"pod=~{_string(pod_names.regex(names) if names is not None else pod_pattern(workload))}")
+    matchers += [f"pod!~{_string(pod_pattern(n))}" for n in swallowed(workload, neighbours, names)]
     return "{" + ",".join(matchers) + "}"
 
 
@@ -294,15 +335,22 @@ def _sum_rate(metric: str, selector: str, window: str) -> str:
     return f"sum by (namespace) (rate({metric}{selector}[{window}]))"
 
 
+def _sum_increase(metric: str, selector: str) -> str:
+    return f"sum by (namespace) (increase({metric}{selector}[{NOT_DRAFTING_WINDOW}]))"
+
+
 def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW,
                 neighbours: Iterable[Monitored] | Neighbours = ()) -> dict[str, str]:
-    """The PromQL of both figures for one workload (also what docs/monitoring.md shows); `neighbours`: the other
+    """The PromQL of the workload's four records (also what docs/monitoring.md shows); `neighbours`: the other
     workloads in the namespace, whose pods are left out where the workload's pattern would match them."""
     sel = _selector(namespace, workload, neighbours)
     accepted = _sum_rate(ACCEPTED_TOKENS, sel, window)
+    drafting = _selector(namespace, workload, neighbours, drafting_names_of(workload)) if has_prefill(workload) else sel
     return {
         "acceptance_rate": f"{accepted} / {_sum_rate(DRAFT_TOKENS, sel, window)}",
         "mean_acceptance_length": f"1 + {accepted} / {_sum_rate(DRAFTS, sel, window)}",
+        "decode_tokens": f"{_sum_increase(GENERATION_TOKENS, drafting)} - {_sum_increase(FINISHED_REQUESTS, drafting)}",
+        "drafts": _sum_increase(DRAFTS, drafting),
     }
 
 
@@ -323,8 +371,9 @@ def number(value: float) -> str:
 
 def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE,
           window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict]:
-    """The rule group's rules: two records per workload (in the order given, each once), then the alert.
-    `neighbours`: every workload of the namespace (watched or not), for `expressions`."""
+    """The rule group's rules: four records per workload (in the order given, each once), then the alerts on
+    a workload that drafts nothing and on one whose drafts are rarely accepted. `neighbours`: every workload
+    of the namespace (watched or not), for `expressions`."""
     _check(window, min_acceptance_rate)
     unique = list(dict.fromkeys(workloads))
     around = Neighbours([*unique, *neighbours])
@@ -336,9 +385,27 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
                     "labels": dict(labels)})
         out.append({"record": ACCEPTANCE_LENGTH.format(window=window), "expr": exprs["mean_acceptance_length"],
                     "labels": dict(labels)})
+        out.append({"record": DECODE_TOKENS, "expr": exprs["decode_tokens"], "labels": dict(labels)})
+        out.append({"record": DRAFTS_RECORD, "expr": exprs["drafts"], "labels": dict(labels)})
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
     matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(_literal(n) for n in dict.fromkeys(w.name for w in unique)))}")
     threshold = number(min_acceptance_rate)
+    # Drafts flat (0) or absent (no series: no record) alike leave the workload's decode tokens standing.
+    out.append({
+        "alert": NOT_DRAFTING_ALERT,
+        "expr": f"{DECODE_TOKENS}{{{','.join(matchers)}}} > 0 unless on (namespace, {WORKLOAD_LABEL}, {KIND_LABEL}) "
+                f"{DRAFTS_RECORD} > 0",
+        "for": NOT_DRAFTING_FOR,
+        "labels": {"severity": "warning"},
+        "annotations": {
+            "summary": "Speculative decoding on {{ $labels.kaito_workload_kind }} {{ $labels.namespace }}/"
+                       "{{ $labels.kaito_workload }} drafts nothing: {{ $value | humanize }} tokens decoded in "
+                       f"{NOT_DRAFTING_WINDOW}, no drafts",
+            "description": f"Its pods have decoded tokens without drafting any for {NOT_DRAFTING_FOR}: the speculative "
+                           "config did not reach vLLM, or its drafter does nothing. Check in the runbook's order.",
+            "runbook_url": RUNBOOK,
+        },
+    })
     out.append({
         "alert": ALERT,
         "expr": f"{ACCEPTANCE_RATE.format(window=window)}{{{','.join(matchers)}}} < {threshold}",

@@ -246,7 +246,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
             out += _keep(same[0], rule, ops)
         else:
             added.append(Added(first.index, with_location(rule, first.annotations(), taken)))
-            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {_listed(ws)}, and an alert when an acceptance rate stays below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
+            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {_listed(ws)}, and alerts when one decodes but drafts nothing for {monitoring.NOT_DRAFTING_FOR} or an acceptance rate stays below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
                              first, id="SD801", change=True))
         for item in mine:
             if same and item is same[0]:
