@@ -474,6 +474,8 @@ def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
+        if problem == "found incompatible YAML document":  # libyaml's words for `%YAML 1.2`
+            problem = "a %YAML directive: kubectl, kustomize and kpt refuse a file with one; remove it"
         context = ""
         if exc.context and exc.problem:
             began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
