@@ -13,6 +13,7 @@ import os
 import stat
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from . import pipeline
@@ -22,9 +23,7 @@ from .text import streams, yamlio
 from .text.results import Result, Severity
 from .text.streams import InputProblem
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
-    from typing import Any
     import argparse
     from pathlib import Path
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import yaml
 
@@ -20,10 +21,6 @@ from .text.reader import read_resource_list, read_stream
 from .text.items import InputError, Item, ResourceList, child, scalar
 from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
 from .text.writer import write_resource_list, write_stream
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class Outcome(namedtuple("Outcome", "output results exit_code")):

@@ -32,18 +32,16 @@ STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[
 # (a non-blocking stdin or stdout).
 NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fnmatch", "urllib.parse", "select"]
 # What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (the records are
-# collections.namedtuple subclasses or plain classes with __slots__); typing (about 5 ms: the hints are strings,
-# imported only for a type checker); hashlib, which loads OpenSSL (3.7 MiB and about 4 ms: the content hash is
-# CPython's own SHA-256).
-NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
+# collections.namedtuple subclasses or plain classes with __slots__); hashlib, which loads OpenSSL (3.7 MiB and
+# about 4 ms: the content hash is CPython's own SHA-256).
+NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "hashlib", "_hashlib"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
 # reader.SCAN_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
 LAZY = ["krm_fn.text.fastread", "krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
-HINT = ("a module imports what start-up avoids: collections.namedtuple or a plain class with __slots__ for a dataclass, "
-        "`if TYPE_CHECKING:` for typing's names; "
+HINT = ("a module imports what start-up avoids: collections.namedtuple or a plain class with __slots__ for a dataclass; "
         "commands' imports go inside the function that needs them (`python -X importtime` names the importer)")
 
 PROBE = """
@@ -180,7 +178,7 @@ def test_what_a_one_workspace_run_imports_compiles_no_pattern_at_import():
 
 
 @pytest.mark.parametrize("case", ["plain-deployment", "monitoring-one-namespace", "findings-disable-warning"])
-def test_no_run_imports_typing_or_openssl(case):
+def test_no_run_imports_openssl(case):
     """The lazily loaded parts keep the rule too: a plain vLLM workload, a PrometheusRule, a `disable`."""
     got = _probe([], _fixture(case))
     assert got["code"] in (0, 1), got["err"]

@@ -11,6 +11,7 @@ import json
 import posixpath
 import re
 from collections.abc import Iterator
+from typing import Any
 
 # CPython's own SHA-256, which hashlib falls back to: the same digest without loading OpenSSL, whose library
 # costs 3.7 MiB of memory and about 4 ms of a one-Workspace run (docs/performance.md).
@@ -25,10 +26,6 @@ except ImportError:
 from ..text import krm
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 MAX_NAME = 253
 HASH_LEN = 10

@@ -34,15 +34,12 @@ from __future__ import annotations
 
 from collections import namedtuple
 import re
+from typing import Any
 
 import yaml
 
 from ..text import pointer, textedit, yamlio
 from ..text.quoting import goquote
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 DATA_KEY = "inference_config.yaml"
 VLLM_KEY = "vllm"

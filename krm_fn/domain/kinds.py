@@ -6,13 +6,10 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable
+from typing import Any
 
 from ..text.pointer import build as build_pointer
 from . import constants as C
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 Path = tuple  # of str keys and int indexes
 

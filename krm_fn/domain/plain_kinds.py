@@ -9,12 +9,9 @@ a run whose input has no plain workload that could carry the opt-in never loads 
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import Any
 
 from .kinds import Path
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class PodTemplate(namedtuple("PodTemplate", "role spec annotations")):

@@ -10,6 +10,7 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import Any
 
 from ..text.results import Finding, Severity
 from ..text.runs import common_ends
@@ -24,10 +25,6 @@ from .vllm_model import unknowable
 from .vllm_releases import image_release
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import decide_model, unknowable
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD720": "opt-in annotation set in two places with different values",

@@ -12,14 +12,11 @@ from collections import namedtuple
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 from ..text.quoting import goquote
 from ..text.results import Severity
 from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 # The KAITO release these tables come from (the `kaitoVersion` setting's default).
 TABLES_VERSION = "v0.13.0"

@@ -28,6 +28,7 @@ import json
 import os
 import re
 from collections.abc import Callable
+from typing import Any
 
 from . import shellwords
 from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
@@ -37,10 +38,6 @@ from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json
 from .vllm_model import decide_model, fallback, unknowable
 from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, check_speculative_config, dotted_config,
     parse_version, shown)
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD701": "vLLM container: speculative config decided by its model",

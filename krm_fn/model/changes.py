@@ -11,16 +11,13 @@ from __future__ import annotations
 from collections import namedtuple
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..text.edits import Added, Changes, Ops
 from ..text.patch import apply_ops
 from ..text.items import Item
 from ..text.results import Result
 from .index import Workload, annotation_value
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 _NONE: Mapping = MappingProxyType({})
 

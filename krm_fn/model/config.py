@@ -9,6 +9,7 @@ import re
 import json
 from types import MappingProxyType
 from collections.abc import Mapping
+from typing import Any
 
 from ..domain import constants as C
 from ..text import krm
@@ -19,10 +20,6 @@ from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 # The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, the open pull request
 # kaito-project/kaito#2312, the newest rules). The rollout output for a user who sets nothing is not this

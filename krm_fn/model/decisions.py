@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import namedtuple
+from typing import Any
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -18,10 +19,6 @@ from ..domain.derived import FROM_NOTHING, FROM_SOURCE
 from ..domain.kinds import Path
 from ..text.items import Item
 from .index import Index, PlainWorkload, Workload, is_derived
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value
 

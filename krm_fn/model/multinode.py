@@ -21,6 +21,8 @@ the MultiRoleInference's role, not on its InferenceSets.
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 from ..domain import kinds
 from collections.abc import Sequence
@@ -31,10 +33,6 @@ from .config import Settings
 from .decisions import Decision, Inject, Override
 from .index import Index
 from .report import about, q
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD412": "speculative decoding on a workload KAITO's node estimator spreads over several nodes (pipeline parallelism)",

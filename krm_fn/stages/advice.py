@@ -3,6 +3,7 @@ disagree, spellings KAITO does not see, what an older KAITO does with the output
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import yaml
 
@@ -20,10 +21,6 @@ from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_confi
 from ..model.multinode import multinode_warnings
 from ..model.report import about, q
 from ..text.results import Result, Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD401": "the user's speculative-config is not a string (a boolean, a number) or only blanks: vLLM refuses it",

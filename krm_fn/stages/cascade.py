@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import copy
+from typing import Any
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -29,10 +30,6 @@ from ..model.config import GATE_MRI, Settings
 from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
 from ..model.report import about, q
 from ..text.results import Result, Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD201": "a MultiRoleInference opts in while KAITO's MultiRoleInference controller is off: nothing cascades",

@@ -6,6 +6,8 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import jsonpatch
 
 from ..domain import kinds
@@ -22,10 +24,6 @@ from ..text.edits import Added
 from ..text.patch import apply_ops
 from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD311": "the derived ConfigMap cannot be built from the referenced ConfigMap",

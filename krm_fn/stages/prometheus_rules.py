@@ -22,6 +22,7 @@ is loaded only when a rule is wanted or one is in the input: most runs have neit
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING, Any
 import jsonpatch
 
 from ..domain import constants as C
@@ -37,9 +38,7 @@ from ..text.edits import Added
 from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
-    from typing import Any
     from ..domain import monitoring
 
 FINDINGS = {

@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 Ops = tuple  # of JSON Patch operations (dicts), applied in order

@@ -9,14 +9,11 @@ whatever it shares (aliases, an item's data as read) are never changed.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import jsonpatch
 
 from . import pointer
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def apply_ops(data: Any, ops: list[dict]) -> Any:

@@ -3,12 +3,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 from enum import Enum
+from typing import Any
 from .quoting import visible
 from collections.abc import Iterable
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class Severity(str, Enum):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 import math
+from typing import Any
 
 import yaml
 
@@ -22,10 +23,6 @@ from .patch import apply_ops
 from .items import Item
 from .runs import common_ends
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class Unsupported(Exception):

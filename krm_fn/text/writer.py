@@ -6,6 +6,7 @@ function has no reason to change comes out as it came in.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import jsonpatch
 import yaml
@@ -17,10 +18,6 @@ from .items import InputError, Item, ItemError, ResourceList, Stream, sharing_an
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def _dash(text: str, lower: int, item_start: int) -> int:
