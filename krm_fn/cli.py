@@ -1,31 +1,27 @@
-"""The command line: the only place that touches stdin, stdout, stderr, files and the exit status.
-
-KRM function mode (no arguments) is what runs on every render, once per refresh: it imports only what it
-uses. `argparse`, `pathlib` and `contextlib` serve the commands and --help, and are imported there (argparse
-alone, with the `shutil` and `locale` its help formatter pulls in, was 8 % of a one-Workspace start's imports).
-"""
+"""The command line: the only place that touches stdin, stdout, stderr, files and the exit status."""
 from __future__ import annotations
 
+import argparse
+import contextlib
 import errno
-import gc
 import io
 import os
+import select
 import stat
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from . import __version__
 from . import pipeline
+from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
 from .text import streams, yamlio
+from .text.formats import FORMATS, github, json_document
 from .text.results import Result, Severity
 from .text.streams import InputProblem
-
-if TYPE_CHECKING:
-    import argparse
-    from pathlib import Path
 
 HELP = """\
 KAITO speculative decoding at render time.
@@ -64,8 +60,6 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
 
 
 def _parser() -> argparse.ArgumentParser:
-    import argparse
-    from .text.formats import FORMATS
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
@@ -129,7 +123,6 @@ def _write_fd(fd: int, data: bytes) -> None:
         try:
             done += os.write(fd, view[done:done + (1 << 20)])
         except BlockingIOError:
-            import select  # a non-blocking stdout only: not on every start
             select.select([], [fd], [])
         except InterruptedError:
             continue
@@ -186,7 +179,6 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
             else:
                 chunk = stdin.read(min(1 << 20, budget + 1 - total))
         except BlockingIOError:
-            import select  # a non-blocking stdin only: not on every start
             select.select([fd] if fd is not None else [], [], [])
             continue
         except InterruptedError:
@@ -197,7 +189,6 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
             if fd is None:
                 fd = _fileno(stdin)
             if fd is not None:
-                import select
                 select.select([fd], [], [])
             continue
         if not chunk:
@@ -261,7 +252,6 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks
     are followed only to files inside the folders given; symlinked folders are not descended into.
     """
-    from pathlib import Path
     found: list[Path] = []
     stack = [top]
     while stack:
@@ -310,7 +300,6 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
                 mode = os.stat(raw).st_mode
             except OSError as exc:
                 raise streams.cannot_open(raw, str(exc.strerror)) from None
-            from pathlib import Path  # not for `render -`: a stream on stdin needs no paths (start-up)
             files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
             for f in files:
                 real = os.path.realpath(f)
@@ -340,34 +329,31 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     args = _KRM_MODE if not argv else _parse(argv, stdout, stderr)
     if isinstance(args, int):
         return args
-    # One short run builds millions of small objects and frees almost none: the cyclic collector would
-    # walk them again and again (half the run time on large inputs) and find nothing to collect.
-    was_enabled = gc.isenabled()
-    gc.disable()
     try:
         return _run(args, stdin, stdout, stderr, environ)
     except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
         _say(stderr, streams.interrupted().line())
         return 130
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def run() -> None:
-    """The console script and `python -m krm_fn`: `main()`, then its exit status without tearing the
-    interpreter down. A normal exit frees every module, class and object one by one, which on a
-    one-Workspace list costs more than the run itself (docs/performance.md). Nothing is lost: `main`
-    writes stdout through its file descriptor and flushes each stderr line, and the package registers no
-    exit hooks. Should a final flush fail, the normal exit takes over."""
+    """The console script and `python -m krm_fn`: exit with `main()`'s status.
+
+    A stdout or stderr whose reader has gone (a closed pipe) still holds what could not be written, and the
+    interpreter's own flush at exit would fail on it and exit 120 instead: such a stream is pointed at
+    /dev/null first (the signal module's note on SIGPIPE). `main` has already said what was lost."""
     code = main()
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        raise SystemExit(code) from None
-    os._exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, stream.fileno())
+                os.close(devnull)
+    raise SystemExit(code)
 
 
 class _KrmMode:
@@ -381,7 +367,6 @@ _KRM_MODE = _KrmMode()
 def _parse(argv: Sequence[str], stdout: Any, stderr: Any) -> argparse.Namespace | int:
     """A command's arguments, or the exit status when argparse has answered (--help, --version, a usage
     error) with its output written checked."""
-    import contextlib
     said, shown = io.StringIO(), io.StringIO()
     try:
         # argparse prints --help/--version/usage errors itself and exits: collect them, write them checked.
@@ -435,7 +420,6 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
         return 1
     try:
         if args.command == "presets":
-            from .domain.presets import describe
             settings = resolve_settings(_load_config(args.config, limit), environ, ids=pipeline.KNOWN_IDS)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":
@@ -481,11 +465,9 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
 def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True) -> None:
     """The results on stderr: a line per error and warning (text, github) or one JSON document of all."""
     if fmt == "json":
-        from .text.formats import json_document
         _say(stderr, json_document(results, exit_code))
         return
     if fmt == "github":
-        from .text.formats import github
         lines = [github(r) for r in results]
     else:
         lines = [r.line() for r in results if r.severity is not Severity.INFO]

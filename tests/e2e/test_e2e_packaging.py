@@ -239,7 +239,7 @@ def venv(tmp_path_factory) -> Path:
     assert all(n.startswith(("krm_fn/", "kaito_specdec-")) for n in names), names
     entry_points = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith("entry_points.txt"))).decode()
-    assert "kaito-specdec = krm_fn.cli:run" in entry_points  # main, then os._exit (docs/performance.md)
+    assert "kaito-specdec = krm_fn.cli:run" in entry_points  # main, then its exit status
 
     env_dir = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(env_dir)],
