@@ -6,22 +6,13 @@ and therefore rolls its pods (KAITO hashes `inference`; it does not watch Config
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
 import json
 import posixpath
 import re
 from collections.abc import Iterator
 from typing import Any
-
-# CPython's own SHA-256, which hashlib falls back to: the same digest without loading OpenSSL, whose library
-# costs 3.7 MiB of memory and about 4 ms of a one-Workspace run (docs/performance.md).
-try:
-    from _sha2 import sha256  # Python 3.12 and later
-except ImportError:
-    try:
-        from _sha256 import sha256  # Python 3.10 and 3.11
-    except ImportError:  # a build without CPython's own hashes
-        from hashlib import sha256
 
 from ..text import krm
 from . import constants as C
@@ -52,7 +43,7 @@ def _keys_as_str(data: Any) -> Any:
 def content_hash(content: dict) -> str:
     canonical = json.dumps(_keys_as_str(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                            default=str)
-    return sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
 _DNS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")

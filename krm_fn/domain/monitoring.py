@@ -57,6 +57,7 @@ only where the monitor copies them.
 from __future__ import annotations
 
 import bisect
+import hashlib
 from collections import namedtuple
 import re
 from collections.abc import Iterable
@@ -130,11 +131,8 @@ def child_name(parent: str, suffix: str) -> str:
     (a longer suffix takes ChildName's other branch, an md5 of both, which no caller here needs)."""
     if len(parent) <= 63 - len(suffix):
         return parent + suffix
-    try:  # CPython's own MD5, without loading OpenSSL (derived.py's SHA-256 likewise)
-        from _md5 import md5
-    except ImportError:
-        from hashlib import md5
-    return parent[:31 - len(suffix)] + md5(parent.encode("utf-8")).hexdigest() + suffix
+    digest = hashlib.md5(parent.encode("utf-8"), usedforsecurity=False).hexdigest()  # a name, not a secret
+    return parent[:31 - len(suffix)] + digest + suffix
 
 
 def _literal(name: str) -> str:
