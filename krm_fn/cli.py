@@ -420,7 +420,7 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
         return 1
     try:
         if args.command == "presets":
-            settings = resolve_settings(_load_config(args.config, limit), environ, ids=pipeline.KNOWN_IDS)
+            settings = resolve_settings(_load_config(args.config, limit), environ, known_ids=pipeline.known_ids)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":
             if "-" in args.paths and _isatty(stdin):

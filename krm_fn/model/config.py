@@ -8,7 +8,7 @@ from collections import namedtuple
 import re
 import json
 from types import MappingProxyType
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..domain import constants as C
@@ -310,8 +310,12 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     return frozenset(out)
 
 
-def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None, judge_by: str | None = None) -> Settings:
-    """`ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
+# Every finding id -> whether `disable` may name it, asked for only when a `disable` setting is read.
+KnownIds = Callable[[], Mapping[str, bool]]
+
+
+def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, judge_by: str | None = None) -> Settings:
+    """`known_ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
     `judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
     unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
@@ -345,7 +349,8 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
     version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
     gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
-    disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
+    disable = parse_disable(raw["disable"], known_ids() if known_ids else {}) \
+        if raw.get("disable") is not None else frozenset()
     rules = parse_prometheus_rules(raw["prometheusRules"]) if raw.get("prometheusRules") not in (None, "") else False
     threshold = parse_min_acceptance_rate(raw["minAcceptanceRate"]) \
         if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
@@ -356,13 +361,13 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
-                     ids: Mapping[str, bool] | None = None) -> Settings:
+                     known_ids: KnownIds | None = None) -> Settings:
     """Environment, then the functionConfig, then explicit CLI flags: later wins (`disable` too: the
     later list replaces the earlier one).
 
-    Each source is checked on its own first, so an error says where the bad value was set. `ids`: every
-    finding id -> whether `disable` may name it (findings.CAN_DISABLE; the catalogue sits above this
-    module, which every stage imports).
+    Each source is checked on its own first, so an error says where the bad value was set. `known_ids`:
+    returns every finding id -> whether `disable` may name it (pipeline.known_ids: findings.CAN_DISABLE;
+    the catalogue sits above this module, which every stage imports).
     """
     env = from_environment(environ)
     try:
@@ -372,19 +377,19 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     # vLLM runs the merged version: each source's configs are judged by it.
     version = _merged_version(env, later, overrides or {})
     try:
-        settings_from(env, ids, version)
+        settings_from(env, known_ids, version)
     except ConfigError as exc:
         name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
         raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}", exc.setting, id=exc.id) from None
     try:
         raw = raw_from_function_config(fc)
-        settings_from(raw, ids, version)
+        settings_from(raw, known_ids, version)
     except ConfigError as exc:
         where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
         known = exc.setting in SETTINGS
         raise ConfigError(f"invalid functionConfig: {exc}", exc.setting, f"functionConfig.{where}.{exc.setting}" if known else "", id=exc.id) from None
     merged = {**env, **raw, **(overrides or {})}
-    return settings_from(merged, ids)
+    return settings_from(merged, known_ids)
 
 
 def _merged_version(*sources: Mapping[str, Any]) -> str | None:
