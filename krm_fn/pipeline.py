@@ -5,9 +5,8 @@ have their homes below (streams, config; the plan's in its stages); this module 
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -23,12 +22,10 @@ from .text.results import ResourceRef, Result, Severity, exit_status, sort_resul
 from .text.writer import write_resource_list, write_stream
 
 
-class Outcome(namedtuple("Outcome", "output results exit_code")):
+class Outcome(NamedTuple):
     output: str          # what goes to stdout ("" when nothing may be written)
     results: list[Result]
     exit_code: int
-
-    __slots__ = ()
 
     def lines(self) -> list[str]:
         """The stderr lines: every error and warning (info results are in the ResourceList only)."""

@@ -1,6 +1,5 @@
-"""A lean start: KRM function mode (no arguments, what runs on every render) imports only what it uses and
-compiles no code but collections.namedtuple's and no pattern it does not use; the entry point exits with
-main's status.
+"""A lean start: KRM function mode (no arguments, what runs on every render) imports only what the input needs,
+and never a network module; the entry point exits with main's status.
 
 Checked in a fresh interpreter started with -S, so that nothing a site hook or an editable install's
 finder imports (pathlib, contextlib, …) hides what the package itself imports. The figures are in the
@@ -27,27 +26,19 @@ ROOT = Path(__file__).resolve().parent.parent
 STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[1].splitlines())
 
 
-# What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (the records are
-# collections.namedtuple subclasses or plain classes with __slots__); and nothing that reaches a network.
-NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "socket", "ssl", "http.client", "urllib.request"]
+# What no run needs at all: nothing that reaches a network.
+NEVER = ["socket", "ssl", "http.client", "urllib.request"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
 # reader.SCAN_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
 LAZY = ["krm_fn.text.fastread", "krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
-HINT = ("a module imports what start-up avoids: collections.namedtuple or a plain class with __slots__ for a dataclass; "
-        "`python -X importtime` names the importer")
+HINT = "a run imports a network module: `python -X importtime` names the importer"
 
 PROBE = """
 import io, json, sys
-audit = sys.argv[2:] == ["audit"]
 sys.argv = ["kaito-specdec", *json.loads(sys.argv[1])]
-compiled = []
-if audit:
-    import yaml, jsonpatch  # what their imports compile is theirs (jsonpatch's difflib builds a namedtuple)
-    sys.addaudithook(lambda event, args: compiled.append(args[0].decode() if isinstance(args[0], bytes) else
-                                                         str(args[1])) if event == "compile" else None)
 before = set(sys.modules)
 from krm_fn.cli import main
 out, err = io.StringIO(), io.StringIO()
@@ -59,8 +50,8 @@ scanned = None
 if sys.argv[1:] == [] and "krm_fn.text.fastread" in sys.modules:
     from krm_fn.text import reader
     scanned = any(item.checked for item in reader.read_resource_list(data).items)
-print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "compiled": compiled,
-                  "imported": imported, "scanned": scanned}))
+print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "imported": imported,
+                  "scanned": scanned}))
 """
 
 
@@ -69,8 +60,8 @@ def _env() -> dict:
     return {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(sorted(paths))}
 
 
-def _probe(argv: list[str], stdin: str, audit: bool = False) -> dict:
-    proc = subprocess.run([sys.executable, "-S", "-c", PROBE, json.dumps(argv), *(["audit"] if audit else [])],
+def _probe(argv: list[str], stdin: str) -> dict:
+    proc = subprocess.run([sys.executable, "-S", "-c", PROBE, json.dumps(argv)],
                           input=stdin.encode(), capture_output=True, env=_env(), timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     return json.loads(proc.stdout)
@@ -129,23 +120,6 @@ def test_render_imports_none_of_what_no_run_needs():
     assert got["code"] == 0, got["err"]
     assert "specdec-ngram-" in got["out"] and "argparse" in got["imported"]
     assert [m for m in NEVER if m in got["imported"]] == [], HINT
-
-
-# What collections.namedtuple compiles per class: its `__new__` (one `lambda _cls, a, b: …`).
-_NAMEDTUPLE_NEW = re.compile(r"lambda _cls, [\w, ]*: _tuple_new\(_cls, \([\w, ]*\)\)")
-
-
-def test_a_krm_run_compiles_nothing_but_what_named_tuples_compile():
-    """No `exec`, `eval` or `compile` of source while the package is imported and runs, but what
-    collections.namedtuple compiles: no method body, as dataclasses (five or six per class, with inspect
-    behind them) or an `exec` of a hand-built `__init__` compile, and no annotation (typing.NamedTuple
-    compiles each one). The audit hook sees each one."""
-    got = _probe([], ONE_WORKSPACE, audit=True)
-    assert got["code"] == 0, got["err"]
-    tuples = [c for c in got["compiled"] if _NAMEDTUPLE_NEW.fullmatch(c)]
-    assert tuples, "the probe sees the named tuples' compiles"
-    other = [c for c in got["compiled"] if c not in tuples]
-    assert other == [], "code compiled at run time (dataclasses? exec?): use collections.namedtuple or a plain class"
 
 
 def _compiles_at_import(path: Path) -> list[str]:

@@ -32,9 +32,8 @@ emitted whole (losing comments, never meaning).
 
 from __future__ import annotations
 
-from collections import namedtuple
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -62,17 +61,13 @@ class InferenceConfigError(ValueError):
         self.column = column
 
 
-class Inspection(namedtuple(
-        "Inspection", "has_speculative_config speculative_config_value has_underscore_spelling other_spellings underscore_value",
-        defaults=((), None))):
+class Inspection(NamedTuple):
     has_speculative_config: bool
     speculative_config_value: object
     has_underscore_spelling: bool
     # Keys vLLM reads as the same flag: `speculative_config`, dotted `speculative-config.<field>` …
-    other_spellings: tuple[str, ...]
-    underscore_value: object
-
-    __slots__ = ()
+    other_spellings: tuple[str, ...] = ()
+    underscore_value: object = None
 
     @property
     def overrides(self) -> bool:

@@ -28,7 +28,7 @@ Where the estimator raises (GPU memory too small, a MIG slice) KAITO refuses the
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import NamedTuple
 import math
 import re
 
@@ -190,23 +190,21 @@ def quantity_bytes(text: str) -> int:
     return int(whole) * unit + -(-int(fraction or "0") * unit // 10 ** len(fraction))
 
 
-class GPUs(namedtuple("GPUs", "instance_type cloud count memory")):
+class GPUs(NamedTuple):
     instance_type: str   # as KAITO's table spells it
     cloud: str
     count: int
     memory: int          # bytes, the whole node
-    __slots__ = ()
 
     @property
     def memory_gib(self) -> float:
         return self.memory / GIB
 
 
-class Model(namedtuple("Model", "name size bytes_per_token")):
+class Model(NamedTuple):
     name: str            # as the catalog spells it
     size: int            # weight bytes (modelFileSize)
     bytes_per_token: int
-    __slots__ = ()
 
 
 def gpus_of(instance_type: str) -> GPUs | None:

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from collections import namedtuple
+from typing import NamedTuple
 import re
 from collections.abc import Iterable
 
@@ -99,20 +99,18 @@ KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
 KNATIVE_LONGEST_PREDICTOR = 63 - len("-00001-deployment")
 
 
-class Monitored(namedtuple("Monitored", "kind name variant predictor canaries parts", defaults=("", "", (), ()))):
+class Monitored(NamedTuple):
     """A watched top-level workload: a Workspace, an InferenceSet or a MultiRoleInference, or a plain vLLM
     workload (plain_kinds.KINDS); `variant`: KAITO_DEPLOYMENT, or a KServe deployment mode ("": both)."""
 
     kind: str
     name: str
-    variant: str
+    variant: str = ""
     # An InferenceService's `spec.predictor.name` and its canaries' `predictor.name` (KServe v0.20).
-    predictor: str
-    canaries: tuple[str, ...]
+    predictor: str = ""
+    canaries: tuple[str, ...] = ()
     # An LLMInferenceService's workloads, by the suffix of their names (LLMISVC_MAIN, LLMISVC_PREFILL, …).
-    parts: tuple[str, ...]
-
-    __slots__ = ()
+    parts: tuple[str, ...] = ()
 
 
 # KServe's LLMInferenceService (kserve/kserve pkg/controller/v1alpha2/llmisvc, main after v0.20.0-rc0): a

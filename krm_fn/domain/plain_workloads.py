@@ -9,8 +9,7 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 """
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..text.results import Finding, Severity
 from ..text.runs import common_ends
@@ -111,14 +110,12 @@ def _annotation_field(path: Path) -> str:
     return dotted(path) + f"[{C.ENABLE_ANNOTATION}]"
 
 
-class OptIn(namedtuple("OptIn", "value path conflict", defaults=(None, None, None))):
+class OptIn(NamedTuple):
     """The opt-in as read: `value` (None: absent, or set twice differently), the field it was read from
     (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
-    value: Any
-    path: Path | None
-    conflict: Finding | None
-
-    __slots__ = ()
+    value: Any = None
+    path: Path | None = None
+    conflict: Finding | None = None
 
     @property
     def field(self) -> str:
@@ -206,16 +203,12 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
 
 
 # --- the plan for one workload -----------------------------------------------------------------------------------
-class WorkloadPlan(namedtuple(
-        "WorkloadPlan", "opt_in ops findings runs_vllm speculates",
-        defaults=((), (), False, False))):
+class WorkloadPlan(NamedTuple):
     opt_in: OptIn
-    ops: tuple[dict, ...]
-    findings: tuple[Finding, ...]
-    runs_vllm: bool
-    speculates: bool   # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
-
-    __slots__ = ()
+    ops: tuple[dict, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    runs_vllm: bool = False
+    speculates: bool = False  # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
 
 
 def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> Release:

@@ -8,11 +8,10 @@ functionConfig pin more tuned presets or a different fallback.
 
 from __future__ import annotations
 
-from collections import namedtuple
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..text.quoting import goquote
 from ..text.results import Severity
@@ -232,7 +231,7 @@ class PresetTable:
 DEFAULT_TABLE = PresetTable()
 
 
-class Resolution(namedtuple("Resolution", "preset canonical method json tuned")):
+class Resolution(NamedTuple):
     """What a preset name resolves to; `json` is the exact `speculative-config` text."""
 
     preset: str
@@ -240,8 +239,6 @@ class Resolution(namedtuple("Resolution", "preset canonical method json tuned"))
     method: str
     json: str
     tuned: bool
-
-    __slots__ = ()
 
 
 def resolve(preset: str, table: PresetTable = DEFAULT_TABLE) -> Resolution:

@@ -23,12 +23,11 @@ twice or that the scan cannot follow. Arguments that expand only at run time (`$
 """
 from __future__ import annotations
 
-from collections import namedtuple
 import json
 import os
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import shellwords
 from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
@@ -106,78 +105,66 @@ _MODULES = {"vllm.entrypoints.openai.api_server": "api_server", "vllm.entrypoint
 _IMAGE = re.compile(r"(^|/)[^/:@]*vllm(-[a-z0-9.]+)*-openai(-[a-z0-9.]+)*([:@]|$)")
 
 
-class Where(namedtuple("Where", "list index")):
+class Where(NamedTuple):
     """An element of the container's `command` or `args`."""
     list: str      # "command" | "args"
     index: int
-
-    __slots__ = ()
 
     @property
     def field(self) -> str:
         return f"{self.list}[{self.index}]"
 
 
-class Arguments(namedtuple(
-        "Arguments", "model model_index overrides removed config_files override_value dotted shorthands pipeline pipeline_flag pooling",
-        defaults=(None, None, (), (), (), None, (), (), None, "", ""))):
+class Arguments(NamedTuple):
     """What the vLLM arguments say: the model (as vLLM reads it) and every speculative spelling."""
-    model: str | None
-    model_index: int | None            # index of the model's element among the arguments
-    overrides: tuple[str, ...]
-    removed: tuple[str, ...]
-    config_files: tuple[str, ...]        # the files named by --config / --kaito-config-file
-    override_value: str | None         # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
-    dotted: tuple[tuple[str, str], ...]  # `--speculative-config.<key>` (name, value text), in order
-    shorthands: tuple[tuple[str, str], ...]  # `--spec-method X` …: (flag, value text)
-    pipeline: int | None               # --pipeline-parallel-size / -pp, when more than 1
-    pipeline_flag: str
-    pooling: str                         # `--task embed`: the arguments that make it a pooling server
-
-    __slots__ = ()
+    model: str | None = None
+    model_index: int | None = None     # index of the model's element among the arguments
+    overrides: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()   # the files named by --config / --kaito-config-file
+    override_value: str | None = None  # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
+    dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
+    shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
+    pipeline: int | None = None        # --pipeline-parallel-size / -pp, when more than 1
+    pipeline_flag: str = ""
+    pooling: str = ""                    # `--task embed`: the arguments that make it a pooling server
 
 
-class Inspection(namedtuple(
-        "Inspection", "runs_vllm form script model model_at unknown_model overrides removed config_files expansions override_value dotted shorthands pipeline pipeline_flag pooling problem target insert_at model_option",
-        defaults=("", None, None, "", None, (), (), (), (), None, (), (), None, "", "", None, "", -1, False))):
+class Inspection(NamedTuple):
     runs_vllm: bool
-    form: str                   # "serve" | "api_server" | "kaito" | "image"
-    script: Where | None      # the `sh -c` script holding the invocation, for shell forms
-    model: str | None
-    model_at: str               # field of the model (`command[2]`; the script's for shell forms)
-    unknown_model: str | None # why the model cannot be known at render time
-    overrides: tuple[str, ...]
-    removed: tuple[str, ...]
-    config_files: tuple[str, ...]
-    expansions: tuple[str, ...] # arguments (not an option's value) that expand only at run time
-    override_value: str | None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
-    dotted: tuple[tuple[str, str], ...]
-    shorthands: tuple[tuple[str, str], ...]
-    pipeline: int | None
-    pipeline_flag: str
-    pooling: str
-    problem: Finding | None   # set when the command must not be edited (SD705, SD706, SD707)
-    target: str                 # field the injection goes to: `args`, `command`, or the script's
-    insert_at: int              # shell forms: the offset in the script the argument is inserted at
-    model_option: bool          # `vllm serve` given the word `--model` (vLLM before 0.11.1 exits on it)
-
-    __slots__ = ()
+    form: str = ""              # "serve" | "api_server" | "kaito" | "image"
+    script: Where | None = None  # the `sh -c` script holding the invocation, for shell forms
+    model: str | None = None
+    model_at: str = ""          # field of the model (`command[2]`; the script's for shell forms)
+    unknown_model: str | None = None  # why the model cannot be known at render time
+    overrides: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()
+    expansions: tuple[str, ...] = ()  # arguments (not an option's value) that expand only at run time
+    override_value: str | None = None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
+    dotted: tuple[tuple[str, str], ...] = ()
+    shorthands: tuple[tuple[str, str], ...] = ()
+    pipeline: int | None = None
+    pipeline_flag: str = ""
+    pooling: str = ""
+    problem: Finding | None = None  # set when the command must not be edited (SD705, SD706, SD707)
+    target: str = ""            # field the injection goes to: `args`, `command`, or the script's
+    insert_at: int = -1         # shell forms: the offset in the script the argument is inserted at
+    model_option: bool = False  # `vllm serve` given the word `--model` (vLLM before 0.11.1 exits on it)
 
     @property
     def editable(self) -> bool:
         return self.runs_vllm and self.problem is None
 
 
-class Reconciled(namedtuple("Reconciled", "command args injected inspection findings", defaults=((),))):
+class Reconciled(NamedTuple):
     """A container after the decision: its new `command`/`args` (the same objects when unchanged), the JSON
     the function's own argument now carries (None: none), and what to report."""
     command: Any
     args: Any
     injected: str | None
     inspection: Inspection
-    findings: tuple[Finding, ...]
-
-    __slots__ = ()
+    findings: tuple[Finding, ...] = ()
 
 
 def _normalised(name: str) -> str:
@@ -586,15 +573,11 @@ def shell_argument_or_none(config_json: str) -> str | None:
         return None
 
 
-class Release(namedtuple(
-        "Release", "version source",
-        defaults=(DEFAULT_VLLM_VERSION, "the default vllmVersion, the vLLM of KAITO's image"))):
+class Release(NamedTuple):
     """The vLLM a container runs, and where that was read (for the messages): `version` as written
     (`0.10.2`), `source` ("image vllm/vllm-openai:v0.10.2", "the vllmVersion setting", …)."""
-    version: str
-    source: str
-
-    __slots__ = ()
+    version: str = DEFAULT_VLLM_VERSION
+    source: str = "the default vllmVersion, the vLLM of KAITO's image"
 
     @property
     def number(self) -> tuple[int, int, int]:

@@ -4,12 +4,11 @@ Errors name the setting, say what arrived and what was expected. No other stage 
 """
 from __future__ import annotations
 
-from collections import namedtuple
 import re
 import json
 from types import MappingProxyType
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..text import krm
@@ -126,23 +125,18 @@ def max_input(environ: Mapping[str, str]) -> int:
     return DEFAULT_MAX_INPUT
 
 
-class Settings(namedtuple(
-        "Settings", "mode fail_on presets kaito_version kaito_version_unknown vllm_version vllm_version_set feature_gates disable prometheus_rules min_acceptance_rate",
-        defaults=("materialize", Severity.ERROR, DEFAULT_TABLE, DEFAULT_KAITO_VERSION, False, DEFAULT_VLLM_VERSION,
-                  False, DEFAULT_GATES, frozenset(), False, DEFAULT_MIN_ACCEPTANCE_RATE))):
-    mode: str
-    fail_on: Severity
-    presets: PresetTable
-    kaito_version: str
-    kaito_version_unknown: bool        # no source set kaitoVersion: the rollout must be safe on every release
-    vllm_version: str   # the vLLM release whose --speculative-config schema applies
-    vllm_version_set: bool             # given by a source (else a plain workload's image tag decides)
-    feature_gates: Mapping[str, bool]
-    disable: frozenset[str]   # finding ids not to report (the `disable` setting)
-    prometheus_rules: bool          # one PrometheusRule per namespace with enabled workloads
-    min_acceptance_rate: float  # the rule's alert threshold
-
-    __slots__ = ()
+class Settings(NamedTuple):
+    mode: str = "materialize"
+    fail_on: Severity = Severity.ERROR
+    presets: PresetTable = DEFAULT_TABLE
+    kaito_version: str = DEFAULT_KAITO_VERSION
+    kaito_version_unknown: bool = False  # no source set kaitoVersion: the rollout must be safe on every release
+    vllm_version: str = DEFAULT_VLLM_VERSION  # the vLLM release whose --speculative-config schema applies
+    vllm_version_set: bool = False     # given by a source (else a plain workload's image tag decides)
+    feature_gates: Mapping[str, bool] = DEFAULT_GATES
+    disable: frozenset[str] = frozenset()  # finding ids not to report (the `disable` setting)
+    prometheus_rules: bool = False  # one PrometheusRule per namespace with enabled workloads
+    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold
 
     @property
     def materialize(self) -> bool:

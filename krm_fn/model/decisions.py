@@ -10,8 +10,7 @@ through the function's own derived ones (`source_of`), which every stage that re
 from __future__ import annotations
 
 import re
-from collections import namedtuple
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -145,14 +144,12 @@ class Broken(Reference):
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
 
 
-class Speculates(namedtuple("Speculates", "workload")):
+class Speculates(NamedTuple):
     """A plain vLLM workload that runs speculative decoding once the plan is written: its vLLM containers get
     (or keep) the function's config, or keep the user's own. Not a Decision (it names no config reference):
     the plain_vllm stage makes it, after the stages that read Decisions; the PrometheusRule stage watches it."""
 
     workload: PlainWorkload
-
-    __slots__ = ()
 
 
 def configurable(w: Workload) -> bool:

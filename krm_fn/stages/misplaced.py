@@ -53,7 +53,7 @@ def _near(key: str) -> bool:
     if low == C.ENABLE_ANNOTATION:
         return True
     # A ratio of 0.85 needs lengths within about a sixth of each other: most keys are ruled out without
-    # difflib, which a run with none such never imports (its namedtuple compiles code: tests/test_startup.py).
+    # difflib, which a run with none such never imports.
     if abs(len(low) - len(C.ENABLE_ANNOTATION)) > 6:
         return False
     from difflib import SequenceMatcher

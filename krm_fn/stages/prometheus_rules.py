@@ -21,8 +21,7 @@ is loaded only when a rule is wanted or one is in the input: most runs have neit
 """
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 import jsonpatch
 
 from ..domain import constants as C
@@ -149,13 +148,11 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     return (name if isinstance(name, str) else ""), tuple(dict.fromkeys(canaries))
 
 
-class Watched(namedtuple("Watched", "item monitored")):
+class Watched(NamedTuple):
     """A workload a rule watches: its item (where the rule is written, what results name) and its pods."""
 
     item: Item
     monitored: monitoring.Monitored
-
-    __slots__ = ()
 
 
 def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:

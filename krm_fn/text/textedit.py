@@ -12,9 +12,8 @@ or document is emitted whole instead: comments go, meaning stays.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -29,13 +28,11 @@ class Unsupported(Exception):
     """This edit cannot be made as a text edit; the caller falls back to emitting the item."""
 
 
-class Edit(namedtuple("Edit", "start end text seq")):
+class Edit(NamedTuple):
     start: int
     end: int
     text: str
     seq: int
-
-    __slots__ = ()
 
 
 def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] | None = None,
