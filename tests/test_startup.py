@@ -122,29 +122,6 @@ def test_render_imports_none_of_what_no_run_needs():
     assert [m for m in NEVER if m in got["imported"]] == [], HINT
 
 
-def _compiles_at_import(path: Path) -> list[str]:
-    """The module-level statements of a module that call re.compile (on any line of the statement)."""
-    import ast
-    found = []
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if any(isinstance(n, ast.Call) and ast.unparse(n.func) == "re.compile" for n in ast.walk(node)) \
-                and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    return found
-
-
-def test_what_a_one_workspace_run_imports_compiles_no_pattern_at_import():
-    """Patterns are strings where a one-Workspace run loads them, compiled at their first use through re's
-    own cache (`re.fullmatch(_LABEL, name)`): 2-3 ms of start-up were patterns that run never used."""
-    got = _probe([], ONE_WORKSPACE)
-    assert got["code"] == 0, got["err"]
-    modules = [m for m in got["imported"] if m.startswith("krm_fn")]
-    assert len(modules) > 30, modules  # the probe sees the package
-    paths = [ROOT / (m.replace(".", "/") + ("/__init__.py" if (ROOT / m.replace(".", "/")).is_dir() else ".py"))
-             for m in modules]
-    assert [found for p in paths for found in _compiles_at_import(p)] == []
-
-
 @pytest.mark.parametrize("case", ["plain-deployment", "monitoring-one-namespace", "findings-disable-warning"])
 def test_no_run_imports_what_no_run_needs(case):
     """The lazily loaded parts keep the rule too: a plain vLLM workload, a PrometheusRule, a `disable`."""

@@ -169,24 +169,18 @@ MODELS: tuple[tuple[str, str, int, int, int, int, int, int, int], ...] = (
 
 _SKUS = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in SKUS}
 _MODELS = {m[0].lower(): m for m in MODELS}
-_QUANTITY = r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?"
+_QUANTITY = re.compile(r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 
 def quantity_bytes(text: str) -> int:
     """A Kubernetes binary quantity (`641.30Gi`) in bytes, rounded up as resource.Quantity.Value() does."""
-    # `641.30Gi`, `16` (ASCII digits, the tables' spelling): read without compiling the pattern.
-    suffix = text[-2:] if text[-2:] in _UNITS else None
-    number = text[:-2] if suffix else text
-    whole, dot, fraction = number.partition(".")
-    if not (whole.isascii() and whole.isdigit() and (not dot or (fraction.isascii() and fraction.isdigit()))):
-        m = re.fullmatch(_QUANTITY, text)
-        if m is None:
-            raise ValueError(f"not a quantity: {text!r}")
-        whole, _, fraction = m.group(1).partition(".")
-        suffix = m.group(2)
-    unit = _UNITS[suffix]
-    # exact, as resource.Quantity is (integers only: no float rounding, no decimal module at start-up)
+    m = _QUANTITY.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not a quantity: {text!r}")
+    whole, _, fraction = m.group(1).partition(".")
+    unit = _UNITS[m.group(2)]
+    # exact, as resource.Quantity is (integers only: no float rounding)
     return int(whole) * unit + -(-int(fraction or "0") * unit // 10 ** len(fraction))
 
 

@@ -48,9 +48,9 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = r"SD[0-9]{3}"
+_FINDING_ID = re.compile(r"SD[0-9]{3}")
 # ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
-_VERSION = r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?"
+_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -164,18 +164,14 @@ class Settings(NamedTuple):
 
 
 def version_tuple(text: str) -> tuple[int, int, int]:
-    # `v0.13.0`, `0.13` (ASCII digits only, the usual spelling and the default): without compiling the pattern.
-    parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
-    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
-        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
-    m = re.fullmatch(_VERSION, text)
+    m = _VERSION.fullmatch(text)
     if not m:
         raise ValueError(text)
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
 
 def parse_version(value: Any) -> str:
-    if not isinstance(value, str) or not re.fullmatch(_VERSION, value.strip()):
+    if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
         raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
     major, minor, patch = version_tuple(value.strip())
     return f"v{major}.{minor}.{patch}"
@@ -202,7 +198,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 def parse_min_acceptance_rate(value: Any) -> float:
@@ -210,7 +206,7 @@ def parse_min_acceptance_rate(value: Any) -> float:
     number = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = float(value)
-    elif isinstance(value, str) and re.fullmatch(_DECIMAL, value.strip()):
+    elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
         raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD047")
@@ -294,7 +290,7 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
-        if not re.fullmatch(_FINDING_ID, entry):
+        if not _FINDING_ID.fullmatch(entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
         if entry not in ids:
             raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")

@@ -9,7 +9,6 @@ through the function's own derived ones (`source_of`), which every stage that re
 """
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
 from ..domain import constants as C
@@ -187,10 +186,10 @@ def _recorded_source(index: Index, namespace: str, ref: str | None) -> tuple[str
     if item is None:
         # Our name pattern, but the object is gone (deleted, or retired by a subpackage's own pipeline):
         # still ours, to regenerate or to revert.
-        m = re.fullmatch(FROM_SOURCE, ref)
+        m = FROM_SOURCE.fullmatch(ref)
         if m:
             return m.group("source"), index.source(namespace, m.group("source")), True
-        if re.fullmatch(FROM_NOTHING, ref):
+        if FROM_NOTHING.fullmatch(ref):
             return None, None, True
     # Under kustomize the reference may still use a previous name; keep it as written (kustomize fixes
     # references after the function runs), so disabling restores exactly what the user wrote.

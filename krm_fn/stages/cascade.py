@@ -18,7 +18,6 @@ is written to it as above, and where the child in the list says otherwise a warn
 """
 from __future__ import annotations
 
-import re
 import copy
 from typing import Any
 
@@ -190,7 +189,7 @@ def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
     if not isinstance(ref, str) or not ref:
         return False
     found = index.configmap(child.namespace, ref)
-    return is_derived(found) if found is not None else bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
+    return is_derived(found) if found is not None else bool(FROM_SOURCE.fullmatch(ref) or FROM_NOTHING.fullmatch(ref))
 
 
 def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:
