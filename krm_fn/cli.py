@@ -59,7 +59,8 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
                "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's."""
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
@@ -93,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", action="store_true", help="as JSON")
     pr.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                      "SpeculativeDecodingPolicy)")
-    return p
+    return p, {"render": r, "presets": pr}
 
 
 # --- output: written whole, checked, or one line on stderr and a non-zero exit --------------------------
@@ -143,13 +144,14 @@ def _emit(stdout: Any, text: str) -> None:
         return
     if stdout is None:
         raise _WriteFailed(streams.stdout_closed())
-    if stdout is sys.__stdout__ and _fileno(stdout) is not None:
+    fd = _fileno(stdout) if stdout is sys.__stdout__ else None
+    if fd is not None:
         stdout.flush()
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate the settings' checks let through: a bug, one line
             raise _WriteFailed(streams.internal_error(exc)) from None
-        _write_fd(_fileno(stdout), data)
+        _write_fd(fd, data)
         return
     try:
         stdout.write(text)
@@ -171,7 +173,8 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
     if stdin is None:
         raise streams.stdin_closed(what)
     fd = _fileno(stdin) if stdin is getattr(sys.__stdin__, "buffer", None) else None
-    chunks, total = [], 0
+    chunks: list[bytes] = []
+    total = 0
     while True:
         try:
             if fd is not None:
@@ -227,7 +230,8 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
             raise streams.not_regular(path, _kind_of(st.st_mode))
         if st.st_size > budget:
             raise streams.too_large(path, _size(limit or budget))
-        chunks, total = [], 0
+        chunks: list[bytes] = []
+        total = 0
         while True:
             chunk = os.read(fd, min(1 << 20, budget + 1 - total))
             if not chunk:
@@ -326,7 +330,7 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     environ = environ if environ is not None else os.environ
     if argv is None:
         argv = sys.argv[1:]
-    args = _KRM_MODE if not argv else _parse(argv, stdout, stderr)
+    args = argparse.Namespace(command=None) if not argv else _parse(argv, stdout, stderr)  # none: KRM mode
     if isinstance(args, int):
         return args
     try:
@@ -356,14 +360,6 @@ def run() -> None:
     raise SystemExit(code)
 
 
-class _KrmMode:
-    """The parsed arguments of a run without any: KRM function mode, parsed without argparse."""
-    command = None
-
-
-_KRM_MODE = _KrmMode()
-
-
 def _parse(argv: Sequence[str], stdout: Any, stderr: Any) -> argparse.Namespace | int:
     """A command's arguments, or the exit status when argparse has answered (--help, --version, a usage
     error) with its output written checked."""
@@ -371,10 +367,9 @@ def _parse(argv: Sequence[str], stdout: Any, stderr: Any) -> argparse.Namespace 
     try:
         # argparse prints --help/--version/usage errors itself and exits: collect them, write them checked.
         with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(said):
-            parser = _parser()
+            parser, commands = _parser()
             args, extra = parser.parse_known_args(argv)
             if extra:  # `render --mdoe`: the command's usage, not the top-level one
-                commands = parser._subparsers._group_actions[0].choices if parser._subparsers else {}
                 (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         if said.getvalue():
@@ -405,7 +400,7 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
+def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
     if stdout is None:
         _say(stderr, streams.stdout_closed().line())
         return 1

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding
 from .flux import substituted_later
@@ -74,7 +75,7 @@ def label_errors(value: str) -> list[str]:
     return errs
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is kinds.MULTIROLEINFERENCE and settings is not None and not settings.mri_controller:
         return []  # no MultiRoleInference webhook without the controller
     name, field = w.name, "metadata.name"
@@ -101,7 +102,7 @@ def _child_names(w: Workload, name: str) -> list[Finding]:
     inferenceset_validation.go, 39) refuses one over 63 characters: that role never runs."""
     roles = kinds.get(w.data, ("spec", "roles"))
     out = []
-    for n, role in enumerate(roles if isinstance(roles, list) else []):
+    for role in roles if isinstance(roles, list) else []:
         kind = role.get("type") if isinstance(role, dict) else None
         child = f"{name}-{kind}"
         if isinstance(kind, str) and kind and len(child.encode("utf-8", "surrogatepass")) > _MAX_LENGTH:

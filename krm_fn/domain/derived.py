@@ -79,7 +79,9 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     data: dict = {}
     extra: dict = {}
     if source is not None:
-        meta = source.get("metadata") if isinstance(source.get("metadata"), dict) else {}
+        meta = source.get("metadata")
+        if not isinstance(meta, dict):
+            meta = {}
         labels = copy.deepcopy(meta["labels"]) if isinstance(meta.get("labels"), dict) else {}
         annotations = user_annotations(meta.get("annotations"))
         data = copy.deepcopy(source["data"]) if isinstance(source.get("data"), dict) else {}

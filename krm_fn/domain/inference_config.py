@@ -120,7 +120,9 @@ def _has_merge_key(root: yaml.Node) -> bool:
 
 def has_later_documents(text: str | None) -> bool:
     """More than one YAML document (a second `---` with content after the first document)."""
-    return bool(text) and yamlio.second_document(text.removeprefix(_BOM), RUNTIME_LOADER) is not None
+    if not text:
+        return False
+    return yamlio.second_document(text.removeprefix(_BOM), RUNTIME_LOADER) is not None
 
 
 def _parse(text: str) -> Any:

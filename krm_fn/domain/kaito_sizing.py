@@ -29,7 +29,6 @@ Where the estimator raises (GPU memory too small, a MIG slice) KAITO refuses the
 from __future__ import annotations
 
 from typing import NamedTuple
-import math
 import re
 
 from .presets import canonical
@@ -187,7 +186,7 @@ def quantity_bytes(text: str) -> int:
 class GPUs(NamedTuple):
     instance_type: str   # as KAITO's table spells it
     cloud: str
-    count: int
+    gpu_count: int
     memory: int          # bytes, the whole node
 
     @property
@@ -261,18 +260,18 @@ def explicit_max_model_len(content: str | None) -> int | None:
 def nodes_per_replica(model: Model, gpus: GPUs, max_model_len: int | None = None) -> int | None:
     """KAITO's estimate of the nodes one replica needs; None where KAITO's estimator refuses the workload
     (the GPUs cannot hold even the fixed reserve)."""
-    if gpus.count <= 0 or gpus.memory <= 0:
+    if gpus.gpu_count <= 0 or gpus.memory <= 0:
         return None
     model_size = float(model.size) * WEIGHT_EXPANSION_FACTOR
-    per_gpu = float(gpus.memory // gpus.count)
+    per_gpu = float(gpus.memory // gpus.gpu_count)
     available = per_gpu * GPU_MEMORY_UTILIZATION
-    kv_cache = float((max_model_len or DEFAULT_MAX_MODEL_LEN) * model.bytes_per_token) / float(gpus.count)
+    kv_cache = float((max_model_len or DEFAULT_MAX_MODEL_LEN) * model.bytes_per_token) / float(gpus.gpu_count)
     reserve = BASE_OVERHEAD_GIB * GIB + kv_cache
     if available <= reserve:
         return None
     per_gpu_for_weights = (available - reserve) / (1 + OVERHEAD_WEIGHT_FACTOR)
     min_gpus = int(model_size / per_gpu_for_weights) + 1
-    return (min_gpus + gpus.count - 1) // gpus.count
+    return (min_gpus + gpus.gpu_count - 1) // gpus.gpu_count
 
 
 def one_node_instance_type(model: Model, gpus: GPUs, max_model_len: int | None = None) -> str | None:

@@ -9,6 +9,7 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..text.results import Finding, Severity
@@ -20,7 +21,6 @@ from .kinds import Path, dotted, get, pointer
 from .plain_kinds import _BY_KIND, KINDS, KServeModel, PodTemplate, WorkloadKind, kind_of, known_kind  # noqa: F401
 from .presets import DEFAULT_TABLE, PresetTable
 from .vllm_command import Inspection, Reconciled, Release, exec_argument, kubernetes_env, read_arguments, reconcile
-from .vllm_model import unknowable
 from .vllm_releases import image_release
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import decide_model, unknowable
@@ -184,7 +184,7 @@ def kserve_backend(model: KServeModel, data: Any) -> str:
     return backend
 
 
-def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
+def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool) -> Callable[[Any, Any], Inspection]:
     name = kserve_model(model, data)
 
     def inspector(command: Any, args: Any) -> Inspection:
@@ -492,7 +492,7 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
     canaries = get(data, ("spec", "canary"))
     out: list[Finding] = []
     stable = kserve_model(model, data)
-    for i, entry in enumerate(canaries if isinstance(canaries, list) else []):
+    for i, _ in enumerate(canaries if isinstance(canaries, list) else []):
         at = ("spec", "canary", i, "predictor", "model")
         own = get(data, at)
         if not isinstance(own, dict):

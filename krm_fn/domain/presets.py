@@ -214,9 +214,9 @@ class PresetTable:
         self.fallback = dict(NGRAM_FALLBACK) if fallback is None else fallback
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not PresetTable:
+        if type(other) is not PresetTable:
             return NotImplemented
-        return (self.tuned, self.fallback) == (other.tuned, other.fallback)  # type: ignore[attr-defined]
+        return (self.tuned, self.fallback) == (other.tuned, other.fallback)
 
     def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> PresetTable:
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""

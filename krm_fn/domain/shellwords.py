@@ -52,7 +52,6 @@ _WORD_END = frozenset(" \t\r\n;&|<>()")   # a CR ends a word too: a CRLF script'
 _OPERATOR_START = frozenset("&|;<>()\n")
 _QUOTING = frozenset("'\"\\")
 _PLAIN = re.compile(r"[^ \t\r\n;&|<>()'\"`$\\]+")   # a run of characters that need no thought
-_BLANKS = re.compile(r"[ \t\r]+")
 _IO_NUMBER = re.compile(r"[0-9]+")
 
 
@@ -131,7 +130,7 @@ def _tokens(script: str) -> list[tuple[str, int, int]]:
     while i < n:
         c = script[i]
         if c in " \t\r":
-            i = _BLANKS.match(script, i).end()
+            i += 1
             continue
         if script.startswith("\\\n", i):   # a line continuation between words
             i += 2

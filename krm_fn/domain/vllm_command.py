@@ -108,11 +108,11 @@ _IMAGE = re.compile(r"(^|/)[^/:@]*vllm(-[a-z0-9.]+)*-openai(-[a-z0-9.]+)*([:@]|$
 class Where(NamedTuple):
     """An element of the container's `command` or `args`."""
     list: str      # "command" | "args"
-    index: int
+    position: int
 
     @property
     def field(self) -> str:
-        return f"{self.list}[{self.index}]"
+        return f"{self.list}[{self.position}]"
 
 
 class Arguments(NamedTuple):
@@ -533,7 +533,7 @@ def inject(command: Any, args: Any, config_json: str, inspection: Inspection) ->
             return command, [*(args or []), exec_argument(config_json)]
         return [*command, exec_argument(config_json)], args
     at = inspection.script
-    script = (command if at.list == "command" else args)[at.index]
+    script = (command if at.list == "command" else args)[at.position]
     end = inspection.insert_at
     edited = script[:end] + shell_argument(config_json) + script[end:]
     return _replace(command, args, at, edited)
@@ -541,8 +541,8 @@ def inject(command: Any, args: Any, config_json: str, inspection: Inspection) ->
 
 def _replace(command: Any, args: Any, at: Where, value: str) -> tuple[Any, Any]:
     if at.list == "command":
-        return [*command[:at.index], value, *command[at.index + 1:]], args
-    return command, [*args[:at.index], value, *args[at.index + 1:]]
+        return [*command[:at.position], value, *command[at.position + 1:]], args
+    return command, [*args[:at.position], value, *args[at.position + 1:]]
 
 
 def remove(command: Any, args: Any, config_json: str) -> tuple[Any, Any, bool]:
@@ -558,7 +558,7 @@ def remove(command: Any, args: Any, config_json: str) -> tuple[Any, Any, bool]:
     for at, value in reversed(argv):
         if value == exec_form:
             lst = command if at.list == "command" else args
-            rest = [*lst[:at.index], *lst[at.index + 1:]]
+            rest = [*lst[:at.position], *lst[at.position + 1:]]
             return (rest, args, True) if at.list == "command" else (command, rest, True)
         if shell_form and isinstance(value, str) and shell_form in value:
             cut = value.rindex(shell_form)
@@ -592,10 +592,13 @@ class Release(NamedTuple):
         return f"vLLM {self.shown} ({self.source})"
 
 
+DEFAULT_RELEASE = Release()  # the vllmVersion default's
+
+
 def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = None,
               table: PresetTable = DEFAULT_TABLE, image: str | None = None,
               inspector: Callable[[Any, Any], Inspection] | None = None, env: dict[str, str] | None = None,
-              release: Release = Release(), pipeline: tuple[int, str] | None = None,
+              release: Release = DEFAULT_RELEASE, pipeline: tuple[int, str] | None = None,
               mounted: tuple[str, str | None] | None = None) -> Reconciled:
     """One container, decided: with `enabled`, the speculative config for its model is injected (unless the
     user set one, the command cannot be edited, or the vLLM it runs would refuse it); without, the
@@ -638,7 +641,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     if release.number < releases.JSON_FLAG_SINCE:
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
-    findings: list[Finding] = _launch_refusals(insp, release)
+    findings = _launch_refusals(insp, release)
     if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
         insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
                        else unknowable(mounted[1]))

@@ -70,6 +70,13 @@ class Plan:
     them, never assigned to."""
 
     __slots__ = ("ops", "added", "removed", "results", "rewrites", "decisions", "_data")
+    ops: Mapping[int, Ops]
+    added: tuple[Added, ...]
+    removed: frozenset[int]
+    results: tuple[Result, ...]
+    rewrites: Mapping[int, Rewrite]
+    decisions: tuple[Any, ...]
+    _data: dict[int, Any]
 
     def __init__(self, ops: Mapping[int, Ops] = _NONE, added: tuple[Added, ...] = (), removed: frozenset[int] = frozenset(),
                  results: tuple[Result, ...] = (), rewrites: Mapping[int, Rewrite] = _NONE,
@@ -88,9 +95,9 @@ class Plan:
         raise AttributeError(f"cannot assign to field {name!r}: a Plan is a value")
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Plan:
+        if type(other) is not Plan:
             return NotImplemented
-        return _value(self) == _value(other)  # type: ignore[arg-type]
+        return _value(self) == _value(other)
 
     def then(self, later: Step) -> Plan:
         memo = {i: d for i, d in self._data.items() if i not in later.ops and i not in later.removed}

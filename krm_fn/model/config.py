@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from ..domain import constants as C
 from ..text import krm
 from ..text.quoting import goquote
-from ..domain.presets import (DEFAULT_TABLE, TABLES_VERSION, PresetTable, json_int, lone_surrogate, not_unicode,
+from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surrogate, not_unicode,
     parse_config_json)
 from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION

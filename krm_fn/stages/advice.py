@@ -195,8 +195,7 @@ def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
             by_workload.setdefault(d.workload.item.index, []).append(d)
     out = []
     for group in by_workload.values():
-        parsed = [(d, _config(d)) for d in group]
-        parsed = [(d, c) for d, c in parsed if c is not None]
+        parsed = [(d, c) for d in group if (c := _config(d)) is not None]
         if len({json.dumps(c, sort_keys=True) for _, c in parsed}) < 2:
             continue
         roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d, _ in parsed)

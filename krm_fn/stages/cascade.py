@@ -142,8 +142,8 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
     if mri_annotations:
         meta = template.setdefault("metadata", {})
         if isinstance(meta, dict):
-            before = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-            others = {k: v for k, v in before.items() if k != C.ENABLE_ANNOTATION}
+            written = meta.get("annotations")
+            others = {k: v for k, v in written.items() if k != C.ENABLE_ANNOTATION} if isinstance(written, dict) else {}
             if others != {k: v for k, v in mri_annotations.items() if k != C.ENABLE_ANNOTATION}:
                 differs.append("spec.template.metadata.annotations")
             meta["annotations"] = copy.deepcopy(mri_annotations)
@@ -154,7 +154,8 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
     inference: dict = {"preset": preset}
     if isinstance(role.get("runtimeConfig"), str) and role["runtimeConfig"]:
         inference["config"] = role["runtimeConfig"]
-    before = template.get("inference") if isinstance(template.get("inference"), dict) else {}
+    given = template.get("inference")
+    before = given if isinstance(given, dict) else {}
     for key in ("preset", "config"):
         mine = kinds.get(before, (key, "name")) if key == "preset" else before.get(key)
         theirs = preset["name"] if key == "preset" else inference.get(key)

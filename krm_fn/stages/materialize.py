@@ -234,9 +234,9 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
     # volume, an argument): then it stays. Asked only when there is one to retire, for all of them at once.
     users = index.users({item.name for item in unused}, plan.data_of) if unused else {}
     for item in unused:
-        found = users.get(item.name)
-        if found is not None:
-            user, where = found
+        use = users.get(item.name)
+        if use is not None:
+            user, where = use
             out.append(about(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} mentions it at {where or 'its top level'}",
                              item, id="SD331"))
             continue

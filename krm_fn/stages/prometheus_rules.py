@@ -114,7 +114,7 @@ def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
     from ..domain import monitoring
     spec = data.get("spec") if isinstance(data, dict) else None
     spec = spec if isinstance(spec, dict) else {}
-    parts = (monitoring.LLMISVC_MAIN if spec.get("worker") is None else monitoring.LLMISVC_MAIN_MULTI_NODE,)
+    parts: tuple[str, ...] = (monitoring.LLMISVC_MAIN if spec.get("worker") is None else monitoring.LLMISVC_MAIN_MULTI_NODE,)
     prefill = spec.get("prefill")
     if isinstance(prefill, dict):
         parts += (monitoring.LLMISVC_PREFILL if prefill.get("worker") is None else monitoring.LLMISVC_PREFILL_MULTI_NODE,)
@@ -140,7 +140,8 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     predictor = spec.get("predictor")
     name = predictor.get("name") if isinstance(predictor, dict) else None
     canaries = []
-    for entry in spec.get("canary") if isinstance(spec.get("canary"), list) else []:
+    canary = spec.get("canary")
+    for entry in canary if isinstance(canary, list) else []:
         found = entry.get("predictor") if isinstance(entry, dict) else None
         found = found.get("name") if isinstance(found, dict) else None
         if isinstance(found, str) and found:
