@@ -1,32 +1,27 @@
-"""The command line: the only place that touches stdin, stdout, stderr, files and the exit status.
-
-KRM function mode (no arguments) is what runs on every render, once per refresh: it imports only what it
-uses. `argparse`, `pathlib` and `contextlib` serve the commands and --help, and are imported there (argparse
-alone, with the `shutil` and `locale` its help formatter pulls in, was 8 % of a one-Workspace start's imports).
-"""
+"""The command line: the only place that touches stdin, stdout, stderr, files and the exit status."""
 from __future__ import annotations
 
+import argparse
+import contextlib
 import errno
-import gc
 import io
 import os
+import select
 import stat
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from . import __version__
 from . import pipeline
+from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
 from .text import streams, yamlio
+from .text.formats import FORMATS, github, json_document
 from .text.results import Result, Severity
 from .text.streams import InputProblem
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
-    import argparse
-    from pathlib import Path
 
 HELP = """\
 KAITO speculative decoding at render time.
@@ -64,9 +59,8 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
                "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
 
 
-def _parser() -> argparse.ArgumentParser:
-    import argparse
-    from .text.formats import FORMATS
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's."""
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
@@ -100,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", action="store_true", help="as JSON")
     pr.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                      "SpeculativeDecodingPolicy)")
-    return p
+    return p, {"render": r, "presets": pr}
 
 
 # --- output: written whole, checked, or one line on stderr and a non-zero exit --------------------------
@@ -130,7 +124,6 @@ def _write_fd(fd: int, data: bytes) -> None:
         try:
             done += os.write(fd, view[done:done + (1 << 20)])
         except BlockingIOError:
-            import select  # a non-blocking stdout only: not on every start
             select.select([], [fd], [])
         except InterruptedError:
             continue
@@ -151,13 +144,14 @@ def _emit(stdout: Any, text: str) -> None:
         return
     if stdout is None:
         raise _WriteFailed(streams.stdout_closed())
-    if stdout is sys.__stdout__ and _fileno(stdout) is not None:
+    fd = _fileno(stdout) if stdout is sys.__stdout__ else None
+    if fd is not None:
         stdout.flush()
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate the settings' checks let through: a bug, one line
             raise _WriteFailed(streams.internal_error(exc)) from None
-        _write_fd(_fileno(stdout), data)
+        _write_fd(fd, data)
         return
     try:
         stdout.write(text)
@@ -179,7 +173,8 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
     if stdin is None:
         raise streams.stdin_closed(what)
     fd = _fileno(stdin) if stdin is getattr(sys.__stdin__, "buffer", None) else None
-    chunks, total = [], 0
+    chunks: list[bytes] = []
+    total = 0
     while True:
         try:
             if fd is not None:
@@ -187,7 +182,6 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
             else:
                 chunk = stdin.read(min(1 << 20, budget + 1 - total))
         except BlockingIOError:
-            import select  # a non-blocking stdin only: not on every start
             select.select([fd] if fd is not None else [], [], [])
             continue
         except InterruptedError:
@@ -198,7 +192,6 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
             if fd is None:
                 fd = _fileno(stdin)
             if fd is not None:
-                import select
                 select.select([fd], [], [])
             continue
         if not chunk:
@@ -237,7 +230,8 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
             raise streams.not_regular(path, _kind_of(st.st_mode))
         if st.st_size > budget:
             raise streams.too_large(path, _size(limit or budget))
-        chunks, total = [], 0
+        chunks: list[bytes] = []
+        total = 0
         while True:
             chunk = os.read(fd, min(1 << 20, budget + 1 - total))
             if not chunk:
@@ -262,7 +256,6 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks
     are followed only to files inside the folders given; symlinked folders are not descended into.
     """
-    from pathlib import Path
     found: list[Path] = []
     stack = [top]
     while stack:
@@ -311,7 +304,6 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
                 mode = os.stat(raw).st_mode
             except OSError as exc:
                 raise streams.cannot_open(raw, str(exc.strerror)) from None
-            from pathlib import Path  # not for `render -`: a stream on stdin needs no paths (start-up)
             files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
             for f in files:
                 real = os.path.realpath(f)
@@ -338,59 +330,46 @@ def main(argv: Sequence[str] | None = None, stdin: Any = None, stdout: Any = Non
     environ = environ if environ is not None else os.environ
     if argv is None:
         argv = sys.argv[1:]
-    args = _KRM_MODE if not argv else _parse(argv, stdout, stderr)
+    args = argparse.Namespace(command=None) if not argv else _parse(argv, stdout, stderr)  # none: KRM mode
     if isinstance(args, int):
         return args
-    # One short run builds millions of small objects and frees almost none: the cyclic collector would
-    # walk them again and again (half the run time on large inputs) and find nothing to collect.
-    was_enabled = gc.isenabled()
-    gc.disable()
     try:
         return _run(args, stdin, stdout, stderr, environ)
     except KeyboardInterrupt:  # Ctrl-C while it waits on a terminal: one line, the shell's usual status
         _say(stderr, streams.interrupted().line())
         return 130
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def run() -> None:
-    """The console script and `python -m krm_fn`: `main()`, then its exit status without tearing the
-    interpreter down. A normal exit frees every module, class and object one by one, which on a
-    one-Workspace list costs more than the run itself (docs/performance.md). Nothing is lost: `main`
-    writes stdout through its file descriptor and flushes each stderr line, and the package registers no
-    exit hooks. Should a final flush fail, the normal exit takes over."""
+    """The console script and `python -m krm_fn`: exit with `main()`'s status.
+
+    A stdout or stderr whose reader has gone (a closed pipe) still holds what could not be written, and the
+    interpreter's own flush at exit would fail on it and exit 120 instead: such a stream is pointed at
+    /dev/null first (the signal module's note on SIGPIPE). `main` has already said what was lost."""
     code = main()
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        raise SystemExit(code) from None
-    os._exit(code)
-
-
-class _KrmMode:
-    """The parsed arguments of a run without any: KRM function mode, parsed without argparse."""
-    command = None
-
-
-_KRM_MODE = _KrmMode()
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, stream.fileno())
+                os.close(devnull)
+    raise SystemExit(code)
 
 
 def _parse(argv: Sequence[str], stdout: Any, stderr: Any) -> argparse.Namespace | int:
     """A command's arguments, or the exit status when argparse has answered (--help, --version, a usage
     error) with its output written checked."""
-    import contextlib
     said, shown = io.StringIO(), io.StringIO()
     try:
         # argparse prints --help/--version/usage errors itself and exits: collect them, write them checked.
         with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(said):
-            parser = _parser()
+            parser, commands = _parser()
             args, extra = parser.parse_known_args(argv)
             if extra:  # `render --mdoe`: the command's usage, not the top-level one
-                commands = parser._subparsers._group_actions[0].choices if parser._subparsers else {}
                 (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         if said.getvalue():
@@ -421,7 +400,7 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
+def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
     if stdout is None:
         _say(stderr, streams.stdout_closed().line())
         return 1
@@ -436,8 +415,7 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
         return 1
     try:
         if args.command == "presets":
-            from .domain.presets import describe
-            settings = resolve_settings(_load_config(args.config, limit), environ, ids=pipeline.KNOWN_IDS)
+            settings = resolve_settings(_load_config(args.config, limit), environ, known_ids=pipeline.known_ids)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":
             if "-" in args.paths and _isatty(stdin):
@@ -482,11 +460,9 @@ def _run(args: argparse.Namespace | _KrmMode, stdin: Any, stdout: Any, stderr: A
 def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True) -> None:
     """The results on stderr: a line per error and warning (text, github) or one JSON document of all."""
     if fmt == "json":
-        from .text.formats import json_document
         _say(stderr, json_document(results, exit_code))
         return
     if fmt == "github":
-        from .text.formats import github
         lines = [github(r) for r in results]
     else:
         lines = [r.line() for r in results if r.severity is not Severity.INFO]

@@ -9,11 +9,11 @@ plain vLLM workloads (vllm_command: one container's command; plain_workloads: th
 opt-in PrometheusRule (prometheus_rules).
 This module sits above every stage, so no stage imports it. Building the table imports every module, the
 plain-workload and monitoring ones too, which a run loads only when the input needs them: a run imports
-it only to read a `disable` setting (pipeline.KNOWN_IDS).
+it only to read a `disable` setting (pipeline.known_ids).
 """
 from __future__ import annotations
 
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 
 from . import checks, plan
 from .domain import derived, plain_workloads, vllm_command, vllm_schema
@@ -37,10 +37,10 @@ def _catalogue() -> dict[str, tuple[str, ModuleType]]:
     return dict(sorted(out.items()))
 
 
-CATALOGUE: MappingProxyType = MappingProxyType(_catalogue())
-ALWAYS_ON = frozenset().union(*(getattr(m, "ALWAYS_ON", frozenset()) for m in MODULES))
+CATALOGUE: dict[str, tuple[str, ModuleType]] = _catalogue()
+ALWAYS_ON: frozenset[str] = frozenset().union(*(getattr(m, "ALWAYS_ON", frozenset()) for m in MODULES))
 # Every id -> whether the `disable` setting may name it.
-CAN_DISABLE = MappingProxyType({id: id not in ALWAYS_ON for id in CATALOGUE})
+CAN_DISABLE: dict[str, bool] = {id: id not in ALWAYS_ON for id in CATALOGUE}
 
 
 def title(id: str) -> str:

@@ -5,8 +5,8 @@ have their homes below (streams, config; the plan's in its stages); this module 
 """
 from __future__ import annotations
 
-from collections import namedtuple
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -21,42 +21,23 @@ from .text.items import InputError, Item, ResourceList, child, scalar
 from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
 from .text.writer import write_resource_list, write_stream
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
-
-class Outcome(namedtuple("Outcome", "output results exit_code")):
+class Outcome(NamedTuple):
     output: str          # what goes to stdout ("" when nothing may be written)
     results: list[Result]
     exit_code: int
-
-    __slots__ = ()
 
     def lines(self) -> list[str]:
         """The stderr lines: every error and warning (info results are in the ResourceList only)."""
         return [r.line() for r in self.results if r.severity is not Severity.INFO]
 
 
-class _KnownIds(Mapping):
-    """Every finding id -> whether `disable` may name it (findings.CAN_DISABLE). Building the catalogue
-    imports every module that declares findings, so it is built the first time a `disable` setting is read."""
-
-    def _ids(self) -> Mapping[str, bool]:
-        from .findings import CAN_DISABLE
-        return CAN_DISABLE
-
-    def __getitem__(self, id: str) -> bool:
-        return self._ids()[id]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._ids())
-
-    def __len__(self) -> int:
-        return len(self._ids())
-
-
-KNOWN_IDS = _KnownIds()
+def known_ids() -> Mapping[str, bool]:
+    """Every finding id -> whether `disable` may name it (findings.CAN_DISABLE). The catalogue imports every
+    module that declares findings, the plain-workload and monitoring ones too, so the settings ask for it
+    only when they read a `disable` setting."""
+    from .findings import CAN_DISABLE
+    return CAN_DISABLE
 
 
 def _error_outcome(result: Result) -> Outcome:
@@ -91,7 +72,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         return _error_outcome(streams.unreadable_input(str(exc)))
     try:
         fc = _function_config(rl)
-        settings = resolve_settings(fc, environ, ids=KNOWN_IDS)
+        settings = resolve_settings(fc, environ, known_ids=known_ids)
     except ConfigError as exc:
         results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
         try:
@@ -142,7 +123,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
         if fc is None and stream.function_config is not None:
             fc = yamlio.construct(stream.function_config)
-        settings = resolve_settings(fc, environ, overrides, ids=KNOWN_IDS)
+        settings = resolve_settings(fc, environ, overrides, known_ids=known_ids)
     except ConfigError as exc:
         return _error_outcome(Result(Severity.ERROR, str(exc), id=exc.id, scope="render"))
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:

@@ -9,6 +9,7 @@ import pytest
 from krm_fn import findings
 from krm_fn.cli import main
 from krm_fn.model.config import ConfigError, resolve_settings
+from krm_fn.pipeline import known_ids
 
 KNOWN = findings.CAN_DISABLE
 
@@ -24,21 +25,21 @@ def _cm(disable) -> dict:
     ("SD112,SD112", {"SD112"}),
 ])
 def test_a_functionconfig_string_is_parsed(value: str, ids: set) -> None:
-    assert resolve_settings(_cm(value), {}, ids=KNOWN).disable == frozenset(ids)
+    assert resolve_settings(_cm(value), {}, known_ids=known_ids).disable == frozenset(ids)
 
 
 def test_a_policy_may_give_a_list() -> None:
     policy = {"kind": "SpeculativeDecodingPolicy", "spec": {"disable": ["SD112", "SD050"]}}
-    assert resolve_settings(policy, {}, ids=KNOWN).disable == {"SD112", "SD050"}
+    assert resolve_settings(policy, {}, known_ids=known_ids).disable == {"SD112", "SD050"}
 
 
 def test_the_default_is_nothing_disabled() -> None:
-    assert resolve_settings(None, {}, ids=KNOWN).disable == frozenset()
+    assert resolve_settings(None, {}, known_ids=known_ids).disable == frozenset()
 
 
 @pytest.mark.parametrize("env", ["KAITO_SPECDEC_DISABLE", "ARGOCD_ENV_KAITO_SPECDEC_DISABLE"])
 def test_the_environment_sets_it(env: str) -> None:
-    assert resolve_settings(None, {env: "SD008"}, ids=KNOWN).disable == {"SD008"}
+    assert resolve_settings(None, {env: "SD008"}, known_ids=known_ids).disable == {"SD008"}
 
 
 @pytest.mark.parametrize("value, id, words", [
@@ -52,14 +53,14 @@ def test_the_environment_sets_it(env: str) -> None:
 ])
 def test_a_bad_id_is_a_config_error_naming_it(value, id: str, words: str) -> None:
     with pytest.raises(ConfigError) as err:
-        resolve_settings(_cm(value), {}, ids=KNOWN)
+        resolve_settings(_cm(value), {}, known_ids=known_ids)
     assert err.value.id == id and str(err.value).startswith("invalid functionConfig: " + words), str(err.value)
     assert err.value.field == "functionConfig.data.disable"
 
 
 def test_an_environment_typo_names_the_variable() -> None:
     with pytest.raises(ConfigError) as err:
-        resolve_settings(None, {"KAITO_SPECDEC_DISABLE": "SD999"}, ids=KNOWN)
+        resolve_settings(None, {"KAITO_SPECDEC_DISABLE": "SD999"}, known_ids=known_ids)
     assert str(err.value).startswith("environment variable KAITO_SPECDEC_DISABLE (or ARGOCD_ENV_KAITO_SPECDEC_DISABLE): "
                                      "disable: unknown finding id SD999")
 
@@ -73,10 +74,10 @@ def test_without_the_catalogue_every_id_is_refused() -> None:
 def test_every_id_of_the_catalogue_is_accepted_or_refused_as_declared() -> None:
     for id, can in KNOWN.items():
         if can:
-            assert resolve_settings(_cm(id), {}, ids=KNOWN).disable == {id}
+            assert resolve_settings(_cm(id), {}, known_ids=known_ids).disable == {id}
         else:
             with pytest.raises(ConfigError, match=f"{id} cannot be turned off"):
-                resolve_settings(_cm(id), {}, ids=KNOWN)
+                resolve_settings(_cm(id), {}, known_ids=known_ids)
 
 
 # --- render --disable ---------------------------------------------------------------------------------------
@@ -141,7 +142,6 @@ def test_the_same_object_twice_can_be_turned_off(tmp_path: Path) -> None:
 
 
 def test_a_run_reads_the_ids_from_the_catalogue_itself() -> None:
-    """pipeline.KNOWN_IDS builds the catalogue only when a `disable` setting is read: the same table."""
-    from krm_fn import pipeline
-    assert dict(pipeline.KNOWN_IDS) == dict(findings.CAN_DISABLE) and len(pipeline.KNOWN_IDS) == len(KNOWN)
-    assert "SD050" in pipeline.KNOWN_IDS and pipeline.KNOWN_IDS["SD050"] is True
+    """pipeline.known_ids, which the settings call only when a `disable` setting is read: the same table."""
+    assert known_ids() is findings.CAN_DISABLE
+    assert known_ids()["SD050"] is True and known_ids()["SD020"] is False

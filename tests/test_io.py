@@ -54,6 +54,20 @@ def test_pipe_into_true(big_input, unbuffered):
     one_error_line(proc.stderr, "stdout", "closed the pipe", "incomplete")
 
 
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_stdout_and_stderr_into_a_pipe_nobody_reads(big_input, unbuffered):
+    """`kaito-specdec < big 2>&1 | true`: the line about stdout is lost with it, and the exit status is still 1,
+    not the interpreter's 120 for a stream it cannot flush at exit."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        with open(big_input, "rb") as stdin:
+            proc = subprocess.run(CMD, stdin=stdin, stdout=w, stderr=w, timeout=120, env=env(PYTHONUNBUFFERED=unbuffered))
+    finally:
+        os.close(w)
+    assert proc.returncode == 1
+
+
 def test_reader_closes_early(big_input):
     """A reader that takes a little and closes: exit 1 and one line, never exit 0 with part of the output."""
     with open(big_input, "rb") as stdin:

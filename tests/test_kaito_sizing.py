@@ -14,7 +14,7 @@ def test_quantities_round_up_to_whole_bytes_as_kubernetes_does():
 
 def test_instance_types_are_looked_up_case_insensitively_in_every_cloud_table():
     assert gpus_of("standard_nc24ads_a100_v4") == GPUs("Standard_NC24ads_A100_v4", "azure", 1, 80 * GIB)
-    assert gpus_of("p5.48xlarge").count == 8 and gpus_of("Standard_NC4_A2").cloud == "arc"
+    assert gpus_of("p5.48xlarge").gpu_count == 8 and gpus_of("Standard_NC4_A2").cloud == "arc"
     assert gpus_of("Standard_NX_Future_v9") is None
 
 

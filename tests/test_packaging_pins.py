@@ -1,6 +1,7 @@
 """The suite runs on what the images ship: requirements/pins.txt (the test environment's constraints) names
 exactly the versions of requirements/runtime.txt (the images' hash-pinned set), pyproject.toml's lower
-bounds are those versions, and this environment has them installed (.ci/run installs with the pins)."""
+bounds are those versions, and this environment has them installed (.ci/run installs with the pins). The
+pins' other entries are the checkers of the `test` extra (mypy, ruff, PyYAML's stubs), at its lower bounds."""
 from __future__ import annotations
 
 import importlib.metadata
@@ -15,9 +16,17 @@ def _pins(name: str) -> dict[str, str]:
     return {n.lower(): v for n, v in PIN.findall((ROOT / "requirements" / name).read_text())}
 
 
-def test_the_test_constraints_are_the_images_runtime_set():
-    runtime = _pins("runtime.txt")
-    assert runtime and _pins("pins.txt") == runtime
+def _test_extra() -> dict[str, str]:
+    """The `test` extra's checkers: name -> lower bound (pytest's is no pin)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    deps = re.search(r"(?m)^test = \[(.*)\]", text).group(1)
+    return {n.lower(): v for n, v in re.findall(r'"([A-Za-z0-9_.-]+)>=([^",]+)"', deps) if n != "pytest"}
+
+
+def test_the_test_constraints_are_the_images_runtime_set_and_the_checkers():
+    runtime, checkers = _pins("runtime.txt"), _test_extra()
+    assert runtime and {"mypy", "ruff"} <= set(checkers)
+    assert _pins("pins.txt") == {**runtime, **checkers}
 
 
 def test_pyprojects_lower_bounds_are_the_pinned_versions():
@@ -29,7 +38,9 @@ def test_pyprojects_lower_bounds_are_the_pinned_versions():
 
 
 def test_ci_and_the_readme_install_with_the_pins():
-    command = "pip install -c requirements/pins.txt -e '.[test]' && python -m pytest"
+    """Installed with the pins, the checkers run on the package, then the suite."""
+    command = ("pip install -c requirements/pins.txt -e '.[test]' && python -m ruff check krm_fn && python -m mypy"
+               " && python -m pytest")
     assert command in (ROOT / ".ci" / "run").read_text()
     assert command in (ROOT / "README.md").read_text()
 

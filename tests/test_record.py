@@ -1,23 +1,18 @@
-"""The package's records are the standard library's forms, not a second `dataclasses`: value records are
-subclasses of a `collections.namedtuple` (typing.NamedTuple would import typing and compile every field's
-annotation at start-up), with each field's type written as an annotation in the class; records that need
-identity, a cache, subclasses or mutable state are plain classes with `__slots__` and their own `__init__`.
-(dataclasses and typing stay out of every start: tests/test_startup.py.)"""
+"""The package's records: value records are `typing.NamedTuple` classes, each field typed and its default beside
+its name; records that need identity, a cache, subclasses or mutable state are plain classes with `__slots__`
+and their own `__init__`."""
 from __future__ import annotations
 
-import ast
 import importlib
 import inspect
+from collections import namedtuple
 from enum import Enum
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 KRM_FN = Path(__file__).resolve().parent.parent / "krm_fn"
-RECORD = KRM_FN / "text" / "record.py"
-# Converted separately (the one reader of issue 20): until then they alone still build records with
-# krm_fn.text.record; once none does, the module goes too.
-NOT_YET: set[str] = set()  # every module is converted; record.py is gone
 
 
 def _module_of(path: Path) -> str:
@@ -25,41 +20,11 @@ def _module_of(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-MODULES = {_module_of(p): p for p in sorted(KRM_FN.rglob("*.py")) if p != RECORD and p.name != "__main__.py"}
-
-
-def _imports_record(path: Path) -> bool:
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            target = (node.module or "").split(".")
-            if target[-1:] == ["record"] or (not node.module and any(a.name == "record" for a in node.names)):
-                return True
-        elif isinstance(node, ast.Import) and any(a.name.endswith(".record") for a in node.names):
-            return True
-    return False
-
-
-def test_no_module_builds_records_with_a_dataclasses_of_its_own():
-    importers = {m for m, p in MODULES.items() if _imports_record(p)}
-    assert importers <= NOT_YET, f"use collections.namedtuple or a plain class with __slots__: {sorted(importers - NOT_YET)}"
-    if not importers:
-        assert not RECORD.exists(), "nothing imports krm_fn/text/record.py any more: delete it"
-
-
-def test_no_class_is_made_by_a_decorator():
-    """`@dataclass` (ours or the standard library's) on no class: what a record needs is written in it."""
-    found = []
-    for module, path in MODULES.items():
-        if module in NOT_YET:
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef) and node.decorator_list:
-                found.append(f"{module}.{node.name}")
-    assert found == []
+MODULES = sorted(_module_of(p) for p in KRM_FN.rglob("*.py") if p.name != "__main__.py")
 
 
 def _classes():
-    for module in sorted(set(MODULES) - NOT_YET):
+    for module in MODULES:
         mod = importlib.import_module(module)
         for name, cls in vars(mod).items():
             if inspect.isclass(cls) and cls.__module__ == module:
@@ -70,25 +35,30 @@ CLASSES = dict(_classes())
 NAMED_TUPLES = {name: cls for name, cls in CLASSES.items() if issubclass(cls, tuple) and hasattr(cls, "_fields")}
 
 
-def test_every_record_class_is_a_standard_form():
-    assert len(NAMED_TUPLES) >= 20, sorted(NAMED_TUPLES)  # the probe finds them
-    odd = [name for name, cls in CLASSES.items() if hasattr(cls, "__record_fields__")]
-    assert odd == []
+def test_the_probe_finds_the_records():
+    assert len(NAMED_TUPLES) >= 30, sorted(NAMED_TUPLES)
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_TUPLES))
-def test_a_named_tuples_annotations_name_its_fields_in_order(name):
-    """The class body's annotations are the fields' types for a reader: they name exactly the tuple's
-    fields, in order, and the class adds no instance dictionary (`__slots__ = ()`)."""
+def test_every_field_of_a_named_tuple_is_typed(name):
+    """Each record is a typing.NamedTuple: every field has its type (for a reader and the type checker), not a
+    bare collections.namedtuple whose fields a checker sees as Any."""
     cls = NAMED_TUPLES[name]
-    assert tuple(vars(cls).get("__annotations__", {})) == cls._fields
-    assert vars(cls).get("__slots__") == ()
+    assert tuple(cls.__annotations__) == cls._fields
+
+
+def test_the_typed_check_tells_a_bare_namedtuple():
+    class Typed(NamedTuple):
+        a: int
+    bare = namedtuple("Bare", "a")
+    assert tuple(Typed.__annotations__) == Typed._fields
+    assert tuple(getattr(bare, "__annotations__", {})) != bare._fields
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_TUPLES))
 def test_a_named_tuples_defaults_are_immutable(name):
     """A NamedTuple's default is one object shared by every instance (what a dataclass's default_factory
-    avoided): never a list, dict or set."""
+    avoids): never a list, dict or set."""
     mutable = {field: type(value).__name__ for field, value in NAMED_TUPLES[name]._field_defaults.items()
                if isinstance(value, (list, dict, set, bytearray))}
     assert mutable == {}

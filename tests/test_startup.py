@@ -1,6 +1,5 @@
-"""A lean start: KRM function mode (no arguments, what runs on every render) imports only what it uses,
-compiles no code but collections.namedtuple's and no pattern it does not use, and the entry point exits
-without tearing the interpreter down.
+"""A lean start: KRM function mode (no arguments, what runs on every render) imports only what the input needs,
+and never a network module; the entry point exits with main's status.
 
 Checked in a fresh interpreter started with -S, so that nothing a site hook or an editable install's
 finder imports (pathlib, contextlib, …) hides what the package itself imports. The figures are in the
@@ -10,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,34 +25,19 @@ ROOT = Path(__file__).resolve().parent.parent
 STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[1].splitlines())
 
 
-# What only the commands, --help or an error need: argparse (and the shutil, locale and gettext its help
-# formatter imports), pathlib (render's folder walk, with the fnmatch and urllib.parse it imports), select
-# (a non-blocking stdin or stdout).
-NOT_ON_THE_KRM_PATH = ["argparse", "shutil", "locale", "gettext", "pathlib", "fnmatch", "urllib.parse", "select"]
-# What no run needs at all: dataclasses with the inspect, ast, dis and tokenize it imports (the records are
-# collections.namedtuple subclasses or plain classes with __slots__); typing (about 5 ms: the hints are strings,
-# imported only for a type checker); hashlib, which loads OpenSSL (3.7 MiB and about 4 ms: the content hash is
-# CPython's own SHA-256).
-NEVER = ["dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "hashlib", "_hashlib"]
+# What no run needs at all: nothing that reaches a network.
+NEVER = ["socket", "ssl", "http.client", "urllib.request"]
 # What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
 # reader.SCAN_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
 LAZY = ["krm_fn.text.fastread", "krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
-HINT = ("a module imports what start-up avoids: collections.namedtuple or a plain class with __slots__ for a dataclass, "
-        "`if TYPE_CHECKING:` for typing's names; "
-        "commands' imports go inside the function that needs them (`python -X importtime` names the importer)")
+HINT = "a run imports a network module: `python -X importtime` names the importer"
 
 PROBE = """
 import io, json, sys
-audit = sys.argv[2:] == ["audit"]
 sys.argv = ["kaito-specdec", *json.loads(sys.argv[1])]
-compiled = []
-if audit:
-    import yaml, jsonpatch  # what their imports compile is theirs (jsonpatch's difflib builds a namedtuple)
-    sys.addaudithook(lambda event, args: compiled.append(args[0].decode() if isinstance(args[0], bytes) else
-                                                         str(args[1])) if event == "compile" else None)
 before = set(sys.modules)
 from krm_fn.cli import main
 out, err = io.StringIO(), io.StringIO()
@@ -66,8 +49,8 @@ scanned = None
 if sys.argv[1:] == [] and "krm_fn.text.fastread" in sys.modules:
     from krm_fn.text import reader
     scanned = any(item.checked for item in reader.read_resource_list(data).items)
-print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "compiled": compiled,
-                  "imported": imported, "scanned": scanned}))
+print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "imported": imported,
+                  "scanned": scanned}))
 """
 
 
@@ -76,19 +59,19 @@ def _env() -> dict:
     return {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(sorted(paths))}
 
 
-def _probe(argv: list[str], stdin: str, audit: bool = False) -> dict:
-    proc = subprocess.run([sys.executable, "-S", "-c", PROBE, json.dumps(argv), *(["audit"] if audit else [])],
+def _probe(argv: list[str], stdin: str) -> dict:
+    proc = subprocess.run([sys.executable, "-S", "-c", PROBE, json.dumps(argv)],
                           input=stdin.encode(), capture_output=True, env=_env(), timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     return json.loads(proc.stdout)
 
 
-def test_krm_mode_imports_nothing_only_the_commands_need():
+def test_krm_mode_imports_only_what_the_input_needs():
     got = _probe([], ONE_WORKSPACE)
     assert got["code"] == 0, got["err"]
     assert "specdec-ngram-" in got["out"]  # the run did its work: a derived ConfigMap
     assert "krm_fn.pipeline" in got["imported"] and "yaml" in got["imported"]  # the probe sees imports
-    assert [m for m in NOT_ON_THE_KRM_PATH + NEVER if m in got["imported"]] == [], HINT
+    assert [m for m in NEVER if m in got["imported"]] == [], HINT
     assert [m for m in LAZY if m in got["imported"]] == [], "a one-Workspace run loads what it does not need"
 
 
@@ -125,51 +108,10 @@ def test_render_imports_none_of_what_no_run_needs():
     assert got["code"] == 0, got["err"]
     assert "specdec-ngram-" in got["out"] and "argparse" in got["imported"]
     assert [m for m in NEVER if m in got["imported"]] == [], HINT
-    assert "pathlib" not in got["imported"], "a stream on stdin needs no paths: import pathlib where files are read"
-
-
-# What collections.namedtuple compiles per class: its `__new__` (one `lambda _cls, a, b: …`).
-_NAMEDTUPLE_NEW = re.compile(r"lambda _cls, [\w, ]*: _tuple_new\(_cls, \([\w, ]*\)\)")
-
-
-def test_a_krm_run_compiles_nothing_but_what_named_tuples_compile():
-    """No `exec`, `eval` or `compile` of source while the package is imported and runs, but what
-    collections.namedtuple compiles: no method body, as dataclasses (five or six per class, with inspect
-    behind them) or an `exec` of a hand-built `__init__` compile, and no annotation (typing.NamedTuple
-    compiles each one). The audit hook sees each one."""
-    got = _probe([], ONE_WORKSPACE, audit=True)
-    assert got["code"] == 0, got["err"]
-    tuples = [c for c in got["compiled"] if _NAMEDTUPLE_NEW.fullmatch(c)]
-    assert tuples, "the probe sees the named tuples' compiles"
-    other = [c for c in got["compiled"] if c not in tuples]
-    assert other == [], "code compiled at run time (dataclasses? exec?): use collections.namedtuple or a plain class"
-
-
-def _compiles_at_import(path: Path) -> list[str]:
-    """The module-level statements of a module that call re.compile (on any line of the statement)."""
-    import ast
-    found = []
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if any(isinstance(n, ast.Call) and ast.unparse(n.func) == "re.compile" for n in ast.walk(node)) \
-                and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    return found
-
-
-def test_what_a_one_workspace_run_imports_compiles_no_pattern_at_import():
-    """Patterns are strings where a one-Workspace run loads them, compiled at their first use through re's
-    own cache (`re.fullmatch(_LABEL, name)`): 2-3 ms of start-up were patterns that run never used."""
-    got = _probe([], ONE_WORKSPACE)
-    assert got["code"] == 0, got["err"]
-    modules = [m for m in got["imported"] if m.startswith("krm_fn")]
-    assert len(modules) > 30, modules  # the probe sees the package
-    paths = [ROOT / (m.replace(".", "/") + ("/__init__.py" if (ROOT / m.replace(".", "/")).is_dir() else ".py"))
-             for m in modules]
-    assert [found for p in paths for found in _compiles_at_import(p)] == []
 
 
 @pytest.mark.parametrize("case", ["plain-deployment", "monitoring-one-namespace", "findings-disable-warning"])
-def test_no_run_imports_typing_or_openssl(case):
+def test_no_run_imports_what_no_run_needs(case):
     """The lazily loaded parts keep the rule too: a plain vLLM workload, a PrometheusRule, a `disable`."""
     got = _probe([], _fixture(case))
     assert got["code"] in (0, 1), got["err"]
@@ -182,38 +124,22 @@ def test_no_run_imports_typing_or_openssl(case):
     (["--no-such-flag"], "", 2, ""),
     (["--version"], "", 0, "kaito-specdec 0.1.0"),
 ], ids=["ok", "bad-input", "usage", "version"])
-def test_the_entry_point_exits_without_teardown_and_loses_nothing(argv, stdin, code, words):
-    """`kaito-specdec` and `python -m krm_fn` end in os._exit: the exit status is main's, stdout and
-    stderr are complete, and exit hooks (the interpreter's teardown) do not run."""
-    script = ("import atexit, sys; atexit.register(lambda: sys.stderr.write('TEARDOWN\\n'))\n"
-              "sys.argv[1:] = " + repr(argv) + "\nfrom krm_fn.cli import run; run()")
+def test_the_entry_point_exits_with_mains_status_and_loses_nothing(argv, stdin, code, words):
+    """`kaito-specdec` and `python -m krm_fn` (cli.run): the exit status is main's, stdout and stderr are
+    complete."""
+    script = "import sys; sys.argv[1:] = " + repr(argv) + "\nfrom krm_fn.cli import run; run()"
     proc = subprocess.run([sys.executable, "-S", "-c", script], input=stdin.encode(), capture_output=True,
                           env=_env(), timeout=120)
     assert proc.returncode == code, proc.stderr.decode()
     assert words in proc.stdout.decode()
-    assert "TEARDOWN" not in proc.stderr.decode()
     if code == 1:
         assert proc.stdout == b"" and "error" in proc.stderr.decode()
 
 
-def test_importing_the_package_leaves_the_collector_alone():
-    """The collector is the command's business (cli.main turns it off for the run and back on after), never
-    a side effect of an import, whatever the process is called."""
-    code = ("import sys; sys.argv[0] = '/venv/bin/kaito-specdec'\nimport gc\nfrom krm_fn.cli import run\n"
-            "import io\nfrom krm_fn.cli import main\nbefore = gc.isenabled()\n"
-            "main(['--version'], stdin=io.BytesIO(), stdout=io.StringIO(), stderr=io.StringIO(), environ={})\n"
-            "print(before, gc.isenabled())")
-    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, env=_env(), timeout=120, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["True", "True"]
-
-
 @pytest.mark.parametrize("argv", [["--version"], ["render", "-"]])
 def test_the_commands_still_parse_their_arguments(argv):
-    """The other side of the lazy imports: the commands import argparse when they run, and work."""
     got = _probe(argv, ONE_WORKSPACE)
     assert got["code"] == 0, got["err"]
-    assert "argparse" in got["imported"]
     assert ("kaito-specdec 0.1.0" if argv == ["--version"] else "specdec-ngram-") in got["out"]
 
 

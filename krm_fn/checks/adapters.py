@@ -27,6 +27,7 @@ FAIL:  eleven adapters; two adapters with source.name: my-adapter
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
@@ -42,19 +43,22 @@ FINDINGS = {
 MAX_ADAPTERS = 10
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is kinds.INFERENCESET and (w.item.api_version != "kaito.sh/v1beta1"
                                          or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
-    inference = kinds.get(w.effective, w.spec.inference)
-    adapters = inference.get("adapters") if isinstance(inference, dict) else None
+    path = w.spec.inference
+    inference = kinds.get(w.effective, path) if path is not None else None
+    if path is None or not isinstance(inference, dict):
+        return []
+    adapters = inference.get("adapters")
     if not isinstance(adapters, list) or not adapters:
         return []
     preset = inference.get("preset")
     name = preset.get("name") if isinstance(preset, dict) else None
     if preset is not None and not (isinstance(name, str) and is_valid_preset(name)):
         return []  # KAITO returns at "Unsupported inference preset name" (preset-supported's finding)
-    field = kinds.dotted(w.spec.inference) + ".adapters"
+    field = kinds.dotted(path) + ".adapters"
     out = []
     if len(adapters) > MAX_ADAPTERS:
         out.append(Finding(f"Number of Adapters exceeds the maximum limit, maximum of {MAX_ADAPTERS} allowed", field, id="SD138"))

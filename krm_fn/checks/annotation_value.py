@@ -18,6 +18,7 @@ from __future__ import annotations
 import yaml
 
 from ..domain.kinds import Path, dotted
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.items import child
@@ -58,7 +59,7 @@ def reads_as(value: object) -> str:
     return "a " + type(value).__name__  # a timestamp, binary data …
 
 
-def check(w: Workload, settings: object = None) -> Finding | None:
+def check(w: Workload, settings: Settings | None = None) -> Finding | None:
     if w.value == "true":
         return None
     return invalid(w.value, w.item.node, w.spec.annotations)

@@ -22,13 +22,11 @@ FAIL:  vllm: {max-model-len: 4k}   (not on a v1alpha1 Workspace: its webhook doe
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 from ..domain.inference_config import DATA_KEY, InferenceConfigError, atoi_error, kaito_values
 from ..text.results import Finding
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 ID = "inference-configmap"
 FINDINGS = {

@@ -23,6 +23,7 @@ FAIL:  a Workspace with inference and tuning; a Workspace with neither
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding
 
@@ -34,7 +35,7 @@ FINDINGS = {
 }
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     inference, tuning = kinds.get(w.effective, ("inference",)), kinds.get(w.effective, ("tuning",))
     if inference is None and tuning is None:
         return [Finding("Either Inference or Tuning must be specified, not neither", "spec", id="SD131")]

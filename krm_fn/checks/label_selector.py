@@ -51,6 +51,7 @@ FAIL:  resource.labelSelector: {matchLabels: {kaito.sh/workspace: other}}   (onl
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
@@ -71,7 +72,7 @@ RESERVED = frozenset(("kaito.sh/workspace", "kaito.sh/ragengine", "kaito.sh/work
                       "karpenter.kaito.sh/inferenceset-namespace"))
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is not kinds.MULTIROLEINFERENCE:
         return _workspace_selector(w, settings)
     selector = kinds.get(w.data, ("spec", "labelSelector"))
@@ -83,11 +84,11 @@ def findings(w: Workload, settings: object = None) -> list[Finding]:
     return []
 
 
-def _workspace_selector(w: Workload, settings: object) -> list[Finding]:
+def _workspace_selector(w: Workload, settings: Settings | None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
     if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
-    inference = kinds.get(w.effective, w.spec.inference)
+    inference = kinds.get(w.effective, w.spec.inference) if w.spec.inference is not None else None
     if not isinstance(inference, dict) and w.spec is kinds.WORKSPACE:
         return []  # validateCreateWithInference runs only with an inference
     preset = inference.get("preset") if isinstance(inference, dict) else None

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from ..domain import kinds
 from ..domain.inference_config import atoi_error
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
@@ -68,7 +69,7 @@ class CronError(Exception):
     pass
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if older(settings, "v0.11.0"):
         return []  # no autoUpgrade before v0.11.0: the API server drops the field
     window = kinds.get(w.data, ("spec", "autoUpgrade", "maintenanceWindow"))
@@ -114,7 +115,7 @@ def cron_error(spec: str) -> str | None:
     if len(fields) != 5:
         return f"expected exactly 5 fields, found {len(fields)}: [{' '.join(fields)}]"
     try:
-        for field, bounds in zip(["0", *fields], (SECONDS, MINUTES, HOURS, DOM, MONTH, DOW)):
+        for field, bounds in zip(["0", *fields], (SECONDS, MINUTES, HOURS, DOM, MONTH, DOW), strict=True):
             for expr in (part for part in field.split(",") if part):  # strings.FieldsFunc on ','
                 _range(expr, bounds)
     except CronError as exc:

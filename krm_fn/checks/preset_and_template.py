@@ -27,6 +27,7 @@ FAIL:  inference: {config: my-config} (neither); a v1beta1 InferenceSet without 
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
@@ -39,7 +40,7 @@ FINDINGS = {
 }
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec.inference is None:
         return []
     inference = kinds.get(w.effective, w.spec.inference)

@@ -15,6 +15,7 @@ FAIL:  MultiRoleInference without spec.model.name
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding
 from . import string_fields
@@ -29,7 +30,7 @@ FINDINGS = {
 ALWAYS_ON = frozenset(FINDINGS)
 
 
-def check(w: Workload, settings: object = None) -> Finding | None:
+def check(w: Workload, settings: Settings | None = None) -> Finding | None:
     if kinds.preset_name(w.spec, w.effective) is not None or string_fields.not_a_string(w.effective, w.spec.preset):
         return None  # a name that is no string is string-fields' finding, not a missing preset
     field = w.spec.annotation_field

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from ..domain import kinds
 from ..domain.presets import ALIASES, TUNED_DISPLAY
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
@@ -83,20 +84,21 @@ def _deprecated(name: object, field: str) -> list[Finding]:
     return []
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     data = w.effective
     if w.spec is kinds.MULTIROLEINFERENCE:
         name = kinds.get(data, w.spec.preset)
         if isinstance(name, str) and name and not is_valid_preset(name):
             return _deprecated(name, "spec.model.name") + [_unsupported(name, "spec.model.name")]
         return []
-    inference = kinds.get(data, w.spec.inference)
-    if not isinstance(inference, dict) or inference.get("preset") is None:
+    path = w.spec.inference
+    inference = kinds.get(data, path) if path is not None else None
+    if path is None or not isinstance(inference, dict) or inference.get("preset") is None:
         return []
     name = kinds.get(data, w.spec.preset)
     if (isinstance(name, str) and is_valid_preset(name)) or string_fields.not_a_string(data, w.spec.preset):
         return []  # a name that is no string is string-fields' finding
-    resource = kinds.dotted(w.spec.inference[:-1] + ("resource", "presetName"))
+    resource = kinds.dotted(path[:-1] + ("resource", "presetName"))
     at = kinds.dotted(w.spec.preset)  # KAITO's path names no field: the line is that of preset.name
     return ([f._replace(at=at) for f in _deprecated(name, resource)]
-            + [_unsupported(name, kinds.dotted(w.spec.inference) + ".presetName", at)])
+            + [_unsupported(name, kinds.dotted(path) + ".presetName", at)])

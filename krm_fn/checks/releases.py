@@ -5,14 +5,13 @@ Releases read off KAITO's history (`git tag --contains` of the commit that added
 """
 from __future__ import annotations
 
-from ..model.config import version_tuple
+from ..model.config import Settings, version_tuple
 
 # `ValidateInferenceSetWorkspace` (pkg/utils/inferenceset): before it, an InferenceSet's webhook checked its
 # name, replicas and maintenance window only, not the Workspace it projects.
 INFERENCESET_PROJECTS_WORKSPACE = "v0.12.0"
 
 
-def older(settings: object, release: str) -> bool:
+def older(settings: Settings | None, release: str) -> bool:
     """The settings' kaitoVersion is older than `release` (no settings: the newest rules apply)."""
-    version = getattr(settings, "kaito_version", None)
-    return isinstance(version, str) and version_tuple(version) < version_tuple(release)
+    return settings is not None and version_tuple(settings.kaito_version) < version_tuple(release)

@@ -27,6 +27,7 @@ FAIL:  spec.replicas: -1; roles[0].replicas: 0
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding
 
@@ -45,7 +46,7 @@ def _int32(value: object) -> int | None:
     return None
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is kinds.INFERENCESET:
         replicas = _int32(kinds.get(w.data, ("spec", "replicas")))
         if replicas is not None and replicas < 0:

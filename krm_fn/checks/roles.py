@@ -19,6 +19,7 @@ FAIL:  one role, three roles, two prefill roles, a role of another type, no spec
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
@@ -34,7 +35,7 @@ FINDINGS = {
 }
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     out: list[Finding] = []
     model = kinds.get(w.data, ("spec", "model", "name"))
     if model is None or model == "":

@@ -15,6 +15,7 @@ from __future__ import annotations
 import yaml
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import field_node
 from ..text.results import Finding
@@ -42,6 +43,6 @@ def not_a_string(data: object, path: kinds.Path) -> bool:
     return value is not None and not isinstance(value, str)
 
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     return [_finding(w, kinds.dotted(path), kinds.get(w.data, path))
             for path in (w.spec.preset, *w.spec.config_refs(w.data)) if not_a_string(w.data, path)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..domain import constants as C
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
@@ -24,7 +25,7 @@ FINDINGS = {
 }
 
 
-def check(w: Workload, settings: object = None) -> Finding | None:
+def check(w: Workload, settings: Settings | None = None) -> Finding | None:
     gate = getattr(settings, "vllm_gate", True)
     if kinds.runtime(w.spec, w.effective, gate) != C.RUNTIME_TRANSFORMERS:
         return None

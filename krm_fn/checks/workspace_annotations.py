@@ -40,6 +40,7 @@ FAIL:  kaito.sh/node-image-family: mariner, kaito.sh/performance-mode: Throughpu
 from __future__ import annotations
 
 from ..domain import kinds
+from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
@@ -58,7 +59,7 @@ NODE_IMAGE_FAMILY = "kaito.sh/node-image-family"
 PERFORMANCE_MODE = "kaito.sh/performance-mode"
 USE_LOCAL_WEIGHTS = "kaito.sh/use-local-weights"
 
-def findings(w: Workload, settings: object = None) -> list[Finding]:
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
     if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)

@@ -6,29 +6,17 @@ and therefore rolls its pods (KAITO hashes `inference`; it does not watch Config
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
 import json
 import posixpath
 import re
 from collections.abc import Iterator
-
-# CPython's own SHA-256, which hashlib falls back to: the same digest without loading OpenSSL, whose library
-# costs 3.7 MiB of memory and about 4 ms of a one-Workspace run (docs/performance.md).
-try:
-    from _sha2 import sha256  # Python 3.12 and later
-except ImportError:
-    try:
-        from _sha256 import sha256  # Python 3.10 and 3.11
-    except ImportError:  # a build without CPython's own hashes
-        from hashlib import sha256
+from typing import Any
 
 from ..text import krm
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 MAX_NAME = 253
 HASH_LEN = 10
@@ -55,28 +43,24 @@ def _keys_as_str(data: Any) -> Any:
 def content_hash(content: dict) -> str:
     canonical = json.dumps(_keys_as_str(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                            default=str)
-    return sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
-_DNS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")
+_NOT_DNS = re.compile(r"[^a-z0-9.-]+")
+_RAGGED_DOTS = re.compile(r"[.-]*\.[.-]*")  # `..`, `.-`, `-.` would leave an empty or ragged label
 
 
 def _dns_part(text: str, limit: int) -> str:
     """Lower-case alphanumerics, '-' and '.', every dot-separated label starting and ending alphanumeric."""
-    text = text.lower()
-    # Most texts are names already: each substitution only where it changes something (no pattern compiled).
-    if not _DNS_CHARS.issuperset(text):
-        text = re.sub(r"[^a-z0-9.-]+", "-", text)
-    if ".." in text or ".-" in text or "-." in text:
-        text = re.sub(r"[.-]*\.[.-]*", ".", text)  # `..`, `.-`, `-.` would leave an empty or ragged label
+    text = _RAGGED_DOTS.sub(".", _NOT_DNS.sub("-", text.lower()))
     return text[:limit].strip("-.")
 
 
 # What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
 # (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
-FROM_SOURCE = r"(?P<source>.+)-specdec-[0-9a-f]{10}"
+FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
 # … or `specdec-<method>-<hash>`.
-FROM_NOTHING = r"specdec-[a-z0-9.-]+-[0-9a-f]{10}"
+FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
 
 
 def derived_name(source: str | None, method: str, content: dict) -> str:
@@ -95,7 +79,9 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     data: dict = {}
     extra: dict = {}
     if source is not None:
-        meta = source.get("metadata") if isinstance(source.get("metadata"), dict) else {}
+        meta = source.get("metadata")
+        if not isinstance(meta, dict):
+            meta = {}
         labels = copy.deepcopy(meta["labels"]) if isinstance(meta.get("labels"), dict) else {}
         annotations = user_annotations(meta.get("annotations"))
         data = copy.deepcopy(source["data"]) if isinstance(source.get("data"), dict) else {}

@@ -32,17 +32,13 @@ emitted whole (losing comments, never meaning).
 
 from __future__ import annotations
 
-from collections import namedtuple
 import re
+from typing import Any, NamedTuple
 
 import yaml
 
 from ..text import pointer, textedit, yamlio
 from ..text.quoting import goquote
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 DATA_KEY = "inference_config.yaml"
 VLLM_KEY = "vllm"
@@ -65,17 +61,13 @@ class InferenceConfigError(ValueError):
         self.column = column
 
 
-class Inspection(namedtuple(
-        "Inspection", "has_speculative_config speculative_config_value has_underscore_spelling other_spellings underscore_value",
-        defaults=((), None))):
+class Inspection(NamedTuple):
     has_speculative_config: bool
     speculative_config_value: object
     has_underscore_spelling: bool
     # Keys vLLM reads as the same flag: `speculative_config`, dotted `speculative-config.<field>` …
-    other_spellings: tuple[str, ...]
-    underscore_value: object
-
-    __slots__ = ()
+    other_spellings: tuple[str, ...] = ()
+    underscore_value: object = None
 
     @property
     def overrides(self) -> bool:
@@ -128,7 +120,9 @@ def _has_merge_key(root: yaml.Node) -> bool:
 
 def has_later_documents(text: str | None) -> bool:
     """More than one YAML document (a second `---` with content after the first document)."""
-    return bool(text) and yamlio.second_document(text.removeprefix(_BOM), RUNTIME_LOADER) is not None
+    if not text:
+        return False
+    return yamlio.second_document(text.removeprefix(_BOM), RUNTIME_LOADER) is not None
 
 
 def _parse(text: str) -> Any:

@@ -28,8 +28,7 @@ Where the estimator raises (GPU memory too small, a MIG slice) KAITO refuses the
 """
 from __future__ import annotations
 
-from collections import namedtuple
-import math
+from typing import NamedTuple
 import re
 
 from .presets import canonical
@@ -169,44 +168,36 @@ MODELS: tuple[tuple[str, str, int, int, int, int, int, int, int], ...] = (
 
 _SKUS = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in SKUS}
 _MODELS = {m[0].lower(): m for m in MODELS}
-_QUANTITY = r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?"
+_QUANTITY = re.compile(r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 
 def quantity_bytes(text: str) -> int:
     """A Kubernetes binary quantity (`641.30Gi`) in bytes, rounded up as resource.Quantity.Value() does."""
-    # `641.30Gi`, `16` (ASCII digits, the tables' spelling): read without compiling the pattern.
-    suffix = text[-2:] if text[-2:] in _UNITS else None
-    number = text[:-2] if suffix else text
-    whole, dot, fraction = number.partition(".")
-    if not (whole.isascii() and whole.isdigit() and (not dot or (fraction.isascii() and fraction.isdigit()))):
-        m = re.fullmatch(_QUANTITY, text)
-        if m is None:
-            raise ValueError(f"not a quantity: {text!r}")
-        whole, _, fraction = m.group(1).partition(".")
-        suffix = m.group(2)
-    unit = _UNITS[suffix]
-    # exact, as resource.Quantity is (integers only: no float rounding, no decimal module at start-up)
+    m = _QUANTITY.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not a quantity: {text!r}")
+    whole, _, fraction = m.group(1).partition(".")
+    unit = _UNITS[m.group(2)]
+    # exact, as resource.Quantity is (integers only: no float rounding)
     return int(whole) * unit + -(-int(fraction or "0") * unit // 10 ** len(fraction))
 
 
-class GPUs(namedtuple("GPUs", "instance_type cloud count memory")):
+class GPUs(NamedTuple):
     instance_type: str   # as KAITO's table spells it
     cloud: str
-    count: int
+    gpu_count: int
     memory: int          # bytes, the whole node
-    __slots__ = ()
 
     @property
     def memory_gib(self) -> float:
         return self.memory / GIB
 
 
-class Model(namedtuple("Model", "name size bytes_per_token")):
+class Model(NamedTuple):
     name: str            # as the catalog spells it
     size: int            # weight bytes (modelFileSize)
     bytes_per_token: int
-    __slots__ = ()
 
 
 def gpus_of(instance_type: str) -> GPUs | None:
@@ -269,18 +260,18 @@ def explicit_max_model_len(content: str | None) -> int | None:
 def nodes_per_replica(model: Model, gpus: GPUs, max_model_len: int | None = None) -> int | None:
     """KAITO's estimate of the nodes one replica needs; None where KAITO's estimator refuses the workload
     (the GPUs cannot hold even the fixed reserve)."""
-    if gpus.count <= 0 or gpus.memory <= 0:
+    if gpus.gpu_count <= 0 or gpus.memory <= 0:
         return None
     model_size = float(model.size) * WEIGHT_EXPANSION_FACTOR
-    per_gpu = float(gpus.memory // gpus.count)
+    per_gpu = float(gpus.memory // gpus.gpu_count)
     available = per_gpu * GPU_MEMORY_UTILIZATION
-    kv_cache = float((max_model_len or DEFAULT_MAX_MODEL_LEN) * model.bytes_per_token) / float(gpus.count)
+    kv_cache = float((max_model_len or DEFAULT_MAX_MODEL_LEN) * model.bytes_per_token) / float(gpus.gpu_count)
     reserve = BASE_OVERHEAD_GIB * GIB + kv_cache
     if available <= reserve:
         return None
     per_gpu_for_weights = (available - reserve) / (1 + OVERHEAD_WEIGHT_FACTOR)
     min_gpus = int(model_size / per_gpu_for_weights) + 1
-    return (min_gpus + gpus.count - 1) // gpus.count
+    return (min_gpus + gpus.gpu_count - 1) // gpus.gpu_count
 
 
 def one_node_instance_type(model: Model, gpus: GPUs, max_model_len: int | None = None) -> str | None:

@@ -4,28 +4,22 @@ This table is the only place in the code that knows those paths.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from ..text.pointer import build as build_pointer
 from . import constants as C
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
-
 Path = tuple  # of str keys and int indexes
 
 
-class KindSpec(namedtuple("KindSpec", "kind api_versions annotations preset config_refs inference", defaults=(None,))):
+class KindSpec(NamedTuple):
     kind: str
     api_versions: tuple[str, ...]
     annotations: Path          # the mapping that holds the opt-in and the runtime annotation
     preset: Path               # the preset (model) name
     config_refs: Callable[[Any], list[Path]]  # the config reference paths present in an object
-    inference: Path | None             # the Workspace-shaped `inference` (None: no such field)
-
-    __slots__ = ()
+    inference: Path | None = None      # the Workspace-shaped `inference` (None: no such field)
 
     @property
     def annotation_field(self) -> str:

@@ -112,7 +112,9 @@ def generator_inputs(node: yaml.Node) -> list[yaml.Node]:
                     if text and "=" in text:  # `KEY=FILE`: the key is the ConfigMap's, the file after `=`
                         entry = yaml.ScalarNode("tag:yaml.org,2002:str", text.split("=", 1)[1])
                     out.append(entry)
-            out.append(child(gen, "env"))
+            env = child(gen, "env")
+            if env is not None:
+                out.append(env)
     return out
 
 

@@ -67,7 +67,8 @@ only where the monitor copies them.
 from __future__ import annotations
 
 import bisect
-from collections import namedtuple
+import hashlib
+from typing import NamedTuple
 import re
 from collections.abc import Iterable
 
@@ -119,20 +120,18 @@ KNATIVE_LONGEST_NAME = 63 - len("-predictor-00001-deployment")
 KNATIVE_LONGEST_PREDICTOR = 63 - len("-00001-deployment")
 
 
-class Monitored(namedtuple("Monitored", "kind name variant predictor canaries parts", defaults=("", "", (), ()))):
+class Monitored(NamedTuple):
     """A watched top-level workload: a Workspace, an InferenceSet or a MultiRoleInference, or a plain vLLM
     workload (plain_kinds.KINDS); `variant`: KAITO_DEPLOYMENT, or a KServe deployment mode ("": both)."""
 
     kind: str
     name: str
-    variant: str
+    variant: str = ""
     # An InferenceService's `spec.predictor.name` and its canaries' `predictor.name` (KServe v0.20).
-    predictor: str
-    canaries: tuple[str, ...]
+    predictor: str = ""
+    canaries: tuple[str, ...] = ()
     # An LLMInferenceService's workloads, by the suffix of their names (LLMISVC_MAIN, LLMISVC_PREFILL, …).
-    parts: tuple[str, ...]
-
-    __slots__ = ()
+    parts: tuple[str, ...] = ()
 
 
 # KServe's LLMInferenceService (kserve/kserve pkg/controller/v1alpha2/llmisvc, main after v0.20.0-rc0): a
@@ -152,11 +151,8 @@ def child_name(parent: str, suffix: str) -> str:
     (a longer suffix takes ChildName's other branch, an md5 of both, which no caller here needs)."""
     if len(parent) <= 63 - len(suffix):
         return parent + suffix
-    try:  # CPython's own MD5, without loading OpenSSL (derived.py's SHA-256 likewise)
-        from _md5 import md5
-    except ImportError:
-        from hashlib import md5
-    return parent[:31 - len(suffix)] + md5(parent.encode("utf-8")).hexdigest() + suffix
+    digest = hashlib.md5(parent.encode("utf-8"), usedforsecurity=False).hexdigest()  # a name, not a secret
+    return parent[:31 - len(suffix)] + digest + suffix
 
 
 def _literal(name: str) -> str:

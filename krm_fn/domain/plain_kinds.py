@@ -8,62 +8,45 @@ a run whose input has no plain workload that could carry the opt-in never loads 
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import Any, NamedTuple
 
 from .kinds import Path
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
-
-class PodTemplate(namedtuple("PodTemplate", "role spec annotations")):
+class PodTemplate(NamedTuple):
     role: str                 # "" (the only template), "leader", "worker", "predictor"
     spec: Path                # the PodSpec: its `containers` are the candidates (initContainers never are)
     annotations: Path         # the template's annotations: the opt-in may be read here; the record goes here
 
-    __slots__ = ()
 
-
-class KServeModel(namedtuple(
-        "KServeModel", "model format_name storage_uri args pipeline runtime_format model_flags vllm_backends",
-        defaults=(("spec", "predictor", "model"), ("spec", "predictor", "model", "modelFormat", "name"),
-                  ("spec", "predictor", "model", "storageUri"), ("spec", "predictor", "model", "args"),
-                  ("spec", "predictor", "workerSpec", "pipelineParallelSize"), "huggingface", ("--model_id",),
-                  ("auto", "vllm")))):
+class KServeModel(NamedTuple):
     """KServe's Hugging Face runtime (`huggingfaceserver`): a container-like `model` whose `args` the server
     passes to vLLM's engine (`maybe_add_vllm_cli_parser`); the model is `--model_id` when given, else what
     `storageUri` downloads (`hf://org/name[:revision]`, or a bucket path ending in org/name)."""
-    model: Path
-    format_name: Path
-    storage_uri: Path
-    args: Path
+    model: Path = ("spec", "predictor", "model")
+    format_name: Path = ("spec", "predictor", "model", "modelFormat", "name")
+    storage_uri: Path = ("spec", "predictor", "model", "storageUri")
+    args: Path = ("spec", "predictor", "model", "args")
     # Multi-node serving (KServe's docs, "Multi-node inference"): the worker pods and the pipeline stages.
-    pipeline: Path
-    runtime_format: str
-    model_flags: tuple[str, ...]
+    pipeline: Path = ("spec", "predictor", "workerSpec", "pipelineParallelSize")
+    runtime_format: str = "huggingface"
+    model_flags: tuple[str, ...] = ("--model_id",)
     # huggingfaceserver's `--backend` (enum names): `auto` runs vLLM when it supports the architecture.
-    vllm_backends: tuple[str, ...]
-
-    __slots__ = ()
+    vllm_backends: tuple[str, ...] = ("auto", "vllm")
 
 
-class WorkloadKind(namedtuple(
-        "WorkloadKind", "kind api_versions templates metadata_annotations kserve immutable_template llm_isvc",
-        defaults=(("metadata", "annotations"), None, False, False))):
+class WorkloadKind(NamedTuple):
     kind: str
     api_versions: tuple[str, ...]
     templates: tuple[PodTemplate, ...]
-    metadata_annotations: Path
-    kserve: KServeModel | None
+    metadata_annotations: Path = ("metadata", "annotations")
+    kserve: KServeModel | None = None
     # Pod: a running pod's containers cannot change; Job: `spec.template` is immutable. (A CronJob's
     # jobTemplate is not: the next Job gets it.)
-    immutable_template: bool
+    immutable_template: bool = False
     # LLMInferenceService: a `main` container without a command runs the vLLM of KServe's well-known
     # LLMInferenceServiceConfig (kserve-config-llm-template), which is not in the manifests.
-    llm_isvc: bool
-
-    __slots__ = ()
+    llm_isvc: bool = False
 
     @property
     def opt_in_paths(self) -> tuple[Path, ...]:

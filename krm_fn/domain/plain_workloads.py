@@ -9,7 +9,8 @@ a disable exact (and, being part of the template, rolls the pods when it changes
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from ..text.results import Finding, Severity
 from ..text.runs import common_ends
@@ -20,14 +21,9 @@ from .kinds import Path, dotted, get, pointer
 from .plain_kinds import _BY_KIND, KINDS, KServeModel, PodTemplate, WorkloadKind, kind_of, known_kind  # noqa: F401
 from .presets import DEFAULT_TABLE, PresetTable
 from .vllm_command import Inspection, Reconciled, Release, exec_argument, kubernetes_env, read_arguments, reconcile
-from .vllm_model import unknowable
 from .vllm_releases import image_release
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import decide_model, unknowable
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD720": "opt-in annotation set in two places with different values",
@@ -114,14 +110,12 @@ def _annotation_field(path: Path) -> str:
     return dotted(path) + f"[{C.ENABLE_ANNOTATION}]"
 
 
-class OptIn(namedtuple("OptIn", "value path conflict", defaults=(None, None, None))):
+class OptIn(NamedTuple):
     """The opt-in as read: `value` (None: absent, or set twice differently), the field it was read from
     (for the invalid-value error, which is KAITO's: checks/annotation_value with this field), and SD720."""
-    value: Any
-    path: Path | None
-    conflict: Finding | None
-
-    __slots__ = ()
+    value: Any = None
+    path: Path | None = None
+    conflict: Finding | None = None
 
     @property
     def field(self) -> str:
@@ -190,7 +184,7 @@ def kserve_backend(model: KServeModel, data: Any) -> str:
     return backend
 
 
-def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
+def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool) -> Callable[[Any, Any], Inspection]:
     name = kserve_model(model, data)
 
     def inspector(command: Any, args: Any) -> Inspection:
@@ -209,16 +203,12 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool):
 
 
 # --- the plan for one workload -----------------------------------------------------------------------------------
-class WorkloadPlan(namedtuple(
-        "WorkloadPlan", "opt_in ops findings runs_vllm speculates",
-        defaults=((), (), False, False))):
+class WorkloadPlan(NamedTuple):
     opt_in: OptIn
-    ops: tuple[dict, ...]
-    findings: tuple[Finding, ...]
-    runs_vllm: bool
-    speculates: bool   # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
-
-    __slots__ = ()
+    ops: tuple[dict, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    runs_vllm: bool = False
+    speculates: bool = False  # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
 
 
 def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> Release:
@@ -502,7 +492,7 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
     canaries = get(data, ("spec", "canary"))
     out: list[Finding] = []
     stable = kserve_model(model, data)
-    for i, entry in enumerate(canaries if isinstance(canaries, list) else []):
+    for i, _ in enumerate(canaries if isinstance(canaries, list) else []):
         at = ("spec", "canary", i, "predictor", "model")
         own = get(data, at)
         if not isinstance(own, dict):

@@ -96,12 +96,13 @@ def cut(names: Names, limit: int) -> Names:
     """The first `limit` characters of each name."""
     out = []
     for alt in names:
-        if _longest(alt) is not None and _longest(alt) <= limit:
+        longest = _longest(alt)
+        if longest is not None and longest <= limit:
             out.append(alt)
             continue
         for counts in product(*(_counts(run, limit) for run in alt)):
             kept, length = [], 0
-            for (cls, _, _), n in zip(alt, counts):
+            for (cls, _, _), n in zip(alt, counts, strict=True):
                 take = min(n, limit - length)
                 if take > 0:
                     kept.append((cls, take, take))
@@ -160,9 +161,9 @@ def _tidy(names: Names) -> Names:
 
 
 def _merge(a: Alternative, b: Alternative) -> Alternative | None:
-    if len(a) != len(b) or any(x[0] != y[0] for x, y in zip(a, b)):
+    if len(a) != len(b) or any(x[0] != y[0] for x, y in zip(a, b, strict=True)):
         return None
-    differ = [k for k, (x, y) in enumerate(zip(a, b)) if x != y]
+    differ = [k for k, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
     if len(differ) != 1:
         return None
     k = differ[0]
@@ -239,7 +240,7 @@ def _runs(alt: Alternative) -> str:
 
 def _quantifier(lo: int, hi: int | None) -> str:
     if hi is None:
-        return "+" if lo == 1 else "*" if lo == 0 else "{%d,}" % lo
+        return "+" if lo == 1 else "*" if lo == 0 else f"{{{lo},}}"
     if lo == hi:
-        return "" if lo == 1 else "{%d}" % lo
-    return "{%d,%d}" % (lo, hi)
+        return "" if lo == 1 else f"{{{lo}}}"
+    return f"{{{lo},{hi}}}"

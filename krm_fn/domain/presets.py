@@ -8,18 +8,14 @@ functionConfig pin more tuned presets or a different fallback.
 
 from __future__ import annotations
 
-from collections import namedtuple
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ..text.quoting import goquote
 from ..text.results import Severity
 from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 # The KAITO release these tables come from (the `kaitoVersion` setting's default).
 TABLES_VERSION = "v0.13.0"
@@ -218,9 +214,9 @@ class PresetTable:
         self.fallback = dict(NGRAM_FALLBACK) if fallback is None else fallback
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not PresetTable:
+        if type(other) is not PresetTable:
             return NotImplemented
-        return (self.tuned, self.fallback) == (other.tuned, other.fallback)  # type: ignore[attr-defined]
+        return (self.tuned, self.fallback) == (other.tuned, other.fallback)
 
     def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> PresetTable:
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
@@ -235,7 +231,7 @@ class PresetTable:
 DEFAULT_TABLE = PresetTable()
 
 
-class Resolution(namedtuple("Resolution", "preset canonical method json tuned")):
+class Resolution(NamedTuple):
     """What a preset name resolves to; `json` is the exact `speculative-config` text."""
 
     preset: str
@@ -243,8 +239,6 @@ class Resolution(namedtuple("Resolution", "preset canonical method json tuned"))
     method: str
     json: str
     tuned: bool
-
-    __slots__ = ()
 
 
 def resolve(preset: str, table: PresetTable = DEFAULT_TABLE) -> Resolution:

@@ -9,7 +9,7 @@ and the caller leaves the script alone.
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import NamedTuple
 import re
 import shlex
 
@@ -18,11 +18,10 @@ class Unreadable(ValueError):
     """The script has a shape the scan cannot follow safely; the message says which."""
 
 
-class Word(namedtuple("Word", "text start end")):
+class Word(NamedTuple):
     text: str     # as written, quotes included
     start: int
     end: int
-    __slots__ = ()
 
     @property
     def value(self) -> str:
@@ -38,10 +37,9 @@ class Word(namedtuple("Word", "text start end")):
         return parts[0] if len(parts) == 1 else self.text
 
 
-class Command(namedtuple("Command", "words")):
+class Command(NamedTuple):
     """A simple command: its words (redirections and their targets left out) and where it ends."""
     words: tuple[Word, ...]
-    __slots__ = ()
 
 
 # Longest first: the scan takes the longest operator that matches.
@@ -54,7 +52,6 @@ _WORD_END = frozenset(" \t\r\n;&|<>()")   # a CR ends a word too: a CRLF script'
 _OPERATOR_START = frozenset("&|;<>()\n")
 _QUOTING = frozenset("'\"\\")
 _PLAIN = re.compile(r"[^ \t\r\n;&|<>()'\"`$\\]+")   # a run of characters that need no thought
-_BLANKS = re.compile(r"[ \t\r]+")
 _IO_NUMBER = re.compile(r"[0-9]+")
 
 
@@ -133,7 +130,7 @@ def _tokens(script: str) -> list[tuple[str, int, int]]:
     while i < n:
         c = script[i]
         if c in " \t\r":
-            i = _BLANKS.match(script, i).end()
+            i += 1
             continue
         if script.startswith("\\\n", i):   # a line continuation between words
             i += 2

@@ -23,11 +23,11 @@ twice or that the scan cannot follow. Arguments that expand only at run time (`$
 """
 from __future__ import annotations
 
-from collections import namedtuple
 import json
 import os
 import re
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from . import shellwords
 from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
@@ -37,10 +37,6 @@ from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json
 from .vllm_model import decide_model, fallback, unknowable
 from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, check_speculative_config, dotted_config,
     parse_version, shown)
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD701": "vLLM container: speculative config decided by its model",
@@ -109,78 +105,66 @@ _MODULES = {"vllm.entrypoints.openai.api_server": "api_server", "vllm.entrypoint
 _IMAGE = re.compile(r"(^|/)[^/:@]*vllm(-[a-z0-9.]+)*-openai(-[a-z0-9.]+)*([:@]|$)")
 
 
-class Where(namedtuple("Where", "list index")):
+class Where(NamedTuple):
     """An element of the container's `command` or `args`."""
     list: str      # "command" | "args"
-    index: int
-
-    __slots__ = ()
+    position: int
 
     @property
     def field(self) -> str:
-        return f"{self.list}[{self.index}]"
+        return f"{self.list}[{self.position}]"
 
 
-class Arguments(namedtuple(
-        "Arguments", "model model_index overrides removed config_files override_value dotted shorthands pipeline pipeline_flag pooling",
-        defaults=(None, None, (), (), (), None, (), (), None, "", ""))):
+class Arguments(NamedTuple):
     """What the vLLM arguments say: the model (as vLLM reads it) and every speculative spelling."""
-    model: str | None
-    model_index: int | None            # index of the model's element among the arguments
-    overrides: tuple[str, ...]
-    removed: tuple[str, ...]
-    config_files: tuple[str, ...]        # the files named by --config / --kaito-config-file
-    override_value: str | None         # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
-    dotted: tuple[tuple[str, str], ...]  # `--speculative-config.<key>` (name, value text), in order
-    shorthands: tuple[tuple[str, str], ...]  # `--spec-method X` …: (flag, value text)
-    pipeline: int | None               # --pipeline-parallel-size / -pp, when more than 1
-    pipeline_flag: str
-    pooling: str                         # `--task embed`: the arguments that make it a pooling server
-
-    __slots__ = ()
+    model: str | None = None
+    model_index: int | None = None     # index of the model's element among the arguments
+    overrides: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()   # the files named by --config / --kaito-config-file
+    override_value: str | None = None  # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
+    dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
+    shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
+    pipeline: int | None = None        # --pipeline-parallel-size / -pp, when more than 1
+    pipeline_flag: str = ""
+    pooling: str = ""                    # `--task embed`: the arguments that make it a pooling server
 
 
-class Inspection(namedtuple(
-        "Inspection", "runs_vllm form script model model_at unknown_model overrides removed config_files expansions override_value dotted shorthands pipeline pipeline_flag pooling problem target insert_at model_option",
-        defaults=("", None, None, "", None, (), (), (), (), None, (), (), None, "", "", None, "", -1, False))):
+class Inspection(NamedTuple):
     runs_vllm: bool
-    form: str                   # "serve" | "api_server" | "kaito" | "image"
-    script: Where | None      # the `sh -c` script holding the invocation, for shell forms
-    model: str | None
-    model_at: str               # field of the model (`command[2]`; the script's for shell forms)
-    unknown_model: str | None # why the model cannot be known at render time
-    overrides: tuple[str, ...]
-    removed: tuple[str, ...]
-    config_files: tuple[str, ...]
-    expansions: tuple[str, ...] # arguments (not an option's value) that expand only at run time
-    override_value: str | None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
-    dotted: tuple[tuple[str, str], ...]
-    shorthands: tuple[tuple[str, str], ...]
-    pipeline: int | None
-    pipeline_flag: str
-    pooling: str
-    problem: Finding | None   # set when the command must not be edited (SD705, SD706, SD707)
-    target: str                 # field the injection goes to: `args`, `command`, or the script's
-    insert_at: int              # shell forms: the offset in the script the argument is inserted at
-    model_option: bool          # `vllm serve` given the word `--model` (vLLM before 0.11.1 exits on it)
-
-    __slots__ = ()
+    form: str = ""              # "serve" | "api_server" | "kaito" | "image"
+    script: Where | None = None  # the `sh -c` script holding the invocation, for shell forms
+    model: str | None = None
+    model_at: str = ""          # field of the model (`command[2]`; the script's for shell forms)
+    unknown_model: str | None = None  # why the model cannot be known at render time
+    overrides: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()
+    expansions: tuple[str, ...] = ()  # arguments (not an option's value) that expand only at run time
+    override_value: str | None = None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
+    dotted: tuple[tuple[str, str], ...] = ()
+    shorthands: tuple[tuple[str, str], ...] = ()
+    pipeline: int | None = None
+    pipeline_flag: str = ""
+    pooling: str = ""
+    problem: Finding | None = None  # set when the command must not be edited (SD705, SD706, SD707)
+    target: str = ""            # field the injection goes to: `args`, `command`, or the script's
+    insert_at: int = -1         # shell forms: the offset in the script the argument is inserted at
+    model_option: bool = False  # `vllm serve` given the word `--model` (vLLM before 0.11.1 exits on it)
 
     @property
     def editable(self) -> bool:
         return self.runs_vllm and self.problem is None
 
 
-class Reconciled(namedtuple("Reconciled", "command args injected inspection findings", defaults=((),))):
+class Reconciled(NamedTuple):
     """A container after the decision: its new `command`/`args` (the same objects when unchanged), the JSON
     the function's own argument now carries (None: none), and what to report."""
     command: Any
     args: Any
     injected: str | None
     inspection: Inspection
-    findings: tuple[Finding, ...]
-
-    __slots__ = ()
+    findings: tuple[Finding, ...] = ()
 
 
 def _normalised(name: str) -> str:
@@ -549,7 +533,7 @@ def inject(command: Any, args: Any, config_json: str, inspection: Inspection) ->
             return command, [*(args or []), exec_argument(config_json)]
         return [*command, exec_argument(config_json)], args
     at = inspection.script
-    script = (command if at.list == "command" else args)[at.index]
+    script = (command if at.list == "command" else args)[at.position]
     end = inspection.insert_at
     edited = script[:end] + shell_argument(config_json) + script[end:]
     return _replace(command, args, at, edited)
@@ -557,8 +541,8 @@ def inject(command: Any, args: Any, config_json: str, inspection: Inspection) ->
 
 def _replace(command: Any, args: Any, at: Where, value: str) -> tuple[Any, Any]:
     if at.list == "command":
-        return [*command[:at.index], value, *command[at.index + 1:]], args
-    return command, [*args[:at.index], value, *args[at.index + 1:]]
+        return [*command[:at.position], value, *command[at.position + 1:]], args
+    return command, [*args[:at.position], value, *args[at.position + 1:]]
 
 
 def remove(command: Any, args: Any, config_json: str) -> tuple[Any, Any, bool]:
@@ -574,7 +558,7 @@ def remove(command: Any, args: Any, config_json: str) -> tuple[Any, Any, bool]:
     for at, value in reversed(argv):
         if value == exec_form:
             lst = command if at.list == "command" else args
-            rest = [*lst[:at.index], *lst[at.index + 1:]]
+            rest = [*lst[:at.position], *lst[at.position + 1:]]
             return (rest, args, True) if at.list == "command" else (command, rest, True)
         if shell_form and isinstance(value, str) and shell_form in value:
             cut = value.rindex(shell_form)
@@ -589,15 +573,11 @@ def shell_argument_or_none(config_json: str) -> str | None:
         return None
 
 
-class Release(namedtuple(
-        "Release", "version source",
-        defaults=(DEFAULT_VLLM_VERSION, "the default vllmVersion, the vLLM of KAITO's image"))):
+class Release(NamedTuple):
     """The vLLM a container runs, and where that was read (for the messages): `version` as written
     (`0.10.2`), `source` ("image vllm/vllm-openai:v0.10.2", "the vllmVersion setting", …)."""
-    version: str
-    source: str
-
-    __slots__ = ()
+    version: str = DEFAULT_VLLM_VERSION
+    source: str = "the default vllmVersion, the vLLM of KAITO's image"
 
     @property
     def number(self) -> tuple[int, int, int]:
@@ -612,10 +592,13 @@ class Release(namedtuple(
         return f"vLLM {self.shown} ({self.source})"
 
 
+DEFAULT_RELEASE = Release()  # the vllmVersion default's
+
+
 def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = None,
               table: PresetTable = DEFAULT_TABLE, image: str | None = None,
               inspector: Callable[[Any, Any], Inspection] | None = None, env: dict[str, str] | None = None,
-              release: Release = Release(), pipeline: tuple[int, str] | None = None,
+              release: Release = DEFAULT_RELEASE, pipeline: tuple[int, str] | None = None,
               mounted: tuple[str, str | None] | None = None) -> Reconciled:
     """One container, decided: with `enabled`, the speculative config for its model is injected (unless the
     user set one, the command cannot be edited, or the vLLM it runs would refuse it); without, the
@@ -658,7 +641,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     if release.number < releases.JSON_FLAG_SINCE:
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
-    findings: list[Finding] = _launch_refusals(insp, release)
+    findings = _launch_refusals(insp, release)
     if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
         insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
                        else unknowable(mounted[1]))

@@ -11,7 +11,7 @@ No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import NamedTuple
 import re
 
 from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical, config_json, resolve
@@ -27,14 +27,13 @@ _UNKNOWABLE = (("$", "an environment variable"), ("{{", "a template placeholder"
 _HF_CACHE = re.compile(r"models--([^/]+?)--([^/]+)")
 
 
-class ModelDecision(namedtuple("ModelDecision", "model key resolution")):
+class ModelDecision(NamedTuple):
     """What a model argument resolves to. `key` is the table key that decided (the HF id the model was read
     as); `resolution.json` is the exact `--speculative-config` text."""
 
     model: str
     key: str
     resolution: Resolution
-    __slots__ = ()
 
 
 def unknowable(model: str) -> str | None:

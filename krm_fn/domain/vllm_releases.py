@@ -9,7 +9,7 @@ is vllm_schema's.
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import NamedTuple
 import re
 
 from ..text.results import Severity
@@ -44,12 +44,11 @@ GRPC_SERVER_SINCE: Version = (0, 14, 0)
 SPEC_SHORTHANDS = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
 
 
-class PipelineVerdict(namedtuple("PipelineVerdict", "severity refuses text")):
+class PipelineVerdict(NamedTuple):
     """What a release does with speculative decoding under pipeline parallelism (more than one stage)."""
     severity: Severity
     refuses: bool      # the server exits at start-up: nothing is injected
     text: str          # one sentence, the release named in it
-    __slots__ = ()
 
 
 def pipeline_verdict(version: Version, shown: str) -> PipelineVerdict:

@@ -8,9 +8,9 @@ needs to know of earlier stages' effects it asks the plan (`data_of`, `workload`
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from ..text.edits import Added, Changes, Ops
 from ..text.patch import apply_ops
@@ -18,37 +18,27 @@ from ..text.items import Item
 from ..text.results import Result
 from .index import Workload, annotation_value
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
-
 _NONE: Mapping = MappingProxyType({})
 
 
-class Rewrite(namedtuple("Rewrite", "data by")):
+class Rewrite(NamedTuple):
     """An item as a KAITO controller will have rewritten it (a MultiRoleInference's child InferenceSet):
     checked and decided as such, never written."""
 
     data: Any
     by: Workload  # the workload whose controller rewrites it
 
-    __slots__ = ()
 
-
-class Step(namedtuple(
-        "Step", "ops added removed results rewrites decisions",
-        defaults=(_NONE, (), frozenset(), (), _NONE, ()))):
+class Step(NamedTuple):
     """What one stage plans. Ops of one item apply in order, after the ops earlier steps planned for it;
     a removed item loses its ops."""
 
-    ops: Mapping[int, Ops]
-    added: tuple[Added, ...]
-    removed: frozenset[int]
-    results: tuple[Result, ...]
-    rewrites: Mapping[int, Rewrite]
-    decisions: tuple[Any, ...]  # decide.Decision values (this module sits below decide)
-
-    __slots__ = ()
+    ops: Mapping[int, Ops] = _NONE
+    added: tuple[Added, ...] = ()
+    removed: frozenset[int] = frozenset()
+    results: tuple[Result, ...] = ()
+    rewrites: Mapping[int, Rewrite] = _NONE
+    decisions: tuple[Any, ...] = ()  # decide.Decision values (this module sits below decide)
 
     def then(self, later: Step) -> Step:
         """This step followed by `later`, as one step."""
@@ -80,6 +70,13 @@ class Plan:
     them, never assigned to."""
 
     __slots__ = ("ops", "added", "removed", "results", "rewrites", "decisions", "_data")
+    ops: Mapping[int, Ops]
+    added: tuple[Added, ...]
+    removed: frozenset[int]
+    results: tuple[Result, ...]
+    rewrites: Mapping[int, Rewrite]
+    decisions: tuple[Any, ...]
+    _data: dict[int, Any]
 
     def __init__(self, ops: Mapping[int, Ops] = _NONE, added: tuple[Added, ...] = (), removed: frozenset[int] = frozenset(),
                  results: tuple[Result, ...] = (), rewrites: Mapping[int, Rewrite] = _NONE,
@@ -98,9 +95,9 @@ class Plan:
         raise AttributeError(f"cannot assign to field {name!r}: a Plan is a value")
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Plan:
+        if type(other) is not Plan:
             return NotImplemented
-        return _value(self) == _value(other)  # type: ignore[arg-type]
+        return _value(self) == _value(other)
 
     def then(self, later: Step) -> Plan:
         memo = {i: d for i, d in self._data.items() if i not in later.ops and i not in later.removed}

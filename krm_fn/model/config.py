@@ -4,25 +4,21 @@ Errors name the setting, say what arrived and what was expected. No other stage 
 """
 from __future__ import annotations
 
-from collections import namedtuple
 import re
 import json
 from types import MappingProxyType
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..text import krm
 from ..text.quoting import goquote
-from ..domain.presets import (DEFAULT_TABLE, TABLES_VERSION, PresetTable, json_int, lone_surrogate, not_unicode,
+from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surrogate, not_unicode,
     parse_config_json)
 from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 # The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, the open pull request
 # kaito-project/kaito#2312, the newest rules). The rollout output for a user who sets nothing is not this
@@ -52,9 +48,9 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = r"SD[0-9]{3}"
+_FINDING_ID = re.compile(r"SD[0-9]{3}")
 # ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
-_VERSION = r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?"
+_VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
@@ -129,23 +125,18 @@ def max_input(environ: Mapping[str, str]) -> int:
     return DEFAULT_MAX_INPUT
 
 
-class Settings(namedtuple(
-        "Settings", "mode fail_on presets kaito_version kaito_version_unknown vllm_version vllm_version_set feature_gates disable prometheus_rules min_acceptance_rate",
-        defaults=("materialize", Severity.ERROR, DEFAULT_TABLE, DEFAULT_KAITO_VERSION, False, DEFAULT_VLLM_VERSION,
-                  False, DEFAULT_GATES, frozenset(), False, DEFAULT_MIN_ACCEPTANCE_RATE))):
-    mode: str
-    fail_on: Severity
-    presets: PresetTable
-    kaito_version: str
-    kaito_version_unknown: bool        # no source set kaitoVersion: the rollout must be safe on every release
-    vllm_version: str   # the vLLM release whose --speculative-config schema applies
-    vllm_version_set: bool             # given by a source (else a plain workload's image tag decides)
-    feature_gates: Mapping[str, bool]
-    disable: frozenset[str]   # finding ids not to report (the `disable` setting)
-    prometheus_rules: bool          # one PrometheusRule per namespace with enabled workloads
-    min_acceptance_rate: float  # the rule's alert threshold
-
-    __slots__ = ()
+class Settings(NamedTuple):
+    mode: str = "materialize"
+    fail_on: Severity = Severity.ERROR
+    presets: PresetTable = DEFAULT_TABLE
+    kaito_version: str = DEFAULT_KAITO_VERSION
+    kaito_version_unknown: bool = False  # no source set kaitoVersion: the rollout must be safe on every release
+    vllm_version: str = DEFAULT_VLLM_VERSION  # the vLLM release whose --speculative-config schema applies
+    vllm_version_set: bool = False     # given by a source (else a plain workload's image tag decides)
+    feature_gates: Mapping[str, bool] = DEFAULT_GATES
+    disable: frozenset[str] = frozenset()  # finding ids not to report (the `disable` setting)
+    prometheus_rules: bool = False  # one PrometheusRule per namespace with enabled workloads
+    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold
 
     @property
     def materialize(self) -> bool:
@@ -173,18 +164,14 @@ class Settings(namedtuple(
 
 
 def version_tuple(text: str) -> tuple[int, int, int]:
-    # `v0.13.0`, `0.13` (ASCII digits only, the usual spelling and the default): without compiling the pattern.
-    parts = text[1:].split(".") if text[:1] == "v" else text.split(".")
-    if 2 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
-        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) == 3 else 0
-    m = re.fullmatch(_VERSION, text)
+    m = _VERSION.fullmatch(text)
     if not m:
         raise ValueError(text)
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
 
 def parse_version(value: Any) -> str:
-    if not isinstance(value, str) or not re.fullmatch(_VERSION, value.strip()):
+    if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
         raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
     major, minor, patch = version_tuple(value.strip())
     return f"v{major}.{minor}.{patch}"
@@ -211,7 +198,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 def parse_min_acceptance_rate(value: Any) -> float:
@@ -219,7 +206,7 @@ def parse_min_acceptance_rate(value: Any) -> float:
     number = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = float(value)
-    elif isinstance(value, str) and re.fullmatch(_DECIMAL, value.strip()):
+    elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
         raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD047")
@@ -303,7 +290,7 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
-        if not re.fullmatch(_FINDING_ID, entry):
+        if not _FINDING_ID.fullmatch(entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
         if entry not in ids:
             raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")
@@ -313,8 +300,12 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     return frozenset(out)
 
 
-def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None, judge_by: str | None = None) -> Settings:
-    """`ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
+# Every finding id -> whether `disable` may name it, asked for only when a `disable` setting is read.
+KnownIds = Callable[[], Mapping[str, bool]]
+
+
+def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, judge_by: str | None = None) -> Settings:
+    """`known_ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
     `judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
     unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
@@ -348,7 +339,8 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
     version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
     gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
-    disable = parse_disable(raw["disable"], ids or {}) if raw.get("disable") is not None else frozenset()
+    disable = parse_disable(raw["disable"], known_ids() if known_ids else {}) \
+        if raw.get("disable") is not None else frozenset()
     rules = parse_prometheus_rules(raw["prometheusRules"]) if raw.get("prometheusRules") not in (None, "") else False
     threshold = parse_min_acceptance_rate(raw["minAcceptanceRate"]) \
         if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
@@ -359,13 +351,13 @@ def settings_from(raw: Mapping[str, Any], ids: Mapping[str, bool] | None = None,
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
-                     ids: Mapping[str, bool] | None = None) -> Settings:
+                     known_ids: KnownIds | None = None) -> Settings:
     """Environment, then the functionConfig, then explicit CLI flags: later wins (`disable` too: the
     later list replaces the earlier one).
 
-    Each source is checked on its own first, so an error says where the bad value was set. `ids`: every
-    finding id -> whether `disable` may name it (findings.CAN_DISABLE; the catalogue sits above this
-    module, which every stage imports).
+    Each source is checked on its own first, so an error says where the bad value was set. `known_ids`:
+    returns every finding id -> whether `disable` may name it (pipeline.known_ids: findings.CAN_DISABLE;
+    the catalogue sits above this module, which every stage imports).
     """
     env = from_environment(environ)
     try:
@@ -375,19 +367,19 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     # vLLM runs the merged version: each source's configs are judged by it.
     version = _merged_version(env, later, overrides or {})
     try:
-        settings_from(env, ids, version)
+        settings_from(env, known_ids, version)
     except ConfigError as exc:
         name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
         raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}", exc.setting, id=exc.id) from None
     try:
         raw = raw_from_function_config(fc)
-        settings_from(raw, ids, version)
+        settings_from(raw, known_ids, version)
     except ConfigError as exc:
         where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
         known = exc.setting in SETTINGS
         raise ConfigError(f"invalid functionConfig: {exc}", exc.setting, f"functionConfig.{where}.{exc.setting}" if known else "", id=exc.id) from None
     merged = {**env, **raw, **(overrides or {})}
-    return settings_from(merged, ids)
+    return settings_from(merged, known_ids)
 
 
 def _merged_version(*sources: Mapping[str, Any]) -> str | None:

@@ -9,8 +9,7 @@ through the function's own derived ones (`source_of`), which every stage that re
 """
 from __future__ import annotations
 
-import re
-from collections import namedtuple
+from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -18,10 +17,6 @@ from ..domain.derived import FROM_NOTHING, FROM_SOURCE
 from ..domain.kinds import Path
 from ..text.items import Item
 from .index import Index, PlainWorkload, Workload, is_derived
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value
 
@@ -148,14 +143,12 @@ class Broken(Reference):
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
 
 
-class Speculates(namedtuple("Speculates", "workload")):
+class Speculates(NamedTuple):
     """A plain vLLM workload that runs speculative decoding once the plan is written: its vLLM containers get
     (or keep) the function's config, or keep the user's own. Not a Decision (it names no config reference):
     the plain_vllm stage makes it, after the stages that read Decisions; the PrometheusRule stage watches it."""
 
     workload: PlainWorkload
-
-    __slots__ = ()
 
 
 def configurable(w: Workload) -> bool:
@@ -193,10 +186,10 @@ def _recorded_source(index: Index, namespace: str, ref: str | None) -> tuple[str
     if item is None:
         # Our name pattern, but the object is gone (deleted, or retired by a subpackage's own pipeline):
         # still ours, to regenerate or to revert.
-        m = re.fullmatch(FROM_SOURCE, ref)
+        m = FROM_SOURCE.fullmatch(ref)
         if m:
             return m.group("source"), index.source(namespace, m.group("source")), True
-        if re.fullmatch(FROM_NOTHING, ref):
+        if FROM_NOTHING.fullmatch(ref):
             return None, None, True
     # Under kustomize the reference may still use a previous name; keep it as written (kustomize fixes
     # references after the function runs), so disabling restores exactly what the user wrote.

@@ -3,6 +3,7 @@ parents -> children."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import yaml
 
@@ -15,10 +16,6 @@ from ..domain.plain_kinds import WorkloadKind
 from ..text import krm
 from ..text.items import Item, ItemError
 from ..text.results import ResourceRef
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 ABSENT = object()
 # A name as a whole word of a string: a run of the characters names are made of (a derived name is a DNS

@@ -21,20 +21,20 @@ the MultiRoleInference's role, not on its InferenceSets.
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 from ..domain import kinds
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from ..domain.inference_config import DATA_KEY
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
+from ..domain.vllm_releases import PipelineVerdict, pipeline_verdict
+from ..domain.vllm_schema import parse_version, shown
 from ..text.results import Result, Severity
 from .config import Settings
 from .decisions import Decision, Inject, Override
 from .index import Index
 from .report import about, q
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD412": "speculative decoding on a workload KAITO's node estimator spreads over several nodes (pipeline parallelism)",
@@ -45,7 +45,8 @@ GATE_BYO = "disableNodeAutoProvisioning"
 _RESOURCE = {"Workspace": ("resource",), "InferenceSet": ("spec", "template", "resource")}
 
 
-def multinode_warnings(index: Index, ds: Sequence[Decision], settings: Settings, method_of) -> list[Result]:
+def multinode_warnings(index: Index, ds: Sequence[Decision], settings: Settings,
+                       method_of: Callable[[Override], Any]) -> list[Result]:
     """One warning per multi-node workload (or role) whose speculative config runs there. `method_of(d)` is
     the method an Override hands vLLM (advice reads it, dotted keys included)."""
     children = _reported_on_parent(index)
@@ -97,7 +98,7 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
         hint = f" (such as {alt})" if alt else ""
         verdict = _pipeline(settings)
-        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.count} GPU{'s' if gpus.count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, use an instance type that holds it on one node{hint}",
+        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.gpu_count} GPU{'s' if gpus.gpu_count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, use an instance type that holds it on one node{hint}",
                      w.item, kinds.dotted(resource + ("instanceType",)), id="SD412", **extra)
     count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
     if isinstance(count, int) and not isinstance(count, bool) and count > 1:
@@ -107,11 +108,9 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
     return None
 
 
-def _pipeline(settings: Settings):
+def _pipeline(settings: Settings) -> PipelineVerdict:
     """What the vllmVersion vLLM does with speculative decoding under pipeline parallelism: the same verdict,
     with the same weight, as for a plain workload's --pipeline-parallel-size (vllm_releases)."""
-    from ..domain.vllm_releases import pipeline_verdict
-    from ..domain.vllm_schema import parse_version, shown
     version = parse_version(settings.vllm_version)
     return pipeline_verdict(version, f"{shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
                             else shown(version))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import json
+from typing import Any
 
 import yaml
 
@@ -23,7 +24,7 @@ def q(value: object) -> str:
 _STEP = r"\.?([^.\[\]]+)|\[([^\]]*)\]"
 
 
-def field_node(node: yaml.Node, field: str) -> yaml.Node | None:
+def field_node(node: yaml.Node | None, field: str) -> yaml.Node | None:
     """The node at a result's field path (`spec.roles[0].runtimeConfig`, `metadata.annotations[a/b]`)."""
     for m in re.finditer(_STEP, field):
         key = m.group(1) if m.group(1) is not None else m.group(2)
@@ -75,7 +76,7 @@ def where(item: Item, field: str = "") -> dict:
     return {"file_path": path, "file_index": index, "file_line": line}
 
 
-def about(severity: Severity, message: str, item: Item, field: str = "", at: str = "", **values) -> Result:
+def about(severity: Severity, message: str, item: Item, field: str = "", at: str = "", **values: Any) -> Result:
     """A result on `item` at `field`; its line is that of `at` when given (KAITO's `inference.presetName`
     names no field: its line is that of `inference.preset.name`)."""
     return Result(severity, message, ref_of(item), field_path=field, **where(item, at or field), **values)

@@ -25,6 +25,8 @@ or what KAITO leaves as it was (SD423); those notes are the stage in rollout_not
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -37,10 +39,6 @@ from .config import Settings, version_tuple
 from .decisions import source_of
 from .index import Index, Workload
 from .report import about, q
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD421": "KAITO v0.11-v0.12: a disabled Workspace keeps a config reference (a derived ConfigMap without speculative-config)",

@@ -3,6 +3,7 @@ disagree, spellings KAITO does not see, what an older KAITO does with the output
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import yaml
 
@@ -20,10 +21,6 @@ from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_confi
 from ..model.multinode import multinode_warnings
 from ..model.report import about, q
 from ..text.results import Result, Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD401": "the user's speculative-config is not a string (a boolean, a number) or only blanks: vLLM refuses it",
@@ -198,8 +195,7 @@ def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
             by_workload.setdefault(d.workload.item.index, []).append(d)
     out = []
     for group in by_workload.values():
-        parsed = [(d, _config(d)) for d in group]
-        parsed = [(d, c) for d, c in parsed if c is not None]
+        parsed = [(d, c) for d in group if (c := _config(d)) is not None]
         if len({json.dumps(c, sort_keys=True) for _, c in parsed}) < 2:
             continue
         roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d, _ in parsed)

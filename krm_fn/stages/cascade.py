@@ -18,8 +18,8 @@ is written to it as above, and where the child in the list says otherwise a warn
 """
 from __future__ import annotations
 
-import re
 import copy
+from typing import Any
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -29,10 +29,6 @@ from ..model.config import GATE_MRI, Settings
 from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
 from ..model.report import about, q
 from ..text.results import Result, Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD201": "a MultiRoleInference opts in while KAITO's MultiRoleInference controller is off: nothing cascades",
@@ -146,8 +142,8 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
     if mri_annotations:
         meta = template.setdefault("metadata", {})
         if isinstance(meta, dict):
-            before = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-            others = {k: v for k, v in before.items() if k != C.ENABLE_ANNOTATION}
+            written = meta.get("annotations")
+            others = {k: v for k, v in written.items() if k != C.ENABLE_ANNOTATION} if isinstance(written, dict) else {}
             if others != {k: v for k, v in mri_annotations.items() if k != C.ENABLE_ANNOTATION}:
                 differs.append("spec.template.metadata.annotations")
             meta["annotations"] = copy.deepcopy(mri_annotations)
@@ -158,7 +154,8 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
     inference: dict = {"preset": preset}
     if isinstance(role.get("runtimeConfig"), str) and role["runtimeConfig"]:
         inference["config"] = role["runtimeConfig"]
-    before = template.get("inference") if isinstance(template.get("inference"), dict) else {}
+    given = template.get("inference")
+    before = given if isinstance(given, dict) else {}
     for key in ("preset", "config"):
         mine = kinds.get(before, (key, "name")) if key == "preset" else before.get(key)
         theirs = preset["name"] if key == "preset" else inference.get(key)
@@ -193,7 +190,7 @@ def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
     if not isinstance(ref, str) or not ref:
         return False
     found = index.configmap(child.namespace, ref)
-    return is_derived(found) if found is not None else bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
+    return is_derived(found) if found is not None else bool(FROM_SOURCE.fullmatch(ref) or FROM_NOTHING.fullmatch(ref))
 
 
 def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:

@@ -109,9 +109,9 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
         except ItemError as exc:
             return Broken(*found, detail=f"the ConfigMap cannot be read: {exc}")
         v1alpha1_workspace = w.spec is kinds.WORKSPACE and w.item.api_version == "kaito.sh/v1alpha1"
-        refused = inference_configmap.problem(whole, max_model_len=not v1alpha1_workspace)
-        if refused is not None:
-            return Broken(*found, detail=refused.message, problem_field=refused.field, refused_id=refused.id)
+        invalid = inference_configmap.problem(whole, max_model_len=not v1alpha1_workspace)
+        if invalid is not None:
+            return Broken(*found, detail=invalid.message, problem_field=invalid.field, refused_id=invalid.id)
         try:
             inspected = inspect(whole["data"][inference_configmap.DATA_KEY])
         except InferenceConfigError as exc:

@@ -6,6 +6,8 @@ sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import jsonpatch
 
 from ..domain import kinds
@@ -22,10 +24,6 @@ from ..text.edits import Added
 from ..text.patch import apply_ops
 from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 FINDINGS = {
     "SD311": "the derived ConfigMap cannot be built from the referenced ConfigMap",
@@ -236,9 +234,9 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
     # volume, an argument): then it stays. Asked only when there is one to retire, for all of them at once.
     users = index.users({item.name for item in unused}, plan.data_of) if unused else {}
     for item in unused:
-        found = users.get(item.name)
-        if found is not None:
-            user, where = found
+        use = users.get(item.name)
+        if use is not None:
+            user, where = use
             out.append(about(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} mentions it at {where or 'its top level'}",
                              item, id="SD331"))
             continue

@@ -10,13 +10,15 @@ place in the object (SD415), or a key that is almost the opt-in's, in a differen
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..domain import constants as C
 from ..domain import kinds
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
-from ..model.index import Index
+from ..model.index import Index, Workload
 from ..model.report import about, q
-from ..text.results import Severity
+from ..text.results import Result, Severity
 
 FINDINGS = {
     "SD408": "the annotation on an InferenceSet's own metadata, where KAITO does not read it",
@@ -53,14 +55,14 @@ def _near(key: str) -> bool:
     if low == C.ENABLE_ANNOTATION:
         return True
     # A ratio of 0.85 needs lengths within about a sixth of each other: most keys are ruled out without
-    # difflib, which a run with none such never imports (its namedtuple compiles code: tests/test_startup.py).
+    # difflib, which a run with none such never imports.
     if abs(len(low) - len(C.ENABLE_ANNOTATION)) > 6:
         return False
     from difflib import SequenceMatcher
     return SequenceMatcher(None, low, C.ENABLE_ANNOTATION).ratio() >= _ALIKE
 
 
-def _keys(data: object, path: tuple = ()):
+def _keys(data: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
     """(path of the mapping, key) for every string key of every mapping in `data`, to a bounded depth."""
     if len(path) > _DEPTH:
         return
@@ -74,7 +76,7 @@ def _keys(data: object, path: tuple = ()):
             yield from _keys(value, (*path, i))
 
 
-def _elsewhere(w, data: object) -> list:
+def _elsewhere(w: Workload, data: object) -> list[Result]:
     """The opt-in key anywhere but where the kind's opt-in is read (and an InferenceSet's own metadata,
     SD408's), and near-misses of it among annotation and label keys."""
     right = kinds.dotted(w.spec.annotations)

@@ -16,6 +16,8 @@ that could carry the opt-in: most runs have none.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..checks import annotation_value
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
@@ -29,7 +31,7 @@ from ..text.results import Finding, Result, Severity
 _CHANGES = frozenset({"SD701", "SD702", "SD713", "SD726", "SD727"})
 
 
-def _placed(f: Finding, item: Item, change: bool = False, **values) -> Result:
+def _placed(f: Finding, item: Item, change: bool = False, **values: Any) -> Result:
     return about(f.severity, f.message, item, f.field, id=f.id, change=change and f.id in _CHANGES, **values)
 
 
@@ -45,7 +47,7 @@ def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
         if opt_in.conflict is not None:
             out.append(_placed(opt_in.conflict, w.item))
             continue
-        if opt_in.present and opt_in.value not in ("true", "false"):
+        if opt_in.path is not None and opt_in.value not in ("true", "false"):
             found = annotation_value.invalid(opt_in.value, w.item.node, opt_in.path)
             if found is not None:
                 out.append(about(Severity.ERROR, found.message, w.item, found.field, id=found.id,

@@ -21,7 +21,7 @@ is loaded only when a rule is wanted or one is in the input: most runs have neit
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 import jsonpatch
 
 from ..domain import constants as C
@@ -37,9 +37,7 @@ from ..text.edits import Added
 from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
 if TYPE_CHECKING:
-    from typing import Any
     from ..domain import monitoring
 
 FINDINGS = {
@@ -116,7 +114,7 @@ def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
     from ..domain import monitoring
     spec = data.get("spec") if isinstance(data, dict) else None
     spec = spec if isinstance(spec, dict) else {}
-    parts = (monitoring.LLMISVC_MAIN if spec.get("worker") is None else monitoring.LLMISVC_MAIN_MULTI_NODE,)
+    parts: tuple[str, ...] = (monitoring.LLMISVC_MAIN if spec.get("worker") is None else monitoring.LLMISVC_MAIN_MULTI_NODE,)
     prefill = spec.get("prefill")
     if isinstance(prefill, dict):
         parts += (monitoring.LLMISVC_PREFILL if prefill.get("worker") is None else monitoring.LLMISVC_PREFILL_MULTI_NODE,)
@@ -142,7 +140,8 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     predictor = spec.get("predictor")
     name = predictor.get("name") if isinstance(predictor, dict) else None
     canaries = []
-    for entry in spec.get("canary") if isinstance(spec.get("canary"), list) else []:
+    canary = spec.get("canary")
+    for entry in canary if isinstance(canary, list) else []:
         found = entry.get("predictor") if isinstance(entry, dict) else None
         found = found.get("name") if isinstance(found, dict) else None
         if isinstance(found, str) and found:
@@ -150,13 +149,11 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     return (name if isinstance(name, str) else ""), tuple(dict.fromkeys(canaries))
 
 
-class Watched(namedtuple("Watched", "item monitored")):
+class Watched(NamedTuple):
     """A workload a rule watches: its item (where the rule is written, what results name) and its pods."""
 
     item: Item
     monitored: monitoring.Monitored
-
-    __slots__ = ()
 
 
 def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:

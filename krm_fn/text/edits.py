@@ -2,36 +2,28 @@
 retired. The plan (krm_fn/model/changes.py) ends in one of these; the writer needs nothing else of it."""
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any, NamedTuple
 
 
 Ops = tuple  # of JSON Patch operations (dicts), applied in order
 _NONE: Mapping = MappingProxyType({})
 
 
-class Added(namedtuple("Added", "after data")):
+class Added(NamedTuple):
     """A new item, written after the item it serves (`after`, an item index)."""
 
     after: int
     data: Any
 
-    __slots__ = ()
 
-
-class Changes(namedtuple("Changes", "patches added removed", defaults=(_NONE, (), frozenset()))):
+class Changes(NamedTuple):
     """What the writer applies: JSON Patch per item, new items, retired items."""
 
-    patches: Mapping[int, Ops]
-    added: tuple[Added, ...]
-    removed: frozenset[int]
-
-    __slots__ = ()
+    patches: Mapping[int, Ops] = _NONE
+    added: tuple[Added, ...] = ()
+    removed: frozenset[int] = frozenset()
 
     def added_after(self) -> dict[int, list[Any]]:
         """New items grouped by the index of the item they follow."""

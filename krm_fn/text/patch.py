@@ -9,17 +9,15 @@ whatever it shares (aliases, an item's data as read) are never changed.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
+from typing import Any
 
 import jsonpatch
 
 from . import pointer
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
-
-def apply_ops(data: Any, ops: list[dict]) -> Any:
+def apply_ops(data: Any, ops: Iterable[dict]) -> Any:
     """The data with the JSON Patch applied, `data` itself untouched. A value that aliases share elsewhere
     in `data` keeps its old content there: the result is a tree, as JSON means it."""
     for op in ops:

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import yaml
-from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
-                         ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
+from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+                         ScalarEvent, SequenceStartEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import krm, yamlio
-from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, _is_envelope, check_envelope,
-                    child, column_of, decode, duplicate_key, line_end, make_item, node_end, scalar, searchable)
+from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope,
+                    child, column_of, decode, duplicate_key, line_end, make_item, node_end, searchable)
 
 # What a mapping being walked is to the item it belongs to.
 _OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4
@@ -170,11 +170,11 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                     if role != _OTHER:
                         rec.problem = "\0derive"  # an alias in its identity: read it from its data
                 elif role == _ITEM:
-                    attr = _IDENTITY.get(key)  # type: ignore[arg-type]
+                    attr = _IDENTITY.get(key)
                     if attr is not None:
                         setattr(rec, attr, value or "")
                 elif role == _META:
-                    attr = _META_IDENTITY.get(key)  # type: ignore[arg-type]
+                    attr = _META_IDENTITY.get(key)
                     if attr is not None:
                         setattr(rec, attr, value or "")
                     elif key == "generateName":
@@ -223,7 +223,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             if done[5]:
                 last_end = event.end_mark.index + base
             if done[4] == _ITEMS and doc.items_node is not None:
-                doc.items_node.end_mark = yaml.Mark("<unicode string>", last_end, 0, 0, None, None)
+                doc.items_node.end_mark = yamlio.Mark("<unicode string>", last_end, 0, 0)
                 if pending is not None:
                     pairs.append((pending, doc.items_node))
             if entry is not None and len(stack) == entry_depth:
@@ -239,7 +239,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
     root.end = line_end(full, last_end)
     doc.item = root
     if envelope and root.is_mapping:
-        start = yaml.Mark("<unicode string>", root.start, root.line, root.column_, None, None)
+        start: Any = yamlio.Mark("<unicode string>", root.start, root.line, root.column_)
         doc.root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
     for item in entries:
         item.shared = item.index in ties
@@ -305,7 +305,7 @@ def read_resource_list(data: bytes) -> ResourceList:
             raise InputError(f"{kind}.items is not a list", items_node.start_mark)
         items_node = None
     _derive(items)
-    return ResourceList(text=text, root=doc.root, items_node=items_node, items=items,  # type: ignore[arg-type]
+    return ResourceList(text=text, root=doc.root, items_node=items_node, items=items,
                         function_config=_function_config(doc.root))
 
 
@@ -324,7 +324,7 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
         items_node = None
     entries = items_node.value if items_node is not None else []
     items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
-    for item, seen in zip(items, walked[0].entries or ()):
+    for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
         item.duplicate, item.shared = seen.duplicate, seen.shared
     return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=_function_config(root),
                         shared={item.index for item in items if item.shared})
@@ -466,7 +466,7 @@ def _empty(node: yaml.Node | None) -> bool:
 def _start(item: Item | None) -> Any:
     if item is None:
         return None
-    return yaml.Mark("<unicode string>", item.start, item.line, item.column_, None, None)
+    return yamlio.Mark("<unicode string>", item.start, item.line, item.column_)
 
 
 def _input_error(exc: yaml.YAMLError, text: str) -> InputError:

@@ -1,14 +1,10 @@
 """One Result type, rendered three ways: a KRM `results:` entry, a stderr line, an exit status."""
 from __future__ import annotations
 
-from collections import namedtuple
 from enum import Enum
+from typing import Any, NamedTuple
 from .quoting import visible
 from collections.abc import Iterable
-
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class Severity(str, Enum):
@@ -20,13 +16,11 @@ class Severity(str, Enum):
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-class ResourceRef(namedtuple("ResourceRef", "api_version kind name namespace", defaults=("", "", "", ""))):
-    api_version: str
-    kind: str
-    name: str
-    namespace: str
-
-    __slots__ = ()
+class ResourceRef(NamedTuple):
+    api_version: str = ""
+    kind: str = ""
+    name: str = ""
+    namespace: str = ""
 
     def to_krm(self) -> dict[str, str]:
         out = {"apiVersion": self.api_version, "kind": self.kind, "name": self.name}
@@ -43,22 +37,18 @@ class ResourceRef(namedtuple("ResourceRef", "api_version kind name namespace", d
 _UNSET = object()
 
 
-class Finding(namedtuple(
-        "Finding", "message field id severity proposed at",
-        defaults=("", "", Severity.ERROR, None, ""))):
+class Finding(NamedTuple):
     """A finding before it is placed on an item: its message, the field (or the JSON key) it is about, its
     stable id, its severity and, where the fix is mechanical, the corrected value (compact JSON). KAITO's
     checks, the vLLM schema and the plain-workload planner return these; `report.about(f.severity,
     f.message, item, f.field, id=f.id)` places one on an item. A check's field is relative to the workload;
     a plain workload's to what it is about (`args`) until `under` prefixes it."""
     message: str
-    field: str
-    id: str
-    severity: Severity
-    proposed: str | None
-    at: str  # the field whose line locates it, when `field` is KAITO's name for no real field
-
-    __slots__ = ()
+    field: str = ""
+    id: str = ""
+    severity: Severity = Severity.ERROR
+    proposed: str | None = None
+    at: str = ""  # the field whose line locates it, when `field` is KAITO's name for no real field
 
     def under(self, prefix: str) -> Finding:
         """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`
@@ -70,24 +60,20 @@ class Finding(namedtuple(
         return self._replace(field=field)
 
 
-class Result(namedtuple(
-        "Result", "severity message resource field_path current_value proposed_value file_path file_index file_line tags id scope change",
-        defaults=(None, "", _UNSET, _UNSET, "", None, None, (), "", "ResourceList", False))):
+class Result(NamedTuple):
     severity: Severity
     message: str
-    resource: ResourceRef | None
-    field_path: str
-    current_value: Any
-    proposed_value: Any
-    file_path: str
-    file_index: int | None
-    file_line: int | None     # render: the item's first line in its file (never in KRM results)
-    tags: tuple[tuple[str, str], ...]
-    id: str                     # the finding's stable id (SD…), shown in `tags` and usable in `disable`
-    scope: str      # the stderr line's subject when no resource or file is named
-    change: bool             # it tells of a change the plan makes (so it says when that is not written)
-
-    __slots__ = ()
+    resource: ResourceRef | None = None
+    field_path: str = ""
+    current_value: Any = _UNSET
+    proposed_value: Any = _UNSET
+    file_path: str = ""
+    file_index: int | None = None
+    file_line: int | None = None  # render: the item's first line in its file (never in KRM results)
+    tags: tuple[tuple[str, str], ...] = ()
+    id: str = ""                # the finding's stable id (SD…), shown in `tags` and usable in `disable`
+    scope: str = "ResourceList"  # the stderr line's subject when no resource or file is named
+    change: bool = False     # it tells of a change the plan makes (so it says when that is not written)
 
     def to_krm(self) -> dict[str, Any]:
         out: dict[str, Any] = {"message": self.message, "severity": self.severity.value}

@@ -6,6 +6,8 @@ None of these can be turned off (findings.ALWAYS_ON): each one means there is no
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .results import Result, Severity
 
 FINDINGS = {
@@ -42,13 +44,13 @@ class InputProblem(Exception):
         self.result = result
 
 
-def _failure(message: str, id: str, **where) -> Result:
+def _failure(message: str, id: str, **where: Any) -> Result:
     return Result(Severity.ERROR, message, id=id, scope="", **where)
 
 
 # --- reading: the ResourceList or the manifests ---------------------------------------------------------
 
-def unreadable_input(message: str, scope: str = "ResourceList", **where) -> Result:
+def unreadable_input(message: str, scope: str = "ResourceList", **where: Any) -> Result:
     """The reader's own words (reader.InputError) for input that is not UTF-8, YAML or a ResourceList."""
     return Result(Severity.ERROR, message, id="SD001", scope=scope, **where)
 
@@ -57,7 +59,7 @@ def empty_piped_input(message: str) -> Result:
     return Result(Severity.ERROR, f"{message} (when a command piped into kaito-specdec failed, its own error above says why)", id="SD002")
 
 
-def helm_template(message: str, **where) -> Result:
+def helm_template(message: str, **where: Any) -> Result:
     return Result(Severity.ERROR, f"{message}; this looks like a Helm template: render the chart with `helm template` and pipe that in", id="SD502", scope="render", **where)
 
 

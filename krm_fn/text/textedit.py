@@ -12,8 +12,9 @@ or document is emitted whole instead: comments go, meaning stays.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 import math
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -23,22 +24,16 @@ from .items import Item
 from .runs import common_ends
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
 
-TYPE_CHECKING = False  # see krm_fn/__init__.py
-if TYPE_CHECKING:
-    from typing import Any
-
 
 class Unsupported(Exception):
     """This edit cannot be made as a text edit; the caller falls back to emitting the item."""
 
 
-class Edit(namedtuple("Edit", "start end text seq")):
+class Edit(NamedTuple):
     start: int
     end: int
     text: str
     seq: int
-
-    __slots__ = ()
 
 
 def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] | None = None,
@@ -55,7 +50,8 @@ def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] 
             for k, v in cur.value:
                 if isinstance(k, yaml.ScalarNode) and k.value == part:
                     key_node, nxt = k, v
-            if nxt is not None and i < len(parts) - 1 and nxt.start_mark.index < key_node.end_mark.index:
+            if nxt is not None and key_node is not None and i < len(parts) - 1 \
+                    and nxt.start_mark.index < key_node.end_mark.index:
                 # `key: *name` is the anchored node itself, written earlier and shared: never edit it there.
                 raise Unsupported("the path goes through an alias")
             cur = nxt
@@ -170,7 +166,7 @@ def _empty_value(node: yaml.Node) -> bool:
     """A null, or an empty flow collection (`{}`, `[]`)."""
     if isinstance(node, yaml.ScalarNode):
         return yamlio.is_null(node)
-    return not node.value and bool(node.flow_style)
+    return isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style)
 
 
 def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None,
@@ -567,8 +563,8 @@ def _block_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, seq: int) ->
                 indent = len(line) - len(line.lstrip(" "))
             elif len(line) - len(line.lstrip(" ")) < indent:
                 break  # past the scalar (a comment line the marks took in)
-        content = line[indent:] if indent is not None and len(line) > indent else ""
-        if content:
+        if indent is not None and len(line) > indent:
+            content = line[indent:]
             lines.append((content, list(range(pos + indent, pos + indent + len(content) + 1))))
         pos = stop + 1
     a, b, old_mid, new_mid, _ = _line_splice(node.value, new, lines)
@@ -666,9 +662,8 @@ def _flow_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, flow: bool, s
     return [Edit(a, b, written, seq)]
 
 
-def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, end: int,
-                     extra: list[tuple[int, int, str]] = (),  # type: ignore[assignment]
-                     quote: str | None = None, nl: str = "\n") -> str:
+def apply_text_edits(text: str, root: yaml.Node, ops: Sequence[dict], start: int, end: int,
+                     extra: Sequence[tuple[int, int, str]] = (), quote: str | None = None, nl: str = "\n") -> str:
     """The region text[start:end] with ops applied (positions as in `root`), and `extra` (start, end,
     text) edits; raises Unsupported. `quote`: the quoting of the strings the ops write (default: the
     replaced value's, else plain where YAML allows); `nl`: the line break of the lines they write."""
@@ -692,7 +687,7 @@ def apply_text_edits(text: str, root: yaml.Node, ops: list[dict], start: int, en
     return out
 
 
-def _last_scalar(node: yaml.Node) -> yaml.Node | None:
+def _last_scalar(node: yaml.Node) -> yaml.ScalarNode | None:
     while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style and node.value:
         node = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
     return node if isinstance(node, yaml.ScalarNode) else None
@@ -746,7 +741,7 @@ def same(a: Any, b: Any, _seen: set[tuple[int, int]] | None = None) -> bool:
         seen.add((id(a), id(b)))
         if isinstance(a, dict):
             return a.keys() == b.keys() and all(same(a[k], b[k], seen) for k in a)
-        return len(a) == len(b) and all(same(x, y, seen) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y, seen) for x, y in zip(a, b, strict=True))
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
     return bool(a == b)
@@ -768,7 +763,7 @@ def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
     return body if trailing_newline else body.rstrip("\n")
 
 
-def edit_item(item: Item, ops: list[dict], followed: bool = False) -> str:
+def edit_item(item: Item, ops: Sequence[dict], followed: bool = False) -> str:
     """The item's new region text: text edits when they verify, else the item emitted whole.
 
     `followed`: something is written after the region (its last value must mean the same then)."""
@@ -810,6 +805,7 @@ def edit_document(text: str, ops: list[dict], quote: str | None = None) -> str:
     second = yamlio.second_document(body)
     first, rest = (body, "") if second is None else (body[:second], body[second:])
     nl = _document_newline(body)
+    edited: str | None
     try:
         edited = _document_edits(first, root, ops, quote, nl)
         if not _parses_to(edited + rest, target, first_document=True):

@@ -5,7 +5,8 @@ function has no reason to change comes out as it came in.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import jsonpatch
 import yaml
@@ -17,8 +18,6 @@ from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
 from .textedit import edit_item, emit_item, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
-
-from typing import Any
 
 
 def _dash(text: str, lower: int, item_start: int) -> int:
@@ -315,13 +314,14 @@ def _moved(line: str, col: int) -> str:
 
 # --- render: a plain stream -----------------------------------------------------------------------
 
-def strip_ops(item: Item, planned: list[dict]) -> list[dict]:
+def strip_ops(item: Item, planned: Sequence[dict]) -> list[dict]:
     """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
     # Every key, whatever its value: `Item.annotations()` skips values that are not scalars, and a
     # non-string orchestrator annotation must not survive either.
     ann = child(child(item.node, "metadata"), "annotations")
-    keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)] \
-        if isinstance(ann, yaml.MappingNode) else []
+    if not isinstance(ann, yaml.MappingNode):
+        return []
+    keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
     doomed = [k for k in keys if isinstance(k, str) and k.startswith(krm.RENDER_STRIPPED)]
     if not doomed:
         return []
@@ -330,7 +330,7 @@ def strip_ops(item: Item, planned: list[dict]) -> list[dict]:
     return [{"op": "remove", "path": pointer.build(("metadata", "annotations", k))} for k in doomed]
 
 
-def _touches_annotations(ops: list[dict]) -> bool:
+def _touches_annotations(ops: Iterable[dict]) -> bool:
     return any(pointer.parse(op["path"])[:2] == ["metadata", "annotations"] for op in ops)
 
 
@@ -425,8 +425,13 @@ def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
     if not doomed:
         return []
     if len(doomed) < len(ann.value):
-        cuts = [_line_cut(item.source, k, v, ann) for k, v in doomed]
-        return None if None in cuts else cuts  # type: ignore[return-value]
+        cuts = []
+        for k, v in doomed:
+            cut = _line_cut(item.source, k, v, ann)
+            if cut is None:
+                return None
+            cuts.append(cut)
+        return cuts
     # Every annotation goes: the `annotations:` entry goes, unless it is all metadata has.
     assert isinstance(meta, yaml.MappingNode)
     if len(meta.value) < 2:

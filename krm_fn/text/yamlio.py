@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import yaml
-from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
-                         ScalarEvent, SequenceEndEvent, SequenceStartEvent)
+from yaml.events import (AliasEvent, DocumentStartEvent, MappingStartEvent,
+                         ScalarEvent, SequenceStartEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 try:
@@ -82,7 +82,7 @@ class StrictPureLoader(_Depth, yaml.SafeLoader):
     server reads inference_config.yaml (krm_fn/domain/inference_config.py). Not the function's reader."""
 
 
-def _timestamp_as_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+def _timestamp_as_str(loader: Any, node: yaml.ScalarNode) -> str:
     # Kubernetes reads timestamps as strings; so do we, or they would change type on the way out.
     return loader.construct_scalar(node)
 
@@ -104,7 +104,8 @@ def events(text: str) -> Iterator[yaml.Event]:
 
 
 class Mark:
-    """Where a node starts or ends (yaml.error.Mark's fields, in slots: a composed item has two per node)."""
+    """Where a node starts or ends: yaml.error.Mark's fields in slots (a composed item has two per node; a
+    subclass of yaml.error.Mark would carry an instance dict's room: 16 MiB more at 4,500 Workspaces)."""
 
     __slots__ = ("name", "index", "line", "column", "buffer", "pointer")
 
@@ -138,7 +139,7 @@ def compose_events(stream: Iterator[yaml.Event], index: int = 0, line: int = 0) 
             next(stream)  # the DocumentEndEvent
 
 
-def compose_node(event: yaml.Event, stream: Iterator[yaml.Event], anchors: dict[str, yaml.Node],
+def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node],
                  mark: Any = None, depth: int = 0) -> yaml.Node:
     """The node that starts with `event`, its further events taken from `stream`, as go-yaml reads it:
     a scalar tagged `!` is a string (go-yaml resolves only the tags it knows), a mapping is a mapping and a
@@ -262,7 +263,7 @@ def second_document(text: str, loader: type | None = None) -> int | None:
             if isinstance(event, yaml.DocumentStartEvent):
                 starts += 1
                 if starts == 2:
-                    return event.start_mark.index
+                    return int(event.start_mark.index) if event.start_mark is not None else None
     except yaml.YAMLError:
         return None
     return None
@@ -363,7 +364,7 @@ def _copy(node: yaml.Node, memo: dict[int, yaml.Node]) -> yaml.Node:
     if isinstance(node, yaml.ScalarNode):
         new: yaml.Node = yaml.ScalarNode(node.tag, node.value, node.start_mark, node.end_mark, node.style)
     else:
-        new = type(node)(node.tag, [], node.start_mark, node.end_mark, node.flow_style)
+        new = type(node)(node.tag, [], node.start_mark, node.end_mark, node.flow_style)  # type: ignore[call-arg,attr-defined]
     memo[id(node)] = new
     if isinstance(node, yaml.MappingNode):
         new.value = [(_copy(k, memo), _copy(v, memo)) for k, v in node.value]
@@ -487,7 +488,7 @@ def ambiguous(value: str) -> bool:
     return _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) != STR_TAG
 
 
-def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+def _str_representer(dumper: Any, value: str) -> yaml.Node:
     # Multi-line strings as literal blocks; PyYAML itself falls back to quoting when a block cannot
     # represent the string exactly. Strings either YAML version would read as bool/number/null are quoted.
     style = "|" if "\n" in value else None
@@ -506,11 +507,11 @@ for _dumper in (_Dumper, _PureDumper, _CautiousPureDumper, _AliasDumper):
 
 def dump(data: Any) -> str:
     """Block YAML for one document, keys in insertion order, no anchors, no `...` end marker."""
-    options = dict(default_flow_style=False, sort_keys=False, allow_unicode=True, width=1 << 16)
     dumper = _dumper_for(data)
-    text = yaml.dump(data, Dumper=dumper, **options)
+    text = yaml.dump(data, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True, width=1 << 16)
     if dumper is _PureDumper and load(text) != data:
-        text = yaml.dump(data, Dumper=_CautiousPureDumper, **options)
+        text = yaml.dump(data, Dumper=_CautiousPureDumper, default_flow_style=False, sort_keys=False,
+                         allow_unicode=True, width=1 << 16)
     # A keep-chomped (`|+`) string last in the document makes the emitter close it with `...`; these
     # documents are always spliced into a larger one, where the next, less indented line ends it.
     if text.endswith("\n...\n"):

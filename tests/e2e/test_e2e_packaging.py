@@ -241,7 +241,7 @@ def venv(tmp_path_factory) -> Path:
     assert {"krm_fn/domain/data/vllm_schema.json", "krm_fn/domain/data/vllm_options.json"} <= set(names), names
     entry_points = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith("entry_points.txt"))).decode()
-    assert "kaito-specdec = krm_fn.cli:run" in entry_points  # main, then os._exit (docs/performance.md)
+    assert "kaito-specdec = krm_fn.cli:run" in entry_points  # main, then its exit status
 
     env_dir = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(env_dir)],
