@@ -147,7 +147,7 @@ class Item:
         piece = " " * self.column_ + self.source[start:self.end]
         roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column_, self.line))
         if not roots:  # an entry that is nothing (`- ` and a comment): null, as the composer reads it
-            at: Any = yamlio.Mark("<unicode string>", start, self.line, self.column_)
+            at: Any = yamlio.Mark(start, self.line, self.column_)
             return yaml.ScalarNode(yamlio.NULL_TAG, "", at, at)
         return roots[0]
 

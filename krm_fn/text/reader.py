@@ -223,7 +223,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             if done[5]:
                 last_end = event.end_mark.index + base
             if done[4] == _ITEMS and doc.items_node is not None:
-                doc.items_node.end_mark = yamlio.Mark("<unicode string>", last_end, 0, 0)
+                doc.items_node.end_mark = yamlio.Mark(last_end, 0, 0)
                 if pending is not None:
                     pairs.append((pending, doc.items_node))
             if entry is not None and len(stack) == entry_depth:
@@ -239,7 +239,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
     root.end = line_end(full, last_end)
     doc.item = root
     if envelope and root.is_mapping:
-        start: Any = yamlio.Mark("<unicode string>", root.start, root.line, root.column_)
+        start: Any = yamlio.Mark(root.start, root.line, root.column_)
         doc.root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
     for item in entries:
         item.shared = item.index in ties
@@ -466,7 +466,7 @@ def _empty(node: yaml.Node | None) -> bool:
 def _start(item: Item | None) -> Any:
     if item is None:
         return None
-    return yamlio.Mark("<unicode string>", item.start, item.line, item.column_)
+    return yamlio.Mark(item.start, item.line, item.column_)
 
 
 def _input_error(exc: yaml.YAMLError, text: str) -> InputError:

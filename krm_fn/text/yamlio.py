@@ -104,14 +104,14 @@ def events(text: str) -> Iterator[yaml.Event]:
 
 
 class Mark:
-    """Where a node starts or ends: yaml.error.Mark's fields in slots (a composed item has two per node; a
-    subclass of yaml.error.Mark would carry an instance dict's room: 16 MiB more at 4,500 Workspaces)."""
+    """Where a node starts or ends: yaml.error.Mark's fields, the offset, line and column in slots (a composed
+    item has two per node; a subclass of yaml.error.Mark would carry an instance dict's room)."""
 
-    __slots__ = ("name", "index", "line", "column", "buffer", "pointer")
+    __slots__ = ("index", "line", "column")
+    name, buffer, pointer = "<unicode string>", None, None
 
-    def __init__(self, name: str, index: int, line: int, column: int, buffer: Any = None, pointer: Any = None) -> None:
-        self.name, self.index, self.line, self.column = name, index, line, column
-        self.buffer, self.pointer = buffer, pointer
+    def __init__(self, index: int, line: int, column: int) -> None:
+        self.index, self.line, self.column = index, line, column
 
     def get_snippet(self) -> None:
         return None
@@ -124,7 +124,7 @@ def marker(index: int, line: int) -> Any:
     """A mark (what the offset, line and column of a node are read from) at `index` with `line`; the
     column is always the source's own (items are composed from their own lines, at their own column)."""
     def mark(m: Any) -> Mark:
-        return Mark("<unicode string>", m.index + index, m.line + line, m.column, None, None)
+        return Mark(m.index + index, m.line + line, m.column)
     return mark
 
 
