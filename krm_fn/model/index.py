@@ -385,6 +385,7 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
             except ItemError as exc:  # e.g. a complex key: YAML, but no Kubernetes object
                 index.unreadable.append((item, str(exc)))
                 continue
+            item.release_node()
             index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
         elif plain_kinds.known_kind(item.kind):
             if not _may_opt_in(item):
@@ -397,6 +398,7 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
                 if "speculative" in item.region:
                     index.unreadable.append((item, str(exc)))
                 continue
+            item.release_node()
             plain_spec = plain_kinds.kind_of(item.api_version, item.kind)
             if plain_spec is not None:
                 index.plain.append(PlainWorkload(item, plain_spec, data))

@@ -65,6 +65,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         elif item.index in changes.patches:
             splices.append((item.start, item.end, edit_item(item, changes.patches[item.index],
                                                             followed=item.end == len(text))))
+            item.release_node()  # one item's node at a time (Item.release_node)
         if item.index in added_after:
             dash_col = column_of(text, dash)
             at = _past_own_comments(text, item.end, dash_col)
