@@ -10,8 +10,7 @@ import select
 import stat
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from . import pipeline
@@ -22,6 +21,9 @@ from .text import streams, yamlio
 from .text.formats import FORMATS, github, json_document
 from .text.results import Result, Severity
 from .text.streams import InputProblem
+
+if TYPE_CHECKING:
+    from pathlib import Path  # imported by render's file reading alone (with urllib and ipaddress, 2-3 ms)
 
 HELP = """\
 KAITO speculative decoding at render time.
@@ -256,6 +258,7 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks
     are followed only to files inside the folders given; symlinked folders are not descended into.
     """
+    from pathlib import Path
     found: list[Path] = []
     stack = [top]
     while stack:
@@ -292,6 +295,7 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
 def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, bytes]]:
     """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
     file once, all of it together at most `limit` bytes."""
+    from pathlib import Path
     out: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]

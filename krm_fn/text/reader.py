@@ -120,19 +120,16 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             if len(stack) >= yamlio.MAX_DEPTH:
                 raise yamlio.too_deep(mark(event.start_mark))
             last_end = event.end_mark.index + base
-            here = entry.index if entry is not None else -1
             if cls is AliasEvent:
+                here = entry.index if entry is not None else -1
                 home = owner.get(event.anchor)
                 if home is None:
                     raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}",
                                                       mark(event.start_mark))
                 if home != here:
                     ties.update(i for i in (home, here) if i >= 0)
-                value = None
-            else:
-                if anchored and event.anchor is not None:
-                    _define(owner, event.anchor, here, mark(event.start_mark))
-                value = _string(event)
+            elif anchored and event.anchor is not None:
+                _define(owner, event.anchor, entry.index if entry is not None else -1, mark(event.start_mark))
             if top is None:  # a document that is one scalar: nothing (skipped), or an item that is no mapping
                 root.is_mapping = False
                 if cls is ScalarEvent and event.tag is None and \
@@ -164,23 +161,25 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                         if len(stack) == 1 and entry is None:
                             doc.root_dup = doc.root_dup or (key, first + 1, line + 1)
                         rec.duplicate = rec.duplicate or (key, first + 1, line + 1)
-            else:  # a value
+            else:  # a value: read only where it is the item's identity or an annotation
                 role, key = top[4], top[3]
-                if cls is AliasEvent:
-                    if role != _OTHER:
-                        rec.problem = "\0derive"  # an alias in its identity: read it from its data
+                if role == _OTHER:
+                    pass
+                elif cls is AliasEvent:
+                    rec.problem = "\0derive"  # an alias in its identity: read it from its data
                 elif role == _ITEM:
                     attr = _IDENTITY.get(key)
                     if attr is not None:
-                        setattr(rec, attr, value or "")
+                        setattr(rec, attr, _string(event) or "")
                 elif role == _META:
                     attr = _META_IDENTITY.get(key)
                     if attr is not None:
-                        setattr(rec, attr, value or "")
+                        setattr(rec, attr, _string(event) or "")
                     elif key == "generateName":
-                        rec.generate_name = value is not None
+                        rec.generate_name = _string(event) is not None
                 elif role == _ANNS and key is not None:
                     rec.ann_keys.append(key)
+                    value = _string(event)
                     if value is not None:
                         rec.ann[key] = value
             if top[0]:
