@@ -71,7 +71,7 @@ def where(item: Item, field: str = "") -> dict:
         if source:  # kustomize records the file, not the line: better the source file than a line of stdin
             return {"file_path": source, "file_index": None, "file_line": None}
     if item.origin and path == item.origin:
-        at = field_node(item.node, field) if field else None
+        at = field_node(item.passing_node(), field) if field else None
         line = at.start_mark.line + 1 if at is not None else item.line + 1
     return {"file_path": path, "file_index": index, "file_line": line}
 

@@ -158,6 +158,12 @@ class Item:
             self._node = self._data = None
             self._built = False
 
+    def passing_node(self) -> yaml.Node:
+        """The node for one look (a field's line for a result): composed again if it was let go, and not kept."""
+        if self._node is not None or not self._built:
+            return self.node
+        return self._compose()
+
     def release_node(self) -> None:
         """Drop the node once the data is built: nodes take about 35 bytes a byte of their text, data a
         tenth of that, and thousands of enabled workloads are kept as data until the writer, which composes

@@ -376,6 +376,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             # The region starts at the item's first key; lay it out as a document at column 0. (A region of
             # one line needs no column: finding it in one-line JSON took a search back over the line.)
             region = _render_region(item, changes.patches.get(item.index, []), bool(tail))
+            item.release_node()
             docs.append(head + _dedent(region, item.column if len(region.splitlines()) > 1 else 0) + tail)
         for data in later:
             docs.append(yamlio.dump(strip_data(data)))
