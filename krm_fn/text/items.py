@@ -37,20 +37,22 @@ from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, n
 
 class Source:
     """One text the reader read, shared by its items: composing an item that shares anchors with others
-    needs its whole document, composed once here (`node_at`)."""
+    needs its whole document, composed once here (`node_at`) for each piece of the text (reader._pieces)."""
 
     __slots__ = ("text", "_nodes")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._nodes: dict[int, yaml.Node] | None = None
+        self._nodes: dict[int, dict[int, yaml.Node]] = {}
 
-    def node_at(self, start: int, base: int, line: int) -> yaml.Node:
-        if self._nodes is None:
-            found: dict[int, yaml.Node] = {}
-            end = self.text.find("\n\ufeff", base) if base >= 0 else -1
-            piece = self.text[base:] if end < 0 else self.text[base:end + 1]
-            for root in yamlio.compose_events(yamlio.events(piece), base, line):
+    def node_at(self, start: int, base: int) -> yaml.Node:
+        found = self._nodes.get(base)
+        if found is None:
+            line = searchable(self.text).count("\n", 0, base)
+            found = self._nodes[base] = {}
+            end = min((at for at in (self.text.find("\n\ufeff", base), self.text.find("\r\ufeff", base)) if at >= 0),
+                      default=len(self.text) - 1)
+            for root in yamlio.compose_events(yamlio.events(self.text[base:end + 1]), base, line):
                 for node in yamlio.nodes(root):
                     found.setdefault(node.start_mark.index, node)
                 if isinstance(root, yaml.MappingNode):
@@ -58,8 +60,7 @@ class Source:
                     for entry in items.value if isinstance(items, yaml.SequenceNode) else ():
                         found[entry.start_mark.index] = entry
                     found[root.start_mark.index] = root
-            self._nodes = found
-        return self._nodes[start]
+        return found[start]
 
 
 # --- items --------------------------------------------------------------------------------------
@@ -142,7 +143,7 @@ class Item:
         its marks moved back to where the region is in the source. An item tied to others by anchors is
         composed with its whole document."""
         if self.shared and self.text is not None:
-            return self.text.node_at(self.start, self.base, self.line - 0)
+            return self.text.node_at(self.start, self.base)
         start = self.start
         piece = " " * self.column_ + self.source[start:self.end]
         roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column_, self.line))

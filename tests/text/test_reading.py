@@ -121,3 +121,12 @@ def test_7_an_item_no_stage_looks_into_is_never_composed() -> None:
     assert [i.name for i in rl.items] == [f"d{i}" for i in range(50)]
     assert all(i._node is None for i in rl.items)
     assert rl.items[3].node.start_mark.line == 3 + 3 * 5 and rl.items[3].data()["metadata"]["name"] == "d3"
+
+
+def test_4_items_tied_by_anchors_after_a_byte_order_mark_are_composed_with_their_document() -> None:
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\n---\n\ufeffapiVersion: v1\nkind: List\nitems:\n"
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels: &l {x: \"1\"}\n"
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n    labels: *l\n")
+    items = reader.read_stream([("f.yaml", text.encode())]).items
+    assert [(i.name, i.shared, i.node.start_mark.line) for i in items] == [("z", False, 0), ("a", True, 8), ("b", True, 13)]
+    assert items[2].data()["metadata"]["labels"] == {"x": "1"}
