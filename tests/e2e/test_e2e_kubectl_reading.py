@@ -1,0 +1,97 @@
+"""The function reads a manifest as kubectl reads it, or refuses it (issue 28's reading classes), held against
+the real kubectl: `kubectl label --local -f FILE x=y -o json` reads a file as `kubectl apply` and Argo CD do
+(sigs.k8s.io/yaml, go-yaml v2 underneath) and needs no cluster. kustomize and kpt (go-yaml v3) are the other
+readers; where the two disagree (a merge key after the key it sets) the function must refuse.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from e2e_support import clean_env, describe, require_tool, run
+from krm_fn.text import reader
+from runner import run as run_function
+
+OPT_IN = "kaito.sh/enable-speculative-decoding"
+SET_TAGGED = """apiVersion: apps/v1
+kind: Deployment
+metadata: !!set
+  name: web
+  annotations: !!set
+    kaito.sh/enable-speculative-decoding: "true"
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx}]
+"""
+MERGE_AFTER = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+  annotations:
+    kaito.sh/enable-speculative-decoding: "false"
+    <<: {kaito.sh/enable-speculative-decoding: "true"}
+"""
+LATER_BOM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n\ufeffapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
+DIRECTIVE = "%YAML 1.1\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+
+
+@pytest.fixture(scope="module")
+def kubectl() -> str:
+    return require_tool("kubectl", "kubectl reads YAML the way `kubectl apply` and Argo CD do (sigs.k8s.io/yaml)")
+
+
+def kubectl_reads(kubectl: str, path: Path) -> list[dict] | None:
+    """Every object of the file as kubectl reads it; None when kubectl refuses the file."""
+    proc = run([kubectl, "label", "--local", "-f", str(path), "e2e=1", "-o", "json"], path.parent, clean_env())
+    if proc.returncode != 0:
+        assert "error" in proc.stderr, describe(proc)
+        return None
+    decoder, out, at, text = json.JSONDecoder(), [], 0, proc.stdout
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at == len(text):
+            return out
+        obj, at = decoder.raw_decode(text, at)
+        out.append(obj)
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "m.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def test_a_set_tag_on_a_mapping_is_read_as_kubectl_reads_it(kubectl: str, tmp_path: Path) -> None:
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, SET_TAGGED)) or [None]
+    assert seen is not None and seen["metadata"]["annotations"][OPT_IN] == "true"
+    (item,) = reader.read_stream([("m.yaml", SET_TAGGED.encode())]).items
+    assert item.annotation(OPT_IN) == "true"
+    assert item.data()["metadata"]["annotations"] == seen["metadata"]["annotations"]
+
+
+def test_a_merge_kubectl_and_kustomize_read_apart_is_refused(kubectl: str, tmp_path: Path) -> None:
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, MERGE_AFTER)) or [None]
+    assert seen is not None and seen["metadata"]["annotations"][OPT_IN] == "true"  # the later merge wins
+    (item,) = reader.read_stream([("m.yaml", MERGE_AFTER.encode())]).items
+    with pytest.raises(Exception, match="set again by the merge key"):
+        item.data()  # go-yaml v3 (kustomize, kpt) keeps "false": no reading is chosen silently
+
+
+def test_a_byte_order_mark_before_a_later_document_is_read_on(kubectl: str, tmp_path: Path) -> None:
+    seen = kubectl_reads(kubectl, _file(tmp_path, LATER_BOM))
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a", "b"]
+    r = run_function(["render", "-"], LATER_BOM)
+    assert r.code == 0, r.err
+    assert [d["metadata"]["name"] for d in r.docs] == ["a", "b"]
+
+
+def test_a_directive_is_refused_by_both(kubectl: str, tmp_path: Path) -> None:
+    assert kubectl_reads(kubectl, _file(tmp_path, DIRECTIVE)) is None
+    r = run_function(["render", "-"], DIRECTIVE)
+    assert r.code == 1 and "directive" in r.err
