@@ -211,7 +211,7 @@ def test_a_non_specific_tag_makes_a_string(backend, text, want):
 
 def test_the_opt_in_annotation_tagged_bang_is_the_string_true(backend):
     """`! true` is "true" to go-yaml and the API server: the Workspace opts in (it was SD102, a boolean)."""
-    code, out, err = run(["render", "-"], BANG)  # the fast path and the full reader compared (runner)
+    code, out, err = run(["render", "-"], BANG)
     assert code == 0, err
     assert "specdec-ngram-" in out and "SD102" not in err
     code, out, err = run([], "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"

@@ -27,12 +27,12 @@ STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[
 
 # What no run needs at all: nothing that reaches a network.
 NEVER = ["socket", "ssl", "http.client", "urllib.request"]
-# What a one-Workspace run does not need, loaded where the input needs it: fastread (its scan pays from
-# reader.SCAN_FROM bytes on), findings (the catalogue: only to read a `disable` setting), the plain
+# What a one-Workspace run does not need, loaded where the input needs it: findings (the catalogue: only
+# to read a `disable` setting), the plain
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
-LAZY = ["krm_fn.text.fastread", "krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
+LAZY = ["krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
 HINT = "a run imports a network module: `python -X importtime` names the importer"
 
 PROBE = """
@@ -44,13 +44,7 @@ out, err = io.StringIO(), io.StringIO()
 data = sys.stdin.buffer.read()
 code = main(stdin=io.BytesIO(data), stdout=out, stderr=err, environ={})
 imported = sorted(set(sys.modules) - before)
-# Whether the run's reader scanned the input: read again as the run read it, are its items scanned?
-scanned = None
-if sys.argv[1:] == [] and "krm_fn.text.fastread" in sys.modules:
-    from krm_fn.text import reader
-    scanned = any(item.checked for item in reader.read_resource_list(data).items)
-print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "imported": imported,
-                  "scanned": scanned}))
+print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "imported": imported}))
 """
 
 
