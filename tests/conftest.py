@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from backends import BACKENDS
 from session_items import DESELECTED
 
 
@@ -35,14 +34,3 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
     """Every deselected item, kept for tests/test_markers.py (which checks the markers of the whole session)."""
     if items:
         items[0].config.stash.setdefault(DESELECTED, []).extend(items)
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    """libyaml, the one reader (tests written for two backends take it as a parameter)."""
-    yield request.param
-
-
-@pytest.fixture
-def c_backend():
-    yield

@@ -1,7 +1,7 @@
 """A seeded fuzzer for kaito-specdec and the oracle that judges every run (issue 10; stdlib + PyYAML only).
 
     python tests/fuzz.py                          # the long pass: 20,000 inputs, every mutation class
-    python tests/fuzz.py -n 500 --seed 7 --classes flip,tab --modes render --backends pure
+    python tests/fuzz.py -n 500 --seed 7 --classes flip,tab --modes render
 
 Seeds are every fixture (its ResourceList for the KRM mode, its plain stream for `render`). Each input is
 a seed with one to three mutations (MUTATIONS below). Every run, in-process through `krm_fn.cli.main` (tests/runner.py)
@@ -11,8 +11,6 @@ the input that reproduces them, under --out (default `fuzz-failures/`). tests/te
 short pass of the same code in CI with fixed seeds; tests/fuzz_findings.md lists what it found.
 """
 from __future__ import annotations
-
-import backends as _backends  # noqa: E402
 
 import argparse
 import collections
@@ -41,7 +39,6 @@ sys.path.insert(0, str(HERE))
 from krm_fn.text import yamlio  # noqa: E402
 import golden  # noqa: E402
 import goyaml  # noqa: E402
-from backends import BACKENDS  # noqa: E402
 import runner  # noqa: E402
 
 # --- what the oracle knows, written down independently of the code under test -------------------------
@@ -169,7 +166,7 @@ DEEP_LIMIT = 2 * yamlio.MAX_DEPTH
 
 
 class _Guard:
-    """Counts nesting as both composers descend (the hook PyYAML calls around every node)."""
+    """Counts nesting as the composer descends (the hook PyYAML calls around every node)."""
 
     _depth = 0
 
@@ -182,13 +179,9 @@ class _Guard:
         self._depth -= 1
 
 
-class _Loader(_Guard, yaml.SafeLoader):
-    """PyYAML that constructs any tag by its node's shape and keeps odd scalars as strings; tabs read by
-    libyaml's (go-yaml's) rules, as the function reads them (tests/text/test_tabs.py)."""
-
-
-class _CLoader(_Guard, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """The same with libyaml's parser: the oracle reads with the backend under test."""
+class _Loader(_Guard, yaml.CSafeLoader):
+    """PyYAML on libyaml's parser, as the function reads, that constructs any tag by its node's shape and keeps
+    odd scalars as strings; tabs read by libyaml's (go-yaml's) rules (tests/text/test_tabs.py)."""
 
 
 class Unconstructed(str):
@@ -220,19 +213,16 @@ def _lenient(tag: str) -> None:
             return original(loader, node)
         except Exception:  # noqa: BLE001 - any odd scalar: its text
             return Unconstructed(loader.construct_scalar(node))
-    for cls in (_Loader, _CLoader):
-        cls.add_constructor(tag, construct)
+    _Loader.add_constructor(tag, construct)
 
 
-for _cls in (_Loader, _CLoader):
-    _cls.add_multi_constructor("!", _any_tag)
-    _cls.add_multi_constructor("tag:", _any_tag)
+_Loader.add_multi_constructor("!", _any_tag)
+_Loader.add_multi_constructor("tag:", _any_tag)
 for _tag in ("int", "float", "timestamp", "binary", "bool", "null"):
     _lenient("tag:yaml.org,2002:" + _tag)
 # go-yaml reads a tagged mapping or sequence by its shape, `!!set` and `!!omap` too (kubectl, kustomize, kpt).
-for _cls in (_Loader, _CLoader):
-    for _tag in ("set", "omap", "pairs"):
-        _cls.add_constructor("tag:yaml.org,2002:" + _tag, lambda loader, node: _any_tag(loader, "", node))
+for _tag in ("set", "omap", "pairs"):
+    _Loader.add_constructor("tag:yaml.org,2002:" + _tag, lambda loader, node: _any_tag(loader, "", node))
 
 
 def _size(node: yaml.Node, memo: dict[int, int], budget: int = 10 ** 6) -> int:
@@ -261,9 +251,8 @@ SYNTAX, UNCONSTRUCTIBLE, HUGE, DEEP = "syntax", "unconstructible", "huge", "deep
 def load_all(text: str) -> tuple[str, list[Any]]:
     """("ok", every document as data), or (SYNTAX, []) when the reference reading refuses the text,
     (HUGE, []) for an alias bomb, (DEEP, []) past DEEP_LIMIT levels, (UNCONSTRUCTIBLE, []) for YAML that is no data (a recursive merge …)."""
-    cls = _CLoader if _backends.backend() == "c" else _Loader
     try:
-        nodes = list(yaml.compose_all(text, Loader=cls))
+        nodes = list(yaml.compose_all(text, Loader=_Loader))
     except TooDeep:
         return DEEP, []
     except Exception:  # noqa: BLE001 - whatever the reference reading refuses
@@ -271,7 +260,7 @@ def load_all(text: str) -> tuple[str, list[Any]]:
     if any(n is not None and _size(n, {}) > 10 ** 5 for n in nodes):
         return HUGE, []
     try:
-        return "ok", [cls("").construct_document(node) if node is not None else None for node in nodes]
+        return "ok", [_Loader("").construct_document(node) if node is not None else None for node in nodes]
     except Exception:  # noqa: BLE001
         return UNCONSTRUCTIBLE, []
 
@@ -1049,13 +1038,12 @@ def corpus_seeds(folder: Path) -> list[Seed]:
 class Finding:
     seed: str
     mode: str
-    backend: str
     mutations: tuple[str, ...]
     data: bytes
     problems: list[str]
 
     def line(self) -> str:
-        return f"{self.mode}/{self.backend} {self.seed} +{'+'.join(self.mutations) or 'none'}: " \
+        return f"{self.mode} {self.seed} +{'+'.join(self.mutations) or 'none'}: " \
                + "; ".join(self.problems)
 
 
@@ -1066,28 +1054,22 @@ def mutate(rng: random.Random, data: bytes, classes: list[str], most: int = 3) -
     return data, chosen
 
 
-def fuzz(iterations: int, seed: int, classes: list[str], modes: list[str], backends: list[str],
-         fixpoint: bool = True, most: int = 3, isolate: bool = False, skip: frozenset = frozenset(),
-         extra: list[Seed] | None = None, progress: Callable[[int, Finding | None], None] | None = None) -> list[Finding]:
+def fuzz(iterations: int, seed: int, classes: list[str], modes: list[str], fixpoint: bool = True, most: int = 3,
+         isolate: bool = False, skip: frozenset = frozenset(), extra: list[Seed] | None = None,
+         progress: Callable[[int, Finding | None], None] | None = None) -> list[Finding]:
     """`iterations` mutated inputs, deterministic for a given seed; every one that breaks a promise."""
     rng = random.Random(seed)
     pool = [s for s in seeds() + (extra or []) if s.mode in modes and (s.mode, s.name) not in skip]
-    before = _backends.backend()
     found = []
-    try:
-        for n in range(iterations):
-            s = rng.choice(pool)
-            backend = backends[n % len(backends)]
-            data, chosen = mutate(rng, s.data, classes, most)
-            _backends.set_backend(backend)
-            problems = (isolated if isolate else violations)(s.mode, data, s.env, fixpoint)
-            f = Finding(s.name, s.mode, backend, chosen, data, problems) if problems else None
-            if f:
-                found.append(f)
-            if progress:
-                progress(n, f)
-    finally:
-        _backends.set_backend(before)
+    for n in range(iterations):
+        s = rng.choice(pool)
+        data, chosen = mutate(rng, s.data, classes, most)
+        problems = (isolated if isolate else violations)(s.mode, data, s.env, fixpoint)
+        f = Finding(s.name, s.mode, chosen, data, problems) if problems else None
+        if f:
+            found.append(f)
+        if progress:
+            progress(n, f)
     return found
 
 
@@ -1102,28 +1084,21 @@ def share_of(s: Seed, shares: int) -> int:
     return stable_rng("share", s.mode, s.name).randrange(shares)
 
 
-def fuzz_each(per_seed: int, seed: int, classes: list[str], modes: list[str], backends: list[str],
-              share: tuple[int, int] = (0, 1), fixpoint: bool = True, most: int = 3,
-              skip: frozenset = frozenset()) -> list[Finding]:
+def fuzz_each(per_seed: int, seed: int, classes: list[str], modes: list[str], share: tuple[int, int] = (0, 1),
+              fixpoint: bool = True, most: int = 3, skip: frozenset = frozenset()) -> list[Finding]:
     """`per_seed` mutated inputs of every seed in share `share` = (i, n), input k of a seed drawn from a
     generator of (seed, mode, fixture name, k) alone: adding, removing or renaming a fixture changes no
     other fixture's inputs (a global sequence reshuffles them all, and finds old failures as new ones)."""
     i, n = share
     pool = [s for s in seeds() if s.mode in modes and (s.mode, s.name) not in skip and share_of(s, n) == i]
-    before = _backends.backend()
     found = []
-    try:
-        for s in pool:
-            for k in range(per_seed):
-                rng = stable_rng(seed, s.mode, s.name, k)
-                backend = backends[(k + share_of(s, len(backends))) % len(backends)]  # each seed sees each
-                data, chosen = mutate(rng, s.data, classes, most)
-                _backends.set_backend(backend)
-                problems = violations(s.mode, data, s.env, fixpoint)
-                if problems:
-                    found.append(Finding(s.name, s.mode, backend, chosen, data, problems))
-    finally:
-        _backends.set_backend(before)
+    for s in pool:
+        for k in range(per_seed):
+            rng = stable_rng(seed, s.mode, s.name, k)
+            data, chosen = mutate(rng, s.data, classes, most)
+            problems = violations(s.mode, data, s.env, fixpoint)
+            if problems:
+                found.append(Finding(s.name, s.mode, chosen, data, problems))
     return found
 
 
@@ -1133,7 +1108,6 @@ def main_fuzz(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--classes", default=",".join(MUTATIONS), help="mutation classes, comma-separated")
     p.add_argument("--modes", default="krm,render")
-    p.add_argument("--backends", default=",".join(BACKENDS))
     p.add_argument("--corpus", metavar="DIR", action="append", default=[],
                    help="more seeds: every YAML file under DIR (e.g. ../shared/corpus)")
     p.add_argument("--max-mutations", type=int, default=3, help="mutations per input, at most")
@@ -1153,7 +1127,7 @@ def main_fuzz(argv: list[str] | None = None) -> int:
         if f is not None:
             kinds.update(p.split(":")[0] for p in f.problems)
             out.mkdir(parents=True, exist_ok=True)
-            name = f"{n:06d}-{f.mode}-{f.backend}-{f.seed}-{'+'.join(f.mutations)}"
+            name = f"{n:06d}-{f.mode}-{f.seed}-{'+'.join(f.mutations)}"
             (out / (name + ".input")).write_bytes(f.data)
             (out / (name + ".txt")).write_text(f.line() + "\n", encoding="utf-8")
             print(f.line()[:300], flush=True)
@@ -1161,9 +1135,9 @@ def main_fuzz(argv: list[str] | None = None) -> int:
             print(f"# {n + 1} inputs, {time.monotonic() - start:.0f} s, failures by kind: {dict(kinds)}",
                   file=sys.stderr, flush=True)
 
-    found = fuzz(args.iterations, args.seed, classes, args.modes.split(","), args.backends.split(","),
-                 most=args.max_mutations, isolate=not args.in_process,
-                 extra=[s for d in args.corpus for s in corpus_seeds(Path(d))], progress=progress)
+    found = fuzz(args.iterations, args.seed, classes, args.modes.split(","), most=args.max_mutations,
+                 isolate=not args.in_process, extra=[s for d in args.corpus for s in corpus_seeds(Path(d))],
+                 progress=progress)
     print(f"# {args.iterations} inputs, {len(found)} broke a promise ({dict(kinds)}); inputs in {out}/",
           file=sys.stderr)
     return 1 if found else 0

@@ -1,13 +1,11 @@
-"""Run the function as a real process on a chosen YAML backend (the way the issues reproduced hostile input:
-a hang, a segfault or a traceback only shows in a real process).
+"""Run the function as a real process (the way the issues reproduced hostile input: a hang, a segfault or a
+traceback only shows in a real process).
 
 Each run is a process of its own, with its own stdin, stdout and stderr (pipes), exit status and signals, as
 `python -m krm_fn` is; only it does not start an interpreter and import the package every time: it is forked
 from a server process that did so once (_SERVER), and runs `python -m krm_fn`'s own `__main__` from there.
 tests/test_startup.py, tests/test_cli.py and tests/test_io.py start the real command."""
 from __future__ import annotations
-
-import backends  # noqa: E402
 
 import atexit
 import json
@@ -20,15 +18,11 @@ import sys
 import time
 from dataclasses import dataclass
 
-from krm_fn.text import yamlio
-
-from backends import BACKENDS  # noqa: F401  (re-exported for the tests)
-
 # The fork server: imports what `python -m krm_fn` imports, then for each request forks a child that takes
-# the three descriptors sent with it as its stdin, stdout and stderr, chooses the backend (tests/conftest.py's
-# `backend` fixture, in a process) and runs the package's __main__ as `python -m krm_fn ARGS` would. The
-# child leaves the server's loop and runs at the top level, so that an exception ends it as it ends a
-# command (a traceback, exit 1). The server replies with the child's pid, then its wait status.
+# the three descriptors sent with it as its stdin, stdout and stderr and runs the package's __main__ as
+# `python -m krm_fn ARGS` would. The child leaves the server's loop and runs at the top level, so that an
+# exception ends it as it ends a command (a traceback, exit 1). The server replies with the child's pid, then
+# its wait status.
 _SERVER = """
 import json, os, runpy, socket, sys
 # kaitoVersion v0.13.0: a disabled Workspace passes untouched (not set, it keeps a config reference).
@@ -49,7 +43,7 @@ def serve(sock):
         sock.send(str(pid).encode())
         sock.send(str(os.waitpid(pid, 0)[1]).encode())
 
-(backend, args), fds = serve(socket.socket(fileno=int(sys.argv.pop(1))))
+args, fds = serve(socket.socket(fileno=int(sys.argv.pop(1))))
 for target, fd in enumerate(fds):
     os.dup2(fd, target)
     os.close(fd)
@@ -98,13 +92,13 @@ def _stop(proc: subprocess.Popen, conn: socket.socket) -> None:
         proc.wait()
 
 
-def run(data: str | bytes, backend: str, *args: str, timeout: float = 60) -> Run:
+def run(data: str | bytes, *args: str, timeout: float = 60) -> Run:
     """Exit code (None on a timeout; minus the signal when one ended it), stdout and stderr of one process."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     conn = _connection()
     (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
-    socket.send_fds(conn, [json.dumps([backend, list(args)]).encode()], [in_r, out_w, err_w])
+    socket.send_fds(conn, [json.dumps(list(args)).encode()], [in_r, out_w, err_w])
     for fd in (in_r, out_w, err_w):
         os.close(fd)
     reply = conn.recv(64)

@@ -10,13 +10,11 @@ Tests that need a real process (a crash, a hang, a closed pipe, the installed sc
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import yaml
 
-from krm_fn import pipeline
-from krm_fn.text import reader, yamlio
 from krm_fn.cli import main
 
 

@@ -233,7 +233,7 @@ def resource_list(parts: list[str], items_indent: int = 0) -> str:
 # --- nothing changes: byte-identical --------------------------------------------------------------
 
 @pytest.mark.parametrize("items_indent", [0, 2], ids=["dash-at-column-0", "indented-items"])
-def test_passthrough_is_byte_identical(backend, items_indent):
+def test_passthrough_is_byte_identical(items_indent):
     text = resource_list(UNCHANGED, items_indent)
     code, out, err = run([], text)
     assert (code, err) == (0, "")
@@ -251,11 +251,11 @@ def test_passthrough_is_byte_identical(backend, items_indent):
     "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: Namespace, "
     "metadata: {name: x}}\n---\n# an empty document after the list\n",
 ], ids=["empty-flow-items", "null-items", "v1-List", "no-final-newline", "document-markers", "trailing-empty-doc"])
-def test_small_passthroughs(backend, text):
+def test_small_passthroughs(text):
     assert run([], text) == (0, text, "")
 
 
-def test_crlf_passthrough_is_byte_identical(backend):
+def test_crlf_passthrough_is_byte_identical():
     text = resource_list(UNCHANGED).replace("\n", "\r\n")
     code, out, _ = run([], text)
     assert code == 0 and out == text
@@ -332,7 +332,7 @@ def check_output_data(text: str, out: str, name: str) -> None:
 
 @pytest.mark.parametrize("items_indent", [0, 2], ids=["dash-at-column-0", "indented-items"])
 @pytest.mark.parametrize("position", ["middle", "last"])
-def test_one_changed_item_others_byte_identical(backend, items_indent, position):
+def test_one_changed_item_others_byte_identical(items_indent, position):
     parts = UNCHANGED[:3] + [WORKSPACE_ON] + UNCHANGED[3:] if position == "middle" else UNCHANGED + [WORKSPACE_ON]
     text = resource_list(parts, items_indent)
     code, out, err = run([], text)
@@ -343,7 +343,7 @@ def test_one_changed_item_others_byte_identical(backend, items_indent, position)
     assert indent(WORKSPACE_ON, items_indent) + " " * (items_indent + 4) + f"config: {name}\n" in out
 
 
-def test_comment_between_dash_and_item(backend):
+def test_comment_between_dash_and_item():
     ws = WORKSPACE_ON.replace("- apiVersion: kaito.sh/v1beta1\n", "- # the workload\n  apiVersion: kaito.sh/v1beta1\n")
     other = KPTFILE.replace("- apiVersion: kpt.dev/v1\n", "-   # odd\n  apiVersion: kpt.dev/v1\n")
     text = resource_list([other, ws, DEPLOYMENT])
@@ -353,7 +353,7 @@ def test_comment_between_dash_and_item(backend):
     check_output_data(text, out, name)
 
 
-def test_non_ascii_before_a_changed_item(backend):
+def test_non_ascii_before_a_changed_item():
     accents = DEPLOYMENT.replace("name: web\n", "name: web # café, naïve, 日本語, 🚀🚀\n", 1)
     text = resource_list([SCALARS.replace("hello world", "héllo 🌍 wörld"), accents, WORKSPACE_ON])
     code, out, err = run([], text)
@@ -363,7 +363,7 @@ def test_non_ascii_before_a_changed_item(backend):
     assert "🌍" in out and "\\U0001F" not in out
 
 
-def test_crlf_changed_item_keeps_crlf(backend):
+def test_crlf_changed_item_keeps_crlf():
     text = resource_list([KPTFILE, WORKSPACE_ON]).replace("\n", "\r\n")
     code, out, _ = run([], text)
     assert code == 0
@@ -371,14 +371,14 @@ def test_crlf_changed_item_keeps_crlf(backend):
     assert out.count("\n") == out.count("\r\n")
 
 
-def test_crlf_changed_item_means_the_right_thing(backend):
+def test_crlf_changed_item_means_the_right_thing():
     text = resource_list([KPTFILE, WORKSPACE_ON]).replace("\n", "\r\n")
     code, out, _ = run([], text)
     assert code == 0
     check_output_data(text, out, re.search(r"config: (specdec-mtp-[a-z0-9]+)", out).group(1))
 
 
-def test_json_input_comes_out_as_block_yaml(backend):
+def test_json_input_comes_out_as_block_yaml():
     doc = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": [
         {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}, "spec": {"ports": [{"port": 80}]}},
         {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
@@ -401,7 +401,7 @@ def test_json_input_comes_out_as_block_yaml(backend):
     assert out.startswith("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n")
 
 
-def test_json_input_unchanged_comes_out_as_block_yaml(backend):
+def test_json_input_unchanged_comes_out_as_block_yaml():
     doc = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
            "items": [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}}]}
     code, out, err = run([], json.dumps(doc))
@@ -410,7 +410,7 @@ def test_json_input_unchanged_comes_out_as_block_yaml(backend):
                    "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n")
 
 
-def test_flow_item_in_block_list_is_edited_in_flow_syntax(backend):
+def test_flow_item_in_block_list_is_edited_in_flow_syntax():
     ws = ('- {apiVersion: kaito.sh/v1beta1, kind: Workspace, metadata: {name: ws, annotations: '
           '{kaito.sh/enable-speculative-decoding: "true"}}, inference: {preset: {name: deepseek-r1-0528}}}\n')
     text = resource_list([KPTFILE, ws, DEPLOYMENT])
@@ -493,7 +493,7 @@ WORKSPACE_ALIAS_ENTRY = """\
     (WORKSPACE_ALIAS_ENTRY, "    *lab", "name: deepseek-r1-0528"),
     (WORKSPACE_MERGE, "<<: *res", "<<: {preset: {name: deepseek-r1-0528}}"),
 ], ids=["alias-last", "alias-entry-last", "merge-keys"])
-def test_aliases_do_not_move_item_boundaries(backend, ws, last_line, preset_line):
+def test_aliases_do_not_move_item_boundaries(ws, last_line, preset_line):
     text = resource_list([ALIASED, ws, DEPLOYMENT])
     code, out, err = run([], text)
     assert (code, err) == (0, "")
@@ -517,7 +517,7 @@ def test_aliases_do_not_move_item_boundaries(backend, ws, last_line, preset_line
 DERIVED_NAME = re.compile(r"specdec-mtp-[a-z0-9]+|[a-z0-9.-]+-specdec-[a-z0-9]+")
 
 
-def test_derived_copy_keeps_emoji_and_literal_block(backend):
+def test_derived_copy_keeps_emoji_and_literal_block():
     """The derived ConfigMap copies the user's inference_config.yaml: still a literal block, emoji as is
     (libyaml's emitter alone would write the whole text as one double-quoted line of escapes)."""
     source = """\
@@ -543,7 +543,7 @@ def test_derived_copy_keeps_emoji_and_literal_block(backend):
     assert "\\U0001F680" not in out
 
 
-def test_results_replace_existing_results(backend):
+def test_results_replace_existing_results():
     text = resource_list([WORKSPACE_ON]).replace(TAIL, TAIL.split("#")[0]) + \
         "results:\n- message: stale\n  severity: error\n"
     code, out, _ = run([], text)
@@ -557,7 +557,7 @@ WS_PHI4 = ("- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    
            "      kaito.sh/enable-speculative-decoding: \"true\"\n  inference:\n    preset:\n      name: phi-4\n")
 
 
-def test_keep_chomped_source_gives_valid_yaml(backend) -> None:
+def test_keep_chomped_source_gives_valid_yaml() -> None:
     cm = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
           "    inference_config.yaml: |+\n      vllm:\n        max-model-len: 4096\n\n")
     code, out, err = run([], RL_ITEMS + cm + WS_PHI4 + "    config: cfg\n")
@@ -569,12 +569,12 @@ def test_keep_chomped_source_gives_valid_yaml(backend) -> None:
                                                                "\"prompt_lookup_max\":4}'\n\n")  # kept: `|+`
 
 
-def test_trailing_spaces_in_the_source_keep_the_copy_a_literal_block(backend) -> None:
+def test_trailing_spaces_in_the_source_keep_the_copy_a_literal_block() -> None:
     cm = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n  data:\n"
           "    inference_config.yaml: |\n      # trailing space \n      vllm:\n        swap-space: 4  # tab\tinside\n")
     code, out, err = run([], RL_ITEMS + cm + WS_PHI4 + "    config: cfg\n")
-    # (A tab between `4` and its comment is SD125 now, with either backend: KAITO's inference server reads
-    # the file with yaml.safe_load, which refuses it; tests/test_inference_config.py.)
+    # (A tab between `4` and its comment is SD125 now: KAITO's inference server reads the file with
+    # yaml.safe_load, which refuses it; tests/test_inference_config.py.)
     assert code == 0, err
     derived_text = out[out.index("name: cfg-specdec-"):]
     assert "    inference_config.yaml: |\n      # trailing space \n" in derived_text
@@ -582,13 +582,13 @@ def test_trailing_spaces_in_the_source_keep_the_copy_a_literal_block(backend) ->
     assert derived["data"]["inference_config.yaml"].startswith("# trailing space \nvllm:\n  swap-space: 4  # tab\tinside\n")
 
 
-def test_stale_results_are_replaced_even_by_none(backend) -> None:
+def test_stale_results_are_replaced_even_by_none() -> None:
     text = RL_ITEMS + "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\nresults:\n- message: stale\n  severity: error\n"
     code, out, _ = run([], text)
     assert code == 0 and "stale" not in out and yaml.safe_load(out)["items"][0]["metadata"]["name"] == "s"
 
 
-def test_input_without_a_final_newline_gets_no_blank_lines(backend) -> None:
+def test_input_without_a_final_newline_gets_no_blank_lines() -> None:
     code, out, err = run([], RL_ITEMS + WS_PHI4.rstrip("\n"))
     assert code == 0, err
     assert "\n\n" not in out
@@ -596,7 +596,7 @@ def test_input_without_a_final_newline_gets_no_blank_lines(backend) -> None:
 
 
 @pytest.mark.parametrize("api", ["config.kubernetes.io/v1alpha1", "config.kubernetes.io/v1beta1", "v1"])
-def test_every_resource_list_version_and_a_v1_list_are_read(backend, api: str) -> None:
+def test_every_resource_list_version_and_a_v1_list_are_read(api: str) -> None:
     text = RL_ITEMS.replace("config.kubernetes.io/v1", api) + WS_PHI4
     if api == "v1":
         text = text.replace("kind: ResourceList", "kind: List")
@@ -607,7 +607,7 @@ def test_every_resource_list_version_and_a_v1_list_are_read(backend, api: str) -
     assert [i["kind"] for i in yaml.safe_load(out)["items"]] == ["Workspace", "ConfigMap"]
 
 
-def test_a_v1_list_comes_back_a_v1_list_with_its_results(backend) -> None:
+def test_a_v1_list_comes_back_a_v1_list_with_its_results() -> None:
     """KRM mode writes the envelope it read: a `v1 List` in, a `v1 List` out, with `results` when there
     are any. kyaml's framework does the same (kio.ByteReadWriter keeps the input's WrappingKind and
     WrappingAPIVersion, and ByteWriter adds the results to whatever kind it wraps in), and kustomize and
@@ -625,7 +625,7 @@ def test_a_v1_list_comes_back_a_v1_list_with_its_results(backend) -> None:
 
 @pytest.mark.parametrize("items_indent", [0, 2])
 @pytest.mark.parametrize("last", [False, True], ids=["followed-by-an-item", "last-item"])
-def test_trailing_comments_stay_with_their_item(backend, items_indent, last):
+def test_trailing_comments_stay_with_their_item(items_indent, last):
     """Indented comments after an item's last line belong to it: the new item goes after them (put before
     them, they would become part of the new ConfigMap's `inference_config.yaml: |` block)."""
     ws = WORKSPACE_ON + "      # TODO: try the 70b model\n        # deeper still\n\n"

@@ -58,7 +58,7 @@ def test_the_look_alikes_include_what_each_reader_misreads():
     assert goyaml.misread("a: y\n", [{"a": "y"}]) == ["go-yaml v2: [0].a: 'y' came back as bool True"]
 
 
-def test_the_emitter_quotes_every_look_alike(backend):
+def test_the_emitter_quotes_every_look_alike():
     """yamlio.dump (new items, derived ConfigMaps, items re-emitted whole): values, keys, list elements."""
     data = {"data": {f"v{i}": s for i, s in enumerate(LOOKALIKES)}, "keys": {s: "x" for s in LOOKALIKES},
             "list": LOOKALIKES}
@@ -70,7 +70,7 @@ def test_the_emitter_quotes_every_look_alike(backend):
 
 
 @pytest.mark.parametrize("layout", ["block", "flow", "json"])
-def test_the_text_editor_quotes_every_look_alike(backend, layout):
+def test_the_text_editor_quotes_every_look_alike(layout):
     """New keys and values written into existing text, and plain values replaced in place."""
     kept = 0
     batches = _batches([s for s in SOME if s != "-"])  # (jsonpatch takes `-` for the end of a list)
@@ -91,7 +91,7 @@ def test_the_text_editor_quotes_every_look_alike(backend, layout):
 
 
 @pytest.mark.parametrize("layout", ["block", "flow"])
-def test_plain_list_elements_replaced_in_place_are_quoted(backend, layout):
+def test_plain_list_elements_replaced_in_place_are_quoted(layout):
     """A plain element of `args` replaced (its changed stretch edited in place) or appended."""
     kept = 0
     batches = _batches(SOME, 10)
@@ -140,7 +140,7 @@ def _as_derived_reads(out: str, docs: list) -> list:
     return [want if doc is cm else {} for doc in docs]  # the input's own text is copied as it is
 
 
-def test_a_derived_configmap_copies_the_sources_strings_as_strings(backend):
+def test_a_derived_configmap_copies_the_sources_strings_as_strings():
     """The issue's case: the derived ConfigMap copies the source's data, labels and annotations; kubectl
     read `feature: y` as true and `port: 0X50` as 80."""
     stream = yaml.safe_dump_all([SOURCE, WORKSPACE], sort_keys=False)
@@ -151,7 +151,7 @@ def test_a_derived_configmap_copies_the_sources_strings_as_strings(backend):
     assert goyaml.misread(out, _as_derived_reads(out, docs)) == []
 
 
-def test_a_json_resource_list_comes_out_with_its_strings(backend):
+def test_a_json_resource_list_comes_out_with_its_strings():
     """A flow (JSON) ResourceList is written out as block YAML, every item through the emitter: an item
     nobody asked to change too."""
     other = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "other", "labels": SOURCE_LABELS},
@@ -168,7 +168,7 @@ def test_a_json_resource_list_comes_out_with_its_strings(backend):
     assert goyaml.misread(out, [{"items": [SOURCE, {}, derived, other]}]) == []
 
 
-def test_an_item_sharing_an_anchor_with_an_edited_one_keeps_its_strings(backend):
+def test_an_item_sharing_an_anchor_with_an_edited_one_keeps_its_strings():
     """An item tied to the edited Workspace by an anchor is written out whole, with the Workspace."""
     labels = {f"l{i}": s for i, s in enumerate(SOME)}
     text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
@@ -203,13 +203,13 @@ BANG = ("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: w\n"
     ("a: !<!> on\n", {"a": "on"}), ("a: !!str 1\n", {"a": "1"}), ("a: true # wow !\n", {"a": True}),
     ("a: \"! true\"\n", {"a": "! true"}), ("a: x! y\n", {"a": "x! y"}),
 ])
-def test_a_non_specific_tag_makes_a_string(backend, text, want):
+def test_a_non_specific_tag_makes_a_string(text, want):
     assert yamlio.load(text) == want
     assert yamlio.construct(yamlio.compose(text)) == want
     assert goyaml.read_all(text) == [want]  # go-yaml v2's reading (kubectl's too: tests/e2e)
 
 
-def test_the_opt_in_annotation_tagged_bang_is_the_string_true(backend):
+def test_the_opt_in_annotation_tagged_bang_is_the_string_true():
     """`! true` is "true" to go-yaml and the API server: the Workspace opts in (it was SD102, a boolean)."""
     code, out, err = run(["render", "-"], BANG)
     assert code == 0, err

@@ -1,27 +1,12 @@
 from __future__ import annotations
 
-import backends  # noqa: E402
-
 import pytest
 import yaml
 
-from backends import BACKENDS
 from krm_fn.domain import inference_config
-from krm_fn.text import textedit, yamlio
+from krm_fn.text import textedit
 from krm_fn.domain.inference_config import (DATA_KEY, InferenceConfigError, Inspection, inspect, kaito_problem,
     with_speculative_config)
-
-
-@pytest.fixture(autouse=True, params=BACKENDS)
-def loader(request):
-    """Every test runs with libyaml and with pure PyYAML (yamlio's one backend switch): their marks must
-    agree with our edits. The fixture gives the matching PyYAML loader, to read results with."""
-    before = backends.backend()
-    backends.set_backend(request.param)
-    try:
-        yield yaml.CSafeLoader if request.param == "c" else yaml.SafeLoader
-    finally:
-        backends.set_backend(before)
 
 
 J = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -121,10 +106,10 @@ def _cases(table):
 
 
 @pytest.mark.parametrize("text, want", _cases(TEXT_EDITS) + _cases(FALLBACKS))
-def test_with_speculative_config(text, want, loader):
+def test_with_speculative_config(text, want):
     got = with_speculative_config(text, J)
     assert got == want
-    assert yaml.load(got.lstrip("\ufeff"), Loader=loader)["vllm"]["speculative-config"] == J
+    assert yaml.load(got.lstrip("\ufeff"), Loader=yaml.CSafeLoader)["vllm"]["speculative-config"] == J
     # Idempotent: the second run replaces the value with itself.
     assert with_speculative_config(got, J) == got
 
@@ -135,9 +120,9 @@ def test_text_edits_never_take_the_fallback(text, _, monkeypatch):
     with_speculative_config(text, J)
 
 
-def test_tabs_as_separators(loader):
+def test_tabs_as_separators():
     # libyaml and KAITO's webhook (yaml.v2) accept tabs after `:`; KAITO's inference server reads the file
-    # with yaml.safe_load (pure PyYAML), which does not: refused with either backend, in the same place
+    # with yaml.safe_load (pure PyYAML), which does not: the function refuses it, naming the place
     # (issue 19 class 7: with libyaml the edit went through, and the pod would fail at start).
     text = "vllm:\t# flags\n  a:\t1\t# t\n"
     with pytest.raises(yaml.YAMLError):
@@ -153,7 +138,7 @@ def test_tabs_as_separators(loader):
     "vllm:\n  max-model-len: 4096\t\n",          # after the value
     "vllm: {max-model-len:\t4096}\n",             # in a flow mapping
 ])
-def test_a_tab_the_inference_server_refuses_is_sd125_with_either_backend(text, loader):
+def test_a_tab_the_inference_server_refuses_is_sd125(text):
     from krm_fn.checks.inference_configmap import problem
     with pytest.raises(yaml.YAMLError):
         yaml.safe_load(text)  # KAITO's inference server: inference_api.py, KaitoConfig.from_yaml
@@ -162,9 +147,9 @@ def test_a_tab_the_inference_server_refuses_is_sd125_with_either_backend(text, l
     assert "yaml.safe_load" in found.message
 
 
-def test_a_tab_in_a_block_scalars_indentation_is_what_the_webhook_refuses(loader):
-    # The other way round: pure PyYAML reads `\t--x` as the block's text, yaml.v2 (libyaml's rules)
-    # refuses a tab where the block's indentation spaces are still being counted.
+def test_a_tab_in_a_block_scalars_indentation_is_what_the_webhook_refuses():
+    # The other way round: yaml.safe_load (pure PyYAML) reads `\t--x` as the block's text, yaml.v2
+    # (libyaml's rules) refuses a tab where the block's indentation spaces are still being counted.
     text = "vllm:\n  served-model-name: |\n     \tx\n"
     assert yaml.safe_load(text) == {"vllm": {"served-model-name": "\tx\n"}}
     from krm_fn.checks.inference_configmap import problem

@@ -1,13 +1,11 @@
 """The promises of docs/guarantees.md "What it promises", checked on every fixture and on a few thousand seeded
-mutations of them, in KRM mode and `render`, on both YAML backends (issue 10).
+mutations of them, in KRM mode and `render` (issue 10).
 
 The oracle and the mutations are tests/fuzz.py (`python tests/fuzz.py` is the long pass). Everything here
 is deterministic: fixed seeds, fixed counts. Mutation classes that still find a failure another branch is
 fixing are listed in HELD_BACK with the issue's failure number; enable them when it lands.
 """
 from __future__ import annotations
-
-import backends  # noqa: E402
 
 import os
 import re
@@ -18,7 +16,6 @@ import sys
 import pytest
 
 import fuzz
-from backends import BACKENDS
 
 # Mutation classes the seeded CI pass leaves out for now: issue 10's failure number and what it finds.
 # tests/fuzz_findings.md has a tiny input for each.
@@ -27,9 +24,9 @@ HELD_BACK: dict[str, str] = {}
 HELD_BACK_SEEDS: dict[tuple[str, str], str] = {}
 CI_CLASSES = [c for c in fuzz.MUTATIONS if c not in HELD_BACK]
 # The suite's seeded pass: PER_SEED input of every seed (a fixture in one mode; about 440 in all), each in that
-# mode on one backend (alternating), each checked with a second run for the fixpoint. Input k of a seed is
-# drawn from its own name (fuzz.fuzz_each), in one of CHUNKS shares chosen by its name: a new fixture adds its
-# own inputs and changes no other fixture's. The deep pass (--deep, .ci/run) draws about DEEP_BUDGET, the
+# mode, each checked with a second run for the fixpoint. Input k of a seed is drawn from its own name
+# (fuzz.fuzz_each), in one of CHUNKS shares chosen by its name: a new fixture adds its own inputs and changes
+# no other fixture's. The deep pass (--deep, .ci/run) draws about DEEP_BUDGET, the
 # first PER_SEED of each seed's inputs included (fuzz_each draws each seed's inputs in order from its name).
 CHUNKS, PER_SEED, DEEP_BUDGET = 4, 1, 2000
 DEEP_PER_SEED = max(PER_SEED + 1, DEEP_BUDGET // len(fuzz.seeds()))
@@ -47,43 +44,23 @@ def test_held_back_classes_exist() -> None:
     assert len(CI_CLASSES) >= 12, CI_CLASSES
 
 
-def _fixture_backend(s: fuzz.Seed) -> str:
-    """The backend the suite runs a fixture on: the other one than its first seeded mutant's (fuzz_each)."""
-    return BACKENDS[(fuzz.share_of(s, len(BACKENDS)) + 1) % len(BACKENDS)]
-
-
 @pytest.mark.parametrize("mode", ["krm", "render"])
 def test_every_fixture_keeps_the_promises(mode: str) -> None:
     """Every fixture, in each mode."""
-    _fixtures_keep_the_promises(mode, lambda s: [_fixture_backend(s)])
-
-
-def _fixtures_keep_the_promises(mode: str, backends_of) -> None:
-    from krm_fn.text import yamlio
-    before = backends.backend()
     broken = []
-    try:
-        for s in _seeds(mode):
-            for backend in backends_of(s):
-                backends.set_backend(backend)
-                if v := fuzz.violations(mode, s.data, s.env):
-                    broken.append(f"{s.name} [{backend}]: {'; '.join(v)}")
-    finally:
-        backends.set_backend(before)
+    for s in _seeds(mode):
+        if v := fuzz.violations(mode, s.data, s.env):
+            broken.append(f"{s.name}: {'; '.join(v)}")
     assert not broken, "\n".join(broken)
 
 
-def test_the_suites_pass_sees_every_class_mode_and_backend() -> None:
-    """The suite's smaller pass still draws every mutation class, and every fixture runs on each backend in
-    each mode (itself on one, its first mutant on the other), as in the deep pass."""
-    drawn, pairs = set(), set()
+def test_the_suites_pass_sees_every_class() -> None:
+    """The suite's smaller pass still draws every mutation class, as the deep pass does."""
+    drawn = set()
     for s in _seeds("krm") + _seeds("render"):
         for k in range(PER_SEED):
             drawn.update(fuzz.mutate(fuzz.stable_rng(1000, s.mode, s.name, k), s.data, CI_CLASSES)[1])
-            pairs.add((s.name, s.mode, BACKENDS[(k + fuzz.share_of(s, len(BACKENDS))) % len(BACKENDS)]))
-        pairs.add((s.name, s.mode, _fixture_backend(s)))
     assert drawn == set(CI_CLASSES), set(CI_CLASSES) - drawn
-    assert len(pairs) == len(BACKENDS) * len(_seeds("krm") + _seeds("render"))
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -98,7 +75,7 @@ def test_deep_seeded_mutations_keep_the_promises(chunk: int) -> None:
 
 
 def _mutations_keep_the_promises(chunk: int, per_seed: int) -> None:
-    found = fuzz.fuzz_each(per_seed, seed=1000, classes=CI_CLASSES, modes=["krm", "render"], backends=BACKENDS,
+    found = fuzz.fuzz_each(per_seed, seed=1000, classes=CI_CLASSES, modes=["krm", "render"],
                            share=(chunk, CHUNKS), skip=frozenset(HELD_BACK_SEEDS))
     assert not found, "\n".join(f.line() + "\n  input: " + repr(f.data[:400]) for f in found[:10])
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < MAX_RSS_KIB
@@ -117,8 +94,7 @@ def test_a_new_fixture_changes_no_other_fixtures_mutants(monkeypatch: pytest.Mon
         monkeypatch.setattr(fuzz, "violations", lambda mode, data, env=None, fixpoint=True:
                             seen.update([(mode, data)]) or [])
         for chunk in range(CHUNKS):
-            fuzz.fuzz_each(3, seed=1000, classes=CI_CLASSES, modes=["krm", "render"], backends=BACKENDS,
-                           share=(chunk, CHUNKS))
+            fuzz.fuzz_each(3, seed=1000, classes=CI_CLASSES, modes=["krm", "render"], share=(chunk, CHUNKS))
         return seen
 
     before, after = inputs(pool), inputs(pool + [new])
@@ -135,8 +111,8 @@ WRONG_TYPE_SEEDS = ["quickstart-workspace", "quickstart-inferenceset", "quicksta
 @pytest.mark.parametrize("case", WRONG_TYPE_SEEDS)
 def test_wrong_type_at_every_read_field(case: str) -> None:
     """Every field the function reads, in every document of the fixture, set to one of a list, a number and
-    null (field by field in turn: each value at a third of them; about 200 inputs in all; KRM mode, the
-    backends alternating): the promises hold for each. The deep pass gives every field all three."""
+    null (field by field in turn: each value at a third of them; about 200 inputs in all; KRM mode): the
+    promises hold for each. The deep pass gives every field all three."""
     _wrong_type_at_every_read_field(case, each=1)
 
 
@@ -148,21 +124,14 @@ def test_deep_wrong_type_at_every_read_field(case: str) -> None:
 
 
 def _wrong_type_at_every_read_field(case: str, each: int | None) -> None:
-    import itertools
-    from krm_fn.text import yamlio
     seed = next(s for s in fuzz.seeds() if s.mode == "krm" and s.name == case)
     variants = fuzz.wrong_type_variants(seed.data, ([], 12, None), each)
     assert len(variants) > 10, len(variants)
-    before = backends.backend()
     broken = []
-    try:
-        for (where, data), backend in zip(variants, itertools.cycle(BACKENDS)):
-            backends.set_backend(backend)
-            problems = fuzz.violations("krm", data, seed.env)
-            if problems:
-                broken.append(f"{where} [{backend}]: {'; '.join(problems)}")
-    finally:
-        backends.set_backend(before)
+    for where, data in variants:
+        problems = fuzz.violations("krm", data, seed.env)
+        if problems:
+            broken.append(f"{where}: {'; '.join(problems)}")
     assert not broken, "\n".join(broken[:20])
 
 
@@ -286,7 +255,6 @@ def test_real_process_under_limits(mode: str, name: str, data: bytes) -> None:
             assert len([d for d in docs if d is not None]) == 1
 
 
-
 # --- every mention of a retired object is found (issue #19, class 2) --------------------------------------
 
 # Every form of tests/mentions.py twice, each time in a place drawn from the case's number.
@@ -299,32 +267,25 @@ def test_every_mention_of_a_retired_object_is_found(n: int) -> None:
     spells a string and one of the places it could be meant (tests/mentions.py, from `n`): the
     ConfigMap stays, in KRM mode and `render`, and SD331 names the object. Its control, the same spelling
     of a name one character off, keeps nothing: the ConfigMap goes (the oracle is not "keep everything")."""
-    import itertools
     import mentions
-    from krm_fn.text import yamlio
     from runner import run
-    before = backends.backend()
-    backends.set_backend(next(itertools.islice(itertools.cycle(BACKENDS), n, None)))
-    try:
-        for name in (mentions.NAME, mentions.OTHER):
-            c = mentions.case(n, fuzz.stable_rng("mentions", n), name)
-            first = run([], mentions.step1(c))
-            assert first.code == 0 and f"name: {mentions.NAME}\n" in first.out, (c.label, first.err)
-            text = mentions.step2(c, first.out)
-            r = run([], text)
-            assert r.code == 0, (c.label, r.err)
-            kept = [i for i in r.items if i.get("kind") == "ConfigMap" and i["metadata"]["name"] == mentions.NAME]
-            assert bool(kept) is (name == mentions.NAME), (c.label, name, text)
-            rendered = run(["render", "-"], text)
-            assert rendered.code == 0, (c.label, rendered.err)
-            assert any(d.get("kind") == "ConfigMap" and d["metadata"]["name"] == mentions.NAME
-                       for d in rendered.docs if d) is (name == mentions.NAME), (c.label, "render", text)
-            if name == mentions.NAME:
-                assert any(x["tags"]["id"] == "SD331" and '"user" mentions it at ' in x["message"]
-                           for x in r.results), (c.label, r.results)
-            assert fuzz.violations("krm", text.encode()) == [], (c.label, text)
-    finally:
-        backends.set_backend(before)
+    for name in (mentions.NAME, mentions.OTHER):
+        c = mentions.case(n, fuzz.stable_rng("mentions", n), name)
+        first = run([], mentions.step1(c))
+        assert first.code == 0 and f"name: {mentions.NAME}\n" in first.out, (c.label, first.err)
+        text = mentions.step2(c, first.out)
+        r = run([], text)
+        assert r.code == 0, (c.label, r.err)
+        kept = [i for i in r.items if i.get("kind") == "ConfigMap" and i["metadata"]["name"] == mentions.NAME]
+        assert bool(kept) is (name == mentions.NAME), (c.label, name, text)
+        rendered = run(["render", "-"], text)
+        assert rendered.code == 0, (c.label, rendered.err)
+        assert any(d.get("kind") == "ConfigMap" and d["metadata"]["name"] == mentions.NAME
+                   for d in rendered.docs if d) is (name == mentions.NAME), (c.label, "render", text)
+        if name == mentions.NAME:
+            assert any(x["tags"]["id"] == "SD331" and '"user" mentions it at ' in x["message"]
+                       for x in r.results), (c.label, r.results)
+        assert fuzz.violations("krm", text.encode()) == [], (c.label, text)
 
 
 def test_the_mention_cases_cover_every_form_and_place() -> None:

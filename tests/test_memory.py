@@ -11,8 +11,6 @@ worst case per byte: the per-item cost is fixed); the deep pass (--deep) runs th
 """
 from __future__ import annotations
 
-import backends  # noqa: E402
-
 import json
 import os
 import subprocess
@@ -21,11 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn.text import yamlio
-
-pytestmark = [pytest.mark.memory,
-              pytest.mark.skipif(False, reason="the bound holds where PyYAML has libyaml (the image's); "
-                                 "the pure-Python fallback reads every input with the full reader")]
+pytestmark = pytest.mark.memory
 
 MIB = 1 << 20
 BASE, PER_BYTE = 64 * MIB, 20

@@ -153,7 +153,7 @@ def test_an_object_with_neither_apiversion_nor_kind(tmp_path):
                   "it has neither apiVersion nor kind [SD006]\n"
 
 
-def test_yaml_syntax_error_keeps_the_parsers_context(tmp_path, backend):
+def test_yaml_syntax_error_keeps_the_parsers_context(tmp_path):
     text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 'unterminated\n  b: c\n"
     (tmp_path / "bad.yaml").write_text(text)
     code, out, err = run(["render", str(tmp_path)])

@@ -37,7 +37,7 @@ def test_fail(configmap: dict, expected: tuple) -> None:
 
 
 def test_fail_not_yaml() -> None:
-    """The parser's own words differ between libyaml and pure PyYAML: the message's frame and the id do not."""
+    """The parser's own words (libyaml's) inside the message's frame, which is checked here with the id."""
     message, field, id, *_ = inference_configmap.problem({"data": {"inference_config.yaml": "vllm: [\n"}})
     assert message.startswith("Failed to parse inference_config.yaml: not valid YAML: ")
     assert message.endswith("(line 2, column 1)") and (field, id) == (DATA, "SD125")

@@ -25,7 +25,7 @@ ANCHORED = (RL + "- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:
             "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc\n    labels: *lbl\n")
 
 
-def test_anchors_shared_across_items_never_dangle(backend) -> None:
+def test_anchors_shared_across_items_never_dangle() -> None:
     r = run([], ANCHORED)
     assert r.code == 0, r.err
     # parsing would fail with "found undefined alias" if the anchor's item were cut
@@ -33,13 +33,13 @@ def test_anchors_shared_across_items_never_dangle(backend) -> None:
     assert "*lbl" not in r.out and "&lbl" not in r.out  # the whole list re-emitted, aliases expanded
 
 
-def test_anchors_shared_across_items_untouched_are_kept_as_written(backend) -> None:
+def test_anchors_shared_across_items_untouched_are_kept_as_written() -> None:
     text = ANCHORED.replace('"true"', '"false"')
     code, out, _ = run([], text)
     assert (code, out) == (0, text)
 
 
-def test_render_splits_a_list_whose_items_share_anchors_into_standalone_documents(backend, tmp_path: Path) -> None:
+def test_render_splits_a_list_whose_items_share_anchors_into_standalone_documents(tmp_path: Path) -> None:
     (tmp_path / "list.yaml").write_text(
         "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n"
         "    labels: &l {x: y}\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\n    labels: *l\n")
@@ -94,7 +94,7 @@ def _root_keys(out: str) -> list[str]:
 
 
 @pytest.mark.parametrize("text, want", ENVELOPES.values(), ids=ENVELOPES.keys())
-def test_anchors_in_the_envelope_never_dangle_nor_move(backend, text, want) -> None:
+def test_anchors_in_the_envelope_never_dangle_nor_move(text, want) -> None:
     import fuzz
     r = run([], text)
     assert r.code == 0, r.err
@@ -118,7 +118,7 @@ def test_anchors_in_the_envelope_never_dangle_nor_move(backend, text, want) -> N
     assert fuzz.without_results(again.out) == fuzz.without_results(r.out)
 
 
-def test_items_written_out_whole_keep_an_unreadable_one_as_one_item(backend) -> None:
+def test_items_written_out_whole_keep_an_unreadable_one_as_one_item() -> None:
     """Items tied by anchors and changed are written out whole; an untouched one YAML gives no data (a
     custom tag) keeps its own lines, moved under its dash: one item, not a null entry and a list."""
     text = ANCHORED + "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: t\n    annotations: {x: !custom y}\n  spec:\n"
@@ -132,7 +132,7 @@ def test_items_written_out_whole_keep_an_unreadable_one_as_one_item(backend) -> 
     assert "    annotations: {x: !custom y}\n  spec:\n" in r.out
 
 
-def test_a_function_config_aliasing_the_old_results_it_cannot_read_is_its_error_alone(backend) -> None:
+def test_a_function_config_aliasing_the_old_results_it_cannot_read_is_its_error_alone() -> None:
     """The functionConfig is an alias of the old results and cannot be read: its error, exit 1, and no
     ResourceList (it could only be written out whole, expanded, which it cannot be): never an internal error
     nor a list with a dangling alias."""

@@ -24,7 +24,7 @@ REGIONS = [
 
 
 @pytest.mark.parametrize("items, regions, columns", [c[1:] for c in REGIONS], ids=[c[0] for c in REGIONS])
-def test_item_regions(backend, items, regions, columns):
+def test_item_regions(items, regions, columns):
     rl = reader.read_resource_list((ENVELOPE + items).encode())
     assert [it.region for it in rl.items] == regions
     assert [it.column for it in rl.items] == columns
@@ -41,7 +41,7 @@ DOCUMENTS = [
 
 
 @pytest.mark.parametrize("text, expected", [c[1:] for c in DOCUMENTS], ids=[c[0] for c in DOCUMENTS])
-def test_documents_of_a_file_own_their_comments(backend, text, expected):
+def test_documents_of_a_file_own_their_comments(text, expected):
     stream = reader.read_stream([("f.yaml", text.encode())])
     got = [(it.region, text[it.head:it.tail]) for it in stream.items]
     assert got == expected
@@ -83,14 +83,14 @@ NODE_ENDS = [
 
 
 @pytest.mark.parametrize("text, path, upto", [c[1:] for c in NODE_ENDS], ids=[c[0] for c in NODE_ENDS])
-def test_node_end(backend, text, path, upto):
+def test_node_end(text, path, upto):
     node = yamlio.compose(text)
     for key in path:
         node = yamlio.child(node, key)
     assert text[:yamlio.node_end(node, text)] == upto
 
 
-def test_child_and_scalar_read_strings_only(backend):
+def test_child_and_scalar_read_strings_only():
     node = yamlio.compose("a: x\nb: 1\nc: 'q'\nd: ~\n")
     assert [yamlio.scalar(yamlio.child(node, k)) for k in "abcde"] == ["x", None, "q", None, None]
     assert yamlio.is_null(yamlio.child(node, "d")) and not yamlio.is_null(yamlio.child(node, "a"))

@@ -31,13 +31,13 @@ CASES = [(value, keep, patched) for value in VALUES for keep in (True, False) fo
 @pytest.mark.parametrize("value, keep, patched", CASES,
                          ids=[f"{v.split(chr(10))[0]}-{'keep' if k else 'all'}-{'patched' if p else 'as-is'}"
                               for v, k, p in CASES])
-def test_orchestrator_annotations_go_whatever_their_value(backend, value, keep, patched):
+def test_orchestrator_annotations_go_whatever_their_value(value, keep, patched):
     stream = reader.read_stream([("f.yaml", doc(value, keep).encode())])
     change = Changes({0: (PATCH,)} if patched else {}, (), frozenset())
     assert writer.write_stream(stream, change) == expected(keep, patched)
 
 
-def test_flow_style_annotations_with_a_list_value(backend):
+def test_flow_style_annotations_with_a_list_value():
     """Flow style: no lines to cut, the ops remove them (the path the Workspace took)."""
     text = "kind: A\nmetadata: {name: a, annotations: {internal.config.kubernetes.io/path: [x], keep: y}}\n"
     stream = reader.read_stream([("f.yaml", text.encode())])

@@ -10,8 +10,6 @@ these tabs (tests/test_inference_config.py).
 """
 from __future__ import annotations
 
-import backends  # noqa: E402
-
 import json
 import random
 import shutil
@@ -21,7 +19,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from backends import BACKENDS
 from krm_fn.text import yamlio
 
 HEAD = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
@@ -57,7 +54,7 @@ def _read(text: str) -> tuple[str, dict] | None:
 
 
 @pytest.mark.parametrize("name, text, want", CASES, ids=[c[0] for c in CASES])
-def test_a_tab_is_read_as_go_yaml_reads_it(name, text, want, backend):
+def test_a_tab_is_read_as_go_yaml_reads_it(name, text, want):
     assert _read(text) == want
 
 

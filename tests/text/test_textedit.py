@@ -90,14 +90,14 @@ BLOCK_CASES = [
 
 @pytest.mark.parametrize("source, ops, expected", [c[1:] for c in BLOCK_CASES],
                          ids=[c[0] for c in BLOCK_CASES])
-def test_block_edit_exact_text(backend, source, ops, expected):
+def test_block_edit_exact_text(source, ops, expected):
     assert edit(source, ops) == expected
     # edit_item takes the text edit (it verifies), and the result means what jsonpatch means.
     assert edit_item(item_of(source), ops) == expected
     assert yaml.safe_load(expected) == jsonpatch.apply_patch(yaml.safe_load(source), ops)
 
 
-def test_edit_inside_an_indented_item_of_a_resource_list(backend):
+def test_edit_inside_an_indented_item_of_a_resource_list():
     text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
             "  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a # c\n"
             "  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: b\n")
@@ -111,7 +111,7 @@ AMBIGUOUS = ["true", "on", "010", "1.10", "null", "yes", "~", "0x1F", "1:20"]
 
 
 @pytest.mark.parametrize("value", AMBIGUOUS)
-def test_yaml11_ambiguous_strings_are_quoted(backend, value):
+def test_yaml11_ambiguous_strings_are_quoted(value):
     src = "data:\n  old: plain\n"
     cases = [
         ([rep("/data/old", value)], f'data:\n  old: "{value}"\n'),
@@ -130,7 +130,7 @@ def test_yaml11_ambiguous_strings_are_quoted(backend, value):
 
 @pytest.mark.parametrize("value, text", [("plain", "plain"), ("with space", "with space"),
                                          ("é😀", "é😀"), ("", '""'), ("a: b", "'a: b'")])
-def test_unambiguous_new_strings(backend, value, text):
+def test_unambiguous_new_strings(value, text):
     assert edit("data:\n  old: x\n", [rep("/data/old", value)]) == f"data:\n  old: {text}\n"
 
 
@@ -162,7 +162,7 @@ FLOW_EDITS = [
 
 
 @pytest.mark.parametrize("source, ops, expected", [c[1:] for c in FLOW_EDITS], ids=[c[0] for c in FLOW_EDITS])
-def test_flow_layouts_are_edited_in_flow_syntax(backend, source, ops, expected):
+def test_flow_layouts_are_edited_in_flow_syntax(source, ops, expected):
     assert edit(source, ops) == expected
     assert edit_item(item_of(source), ops) == expected
     assert yaml.safe_load(expected) == jsonpatch.apply_patch(yaml.safe_load(source), ops)
@@ -182,7 +182,7 @@ FLOW_CASES = [
 
 @pytest.mark.parametrize("source, ops, expected", [c[1:] for c in FLOW_CASES],
                          ids=[c[0] for c in FLOW_CASES])
-def test_unsupported_layouts_fall_back_to_whole_item(backend, source, ops, expected):
+def test_unsupported_layouts_fall_back_to_whole_item(source, ops, expected):
     with pytest.raises(Unsupported):
         edit(source, ops)
     out = edit_item(item_of(source), ops)
@@ -191,7 +191,7 @@ def test_unsupported_layouts_fall_back_to_whole_item(backend, source, ops, expec
     assert "{" not in out.replace("{}", "")  # block style
 
 
-def test_reparse_check_rejects_a_wrong_edit(backend, monkeypatch):
+def test_reparse_check_rejects_a_wrong_edit(monkeypatch):
     src = "metadata:\n  name: a # keep\n"
     ops = [rep("/metadata/name", "b")]
     assert edit_item(item_of(src), ops) == "metadata:\n  name: b # keep\n"
@@ -201,7 +201,7 @@ def test_reparse_check_rejects_a_wrong_edit(backend, monkeypatch):
     assert edit_item(item_of(src), ops) == "metadata:\n  name: b\n"  # re-emitted whole: comment gone
 
 
-def test_reparse_check_rejects_an_edit_that_breaks_yaml(backend, monkeypatch):
+def test_reparse_check_rejects_an_edit_that_breaks_yaml(monkeypatch):
     src = "metadata:\n  name: a\n  namespace: n\n"
     ops = [add("/metadata/labels", {"x": "y"})]
     monkeypatch.setattr(textedit, "_block", lambda value, indent: "\n x: y\n  - broken")
@@ -211,7 +211,7 @@ def test_reparse_check_rejects_an_edit_that_breaks_yaml(backend, monkeypatch):
     assert edit_item(item_of(src), ops) == 'metadata:\n  name: a\n  namespace: "n"\n  labels:\n    x: "y"\n'
 
 
-def test_fallback_keeps_the_item_column_and_trailing_newline(backend):
+def test_fallback_keeps_the_item_column_and_trailing_newline():
     text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
             "  - apiVersion: v1\n    kind: ConfigMap\n    data: |\n      x\n    metadata: {name: a}\n")
     rl = reader.read_resource_list(text.encode())
@@ -229,6 +229,6 @@ def test_fallback_keeps_the_item_column_and_trailing_newline(backend):
     ("a: 1\n", [{"op": "replace", "path": "", "value": {}}], "whole-document"),
 ], ids=["move", "remove-missing", "missing-parent", "empty-item", "empty-seq-entry", "sequence-parent",
         "whole-doc"])
-def test_apply_text_edits_refuses(backend, source, ops, why):
+def test_apply_text_edits_refuses(source, ops, why):
     with pytest.raises(Unsupported, match=why):
         edit(source, ops)

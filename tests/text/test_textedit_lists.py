@@ -190,7 +190,7 @@ EDITS = [
 
 
 @pytest.mark.parametrize("source, ops, expected", [c[1:] for c in EDITS], ids=[c[0] for c in EDITS])
-def test_list_ops_as_text_edits(backend, source, ops, expected):
+def test_list_ops_as_text_edits(source, ops, expected):
     assert edit(source, ops) == expected
     assert edit_item(item_of(source), ops) == expected  # it verifies: no fallback
     assert same(yaml.safe_load(expected), jsonpatch.apply_patch(yaml.safe_load(source), ops))
@@ -205,7 +205,7 @@ def test_list_ops_as_text_edits(backend, source, ops, expected):
      "- kind: D\n  args:\n  - |\n    a\n    vllm serve m" + SH + "\n  - x\n"),
     ("- kind: D\n  args:\n  - a\n  - b\n", [rm("/args/0")], "- kind: D\n  args:\n  - b\n"),
 ], ids=["append", "script", "remove"])
-def test_line_breaks_are_kept(backend, nl, items, ops, expected):
+def test_line_breaks_are_kept(nl, items, ops, expected):
     assert through_the_writer(items, ops, nl) == (RL + expected).replace("\n", nl)
 
 
@@ -236,7 +236,7 @@ REFUSED = [
 
 
 @pytest.mark.parametrize("source, ops, why", [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED])
-def test_refused_layouts_fall_back_safely(backend, source, ops, why):
+def test_refused_layouts_fall_back_safely(source, ops, why):
     with pytest.raises(Unsupported, match=why):
         edit(source, ops)
     out = edit_item(item_of(source), ops)
@@ -300,7 +300,7 @@ def _run_plan(text: str, nl: str) -> str:
 
 @pytest.mark.parametrize("layout", list(CONTAINERS))
 @pytest.mark.parametrize("nl", ["\n", "\r\n"])
-def test_enable_rerun_disable_byte_for_byte(backend, layout, nl):
+def test_enable_rerun_disable_byte_for_byte(layout, nl):
     container, before, after = CONTAINERS[layout]
     source = DEPLOYMENT.replace("{container}", container.rstrip("\n"))
     expected = source.replace(before, after, 1).replace(*RECORD_LINE)
@@ -319,7 +319,7 @@ def test_the_recorded_json_is_the_injected_json():
     assert {json.dumps(op["value"]) for op in ops} == {json.dumps(ARG), json.dumps({RECORD: J})}
 
 
-def test_render_edits_a_document_of_a_multi_document_file(backend):
+def test_render_edits_a_document_of_a_multi_document_file():
     """`render`: the Deployment is one document among others (a byte-order mark, a comment before it, CRLF,
     no final line break): its flow lists and flow annotations are edited in flow syntax, the rest stays."""
     dep = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: q\n"
@@ -352,7 +352,7 @@ KSERVE = """\
 """
 
 
-def test_kserve_args_created_and_taken_away_byte_for_byte(backend):
+def test_kserve_args_created_and_taken_away_byte_for_byte():
     """KServe's Hugging Face runtime without `args`: the function creates the list for its argument, the
     record goes into the predictor's annotations, and disabling takes both away again."""
     enabled = _run_plan(KSERVE, "\n")
@@ -419,7 +419,7 @@ def _random_container(rnd) -> dict:
 
 
 @pytest.mark.parametrize("seed", range(2))  # 40 seeds pass too; two keep the suite quick
-def test_random_layouts_are_edited_in_place_and_restored(backend, seed):
+def test_random_layouts_are_edited_in_place_and_restored(seed):
     rnd = random.Random(seed)
     edited = 0
     for _ in range(60):
@@ -473,7 +473,7 @@ LWS = """\
 """
 
 
-def test_leader_worker_set_script_over_two_lines_byte_for_byte(backend):
+def test_leader_worker_set_script_over_two_lines_byte_for_byte():
     """The leader's script, double-quoted over two lines, gets the argument on its vLLM line; disabling
     takes exactly that out again (the worker runs Ray only and is left alone)."""
     enabled = _run_plan(LWS, "\n")

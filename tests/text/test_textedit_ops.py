@@ -56,7 +56,7 @@ DOCUMENTS = [
 
 
 @pytest.mark.parametrize("text, ops, quote, expected", [c[1:] for c in DOCUMENTS], ids=[c[0] for c in DOCUMENTS])
-def test_ops_on_an_embedded_document(backend, text, ops, quote, expected):
+def test_ops_on_an_embedded_document(text, ops, quote, expected):
     got = edit_document(text, ops, quote)
     assert got == expected
     body = got.removeprefix("\ufeff")
@@ -66,7 +66,7 @@ def test_ops_on_an_embedded_document(backend, text, ops, quote, expected):
 @pytest.mark.parametrize("text, ops, quote, expected",
                          [c[1:] for c in DOCUMENTS if not c[0].endswith("-emitted")],
                          ids=[c[0] for c in DOCUMENTS if not c[0].endswith("-emitted")])
-def test_text_edits_verify_without_the_emitter(backend, monkeypatch, text, ops, quote, expected):
+def test_text_edits_verify_without_the_emitter(monkeypatch, text, ops, quote, expected):
     monkeypatch.setattr(textedit, "emit_document", lambda data: pytest.fail("emitted whole"))
     assert edit_document(text, ops, quote) == expected
 
@@ -94,7 +94,7 @@ ITEMS = [
 
 
 @pytest.mark.parametrize("items, index, ops, expected", [c[1:] for c in ITEMS], ids=[c[0] for c in ITEMS])
-def test_ops_on_an_item_region(backend, items, index, ops, expected):
+def test_ops_on_an_item_region(items, index, ops, expected):
     rl = reader.read_resource_list((ENVELOPE + items).encode())
     item = rl.items[index]
     got = edit_item(item, ops)
@@ -132,9 +132,9 @@ def test_apply_ops_move_leaves_the_data_alone():
     assert data == {"a": {"b": 1}, "c": {}}
 
 
-def test_positions_that_disagree_with_the_text_are_refused(backend):
-    """libyaml does not count a byte-order mark inside a text (pure PyYAML does): every mark after one is
-    off by one. An edit at such positions is refused before it is made."""
+def test_positions_that_disagree_with_the_text_are_refused():
+    """libyaml does not count a byte-order mark inside a text: every mark after one is off by one. An edit at
+    such positions is refused before it is made."""
     from krm_fn.text.textedit import Unsupported, apply_text_edits
     text = "vllm:\n  a: 1\n"
     shifted = yamlio.compose(" " + text.replace("\n  ", "\n   "))  # the same document, one column to the right

@@ -46,12 +46,12 @@ SPLICES = [
 
 
 @pytest.mark.parametrize("text, change, expected", [c[1:] for c in SPLICES], ids=[c[0] for c in SPLICES])
-def test_resource_list_splices(backend, text, change, expected):
+def test_resource_list_splices(text, change, expected):
     rl = reader.read_resource_list(text.encode())
     assert writer.write_resource_list(rl, change, []) == expected
 
 
-def test_results_replace_stale_ones_and_keep_the_indentation(backend):
+def test_results_replace_stale_ones_and_keep_the_indentation():
     text = HEAD + A + "results:\n- message: old\n"
     rl = reader.read_resource_list(text.encode())
     out = writer.write_resource_list(rl, changes(), [Result(Severity.INFO, "new finding")])
@@ -72,6 +72,6 @@ STREAMS = [
 
 
 @pytest.mark.parametrize("text, change, expected", [c[1:] for c in STREAMS], ids=[c[0] for c in STREAMS])
-def test_stream_documents(backend, text, change, expected):
+def test_stream_documents(text, change, expected):
     stream = reader.read_stream([("f.yaml", text.encode())])
     assert writer.write_stream(stream, change) == expected
