@@ -99,7 +99,7 @@ def run(mode: str, data: bytes, env: dict[str, str] | None = None, limit: float 
     signal.setitimer(signal.ITIMER_PROF, limit)
     start = time.perf_counter()
     try:
-        r = runner.run(argv, data, env, compare=False)  # timed: one run, not the fast/full pair
+        r = runner.run(argv, data, env)
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, old)

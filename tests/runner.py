@@ -45,11 +45,8 @@ class Run(NamedTuple):
         return list(yaml.safe_load_all(self.out))
 
 
-def run(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, str] | None = None,
-        compare: bool = True) -> Run:
-    """One run of `kaito-specdec ARGV` with `stdin` (text is sent as UTF-8) and exactly the environment `env`.
-
-    `compare` is accepted for the callers that still pass it; there is one way to read."""
+def run(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, str] | None = None) -> Run:
+    """One run of `kaito-specdec ARGV` with `stdin` (text is sent as UTF-8) and exactly the environment `env`."""
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     return _once(argv, data, env)
 

@@ -126,12 +126,12 @@ def _after_colon(text: str, key_node: yaml.Node) -> int:
 
 
 def _key_at(text: str, key_node: yaml.Node) -> bool:
-    """The key's text is where its marks say: libyaml does not count a byte-order mark inside the text
-    (pure PyYAML does), and every position after one would be off."""
+    """The key's text is where its marks say (libyaml does not count a byte-order mark inside the text,
+    and every position after one would be off)."""
     if not isinstance(key_node, yaml.ScalarNode):
         return True
     span = text[key_node.start_mark.index:key_node.end_mark.index]
-    # Plain keys have style None in pure PyYAML and "" in libyaml.
+    # Plain keys have the style "" (or None) in libyaml's events.
     return span == key_node.value if not key_node.style else span[:1] == key_node.style
 
 
@@ -313,7 +313,7 @@ def _in_order(seq_node: yaml.SequenceNode) -> bool:
 
 def _scalar_at(text: str, node: yaml.Node) -> bool:
     """A scalar's text starts where its marks say, with no anchor or tag in front (an edit that rewrites
-    it would drop them), and libyaml and pure PyYAML agree on the positions (see _key_at)."""
+    it would drop them), and its positions are the text's (see _key_at)."""
     if not isinstance(node, yaml.ScalarNode):
         return isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and (
             not node.flow_style or text[node.start_mark.index:node.start_mark.index + 1] in ("[", "{"))
@@ -797,7 +797,7 @@ def edit_document(text: str, ops: list[dict], quote: str | None = None) -> str:
     """The YAML document `text` with the ops applied to its first document (what KAITO reads; later ones
     stay as written after it): text edits when they verify, else the first document emitted whole.
     Raises what yamlio raises for text that is not YAML: the caller parses it first to say why."""
-    # libyaml does not count a byte-order mark in its marks while pure PyYAML does; edit without it.
+    # libyaml does not count a byte-order mark in its marks: edit without it.
     bom = _BOM if text.startswith(_BOM) else ""
     body = text[len(bom):]
     root = yamlio.compose_first(body)
