@@ -130,3 +130,13 @@ def test_4_items_tied_by_anchors_after_a_byte_order_mark_are_composed_with_their
     items = reader.read_stream([("f.yaml", text.encode())]).items
     assert [(i.name, i.shared, i.node.start_mark.line) for i in items] == [("z", False, 0), ("a", True, 8), ("b", True, 13)]
     assert items[2].data()["metadata"]["labels"] == {"x": "1"}
+
+
+def test_without_libyaml_one_line_says_how_to_get_it() -> None:
+    import subprocess
+    import sys
+    code = "import yaml; del yaml.CSafeLoader, yaml.CSafeDumper; from krm_fn.cli import run; run()"
+    proc = subprocess.run([sys.executable, "-c", code], input=b"", capture_output=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == b""
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1 and "without libyaml" in lines[0] and "pip install" in lines[0], lines
