@@ -201,3 +201,29 @@ def test_old_flags_are_the_users_own_on_the_releases_that_take_them():
     assert old.injected is None and [f.id for f in old.findings] == ["SD703"]
     new = reconcile(command, None, enabled=True, release=Release("0.8.3", "image x"))
     assert [(f.id, f.severity) for f in new.findings] == [("SD704", Severity.ERROR)]
+
+
+# --- issue #30: a vLLM newer than the tables -----------------------------------------------------------------------
+def test_an_image_newer_than_the_tables_is_warned_and_judged_by_the_newest():
+    """vllm/vllm-openai:v0.40.0: the config is injected, one SD622 names both releases, the user's unknown
+    method is a warning (a newer vLLM may have it), and no message says what 0.40 does."""
+    release = Release("0.40.0", "image vllm/vllm-openai:v0.40.0")
+    out = reconcile(["vllm", "serve", "Qwen/Qwen3-8B"], None, enabled=True, release=release)
+    assert out.injected is not None
+    assert [(f.id, f.severity) for f in out.findings] == [("SD622", Severity.WARNING), ("SD701", Severity.INFO)]
+    assert out.findings[0].message.startswith("vLLM 0.40 (image vllm/vllm-openai:v0.40.0) is newer than vLLM 0.34,")
+    own = reconcile(["vllm", "serve", "a/b", "--speculative-config", '{"method":"brand_new","num_speculative_tokens":3}'],
+                    None, enabled=True, release=release)
+    assert [(f.id, f.severity) for f in own.findings] == [
+        ("SD703", Severity.INFO), ("SD623", Severity.WARNING), ("SD622", Severity.WARNING)]
+    pp = reconcile(["vllm", "serve", "Qwen/Qwen3-8B", "--pipeline-parallel-size", "2"], None, enabled=True,
+                   release=release)
+    sd715 = next(f for f in pp.findings if f.id == "SD715")
+    assert "vLLM 0.34 (the newest release modelled; image vllm/vllm-openai:v0.40.0 names vLLM 0.40)" in sd715.message
+    assert release.said == "vLLM 0.34 (the newest release modelled; image vllm/vllm-openai:v0.40.0 names vLLM 0.40)"
+
+
+def test_the_newest_release_modelled_is_no_newer_release():
+    out = reconcile(["vllm", "serve", "Qwen/Qwen3-8B"], None, enabled=True,
+                    release=Release("0.34.0", "image vllm/vllm-openai:v0.34.0"))
+    assert [f.id for f in out.findings] == ["SD701"]

@@ -21,6 +21,8 @@ EXAMPLE = '\'{"method":"ngram","num_speculative_tokens":5}\''
 M012 = "ngram, draft_model, suffix, eagle, eagle3, medusa, mlp_speculator, mtp"
 M025 = M012 + ", ngram_gpu, dflash, custom_class, dspark, extract_hidden_states"
 M033 = "ngram, draft_model, suffix, eagle, eagle3, mtp, ngram_gpu, dflash, custom_class, dspark, extract_hidden_states"
+M034 = "ngram, draft_model, suffix, eagle, eagle3, mtp, ngram_gpu, dflash, dspark, extract_hidden_states"
+NEWEST = "0.34"  # the newest release the tables hold, as messages name it
 # 0.10.2: no suffix and no mtp yet; three model-specific MTP names (vllm/config/__init__.py `SpeculativeMethod`)
 M010 = "ngram, draft_model, eagle, eagle3, medusa, mlp_speculator, deepseek_mtp, ernie_mtp, qwen3_next_mtp"
 # What 0.18.1 itself lists (tests/vllm_verdicts.json, `QUANTIZATION_METHODS` of that release).
@@ -234,6 +236,23 @@ FAIL = [
         "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
         'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
         '"ngram"', "method", None)]),
+    # SD619 for suffix_decoding_max_tree_depth (every release with suffix checks it, after arctic up to 0.33)
+    ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_max_tree_depth":0}', "0.34.0", [(
+        "SD619", E, "suffix_decoding_max_tree_depth is 0; vLLM 0.34 needs an integer of at least 1 and exits at "
+        "start-up: write the tree depth (24 by default), or leave it out", "suffix_decoding_max_tree_depth", None)]),
+    # SD623 / SD624: a release newer than the tables; what the newest one does not know is a warning
+    ('{"method":"Ngram","num_speculative_tokens":5}', "0.40", [(
+        "SD623", W, f'method "Ngram" is not a speculative method vLLM {NEWEST} knows (names are case-sensitive); '
+        f"vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.40 named: check that "
+        f"vLLM 0.40 has it, or use one of: {M034}", "method", '{"method":"ngram","num_speculative_tokens":5}')]),
+    ('{"method":"custom_class","model":"a.B","num_speculative_tokens":5}', "0.40", [(
+        "SD623", W, f'method "custom_class" is not a speculative method vLLM {NEWEST} knows (removed in vLLM '
+        f"{NEWEST}); vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.40 named: "
+        f"check that vLLM 0.40 has it, or use one of: {M034}", "method", None)]),
+    ('{"method":"ngram","num_speculative_tokens":5,"fancy_new_key":1}', "0.35.1", [(
+        "SD624", W, f'"fancy_new_key" is not a speculative-config key of vLLM {NEWEST}, which refuses unknown keys; '
+        f"vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.35.1 named: check that "
+        "vLLM 0.35.1 takes it, or remove fancy_new_key", "fancy_new_key", '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"suffix"}', "0.25.1", [(
         "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
         'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
@@ -258,7 +277,7 @@ def test_every_id_is_declared_tested_and_emitted_once() -> None:
     assert sorted(emitted) == sorted(set(emitted)), "one id, one message literal"
     assert set(emitted) == set(FINDINGS)
     tested = {f[0] for _, _, expected in FAIL for f in expected}
-    assert tested == set(FINDINGS)
+    assert tested | {"SD622"} == set(FINDINGS)  # SD622: newer_release, below
 
 
 @pytest.mark.parametrize("text,version", [
@@ -292,8 +311,36 @@ def test_a_parsed_value_with_a_date_still_gets_a_proposal() -> None:
 
 
 def test_versions_beyond_the_facts_are_judged_by_the_newest_known_rules() -> None:
-    assert vllm_schema.facts().releases[-1] == (0, 33, 0)
-    assert found('{"method":"medusa","model":"m","num_speculative_tokens":2}', "0.40")[0][0] == "SD604"
+    """Issue #30: a release newer than the tables is judged by the newest one's verdicts, named as that one's;
+    what that one does not know is a warning (SD623, SD624), its other refusals stay errors."""
+    assert vllm_schema.facts().releases[-1] == (0, 34, 0)
+    assert [(f[0], f[1]) for f in found('{"method":"medusa","model":"m","num_speculative_tokens":2}', "0.40")] == [
+        ("SD623", W)]
+    assert [(f[0], f[1]) for f in found('{"method":"ngram","num_speculative_tokens":0}', "0.40")] == [("SD607", E)]
+    removed = found('{"method":"ngram","num_speculative_tokens":5,"disable_padded_drafter_batch":true}', "0.40")
+    assert [(f[0], f[1]) for f in removed] == [("SD624", W)]
+    # at the newest release itself nothing changes: it refuses what it does not know
+    assert [(f[0], f[1]) for f in found('{"method":"custom_class","model":"a.B","num_speculative_tokens":5}',
+                                        "0.34.0")] == [("SD604", E)]
+    # no message says what the newer release does: each names 0.34, and 0.40 only as the release named
+    for value in ('{"method":"Ngram","num_speculative_tokens":5}', '{"method":"suffix"}',
+                  '{"method":"ngram","num_speculative_tokens":5,"use_heterogeneous_vocab":true}', "None"):
+        for f in found(value, "0.40"):
+            assert "vLLM 0.40 " not in f[2].replace("vLLM 0.40 named", "").replace("vLLM 0.40 has", "") \
+                .replace("vLLM 0.40 takes", ""), f[2]
+
+
+def test_a_newer_release_is_named_beside_the_newest_modelled() -> None:
+    finding = vllm_schema.newer_release("0.40", "the vllmVersion setting")
+    assert finding is not None and (finding.id, finding.severity) == ("SD622", W)
+    assert finding.message == (
+        f"vLLM 0.40 (the vllmVersion setting) is newer than vLLM {NEWEST}, the newest release this function "
+        f"models: speculative configs are judged by vLLM {NEWEST}'s facts, and a method or key vLLM {NEWEST} does "
+        "not know is a warning, not an error; check them against vLLM 0.40's release notes, or use a "
+        "kaito-specdec that models it")
+    assert vllm_schema.newer_release("0.34.0", "x") is None
+    assert vllm_schema.newer_release("0.34.0.post1", "x") is None
+    assert vllm_schema.newer_release("0.25.1", "x") is None
 
 
 # --- dotted speculative-config.<field> keys, as KAITO's runtime and vLLM's FlexibleArgumentParser merge them

@@ -11,7 +11,8 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
        pip download --no-deps vllm==X -d /tmp/vllm/dl
        unzip -q /tmp/vllm/dl/vllm-X-*.whl 'vllm/*.py' -d /tmp/vllm/src/X && rm /tmp/vllm/dl/vllm-X-*.whl
      (the compiled `vllm/_C*.so` and the `.dist-info` are left out: nothing below loads them.)
-  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4), with a
+  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4; 0.34.0 and the cases added with it
+     on 0.33.0: transformers 5.25.0, the rest of 0.33.0's rows the same on both), with a
      CPU torch and the light requirements the engine-argument code imports (none of the GPU-only ones):
        python3 -m venv /tmp/vllm/venv-new && . /tmp/vllm/venv-new/bin/activate
        pip install <a CPU build of torch>        # here: a local torch-2.13.0+cpu wheel
@@ -64,7 +65,7 @@ What is changed from a real server, and why it cannot change a verdict on the sp
     release has suffix decoding; the function reports that as SD616 (info), since the image may have it.
 
 A row marked `"how": "read"` would be one not run, its verdict read from the release's source; every row of
-this table is `"how": "run"` (all 26 releases evaluated). What krm_fn/domain/vllm_schema.py keeps that is read, not
+this table is `"how": "run"` (all 27 releases evaluated). What krm_fn/domain/vllm_schema.py keeps that is read, not
 run, is said there (`UNUSED_KEYS`).
 """
 from __future__ import annotations
@@ -85,13 +86,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # patches where the speculative config changed inside a minor (0.11.0 -> 0.11.1 -> 0.11.2).
 RELEASES = ["0.10.2", "0.11.0", "0.11.1", "0.11.2", "0.12.0", "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1",
             "0.18.1", "0.19.1", "0.20.2", "0.21.0", "0.22.1", "0.23.0", "0.24.0", "0.25.1", "0.26.0", "0.27.1",
-            "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"]
+            "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0", "0.34.0"]
 
 MTP_ALIASES = ["deepseek_mtp", "mimo_mtp", "glm4_moe_mtp", "ernie_mtp", "qwen3_next_mtp", "longcat_flash_mtp",
                "pangu_ultra_moe_mtp", "dots3_note_mtp", "mimo_v2_mtp", "glm4_moe_lite_mtp", "glm_ocr_mtp",
                "nemotron_h_mtp", "exaone_moe_mtp", "exaone4_5_mtp", "qwen4_exp_mtp", "qwen3_5_mtp",
                "bailing_hybrid_v3_mtp", "minimax_m3_mtp", "bailing_hybrid_mtp", "kimi_k3_mtp", "step3p5_mtp",
-               "hy_v3_mtp", "hy_v4_mtp", "gemma4_mtp", "inkling_mtp", "glm5_next_mtp", "step5_mtp"]
+               "hy_v3_mtp", "hy_v4_mtp", "gemma4_mtp", "inkling_mtp", "glm5_next_mtp", "step5_mtp",
+               "nemotron3_5_transcribe_mtp"]
 
 NG = '"method":"ngram","num_speculative_tokens":5'
 # (value as written in inference_config.yaml's `vllm.speculative-config`, target)
@@ -162,6 +164,12 @@ CASES: list[tuple[str, str]] = [
     ('{%s,"disable_eagle_block_drop":true}' % NG, "llama"),
     ('{%s,"attention_backend":"auto"}' % NG, "llama"),
     ('{%s,"moe_backend":"auto"}' % NG, "llama"),
+    # keys and values 0.34.0 changed (run on 0.33.0 and 0.34.0 only; issue #30)
+    ('{"method":"draft_model","model":"org/llama-draft","num_speculative_tokens":4,"use_heterogeneous_vocab":true}',
+     "llama"),
+    ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_max_tree_depth":0}', "llama"),
+    ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_corpus_tokens":0}', "llama"),
+    ('{%s,"draft_decode_context_parallel_size":1}' % NG, "llama"),
     ('{"method":"ngram","num-speculative-tokens":5}', "llama"),
     ('{"method":"ngram","num_speculative_tokens":5,"prompt-lookup-max":4}', "llama"),
     ("", "llama"),
@@ -196,6 +204,8 @@ FLAGS = {
     "quantization_checked": ('{%s,"quantization":"bogus"}' % NG, "refuses"),
     "adaptive_verification_dspark_only": ('{%s,"enable_adaptive_verification":true}' % NG, "refuses"),
     "disable_by_batch_size_at_least_2": ('{%s,"disable_by_batch_size":1}' % NG, "refuses"),
+    # Up to 0.33 suffix decoding needs arctic-inference (not in the venv: the row refuses); 0.34 has its own.
+    "suffix_needs_arctic": ('{"method":"suffix"}', "refuses"),
 }
 
 
@@ -371,6 +381,7 @@ def fetch(release: str, root: Path) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"vllm=={release}", "-d", str(dl)],
                    check=True)
     wheel = next(dl.glob(f"vllm-{release}-*.whl"))
+    src.mkdir(parents=True, exist_ok=True)  # unzip -d makes one level only: /tmp/vllm/src/X needs src/ first
     subprocess.run(["unzip", "-q", "-o", str(wheel), "vllm/*.py", "-d", str(src)], check=True)
     wheel.unlink()
     return src

@@ -35,8 +35,8 @@ from ..text.results import Finding, Severity
 from . import vllm_releases as releases
 from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json
 from .vllm_model import decide_model, fallback, unknowable
-from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, check_speculative_config, dotted_config,
-    parse_version, shown)
+from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, beyond, check_speculative_config,
+    dotted_config, named, newer_release, parse_version, shown)
 
 FINDINGS = {
     "SD701": "vLLM container: speculative config decided by its model",
@@ -589,6 +589,11 @@ class Release(NamedTuple):
 
     @property
     def said(self) -> str:
+        """The release as messages name it; one newer than every release modelled is judged by the newest one's
+        facts, and the messages name that one (nothing here knows what the newer release does)."""
+        known = beyond(self.number)
+        if known is not None:
+            return f"vLLM {named(known)} (the newest release modelled; {self.source} names vLLM {self.shown})"
         return f"vLLM {self.shown} ({self.source})"
 
 
@@ -630,6 +635,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         findings = [Finding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
             insp.target, id="SD703", severity=Severity.INFO)]
         findings += _override_checks(insp, release) + _launch_refusals(insp, release)
+        newer = newer_release(release.version, release.source)
+        if newer is not None:
+            findings.append(newer._replace(field=insp.target))
         return Reconciled(base_command, base_args, None, insp, tuple(findings))
     if insp.config_files:
         shown_files = ", ".join(insp.config_files)
@@ -642,6 +650,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
     findings = _launch_refusals(insp, release)
+    newer = newer_release(release.version, release.source)
+    if newer is not None:
+        findings.append(newer._replace(field=insp.target))
     if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
         insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
                        else unknowable(mounted[1]))

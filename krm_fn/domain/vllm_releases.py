@@ -91,7 +91,7 @@ KSERVE_ENCODER_TASKS = frozenset({"sequence_classification", "token_classificati
                                   "text_embedding"})
 
 # Options of `vllm serve` that take no value, so the word after them is the next argument (the model, when
-# it is written after the options): vllm_options' `no_value`, read from the parser of every release 0.10.2-0.33.0;
+# it is written after the options): vllm_options' `no_value`, read from the parser of every release 0.10.2-0.34.0;
 # here only what that table cannot hold: `--version`, and a flag of the releases before 0.10.2
 # (`--enable-reasoning`, 0.8-0.9's frontend), whose servers the function still writes for.
 OLDER_NO_VALUE = frozenset({"--version", "--enable-reasoning"})

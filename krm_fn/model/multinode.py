@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from ..domain.inference_config import DATA_KEY
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
 from ..domain.vllm_releases import PipelineVerdict, pipeline_verdict
-from ..domain.vllm_schema import parse_version, shown
+from ..domain.vllm_schema import beyond, named, parse_version, shown
 from ..text.results import Result, Severity
 from .config import Settings
 from .decisions import Decision, Inject, Override
@@ -112,6 +112,9 @@ def _pipeline(settings: Settings) -> PipelineVerdict:
     """What the vllmVersion vLLM does with speculative decoding under pipeline parallelism: the same verdict,
     with the same weight, as for a plain workload's --pipeline-parallel-size (vllm_releases)."""
     version = parse_version(settings.vllm_version)
+    known = beyond(version)
+    if known is not None:  # newer than every release modelled: the newest one's verdict, named as its own
+        return pipeline_verdict(known, f"{named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})")
     return pipeline_verdict(version, f"{shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
                             else shown(version))
 
