@@ -76,6 +76,7 @@ import copy
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -246,7 +247,8 @@ def _force_cpu(release: str) -> None:
 def short(error: str) -> str:
     """vLLM's error without pydantic's echo of the whole input and its help link."""
     lines = [ln.strip() for ln in error.splitlines() if ln.strip() and not ln.strip().startswith("For further")]
-    return " | ".join(ln.split(" [type=")[0] for ln in lines)
+    # `<function loads at 0x7f...>`: an address differs from run to run; the table keeps what does not
+    return re.sub(r" at 0x[0-9a-f]+>", ">", " | ".join(ln.split(" [type=")[0] for ln in lines))
 
 
 def _last_line(exc: BaseException) -> str:
