@@ -25,6 +25,8 @@ M034 = "ngram, draft_model, suffix, eagle, eagle3, mtp, ngram_gpu, dflash, dspar
 NEWEST = "0.34"  # the newest release the tables hold, as messages name it
 # 0.10.2: no suffix and no mtp yet; three model-specific MTP names (vllm/config/__init__.py `SpeculativeMethod`)
 M010 = "ngram, draft_model, eagle, eagle3, medusa, mlp_speculator, deepseek_mtp, ernie_mtp, qwen3_next_mtp"
+# 0.10.0 and 0.10.1 (read: vllm/config.py:2594-2595 at 0.10.0): deepseek_mtp only
+M0100 = "ngram, draft_model, eagle, eagle3, medusa, mlp_speculator, deepseek_mtp"
 # What 0.18.1 itself lists (tests/vllm_verdicts.json, `QUANTIZATION_METHODS` of that release).
 QUANT_0181 = next(f["quantization"] for f in json.loads((Path(__file__).parent / "vllm_verdicts.json").read_text(
     encoding="utf-8"))["facts"] if f["release"] == "0.18.1")
@@ -95,7 +97,7 @@ FAIL = [
         f"the server exits at start-up; use one of: {M012}", "method", None)]),
     ('{"method":5,"num_speculative_tokens":5}', "0.10", [(
         "SD603", E, "method 5 is not a speculative method vLLM 0.10 knows (names are case-sensitive), so the server "
-        f"exits at start-up; use one of: {M010}", "method", None)]),
+        f"exits at start-up; use one of: {M0100}", "method", None)]),
     # SD604: the list changes by version.
     ('{"method":"mtp","num_speculative_tokens":1}', "0.10.2", [(
         "SD604", E, 'method "mtp" is not in vLLM 0.10.2 (added in vLLM 0.11), so the server exits at start-up; use '
@@ -328,6 +330,25 @@ def test_versions_beyond_the_facts_are_judged_by_the_newest_known_rules() -> Non
         for f in found(value, "0.40"):
             assert "vLLM 0.40 " not in f[2].replace("vLLM 0.40 named", "").replace("vLLM 0.40 has", "") \
                 .replace("vLLM 0.40 takes", ""), f[2]
+
+
+@pytest.mark.parametrize("value,version,ids", [
+    # Issue #30, read from the wheels: before 0.10.1 `--speculative-config` is `type=json.loads` (arg_utils.py:746
+    # at 0.10.0): "" and "None" exit ("invalid loads value"); 0.10.1's optional_type reads them as no config.
+    ("", "0.10.0", [("SD601", E)]), ("None", "0.9.2", [("SD601", E)]), ("", "0.8.5", [("SD601", E)]),
+    ("", "0.10.1", [("SD617", W)]), ("None", "0.10.1", [("SD617", W)]), ("null", "0.10.0", [("SD617", W)]),
+    # SpeculativeMethod at 0.10.0 and 0.10.1 has deepseek_mtp only; ernie_mtp and qwen3_next_mtp come in 0.10.2
+    ('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.1", [("SD604", E)]),
+    ('{"method":"qwen3_next_mtp","num_speculative_tokens":1}', "0.10.0", [("SD604", E)]),
+    ('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.2", []),
+    ('{"method":"deepseek_mtp","num_speculative_tokens":1}', "0.10.1", []),
+])
+def test_releases_before_the_oldest_run_as_read_from_their_source(value, version, ids) -> None:
+    assert [(f[0], f[1]) for f in found(value, version)] == ids
+
+
+def test_an_alias_added_in_0_10_2_is_named_with_its_patch() -> None:
+    assert "(added in vLLM 0.10.2)" in found('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.1")[0][2]
 
 
 def test_a_newer_release_is_named_beside_the_newest_modelled() -> None:

@@ -199,7 +199,8 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool) -> Callabl
         return Inspection(True, "kserve", model=name, model_at=model_at, unknown_model=why,
                           overrides=read.overrides, removed=read.removed, target="args",
                           override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
+                          backend=read.backend)
     return inspector
 
 
@@ -381,7 +382,8 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
                           unknown_model="no spec.model.uri" if model is None else unknowable(model),
                           overrides=read.overrides, removed=read.removed, target="args",
                           override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
+                          backend=read.backend)
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table, inspector=inspector,
                     release=release, pipeline=pipeline)
     return [(path, out)]

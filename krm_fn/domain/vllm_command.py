@@ -128,6 +128,7 @@ class Arguments(NamedTuple):
     pipeline: int | None = None        # --pipeline-parallel-size / -pp, when more than 1
     pipeline_flag: str = ""
     pooling: str = ""                    # `--task embed`: the arguments that make it a pooling server
+    backend: str | None = None           # --distributed-executor-backend (vLLM 0.8-0.9 decide the engine by it)
 
 
 class Inspection(NamedTuple):
@@ -147,6 +148,7 @@ class Inspection(NamedTuple):
     pipeline: int | None = None
     pipeline_flag: str = ""
     pooling: str = ""
+    backend: str | None = None  # --distributed-executor-backend, as given
     problem: Finding | None = None  # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""            # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1         # shell forms: the offset in the script the argument is inserted at
@@ -217,7 +219,7 @@ def read_arguments(values: list[str], positional: bool = True,
     files: list[str] = []
     dotted: list[tuple[str, str]] = []
     shorthands: list[tuple[str, str]] = []
-    pipeline = None
+    pipeline = backend = None
     pipeline_flag = pooling = ""
     given = None
     for i, value in enumerate(values):
@@ -251,6 +253,8 @@ def read_arguments(values: list[str], positional: bool = True,
                 stages = None
             if stages is not None and stages > 1:
                 pipeline, pipeline_flag = stages, f"{name} {following}"
+        if norm == "--distributed-executor-backend" and following is not None:
+            backend = following.strip()
         if following is not None and (
                 (norm == "--task" and following in releases.POOLING_TASKS | releases.KSERVE_ENCODER_TASKS)
                 or (norm == "--runner" and following in releases.POOLING_RUNNERS)
@@ -261,7 +265,7 @@ def read_arguments(values: list[str], positional: bool = True,
         if at is not None:
             model, index = values[at], at
     return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)),
-                     tuple(files), given, tuple(dotted), tuple(shorthands), pipeline, pipeline_flag, pooling)
+                     tuple(files), given, tuple(dotted), tuple(shorthands), pipeline, pipeline_flag, pooling, backend)
 
 
 # --- Kubernetes' $(VAR) expansion of command and args -------------------------------------------------------
@@ -416,7 +420,7 @@ def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool, mo
     return insp._replace(model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
                    config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
                    override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
+                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling, backend=read.backend,
                    model_option=model_option)
 
 
@@ -682,16 +686,13 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     stages = (insp.pipeline, insp.pipeline_flag) if insp.pipeline else pipeline
     if stages is not None:
         # vllm_releases.pipeline_verdict holds the facts and their sources; each weight has its message here.
-        verdict = releases.pipeline_verdict(release.number, release.shown)
+        verdict = releases.pipeline_verdict(release.number, release.said, insp.backend,
+                                            (env or {}).get("VLLM_USE_V1"), resolution.method)
         if verdict.refuses:
-            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {release.said} runs speculative decoding on its V0 engine, which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism), so nothing is added: run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), use vLLM 0.10 or later, or remove the annotation",
+            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {verdict.text}, so nothing is added: run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), {verdict.fix}, or remove the annotation",
                 insp.target, id="SD715", severity=Severity.ERROR),))
-        if release.number < (0, 10, 0):
-            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism only on its V1 engine with the Ray executor (--distributed-executor-backend ray); with the default mp executor it falls back to V0, which refuses it at start-up: use Ray, vLLM 0.10 or later, or set the annotation to \"false\"",
-                insp.target, id="SD715", severity=Severity.WARNING))
-        else:
-            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts: measure it against the model on one stage, or set the annotation to \"false\"",
-                insp.target, id="SD715", severity=Severity.WARNING))
+        findings.append(Finding(f"{stages[1]}: {verdict.text}: measure it against the model on one stage, or set the annotation to \"false\"",
+            insp.target, id="SD715", severity=Severity.WARNING))
     if insp.expansions:
         shown_exp = " ".join(insp.expansions)
         findings.append(Finding(f"{shown_exp} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",

@@ -223,8 +223,19 @@ NEEDS_MODEL = frozenset({"eagle", "eagle3", "draft_model", "medusa", "mlp_specul
 NGRAM_METHODS = frozenset({"ngram", "ngram_gpu"})
 
 
+# Read, not run, for the releases before the oldest run (0.10.2), which are judged by its facts otherwise:
+# `SpeculativeMethod = Literal["ngram", "eagle", "eagle3", "medusa", "mlp_speculator", "draft_model",
+# "deepseek_mtp"]` (vllm/config.py:2594-2595 at 0.10.0, vllm/config/__init__.py:1903-1904 at 0.10.1; a pydantic
+# dataclass, so other names are refused); 0.10.2 adds the ernie_mtp and qwen3_next_mtp aliases.
+_READ_SINCE: dict[str, Version] = {"ernie_mtp": (0, 10, 2), "qwen3_next_mtp": (0, 10, 2)}
+# Also read: from 0.10.1 "" and "None" are no config at all (check_speculative_config).
+EMPTY_IS_NONE_SINCE: Version = (0, 10, 1)
+
+
 def available(method: str, version: Version) -> bool:
     """Whether a server of `version` takes this method name (an MTP alias included)."""
+    if isinstance(method, str) and method in _READ_SINCE and version < _READ_SINCE[method]:
+        return False
     return isinstance(method, str) and _in(facts().methods.get(method, ()), version)
 
 
@@ -318,8 +329,12 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     v = shown(version) if known is None else _named(known)
     newer = None if known is None else shown(version)
     # vLLM's `optional_type`: "" and "None" are no config at all, as is JSON null; the server starts without
-    # speculative decoding (from 0.10.2, the oldest release run).
-    if value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null")):
+    # speculative decoding (from 0.10.1: `vllm_kwargs["speculative_config"]["type"] = optional_type(json.loads)`,
+    # vllm/engine/arg_utils.py:843 at 0.10.1). Before, `--speculative-config` has `type=json.loads`
+    # (arg_utils.py:746 at 0.10.0, :750 at 0.8.5): argparse exits on "" and "None" ("invalid loads value"),
+    # which _parse reports as not JSON (SD601); null is JSON's None there too.
+    empty_is_none = version >= EMPTY_IS_NONE_SINCE or value is None or not isinstance(value, str) or value.strip() == "null"
+    if empty_is_none and (value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null"))):
         shown_value = "null" if value is None else json.dumps(value)
         return [Finding(f"speculative-config is {shown_value}, which vLLM {v} reads as no speculative config: the server starts without speculative decoding; write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}', or remove the key", id="SD617", severity=Severity.WARNING)]
     cfg, findings = _parse(value)
@@ -368,9 +383,10 @@ def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tu
             return None, [_newer_method(cfg, shown_method, "(names are case-sensitive)", v, newer, choices, fixed)]
         return None, [Finding(f"method {shown_method} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
     if not available(method, version):
-        since = _since(spans[method], version)
+        read = method in _READ_SINCE and version < _READ_SINCE[method]
+        since = _READ_SINCE[method] if read else _since(spans[method], version)
         if since:
-            when = f"added in vLLM {_named(since)}"
+            when = f"added in vLLM {shown(since) if read else _named(since)}"
         else:
             removed = _until(spans[method], version)
             assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
