@@ -347,6 +347,16 @@ def test_releases_before_the_oldest_run_as_read_from_their_source(value, version
     assert [(f[0], f[1]) for f in found(value, version)] == ids
 
 
+@pytest.mark.parametrize("version,ids", [("0.11.0", []), ("0.10.2", []), ("0.11.1", [("SD608", E)]),
+                                         ("0.25.1", [("SD608", E)])])
+def test_prompt_lookup_is_checked_for_mtp_only_from_0_11_1(version, ids) -> None:
+    """Issue #30: up to 0.11.0 the lookup values are checked in the ngram branch only (speculative.py:247-269 at
+    0.11.0); from 0.11.1 a `Field(ge=1)` checks them for every method."""
+    method = "deepseek_mtp" if version == "0.10.2" else "mtp"
+    value = '{"method":"%s","num_speculative_tokens":1,"prompt_lookup_max":0}' % method
+    assert [(f[0], f[1]) for f in found(value, version) if f[0] != "SD615"] == ids
+
+
 def test_an_alias_added_in_0_10_2_is_named_with_its_patch() -> None:
     assert "(added in vLLM 0.10.2)" in found('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.1")[0][2]
 

@@ -435,10 +435,19 @@ def _tokens(cfg: dict, method: str | None, version: Version) -> list[Finding]:
     return []
 
 
+# Read from the source (no row of the table has it): up to 0.11.0 prompt_lookup_min/max are plain
+# `Optional[int]` fields checked only for ngram, `if self.method in ("ngram", "[ngram]"): ... if
+# self.prompt_lookup_min < 1: raise ValueError(...)` (vllm/config/speculative.py:97-100, 247-269 at 0.11.0);
+# from 0.11.1 `prompt_lookup_max: int | None = Field(default=None, ge=1)` (speculative.py:107-110) for every method.
+LOOKUP_CHECKED_FOR_EVERY_METHOD_SINCE: Version = (0, 11, 1)
+
+
 def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
     findings: list[Finding] = []
     numbers: dict[str, int | None] = {}
     lax = _flag("lax_lookup", version)
+    if method not in NGRAM_METHODS and version < LOOKUP_CHECKED_FOR_EVERY_METHOD_SINCE:
+        return []   # neither the values nor their order are checked for another method there
     for key in ("prompt_lookup_min", "prompt_lookup_max"):
         if key not in cfg or (cfg[key] is None and _flag("lookup_null", version)):
             continue
