@@ -357,6 +357,24 @@ def test_prompt_lookup_is_checked_for_mtp_only_from_0_11_1(version, ids) -> None
     assert [(f[0], f[1]) for f in found(value, version) if f[0] != "SD615"] == ids
 
 
+@pytest.mark.parametrize("value,version,ids", [
+    # Issue #30: RejectionSampleMethod read from each release's source (tools/vllm_verdicts.py read_facts):
+    # Literal["strict", "probabilistic"] at 0.18.1, "synthetic" from 0.19, "standard" (and no "strict") from 0.21
+    ("standard", "0.18.0", [("SD619", E)]), ("standard", "0.19.1", [("SD619", E)]), ("standard", "0.20.2", [("SD619", E)]),
+    ("standard", "0.21.0", []), ("standard", "0.25.1", []), ("strict", "0.19.1", []), ("strict", "0.25.1", [("SD619", E)]),
+    ("fly", "0.33.0", []), ("fly", "0.32.0", [("SD619", E)]),
+])
+def test_rejection_sample_method_values_by_release(value, version, ids) -> None:
+    cfg = '{"method":"ngram","num_speculative_tokens":5,"rejection_sample_method":"%s"}' % value
+    assert [(f[0], f[1]) for f in found(cfg, version)] == ids
+
+
+def test_rejection_sample_method_names_what_the_release_takes() -> None:
+    assert found('{"method":"ngram","num_speculative_tokens":5,"rejection_sample_method":"standard"}', "0.19.1")[0][2] == (
+        'rejection_sample_method is "standard"; vLLM 0.19.1 needs one of probabilistic, strict, synthetic and exits at '
+        "start-up: write one of them, or leave it out")
+
+
 def test_an_alias_added_in_0_10_2_is_named_with_its_patch() -> None:
     assert "(added in vLLM 0.10.2)" in found('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.1")[0][2]
 

@@ -64,6 +64,11 @@ What is changed from a real server, and why it cannot change a verdict on the sp
   - arctic-inference is not installed, so `suffix` refuses with "Arctic Inference is required" where the
     release has suffix decoding; the function reports that as SD616 (info), since the image may have it.
 
+A fact read, not run: `rejection_sample_methods` (the `RejectionSampleMethod` Literal of each release's
+vllm/config/speculative.py), which `--run` takes from the imported module as well; `python tools/vllm_verdicts.py
+--reread tests/vllm_verdicts.json > new.json` reads it again from every release's source under --root/src/
+(`--fetch` first; releases without the `rejection_sample_method` field need none).
+
 A row marked `"how": "read"` would be one not run, its verdict read from the release's source; every row of
 this table is `"how": "run"` (all 27 releases evaluated). What krm_fn/domain/vllm_schema.py keeps that is read, not
 run, is said there (`UNUSED_KEYS`).
@@ -371,7 +376,24 @@ def release_facts(release: str) -> dict:
     pyd = getattr(cls, "__pydantic_config__", None)
     return {"release": release, "fields": fields, "methods": sorted(set(flat(method_type))),
             "mtp_aliases": literal("MTPModelTypes"), "quantization": quant, "pydantic": pyd is not None,
-            "extra": (pyd or {}).get("extra") if isinstance(pyd, dict) else None}
+            "extra": (pyd or {}).get("extra") if isinstance(pyd, dict) else None,
+            "rejection_sample_methods": literal("RejectionSampleMethod")}
+
+
+def read_facts(src: Path) -> dict:
+    """The facts read from a release's source without running it (the same names release_facts takes from the
+    imported module): `RejectionSampleMethod = Literal[...]` of vllm/config/speculative.py (None: no such type)."""
+    import ast
+    for name in ("vllm/config/speculative.py", "vllm/config/__init__.py", "vllm/config.py"):
+        path = src / name
+        if not path.exists():
+            continue
+        for node in ast.parse(path.read_text()).body:
+            if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "RejectionSampleMethod"
+                                                     for t in node.targets)):
+                values = [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                return {"rejection_sample_methods": sorted(set(values))}
+    return {"rejection_sample_methods": None}
 
 
 # --- the driver -----------------------------------------------------------------------------------------
@@ -398,6 +420,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--fetch", nargs="*")
     ap.add_argument("--root", default="/tmp/vllm")
+    ap.add_argument("--reread", help="print this table with the facts read_facts reads from --root/src/R, for every "
+                                     "release R it holds (the releases' sources: --fetch)")
     ap.add_argument("--data", help="write krm_fn/domain/data/vllm_schema.json from this table")
     ap.add_argument("--write", default=str(SCHEMA_DATA), help="with --data: the file to write")
     ap.add_argument("--check", action="store_true",
@@ -417,6 +441,19 @@ def main(argv: list[str]) -> int:
         for release in a.fetch or RELEASES:
             print(fetch(release, Path(a.root)))
         return 0
+    if a.reread:
+        table = json.loads(Path(a.reread).read_text())
+        facts = []
+        for f in table["facts"]:
+            src = Path(a.root) / "src" / f["release"]
+            if "rejection_sample_method" not in f.get("fields", []):
+                facts.append(dict(f, rejection_sample_methods=None))   # no such field: nothing to read
+                continue
+            if not src.exists():
+                raise SystemExit(f"no source of {f['release']} under {src}: run --fetch {f['release']} first")
+            facts.append(dict(f, **read_facts(src)))
+        print_table(table["about"], facts, table["rows"])
+        return 0
     if a.merge:
         rows, facts = [], []
         for path in a.merge:
@@ -431,18 +468,21 @@ def main(argv: list[str]) -> int:
         order = {r: i for i, r in enumerate(RELEASES)}
         rows.sort(key=lambda r: order.get(r["release"], 999))
         facts.sort(key=lambda r: order.get(r["release"], 999))
-        out = {"about": "verdicts of vLLM releases on --speculative-config values; regenerate with "
-                        "tools/vllm_verdicts.py (its header says how)", "facts": facts, "rows": rows}
-        # One fact or row a line: a regenerated table diffs row by row.
-        dump = lambda obj: json.dumps(obj, ensure_ascii=False)  # noqa: E731
-        print("{" + f'"about": {dump(out["about"])},')
-        print('"facts": [\n' + ",\n".join(dump(f) for f in facts) + "],")
-        print('"rows": [\n' + ",\n".join(dump(r) for r in rows) + "]}")
+        print_table("verdicts of vLLM releases on --speculative-config values; regenerate with "
+                    "tools/vllm_verdicts.py (its header says how)", facts, rows)
         return 0
     if a.data:
         return write_data(Path(a.write), schema_data(json.loads(Path(a.data).read_text())), check=a.check)
     ap.print_help()
     return 2
+
+
+def print_table(about: str, facts: list[dict], rows: list[dict]) -> None:
+    """The table as --merge writes it: one fact or row a line, so a regenerated table diffs row by row."""
+    dump = lambda obj: json.dumps(obj, ensure_ascii=False)  # noqa: E731
+    print("{" + f'"about": {dump(about)},')
+    print('"facts": [\n' + ",\n".join(dump(f) for f in facts) + "],")
+    print('"rows": [\n' + ",\n".join(dump(r) for r in rows) + "]}")
 
 
 def spans(facts: list[dict], key: str) -> dict[str, list]:
@@ -487,7 +527,7 @@ def schema_data(table: dict) -> dict:
                           "names, behaviours) as spans of the releases run; generated by tools/vllm_verdicts.py "
                           "--data tests/vllm_verdicts.json, do not edit",
                  "releases": [f["release"] for f in facts]}
-    for key in ("fields", "methods", "mtp_aliases", "quantization", "flags"):
+    for key in ("fields", "methods", "mtp_aliases", "quantization", "flags", "rejection_sample_methods"):
         out[key] = {name: [list(run) for run in runs] for name, runs in spans(facts, key).items()}
     return out
 

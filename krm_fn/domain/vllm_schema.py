@@ -112,6 +112,8 @@ def shown(version: Version) -> str:
 #   mtp:          the model-specific MTP names it rewrites to "mtp" (`MTPModelTypes`).
 #   quantization: the names `quantization` takes (`QUANTIZATION_METHODS`), where the release checks them.
 #   flags:        behaviours read off one row of the table each (the row is named in tools/vllm_verdicts.py).
+#   rejection:    the values `rejection_sample_method` takes (`RejectionSampleMethod`, read from each release's
+#                 source by tools/vllm_verdicts.py read_facts: a pydantic Literal, anything else refused).
 DATA = os.path.join(os.path.dirname(__file__), "data", "vllm_schema.json")
 
 Span = tuple[Version, Version | None]
@@ -121,16 +123,18 @@ Spans = tuple[Span, ...]
 class Facts:
     """vLLM's speculative config in every release run (DATA); `mtp_aliases`: the MTP names but "mtp", sorted."""
 
-    __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "releases")
+    __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "rejection", "releases")
 
     def __init__(self, releases: tuple[Version, ...], fields: dict[str, Spans], methods: dict[str, Spans],
-                 mtp: dict[str, Spans], quantization: dict[str, Spans], flags: dict[str, Spans]) -> None:
+                 mtp: dict[str, Spans], quantization: dict[str, Spans], flags: dict[str, Spans],
+                 rejection: dict[str, Spans]) -> None:
         self.releases = releases
         self.fields = fields
         self.methods = methods
         self.mtp = mtp
         self.quantization = quantization
         self.flags = flags
+        self.rejection = rejection
         self.mtp_aliases = tuple(sorted(n for n in mtp if n != "mtp"))
 
 
@@ -149,7 +153,7 @@ def facts() -> Facts:
         return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
                 for name, runs in data[key].items()}
     return Facts(tuple(_run(r) for r in data["releases"]), spans("fields"), spans("methods"), spans("mtp_aliases"),
-                 spans("quantization"), spans("flags"))
+                 spans("quantization"), spans("flags"), spans("rejection_sample_methods"))
 
 
 def _release(version: Version) -> Version:
@@ -499,6 +503,13 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
         number = _as_int(depth, _flag("lax_lookup", version))
         if number is None or number < 1:
             problems.append(("suffix_decoding_max_tree_depth", "an integer of at least 1", "write the tree depth (24 by default), or leave it out"))
+    rejection = cfg.get("rejection_sample_method")
+    if rejection is not None and known.rejection and _in(known.fields.get("rejection_sample_method", ()), version):
+        # `rejection_sample_method: RejectionSampleMethod = "strict"`, `Literal["strict", "probabilistic"]` at 0.18.1
+        # (speculative.py:60, 175), "standard" from 0.25 (read_facts of each release): another value is refused.
+        names = sorted(n for n, spans in known.rejection.items() if _in(spans, version))
+        if names and rejection not in names:
+            problems.append(("rejection_sample_method", "one of " + ", ".join(names), "write one of them, or leave it out"))
     findings = [Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM {v} needs {what} and exits at start-up: {fix}", key, id="SD619", severity=Severity.ERROR) for key, what, fix in problems]
     quant = cfg.get("quantization")
     if isinstance(quant, str) and _flag("quantization_checked", version) and known.quantization:
