@@ -38,6 +38,7 @@ from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
 from . import string_fields
+from .releases import older
 
 ID = "preset-supported"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
@@ -49,8 +50,14 @@ FINDINGS = {
 DEPRECATED = ("phi-2",)
 
 
-def is_valid_preset(name: str) -> bool:
-    if name.lower() in ALIASES:
+# v0.10.0's `IsValidPreset` asks only `KaitoModelRegister.Has(preset)` (pkg/utils/plugin/plugin.go:79-91 at
+# v0.10.0), whose names are the presets' own, compared as written; v0.11.0's `Has` compares
+# `strings.ToLower(preset)` (plugin.go:115). Before v0.11.0 `Phi-4` is refused.
+CASE_BLIND_SINCE = "v0.11.0"
+
+
+def is_valid_preset(name: str, case_sensitive: bool = False) -> bool:
+    if (name in ALIASES) if case_sensitive else (name.lower() in ALIASES):
         return True
     org, slash, model = name.partition("/")
     return bool(slash and org and model)
@@ -88,7 +95,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     data = w.effective
     if w.spec is kinds.MULTIROLEINFERENCE:
         name = kinds.get(data, w.spec.preset)
-        if isinstance(name, str) and name and not is_valid_preset(name):
+        if isinstance(name, str) and name and not is_valid_preset(name, older(settings, CASE_BLIND_SINCE)):
             return _deprecated(name, "spec.model.name") + [_unsupported(name, "spec.model.name")]
         return []
     path = w.spec.inference
@@ -96,7 +103,8 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if path is None or not isinstance(inference, dict) or inference.get("preset") is None:
         return []
     name = kinds.get(data, w.spec.preset)
-    if (isinstance(name, str) and is_valid_preset(name)) or string_fields.not_a_string(data, w.spec.preset):
+    if (isinstance(name, str) and is_valid_preset(name, older(settings, CASE_BLIND_SINCE))) \
+            or string_fields.not_a_string(data, w.spec.preset):
         return []  # a name that is no string is string-fields' finding
     resource = kinds.dotted(path[:-1] + ("resource", "presetName"))
     at = kinds.dotted(w.spec.preset)  # KAITO's path names no field: the line is that of preset.name
