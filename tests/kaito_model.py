@@ -91,7 +91,26 @@ MultiRoleInference controller, `pkg/controllers/multiroleinference/controller.go
     so a MultiRoleInference without annotations leaves its children's template annotations as they were, and
     the children's Workspaces follow the InferenceSet rules above. There is no MultiRoleInference before v0.11.
 
+Kinds and versions each release serves (config/crd/bases/): v0.10.0 installs the InferenceSet CRD with one
+    version, `name: v1alpha1` (kaito.sh_inferencesets.yaml:32, `served: true` :350), and no MultiRoleInference;
+    v0.11.0 adds `name: v1beta1` (:432) and kaito.sh_multiroleinferences.yaml. The API server answers anything
+    else with `no matches for kind`.
+
+The MultiRoleInference controller runs only behind a feature gate, off by default:
+    consts.FeatureFlagEnableMultiRoleInferenceController: false,   (pkg/featuregates/featuregates.go:34 at
+    v0.12.0, :32 at v0.11.0); the model runs it when `Cluster.gates` turns it on (KAITO's `--feature-gates`).
+
+InferenceSet scale-down, which children go (inferenceset_controller.go):
+    v0.10.0 (:214-262) and v0.11.0: "first delete workspace that is not in ready state", then "delete rest of
+    extra workspaces" from the start of the list (the API server lists by name: the oldest generated names
+    first); v0.12.0 `selectWorkspacesToDelete` (:225-300): "old before new, and within each, not-ready before
+    ready" (sort.SliceStable), and a Ready one only while `readyBudget := readyCount - desiredReplicas` lasts.
+    Ready is `DetermineWorkspacePhase(ws) == "succeeded"`: here, a pod that can start. Images are not
+    modelled (every child runs the same one), so v0.12's old-image preference never applies.
+
 Admission, what `sync` refuses
+    v0.10.0's InferenceSet: `if is.Spec.Replicas < 1 { ... "must be at least 1")) }`
+    (api/v1alpha1/inferenceset_validation.go:54-56, and the CRD's `minimum: 1`); v0.11.0 admits 0.
     A Workspace update that changes its preset (`InferenceSpec.validateUpdate`, api/v1beta1/
     workspace_validation.go, v0.10.0 660-662, v0.11.0 691-693, v0.12.0 895-897):
         if !reflect.DeepEqual(i.Preset, old.Preset) {
@@ -130,6 +149,11 @@ KAITO_VERSION = {"v0.10": "v0.10.0", "v0.11": "v0.11.0", "v0.12": "v0.12.0", "v0
 ENABLE = "kaito.sh/enable-speculative-decoding"
 CREATED_BY = "inferenceset.kaito.sh/created-by"
 DEFAULT_CONFIGMAP = "inference-params-template"  # v0.10's default, copied into every namespace
+# Its text at v0.10.0 (charts/kaito/workspace/templates/inference-params.yaml), comments left out: KAITO passes
+# every `vllm:` key to vLLM (--cpu-offload-gb 0 --swap-space 4), the other keys to its own runtime.
+DEFAULT_CONFIGMAP_TEXT = ("max_probe_steps: 6\nkv_cache_cpu_memory_utilization: 0.5\n"
+                          "vllm:\n  cpu-offload-gb: 0\n  swap-space: 4\n")
+MRI_GATE = "enableMultiRoleInferenceController"   # KAITO's feature gate, off by default (v0.11, v0.12)
 IMMUTABLE = "preset: field is immutable"       # a Workspace's preset, on every release
 
 def kaito_builtin(preset: str) -> str:
@@ -177,6 +201,7 @@ class Cluster:
     managed: set = field(default_factory=set)          # keys the GitOps sync applied (what it may prune)
     statefulsets: dict = field(default_factory=dict)   # (ns, workspace) -> Template
     refused: list = field(default_factory=list)        # admission refusals of the last sync
+    gates: dict = field(default_factory=dict)          # KAITO's --feature-gates (MRI_GATE: off unless set)
     _generated: int = 0
 
     # ---- the sync -------------------------------------------------------------------------------------
@@ -215,6 +240,11 @@ class Cluster:
 
     def _admit(self, obj: dict, create: bool) -> str:
         kind, ns, name = _key(obj)
+        if self.release == "v0.10" and ((kind == "InferenceSet" and obj.get("apiVersion") != "kaito.sh/v1alpha1")
+                                        or kind == "MultiRoleInference"):
+            return f'no matches for kind "{kind}" in version "{obj.get("apiVersion")}"'
+        if self.release == "v0.10" and kind == "InferenceSet" and int((obj.get("spec") or {}).get("replicas", 1)) < 1:
+            return f"invalid value: {(obj.get('spec') or {}).get('replicas')}: must be at least 1: spec.replicas"
         if kind in ("InferenceSet", "MultiRoleInference", "Workspace") and (len(name) > 63):
             return f"{kind} name {name!r} is not a DNS-1123 label (IsDNS1123Label)"
         if kind == "Workspace" and not create and \
@@ -251,7 +281,7 @@ class Cluster:
     def reconcile(self) -> None:
         for _ in range(5):
             before = json.dumps([sorted(self.objects.items(), key=str), sorted(self.statefulsets.items(), key=str)], default=str)
-            if self.release >= "v0.11":
+            if self.release >= "v0.11" and self.gates.get(MRI_GATE, False):
                 self._multiroleinferences()
             self._inferencesets()
             self._workspaces()
@@ -294,10 +324,11 @@ class Cluster:
             children = sorted(k for k, o in self.objects.items() if k[0] == "Workspace" and k[1] == key[1]
                               and ((o.get("metadata") or {}).get("labels") or {}).get(CREATED_BY) == key[2])
             want = int(spec.get("replicas", 1) or 0)
-            for k in children[want:]:
+            for k in self._scale_down(children, want):
                 del self.objects[k]
                 self.statefulsets.pop((k[1], k[2]), None)
-            for k in children[:want]:
+            children = [k for k in children if k in self.objects]
+            for k in children:
                 if self.release >= "v0.13":  # only the opt-in key, nothing else
                     ann = self.objects[k]["metadata"].setdefault("annotations", {})
                     if ENABLE in t_ann:
@@ -312,6 +343,28 @@ class Cluster:
                     "metadata": {"name": name, "namespace": key[1], "labels": {CREATED_BY: key[2]},
                                  "annotations": dict(t_ann)},
                     "inference": copy.deepcopy(template.get("inference") or {})}
+
+    def _scale_down(self, children: list, want: int) -> list:
+        """The children an InferenceSet deletes to get to `want` (the module's docstring: not-ready first, in
+        list order; v0.12 on keeps Ready ones while Ready would drop below `want`)."""
+        extra = len(children) - want
+        if extra <= 0:
+            return []
+        pods = self.pods()
+        ready = {k: k[2] in pods and pods[k[2]].can_start for k in children}
+        order = sorted(children, key=lambda k: ready[k])   # stable: not-ready first, each in list order
+        if self.release < "v0.12":
+            return order[:extra]
+        budget = sum(ready.values()) - want
+        out = []
+        for k in order:
+            if len(out) >= extra:
+                break
+            if ready[k] and budget <= 0:
+                continue
+            out.append(k)
+            budget -= ready[k]
+        return out
 
     def _desired(self, ws: dict) -> Template:
         inference = ws.get("inference") or {}
@@ -345,7 +398,7 @@ class Cluster:
 
     def _configmap_text(self, ns: str, name: str | None) -> str | None:
         if name == DEFAULT_CONFIGMAP and self.release == "v0.10":
-            return "vllm:\n  gpu-memory-utilization: 0.95\n"
+            return DEFAULT_CONFIGMAP_TEXT
         cm = self.objects.get(("ConfigMap", ns, name)) if name else None
         return None if cm is None else str((cm.get("data") or {}).get("inference_config.yaml", ""))
 

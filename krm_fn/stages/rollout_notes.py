@@ -9,7 +9,7 @@ from ..model.config import Settings
 from ..model.decisions import Inject, source_of
 from ..model.index import Index, Workload
 from ..model.report import about, q
-from ..model.rollout import _children_sets, _is_child, _ns, _recreate, command_is_fixed
+from ..model.rollout import _children_sets, _ns, _recreate, command_is_fixed
 from ..text.results import Result, Severity
 
 FINDINGS = {
@@ -27,7 +27,8 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
     if command_is_fixed(settings):
         for d in plan.decisions:
             w = d.workload
-            if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and not _is_child(w) and d.source_name is None \
+            # A Workspace an InferenceSet made too: its StatefulSet's command is as fixed as any other's.
+            if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and d.source_name is None \
                     and w.name:  # a generateName'd Workspace is a new one every time
                 # kaitoVersion not set: a warning only where the input shows an earlier render (it may run).
                 sure = not settings.kaito_version_unknown or prior_render(index, w)
