@@ -120,6 +120,14 @@ Admission, what `sync` refuses
     creating it (`sync(replace=True)`). An
     InferenceSet's template preset is mutable (design #2303: "api/v1beta1/inferenceset_validation.go:75-82
     allows it"); its existing Workspaces keep the old one (below).
+    A MultiRoleInference update that changes `spec.model.name` (api/v1alpha1/multiroleinference_validation.go
+    75-80 at v0.12.0, 73-76 at v0.11.0):
+        if m.Spec.Model.Name != old.Spec.Model.Name {
+            errs = errs.Also(apis.ErrInvalidValue(fmt.Sprintf("model name is immutable, was %q, now %q", ...
+    and, from v0.12.0, a v1beta1 InferenceSet update that changes `spec.template.resource.partition`
+    (api/v1beta1/inferenceset_validation.go:78-80: "Partition config is immutable once set",
+    `apis.ErrGeneric("field is immutable", "template", "resource", "partition")`). Both change only by
+    deleting and creating the object (`sync(replace=True)`).
     A Workspace create whose `inference.config` names a ConfigMap that does not exist (v0.12.0
     `api/v1beta1/inference_config_validation.go` 56-66: "ConfigMap '%s' specified in 'config' not found in
     namespace '%s'", from ValidateCreate, `api/v1beta1/workspace_validation.go` 105-122); from v0.12.0 every
@@ -155,6 +163,7 @@ DEFAULT_CONFIGMAP_TEXT = ("max_probe_steps: 6\nkv_cache_cpu_memory_utilization: 
                           "vllm:\n  cpu-offload-gb: 0\n  swap-space: 4\n")
 MRI_GATE = "enableMultiRoleInferenceController"   # KAITO's feature gate, off by default (v0.11, v0.12)
 IMMUTABLE = "preset: field is immutable"       # a Workspace's preset, on every release
+IMMUTABLE_MODEL = "model name is immutable"     # a MultiRoleInference's spec.model.name (v0.11 on)
 
 def kaito_builtin(preset: str) -> str:
     """What the v0.13 code injects by itself: its tuned table or the universal ngram fallback (SPEC.md 4.1,
@@ -220,9 +229,8 @@ class Cluster:
             meta["annotations"] = {k: v for k, v in _ann(meta).items() if not k.startswith(("config.kubernetes.io/", "internal.config.kubernetes.io/"))}
             key = _key(d)
             problem = self._admit(d, key not in self.objects)
-            if problem == IMMUTABLE and replace:
-                self.objects.pop(key)
-                self.statefulsets.pop((key[1], key[2]), None)
+            if "immutable" in problem and replace:
+                self._delete(key)
                 problem = self._admit(d, True)
             if problem:
                 self.refused.append((key, problem))
@@ -250,6 +258,16 @@ class Cluster:
         if kind == "Workspace" and not create and \
                 ((obj.get("inference") or {}).get("preset") != (self.objects[(kind, ns, name)].get("inference") or {}).get("preset")):
             return IMMUTABLE
+        if kind == "MultiRoleInference" and not create:
+            old_model = ((self.objects[(kind, ns, name)].get("spec") or {}).get("model") or {}).get("name")
+            new_model = ((obj.get("spec") or {}).get("model") or {}).get("name")
+            if old_model != new_model:
+                return f"{IMMUTABLE_MODEL}, was {old_model!r}, now {new_model!r}"
+        if kind == "InferenceSet" and not create and self.release >= "v0.12" and obj.get("apiVersion") == "kaito.sh/v1beta1":
+            def partition(o: dict) -> Any:
+                return (((o.get("spec") or {}).get("template") or {}).get("resource") or {}).get("partition")
+            if partition(obj) != partition(self.objects[(kind, ns, name)]):
+                return "template.resource.partition: field is immutable"
         ref = None
         if kind == "Workspace" and create:
             ref = (obj.get("inference") or {}).get("config")
@@ -258,6 +276,19 @@ class Cluster:
         if ref and ("ConfigMap", ns, ref) not in self.objects:
             return f"ConfigMap {ref!r} specified in 'config' not found in namespace {ns!r}"
         return ""
+
+    def _delete(self, key: tuple) -> None:
+        """Delete an object and, as Kubernetes' garbage collector does through KAITO's ownerReferences, what
+        its controller made: a MultiRoleInference's InferenceSets, an InferenceSet's Workspaces."""
+        self.objects.pop(key, None)
+        self.statefulsets.pop((key[1], key[2]), None)
+        if key[0] == "MultiRoleInference":
+            for child in [k for k in self.objects if k[0] == "InferenceSet" and k[1] == key[1] and k[2].startswith(key[2] + "-")]:
+                self._delete(child)
+        if key[0] == "InferenceSet":
+            for child in [k for k, o in self.objects.items() if k[0] == "Workspace" and k[1] == key[1]
+                          and ((o.get("metadata") or {}).get("labels") or {}).get(CREATED_BY) == key[2]]:
+                self._delete(child)
 
     # ---- what the user can do about a warning ---------------------------------------------------------
     def delete_statefulset(self, namespace: str, workspace: str) -> "Cluster":

@@ -441,6 +441,42 @@ def test_an_enabled_child_workspace_without_a_config_gets_sd420(release):
     assert any(ln.endswith("[SD420]") and 'Workspace "phi-set-0"' in ln for ln in lines), lines
 
 
+def edit_model(name):
+    def f(d):
+        d["spec"]["model"]["name"] = name
+    return f
+
+
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) >= "v0.11"])
+@params
+def test_multiroleinference_model_changed(release, flow, prune):
+    """Issue #30: KAITO refuses a MultiRoleInference's model change ("model name is immutable"), so it rolls out
+    by replacing the object, with the function's SD425 (not SD424's recreate of Workspaces, which brought the
+    old model back) where the input shows the old model."""
+    life(release, flow, prune, [mri(enabled="true")], [("MultiRoleInference", "qwen", edit_model("Qwen/Qwen3-8B"))],
+         gates={MRI_GATE: True}, replace=True)
+
+
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) >= "v0.11"])
+def test_a_model_change_says_kaito_refuses_it(release):
+    out, _ = render([mri(enabled="true"), iset("qwen-prefill", enabled="true", preset="Qwen/Qwen3.5-4B")], release)
+    changed = apply_edit(out, "MultiRoleInference", "qwen", edit_model("Qwen/Qwen3-8B"))
+    _, lines = render(changed, release)
+    sd425 = [ln for ln in lines if ln.endswith("[SD425]")]
+    assert len(sd425) == 1 and "model name is immutable" in sd425[0] and "kubectl delete multiroleinference qwen" in sd425[0]
+    assert not [ln for ln in lines if ln.endswith("[SD424]") and "MultiRoleInference" in ln], lines
+    c = Cluster(model(release), gates={MRI_GATE: True}).sync(out)
+    c.sync(changed)
+    assert [p for _, p in c.refused] == ["model name is immutable, was 'Qwen/Qwen3.5-4B', now 'Qwen/Qwen3-8B'"]
+
+
+def test_the_model_refuses_a_partition_change_from_v012():
+    parted = iset()
+    parted["spec"]["template"]["resource"]["partition"] = {"mode": "MIG", "profile": "1g.10gb"}
+    assert Cluster("v0.12").sync([iset()]).sync([parted]).refused
+    assert not Cluster("v0.11").sync([iset()]).sync([parted]).refused
+
+
 # --- the model itself, per release (issue #30) ---------------------------------------------------------------
 def test_the_model_serves_what_each_release_serves():
     c = Cluster("v0.10").sync([iset(), mri()])
