@@ -51,13 +51,19 @@ DEPRECATED = ("phi-2",)
 
 
 # v0.10.0's `IsValidPreset` asks only `KaitoModelRegister.Has(preset)` (pkg/utils/plugin/plugin.go:79-91 at
-# v0.10.0), whose names are the presets' own, compared as written; v0.11.0's `Has` compares
-# `strings.ToLower(preset)` (plugin.go:115). Before v0.11.0 `Phi-4` is refused.
+# v0.10.0), whose names are the presets' own, compared as written; v0.11.0's also looks up
+# `normalizedPreset := strings.ToLower(preset)` in LegacyBuiltinToCatalog (plugin.go:115-117). Before v0.11.0
+# `Phi-4` is refused.
 CASE_BLIND_SINCE = "v0.11.0"
+# Registered at v0.10.0 and not after: `PresetFalcon7BModel = "falcon-7b"`, `PresetFalcon40BModel = "falcon-40b"`
+# and their `+ "-instruct"` (presets/workspace/models/falcon/model.go:25-38, 44-47 at v0.10.0); v0.11.0 has no
+# falcon presets. Every other name v0.10.0 registers is one of ALIASES.
+V010_ONLY = frozenset({"falcon-7b", "falcon-7b-instruct", "falcon-40b", "falcon-40b-instruct"})
 
 
 def is_valid_preset(name: str, case_sensitive: bool = False) -> bool:
-    if (name in ALIASES) if case_sensitive else (name.lower() in ALIASES):
+    """`case_sensitive`: KAITO before v0.11.0, whose register also has V010_ONLY."""
+    if (name in ALIASES or name in V010_ONLY) if case_sensitive else (name.lower() in ALIASES):
         return True
     org, slash, model = name.partition("/")
     return bool(slash and org and model)

@@ -49,3 +49,10 @@ def test_v0_10_compares_preset_names_as_written() -> None:
     assert preset_supported.findings(upper, V11) == []
     assert preset_supported.findings(make_workload(ws()), V10) == []
     assert preset_supported.findings(make_workload(ws(inference="  preset:\n    name: microsoft/Phi-4\n")), V10) == []
+
+
+def test_v0_10_registers_the_falcon_presets() -> None:
+    # presets/workspace/models/falcon/model.go at v0.10.0; gone in v0.11.0
+    falcon = make_workload(ws(inference="  preset:\n    name: falcon-7b-instruct\n"))
+    assert preset_supported.findings(falcon, V10) == []
+    assert [f.id for f in preset_supported.findings(falcon, V11)] == ["SD112"]
