@@ -379,6 +379,13 @@ def test_an_alias_added_in_0_10_2_is_named_with_its_patch() -> None:
     assert "(added in vLLM 0.10.2)" in found('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.1")[0][2]
 
 
+def test_a_field_a_config_cannot_set_is_an_unknown_key() -> None:
+    """0.34.0's `custom_method: str | None = field(default=None, init=False)` (speculative.py:479): pydantic refuses
+    it as an unexpected keyword argument (tools/vllm_verdicts.py now records init fields only)."""
+    assert [(f[0], f[1]) for f in found('{"method":"ngram","num_speculative_tokens":5,"custom_method":"x"}', "0.34.0")] \
+        == [("SD613", E)]
+
+
 def test_a_newer_release_is_named_beside_the_newest_modelled() -> None:
     finding = vllm_schema.newer_release("0.40", "the vllmVersion setting")
     assert finding is not None and (finding.id, finding.severity) == ("SD622", W)

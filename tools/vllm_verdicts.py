@@ -364,7 +364,9 @@ def release_facts(release: str) -> dict:
         t = getattr(mod, name, None)
         return sorted(set(flat(t))) if t is not None else None
 
-    fields = [f.name for f in dataclasses.fields(cls)]
+    # Only what a config may set: a field with init=False (0.34.0's `custom_method: str | None = field(default=None,
+    # init=False)`, speculative.py:479) is refused as an unexpected keyword argument.
+    fields = [f.name for f in dataclasses.fields(cls) if f.init]
     method_type = cls.__dataclass_fields__["method"].type
     if isinstance(method_type, str):
         method_type = eval(method_type, vars(mod))  # noqa: S307 - the release's own annotation
