@@ -111,6 +111,9 @@ InferenceSet scale-down, which children go (inferenceset_controller.go):
 Admission, what `sync` refuses
     v0.10.0's InferenceSet: `if is.Spec.Replicas < 1 { ... "must be at least 1")) }`
     (api/v1alpha1/inferenceset_validation.go:54-56, and the CRD's `minimum: 1`); v0.11.0 admits 0.
+    v0.10.0's `IsValidPreset` (pkg/utils/plugin/plugin.go:79-91): `KaitoModelRegister.Has(preset)`, the names
+    as registered (V010_PRESETS: the `Name:` of each presets/workspace/models/*/model.go), else `org/name`;
+    so a Workspace created with `Phi-4` is refused there ("Unsupported inference preset name").
     A Workspace update that changes its preset (`InferenceSpec.validateUpdate`, api/v1beta1/
     workspace_validation.go, v0.10.0 660-662, v0.11.0 691-693, v0.12.0 895-897):
         if !reflect.DeepEqual(i.Preset, old.Preset) {
@@ -161,6 +164,14 @@ DEFAULT_CONFIGMAP = "inference-params-template"  # v0.10's default, copied into 
 # every `vllm:` key to vLLM (--cpu-offload-gb 0 --swap-space 4), the other keys to its own runtime.
 DEFAULT_CONFIGMAP_TEXT = ("max_probe_steps: 6\nkv_cache_cpu_memory_utilization: 0.5\n"
                           "vllm:\n  cpu-offload-gb: 0\n  swap-space: 4\n")
+V010_PRESETS = frozenset({
+    "deepseek-r1-0528", "deepseek-r1-distill-llama-8b", "deepseek-r1-distill-qwen-14b", "deepseek-v3-0324",
+    "falcon-40b", "falcon-40b-instruct", "falcon-7b", "falcon-7b-instruct", "gemma-3-27b-instruct",
+    "gemma-3-4b-instruct", "gpt-oss-120b", "gpt-oss-20b", "llama-3.1-8b-instruct", "llama-3.3-70b-instruct",
+    "ministral-3-14b-instruct", "ministral-3-3b-instruct", "ministral-3-8b-instruct", "mistral-7b",
+    "mistral-7b-instruct", "mistral-large-3-675b-instruct", "phi-3-medium-128k-instruct", "phi-3-medium-4k-instruct",
+    "phi-3-mini-128k-instruct", "phi-3-mini-4k-instruct", "phi-3.5-mini-instruct", "phi-4", "phi-4-mini-instruct",
+    "qwen2.5-coder-32b-instruct", "qwen2.5-coder-7b-instruct"})
 MRI_GATE = "enableMultiRoleInferenceController"   # KAITO's feature gate, off by default (v0.11, v0.12)
 IMMUTABLE = "preset: field is immutable"       # a Workspace's preset, on every release
 IMMUTABLE_MODEL = "model name is immutable"     # a MultiRoleInference's spec.model.name (v0.11 on)
@@ -251,6 +262,11 @@ class Cluster:
         if self.release == "v0.10" and ((kind == "InferenceSet" and obj.get("apiVersion") != "kaito.sh/v1alpha1")
                                         or kind == "MultiRoleInference"):
             return f'no matches for kind "{kind}" in version "{obj.get("apiVersion")}"'
+        if self.release == "v0.10" and kind == "Workspace" and create:
+            preset = str(((obj.get("inference") or {}).get("preset") or {}).get("name") or "")
+            org, slash, rest = preset.partition("/")
+            if preset and preset not in V010_PRESETS and not (slash and org and rest):
+                return f"Unsupported inference preset name {preset}: inference.presetName"
         if self.release == "v0.10" and kind == "InferenceSet" and int((obj.get("spec") or {}).get("replicas", 1)) < 1:
             return f"invalid value: {(obj.get('spec') or {}).get('replicas')}: must be at least 1: spec.replicas"
         if kind in ("InferenceSet", "MultiRoleInference", "Workspace") and (len(name) > 63):

@@ -487,6 +487,24 @@ def test_the_model_serves_what_each_release_serves():
     assert Cluster("v0.10").sync([zero]).refused and not Cluster("v0.11").sync([iset(replicas=0)]).refused
 
 
+def test_the_model_compares_v010_preset_names_as_written():
+    assert Cluster("v0.10").sync([ws(preset="Phi-4")]).refused
+    assert not Cluster("v0.10").sync([ws(preset="phi-4"), ws("f", preset="falcon-7b")]).refused
+    assert not Cluster("v0.11").sync([ws(preset="Phi-4")]).refused
+
+
+@pytest.mark.parametrize("preset,ids", [("Phi-4", ["SD112"]), ("phi-4", [])])
+def test_the_function_refuses_what_v010_refuses(preset, ids):
+    """kaitoVersion v0.10.0: what the model's v0.10 refuses at create, the function says (an error, nothing
+    written), and what it admits, the function writes."""
+    r = run(["render", "--format", "json", "-"], dump([ws(enabled="true", preset=preset)]),
+            {"KAITO_SPECDEC_KAITO_VERSION": "v0.10.0"})
+    results = json.loads(r.err.splitlines()[-1])["results"]
+    assert [x["tags"]["id"] for x in results if x["severity"] == "error"] == ids
+    if not ids:
+        assert not Cluster("v0.10").sync(r.docs).refused
+
+
 def test_the_multiroleinference_controller_is_off_unless_its_gate_is_on():
     off = Cluster("v0.12").sync([mri(enabled="true")])
     assert not [k for k in off.objects if k[0] == "InferenceSet"]
