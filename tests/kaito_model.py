@@ -91,7 +91,29 @@ MultiRoleInference controller, `pkg/controllers/multiroleinference/controller.go
     so a MultiRoleInference without annotations leaves its children's template annotations as they were, and
     the children's Workspaces follow the InferenceSet rules above. There is no MultiRoleInference before v0.11.
 
+Kinds and versions each release serves (config/crd/bases/): v0.10.0 installs the InferenceSet CRD with one
+    version, `name: v1alpha1` (kaito.sh_inferencesets.yaml:32, `served: true` :350), and no MultiRoleInference;
+    v0.11.0 adds `name: v1beta1` (:432) and kaito.sh_multiroleinferences.yaml. The API server answers anything
+    else with `no matches for kind`.
+
+The MultiRoleInference controller runs only behind a feature gate, off by default:
+    consts.FeatureFlagEnableMultiRoleInferenceController: false,   (pkg/featuregates/featuregates.go:34 at
+    v0.12.0, :32 at v0.11.0); the model runs it when `Cluster.gates` turns it on (KAITO's `--feature-gates`).
+
+InferenceSet scale-down, which children go (inferenceset_controller.go):
+    v0.10.0 (:214-262) and v0.11.0: "first delete workspace that is not in ready state", then "delete rest of
+    extra workspaces" from the start of the list (the API server lists by name: the oldest generated names
+    first); v0.12.0 `selectWorkspacesToDelete` (:225-300): "old before new, and within each, not-ready before
+    ready" (sort.SliceStable), and a Ready one only while `readyBudget := readyCount - desiredReplicas` lasts.
+    Ready is `DetermineWorkspacePhase(ws) == "succeeded"`: here, a pod that can start. Images are not
+    modelled (every child runs the same one), so v0.12's old-image preference never applies.
+
 Admission, what `sync` refuses
+    v0.10.0's InferenceSet: `if is.Spec.Replicas < 1 { ... "must be at least 1")) }`
+    (api/v1alpha1/inferenceset_validation.go:54-56, and the CRD's `minimum: 1`); v0.11.0 admits 0.
+    v0.10.0's `IsValidPreset` (pkg/utils/plugin/plugin.go:79-91): `KaitoModelRegister.Has(preset)`, the names
+    as registered (V010_PRESETS: the `Name:` of each presets/workspace/models/*/model.go), else `org/name`;
+    so a Workspace created with `Phi-4` is refused there ("Unsupported inference preset name").
     A Workspace update that changes its preset (`InferenceSpec.validateUpdate`, api/v1beta1/
     workspace_validation.go, v0.10.0 660-662, v0.11.0 691-693, v0.12.0 895-897):
         if !reflect.DeepEqual(i.Preset, old.Preset) {
@@ -101,6 +123,14 @@ Admission, what `sync` refuses
     creating it (`sync(replace=True)`). An
     InferenceSet's template preset is mutable (design #2303: "api/v1beta1/inferenceset_validation.go:75-82
     allows it"); its existing Workspaces keep the old one (below).
+    A MultiRoleInference update that changes `spec.model.name` (api/v1alpha1/multiroleinference_validation.go
+    75-80 at v0.12.0, 73-76 at v0.11.0):
+        if m.Spec.Model.Name != old.Spec.Model.Name {
+            errs = errs.Also(apis.ErrInvalidValue(fmt.Sprintf("model name is immutable, was %q, now %q", ...
+    and, from v0.12.0, a v1beta1 InferenceSet update that changes `spec.template.resource.partition`
+    (api/v1beta1/inferenceset_validation.go:78-80: "Partition config is immutable once set",
+    `apis.ErrGeneric("field is immutable", "template", "resource", "partition")`). Both change only by
+    deleting and creating the object (`sync(replace=True)`).
     A Workspace create whose `inference.config` names a ConfigMap that does not exist (v0.12.0
     `api/v1beta1/inference_config_validation.go` 56-66: "ConfigMap '%s' specified in 'config' not found in
     namespace '%s'", from ValidateCreate, `api/v1beta1/workspace_validation.go` 105-122); from v0.12.0 every
@@ -130,7 +160,21 @@ KAITO_VERSION = {"v0.10": "v0.10.0", "v0.11": "v0.11.0", "v0.12": "v0.12.0", "v0
 ENABLE = "kaito.sh/enable-speculative-decoding"
 CREATED_BY = "inferenceset.kaito.sh/created-by"
 DEFAULT_CONFIGMAP = "inference-params-template"  # v0.10's default, copied into every namespace
+# Its text at v0.10.0 (charts/kaito/workspace/templates/inference-params.yaml), comments left out: KAITO passes
+# every `vllm:` key to vLLM (--cpu-offload-gb 0 --swap-space 4), the other keys to its own runtime.
+DEFAULT_CONFIGMAP_TEXT = ("max_probe_steps: 6\nkv_cache_cpu_memory_utilization: 0.5\n"
+                          "vllm:\n  cpu-offload-gb: 0\n  swap-space: 4\n")
+V010_PRESETS = frozenset({
+    "deepseek-r1-0528", "deepseek-r1-distill-llama-8b", "deepseek-r1-distill-qwen-14b", "deepseek-v3-0324",
+    "falcon-40b", "falcon-40b-instruct", "falcon-7b", "falcon-7b-instruct", "gemma-3-27b-instruct",
+    "gemma-3-4b-instruct", "gpt-oss-120b", "gpt-oss-20b", "llama-3.1-8b-instruct", "llama-3.3-70b-instruct",
+    "ministral-3-14b-instruct", "ministral-3-3b-instruct", "ministral-3-8b-instruct", "mistral-7b",
+    "mistral-7b-instruct", "mistral-large-3-675b-instruct", "phi-3-medium-128k-instruct", "phi-3-medium-4k-instruct",
+    "phi-3-mini-128k-instruct", "phi-3-mini-4k-instruct", "phi-3.5-mini-instruct", "phi-4", "phi-4-mini-instruct",
+    "qwen2.5-coder-32b-instruct", "qwen2.5-coder-7b-instruct"})
+MRI_GATE = "enableMultiRoleInferenceController"   # KAITO's feature gate, off by default (v0.11, v0.12)
 IMMUTABLE = "preset: field is immutable"       # a Workspace's preset, on every release
+IMMUTABLE_MODEL = "model name is immutable"     # a MultiRoleInference's spec.model.name (v0.11 on)
 
 def kaito_builtin(preset: str) -> str:
     """What the v0.13 code injects by itself: its tuned table or the universal ngram fallback (SPEC.md 4.1,
@@ -177,6 +221,7 @@ class Cluster:
     managed: set = field(default_factory=set)          # keys the GitOps sync applied (what it may prune)
     statefulsets: dict = field(default_factory=dict)   # (ns, workspace) -> Template
     refused: list = field(default_factory=list)        # admission refusals of the last sync
+    gates: dict = field(default_factory=dict)          # KAITO's --feature-gates (MRI_GATE: off unless set)
     _generated: int = 0
 
     # ---- the sync -------------------------------------------------------------------------------------
@@ -195,9 +240,8 @@ class Cluster:
             meta["annotations"] = {k: v for k, v in _ann(meta).items() if not k.startswith(("config.kubernetes.io/", "internal.config.kubernetes.io/"))}
             key = _key(d)
             problem = self._admit(d, key not in self.objects)
-            if problem == IMMUTABLE and replace:
-                self.objects.pop(key)
-                self.statefulsets.pop((key[1], key[2]), None)
+            if "immutable" in problem and replace:
+                self._delete(key)
                 problem = self._admit(d, True)
             if problem:
                 self.refused.append((key, problem))
@@ -215,11 +259,31 @@ class Cluster:
 
     def _admit(self, obj: dict, create: bool) -> str:
         kind, ns, name = _key(obj)
+        if self.release == "v0.10" and ((kind == "InferenceSet" and obj.get("apiVersion") != "kaito.sh/v1alpha1")
+                                        or kind == "MultiRoleInference"):
+            return f'no matches for kind "{kind}" in version "{obj.get("apiVersion")}"'
+        if self.release == "v0.10" and kind == "Workspace" and create:
+            preset = str(((obj.get("inference") or {}).get("preset") or {}).get("name") or "")
+            org, slash, rest = preset.partition("/")
+            if preset and preset not in V010_PRESETS and not (slash and org and rest):
+                return f"Unsupported inference preset name {preset}: inference.presetName"
+        if self.release == "v0.10" and kind == "InferenceSet" and int((obj.get("spec") or {}).get("replicas", 1)) < 1:
+            return f"invalid value: {(obj.get('spec') or {}).get('replicas')}: must be at least 1: spec.replicas"
         if kind in ("InferenceSet", "MultiRoleInference", "Workspace") and (len(name) > 63):
             return f"{kind} name {name!r} is not a DNS-1123 label (IsDNS1123Label)"
         if kind == "Workspace" and not create and \
                 ((obj.get("inference") or {}).get("preset") != (self.objects[(kind, ns, name)].get("inference") or {}).get("preset")):
             return IMMUTABLE
+        if kind == "MultiRoleInference" and not create:
+            old_model = ((self.objects[(kind, ns, name)].get("spec") or {}).get("model") or {}).get("name")
+            new_model = ((obj.get("spec") or {}).get("model") or {}).get("name")
+            if old_model != new_model:
+                return f"{IMMUTABLE_MODEL}, was {old_model!r}, now {new_model!r}"
+        if kind == "InferenceSet" and not create and self.release >= "v0.12" and obj.get("apiVersion") == "kaito.sh/v1beta1":
+            def partition(o: dict) -> Any:
+                return (((o.get("spec") or {}).get("template") or {}).get("resource") or {}).get("partition")
+            if partition(obj) != partition(self.objects[(kind, ns, name)]):
+                return "template.resource.partition: field is immutable"
         ref = None
         if kind == "Workspace" and create:
             ref = (obj.get("inference") or {}).get("config")
@@ -228,6 +292,19 @@ class Cluster:
         if ref and ("ConfigMap", ns, ref) not in self.objects:
             return f"ConfigMap {ref!r} specified in 'config' not found in namespace {ns!r}"
         return ""
+
+    def _delete(self, key: tuple) -> None:
+        """Delete an object and, as Kubernetes' garbage collector does through KAITO's ownerReferences, what
+        its controller made: a MultiRoleInference's InferenceSets, an InferenceSet's Workspaces."""
+        self.objects.pop(key, None)
+        self.statefulsets.pop((key[1], key[2]), None)
+        if key[0] == "MultiRoleInference":
+            for child in [k for k in self.objects if k[0] == "InferenceSet" and k[1] == key[1] and k[2].startswith(key[2] + "-")]:
+                self._delete(child)
+        if key[0] == "InferenceSet":
+            for child in [k for k, o in self.objects.items() if k[0] == "Workspace" and k[1] == key[1]
+                          and ((o.get("metadata") or {}).get("labels") or {}).get(CREATED_BY) == key[2]]:
+                self._delete(child)
 
     # ---- what the user can do about a warning ---------------------------------------------------------
     def delete_statefulset(self, namespace: str, workspace: str) -> "Cluster":
@@ -251,7 +328,7 @@ class Cluster:
     def reconcile(self) -> None:
         for _ in range(5):
             before = json.dumps([sorted(self.objects.items(), key=str), sorted(self.statefulsets.items(), key=str)], default=str)
-            if self.release >= "v0.11":
+            if self.release >= "v0.11" and self.gates.get(MRI_GATE, False):
                 self._multiroleinferences()
             self._inferencesets()
             self._workspaces()
@@ -294,10 +371,11 @@ class Cluster:
             children = sorted(k for k, o in self.objects.items() if k[0] == "Workspace" and k[1] == key[1]
                               and ((o.get("metadata") or {}).get("labels") or {}).get(CREATED_BY) == key[2])
             want = int(spec.get("replicas", 1) or 0)
-            for k in children[want:]:
+            for k in self._scale_down(children, want):
                 del self.objects[k]
                 self.statefulsets.pop((k[1], k[2]), None)
-            for k in children[:want]:
+            children = [k for k in children if k in self.objects]
+            for k in children:
                 if self.release >= "v0.13":  # only the opt-in key, nothing else
                     ann = self.objects[k]["metadata"].setdefault("annotations", {})
                     if ENABLE in t_ann:
@@ -312,6 +390,28 @@ class Cluster:
                     "metadata": {"name": name, "namespace": key[1], "labels": {CREATED_BY: key[2]},
                                  "annotations": dict(t_ann)},
                     "inference": copy.deepcopy(template.get("inference") or {})}
+
+    def _scale_down(self, children: list, want: int) -> list:
+        """The children an InferenceSet deletes to get to `want` (the module's docstring: not-ready first, in
+        list order; v0.12 on keeps Ready ones while Ready would drop below `want`)."""
+        extra = len(children) - want
+        if extra <= 0:
+            return []
+        pods = self.pods()
+        ready = {k: k[2] in pods and pods[k[2]].can_start for k in children}
+        order = sorted(children, key=lambda k: ready[k])   # stable: not-ready first, each in list order
+        if self.release < "v0.12":
+            return order[:extra]
+        budget = sum(ready.values()) - want
+        out = []
+        for k in order:
+            if len(out) >= extra:
+                break
+            if ready[k] and budget <= 0:
+                continue
+            out.append(k)
+            budget -= ready[k]
+        return out
 
     def _desired(self, ws: dict) -> Template:
         inference = ws.get("inference") or {}
@@ -345,7 +445,7 @@ class Cluster:
 
     def _configmap_text(self, ns: str, name: str | None) -> str | None:
         if name == DEFAULT_CONFIGMAP and self.release == "v0.10":
-            return "vllm:\n  gpu-memory-utilization: 0.95\n"
+            return DEFAULT_CONFIGMAP_TEXT
         cm = self.objects.get(("ConfigMap", ns, name)) if name else None
         return None if cm is None else str((cm.get("data") or {}).get("inference_config.yaml", ""))
 

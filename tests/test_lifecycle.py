@@ -22,7 +22,7 @@ import json
 import pytest
 import yaml
 
-from kaito_model import ENABLE, KAITO_VERSION, RELEASES, Cluster, intended
+from kaito_model import ENABLE, KAITO_VERSION, MRI_GATE, RELEASES, Cluster, intended
 from runner import run
 
 NS = "default"
@@ -185,11 +185,19 @@ def check(cluster: Cluster, output: list, lines: list[str], step: str, evident: 
         assert not bad(), f"{step}: after doing what the warnings say ({followed}): {bad()}"
 
 
+def served(docs: list, release: str) -> list:
+    """The docs as the release serves them: v0.10 has InferenceSets at kaito.sh/v1alpha1 only (kaito_model)."""
+    if model(release) != "v0.10":
+        return docs
+    return [dict(d, apiVersion="kaito.sh/v1alpha1") if d["kind"] == "InferenceSet" else d for d in docs]
+
+
 def life(release: str, flow: str, prune: bool, first: list, edits: list, extra: dict | None = None,
-         replace: bool = False) -> Cluster:
-    """`replace`: sync as Argo CD's `Replace=true` does (a Workspace's preset is immutable in KAITO)."""
-    cluster = Cluster(model(release))
-    source = first
+         replace: bool = False, gates: dict | None = None) -> Cluster:
+    """`replace`: sync as Argo CD's `Replace=true` does (a Workspace's preset is immutable in KAITO);
+    `gates`: KAITO's feature gates (the MultiRoleInference controller is off unless turned on)."""
+    cluster = Cluster(model(release), gates=dict(gates or {}))
+    source = served(first, release)
     output, lines = render(source, release, extra)
     cluster.sync(output, prune=prune, replace=replace)
     check(cluster, output, lines, "first state", shows_a_render(source))
@@ -299,7 +307,7 @@ def test_inferenceset_created_enabled_then_preset_changed(release, flow, prune):
 def test_multiroleinference_roles(release, flow, prune):
     life(release, flow, prune, [cm(), mri(enabled="true", config="my-config")],
          [("MultiRoleInference", "qwen", edit_annotation("false")),
-          ("MultiRoleInference", "qwen", edit_annotation("true"))])
+          ("MultiRoleInference", "qwen", edit_annotation("true"))], gates={MRI_GATE: True})
 
 
 def test_the_model_sees_the_v012_gap():
@@ -331,7 +339,7 @@ def test_the_model_refuses_a_preset_change(release):
 def test_render_stream_applies_in_order(release):
     """`kubectl apply -f` of render's stream applies in order: a new derived ConfigMap must come before the
     Workspace (and v1beta1 InferenceSet) whose admission looks it up (fails on main: it came after)."""
-    output, _ = render([ws(enabled="true"), iset(enabled="true")], release)
+    output, _ = render(served([ws(enabled="true"), iset(enabled="true")], release), release)
     c = Cluster(model(release)).sync(output, stream_order=True)
     assert not c.refused, c.refused
 
@@ -393,3 +401,136 @@ def test_sd424_is_a_warning_only_where_a_render_is_evident(release):
     assert [ln[:10] for ln in lines if ln.endswith("[SD424]")] == ["[warning] "], lines
     _, lines = render(apply_edit(out, "InferenceSet", "phi-set", edit_annotation("false")), release)
     assert [ln[:10] for ln in lines if ln.endswith("[SD424]")] == ["[warning] "], lines
+
+
+def child_ws(name="phi-set-0", parent="phi-set", enabled=None, config=None) -> dict:
+    d = ws(name, enabled=enabled, config=config)
+    d["metadata"]["labels"] = {"inferenceset.kaito.sh/created-by": parent}
+    return d
+
+
+@releases
+@params
+def test_a_workspace_an_inferenceset_made_is_rolled_out_as_any_workspace(release, flow, prune):
+    """Issue #30: a Workspace an InferenceSet made (label inferenceset.kaito.sh/created-by), in the Git tree
+    beside its InferenceSet, through a whole life cycle."""
+    life(release, flow, prune, [iset(replicas=1), child_ws()],
+         [("InferenceSet", "phi-set", edit_annotation("true")), ("InferenceSet", "phi-set", edit_annotation("false"))])
+
+
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) in ("v0.11", "v0.12")])
+def test_a_disabled_child_workspace_keeps_its_config_and_starts(release):
+    """KAITO v0.11-v0.12 keep --kaito-config-file on the command of a running Workspace and drop the config
+    volume with the reference (workspace_controller.go:669-672, interface.go:482-483 at v0.12.0). Applied as
+    rendered, before anything a warning asks for, the InferenceSet turned off must leave the Workspace it made
+    able to start (fails on main: the child lost its config and crash-looped; SD424's recreate hid it)."""
+    out, _ = render([iset(enabled="true"), child_ws(enabled="true")], release)
+    c = Cluster(model(release)).sync(out)
+    assert all(p.can_start for p in c.pods().values()), c.pods()
+    off, lines = render(apply_edit(out, "InferenceSet", "phi-set", edit_annotation("false")), release)
+    c.sync(off)
+    assert all(p.can_start for p in c.pods().values()), (c.pods(), lines)
+    assert any(ln.endswith("[SD421]") and "phi-set-0" in ln for ln in lines), lines
+
+
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) in ("v0.11", "v0.12")])
+def test_an_enabled_child_workspace_without_a_config_gets_sd420(release):
+    """Enabled without a config of its own, the Workspace an InferenceSet made mounts the config and never
+    reads it on v0.11-v0.12, as any Workspace: SD420 names it (fails on main: none)."""
+    _, lines = render([iset(enabled="true"), child_ws()], release)
+    assert any(ln.endswith("[SD420]") and 'Workspace "phi-set-0"' in ln for ln in lines), lines
+
+
+def edit_model(name):
+    def f(d):
+        d["spec"]["model"]["name"] = name
+    return f
+
+
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) >= "v0.11"])
+@params
+def test_multiroleinference_model_changed(release, flow, prune):
+    """Issue #30: KAITO refuses a MultiRoleInference's model change ("model name is immutable"), so it rolls out
+    by replacing the object, with the function's SD425 (not SD424's recreate of Workspaces, which brought the
+    old model back) where the input shows the old model."""
+    life(release, flow, prune, [mri(enabled="true")], [("MultiRoleInference", "qwen", edit_model("Qwen/Qwen3-8B"))],
+         gates={MRI_GATE: True}, replace=True)
+
+
+@pytest.mark.parametrize("release", [r for r in RUNS if model(r) >= "v0.11"])
+def test_a_model_change_says_kaito_refuses_it(release):
+    out, _ = render([mri(enabled="true"), iset("qwen-prefill", enabled="true", preset="Qwen/Qwen3.5-4B")], release)
+    changed = apply_edit(out, "MultiRoleInference", "qwen", edit_model("Qwen/Qwen3-8B"))
+    _, lines = render(changed, release)
+    sd425 = [ln for ln in lines if ln.endswith("[SD425]")]
+    assert len(sd425) == 1 and "model name is immutable" in sd425[0] and "kubectl delete multiroleinference qwen" in sd425[0]
+    assert not [ln for ln in lines if ln.endswith("[SD424]") and "MultiRoleInference" in ln], lines
+    c = Cluster(model(release), gates={MRI_GATE: True}).sync(out)
+    c.sync(changed)
+    assert [p for _, p in c.refused] == ["model name is immutable, was 'Qwen/Qwen3.5-4B', now 'Qwen/Qwen3-8B'"]
+
+
+def test_the_model_refuses_a_partition_change_from_v012():
+    parted = iset()
+    parted["spec"]["template"]["resource"]["partition"] = {"mode": "MIG", "profile": "1g.10gb"}
+    assert Cluster("v0.12").sync([iset()]).sync([parted]).refused
+    assert not Cluster("v0.11").sync([iset()]).sync([parted]).refused
+
+
+# --- the model itself, per release (issue #30) ---------------------------------------------------------------
+def test_the_model_serves_what_each_release_serves():
+    c = Cluster("v0.10").sync([iset(), mri()])
+    assert sorted(problem.split(":")[0] for _, problem in c.refused) == [
+        'no matches for kind "InferenceSet" in version "kaito.sh/v1beta1"',
+        'no matches for kind "MultiRoleInference" in version "kaito.sh/v1alpha1"']
+    zero = dict(iset(replicas=0), apiVersion="kaito.sh/v1alpha1")
+    assert Cluster("v0.10").sync([zero]).refused and not Cluster("v0.11").sync([iset(replicas=0)]).refused
+
+
+def test_the_model_compares_v010_preset_names_as_written():
+    assert Cluster("v0.10").sync([ws(preset="Phi-4")]).refused
+    assert not Cluster("v0.10").sync([ws(preset="phi-4"), ws("f", preset="falcon-7b")]).refused
+    assert not Cluster("v0.11").sync([ws(preset="Phi-4")]).refused
+
+
+@pytest.mark.parametrize("preset,ids", [("Phi-4", ["SD112"]), ("phi-4", [])])
+def test_the_function_refuses_what_v010_refuses(preset, ids):
+    """kaitoVersion v0.10.0: what the model's v0.10 refuses at create, the function says (an error, nothing
+    written), and what it admits, the function writes."""
+    r = run(["render", "--format", "json", "-"], dump([ws(enabled="true", preset=preset)]),
+            {"KAITO_SPECDEC_KAITO_VERSION": "v0.10.0"})
+    results = json.loads(r.err.splitlines()[-1])["results"]
+    assert [x["tags"]["id"] for x in results if x["severity"] == "error"] == ids
+    if not ids:
+        assert not Cluster("v0.10").sync(r.docs).refused
+
+
+def test_the_multiroleinference_controller_is_off_unless_its_gate_is_on():
+    off = Cluster("v0.12").sync([mri(enabled="true")])
+    assert not [k for k in off.objects if k[0] == "InferenceSet"]
+    on = Cluster("v0.12", gates={MRI_GATE: True}).sync([mri(enabled="true")])
+    assert sorted(k[2] for k in on.objects if k[0] == "InferenceSet") == ["qwen-decode", "qwen-prefill"]
+
+
+def test_v010_mounts_its_default_config_with_its_vllm_keys():
+    c = Cluster("v0.10").sync([ws()])
+    pod = c.pods()["phi"]
+    assert pod.configmap == "inference-params-template" and pod.config_flag and pod.can_start
+    assert "swap-space: 4" in c._configmap_text(NS, "inference-params-template")
+
+
+@pytest.mark.parametrize("release", ["v0.10", "v0.11", "v0.12"])
+def test_scale_down_deletes_not_ready_children_first(release):
+    """inferenceset_controller.go: not-ready first, then in list order (v0.10, v0.11); v0.12 keeps Ready ones
+    while Ready would drop below the replicas."""
+    c = Cluster(release).sync(served([iset(replicas=3)], release))
+    names = c.children_of("phi-set")
+    broken = names[1]
+    c.objects[("Workspace", NS, broken)]["inference"]["config"] = "missing"   # its pod cannot start
+    c.statefulsets.pop((NS, broken))
+    c.reconcile()
+    assert broken not in c.pods() or not c.pods()[broken].can_start   # v0.10 makes no StatefulSet for it
+    c.sync(served([iset(replicas=2)], release))
+    assert broken not in c.children_of("phi-set") and len(c.children_of("phi-set")) == 2
+    c.sync(served([iset(replicas=1)], release))
+    assert c.children_of("phi-set") == [names[2]]   # the oldest Ready one went first (list order)

@@ -386,7 +386,7 @@ def test_list_ops_turn_old_into_new(old, new):
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 10)} | {"SD730", "SD731"}
+    assert set(FINDINGS) == {f"SD72{i}" for i in range(0, 10)} | {"SD730", "SD731", "SD732"}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():
@@ -508,3 +508,30 @@ def test_disabling_reports_what_it_takes_out():
     assert [(f.id, f.severity, f.field) for f in plan.findings] == [
         ("SD727", Severity.INFO, "spec.template.spec.containers[0].args")]
     assert MTP in plan.findings[0].message and '"false"' in plan.findings[0].message
+
+
+# --- issue #30: an LLMInferenceService whose spec.speculator (kserve/kserve#5687) configures speculation ---------
+def _llmisvc(**spec_extra) -> dict:
+    return {"apiVersion": "serving.kserve.io/v1alpha2", "kind": "LLMInferenceService",
+            "metadata": {"name": "q", "annotations": {"kaito.sh/enable-speculative-decoding": "true"}},
+            "spec": {"model": {"uri": "hf://Qwen/Qwen3-8B"}, "template": {"containers": [{"name": "main"}]},
+                     **spec_extra}}
+
+
+def test_an_llminferenceservice_with_a_speculator_gets_nothing_and_is_told_why() -> None:
+    spec = kind_of("serving.kserve.io/v1alpha2", "LLMInferenceService")
+    assert spec is not None
+    plain = plan_workload(spec, _llmisvc())
+    assert plain.ops and [f.id for f in plain.findings] == ["SD701"]
+    obj = _llmisvc(speculator={"config": {"method": "ngram", "num_speculative_tokens": 4}})
+    planned = plan_workload(spec, obj)
+    assert planned.ops == ()
+    assert [(f.id, f.severity, f.field) for f in planned.findings] == [("SD732", Severity.INFO, "spec.speculator")]
+    # rendered before spec.speculator was written: the function's own arguments are taken out again
+    rendered = jsonpatch.apply_patch(_llmisvc(), list(plain.ops))
+    rendered["spec"]["speculator"] = {"config": {"method": "eagle3", "num_speculative_tokens": 3}}
+    later = plan_workload(spec, rendered)
+    assert [f.id for f in later.findings] == ["SD732"]
+    back = jsonpatch.apply_patch(rendered, list(later.ops))
+    assert "speculative-config" not in str(back) and INJECTED_ANNOTATION not in str(back)
+    assert back["spec"]["speculator"] == rendered["spec"]["speculator"]

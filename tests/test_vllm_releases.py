@@ -114,6 +114,41 @@ def test_pipeline_verdict_by_release(version, severity, refuses):
     assert (verdict.severity, verdict.refuses) == (severity, refuses)
 
 
+# Issue #30, read from each wheel's vllm/engine/arg_utils.py (`_is_v1_supported_oracle`): which engine runs a
+# speculative config under pipeline parallelism, by --distributed-executor-backend and VLLM_USE_V1.
+@pytest.mark.parametrize("version,backend,use_v1,method,refuses", [
+    # 0.8.5: ngram stays on V1 only with VLLM_USE_V1=1 (_warn_or_fallback) and PP only with Ray (:1478-1482)
+    ((0, 8, 5), "ray", "1", "ngram", False), ((0, 8, 5), "ray", None, "ngram", True),
+    ((0, 8, 5), "mp", "1", "ngram", True), ((0, 8, 5), None, "1", "ngram", True),
+    # 0.9.0: `not in ("ray", "mp", "external_launcher")` (:1378-1383): the default falls back to V0
+    ((0, 9, 0), None, None, "ngram", True), ((0, 9, 0), "mp", None, "ngram", False),
+    ((0, 9, 0), "ray", None, "mtp", False), ((0, 9, 0), "ray", "0", "ngram", True),
+    # 0.9.1-0.9.2: the default (None) is in the tuple (:1482-1489 at 0.9.2): V1 with the mp or Ray executor
+    ((0, 9, 1), None, None, "ngram", False), ((0, 9, 2), None, None, "ngram", False),
+    ((0, 9, 2), "mp", None, "ngram", False), ((0, 9, 2), None, "0", "ngram", True),
+    ((0, 10, 0), None, None, "ngram", False),
+])
+def test_pipeline_verdict_by_engine(version, backend, use_v1, method, refuses):
+    verdict = pipeline_verdict(version, "vLLM x", backend, use_v1, method)
+    assert verdict.refuses is refuses
+    assert verdict.severity is (Severity.ERROR if refuses else Severity.WARNING)
+    assert "falls back to V0, which refuses it" not in verdict.text
+
+
+def test_the_pipeline_verdict_reads_the_backend_and_vllm_use_v1_of_the_container():
+    cmd = ["vllm", "serve", "Qwen/Qwen3-8B", "-pp", "2"]
+    no_backend = reconcile(cmd, None, enabled=True, release=Release("0.9.0", "image x"))
+    assert no_backend.injected is None and [(f.id, f.severity) for f in no_backend.findings] == [
+        ("SD715", Severity.ERROR)]
+    mp = reconcile(cmd + ["--distributed-executor-backend=mp"], None, enabled=True, release=Release("0.9.0", "image x"))
+    assert mp.injected is not None and [f.severity for f in mp.findings if f.id == "SD715"] == [Severity.WARNING]
+    on_v1 = reconcile(cmd + ["--distributed-executor-backend", "ray"], None, enabled=True,
+                      release=Release("0.8.5", "image x"), env={"VLLM_USE_V1": "1"})
+    assert on_v1.injected is not None and [f.severity for f in on_v1.findings if f.id == "SD715"] == [Severity.WARNING]
+    v0 = reconcile(cmd, None, enabled=True, release=Release("0.9.2", "image x"), env={"VLLM_USE_V1": "0"})
+    assert v0.injected is None and [f.id for f in v0.findings] == ["SD715"]
+
+
 @pytest.mark.parametrize("extra", [["--pipeline-parallel-size", "2"], ["-pp", "2"], ["--pipeline_parallel_size", "2"],
                                    ["--pipeline-parallel-size=4"]])
 def test_every_pipeline_spelling(extra):
@@ -201,3 +236,29 @@ def test_old_flags_are_the_users_own_on_the_releases_that_take_them():
     assert old.injected is None and [f.id for f in old.findings] == ["SD703"]
     new = reconcile(command, None, enabled=True, release=Release("0.8.3", "image x"))
     assert [(f.id, f.severity) for f in new.findings] == [("SD704", Severity.ERROR)]
+
+
+# --- issue #30: a vLLM newer than the tables -----------------------------------------------------------------------
+def test_an_image_newer_than_the_tables_is_warned_and_judged_by_the_newest():
+    """vllm/vllm-openai:v0.40.0: the config is injected, one SD622 names both releases, the user's unknown
+    method is a warning (a newer vLLM may have it), and no message says what 0.40 does."""
+    release = Release("0.40.0", "image vllm/vllm-openai:v0.40.0")
+    out = reconcile(["vllm", "serve", "Qwen/Qwen3-8B"], None, enabled=True, release=release)
+    assert out.injected is not None
+    assert [(f.id, f.severity) for f in out.findings] == [("SD622", Severity.WARNING), ("SD701", Severity.INFO)]
+    assert out.findings[0].message.startswith("vLLM 0.40 (image vllm/vllm-openai:v0.40.0) is newer than vLLM 0.34,")
+    own = reconcile(["vllm", "serve", "a/b", "--speculative-config", '{"method":"brand_new","num_speculative_tokens":3}'],
+                    None, enabled=True, release=release)
+    assert [(f.id, f.severity) for f in own.findings] == [
+        ("SD703", Severity.INFO), ("SD623", Severity.WARNING), ("SD622", Severity.WARNING)]
+    pp = reconcile(["vllm", "serve", "Qwen/Qwen3-8B", "--pipeline-parallel-size", "2"], None, enabled=True,
+                   release=release)
+    sd715 = next(f for f in pp.findings if f.id == "SD715")
+    assert "vLLM 0.34 (the newest release modelled; image vllm/vllm-openai:v0.40.0 names vLLM 0.40)" in sd715.message
+    assert release.said == "vLLM 0.34 (the newest release modelled; image vllm/vllm-openai:v0.40.0 names vLLM 0.40)"
+
+
+def test_the_newest_release_modelled_is_no_newer_release():
+    out = reconcile(["vllm", "serve", "Qwen/Qwen3-8B"], None, enabled=True,
+                    release=Release("0.34.0", "image vllm/vllm-openai:v0.34.0"))
+    assert [f.id for f in out.findings] == ["SD701"]

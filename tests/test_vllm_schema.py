@@ -21,8 +21,12 @@ EXAMPLE = '\'{"method":"ngram","num_speculative_tokens":5}\''
 M012 = "ngram, draft_model, suffix, eagle, eagle3, medusa, mlp_speculator, mtp"
 M025 = M012 + ", ngram_gpu, dflash, custom_class, dspark, extract_hidden_states"
 M033 = "ngram, draft_model, suffix, eagle, eagle3, mtp, ngram_gpu, dflash, custom_class, dspark, extract_hidden_states"
+M034 = "ngram, draft_model, suffix, eagle, eagle3, mtp, ngram_gpu, dflash, dspark, extract_hidden_states"
+NEWEST = "0.34"  # the newest release the tables hold, as messages name it
 # 0.10.2: no suffix and no mtp yet; three model-specific MTP names (vllm/config/__init__.py `SpeculativeMethod`)
 M010 = "ngram, draft_model, eagle, eagle3, medusa, mlp_speculator, deepseek_mtp, ernie_mtp, qwen3_next_mtp"
+# 0.10.0 and 0.10.1 (read: vllm/config.py:2594-2595 at 0.10.0): deepseek_mtp only
+M0100 = "ngram, draft_model, eagle, eagle3, medusa, mlp_speculator, deepseek_mtp"
 # What 0.18.1 itself lists (tests/vllm_verdicts.json, `QUANTIZATION_METHODS` of that release).
 QUANT_0181 = next(f["quantization"] for f in json.loads((Path(__file__).parent / "vllm_verdicts.json").read_text(
     encoding="utf-8"))["facts"] if f["release"] == "0.18.1")
@@ -93,7 +97,7 @@ FAIL = [
         f"the server exits at start-up; use one of: {M012}", "method", None)]),
     ('{"method":5,"num_speculative_tokens":5}', "0.10", [(
         "SD603", E, "method 5 is not a speculative method vLLM 0.10 knows (names are case-sensitive), so the server "
-        f"exits at start-up; use one of: {M010}", "method", None)]),
+        f"exits at start-up; use one of: {M0100}", "method", None)]),
     # SD604: the list changes by version.
     ('{"method":"mtp","num_speculative_tokens":1}', "0.10.2", [(
         "SD604", E, 'method "mtp" is not in vLLM 0.10.2 (added in vLLM 0.11), so the server exits at start-up; use '
@@ -234,6 +238,23 @@ FAIL = [
         "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
         'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
         '"ngram"', "method", None)]),
+    # SD619 for suffix_decoding_max_tree_depth (every release with suffix checks it, after arctic up to 0.33)
+    ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_max_tree_depth":0}', "0.34.0", [(
+        "SD619", E, "suffix_decoding_max_tree_depth is 0; vLLM 0.34 needs an integer of at least 1 and exits at "
+        "start-up: write the tree depth (24 by default), or leave it out", "suffix_decoding_max_tree_depth", None)]),
+    # SD623 / SD624: a release newer than the tables; what the newest one does not know is a warning
+    ('{"method":"Ngram","num_speculative_tokens":5}', "0.40", [(
+        "SD623", W, f'method "Ngram" is not a speculative method vLLM {NEWEST} knows (names are case-sensitive); '
+        f"vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.40 named: check that "
+        f"vLLM 0.40 has it, or use one of: {M034}", "method", '{"method":"ngram","num_speculative_tokens":5}')]),
+    ('{"method":"custom_class","model":"a.B","num_speculative_tokens":5}', "0.40", [(
+        "SD623", W, f'method "custom_class" is not a speculative method vLLM {NEWEST} knows (removed in vLLM '
+        f"{NEWEST}); vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.40 named: "
+        f"check that vLLM 0.40 has it, or use one of: {M034}", "method", None)]),
+    ('{"method":"ngram","num_speculative_tokens":5,"fancy_new_key":1}', "0.35.1", [(
+        "SD624", W, f'"fancy_new_key" is not a speculative-config key of vLLM {NEWEST}, which refuses unknown keys; '
+        f"vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.35.1 named: check that "
+        "vLLM 0.35.1 takes it, or remove fancy_new_key", "fancy_new_key", '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"suffix"}', "0.25.1", [(
         "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
         'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
@@ -258,7 +279,7 @@ def test_every_id_is_declared_tested_and_emitted_once() -> None:
     assert sorted(emitted) == sorted(set(emitted)), "one id, one message literal"
     assert set(emitted) == set(FINDINGS)
     tested = {f[0] for _, _, expected in FAIL for f in expected}
-    assert tested == set(FINDINGS)
+    assert tested | {"SD622"} == set(FINDINGS)  # SD622: newer_release, below
 
 
 @pytest.mark.parametrize("text,version", [
@@ -292,8 +313,90 @@ def test_a_parsed_value_with_a_date_still_gets_a_proposal() -> None:
 
 
 def test_versions_beyond_the_facts_are_judged_by_the_newest_known_rules() -> None:
-    assert vllm_schema.facts().releases[-1] == (0, 33, 0)
-    assert found('{"method":"medusa","model":"m","num_speculative_tokens":2}', "0.40")[0][0] == "SD604"
+    """Issue #30: a release newer than the tables is judged by the newest one's verdicts, named as that one's;
+    what that one does not know is a warning (SD623, SD624), its other refusals stay errors."""
+    assert vllm_schema.facts().releases[-1] == (0, 34, 0)
+    assert [(f[0], f[1]) for f in found('{"method":"medusa","model":"m","num_speculative_tokens":2}', "0.40")] == [
+        ("SD623", W)]
+    assert [(f[0], f[1]) for f in found('{"method":"ngram","num_speculative_tokens":0}', "0.40")] == [("SD607", E)]
+    removed = found('{"method":"ngram","num_speculative_tokens":5,"disable_padded_drafter_batch":true}', "0.40")
+    assert [(f[0], f[1]) for f in removed] == [("SD624", W)]
+    # at the newest release itself nothing changes: it refuses what it does not know
+    assert [(f[0], f[1]) for f in found('{"method":"custom_class","model":"a.B","num_speculative_tokens":5}',
+                                        "0.34.0")] == [("SD604", E)]
+    # no message says what the newer release does: each names 0.34, and 0.40 only as the release named
+    for value in ('{"method":"Ngram","num_speculative_tokens":5}', '{"method":"suffix"}',
+                  '{"method":"ngram","num_speculative_tokens":5,"use_heterogeneous_vocab":true}', "None"):
+        for f in found(value, "0.40"):
+            assert "vLLM 0.40 " not in f[2].replace("vLLM 0.40 named", "").replace("vLLM 0.40 has", "") \
+                .replace("vLLM 0.40 takes", ""), f[2]
+
+
+@pytest.mark.parametrize("value,version,ids", [
+    # Issue #30, read from the wheels: before 0.10.1 `--speculative-config` is `type=json.loads` (arg_utils.py:746
+    # at 0.10.0): "" and "None" exit ("invalid loads value"); 0.10.1's optional_type reads them as no config.
+    ("", "0.10.0", [("SD601", E)]), ("None", "0.9.2", [("SD601", E)]), ("", "0.8.5", [("SD601", E)]),
+    ("", "0.10.1", [("SD617", W)]), ("None", "0.10.1", [("SD617", W)]), ("null", "0.10.0", [("SD617", W)]),
+    # SpeculativeMethod at 0.10.0 and 0.10.1 has deepseek_mtp only; ernie_mtp and qwen3_next_mtp come in 0.10.2
+    ('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.1", [("SD604", E)]),
+    ('{"method":"qwen3_next_mtp","num_speculative_tokens":1}', "0.10.0", [("SD604", E)]),
+    ('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.2", []),
+    ('{"method":"deepseek_mtp","num_speculative_tokens":1}', "0.10.1", []),
+])
+def test_releases_before_the_oldest_run_as_read_from_their_source(value, version, ids) -> None:
+    assert [(f[0], f[1]) for f in found(value, version)] == ids
+
+
+@pytest.mark.parametrize("version,ids", [("0.11.0", []), ("0.10.2", []), ("0.11.1", [("SD608", E)]),
+                                         ("0.25.1", [("SD608", E)])])
+def test_prompt_lookup_is_checked_for_mtp_only_from_0_11_1(version, ids) -> None:
+    """Issue #30: up to 0.11.0 the lookup values are checked in the ngram branch only (speculative.py:247-269 at
+    0.11.0); from 0.11.1 a `Field(ge=1)` checks them for every method."""
+    method = "deepseek_mtp" if version == "0.10.2" else "mtp"
+    value = '{"method":"%s","num_speculative_tokens":1,"prompt_lookup_max":0}' % method
+    assert [(f[0], f[1]) for f in found(value, version) if f[0] != "SD615"] == ids
+
+
+@pytest.mark.parametrize("value,version,ids", [
+    # Issue #30: RejectionSampleMethod read from each release's source (tools/vllm_verdicts.py read_facts):
+    # Literal["strict", "probabilistic"] at 0.18.1, "synthetic" from 0.19, "standard" (and no "strict") from 0.21
+    ("standard", "0.18.0", [("SD619", E)]), ("standard", "0.19.1", [("SD619", E)]), ("standard", "0.20.2", [("SD619", E)]),
+    ("standard", "0.21.0", []), ("standard", "0.25.1", []), ("strict", "0.19.1", []), ("strict", "0.25.1", [("SD619", E)]),
+    ("fly", "0.33.0", []), ("fly", "0.32.0", [("SD619", E)]),
+])
+def test_rejection_sample_method_values_by_release(value, version, ids) -> None:
+    cfg = '{"method":"ngram","num_speculative_tokens":5,"rejection_sample_method":"%s"}' % value
+    assert [(f[0], f[1]) for f in found(cfg, version)] == ids
+
+
+def test_rejection_sample_method_names_what_the_release_takes() -> None:
+    assert found('{"method":"ngram","num_speculative_tokens":5,"rejection_sample_method":"standard"}', "0.19.1")[0][2] == (
+        'rejection_sample_method is "standard"; vLLM 0.19.1 needs one of probabilistic, strict, synthetic and exits at '
+        "start-up: write one of them, or leave it out")
+
+
+def test_an_alias_added_in_0_10_2_is_named_with_its_patch() -> None:
+    assert "(added in vLLM 0.10.2)" in found('{"method":"ernie_mtp","num_speculative_tokens":1}', "0.10.1")[0][2]
+
+
+def test_a_field_a_config_cannot_set_is_an_unknown_key() -> None:
+    """0.34.0's `custom_method: str | None = field(default=None, init=False)` (speculative.py:479): pydantic refuses
+    it as an unexpected keyword argument (tools/vllm_verdicts.py now records init fields only)."""
+    assert [(f[0], f[1]) for f in found('{"method":"ngram","num_speculative_tokens":5,"custom_method":"x"}', "0.34.0")] \
+        == [("SD613", E)]
+
+
+def test_a_newer_release_is_named_beside_the_newest_modelled() -> None:
+    finding = vllm_schema.newer_release("0.40", "the vllmVersion setting")
+    assert finding is not None and (finding.id, finding.severity) == ("SD622", W)
+    assert finding.message == (
+        f"vLLM 0.40 (the vllmVersion setting) is newer than vLLM {NEWEST}, the newest release this function "
+        f"models: speculative configs are judged by vLLM {NEWEST}'s facts, and a method or key vLLM {NEWEST} does "
+        "not know is a warning, not an error; check them against vLLM 0.40's release notes, or use a "
+        "kaito-specdec that models it")
+    assert vllm_schema.newer_release("0.34.0", "x") is None
+    assert vllm_schema.newer_release("0.34.0.post1", "x") is None
+    assert vllm_schema.newer_release("0.25.1", "x") is None
 
 
 # --- dotted speculative-config.<field> keys, as KAITO's runtime and vLLM's FlexibleArgumentParser merge them

@@ -18,7 +18,7 @@ and for each container the plain-* golden fixtures inject into (fixtures/plain-*
            (with the 0.22+ `--spec-method`/`--spec-model`/`--spec-tokens` merged into it as
            EngineArgs.create_speculative_config does, arg_utils.py:1668-1680 at 0.22.1), `model`, or `error`.
 
-Which parser, per form (all releases 0.10.2 .. 0.33.0 build them the same way):
+Which parser, per form (all releases 0.10.2 .. 0.34.0 build them the same way):
   serve        the `vllm serve` subcommand as vllm/entrypoints/cli/main.py builds it: a FlexibleArgumentParser
                with subparsers, `ServeSubcommand().subparser_init(subparsers)` (which is
                `make_arg_parser(subparsers.add_parser("serve", ...))`), `parse_args(["serve", *argv])` (its
@@ -402,9 +402,12 @@ def _release_of(container: dict, setting: str | None) -> str:
 
 def _table_release(version: str) -> str | None:
     """The release of RELEASES that parses for `version`: itself, else the one of its minor (0.19.0 -> 0.19.1;
-    no release changes the parser within a minor), else None (before 0.10: not installed)."""
+    no release changes the parser within a minor), the newest for a newer one, else None (before 0.10: not
+    installed)."""
     if version in RELEASES:
         return version
+    if _version(version) > _version(RELEASES[-1]):
+        return RELEASES[-1]   # newer than every release run: judged by the newest (vllm_schema.beyond), parsed by it
     minor = _version(version)[:2]
     return next((r for r in RELEASES if _version(r)[:2] == minor), None)
 

@@ -11,7 +11,8 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
        pip download --no-deps vllm==X -d /tmp/vllm/dl
        unzip -q /tmp/vllm/dl/vllm-X-*.whl 'vllm/*.py' -d /tmp/vllm/src/X && rm /tmp/vllm/dl/vllm-X-*.whl
      (the compiled `vllm/_C*.so` and the `.dist-info` are left out: nothing below loads them.)
-  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4), with a
+  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4; 0.34.0 and the cases added with it
+     on 0.33.0: transformers 5.25.0, the rest of 0.33.0's rows the same on both), with a
      CPU torch and the light requirements the engine-argument code imports (none of the GPU-only ones):
        python3 -m venv /tmp/vllm/venv-new && . /tmp/vllm/venv-new/bin/activate
        pip install <a CPU build of torch>        # here: a local torch-2.13.0+cpu wheel
@@ -63,8 +64,13 @@ What is changed from a real server, and why it cannot change a verdict on the sp
   - arctic-inference is not installed, so `suffix` refuses with "Arctic Inference is required" where the
     release has suffix decoding; the function reports that as SD616 (info), since the image may have it.
 
+A fact read, not run: `rejection_sample_methods` (the `RejectionSampleMethod` Literal of each release's
+vllm/config/speculative.py), which `--run` takes from the imported module as well; `python tools/vllm_verdicts.py
+--reread tests/vllm_verdicts.json > new.json` reads it again from every release's source under --root/src/
+(`--fetch` first; releases without the `rejection_sample_method` field need none).
+
 A row marked `"how": "read"` would be one not run, its verdict read from the release's source; every row of
-this table is `"how": "run"` (all 26 releases evaluated). What krm_fn/domain/vllm_schema.py keeps that is read, not
+this table is `"how": "run"` (all 27 releases evaluated). What krm_fn/domain/vllm_schema.py keeps that is read, not
 run, is said there (`UNUSED_KEYS`).
 """
 from __future__ import annotations
@@ -75,6 +81,7 @@ import copy
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -85,13 +92,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # patches where the speculative config changed inside a minor (0.11.0 -> 0.11.1 -> 0.11.2).
 RELEASES = ["0.10.2", "0.11.0", "0.11.1", "0.11.2", "0.12.0", "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1",
             "0.18.1", "0.19.1", "0.20.2", "0.21.0", "0.22.1", "0.23.0", "0.24.0", "0.25.1", "0.26.0", "0.27.1",
-            "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"]
+            "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0", "0.34.0"]
 
 MTP_ALIASES = ["deepseek_mtp", "mimo_mtp", "glm4_moe_mtp", "ernie_mtp", "qwen3_next_mtp", "longcat_flash_mtp",
                "pangu_ultra_moe_mtp", "dots3_note_mtp", "mimo_v2_mtp", "glm4_moe_lite_mtp", "glm_ocr_mtp",
                "nemotron_h_mtp", "exaone_moe_mtp", "exaone4_5_mtp", "qwen4_exp_mtp", "qwen3_5_mtp",
                "bailing_hybrid_v3_mtp", "minimax_m3_mtp", "bailing_hybrid_mtp", "kimi_k3_mtp", "step3p5_mtp",
-               "hy_v3_mtp", "hy_v4_mtp", "gemma4_mtp", "inkling_mtp", "glm5_next_mtp", "step5_mtp"]
+               "hy_v3_mtp", "hy_v4_mtp", "gemma4_mtp", "inkling_mtp", "glm5_next_mtp", "step5_mtp",
+               "nemotron3_5_transcribe_mtp"]
 
 NG = '"method":"ngram","num_speculative_tokens":5'
 # (value as written in inference_config.yaml's `vllm.speculative-config`, target)
@@ -162,6 +170,12 @@ CASES: list[tuple[str, str]] = [
     ('{%s,"disable_eagle_block_drop":true}' % NG, "llama"),
     ('{%s,"attention_backend":"auto"}' % NG, "llama"),
     ('{%s,"moe_backend":"auto"}' % NG, "llama"),
+    # keys and values 0.34.0 changed (run on 0.33.0 and 0.34.0 only; issue #30)
+    ('{"method":"draft_model","model":"org/llama-draft","num_speculative_tokens":4,"use_heterogeneous_vocab":true}',
+     "llama"),
+    ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_max_tree_depth":0}', "llama"),
+    ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_corpus_tokens":0}', "llama"),
+    ('{%s,"draft_decode_context_parallel_size":1}' % NG, "llama"),
     ('{"method":"ngram","num-speculative-tokens":5}', "llama"),
     ('{"method":"ngram","num_speculative_tokens":5,"prompt-lookup-max":4}', "llama"),
     ("", "llama"),
@@ -196,6 +210,8 @@ FLAGS = {
     "quantization_checked": ('{%s,"quantization":"bogus"}' % NG, "refuses"),
     "adaptive_verification_dspark_only": ('{%s,"enable_adaptive_verification":true}' % NG, "refuses"),
     "disable_by_batch_size_at_least_2": ('{%s,"disable_by_batch_size":1}' % NG, "refuses"),
+    # Up to 0.33 suffix decoding needs arctic-inference (not in the venv: the row refuses); 0.34 has its own.
+    "suffix_needs_arctic": ('{"method":"suffix"}', "refuses"),
 }
 
 
@@ -236,7 +252,8 @@ def _force_cpu(release: str) -> None:
 def short(error: str) -> str:
     """vLLM's error without pydantic's echo of the whole input and its help link."""
     lines = [ln.strip() for ln in error.splitlines() if ln.strip() and not ln.strip().startswith("For further")]
-    return " | ".join(ln.split(" [type=")[0] for ln in lines)
+    # `<function loads at 0x7f...>`: an address differs from run to run; the table keeps what does not
+    return re.sub(r" at 0x[0-9a-f]+>", ">", " | ".join(ln.split(" [type=")[0] for ln in lines))
 
 
 def _last_line(exc: BaseException) -> str:
@@ -347,7 +364,9 @@ def release_facts(release: str) -> dict:
         t = getattr(mod, name, None)
         return sorted(set(flat(t))) if t is not None else None
 
-    fields = [f.name for f in dataclasses.fields(cls)]
+    # Only what a config may set: a field with init=False (0.34.0's `custom_method: str | None = field(default=None,
+    # init=False)`, speculative.py:479) is refused as an unexpected keyword argument.
+    fields = [f.name for f in dataclasses.fields(cls) if f.init]
     method_type = cls.__dataclass_fields__["method"].type
     if isinstance(method_type, str):
         method_type = eval(method_type, vars(mod))  # noqa: S307 - the release's own annotation
@@ -359,7 +378,24 @@ def release_facts(release: str) -> dict:
     pyd = getattr(cls, "__pydantic_config__", None)
     return {"release": release, "fields": fields, "methods": sorted(set(flat(method_type))),
             "mtp_aliases": literal("MTPModelTypes"), "quantization": quant, "pydantic": pyd is not None,
-            "extra": (pyd or {}).get("extra") if isinstance(pyd, dict) else None}
+            "extra": (pyd or {}).get("extra") if isinstance(pyd, dict) else None,
+            "rejection_sample_methods": literal("RejectionSampleMethod")}
+
+
+def read_facts(src: Path) -> dict:
+    """The facts read from a release's source without running it (the same names release_facts takes from the
+    imported module): `RejectionSampleMethod = Literal[...]` of vllm/config/speculative.py (None: no such type)."""
+    import ast
+    for name in ("vllm/config/speculative.py", "vllm/config/__init__.py", "vllm/config.py"):
+        path = src / name
+        if not path.exists():
+            continue
+        for node in ast.parse(path.read_text()).body:
+            if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "RejectionSampleMethod"
+                                                     for t in node.targets)):
+                values = [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                return {"rejection_sample_methods": sorted(set(values))}
+    return {"rejection_sample_methods": None}
 
 
 # --- the driver -----------------------------------------------------------------------------------------
@@ -371,6 +407,7 @@ def fetch(release: str, root: Path) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"vllm=={release}", "-d", str(dl)],
                    check=True)
     wheel = next(dl.glob(f"vllm-{release}-*.whl"))
+    src.mkdir(parents=True, exist_ok=True)  # unzip -d makes one level only: /tmp/vllm/src/X needs src/ first
     subprocess.run(["unzip", "-q", "-o", str(wheel), "vllm/*.py", "-d", str(src)], check=True)
     wheel.unlink()
     return src
@@ -385,6 +422,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--fetch", nargs="*")
     ap.add_argument("--root", default="/tmp/vllm")
+    ap.add_argument("--reread", help="print this table with the facts read_facts reads from --root/src/R, for every "
+                                     "release R it holds (the releases' sources: --fetch)")
     ap.add_argument("--data", help="write krm_fn/domain/data/vllm_schema.json from this table")
     ap.add_argument("--write", default=str(SCHEMA_DATA), help="with --data: the file to write")
     ap.add_argument("--check", action="store_true",
@@ -404,6 +443,19 @@ def main(argv: list[str]) -> int:
         for release in a.fetch or RELEASES:
             print(fetch(release, Path(a.root)))
         return 0
+    if a.reread:
+        table = json.loads(Path(a.reread).read_text())
+        facts = []
+        for f in table["facts"]:
+            src = Path(a.root) / "src" / f["release"]
+            if "rejection_sample_method" not in f.get("fields", []):
+                facts.append(dict(f, rejection_sample_methods=None))   # no such field: nothing to read
+                continue
+            if not src.exists():
+                raise SystemExit(f"no source of {f['release']} under {src}: run --fetch {f['release']} first")
+            facts.append(dict(f, **read_facts(src)))
+        print_table(table["about"], facts, table["rows"])
+        return 0
     if a.merge:
         rows, facts = [], []
         for path in a.merge:
@@ -418,18 +470,21 @@ def main(argv: list[str]) -> int:
         order = {r: i for i, r in enumerate(RELEASES)}
         rows.sort(key=lambda r: order.get(r["release"], 999))
         facts.sort(key=lambda r: order.get(r["release"], 999))
-        out = {"about": "verdicts of vLLM releases on --speculative-config values; regenerate with "
-                        "tools/vllm_verdicts.py (its header says how)", "facts": facts, "rows": rows}
-        # One fact or row a line: a regenerated table diffs row by row.
-        dump = lambda obj: json.dumps(obj, ensure_ascii=False)  # noqa: E731
-        print("{" + f'"about": {dump(out["about"])},')
-        print('"facts": [\n' + ",\n".join(dump(f) for f in facts) + "],")
-        print('"rows": [\n' + ",\n".join(dump(r) for r in rows) + "]}")
+        print_table("verdicts of vLLM releases on --speculative-config values; regenerate with "
+                    "tools/vllm_verdicts.py (its header says how)", facts, rows)
         return 0
     if a.data:
         return write_data(Path(a.write), schema_data(json.loads(Path(a.data).read_text())), check=a.check)
     ap.print_help()
     return 2
+
+
+def print_table(about: str, facts: list[dict], rows: list[dict]) -> None:
+    """The table as --merge writes it: one fact or row a line, so a regenerated table diffs row by row."""
+    dump = lambda obj: json.dumps(obj, ensure_ascii=False)  # noqa: E731
+    print("{" + f'"about": {dump(about)},')
+    print('"facts": [\n' + ",\n".join(dump(f) for f in facts) + "],")
+    print('"rows": [\n' + ",\n".join(dump(r) for r in rows) + "]}")
 
 
 def spans(facts: list[dict], key: str) -> dict[str, list]:
@@ -474,7 +529,7 @@ def schema_data(table: dict) -> dict:
                           "names, behaviours) as spans of the releases run; generated by tools/vllm_verdicts.py "
                           "--data tests/vllm_verdicts.json, do not edit",
                  "releases": [f["release"] for f in facts]}
-    for key in ("fields", "methods", "mtp_aliases", "quantization", "flags"):
+    for key in ("fields", "methods", "mtp_aliases", "quantization", "flags", "rejection_sample_methods"):
         out[key] = {name: [list(run) for run in runs] for name, runs in spans(facts, key).items()}
     return out
 

@@ -19,10 +19,10 @@ from ..model.report import about
 from ..text.results import Result, Severity
 from . import (adapters, annotation_value, inference_configmap, inference_or_tuning, label_selector,
     maintenance_window, name_label, preset_and_template, preset_required, preset_supported, replicas, roles,
-    string_fields, vllm_runtime, workspace_annotations)
+    served, string_fields, vllm_runtime, workspace_annotations)
 
 OPT_IN = (annotation_value, preset_required, vllm_runtime)
-ADMISSION = (name_label, string_fields, inference_or_tuning, preset_and_template, preset_supported, roles,
+ADMISSION = (served, name_label, string_fields, inference_or_tuning, preset_and_template, preset_supported, roles,
              label_selector, replicas, maintenance_window, workspace_annotations, adapters)
 CHECKS = OPT_IN + ADMISSION + (inference_configmap,)
 

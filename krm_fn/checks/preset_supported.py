@@ -38,6 +38,7 @@ from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding
 from . import string_fields
+from .releases import older
 
 ID = "preset-supported"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
@@ -49,8 +50,20 @@ FINDINGS = {
 DEPRECATED = ("phi-2",)
 
 
-def is_valid_preset(name: str) -> bool:
-    if name.lower() in ALIASES:
+# v0.10.0's `IsValidPreset` asks only `KaitoModelRegister.Has(preset)` (pkg/utils/plugin/plugin.go:79-91 at
+# v0.10.0), whose names are the presets' own, compared as written; v0.11.0's also looks up
+# `normalizedPreset := strings.ToLower(preset)` in LegacyBuiltinToCatalog (plugin.go:115-117). Before v0.11.0
+# `Phi-4` is refused.
+CASE_BLIND_SINCE = "v0.11.0"
+# Registered at v0.10.0 and not after: `PresetFalcon7BModel = "falcon-7b"`, `PresetFalcon40BModel = "falcon-40b"`
+# and their `+ "-instruct"` (presets/workspace/models/falcon/model.go:25-38, 44-47 at v0.10.0); v0.11.0 has no
+# falcon presets. Every other name v0.10.0 registers is one of ALIASES.
+V010_ONLY = frozenset({"falcon-7b", "falcon-7b-instruct", "falcon-40b", "falcon-40b-instruct"})
+
+
+def is_valid_preset(name: str, case_sensitive: bool = False) -> bool:
+    """`case_sensitive`: KAITO before v0.11.0, whose register also has V010_ONLY."""
+    if (name in ALIASES or name in V010_ONLY) if case_sensitive else (name.lower() in ALIASES):
         return True
     org, slash, model = name.partition("/")
     return bool(slash and org and model)
@@ -88,7 +101,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     data = w.effective
     if w.spec is kinds.MULTIROLEINFERENCE:
         name = kinds.get(data, w.spec.preset)
-        if isinstance(name, str) and name and not is_valid_preset(name):
+        if isinstance(name, str) and name and not is_valid_preset(name, older(settings, CASE_BLIND_SINCE)):
             return _deprecated(name, "spec.model.name") + [_unsupported(name, "spec.model.name")]
         return []
     path = w.spec.inference
@@ -96,7 +109,8 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if path is None or not isinstance(inference, dict) or inference.get("preset") is None:
         return []
     name = kinds.get(data, w.spec.preset)
-    if (isinstance(name, str) and is_valid_preset(name)) or string_fields.not_a_string(data, w.spec.preset):
+    if (isinstance(name, str) and is_valid_preset(name, older(settings, CASE_BLIND_SINCE))) \
+            or string_fields.not_a_string(data, w.spec.preset):
         return []  # a name that is no string is string-fields' finding
     resource = kinds.dotted(path[:-1] + ("resource", "presetName"))
     at = kinds.dotted(w.spec.preset)  # KAITO's path names no field: the line is that of preset.name

@@ -30,13 +30,20 @@ from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding
+from .releases import older
 
 ID = "replicas"
 KINDS = ("InferenceSet", "MultiRoleInference")
 FINDINGS = {
     "SD133": "an InferenceSet with negative replicas",
     "SD134": "a MultiRoleInference role with replicas below 1",
+    "SD147": "an InferenceSet with replicas below 1 (KAITO v0.10)",
 }
+# v0.10.0's InferenceSet: `Replicas int` with the CRD's `default: 1` and `minimum: 1`, and
+# `if is.Spec.Replicas < 1 { errs = errs.Also(apis.ErrInvalidValue(is.Spec.Replicas, "replicas", "must be at
+# least 1")) }` (api/v1alpha1/inferenceset_validation.go:54-56 at v0.10.0); v0.11.0 made it `*int32` checked
+# `< 0` (:56-57), which admits 0.
+REPLICAS_ZERO_SINCE = "v0.11.0"
 
 
 def _int32(value: object) -> int | None:
@@ -49,6 +56,8 @@ def _int32(value: object) -> int | None:
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is kinds.INFERENCESET:
         replicas = _int32(kinds.get(w.data, ("spec", "replicas")))
+        if replicas is not None and replicas < 1 and older(settings, REPLICAS_ZERO_SINCE):
+            return [Finding(f"invalid value: {replicas}: must be at least 1", "spec.replicas", id="SD147")]
         if replicas is not None and replicas < 0:
             return [Finding(f"invalid value: {replicas}: must be non-negative", "spec.replicas", id="SD133")]
         return []

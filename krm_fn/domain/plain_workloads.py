@@ -38,6 +38,7 @@ FINDINGS = {
     "SD729": "opt-in annotation on a kind the function does not handle: unchanged",
     "SD730": "LLMInferenceService container running KServe's template vLLM: unchanged",
     "SD731": "KServe canary predictor whose pods do not run the config chosen for their model",
+    "SD732": "LLMInferenceService with spec.speculator: KServe configures speculative decoding, nothing added",
 }
 # Not disableable: the function cannot read or edit such a pod template safely.
 ALWAYS_ON = frozenset({"SD728"})
@@ -198,7 +199,8 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool) -> Callabl
         return Inspection(True, "kserve", model=name, model_at=model_at, unknown_model=why,
                           overrides=read.overrides, removed=read.removed, target="args",
                           override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
+                          backend=read.backend)
     return inspector
 
 
@@ -234,9 +236,19 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if opt_in.present and opt_in.value not in ("true", "false"):
         return WorkloadPlan(opt_in)
     enabled = opt_in.value == "true"
+    # kserve/kserve#5687 (open): LLMInferenceService `spec.speculator`, whose controller "handles ... vLLM
+    # `--speculative-config` argument injection for decode workloads" from `spec.speculator.config` ("map
+    # passed to vLLM `--speculative-config`"). A config added here beside it would come later on the command
+    # line and replace the user's: with spec.speculator set, the function adds nothing (and takes out what
+    # it added before), as for any user override.
+    speculator = spec.llm_isvc and enabled and isinstance(data, dict) and get(data, ("spec", "speculator")) is not None
+    if speculator:
+        enabled = False
     templates = _llm_isvc_pods(spec, data) if spec.llm_isvc else present_templates(spec, data)
+    said = (Finding("spec.speculator is set: KServe's controller passes spec.speculator.config to vLLM as --speculative-config (kserve/kserve#5687), and a config added here would come after it and replace it, so kaito-specdec adds nothing (and takes out what it added before): the speculator's config is what runs; to let kaito-specdec choose the config, remove spec.speculator",
+        "spec.speculator", id="SD732", severity=Severity.INFO),) if speculator else ()
     if not enabled and all(_recorded(data, t) is None for t in templates):
-        return WorkloadPlan(opt_in)   # never opted in, or already reverted: not even looked at
+        return WorkloadPlan(opt_in, findings=said, speculates=bool(said))   # never opted in, or reverted
     ops: list[dict] = []
     findings: list[Finding] = []
     runs_vllm = speculates = False
@@ -271,7 +283,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
             changed = (_llm_isvc_ops(path, data, out, template.spec[-1] == "template")
                        if out.inspection.form == "kserve-template" else _container_ops(path, get(data, path), out))
             ops.extend(changed)
-            if changed and not enabled:
+            if changed and not enabled and not speculator:
                 findings.append(Finding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
                     _changed_field(path, changed), id="SD727", severity=Severity.INFO))
         record = next(iter(injected), None)
@@ -293,7 +305,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if ops and spec.immutable_template:
         findings.append(Finding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
             dotted(spec.templates[0].spec), id="SD726", severity=Severity.INFO))
-    return WorkloadPlan(opt_in, tuple(ops), tuple(findings), runs_vllm, speculates)
+    return WorkloadPlan(opt_in, tuple(ops), (*said, *findings), runs_vllm, speculates or speculator)
 
 
 # --- KServe LLMInferenceService ------------------------------------------------------------------------------
@@ -370,7 +382,8 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
                           unknown_model="no spec.model.uri" if model is None else unknowable(model),
                           overrides=read.overrides, removed=read.removed, target="args",
                           override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling)
+                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
+                          backend=read.backend)
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table, inspector=inspector,
                     release=release, pipeline=pipeline)
     return [(path, out)]

@@ -35,8 +35,8 @@ from ..text.results import Finding, Severity
 from . import vllm_releases as releases
 from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json
 from .vllm_model import decide_model, fallback, unknowable
-from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, check_speculative_config, dotted_config,
-    parse_version, shown)
+from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, beyond, check_speculative_config,
+    dotted_config, named, newer_release, parse_version, shown)
 
 FINDINGS = {
     "SD701": "vLLM container: speculative config decided by its model",
@@ -128,6 +128,7 @@ class Arguments(NamedTuple):
     pipeline: int | None = None        # --pipeline-parallel-size / -pp, when more than 1
     pipeline_flag: str = ""
     pooling: str = ""                    # `--task embed`: the arguments that make it a pooling server
+    backend: str | None = None           # --distributed-executor-backend (vLLM 0.8-0.9 decide the engine by it)
 
 
 class Inspection(NamedTuple):
@@ -147,6 +148,7 @@ class Inspection(NamedTuple):
     pipeline: int | None = None
     pipeline_flag: str = ""
     pooling: str = ""
+    backend: str | None = None  # --distributed-executor-backend, as given
     problem: Finding | None = None  # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""            # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1         # shell forms: the offset in the script the argument is inserted at
@@ -217,7 +219,7 @@ def read_arguments(values: list[str], positional: bool = True,
     files: list[str] = []
     dotted: list[tuple[str, str]] = []
     shorthands: list[tuple[str, str]] = []
-    pipeline = None
+    pipeline = backend = None
     pipeline_flag = pooling = ""
     given = None
     for i, value in enumerate(values):
@@ -251,6 +253,8 @@ def read_arguments(values: list[str], positional: bool = True,
                 stages = None
             if stages is not None and stages > 1:
                 pipeline, pipeline_flag = stages, f"{name} {following}"
+        if norm == "--distributed-executor-backend" and following is not None:
+            backend = following.strip()
         if following is not None and (
                 (norm == "--task" and following in releases.POOLING_TASKS | releases.KSERVE_ENCODER_TASKS)
                 or (norm == "--runner" and following in releases.POOLING_RUNNERS)
@@ -261,7 +265,7 @@ def read_arguments(values: list[str], positional: bool = True,
         if at is not None:
             model, index = values[at], at
     return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)),
-                     tuple(files), given, tuple(dotted), tuple(shorthands), pipeline, pipeline_flag, pooling)
+                     tuple(files), given, tuple(dotted), tuple(shorthands), pipeline, pipeline_flag, pooling, backend)
 
 
 # --- Kubernetes' $(VAR) expansion of command and args -------------------------------------------------------
@@ -416,7 +420,7 @@ def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool, mo
     return insp._replace(model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
                    config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
                    override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
+                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling, backend=read.backend,
                    model_option=model_option)
 
 
@@ -589,6 +593,11 @@ class Release(NamedTuple):
 
     @property
     def said(self) -> str:
+        """The release as messages name it; one newer than every release modelled is judged by the newest one's
+        facts, and the messages name that one (nothing here knows what the newer release does)."""
+        known = beyond(self.number)
+        if known is not None:
+            return f"vLLM {named(known)} (the newest release modelled; {self.source} names vLLM {self.shown})"
         return f"vLLM {self.shown} ({self.source})"
 
 
@@ -630,6 +639,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         findings = [Finding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
             insp.target, id="SD703", severity=Severity.INFO)]
         findings += _override_checks(insp, release) + _launch_refusals(insp, release)
+        newer = newer_release(release.version, release.source)
+        if newer is not None:
+            findings.append(newer._replace(field=insp.target))
         return Reconciled(base_command, base_args, None, insp, tuple(findings))
     if insp.config_files:
         shown_files = ", ".join(insp.config_files)
@@ -642,6 +654,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
     findings = _launch_refusals(insp, release)
+    newer = newer_release(release.version, release.source)
+    if newer is not None:
+        findings.append(newer._replace(field=insp.target))
     if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
         insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
                        else unknowable(mounted[1]))
@@ -671,16 +686,13 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     stages = (insp.pipeline, insp.pipeline_flag) if insp.pipeline else pipeline
     if stages is not None:
         # vllm_releases.pipeline_verdict holds the facts and their sources; each weight has its message here.
-        verdict = releases.pipeline_verdict(release.number, release.shown)
+        verdict = releases.pipeline_verdict(release.number, release.said, insp.backend,
+                                            (env or {}).get("VLLM_USE_V1"), resolution.method)
         if verdict.refuses:
-            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {release.said} runs speculative decoding on its V0 engine, which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism), so nothing is added: run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), use vLLM 0.10 or later, or remove the annotation",
+            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {verdict.text}, so nothing is added: run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), {verdict.fix}, or remove the annotation",
                 insp.target, id="SD715", severity=Severity.ERROR),))
-        if release.number < (0, 10, 0):
-            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism only on its V1 engine with the Ray executor (--distributed-executor-backend ray); with the default mp executor it falls back to V0, which refuses it at start-up: use Ray, vLLM 0.10 or later, or set the annotation to \"false\"",
-                insp.target, id="SD715", severity=Severity.WARNING))
-        else:
-            findings.append(Finding(f"{stages[1]}: {release.said} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts: measure it against the model on one stage, or set the annotation to \"false\"",
-                insp.target, id="SD715", severity=Severity.WARNING))
+        findings.append(Finding(f"{stages[1]}: {verdict.text}: measure it against the model on one stage, or set the annotation to \"false\"",
+            insp.target, id="SD715", severity=Severity.WARNING))
     if insp.expansions:
         shown_exp = " ".join(insp.expansions)
         findings.append(Finding(f"{shown_exp} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",

@@ -1,4 +1,4 @@
-"""The options of `vllm serve` in every vLLM release from 0.10.2 to 0.33.0, as each release's own parser has
+"""The options of `vllm serve` in every vLLM release from 0.10.2 to 0.34.0, as each release's own parser has
 them (tools/vllm_argv.py reads `ServeSubcommand().subparser_init(...)._actions`; tests/vllm_argv.json's
 `facts`): those that take no value (argparse `nargs == 0`: store_true, BooleanOptionalAction) and the others.
 

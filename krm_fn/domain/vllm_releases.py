@@ -48,33 +48,67 @@ class PipelineVerdict(NamedTuple):
     """What a release does with speculative decoding under pipeline parallelism (more than one stage)."""
     severity: Severity
     refuses: bool      # the server exits at start-up: nothing is injected
-    text: str          # one sentence, the release named in it
+    text: str          # one sentence, the release named in it (as `said`)
+    fix: str = ""      # for a refusal: what makes it start (besides one stage, or no speculation)
 
 
-def pipeline_verdict(version: Version, shown: str) -> PipelineVerdict:
-    """vLLM `shown` (= `version`) running an mtp or ngram draft with --pipeline-parallel-size > 1.
+# V0's vllm/spec_decode/spec_decode_worker.py:63-65 at 0.8.5, where any engine falls back to V0.
+_V0_REFUSES = "which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism)"
+# vLLM's envs.VLLM_USE_V1 is `bool(int(os.getenv("VLLM_USE_V1", "1")))`; envs.is_set tells whether it is given.
+_V1_ON, _V1_OFF = "on", "off"
 
-    - up to 0.8.x every speculative method runs on the V0 engine (the V1 oracle falls back: arg_utils.py
-      `_is_v1_supported_oracle` at 0.8.5, "ngram is supported on V1, but off by default for now"), whose
-      vllm/spec_decode/spec_decode_worker.py:63-65 at 0.8.5 raises `NotImplementedError("Speculative decoding
-      is currently incompatible with pipeline parallelism")`;
-    - 0.9.x runs ngram, eagle and deepseek_mtp on V1, but V1 takes pipeline parallelism only with the Ray
-      executor (arg_utils.py at 0.9.2: "Pipeline Parallelism without Ray distributed executor" -> V0, which
-      refuses as above);
-    - from 0.10.0 V1 takes pipeline parallelism with the mp and Ray executors (arg_utils.py at 0.10.0) and
-      nothing refuses mtp or ngram there; the drafter is built on the last stage only
-      (vllm/v1/worker/gpu_model_runner.py:371-374 at 0.12.0: "currently we put the entire draft model on the
-      last PP rank. This is not ideal if there are many layers in the draft model."), which needs that stage's
-      memory and leaves the others idle while it drafts: a warning, so the combination is a decision. (0.33's
-      Model Runner V2 relays drafts between stages, vllm/v1/worker/gpu/model_runner.py:333-338, but refuses
-      eagle3 and dflash under pipeline parallelism, model_runner.py:196-202 at 0.24.0; neither is a config
-      this function writes.)
+
+def _use_v1(value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = value.strip()
+    if not text.lstrip("+-").isdigit():
+        return None   # vLLM's int() would fail: not a setting this reads
+    return _V1_ON if int(text) else _V1_OFF
+
+
+def pipeline_verdict(version: Version, said: str, backend: str | None = None, use_v1: str | None = None,
+                     method: str | None = None) -> PipelineVerdict:
+    """`said` ("vLLM 0.9.2 (image …)", = `version`) running `method` (an mtp or ngram draft) with
+    --pipeline-parallel-size > 1, `backend` its --distributed-executor-backend and `use_v1` its VLLM_USE_V1
+    (as given; None: not set). Which engine runs decides, by `EngineArgs._is_v1_supported_oracle`
+    (vllm/engine/arg_utils.py), and V0 refuses speculative decoding under pipeline parallelism
+    (spec_decode_worker.py:63-65 at 0.8.5). V1 builds the drafter on the last stage only (0.8.5's
+    vllm/v1/worker/gpu_model_runner.py:169-171 `if get_pp_group().is_last_rank:`, 0.9.2's :176-178, 0.12.0's
+    :371-374 "currently we put the entire draft model on the last PP rank. This is not ideal if there are many
+    layers in the draft model."), which needs that stage's memory and leaves the others idle while it drafts:
+    a warning, so the combination is a decision. Per release:
+
+    - before 0.8.5 (not read here): every speculative method on V0: refused;
+    - 0.8.5: `if (self.pipeline_parallel_size > 1 and self.distributed_executor_backend != "ray"):
+      _raise_or_fallback(...)` (arg_utils.py:1478-1482) and `if is_ngram_enabled and _warn_or_fallback("ngram")`
+      (:1485), which stays on V1 only with `envs.is_set("VLLM_USE_V1") and envs.VLLM_USE_V1` (:1662): V1 for
+      ngram and eagle with VLLM_USE_V1=1 and the Ray executor, else V0 (or, with VLLM_USE_V1=1, the
+      NotImplementedError "VLLM_USE_V1=1 is not supported with ..."): refused;
+    - 0.9.0: `self.distributed_executor_backend not in ("ray", "mp", "external_launcher")` (arg_utils.py:1378-1383):
+      without the flag the oracle falls back to V0, which refuses (vLLM PR #18915 let the default through in
+      0.9.1);
+    - 0.9.1 and 0.9.2: `not in (ParallelConfig.distributed_executor_backend, "ray", "mp", "external_launcher")`
+      (arg_utils.py:1482-1489 at 0.9.2): the default stays on V1 with the mp or the Ray executor;
+    - from 0.10.0 V1 takes pipeline parallelism with the mp and Ray executors and nothing refuses mtp or ngram
+      there. (0.33's Model Runner V2 relays drafts between stages, vllm/v1/worker/gpu/model_runner.py:333-338,
+      but refuses eagle3 and dflash under pipeline parallelism, model_runner.py:196-202 at 0.24.0; neither is
+      a config this function writes.)
+    VLLM_USE_V1=0 before 0.10: V0 (`try_v1 = envs.VLLM_USE_V1 or not envs.is_set("VLLM_USE_V1")`,
+    arg_utils.py:991 at 0.9.0): refused.
     """
+    v1 = _use_v1(use_v1)
+    if version < (0, 10, 0) and v1 == _V1_OFF:
+        return PipelineVerdict(Severity.ERROR, True, f"{said} runs on its V0 engine with VLLM_USE_V1=0, {_V0_REFUSES}", "remove VLLM_USE_V1=0")
+    if version < (0, 8, 5):
+        return PipelineVerdict(Severity.ERROR, True, f"{said} runs speculative decoding on its V0 engine, {_V0_REFUSES}", "use vLLM 0.10 or later")
     if version < (0, 9, 0):
-        return PipelineVerdict(Severity.ERROR, True, f"vLLM {shown} runs speculative decoding on its V0 engine, which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism)")
-    if version < (0, 10, 0):
-        return PipelineVerdict(Severity.WARNING, False, f"vLLM {shown} runs speculative decoding with pipeline parallelism only on its V1 engine with the Ray executor (--distributed-executor-backend ray); with the default mp executor it falls back to V0, which refuses it at start-up")
-    return PipelineVerdict(Severity.WARNING, False, f"vLLM {shown} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts")
+        if not (v1 == _V1_ON and backend == "ray" and method in ("ngram", "eagle", "eagle3")):
+            return PipelineVerdict(Severity.ERROR, True, f"{said} runs ngram under pipeline parallelism on its V1 engine only with VLLM_USE_V1=1 and --distributed-executor-backend ray, and on its V0 engine otherwise, {_V0_REFUSES}", "set VLLM_USE_V1=1 with --distributed-executor-backend ray, use vLLM 0.10 or later")
+    elif version < (0, 9, 1):
+        if backend not in ("ray", "mp", "external_launcher"):
+            return PipelineVerdict(Severity.ERROR, True, f"{said} takes pipeline parallelism on its V1 engine only with --distributed-executor-backend ray, mp or external_launcher given, and falls back to its V0 engine without one, {_V0_REFUSES}", "add --distributed-executor-backend mp (or ray), use vLLM 0.9.1 or later")
+    return PipelineVerdict(Severity.WARNING, False, f"{said} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts")
 
 
 # Pooling models generate no tokens, so there is nothing to draft. `--task` (TaskOption, vllm/config.py:72
@@ -91,7 +125,7 @@ KSERVE_ENCODER_TASKS = frozenset({"sequence_classification", "token_classificati
                                   "text_embedding"})
 
 # Options of `vllm serve` that take no value, so the word after them is the next argument (the model, when
-# it is written after the options): vllm_options' `no_value`, read from the parser of every release 0.10.2-0.33.0;
+# it is written after the options): vllm_options' `no_value`, read from the parser of every release 0.10.2-0.34.0;
 # here only what that table cannot hold: `--version`, and a flag of the releases before 0.10.2
 # (`--enable-reasoning`, 0.8-0.9's frontend), whose servers the function still writes for.
 OLDER_NO_VALUE = frozenset({"--version", "--enable-reasoning"})

@@ -59,6 +59,9 @@ FINDINGS = {
     "SD619": "value the chosen vLLM version refuses for its key",
     "SD620": "quantization method the chosen vLLM version does not know",
     "SD621": "tensor_parallel_size in the speculative-config (refused at start-up)",
+    "SD622": "a vLLM release newer than the newest this function models: judged by that one's facts",
+    "SD623": "method the newest vLLM modelled does not know, for a newer vLLM (which may know it)",
+    "SD624": "key the newest vLLM modelled does not take, for a newer vLLM (which may take it)",
 }
 
 Version = tuple[int, int, int]
@@ -109,6 +112,8 @@ def shown(version: Version) -> str:
 #   mtp:          the model-specific MTP names it rewrites to "mtp" (`MTPModelTypes`).
 #   quantization: the names `quantization` takes (`QUANTIZATION_METHODS`), where the release checks them.
 #   flags:        behaviours read off one row of the table each (the row is named in tools/vllm_verdicts.py).
+#   rejection:    the values `rejection_sample_method` takes (`RejectionSampleMethod`, read from each release's
+#                 source by tools/vllm_verdicts.py read_facts: a pydantic Literal, anything else refused).
 DATA = os.path.join(os.path.dirname(__file__), "data", "vllm_schema.json")
 
 Span = tuple[Version, Version | None]
@@ -118,16 +123,18 @@ Spans = tuple[Span, ...]
 class Facts:
     """vLLM's speculative config in every release run (DATA); `mtp_aliases`: the MTP names but "mtp", sorted."""
 
-    __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "releases")
+    __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "rejection", "releases")
 
     def __init__(self, releases: tuple[Version, ...], fields: dict[str, Spans], methods: dict[str, Spans],
-                 mtp: dict[str, Spans], quantization: dict[str, Spans], flags: dict[str, Spans]) -> None:
+                 mtp: dict[str, Spans], quantization: dict[str, Spans], flags: dict[str, Spans],
+                 rejection: dict[str, Spans]) -> None:
         self.releases = releases
         self.fields = fields
         self.methods = methods
         self.mtp = mtp
         self.quantization = quantization
         self.flags = flags
+        self.rejection = rejection
         self.mtp_aliases = tuple(sorted(n for n in mtp if n != "mtp"))
 
 
@@ -146,7 +153,7 @@ def facts() -> Facts:
         return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
                 for name, runs in data[key].items()}
     return Facts(tuple(_run(r) for r in data["releases"]), spans("fields"), spans("methods"), spans("mtp_aliases"),
-                 spans("quantization"), spans("flags"))
+                 spans("quantization"), spans("flags"), spans("rejection_sample_methods"))
 
 
 def _release(version: Version) -> Version:
@@ -159,6 +166,28 @@ def _release(version: Version) -> Version:
         return older[-1] if older else same[0]
     older = [r for r in releases if r <= version]
     return older[-1] if older else releases[0]
+
+
+def beyond(version: Version) -> Version | None:
+    """The newest release run, when `version` is newer than it (its facts then judge `version`), else None.
+    What a newer release does is not known here: the messages name the release whose facts they state."""
+    newest = facts().releases[-1]
+    return newest if version > newest else None
+
+
+def named(release: Version) -> str:
+    """A release run as messages name it (0.34, 0.11.1)."""
+    return _named(release)
+
+
+def newer_release(vllm_version: str, source: str) -> Finding | None:
+    """SD622 for a release newer than every release run (`source`: where it was read, "the vllmVersion
+    setting", "image vllm/vllm-openai:v0.40.0"), else None."""
+    version = parse_version(vllm_version)
+    known = beyond(version)
+    if known is None:
+        return None
+    return Finding(f"vLLM {shown(version)} ({source}) is newer than vLLM {_named(known)}, the newest release this function models: speculative configs are judged by vLLM {_named(known)}'s facts, and a method or key vLLM {_named(known)} does not know is a warning, not an error; check them against vLLM {shown(version)}'s release notes, or use a kaito-specdec that models it", id="SD622", severity=Severity.WARNING)
 
 
 def _named(release: Version) -> str:
@@ -198,8 +227,19 @@ NEEDS_MODEL = frozenset({"eagle", "eagle3", "draft_model", "medusa", "mlp_specul
 NGRAM_METHODS = frozenset({"ngram", "ngram_gpu"})
 
 
+# Read, not run, for the releases before the oldest run (0.10.2), which are judged by its facts otherwise:
+# `SpeculativeMethod = Literal["ngram", "eagle", "eagle3", "medusa", "mlp_speculator", "draft_model",
+# "deepseek_mtp"]` (vllm/config.py:2594-2595 at 0.10.0, vllm/config/__init__.py:1903-1904 at 0.10.1; a pydantic
+# dataclass, so other names are refused); 0.10.2 adds the ernie_mtp and qwen3_next_mtp aliases.
+_READ_SINCE: dict[str, Version] = {"ernie_mtp": (0, 10, 2), "qwen3_next_mtp": (0, 10, 2)}
+# Also read: from 0.10.1 "" and "None" are no config at all (check_speculative_config).
+EMPTY_IS_NONE_SINCE: Version = (0, 10, 1)
+
+
 def available(method: str, version: Version) -> bool:
     """Whether a server of `version` takes this method name (an MTP alias included)."""
+    if isinstance(method, str) and method in _READ_SINCE and version < _READ_SINCE[method]:
+        return False
     return isinstance(method, str) and _in(facts().methods.get(method, ()), version)
 
 
@@ -286,10 +326,19 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     Raises ValueError for a `vllm_version` that is no release number (the setting is validated up front).
     """
     version = parse_version(vllm_version)
-    v = shown(version)
+    # A release newer than every release run is judged by the newest one's facts, and the messages name that
+    # one (`v`): nothing here knows what the newer release does. What that release does not know (a method,
+    # a key) is a warning, for the newer vLLM may have it (`newer`: the release as the user named it).
+    known = beyond(version)
+    v = shown(version) if known is None else _named(known)
+    newer = None if known is None else shown(version)
     # vLLM's `optional_type`: "" and "None" are no config at all, as is JSON null; the server starts without
-    # speculative decoding (from 0.10.2, the oldest release run).
-    if value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null")):
+    # speculative decoding (from 0.10.1: `vllm_kwargs["speculative_config"]["type"] = optional_type(json.loads)`,
+    # vllm/engine/arg_utils.py:843 at 0.10.1). Before, `--speculative-config` has `type=json.loads`
+    # (arg_utils.py:746 at 0.10.0, :750 at 0.8.5): argparse exits on "" and "None" ("invalid loads value"),
+    # which _parse reports as not JSON (SD601); null is JSON's None there too.
+    empty_is_none = version >= EMPTY_IS_NONE_SINCE or value is None or not isinstance(value, str) or value.strip() == "null"
+    if empty_is_none and (value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null"))):
         shown_value = "null" if value is None else json.dumps(value)
         return [Finding(f"speculative-config is {shown_value}, which vLLM {v} reads as no speculative config: the server starts without speculative decoding; write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}', or remove the key", id="SD617", severity=Severity.WARNING)]
     cfg, findings = _parse(value)
@@ -301,12 +350,12 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     if _flag("dashed_keys", version):
         # From this release create_speculative_config reads `num-speculative-tokens` as `num_speculative_tokens`.
         cfg = {(k.replace("-", "_") if isinstance(k, str) else k): val for k, val in cfg.items()}
-    method, method_findings = _method(cfg, version, v)
+    method, method_findings = _method(cfg, version, v, newer)
     findings += method_findings
     findings += _tokens(cfg, method, version)
     findings += _lookup(cfg, method, version)
     findings += _values(cfg, version, v, method)
-    findings += _keys(cfg, version, v)
+    findings += _keys(cfg, version, v, newer)
     findings += _advice(cfg, version, v)
     return findings
 
@@ -320,7 +369,7 @@ def _inferred(cfg: dict, version: Version) -> str:
     return "ngram" if model in ("ngram", "[ngram]") else "draft_model"
 
 
-def _method(cfg: dict, version: Version, v: str) -> tuple[str | None, list[Finding]]:
+def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tuple[str | None, list[Finding]]:
     """The method vLLM goes on with (None where it refuses the value), and what is wrong with it."""
     method = cfg.get("method")
     choices = ", ".join(methods_for(version))
@@ -334,19 +383,30 @@ def _method(cfg: dict, version: Version, v: str) -> tuple[str | None, list[Findi
     if not isinstance(method, str) or method not in spans:
         fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
         shown_method = _compact(method) if isinstance(method, (dict, list)) else json.dumps(method)
+        if newer is not None and isinstance(method, str):
+            return None, [_newer_method(cfg, shown_method, "(names are case-sensitive)", v, newer, choices, fixed)]
         return None, [Finding(f"method {shown_method} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
     if not available(method, version):
-        since = _since(spans[method], version)
+        read = method in _READ_SINCE and version < _READ_SINCE[method]
+        since = _READ_SINCE[method] if read else _since(spans[method], version)
         if since:
-            when = f"added in vLLM {_named(since)}"
+            when = f"added in vLLM {shown(since) if read else _named(since)}"
         else:
             removed = _until(spans[method], version)
             assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
             when = f"removed in vLLM {_named(removed)}"
+        if newer is not None:
+            return None, [_newer_method(cfg, json.dumps(method), f"({when})", v, newer, choices, None)]
         return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
     if method in NEEDS_MODEL and not has_model:
         return None, [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
     return ("mtp" if method in facts().mtp_aliases else method), _draft_model(cfg, method, version, v, inferred=False)
+
+
+def _newer_method(cfg: dict, shown_method: str, why: str, v: str, newer: str, choices: str, fixed: str | None) -> Finding:
+    """SD603/SD604 for a vLLM newer than every release modelled: what `v`, the newest, does not know, a
+    warning (the newer release may know it); nothing said of what that release does."""
+    return Finding(f"method {shown_method} is not a speculative method vLLM {v} knows {why}; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} has it, or use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD623", severity=Severity.WARNING)
 
 
 def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
@@ -379,10 +439,19 @@ def _tokens(cfg: dict, method: str | None, version: Version) -> list[Finding]:
     return []
 
 
+# Read from the source (no row of the table has it): up to 0.11.0 prompt_lookup_min/max are plain
+# `Optional[int]` fields checked only for ngram, `if self.method in ("ngram", "[ngram]"): ... if
+# self.prompt_lookup_min < 1: raise ValueError(...)` (vllm/config/speculative.py:97-100, 247-269 at 0.11.0);
+# from 0.11.1 `prompt_lookup_max: int | None = Field(default=None, ge=1)` (speculative.py:107-110) for every method.
+LOOKUP_CHECKED_FOR_EVERY_METHOD_SINCE: Version = (0, 11, 1)
+
+
 def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
     findings: list[Finding] = []
     numbers: dict[str, int | None] = {}
     lax = _flag("lax_lookup", version)
+    if method not in NGRAM_METHODS and version < LOOKUP_CHECKED_FOR_EVERY_METHOD_SINCE:
+        return []   # neither the values nor their order are checked for another method there
     for key in ("prompt_lookup_min", "prompt_lookup_max"):
         if key not in cfg or (cfg[key] is None and _flag("lookup_null", version)):
             continue
@@ -426,6 +495,21 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
             and _flag("adaptive_verification_dspark_only", version)
             and _in(known.fields.get("enable_adaptive_verification", ()), version)):
         problems.append(("enable_adaptive_verification", '"method":"dspark" for it ("Adaptive verification only supported with DSpark")', "remove it"))
+    depth = cfg.get("suffix_decoding_max_tree_depth")
+    if method == "suffix" and depth is not None and _in(known.fields.get("suffix_decoding_max_tree_depth", ()), version):
+        # Read, then run: `if self.suffix_decoding_max_tree_depth < 1: raise ValueError(f"suffix_decoding_max_
+        # tree_depth={...} must be >= 1")` (speculative.py:479 at 0.11.1, :1741 at 0.33.0, after the arctic
+        # check; vllm/v1/worker/gpu/spec_decode/suffix/config.py:34 at 0.34.0, the row of that release).
+        number = _as_int(depth, _flag("lax_lookup", version))
+        if number is None or number < 1:
+            problems.append(("suffix_decoding_max_tree_depth", "an integer of at least 1", "write the tree depth (24 by default), or leave it out"))
+    rejection = cfg.get("rejection_sample_method")
+    if rejection is not None and known.rejection and _in(known.fields.get("rejection_sample_method", ()), version):
+        # `rejection_sample_method: RejectionSampleMethod = "strict"`, `Literal["strict", "probabilistic"]` at 0.18.1
+        # (speculative.py:60, 175), "standard" from 0.25 (read_facts of each release): another value is refused.
+        names = sorted(n for n, spans in known.rejection.items() if _in(spans, version))
+        if names and rejection not in names:
+            problems.append(("rejection_sample_method", "one of " + ", ".join(names), "write one of them, or leave it out"))
     findings = [Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM {v} needs {what} and exits at start-up: {fix}", key, id="SD619", severity=Severity.ERROR) for key, what, fix in problems]
     quant = cfg.get("quantization")
     if isinstance(quant, str) and _flag("quantization_checked", version) and known.quantization:
@@ -435,7 +519,7 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
     return findings
 
 
-def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
+def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list[Finding]:
     findings: list[Finding] = []
     refuses = _flag("refuses_unknown_keys", version)
     fields = facts().fields
@@ -451,6 +535,9 @@ def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
                 findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {_named(gone)} removed it)" if gone else ""), v))
             continue
         removed, added = _until(spans, version), _since(spans, version)
+        if refuses and newer is not None:
+            findings.append(_newer_key(cfg, key, f" (removed in vLLM {_named(removed)})" if removed else "", v, newer, known))
+            continue
         if removed and refuses:
             findings.append(Finding(f"{key} was removed in vLLM {_named(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
             continue
@@ -467,6 +554,16 @@ def _keys(cfg: dict, version: Version, v: str) -> list[Finding]:
         else:
             findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which ignores it: {fix}", key, proposed=proposed, id="SD614", severity=Severity.WARNING))
     return findings
+
+
+def _newer_key(cfg: dict, key: str, removed: str, v: str, newer: str, known: list[str]) -> Finding:
+    """SD611/SD613 for a vLLM newer than every release modelled: a key `v`, the newest, refuses, a warning
+    (the newer release may take it); nothing said of what that release does."""
+    import difflib
+    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+    fix = f'rename it to "{close[0]}"' if close else f"remove {key}"
+    proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
+    return Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{removed}, which refuses unknown keys; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} takes it, or {fix}", key, proposed=proposed, id="SD624", severity=Severity.WARNING)
 
 
 # Fields a release accepts and validates but no other code of it reads (read, not run: a grep of each
@@ -488,7 +585,10 @@ def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
     method = cfg.get("method")
     if isinstance(method, str) and method in facts().mtp_aliases and available(method, version) and available("mtp", version):
         return [Finding(f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", proposed=_with(cfg, "method", "mtp"), id="SD615", severity=Severity.INFO)]
-    if method == "suffix" and available("suffix", version):
+    if method == "suffix" and available("suffix", version) and _flag("suffix_needs_arctic", version):
+        # speculative.py _validate_suffix_decoding at 0.33.0: `if not has_arctic_inference(): raise ImportError(
+        # "Arctic Inference is required for suffix decoding. ...")`; 0.34.0 runs its own suffix speculator
+        # (vllm/v1/worker/gpu/spec_decode/suffix/), with no such import.
         return [Finding("method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method", id="SD616", severity=Severity.INFO)]
     return []
 

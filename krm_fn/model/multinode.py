@@ -3,9 +3,10 @@
 KAITO runs a replica that needs more than one node with vLLM's pipeline parallelism across the nodes (a Ray
 cluster: tensor parallelism inside a node, pipeline parallelism between them). What vLLM does with
 speculative decoding there is read from its source per release (vllm_releases.pipeline_verdict, the same
-verdict and weight as a plain workload's --pipeline-parallel-size, SD715): before 0.9 it refuses at
-start-up (an error), 0.9 runs it only with the Ray executor (a warning), from 0.10 it runs it with the whole
-draft on the last stage (a warning: that stage's memory, the others idle while it drafts).
+verdict and weight as a plain workload's --pipeline-parallel-size, SD715, with KAITO's Ray executor): on
+V0 it refuses at start-up (an error: before 0.9, since KAITO sets no VLLM_USE_V1=1), on V1 (0.9 and later,
+Ray) it runs it with the whole draft on the last stage (a warning: that stage's memory, the others idle while
+it drafts).
 
 How many nodes: KAITO's node estimator decides, for every vLLM Workspace (also those an InferenceSet or a
 MultiRoleInference role creates), from the instance type's GPUs and the model's size (kaito_sizing.py
@@ -29,7 +30,7 @@ from collections.abc import Callable, Sequence
 from ..domain.inference_config import DATA_KEY
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
 from ..domain.vllm_releases import PipelineVerdict, pipeline_verdict
-from ..domain.vllm_schema import parse_version, shown
+from ..domain.vllm_schema import beyond, named, parse_version, shown
 from ..text.results import Result, Severity
 from .config import Settings
 from .decisions import Decision, Inject, Override
@@ -97,23 +98,28 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
         alt = one_node_instance_type(model, gpus, explicit_max_model_len(_inference_config(d)))
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
         hint = f" (such as {alt})" if alt else ""
-        verdict = _pipeline(settings)
+        verdict = _pipeline(settings, method)
         return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.gpu_count} GPU{'s' if gpus.gpu_count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, use an instance type that holds it on one node{hint}",
                      w.item, kinds.dotted(resource + ("instanceType",)), id="SD412", **extra)
     count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
     if isinstance(count, int) and not isinstance(count, bool) and count > 1:
-        verdict = _pipeline(settings)
+        verdict = _pipeline(settings, method)
         return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"resource.count is {count}: KAITO may run one replica on {count} nodes (its node estimator starts from resource.count and decides from GPUs this function cannot see here), and then vLLM runs with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, keep it on one node",
                      w.item, "resource.count", id="SD413")
     return None
 
 
-def _pipeline(settings: Settings) -> PipelineVerdict:
+def _pipeline(settings: Settings, method: str) -> PipelineVerdict:
     """What the vllmVersion vLLM does with speculative decoding under pipeline parallelism: the same verdict,
     with the same weight, as for a plain workload's --pipeline-parallel-size (vllm_releases)."""
     version = parse_version(settings.vllm_version)
-    return pipeline_verdict(version, f"{shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
-                            else shown(version))
+    # KAITO runs a multi-node Workspace with Ray: `p.VLLM.ModelRunParams["distributed-executor-backend"] =
+    # "ray"` (pkg/model/interface.go:571 at v0.12.0, :513 at v0.11.0, :427 at v0.10.0), and sets no VLLM_USE_V1.
+    known = beyond(version)
+    if known is not None:  # newer than every release modelled: the newest one's verdict, named as its own
+        return pipeline_verdict(known, f"vLLM {named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})", "ray", None, method)
+    return pipeline_verdict(version, f"vLLM {shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
+                            else f"vLLM {shown(version)}", "ray", None, method)
 
 
 def _inference_config(d: Decision) -> str | None:

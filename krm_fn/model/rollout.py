@@ -85,7 +85,9 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
     """A disabled Workspace that must keep a config reference: on v0.11-v0.12, one that points at a derived
     ConfigMap made from none, or says "false" and names none (the source files of kustomize, Argo CD and Flux
     never show the reference an earlier render gave)."""
-    if w.spec is not kinds.WORKSPACE or _is_child(w) or not command_is_fixed(settings) or not _runs_vllm_preset(w, settings):
+    # A Workspace an InferenceSet made (label inferenceset.kaito.sh/created-by) too: written back to the
+    # cluster it is updated as any Workspace, and its StatefulSet keeps the command it was made with.
+    if w.spec is not kinds.WORKSPACE or not command_is_fixed(settings) or not _runs_vllm_preset(w, settings):
         return False
     if isinstance(current, str) and current:
         src_name, _, via = source_of(index, w.namespace, current)

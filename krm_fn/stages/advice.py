@@ -17,7 +17,7 @@ from ..model.index import Index
 from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents,
     with_speculative_config, without_speculative_config)
 from ..domain.presets import resolve
-from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config
+from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config, newer_release
 from ..model.multinode import multinode_warnings
 from ..model.report import about, q
 from ..text.results import Result, Severity
@@ -40,7 +40,16 @@ def advise(index: Index, settings: Settings, plan: Plan) -> Step:
     ds = plan.decisions
     return step(override_checks(ds, settings) + role_mismatches(ds) + pinned_away(ds, settings) + spelling_warnings(ds)
                 + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan)
-                + multinode_warnings(index, ds, settings, _method))
+                + multinode_warnings(index, ds, settings, _method) + newer_vllm(ds, settings))
+
+
+def newer_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:
+    """SD622 once a run, when the vllmVersion setting names a vLLM newer than every release modelled and a KAITO
+    workload is decided by it (a plain workload's container says it for itself)."""
+    if not ds or not settings.vllm_version_set:
+        return []
+    found = newer_release(settings.vllm_version, "the vllmVersion setting")
+    return [] if found is None else [Result(found.severity, found.message, field_path="vllmVersion", id=found.id)]
 
 
 def _what(value: object) -> str:

@@ -45,13 +45,13 @@ def decide(index: Index, settings: Settings, plan: Plan) -> Step:
     """A decision, and the result that tells it, per config reference of every configurable workload."""
     ds = [decision(index, w, path, settings.presets, settings.vllm_version)
           for w in map(plan.workload, index.workloads) if configurable(w) for path in w.spec.config_refs(w.effective)]
-    results = [said(d) for d in ds]
+    results = [said(d, settings) for d in ds]
     results += [_fallback(d) for d in ds if isinstance(d, Inject) and d.refused]
     return step(results, decisions=ds)
 
 
-def said(d: Decision) -> Result:
-    """The result that tells the decision."""
+def said(d: Decision, settings: Settings | None = None) -> Result:
+    """The result that tells the decision (`settings`: for what the kaitoVersion KAITO does with it)."""
     w = d.workload
     if isinstance(d, Inject):
         preset = kinds.preset_name(w.spec, w.effective)
@@ -75,7 +75,15 @@ def said(d: Decision) -> Result:
             gone = "is in the input, but" if d.derived_found else "is not in the input, and"
             return about(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} {gone} its source ConfigMap {q(d.source_name)} is not: cannot regenerate it; left unchanged",
                          w.item, d.field, id="SD305")
-        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the input, so whether it overrides vllm.speculative-config cannot be seen here; left unchanged, KAITO decides in the cluster",
+        # Before v0.13.0 KAITO reads no kaito.sh/enable-speculative-decoding (settings.knows_annotation): there
+        # nothing decides in the cluster, and what the ConfigMap itself sets is what runs.
+        if settings is None or (settings.knows_annotation and not settings.kaito_version_unknown):
+            decides = "KAITO decides in the cluster"
+        elif settings.kaito_version_unknown:
+            decides = "KAITO v0.13 decides in the cluster; v0.10-v0.12 ignore kaito.sh/enable-speculative-decoding, and there speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself (set kaitoVersion to the release your cluster runs)"
+        else:
+            decides = f"and KAITO {settings.kaito_version} (the kaitoVersion setting) ignores kaito.sh/enable-speculative-decoding: speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself"
+        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the input, so whether it overrides vllm.speculative-config cannot be seen here; left unchanged, {decides}",
                      w.item, d.field, id="SD304")
     assert d.source is not None  # Broken: KAITO could not read the ConfigMap it names
     message = f"ConfigMap {q(d.source_name)} referenced by {w.spec.kind} {q(w.name)}: {d.detail}"

@@ -9,13 +9,14 @@ from ..model.config import Settings
 from ..model.decisions import Inject, source_of
 from ..model.index import Index, Workload
 from ..model.report import about, q
-from ..model.rollout import _children_sets, _is_child, _ns, _recreate, command_is_fixed
+from ..model.rollout import _children_sets, _ns, _recreate, command_is_fixed
 from ..text.results import Result, Severity
 
 FINDINGS = {
     "SD420": "KAITO v0.11-v0.12: a Workspace enabled without a config of its own: a running one mounts it but never reads it",
     "SD423": "a MultiRoleInference without annotations: KAITO leaves its InferenceSets' annotations as they were",
     "SD424": "an InferenceSet or MultiRoleInference re-pointed or off: the Workspaces it already has keep their config",
+    "SD425": "a MultiRoleInference whose model changed: KAITO refuses the update (model name is immutable)",
 }
 DERIVED_PREFIX = "specdec-"  # every derived ConfigMap's name (derived.py)
 
@@ -27,7 +28,8 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
     if command_is_fixed(settings):
         for d in plan.decisions:
             w = d.workload
-            if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and not _is_child(w) and d.source_name is None \
+            # A Workspace an InferenceSet made too: its StatefulSet's command is as fixed as any other's.
+            if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and d.source_name is None \
                     and w.name:  # a generateName'd Workspace is a new one every time
                 # kaitoVersion not set: a warning only where the input shows an earlier render (it may run).
                 sure = not settings.kaito_version_unknown or prior_render(index, w)
@@ -39,6 +41,17 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
         if w.spec is kinds.MULTIROLEINFERENCE and settings.mri_controller and _lost_annotations(index, w):
             out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} has no annotations left: KAITO copies a MultiRoleInference's annotations to its InferenceSets only when it has some (if len(mri.Annotations) > 0), so {', '.join(_children_sets(w.item))} keep kaito.sh/enable-speculative-decoding as it was; set it to \"false\" instead of removing it",
                              w.item, w.spec.annotation_field, id="SD423"))
+        if w.spec is kinds.MULTIROLEINFERENCE:
+            changed = _model_changed(index, w)
+            if changed is not None:
+                old, child = changed
+                model = kinds.get(w.data, ("spec", "model", "name"))
+                # api/v1alpha1/multiroleinference_validation.go:75-80 at v0.12.0 (:73-76 at v0.11.0): `if
+                # m.Spec.Model.Name != old.Spec.Model.Name { ... "model name is immutable, was %q, now %q" }`:
+                # the update is refused, so recreating its Workspaces (SD424) brings the old model back.
+                out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} names model {q(model)}, but its InferenceSet {q(child)} in the input runs {q(old)}: if it was created with {q(old)}, KAITO refuses this update (model name is immutable, was {q(old)}, now {q(model)}) and recreating its Workspaces brings {q(old)} back; delete and re-create the MultiRoleInference (kubectl delete multiroleinference {w.name}{_ns(w.namespace)}, then apply; Argo CD: Replace=true; Flux: force)",
+                                 w.item, "spec.model.name", id="SD425"))
+                continue
         before = [kinds.get(w.item.data(), p) for p in w.spec.config_refs(w.item.data())]
         after = [kinds.get(w.data, p) for p in w.spec.config_refs(w.data)]
         if before == after and w.value != "false":
@@ -53,6 +66,18 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
         out.append(about(Severity.WARNING if prior_render(index, w) else Severity.INFO, f"KAITO gives a changed spec.template.inference only to the Workspaces it creates from now on: those {w.spec.kind} {q(w.name)} already has keep the config they were created with{v13}; to roll this out to them, or to turn it off on them, run {_recreate(w.item)} (KAITO recreates them from the template)",
                          w.item, w.spec.annotation_field, id="SD424"))
     return step(out)
+
+
+def _model_changed(index: Index, w: Workload) -> tuple[str, str] | None:
+    """(the model, the child) when a MultiRoleInference's InferenceSet in the input runs another model than
+    the MultiRoleInference names: KAITO's controller sets each child's preset from spec.model.name, so the
+    MultiRoleInference was created with that one."""
+    model = kinds.get(w.data, ("spec", "model", "name"))
+    for child in index.children(w, "InferenceSet"):
+        old = kinds.preset_name(child.spec, child.item.data())
+        if isinstance(old, str) and old and isinstance(model, str) and old != model:
+            return old, child.name
+    return None
 
 
 def _lost_annotations(index: Index, w: Workload) -> bool:

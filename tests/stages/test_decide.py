@@ -77,6 +77,24 @@ def test_a_configmap_not_in_the_input_is_not_visible():
                          "vllm.speculative-config cannot be seen here; left unchanged, KAITO decides in the cluster")
 
 
+@pytest.mark.parametrize("version,ends", [
+    ("v0.13.0", "left unchanged, KAITO decides in the cluster"),
+    # issue #30: before v0.13.0 no KAITO reads the annotation, so nothing decides in the cluster
+    ("v0.12.0", "left unchanged, and KAITO v0.12.0 (the kaitoVersion setting) ignores kaito.sh/enable-speculative-decoding: "
+                "speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself"),
+    ("v0.10.0", "ignores kaito.sh/enable-speculative-decoding: speculative decoding runs only if that ConfigMap sets "
+                "vllm.speculative-config itself"),
+    (None, "left unchanged, KAITO v0.13 decides in the cluster; v0.10-v0.12 ignore kaito.sh/enable-speculative-decoding, and "
+           "there speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself (set kaitoVersion "
+           "to the release your cluster runs)"),
+])
+def test_sd304_says_what_the_kaito_release_does(version, ends):
+    from krm_fn.model.config import resolve_settings
+    settings = resolve_settings(None, {"KAITO_SPECDEC_KAITO_VERSION": version} if version else {})
+    step = run(decide, index(workspace("w", annotation="true", config="elsewhere")), settings)
+    assert step.results[0].id == "SD304" and step.results[0].message.endswith(ends)
+
+
 @pytest.mark.parametrize("derived_in_input,words", [(True, "is in the input, but"), (False, "is not in the input, and")])
 def test_a_derived_configmap_whose_source_is_gone_cannot_be_regenerated(derived_in_input, words):
     docs = [workspace("w", annotation="true", config="cfg-specdec-0123456789")]

@@ -1,0 +1,43 @@
+"""served: the kind and apiVersion must be one the kaitoVersion KAITO serves.
+
+KAITO rule mirrored: the CustomResourceDefinitions each release installs (config/crd/bases/). The API server
+answers a kind no installed CRD serves with `no matches for kind "K" in version "G/V"` (kubectl, Argo CD and
+Flux print it so) and creates nothing:
+
+- v0.10.0 installs kaito.sh_inferencesets.yaml with one version, `name: v1alpha1` (`served: true`,
+  kaito.sh_inferencesets.yaml:32, 350), and no MultiRoleInference CRD (config/crd/bases/ holds
+  inferencesets, ragengines and workspaces);
+- v0.11.0 adds `name: v1beta1` to the InferenceSet CRD (kaito.sh_inferencesets.yaml:432, 814) and
+  kaito.sh_multiroleinferences.yaml (`kaito.sh/v1alpha1`); v0.12.0 the same.
+
+So with `kaitoVersion` before v0.11.0 a `kaito.sh/v1beta1` InferenceSet and any MultiRoleInference are
+refused at apply time; with v0.11.0 and later (and by default) nothing here is.
+
+PASS:  kaitoVersion v0.11.0: a kaito.sh/v1beta1 InferenceSet, a MultiRoleInference
+FAIL:  kaitoVersion v0.10.0: a kaito.sh/v1beta1 InferenceSet; a kaito.sh/v1alpha1 MultiRoleInference
+"""
+from __future__ import annotations
+
+from ..domain import kinds
+from ..model.config import Settings
+from ..model.index import Workload
+from ..text.results import Finding
+from .releases import older
+
+ID = "served"
+KINDS = ("InferenceSet", "MultiRoleInference")
+FINDINGS = {
+    "SD146": "a kind or apiVersion the kaitoVersion KAITO does not serve (no CRD for it)",
+}
+# The release whose CRDs serve InferenceSet kaito.sh/v1beta1 and MultiRoleInference.
+SERVES_V1BETA1_AND_MULTIROLE = "v0.11.0"
+
+
+def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
+    if not older(settings, SERVES_V1BETA1_AND_MULTIROLE):
+        return []
+    api_version = w.item.api_version
+    if w.spec is kinds.MULTIROLEINFERENCE or api_version != "kaito.sh/v1alpha1":
+        assert settings is not None
+        return [Finding(f"no matches for kind \"{w.spec.kind}\" in version \"{api_version}\": KAITO {settings.kaito_version} (the kaitoVersion setting) installs no CustomResourceDefinition that serves it (kaito.sh/v1beta1 InferenceSets and MultiRoleInferences come in v0.11.0), so the API server refuses the object; use kaito.sh/v1alpha1 InferenceSets there, or set kaitoVersion to the release the cluster runs", "apiVersion", id="SD146")]
+    return []
