@@ -108,17 +108,39 @@ def _function_config(rl: ResourceList) -> Any:
         raise unreadable(exc) from None
 
 
+def _unreadable_file(exc: InputError, sources: list[tuple[str, bytes]]) -> Result:
+    """A file that is not UTF-8 or YAML: the reader's words at its file and line (a Helm template says so)."""
+    text = dict(sources).get(exc.source, b"")
+    at = {"file_path": exc.source, "file_line": exc.line}
+    helm = b"{{" in text and b"}}" in text
+    return streams.helm_template(str(exc), **at) if helm else streams.unreadable_input(str(exc), "render", **at)
+
+
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
                overrides: Mapping[str, Any]) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
     try:
         stream = read_stream(sources)
+        broken: list[Result] = []
     except InputError as exc:
-        text = dict(sources).get(exc.source, b"")
-        at = {"file_path": exc.source, "file_line": exc.line}
-        helm = b"{{" in text and b"}}" in text
-        return _error_outcome(streams.helm_template(str(exc), **at) if helm else
-                              streams.unreadable_input(str(exc), "render", **at))
+        # Each file that cannot be read gets its own error at its own place; the others are still read and
+        # checked, for their findings (nothing is written).
+        broken, readable = [], []
+        for source in sources:
+            try:
+                read_stream([source])
+            except InputError as each:
+                broken.append(_unreadable_file(each, sources))
+            else:
+                readable.append(source)
+        if not broken:  # only the files together fail (cannot happen today): the error as it came
+            return _error_outcome(_unreadable_file(exc, sources))
+        try:
+            stream = read_stream(readable)
+        except InputError:
+            return Outcome("", broken, 1)
+        if not stream.items:
+            return Outcome("", broken, 1)
     try:
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
         if fc is None and stream.function_config is not None:
@@ -138,6 +160,8 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     left_out = orchestrator_config(stream.items)
     results = _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
+    if broken:
+        return Outcome("", broken + results, 1)
     if code != 0:
         return Outcome("", results, code)
     changes = changes.removing(left_out)  # kustomize configuration is not a manifest: it never reaches the stream

@@ -5,7 +5,9 @@ Each stage is a function of (the read-only index, the settings, the plan so far)
 names are dropped as each step is folded in, so a disabled error blocks nothing.
 
     check_input -> cascade -> validate -> misplaced_annotation -> plain_opt_in
-                                                                  | errors stop here: nothing is written
+                                                                  | errors stop here: nothing is written,
+                                                                  | the objects without errors still get
+                                                                  | the stages below, for their findings
     decide -> materialize -> advise -> revert -> rollout_notes -> retire -> plain_vllm -> prometheus_rules
     then, on the final changes (none after errors), the placement: kpt's files or render's stream
 """
@@ -17,7 +19,7 @@ from . import checks
 from .domain.localconfig import kustomize_config
 from .model.changes import Plan, Step, step
 from .model.config import Settings
-from .model.index import Index, build_index
+from .model.index import Index, build_index, ref_of
 from .stages.advice import advise
 from .stages.cascade import cascade
 from .stages.decide import decide
@@ -48,6 +50,10 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
 
 CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)  # after check_input; errors from any of these stop the plan
 CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, rollout_notes, retire, plain_vllm, prometheus_rules)
+# After an error nothing is written, but every other object is still decided and advised, so that one error
+# hides no other object's findings. Not `retire`: with the objects in error left out, the derived ConfigMaps
+# they use would look unused.
+AFTER_ERRORS: tuple[Stage, ...] = tuple(s for s in CHANGES if s is not retire)
 
 
 def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) -> Plan:
@@ -56,6 +62,17 @@ def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) 
         found = stage(index, settings, plan)
         plan = plan.then(found._replace(results=tuple(r for r in found.results if r.id not in settings.disable)))
     return plan
+
+
+def _beside_errors(index: Index, settings: Settings, checked: Plan) -> tuple[Result, ...]:
+    """The findings of the change stages on every object no error names: the workloads in error (and
+    any object an error is about) are left out of the index those stages see, and their results dropped."""
+    stopped = {r.resource for r in checked.results if r.severity is Severity.ERROR}
+    if None in stopped:  # an error about the input as a whole (no object): nothing can be decided
+        return ()
+    rest = index.without({item.index for item in index.items if item.is_mapping and ref_of(item) in stopped})
+    more = fold(checked, rest, settings, AFTER_ERRORS).results[len(checked.results):]
+    return tuple(r for r in more if r.resource not in stopped)
 
 
 def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list[Result]]:
@@ -78,11 +95,12 @@ def _planned(index: Index, settings: Settings) -> tuple[Changes, list[Result]]:
     read = fold(Plan(), index, settings, [check_input])
     checked = fold(read, index, settings, CHECKS)
     if has_errors(checked.results):
-        # What stops the plan comes first, then what it would have changed.
+        # What stops the plan comes first, then what it would have changed, then what the objects without
+        # errors would get (decided and advised as if the others were not there; nothing is written).
         later = checked.results[len(read.results):]
         results = read.results + tuple(r for r in later if r.severity is Severity.ERROR) \
             + tuple(r for r in later if r.severity is not Severity.ERROR)
-        return _nothing_written(results, "errors")
+        return _nothing_written(results + _beside_errors(index, settings, checked), "errors")
     planned = fold(checked, index, settings, CHANGES)
     why = "errors" if has_errors(planned.results) else None if settings.materialize else "mode validate"
     if why is None:

@@ -1,0 +1,102 @@
+"""Issue #29: every finding of every object and file in one run, each said briefly.
+
+The tree of the issue: KAITO's `examples/inference` (tests/corpus/kaito-examples), every workload opted in
+where KAITO reads the annotation, with a careless Workspace (an unknown preset) and two files that are not
+YAML beside them. Run as one tree it must report every error and warning its files report one by one.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from runner import run
+from test_corpus import CORPUS, _enable
+
+CARELESS = """\
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: careless
+  annotations:
+    kaito.sh/enable-speculative-decoding: "true"
+resource:
+  instanceType: Standard_NC12s_v3
+  labelSelector:
+    matchLabels:
+      apps: careless
+inference:
+  preset:
+    name: falcon-7b
+"""
+
+
+@pytest.fixture(scope="module")
+def opted_in_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    top = tmp_path_factory.mktemp("tree")
+    source = CORPUS / "inference"
+    for path in sorted(source.rglob("*.yaml")):
+        docs = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
+        for doc in docs:
+            _enable(doc)
+        out = top / path.relative_to(source)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    (top / "careless.yaml").write_text(CARELESS, encoding="utf-8")
+    (top / "broken-one.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n", encoding="utf-8")
+    (top / "broken-two.yaml").write_text("kind: ConfigMap\n\ta: [\n", encoding="utf-8")
+    return top
+
+
+def _said(*argv: str) -> tuple[int, list[dict]]:
+    code, out, err = run(["render", "--format", "json", *argv])
+    return code, json.loads(err.strip().splitlines()[-1])["results"]
+
+
+def _key(r: dict) -> tuple:
+    return ((r.get("file") or {}).get("path"), (r.get("file") or {}).get("line"), r["severity"],
+            (r.get("tags") or {}).get("id"), json.dumps(r.get("resourceRef"), sort_keys=True), r["message"])
+
+
+def test_the_tree_reports_what_its_files_report_one_by_one(opted_in_tree: Path) -> None:
+    one_by_one: set[tuple] = set()
+    files = sorted(opted_in_tree.rglob("*.yaml"))
+    assert len(files) == 48 + 3
+    for path in files:
+        _, results = _said(str(path))
+        one_by_one |= {_key(r) for r in results if r["severity"] != "info"}
+    code, results = _said(str(opted_in_tree))
+    together = {_key(r) for r in results if r["severity"] != "info"}
+    # Only the tree can hold the same object twice (the arc-examples copy the top-level examples): SD008.
+    assert {k[3] for k in together - one_by_one} <= {"SD008"}
+    assert one_by_one <= together
+    assert code == 1
+    ids = [k[3] for k in one_by_one]
+    # The unknown preset, both broken files, and the warnings of the others (SD412 on ngram configs).
+    assert ids.count("SD112") == 1 and ids.count("SD001") == 2 and ids.count("SD412") >= 5, sorted(ids)
+
+
+def test_each_broken_file_gets_its_own_error_at_its_own_file(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("kind: ConfigMap\nmetadata: {name: x\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("x: [\n", encoding="utf-8")
+    code, out, err = run(["render", str(tmp_path)])
+    assert code == 1 and out == ""
+    lines = err.splitlines()
+    assert [ln.split(":")[0] for ln in lines if "[SD001]" in ln] == [str(tmp_path / "a.yaml"), str(tmp_path / "c.yaml")]
+
+
+def test_an_admission_error_hides_no_other_workloads_warning(tmp_path: Path) -> None:
+    good = (CORPUS / "inference" / "kaito_workspace_llama-3.3_70b_instruct.yaml").read_text(encoding="utf-8")
+    docs = [d for d in yaml.safe_load_all(good) if d]
+    for doc in docs:
+        _enable(doc)
+    (tmp_path / "good.yaml").write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    alone = run(["render", str(tmp_path / "good.yaml")])
+    assert "[SD412]" in alone.err
+    (tmp_path / "careless.yaml").write_text(CARELESS, encoding="utf-8")
+    code, out, err = run(["render", str(tmp_path)])
+    assert code == 1 and out == ""  # the error still stops the writing
+    assert "[SD112]" in err and "[SD412]" in err
