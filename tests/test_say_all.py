@@ -7,6 +7,8 @@ YAML beside them. Run as one tree it must report every error and warning its fil
 from __future__ import annotations
 
 import json
+import re
+import statistics
 from pathlib import Path
 
 import pytest
@@ -100,3 +102,60 @@ def test_an_admission_error_hides_no_other_workloads_warning(tmp_path: Path) -> 
     code, out, err = run(["render", str(tmp_path)])
     assert code == 1 and out == ""  # the error still stops the writing
     assert "[SD112]" in err and "[SD412]" in err
+
+
+# --- item 2: one short line per finding -------------------------------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+# A name is the user's: a quoted value longer than a DNS label (63) counts as 63 characters.
+_LONG_NAME = re.compile(r'"[^"]{64,}"')
+
+
+def _length(message: str) -> int:
+    return len(_LONG_NAME.sub('"' + "x" * 63 + '"', message))
+
+
+def _fixture_messages() -> list[tuple[str, str, str]]:
+    out = []
+    for path in sorted(FIXTURES.glob("*/results.yaml")):
+        for r in yaml.safe_load(path.read_text(encoding="utf-8")).get("results") or []:
+            out.append((path.parent.name, (r.get("tags") or {}).get("id", ""), r["message"]))
+    return out
+
+
+def test_every_message_over_the_fixtures_is_one_short_line() -> None:
+    messages = _fixture_messages()
+    assert len(messages) > 800
+    too_long = [(case, id, _length(m)) for case, id, m in messages if _length(m) > 320]
+    assert not too_long, too_long
+    assert statistics.median(_length(m) for _, _, m in messages) <= 165
+    assert not [m for _, _, m in messages if "\n" in m]
+
+
+def test_the_tree_of_the_issue_holds_the_lengths(opted_in_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(opted_in_tree.parent)  # as CI runs it: the paths in the messages relative
+    opted_in_tree = Path(opted_in_tree.name)
+    _, results = _said(str(opted_in_tree))
+    lengths = [_length(r["message"]) for r in results]
+    assert max(lengths) <= 320 and statistics.median(lengths) <= 165, (max(lengths), statistics.median(lengths))
+    code, out, err = run(["render", str(opted_in_tree)])
+    assert max(len(line) for line in err.splitlines()) <= 480
+
+
+def test_sd412_on_ngram_names_no_draft_model(opted_in_tree: Path) -> None:
+    _, results = _said(str(opted_in_tree))
+    sd412 = [r["message"] for r in results if (r.get("tags") or {}).get("id") == "SD412"]
+    ngram = [m for m in sd412 if "ngram" in m]
+    assert ngram and sd412
+    assert not [m for m in ngram if "draft model" in m or "whole draft" in m or "draft on" in m], ngram
+    mtp = [m for m in sd412 if "mtp" in m]
+    assert mtp and all("whole mtp draft" in m for m in mtp)
+
+
+def test_the_why_of_a_finding_is_under_its_id_in_the_docs() -> None:
+    from krm_fn.findings import CATALOGUE
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "findings.md").read_text(encoding="utf-8")
+    why = doc.split("## Why, per finding", 1)[1]
+    headed = re.findall(r"^### (SD[0-9]{3})$", why, re.M)
+    assert {"SD412", "SD420", "SD424", "SD301"} <= set(headed)
+    assert set(headed) <= set(CATALOGUE)

@@ -153,7 +153,7 @@ class Settings(NamedTuple):
     @property
     def rollout_releases(self) -> str:
         """Where a note of the v0.11-v0.12 rollout rules holds (krm_fn/model/rollout.py): the set release, or those."""
-        return "v0.11-v0.12 (kaitoVersion is not set: set it to the release your cluster runs)" \
+        return "v0.11-v0.12 (set kaitoVersion to yours)" \
             if self.kaito_version_unknown else self.kaito_version
 
     @property

@@ -96,7 +96,7 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
 def stray_kustomize_files(items: list[Item]) -> list[Result]:
     """A warning per file that looks like kustomize's own (a kubebuilder patch, kustomizeconfig.yaml) in a
     kustomization's folder that does not list it: configuration, not a broken object."""
-    return [Result(Severity.WARNING, f"{_where(item)} is no Kubernetes object and its kustomization in {kustomization_folder(item)} does not list it; it looks like kustomize's own (a patch or kustomizeconfig.yaml, as kubebuilder scaffolds), so it is left out as configuration: list it in the kustomization if it is used, or in the package's .krmignore (kpt) if it is not", ref_of(item), **where(item), id="SD010")
+    return [Result(Severity.WARNING, f"{_where(item)} looks like kustomize configuration the kustomization in {kustomization_folder(item)} does not list: left out; list it there if used, or in .krmignore (kpt) if not", ref_of(item), **where(item), id="SD010")
             for item in stray_files(items)]
 
 

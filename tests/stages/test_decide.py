@@ -31,8 +31,7 @@ def test_no_reference_injects_a_new_derived_configmap():
     assert d.configmap["data"]["inference_config.yaml"] == f"vllm:\n  speculative-config: '{NGRAM}'\n"
     assert (r.id, r.severity.value, r.change, r.field_path, r.proposed_value) == \
         ("SD301", "info", True, "inference.config", d.target)
-    assert r.message == (f'speculative decoding: preset "phi-4" has no KAITO-tuned config (universal fallback): '
-                         f'speculative-config {NGRAM} in ConfigMap "{d.target}" (new, as the workload referenced none)')
+    assert r.message == f'preset "phi-4" is untuned (universal fallback): ngram in ConfigMap "{d.target}" (new)'
 
 
 def test_a_referenced_configmap_is_copied_into_the_derived_one():
@@ -40,7 +39,7 @@ def test_a_referenced_configmap_is_copied_into_the_derived_one():
     assert isinstance(d, Inject) and (d.current, d.source_name, d.source.name) == ("cfg", "cfg", "cfg")
     assert d.json == MTP and re.fullmatch(r"cfg-specdec-[0-9a-f]{10}", d.target)
     assert d.configmap["data"]["inference_config.yaml"] == f"vllm:\n  max-model-len: 4096\n  speculative-config: '{MTP}'\n"
-    assert r.message.endswith(f'in ConfigMap "{d.target}" (derived from ConfigMap "cfg")')
+    assert r.message.endswith(f'in ConfigMap "{d.target}" (from ConfigMap "cfg")')
     assert 'preset "Qwen/Qwen3.5-9B" is KAITO-tuned' in r.message
 
 
@@ -148,8 +147,8 @@ def test_the_tuned_presets_and_fallback_settings_name_themselves():
                               "ngramFallback": '{"method": "ngram", "num_speculative_tokens": 3}'})
     step = run(decide, index(workspace("w", annotation="true"), workspace("v", annotation="true", preset="x/y")),
                settings)
-    assert [m.split(":")[1] for _, _, m in messages(step)] == [
-        ' preset "phi-4" is tuned by the tunedPresets setting', ' preset "x/y" has no tuned config (the ngramFallback setting)']
+    assert [m.split(":")[0] for _, _, m in messages(step)] == [
+        'preset "phi-4" is tuned by the tunedPresets setting', 'preset "x/y" is untuned (the ngramFallback setting)']
 
 
 def test_a_configmap_that_passes_kaitos_check_but_cannot_be_inspected_is_broken(monkeypatch):
@@ -174,7 +173,7 @@ def test_an_injection_whose_derived_configmap_cannot_be_built_says_why(monkeypat
     d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg"))
     assert isinstance(d, Inject) and (d.configmap, d.target, d.problem) == (None, None, "inference_config.yaml: cannot edit it")
     # As before the reshape: the info names no ConfigMap; materialize reports the error (SD311).
-    assert ' in ConfigMap "" (derived from ConfigMap "cfg")' in r.message and r.proposed_value is None
+    assert ' in ConfigMap "" (from ConfigMap "cfg")' in r.message and r.proposed_value is None
 
 
 def test_a_referenced_configmap_yaml_gives_no_data_for_is_broken():
