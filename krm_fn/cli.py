@@ -19,7 +19,7 @@ from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
 from .text import streams, yamlio
-from .text.formats import FORMATS, github, json_document
+from .text.formats import FORMATS, github, json_document, summary_line
 from .text.results import Result, Severity
 from .text.streams import InputProblem
 
@@ -85,6 +85,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--format", choices=FORMATS, default="text",
                    help="how results go to stderr: text lines (default), github (GitHub Actions "
                         "::error file=F,line=L:: annotations) or json (one document)")
+    r.add_argument("-v", "--verbose", action="store_true",
+                   help="text and github formats: the info results too (what was decided), not only their number")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
                                                        "(default: KAITO_SPECDEC_MAX_INPUT or 256Mi)")
     pr = sub.add_parser("presets", help="print the effective tuned presets, legacy aliases and the fallback",
@@ -453,22 +455,38 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
     except _WriteFailed as failed:
         _report([*outcome.results, failed.result], 1, stderr, fmt)
         return 1
-    _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm)
+    _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm, summary=outcome.summary,
+            verbose=getattr(args, "verbose", False), krm=args.command is None, under_kpt=outcome.summary is not None and outcome.summary.kpt
+            and not _isatty(stderr))
     return outcome.exit_code
 
 
-def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True) -> None:
-    """The results on stderr: a line per error and warning (text, github) or one JSON document of all."""
+def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True,
+            summary: pipeline.Summary | None = None, verbose: bool = False, krm: bool = False,
+            under_kpt: bool = False) -> None:
+    """The results on stderr: a line per error and warning (text, github; infos too with --verbose) and a
+    last line that sums up, or one JSON document of all.
+
+    The last line sums up: render's always, KRM mode's when there is an error or a warning. Each finding is
+    said once by every runner: kpt prints the ResourceList's results itself (under
+    `Results:`), so under kpt stderr carries only the summary line; kustomize, Argo CD, Flux, Helm and
+    pre-commit show only stderr, which carries every error and warning."""
     if fmt == "json":
         _say(stderr, json_document(results, exit_code))
         return
-    if fmt == "github":
-        lines = [github(r) for r in results]
-    else:
-        lines = [r.line() for r in results if r.severity is not Severity.INFO]
+    shown = [r for r in results if verbose or r.severity is not Severity.INFO]
+    if under_kpt:
+        shown = []
+    lines = [github(r) for r in shown] if fmt == "github" else [r.line() for r in shown]
     for line in lines:
         if line is not None:
             _say(stderr, line)
     if hint and fmt == "text" and any(r.file_path == "<stdin>" and r.resource is not None
-                                   and r.severity is not Severity.INFO for r in results):
+                                   and r.severity is not Severity.INFO for r in shown):
         _say(stderr, ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)
+    # render sums up every run; a KRM function stays silent when it has nothing to say (kustomize build's output).
+    if summary is not None and fmt == "text" and (not krm or any(r.severity is not Severity.INFO for r in results)):
+        where = "" if under_kpt else "in the ResourceList's results" if krm else "" if verbose else "-v shows them"
+        line = summary_line(results, summary.files, summary.objects, summary.enabled, where)
+        _say(stderr, line + ("; each finding is under kpt's Results: (all of them with --truncate-output=false)"
+                             if under_kpt else ""))

@@ -14,11 +14,13 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 from . import checks
 from .domain.localconfig import kustomize_config
 from .model.changes import Plan, Step, step
 from .model.config import Settings
+from .model.decisions import Inject, Override, Speculates
 from .model.index import Index, build_index, ref_of
 from .stages.advice import advise
 from .stages.cascade import cascade
@@ -64,15 +66,16 @@ def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) 
     return plan
 
 
-def _beside_errors(index: Index, settings: Settings, checked: Plan) -> tuple[Result, ...]:
-    """The findings of the change stages on every object no error names: the workloads in error (and
-    any object an error is about) are left out of the index those stages see, and their results dropped."""
+def _beside_errors(index: Index, settings: Settings, checked: Plan) -> Plan:
+    """The plan of the change stages on every object no error names: the workloads in error (and any object
+    an error is about) are left out of the index those stages see, and the results about them dropped."""
     stopped = {r.resource for r in checked.results if r.severity is Severity.ERROR}
     if None in stopped:  # an error about the input as a whole (no object): nothing can be decided
-        return ()
+        return checked
     rest = index.without({item.index for item in index.items if item.is_mapping and ref_of(item) in stopped})
-    more = fold(checked, rest, settings, AFTER_ERRORS).results[len(checked.results):]
-    return tuple(r for r in more if r.resource not in stopped)
+    more = fold(checked, rest, settings, AFTER_ERRORS)
+    later = tuple(r for r in more.results[len(checked.results):] if r.resource not in stopped)
+    return Plan(more.ops, more.added, more.removed, checked.results + later, more.rewrites, more.decisions)
 
 
 def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list[Result]]:
@@ -80,18 +83,51 @@ def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list
     return Changes(), [r._replace(message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
+class Planned(NamedTuple):
+    changes: Changes
+    results: list[Result]
+    enabled: dict[str, int]  # workloads that run speculative decoding by kind of config (the summary line)
+
+
 def plan(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result,
     the placement's warnings on the final changes last; none that `disable` turns off."""
+    planned = plan_all(items, settings, placement)
+    return planned.changes, planned.results
+
+
+def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None) -> Planned:
+    """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
     index = build_index(items, skip=kustomize_config(items))
-    changes, results = _planned(index, settings)
+    changes, results, decisions = _planned(index, settings)
     if placement is not None:
         results += [r for r in placement(index, changes) if r.id not in settings.disable]
-    return changes, results
+    return Planned(changes, results, enabled_by_config(decisions))
 
 
-def _planned(index: Index, settings: Settings) -> tuple[Changes, list[Result]]:
+def enabled_by_config(decisions: Iterable[Any]) -> dict[str, int]:
+    """Each workload once per kind of config it gets: the method written (mtp, ngram …), "own config" (the
+    user's speculative-config, left as it is), "plain vLLM" (a Deployment and friends)."""
+    seen: set[tuple[int, str]] = set()
+    out: dict[str, int] = {}
+    for d in decisions:
+        if isinstance(d, Inject):
+            key = d.method or "config"
+        elif isinstance(d, Override):
+            key = "own config"
+        elif isinstance(d, Speculates):
+            key = "plain vLLM"
+        else:
+            continue
+        ident = (d.workload.item.index, key)
+        if ident not in seen:
+            seen.add(ident)
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _planned(index: Index, settings: Settings) -> tuple[Changes, list[Result], tuple[Any, ...]]:
     read = fold(Plan(), index, settings, [check_input])
     checked = fold(read, index, settings, CHECKS)
     if has_errors(checked.results):
@@ -100,9 +136,10 @@ def _planned(index: Index, settings: Settings) -> tuple[Changes, list[Result]]:
         later = checked.results[len(read.results):]
         results = read.results + tuple(r for r in later if r.severity is Severity.ERROR) \
             + tuple(r for r in later if r.severity is not Severity.ERROR)
-        return _nothing_written(results + _beside_errors(index, settings, checked), "errors")
+        beside = _beside_errors(index, settings, checked)
+        return (*_nothing_written(results + tuple(beside.results[len(checked.results):]), "errors"), beside.decisions)
     planned = fold(checked, index, settings, CHANGES)
     why = "errors" if has_errors(planned.results) else None if settings.materialize else "mode validate"
     if why is None:
-        return planned.changes, list(planned.results)
-    return _nothing_written(planned.results, why)
+        return planned.changes, list(planned.results), planned.decisions
+    return (*_nothing_written(planned.results, why), planned.decisions)

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from runner import run
+from golden import wrap
+from runner import run, run_whole
 from test_corpus import CORPUS, _enable
 
 CARELESS = """\
@@ -159,3 +160,78 @@ def test_the_why_of_a_finding_is_under_its_id_in_the_docs() -> None:
     headed = re.findall(r"^### (SD[0-9]{3})$", why, re.M)
     assert {"SD412", "SD420", "SD424", "SD301"} <= set(headed)
     assert set(headed) <= set(CATALOGUE)
+
+
+# --- item 4: the summary line, infos with -v only ---------------------------------------------------------
+
+def test_render_ends_with_a_line_that_sums_up(opted_in_tree: Path) -> None:
+    code, out, err = run_whole(["render", str(opted_in_tree)])
+    last = err.splitlines()[-1]
+    assert re.fullmatch(r"kaito-specdec: 3 errors, [0-9]+ warnings, [0-9]+ infos \(-v shows them\); 51 files, "
+                        r"[0-9]+ objects; speculative decoding for 48 workloads: 2 mtp, 46 ngram", last), last
+    assert "[info]" not in err
+
+
+def test_infos_only_with_verbose() -> None:
+    quickstart = str(FIXTURES / "quickstart-workspace" / "items.yaml")
+    quiet = run_whole(["render", quickstart])
+    loud = run_whole(["render", "-v", quickstart])
+    assert "[info]" not in quiet.err and "[SD301]" in loud.err and "[SD412]" in quiet.err
+    assert quiet.err.splitlines()[-1] == ("kaito-specdec: 0 errors, 1 warning, 2 infos (-v shows them); 1 file, "
+                                          "1 object; speculative decoding for 1 workload: 1 mtp")
+    assert loud.err.splitlines()[-1].startswith("kaito-specdec: 0 errors, 1 warning, 2 infos; ")
+    assert run_whole(["render", "--verbose", quickstart]).err == loud.err
+
+
+# --- item 3: each finding said once, whoever runs the function ---------------------------------------------
+
+KPT_ITEM = """\
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: workspace-deepseek-r1
+  annotations:
+    kaito.sh/enable-speculative-decoding: "true"
+    config.kubernetes.io/index: '0'
+    config.kubernetes.io/path: 'ws.yaml'
+    internal.config.kubernetes.io/index: '0'
+    internal.config.kubernetes.io/path: 'ws.yaml'
+    internal.config.kubernetes.io/seqindent: 'compact'
+resource:
+  instanceType: Standard_NC24ads_A100_v4
+  labelSelector:
+    matchLabels:
+      apps: workspace-deepseek-r1
+inference:
+  preset:
+    name: deepseek-r1-0528
+"""
+
+
+def test_under_kpt_the_findings_are_the_results_and_stderr_sums_up() -> None:
+    """kpt prints the results (`Results:`) and stderr (`Stderr:`): the findings once, in the results."""
+    code, out, err = run_whole([], wrap(KPT_ITEM))
+    results = yaml.safe_load(out)["results"]
+    assert code == 0 and [r["tags"]["id"] for r in results if r["severity"] != "info"] == ["SD412"]
+    assert err.splitlines() == [
+        "kaito-specdec: 0 errors, 1 warning, 2 infos; 1 file, 1 object; speculative decoding for 1 workload: 1 mtp; "
+        "each finding is under kpt's Results: (all of them with --truncate-output=false)"]
+
+
+def test_under_kustomize_stderr_carries_every_finding() -> None:
+    """kustomize shows only stderr (its items carry kustomize.config.k8s.io/id, not kpt's seqindent)."""
+    text = KPT_ITEM.replace("    internal.config.kubernetes.io/seqindent: 'compact'\n",
+                            "    kustomize.config.k8s.io/id: '1'\n")
+    code, out, err = run_whole([], wrap(text))
+    lines = err.splitlines()
+    assert code == 0 and len(lines) == 2 and "[SD412]" in lines[0], lines
+    assert lines[1].startswith("kaito-specdec: 0 errors, 1 warning, 2 infos (in the ResourceList's results)")
+
+
+def test_kpt_results_put_errors_first() -> None:
+    bad = KPT_ITEM.replace('enable-speculative-decoding: "true"', 'enable-speculative-decoding: "yes"')
+    good = KPT_ITEM.replace("workspace-deepseek-r1", "a-first-workspace")
+    code, out, _ = run_whole([], wrap(good + "---\n" + bad))
+    severities = [r["severity"] for r in yaml.safe_load(out)["results"]]
+    assert code == 1 and severities[0] == "error" and severities == sorted(severities, key=["error", "warning",
+                                                                                               "info"].index)

@@ -58,3 +58,26 @@ def entry(result: Result) -> dict:
 def json_document(results: Iterable[Result], exit_code: int) -> str:
     """Every result (info too), in order, and the exit status: `{"exitCode": 1, "results": [...]}`."""
     return json.dumps({"exitCode": exit_code, "results": [entry(r) for r in results]}, ensure_ascii=True)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary_line(results: Iterable[Result], files: int, objects: int, enabled: Iterable[tuple[str, int]],
+                 infos_hint: str = "") -> str:
+    """The last line on stderr: `kaito-specdec: 1 error, 7 warnings, 50 infos; 51 files, 60 objects;
+    speculative decoding on 48 workloads: 40 ngram, 8 mtp`. `infos_hint` follows the infos (where they are)."""
+    by = {s: 0 for s in Severity}
+    for r in results:
+        by[r.severity] += 1
+    said = f"{_count(by[Severity.ERROR], 'error')}, {_count(by[Severity.WARNING], 'warning')}, " \
+           f"{_count(by[Severity.INFO], 'info')}"
+    if infos_hint and by[Severity.INFO]:
+        said += f" ({infos_hint})"
+    read = f"{_count(files, 'file')}, {_count(objects, 'object')}" if files else _count(objects, "object")
+    kinds = [(name, n) for name, n in enabled if n]
+    on = "speculative decoding for no workload" if not kinds else \
+        f"speculative decoding for {_count(sum(n for _, n in kinds), 'workload')}: " + \
+        ", ".join(f"{n} {name}" for name, n in kinds)
+    return f"kaito-specdec: {said}; {read}; {on}"
