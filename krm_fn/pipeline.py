@@ -92,7 +92,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
             return Outcome(write_resource_list(rl, Changes(), results), results, 1)
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
             return Outcome("", results, 1)
-    changes, results, enabled = plan_all(rl.items, settings, placement.kpt_files)
+    changes, results, enabled = plan_all(rl.items, settings, placement.kpt_files, known_ids)
     # Errors first, then warnings, then infos (each in input order): kpt shows the first lines of `Results:`.
     results = sorted(_ordered(results, rl.items), key=lambda r: _SEVERITY_ORDER[r.severity])
     try:
@@ -184,7 +184,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         if [name for name, _ in sources] == ["<stdin>"]:
             return _error_outcome(streams.empty_stdin())
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
-    changes, results, enabled = plan_all(stream.items, settings, placement.render_stream)
+    changes, results, enabled = plan_all(stream.items, settings, placement.render_stream, known_ids)
     left_out = orchestrator_config(stream.items)
     results = _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)

@@ -235,3 +235,23 @@ def test_kpt_results_put_errors_first() -> None:
     severities = [r["severity"] for r in yaml.safe_load(out)["results"]]
     assert code == 1 and severities[0] == "error" and severities == sorted(severities, key=["error", "warning",
                                                                                                "info"].index)
+
+
+# --- item 6: per-object suppression ------------------------------------------------------------------------
+
+def test_the_disable_annotation_silences_its_own_object_alone(tmp_path: Path) -> None:
+    text = (FIXTURES / "findings-disable-per-object" / "items.yaml").read_text(encoding="utf-8")
+    (tmp_path / "ws.yaml").write_text(text, encoding="utf-8")
+    code, out, err = run(["render", "-v", str(tmp_path / "ws.yaml")])
+    assert code == 0
+    sd412 = [line for line in err.splitlines() if "[SD412]" in line]
+    assert len(sd412) == 1 and "Workspace/loud " in sd412[0]
+    assert not [line for line in err.splitlines() if "Workspace/quiet" in line and "[SD420]" in line]
+    assert [line.split('"')[1] for line in err.splitlines() if "[SD011]" in line] == ["SD101", "SD999", "nope"]
+    # The annotation is the user's: it stays in the output.
+    assert 'kaito-specdec.dev/disable: "SD412, SD420, SD101, SD999, nope"' in out
+    # An error it cannot turn off still stops the run.
+    bad = text.replace('kaito.sh/enable-speculative-decoding: "true"\n    kaito-specdec.dev/disable',
+                       'kaito.sh/enable-speculative-decoding: "yes"\n    kaito-specdec.dev/disable')
+    (tmp_path / "ws.yaml").write_text(bad, encoding="utf-8")
+    assert run(["render", str(tmp_path / "ws.yaml")]).code == 1
