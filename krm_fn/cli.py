@@ -59,6 +59,11 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
                "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
 
 
+# render's flags that set a setting as they are given (the settings' own checks judge the value).
+FLAG_SETTINGS = (("fail_on", "failOn"), ("tuned_presets", "tunedPresets"), ("ngram_fallback", "ngramFallback"),
+                 ("kaito_version", "kaitoVersion"), ("vllm_version", "vllmVersion"), ("feature_gates", "featureGates"))
+
+
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and each command's."""
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
@@ -75,6 +80,18 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                     "SpeculativeDecodingPolicy)")
     r.add_argument("--mode", choices=MODES, help="materialize (default) or validate")
+    r.add_argument("--fail-on", choices=("error", "warning"), help="what exits 1: error (default) or warning; the "
+                                                                   "same as the failOn setting")
+    r.add_argument("--tuned-presets", metavar="JSON", help="preset name -> speculative config, e.g. "
+                   "'{\"phi-4\": {\"method\": \"ngram\", \"num_speculative_tokens\": 3}}'; the tunedPresets setting")
+    r.add_argument("--ngram-fallback", metavar="JSON", help="the config for every untuned preset; the ngramFallback "
+                                                            "setting")
+    r.add_argument("--kaito-version", metavar="VERSION", help="the KAITO release the cluster runs, e.g. v0.12.0; the "
+                                                              "kaitoVersion setting")
+    r.add_argument("--vllm-version", metavar="VERSION", help="the vLLM release the image runs, e.g. 0.25.1; the "
+                                                             "vllmVersion setting")
+    r.add_argument("--feature-gates", metavar="GATES", help="KAITO's --feature-gates, e.g. vLLM=false; the "
+                                                            "featureGates setting")
     r.add_argument("--disable", metavar="IDS", help="finding ids not to report, separated by commas (e.g. "
                                                     "SD112,SD008); the same as the disable setting")
     r.add_argument("--prometheus-rules", action=argparse.BooleanOptionalAction, default=None,
@@ -433,6 +450,9 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
                 overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
             if args.min_acceptance_rate is not None:
                 overrides["minAcceptanceRate"] = args.min_acceptance_rate
+            for flag, setting in FLAG_SETTINGS:
+                if getattr(args, flag) is not None:
+                    overrides[setting] = getattr(args, flag)
             outcome = run_render(sources, fc, environ, overrides)
         else:
             if _isatty(stdin):
@@ -442,7 +462,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         _report([exc.result], 1, stderr, fmt)
         return 1
     except ConfigError as exc:
-        _report([Result(Severity.ERROR, str(exc), id=exc.id, scope="")], 1, stderr, fmt)
+        _report([Result(Severity.ERROR, str(e), id=e.id, scope="") for e in exc.each()], 1, stderr, fmt)
         return 1
     except RecursionError:
         _report([streams.too_deep()], 1, stderr, fmt)

@@ -87,7 +87,8 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         fc = _function_config(rl)
         settings = resolve_settings(fc, environ, known_ids=known_ids)
     except ConfigError as exc:
-        results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
+        ref = _function_config_ref(rl)
+        results = [Result(Severity.ERROR, str(e), ref, field_path=e.field, id=e.id) for e in exc.each()]
         try:
             return Outcome(write_resource_list(rl, Changes(), results), results, 1)
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
@@ -175,7 +176,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
             fc = yamlio.construct(stream.function_config)
         settings = resolve_settings(fc, environ, overrides, known_ids=known_ids)
     except ConfigError as exc:
-        return _error_outcome(Result(Severity.ERROR, str(exc), id=exc.id, scope="render"))
+        return Outcome("", broken + [Result(Severity.ERROR, str(e), id=e.id, scope="render") for e in exc.each()], 1)
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
         config_error = unreadable(exc)
         return _error_outcome(Result(Severity.ERROR, str(config_error), id=config_error.id, scope="render"))

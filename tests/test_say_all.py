@@ -255,3 +255,70 @@ def test_the_disable_annotation_silences_its_own_object_alone(tmp_path: Path) ->
                        'kaito.sh/enable-speculative-decoding: "yes"\n    kaito-specdec.dev/disable')
     (tmp_path / "ws.yaml").write_text(bad, encoding="utf-8")
     assert run(["render", str(tmp_path / "ws.yaml")]).code == 1
+
+
+# --- item 7: every setting a render flag; every unknown key; kaitoVersion outside the releases modelled ------
+
+def test_every_setting_is_a_render_flag_listed_by_help() -> None:
+    from krm_fn.model.config import SETTINGS
+    code, out, _ = run(["render", "--help"])
+    assert code == 0
+    for setting in SETTINGS:
+        flag = "--" + re.sub(r"([A-Z])", lambda m: "-" + m.group(1).lower(), setting)
+        assert flag in out, flag
+
+
+@pytest.mark.parametrize("argv,setting", [
+    (["--fail-on", "warning"], None),
+    (["--kaito-version", "v0.12.0"], "KAITO v0.12.0"),
+    (["--vllm-version", "0.10"], "vLLM 0.10"),
+    (["--feature-gates", "vLLM=false"], None),
+    (["--ngram-fallback", '{"method":"ngram","num_speculative_tokens":3}'], None),
+    (["--tuned-presets", '{"deepseek-r1-0528": {"method":"ngram","num_speculative_tokens":2}}'], None),
+])
+def test_each_new_flag_sets_its_setting(argv: list[str], setting: str | None, tmp_path: Path) -> None:
+    quickstart = str(FIXTURES / "quickstart-workspace" / "items.yaml")
+    if argv[0] == "--ngram-fallback":  # an untuned preset gets the fallback
+        untuned = tmp_path / "phi.yaml"
+        untuned.write_text(Path(quickstart).read_text(encoding="utf-8").replace('"deepseek-r1-0528"', "phi-4"),
+                           encoding="utf-8")
+        quickstart = str(untuned)
+    plain = run(["render", "-v", quickstart])
+    flagged = run(["render", "-v", *argv, quickstart])
+    assert (flagged.code, flagged.out, flagged.err) != (plain.code, plain.out, plain.err), argv
+    if argv[0] == "--fail-on":
+        assert (plain.code, flagged.code) == (0, 1)
+    if setting:
+        assert setting in flagged.err
+    if argv[0] == "--ngram-fallback":
+        assert '"num_speculative_tokens":3' not in plain.out
+    if argv[0] == "--tuned-presets":
+        assert '{"method":"ngram","num_speculative_tokens":2}' in flagged.out
+
+
+def test_every_unknown_key_is_reported_with_the_setting_it_resembles(tmp_path: Path) -> None:
+    config = tmp_path / "fc.yaml"
+    config.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  failon: warning\n"
+                      "  kaito_version: v0.12.0\n  zzz: x\n", encoding="utf-8")
+    code, _, err = run(["render", "--config", str(config), str(FIXTURES / "quickstart-workspace" / "items.yaml")])
+    lines = err.splitlines()
+    assert code == 1 and len(lines) == 3, lines
+    assert 'unknown setting "failon"; did you mean failOn? [SD020]' in lines[0]
+    assert 'unknown setting "kaito_version"; did you mean kaitoVersion? [SD020]' in lines[1]
+    assert 'unknown setting "zzz"; known settings: mode, failOn' in lines[2]
+    # In KRM mode too, each as its own result.
+    fnconfig = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {tunedPreset: x, kaitoversion: v0.12.0}\n"
+    krm = run([], wrap((FIXTURES / "quickstart-workspace" / "items.yaml").read_text(encoding="utf-8"), fnconfig))
+    assert [r["message"] for r in krm.results] == [
+        'invalid functionConfig: unknown setting "kaitoversion"; did you mean kaitoVersion?',
+        'invalid functionConfig: unknown setting "tunedPreset"; did you mean tunedPresets?']
+
+
+@pytest.mark.parametrize("version,ok", [("v0.20.0", False), ("v0.14.0", False), ("v0.2.0", False), ("1.0.0", False),
+                                        ("v0.13.2", True), ("0.10", True), ("v0.9.0", True), ("v0.3.0", True)])
+def test_a_kaito_version_outside_the_releases_modelled_is_an_error_naming_them(version: str, ok: bool) -> None:
+    code, _, err = run(["render", "--kaito-version", version, str(FIXTURES / "quickstart-workspace" / "items.yaml")])
+    if ok:
+        assert code == 0, err
+    else:
+        assert code == 1 and "is not a release this function models (v0.3 to v0.13)" in err and "[SD027]" in err

@@ -86,13 +86,38 @@ ALWAYS_ON = frozenset(FINDINGS)
 
 class ConfigError(Exception):
     """A setting is unknown or has a bad value; the message names it, `field` says where it was set,
-    `id` which finding it is."""
+    `id` which finding it is. `more`: the other errors of the same source, each said on its own."""
 
-    def __init__(self, message: str, setting: str = "", field: str = "", id: str = "") -> None:
+    def __init__(self, message: str, setting: str = "", field: str = "", id: str = "",
+                 more: tuple[ConfigError, ...] = ()) -> None:
         super().__init__(message)
         self.setting = setting
         self.field = field
         self.id = id
+        self.more = more
+
+    def each(self) -> list[ConfigError]:
+        """This error and the others found with it, in order."""
+        return [self, *self.more]
+
+    def mapped(self, fn: Callable[[ConfigError], ConfigError]) -> ConfigError:
+        """Every error of it rewritten by `fn` (where the source was: the environment, the functionConfig)."""
+        first, *rest = [fn(e) for e in self.each()]
+        first.more = tuple(rest)
+        return first
+
+
+def _all(errors: list[ConfigError]) -> None:
+    """Raise the errors found, all of them, as one ConfigError (nothing when there are none)."""
+    if errors:
+        errors[0].more = tuple(errors[1:])
+        raise errors[0]
+
+
+# The KAITO releases this function has facts of (minor releases, every patch release of them): the webhook
+# rules by the release that brought them (checks/releases.py and the checks, from v0.3.0's adapters), the
+# pre-v0.8 Workspace Deployment (monitoring), the v0.10-v0.13 rollout rules (rollout.py), v0.13.0's tables.
+KAITO_RELEASES = ((0, 3), (0, 13))
 
 
 # The input size cap: read before any functionConfig exists, so only the environment (and
@@ -174,6 +199,9 @@ def parse_version(value: Any) -> str:
     if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
         raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
     major, minor, patch = version_tuple(value.strip())
+    (lo_major, lo_minor), (hi_major, hi_minor) = KAITO_RELEASES
+    if not (lo_major, lo_minor) <= (major, minor) <= (hi_major, hi_minor):
+        raise ConfigError(f"kaitoVersion: {value.strip()} is not a release this function models (v{lo_major}.{lo_minor} to v{hi_major}.{hi_minor}); set the release your cluster runs, or leave it unset", "kaitoVersion", id="SD027")
     return f"v{major}.{minor}.{patch}"
 
 
@@ -308,46 +336,76 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
     """`known_ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
     `judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
-    unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
-    if unknown:
-        raise ConfigError(f"unknown setting {_q(unknown[0])}; known settings: {', '.join(SETTINGS)}", unknown[0], id="SD020")
+    errors: list[ConfigError] = []
+
+    def checked(parse: Callable[[], Any], default: Any) -> Any:
+        """What `parse` reads, or `default` with its error kept: every setting is checked, every error said."""
+        try:
+            return parse()
+        except ConfigError as exc:
+            errors.append(exc)
+            return default
+
+    for key in sorted(set(raw) - set(SETTINGS), key=str):  # keys may be of mixed types (`1:` and `a:`)
+        errors.append(ConfigError(f"unknown setting {_q(key)}; {_resembles(key)}", key, id="SD020"))
     mode = raw.get("mode", "materialize")
     if mode not in MODES:
-        raise ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021")
+        errors.append(ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021"))
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
-        raise ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD022")
-    vllm = parse_vllm_version(raw["vllmVersion"]) if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
+        errors.append(ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD022"))
+    vllm = checked(lambda: parse_vllm_version(raw["vllmVersion"]), DEFAULT_VLLM_VERSION) \
+        if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
     judge = judge_by or vllm
-    tuned: dict[str, dict] = {}
-    if raw.get("tunedPresets") not in (None, ""):
-        for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
-            if not isinstance(name, str) or not name:
-                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
-            if lone_surrogate(name) is not None:
-                raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD025")
-            try:
-                tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
-            except ValueError as exc:  # presets.py words what is wrong with the config
-                raise ConfigError(str(exc), "tunedPresets", id="SD026") from None
+    tuned = checked(lambda: _tuned_presets(raw["tunedPresets"], judge), {}) \
+        if raw.get("tunedPresets") not in (None, "") else {}
     fallback = None
     if raw.get("ngramFallback") not in (None, ""):
         try:
             fallback = parse_config_json(raw["ngramFallback"], "ngramFallback", judge)
         except ValueError as exc:
-            raise ConfigError(str(exc), "ngramFallback", id="SD026") from None
+            errors.append(ConfigError(str(exc), "ngramFallback", id="SD026"))
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
-    version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
-    gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
-    disable = parse_disable(raw["disable"], known_ids() if known_ids else {}) \
+    version = checked(lambda: parse_version(raw["kaitoVersion"]), DEFAULT_KAITO_VERSION) \
+        if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
+    gates = checked(lambda: parse_feature_gates(raw["featureGates"]), DEFAULT_GATES) \
+        if raw.get("featureGates") is not None else DEFAULT_GATES
+    disable = checked(lambda: parse_disable(raw["disable"], known_ids() if known_ids else {}), frozenset()) \
         if raw.get("disable") is not None else frozenset()
-    rules = parse_prometheus_rules(raw["prometheusRules"]) if raw.get("prometheusRules") not in (None, "") else False
-    threshold = parse_min_acceptance_rate(raw["minAcceptanceRate"]) \
+    rules = checked(lambda: parse_prometheus_rules(raw["prometheusRules"]), False) \
+        if raw.get("prometheusRules") not in (None, "") else False
+    threshold = checked(lambda: parse_min_acceptance_rate(raw["minAcceptanceRate"]), DEFAULT_MIN_ACCEPTANCE_RATE) \
         if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
+    _all(errors)
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
                     vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
                     min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""),
                     kaito_version_unknown=raw.get("kaitoVersion") in (None, ""))
+
+
+def _tuned_presets(value: Any, judge: str) -> dict[str, dict]:
+    tuned: dict[str, dict] = {}
+    for name, cfg in _mapping(value, "tunedPresets").items():
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
+        if lone_surrogate(name) is not None:
+            raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD025")
+        try:
+            tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
+        except ValueError as exc:  # presets.py words what is wrong with the config
+            raise ConfigError(str(exc), "tunedPresets", id="SD026") from None
+    return tuned
+
+
+def _resembles(key: Any) -> str:
+    """The setting an unknown key most likely means (`failon`, `kaito_version`, `tunedPreset`), or all of them."""
+    import difflib
+    folded = {s.lower(): s for s in SETTINGS}
+    text = str(key).replace("_", "").replace("-", "").lower()
+    close = folded.get(text) or next(iter(difflib.get_close_matches(text, list(folded), n=1, cutoff=0.6)), None)
+    if close is not None:
+        return f"did you mean {folded.get(close, close)}?"
+    return f"known settings: {', '.join(SETTINGS)}"
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
@@ -369,15 +427,20 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     try:
         settings_from(env, known_ids, version)
     except ConfigError as exc:
-        name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
-        raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}", exc.setting, id=exc.id) from None
+        def in_env(e: ConfigError) -> ConfigError:
+            name = C.ENV_PREFIX + ENV_NAMES.get(e.setting, e.setting.upper())
+            return ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {e}", e.setting, id=e.id)
+        raise exc.mapped(in_env) from None
     try:
         raw = raw_from_function_config(fc)
         settings_from(raw, known_ids, version)
     except ConfigError as exc:
         where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
-        known = exc.setting in SETTINGS
-        raise ConfigError(f"invalid functionConfig: {exc}", exc.setting, f"functionConfig.{where}.{exc.setting}" if known else "", id=exc.id) from None
+
+        def in_fc(e: ConfigError) -> ConfigError:
+            known = e.setting in SETTINGS
+            return ConfigError(f"invalid functionConfig: {e}", e.setting, f"functionConfig.{where}.{e.setting}" if known else "", id=e.id)
+        raise exc.mapped(in_fc) from None
     merged = {**env, **raw, **(overrides or {})}
     return settings_from(merged, known_ids)
 
