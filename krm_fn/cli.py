@@ -19,7 +19,7 @@ from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
 from .text import streams, yamlio
-from .text.formats import FORMATS, github, json_document, summary_line
+from .text.formats import FORMATS, github, json_document, sarif_document, summary_line
 from .text.results import Result, Severity
 from .text.streams import InputProblem
 
@@ -101,7 +101,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                                                                  "0.3); the same as the minAcceptanceRate setting")
     r.add_argument("--format", choices=FORMATS, default="text",
                    help="how results go to stderr: text lines (default), github (GitHub Actions "
-                        "::error file=F,line=L:: annotations) or json (one document)")
+                        "::error file=F,line=L:: annotations), json (one document) or sarif (SARIF 2.1.0, for "
+                        "code scanning)")
     r.add_argument("-v", "--verbose", action="store_true",
                    help="text and github formats: the info results too (what was decided), not only their number")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
@@ -493,6 +494,12 @@ def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "
     pre-commit show only stderr, which carries every error and warning."""
     if fmt == "json":
         _say(stderr, json_document(results, exit_code))
+        return
+    if fmt == "sarif":
+        from .findings import CATALOGUE
+        # Info results only with --verbose: code scanning would make an alert of every decision.
+        kept = [r for r in results if verbose or r.severity is not Severity.INFO]
+        _say(stderr, sarif_document(kept, {id: title for id, (title, _) in CATALOGUE.items()}, __version__))
         return
     shown = [r for r in results if verbose or r.severity is not Severity.INFO]
     if under_kpt:

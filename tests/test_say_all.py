@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from golden import wrap
+from krm_fn.text.formats import FINDINGS_DOC
 from runner import run, run_whole
 from test_corpus import CORPUS, _enable
 
@@ -322,3 +323,30 @@ def test_a_kaito_version_outside_the_releases_modelled_is_an_error_naming_them(v
         assert code == 0, err
     else:
         assert code == 1 and "is not a release this function models (v0.3 to v0.13)" in err and "[SD027]" in err
+
+
+# --- item 5: --format sarif --------------------------------------------------------------------------------
+
+def test_sarif_has_a_rule_per_id_with_its_help_link_and_results_with_file_and_line(opted_in_tree: Path) -> None:
+    from krm_fn.findings import CATALOGUE
+    code, out, err = run(["render", "--format", "sarif", str(opted_in_tree)])
+    log = json.loads(err)
+    assert code == 1 and out == ""
+    assert log["version"] == "2.1.0" and log["$schema"].endswith("sarif-2.1.0.json")
+    (sarif_run,) = log["runs"]
+    driver = sarif_run["tool"]["driver"]
+    assert driver["name"] == "kaito-specdec"
+    assert [rule["id"] for rule in driver["rules"]] == list(CATALOGUE)
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "findings.md").read_text(encoding="utf-8")
+    for rule in driver["rules"]:
+        anchor = rule["helpUri"].split("#", 1)[1]
+        assert rule["helpUri"].startswith(FINDINGS_DOC + "#") and f'<a id="{anchor}"></a>' in doc, rule
+    results = sarif_run["results"]
+    assert {r["level"] for r in results} == {"error", "warning"}  # infos only with -v
+    sd412 = [r for r in results if r["ruleId"] == "SD412"]
+    assert sd412 and all(driver["rules"][r["ruleIndex"]]["id"] == "SD412" for r in sd412)
+    location = sd412[0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"].startswith(str(opted_in_tree)) and location["region"]["startLine"] > 0
+    assert [r["ruleId"] for r in results].count("SD001") == 2
+    verbose = json.loads(run(["render", "--format", "sarif", "-v", str(opted_in_tree)]).err)
+    assert "note" in {r["level"] for r in verbose["runs"][0]["results"]}
