@@ -350,3 +350,27 @@ def test_sarif_has_a_rule_per_id_with_its_help_link_and_results_with_file_and_li
     assert [r["ruleId"] for r in results].count("SD001") == 2
     verbose = json.loads(run(["render", "--format", "sarif", "-v", str(opted_in_tree)]).err)
     assert "note" in {r["level"] for r in verbose["runs"][0]["results"]}
+
+
+# --- item 9: the README says where each kind carries the opt-in --------------------------------------------
+
+def test_the_readme_says_where_each_kind_carries_the_opt_in() -> None:
+    from krm_fn.domain import kinds, plain_kinds
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("<!-- opt-in-places:start -->", 1)[1].split("<!-- opt-in-places:end -->", 1)[0]
+    rows = dict(re.findall(r"^\| ([^|]+?) \| `([^`]+)`", table, re.M))
+    for spec in (kinds.WORKSPACE, kinds.INFERENCESET, kinds.MULTIROLEINFERENCE):
+        assert rows[spec.kind] == ".".join(spec.annotations), spec.kind
+    plain = next(v for k, v in rows.items() if k.startswith("Deployment"))
+    assert plain == ".".join(plain_kinds.kind_of("apps/v1", "Deployment").metadata_annotations)
+
+
+def test_an_inferenceset_opted_in_on_its_metadata_is_told_where_it_goes(tmp_path: Path) -> None:
+    text = (CORPUS / "inference" / "kaito_inferenceset_phi_4_mini.yaml").read_text(encoding="utf-8")
+    docs = [d for d in yaml.safe_load_all(text) if d]
+    for doc in docs:
+        if doc["kind"] == "InferenceSet":
+            doc.setdefault("metadata", {}).setdefault("annotations", {})["kaito.sh/enable-speculative-decoding"] = "true"
+    (tmp_path / "set.yaml").write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    err = run(["render", str(tmp_path / "set.yaml")]).err
+    assert "[SD408]" in err and "spec.template.metadata.annotations" in err
