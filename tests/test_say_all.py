@@ -374,3 +374,26 @@ def test_an_inferenceset_opted_in_on_its_metadata_is_told_where_it_goes(tmp_path
     (tmp_path / "set.yaml").write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
     err = run(["render", str(tmp_path / "set.yaml")]).err
     assert "[SD408]" in err and "spec.template.metadata.annotations" in err
+
+
+# --- item 10: examples a team can copy as they are ------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+PINNED = re.compile(r"@(v[0-9]+\.[0-9]+\.[0-9]+|[0-9a-f]{40})\b")
+
+
+def test_what_the_ci_examples_install_is_pinned() -> None:
+    ci = yaml.safe_load((EXAMPLES / "ci" / "validate.yaml").read_text(encoding="utf-8"))
+    ref = ci["env"]["KAITO_SPECDEC_REF"]
+    assert re.fullmatch(r"v[0-9]+\.[0-9]+\.[0-9]+|[0-9a-f]{40}", ref)
+    install = next(s["run"] for s in ci["jobs"]["validate"]["steps"] if "git clone" in s.get("run", ""))
+    assert '--branch "$KAITO_SPECDEC_REF"' in install
+    flux = (EXAMPLES / "flux" / "github-actions" / "kaito-specdec-render.yaml").read_text(encoding="utf-8")
+    installs = [line for line in flux.splitlines() if "git+https://" in line]
+    assert installs and all(PINNED.search(line) for line in installs), installs
+
+
+def test_the_flux_and_argocd_kustomizations_turn_on_origin_annotations() -> None:
+    for path in (EXAMPLES / "flux" / "overlays" / "prod" / "kustomization.yaml",
+                 EXAMPLES / "argocd" / "app" / "kustomization.yaml"):
+        assert "originAnnotations" in (yaml.safe_load(path.read_text(encoding="utf-8")).get("buildMetadata") or []), path
