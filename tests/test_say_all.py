@@ -322,7 +322,7 @@ def test_a_kaito_version_outside_the_releases_modelled_is_an_error_naming_them(v
     if ok:
         assert code == 0, err
     else:
-        assert code == 1 and "is not a release this function models (v0.3 to v0.13)" in err and "[SD027]" in err
+        assert code == 1 and "is not a release this function models (v0.3 to v0.13)" in err and "[SD021]" in err
 
 
 # --- item 5: --format sarif --------------------------------------------------------------------------------
@@ -397,3 +397,21 @@ def test_the_flux_and_argocd_kustomizations_turn_on_origin_annotations() -> None
     for path in (EXAMPLES / "flux" / "overlays" / "prod" / "kustomization.yaml",
                  EXAMPLES / "argocd" / "app" / "kustomization.yaml"):
         assert "originAnnotations" in (yaml.safe_load(path.read_text(encoding="utf-8")).get("buildMetadata") or []), path
+
+
+# --- item 8: fewer ids, the old ones still taken ------------------------------------------------------------
+
+def test_input_and_settings_findings_are_one_id_per_kind_of_fault() -> None:
+    from krm_fn import findings
+    settings = [id for id, (_, module) in findings.CATALOGUE.items() if module.__name__ == "krm_fn.model.config"]
+    assert settings == ["SD020", "SD021", "SD032", "SD041"]
+    assert len(findings.CATALOGUE) <= 185
+    # An old id in `disable` is what it was: one that cannot be turned off (SD041), never "unknown" (SD021).
+    code, _, err = run(["render", "--disable", "SD046", str(FIXTURES / "quickstart-workspace" / "items.yaml")])
+    assert code == 1 and "SD046 cannot be turned off" in err and "[SD041]" in err
+    # Two malformed settings: one id, each naming its setting.
+    code, _, err = run(["render", "--fail-on", "warning", "--kaito-version", "x", "--vllm-version", "y",
+                        str(FIXTURES / "quickstart-workspace" / "items.yaml")])
+    lines = err.splitlines()
+    assert code == 1 and [ln.split(": ")[1] for ln in lines] == ["vllmVersion", "kaitoVersion"], lines
+    assert all(ln.endswith("[SD021]") for ln in lines)

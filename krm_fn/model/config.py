@@ -55,32 +55,17 @@ _VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
 FINDINGS = {
-    "SD020": "an unknown setting",
-    "SD021": "mode is neither materialize nor validate",
-    "SD022": "failOn is neither error nor warning",
-    "SD023": "tunedPresets is not valid JSON",
-    "SD024": "tunedPresets is not a mapping of preset name to config",
-    "SD025": "a tunedPresets name is not a non-empty string",
-    "SD026": "a tunedPresets or ngramFallback config is not a speculative config",
-    "SD027": "kaitoVersion is not a KAITO release",
-    "SD028": "featureGates is not a string",
-    "SD029": "featureGates has a pair without =",
-    "SD030": "featureGates names a gate KAITO does not have",
-    "SD031": "featureGates sets a gate to something other than true or false",
-    "SD032": "the functionConfig is not a mapping",
-    "SD033": "the functionConfig ConfigMap's data is not a mapping",
-    "SD034": "the functionConfig policy's spec is not a mapping",
-    "SD035": "the functionConfig is neither a ConfigMap nor a SpeculativeDecodingPolicy",
-    "SD036": "the functionConfig cannot be read",
-    "SD037": "an input size limit that is not a size",
-    "SD038": "disable is not a list of finding ids",
-    "SD039": "disable names a malformed finding id",
-    "SD040": "disable names an unknown finding id",
+    "SD020": "an unknown setting (the message names the setting it resembles)",
+    "SD021": "a setting has a value it does not take (the message names the setting)",
+    "SD032": "the functionConfig cannot be read as a ConfigMap or a SpeculativeDecodingPolicy",
     "SD041": "disable names a finding that cannot be turned off",
-    "SD042": "vllmVersion is not a vLLM release",
-    "SD046": "prometheusRules is neither true nor false",
-    "SD047": "minAcceptanceRate is not a number from 0 to 1",
 }
+# Ids merged into one per kind of fault (none could be turned off): each old id -> the one that says it now.
+# `disable` still takes the old ones as what they were, findings that cannot be turned off (findings.CAN_DISABLE).
+RETIRED = {**{old: "SD021" for old in ("SD022", "SD023", "SD024", "SD025", "SD026", "SD027", "SD028", "SD029",
+                                        "SD030", "SD031", "SD037", "SD038", "SD039", "SD040", "SD042", "SD046",
+                                        "SD047")},
+           **{old: "SD032" for old in ("SD033", "SD034", "SD035", "SD036")}}
 ALWAYS_ON = frozenset(FINDINGS)
 
 
@@ -135,7 +120,7 @@ def parse_size(text: str) -> int:
     # ASCII digits only: str.isdigit() is true for ² and ٣ (which int() refuses or reads as 3); 18 at most,
     # so int() never meets its 4 300-digit limit (and no size is larger).
     if not (number.isascii() and number.isdigit()) or len(number) > 18 or int(number) == 0:
-        raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD037")
+        raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD021")
     return int(number) * _SIZE_UNITS[unit]
 
 
@@ -197,11 +182,11 @@ def version_tuple(text: str) -> tuple[int, int, int]:
 
 def parse_version(value: Any) -> str:
     if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
-        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
+        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD021")
     major, minor, patch = version_tuple(value.strip())
     (lo_major, lo_minor), (hi_major, hi_minor) = KAITO_RELEASES
     if not (lo_major, lo_minor) <= (major, minor) <= (hi_major, hi_minor):
-        raise ConfigError(f"kaitoVersion: {value.strip()} is not a release this function models (v{lo_major}.{lo_minor} to v{hi_major}.{hi_minor}); set the release your cluster runs, or leave it unset", "kaitoVersion", id="SD027")
+        raise ConfigError(f"kaitoVersion: {value.strip()} is not a release this function models (v{lo_major}.{lo_minor} to v{hi_major}.{hi_minor}); set the release your cluster runs, or leave it unset", "kaitoVersion", id="SD021")
     return f"v{major}.{minor}.{patch}"
 
 
@@ -212,7 +197,7 @@ def parse_vllm_version(value: Any) -> str:
     except ValueError:
         # Unquoted, YAML reads 0.10 as the number 0.1: refused rather than read as another release.
         hint = " in quotes (YAML reads an unquoted 0.10 as the number 0.1)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
-        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD042") from None
+        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD021") from None
     return value.strip()
 
 
@@ -222,7 +207,7 @@ def parse_prometheus_rules(value: Any) -> bool:
         return value
     if value in ("true", "false"):
         return value == "true"
-    raise ConfigError(f"prometheusRules: invalid value {_q(value)}; expected \"true\" or \"false\"", "prometheusRules", id="SD046")
+    raise ConfigError(f"prometheusRules: invalid value {_q(value)}; expected \"true\" or \"false\"", "prometheusRules", id="SD021")
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
@@ -237,14 +222,14 @@ def parse_min_acceptance_rate(value: Any) -> float:
     elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
-        raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD047")
+        raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD021")
     return number
 
 
 def parse_feature_gates(value: Any) -> Mapping[str, bool]:
     """KAITO's `--feature-gates` syntax: `name=bool` pairs separated by commas (Go's ParseBool values)."""
     if not isinstance(value, str):
-        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}", "featureGates", id="SD028")
+        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}", "featureGates", id="SD021")
     gates = dict(DEFAULT_GATES)
     for pair in value.split(","):
         if not pair.strip():
@@ -252,11 +237,11 @@ def parse_feature_gates(value: Any) -> Mapping[str, bool]:
         name, sep, raw = pair.partition("=")
         name, raw = name.strip(), raw.strip()
         if not sep:
-            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates", id="SD029")
+            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates", id="SD021")
         if name not in KAITO_GATES:
-            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: {', '.join(KAITO_GATES)}", "featureGates", id="SD030")
+            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: {', '.join(KAITO_GATES)}", "featureGates", id="SD021")
         if raw not in _GO_BOOLS:
-            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false", "featureGates", id="SD031")
+            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false", "featureGates", id="SD021")
         gates[name] = _GO_BOOLS[raw]
     return MappingProxyType(gates)
 
@@ -283,16 +268,16 @@ def raw_from_function_config(fc: Any) -> dict[str, Any]:
         if data is None:
             return {}
         if not isinstance(data, dict):
-            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings", id="SD033")
+            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings", id="SD032")
         return {str(k): v for k, v in data.items()}
     if kind == krm.POLICY_KIND:
         spec = fc.get("spec")
         if spec is None:
             return {}
         if not isinstance(spec, dict):
-            raise ConfigError(f"functionConfig {krm.POLICY_KIND} spec is not a mapping", id="SD034")
+            raise ConfigError(f"functionConfig {krm.POLICY_KIND} spec is not a mapping", id="SD032")
         return dict(spec)
-    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {krm.POLICY_KIND}", id="SD035")
+    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {krm.POLICY_KIND}", id="SD032")
 
 
 def _mapping(value: Any, setting: str) -> dict[str, Any]:
@@ -300,11 +285,11 @@ def _mapping(value: Any, setting: str) -> dict[str, Any]:
         try:
             value = json.loads(value, parse_int=json_int) if value.strip() else {}
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD023") from None
+            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD021") from None
         except ValueError as exc:  # json_int's
-            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD023") from None
+            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD021") from None
     if not isinstance(value, dict):
-        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD024")
+        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD021")
     return value
 
 
@@ -313,15 +298,15 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     be turned off. A typo must not silently disable nothing, so each id is checked."""
     entries = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
     if entries is None or not all(isinstance(e, str) for e in entries):
-        raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD038")
+        raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD021")
     out = set()
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
         if not _FINDING_ID.fullmatch(entry):
-            raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
+            raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD021")
         if entry not in ids:
-            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")
+            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD021")
         if not ids[entry]:
             raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
         out.add(entry)
@@ -353,7 +338,7 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
         errors.append(ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021"))
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
-        errors.append(ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD022"))
+        errors.append(ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD021"))
     vllm = checked(lambda: parse_vllm_version(raw["vllmVersion"]), DEFAULT_VLLM_VERSION) \
         if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
     judge = judge_by or vllm
@@ -364,7 +349,7 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
         try:
             fallback = parse_config_json(raw["ngramFallback"], "ngramFallback", judge)
         except ValueError as exc:
-            errors.append(ConfigError(str(exc), "ngramFallback", id="SD026"))
+            errors.append(ConfigError(str(exc), "ngramFallback", id="SD021"))
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
     version = checked(lambda: parse_version(raw["kaitoVersion"]), DEFAULT_KAITO_VERSION) \
         if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
@@ -387,13 +372,13 @@ def _tuned_presets(value: Any, judge: str) -> dict[str, dict]:
     tuned: dict[str, dict] = {}
     for name, cfg in _mapping(value, "tunedPresets").items():
         if not isinstance(name, str) or not name:
-            raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
+            raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD021")
         if lone_surrogate(name) is not None:
-            raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD025")
+            raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD021")
         try:
             tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
         except ValueError as exc:  # presets.py words what is wrong with the config
-            raise ConfigError(str(exc), "tunedPresets", id="SD026") from None
+            raise ConfigError(str(exc), "tunedPresets", id="SD021") from None
     return tuned
 
 
@@ -459,7 +444,7 @@ def _merged_version(*sources: Mapping[str, Any]) -> str | None:
 
 def unreadable(exc: Exception) -> ConfigError:
     """A functionConfig that is not YAML one can construct (an alias bomb, a bad tag)."""
-    return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD036")
+    return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD032")
 
 
 def _q(value: Any) -> str:

@@ -17,17 +17,15 @@ from ..text.results import ResourceRef, Result, Severity
 # Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written
 # safely. SD008 (the same object twice) is a warning a user may turn off.
 FINDINGS = {
-    "SD003": "an item is not a mapping",
+    "SD003": "an item is no Kubernetes object (not a mapping, no kind or apiVersion, no name, a Helm or CI file)",
     "SD004": "an item has a key twice",
-    "SD005": "a file that is no Kubernetes object (a Helm chart file, a CI configuration)",
-    "SD006": "an item has neither apiVersion nor kind",
-    "SD007": "an item has no apiVersion, kind or metadata.name",
     "SD008": "the same object twice in the input",
     "SD009": "a KAITO object or ConfigMap whose fields cannot be read",
     "SD010": "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
     "SD011": "the kaito-specdec.dev/disable annotation names what it cannot turn off",
 }
-ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007", "SD009"))
+ALWAYS_ON = frozenset(("SD003", "SD004", "SD009"))
+RETIRED = {"SD005": "SD003", "SD006": "SD003", "SD007": "SD003"}  # merged: one id for an item that is no object
 _FINDING_ID = re.compile(r"SD[0-9]{3}")
 
 
@@ -83,17 +81,17 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
             what = _not_kubernetes(item)
             if what is not None:
                 hint = " (render a chart with `helm template` first)" if "Helm" in what else ""
-                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only{hint}", ref_of(item), field_path="kind", **where(item), id="SD005"))
+                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only{hint}", ref_of(item), field_path="kind", **where(item), id="SD003"))
                 continue
             if not item.api_version:
-                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD006"))
+                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD003"))
                 continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
             fields.append(("metadata.name", item.name))
         missing = [f for f, v in fields if not v]
         if missing:
-            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD007"))
+            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD003"))
     return out
 
 
