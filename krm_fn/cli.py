@@ -18,7 +18,7 @@ from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
 from .text import streams, yamlio
-from .text.formats import FORMATS, github, json_document
+from .text.formats import FORMATS, github, json_document, sarif_document, summary_line
 from .text.results import Result, Severity
 from .text.streams import InputProblem
 
@@ -61,6 +61,11 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
                "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
 
 
+# render's flags that set a setting as they are given (the settings' own checks judge the value).
+FLAG_SETTINGS = (("fail_on", "failOn"), ("tuned_presets", "tunedPresets"), ("ngram_fallback", "ngramFallback"),
+                 ("kaito_version", "kaitoVersion"), ("vllm_version", "vllmVersion"), ("feature_gates", "featureGates"))
+
+
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and each command's."""
     p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
@@ -77,6 +82,18 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                     "SpeculativeDecodingPolicy)")
     r.add_argument("--mode", choices=MODES, help="materialize (default) or validate")
+    r.add_argument("--fail-on", choices=("error", "warning"), help="what exits 1: error (default) or warning; the "
+                                                                   "same as the failOn setting")
+    r.add_argument("--tuned-presets", metavar="JSON", help="preset name -> speculative config, e.g. "
+                   "'{\"phi-4\": {\"method\": \"ngram\", \"num_speculative_tokens\": 3}}'; the tunedPresets setting")
+    r.add_argument("--ngram-fallback", metavar="JSON", help="the config for every untuned preset; the ngramFallback "
+                                                            "setting")
+    r.add_argument("--kaito-version", metavar="VERSION", help="the KAITO release the cluster runs, e.g. v0.12.0; the "
+                                                              "kaitoVersion setting")
+    r.add_argument("--vllm-version", metavar="VERSION", help="the vLLM release the image runs, e.g. 0.25.1; the "
+                                                             "vllmVersion setting")
+    r.add_argument("--feature-gates", metavar="GATES", help="KAITO's --feature-gates, e.g. vLLM=false; the "
+                                                            "featureGates setting")
     r.add_argument("--disable", metavar="IDS", help="finding ids not to report, separated by commas (e.g. "
                                                     "SD112,SD008); the same as the disable setting")
     r.add_argument("--prometheus-rules", action=argparse.BooleanOptionalAction, default=None,
@@ -86,7 +103,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                                                                  "0.3); the same as the minAcceptanceRate setting")
     r.add_argument("--format", choices=FORMATS, default="text",
                    help="how results go to stderr: text lines (default), github (GitHub Actions "
-                        "::error file=F,line=L:: annotations) or json (one document)")
+                        "::error file=F,line=L:: annotations), json (one document) or sarif (SARIF 2.1.0, for "
+                        "code scanning)")
+    r.add_argument("-v", "--verbose", action="store_true",
+                   help="text and github formats: the info results too (what was decided), not only their number")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
                                                        "(default: KAITO_SPECDEC_MAX_INPUT or 256Mi)")
     pr = sub.add_parser("presets", help="print the effective tuned presets, legacy aliases and the fallback",
@@ -435,6 +455,9 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
                 overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
             if args.min_acceptance_rate is not None:
                 overrides["minAcceptanceRate"] = args.min_acceptance_rate
+            for flag, setting in FLAG_SETTINGS:
+                if getattr(args, flag) is not None:
+                    overrides[setting] = getattr(args, flag)
             outcome = run_render(sources, fc, environ, overrides)
         else:
             if _isatty(stdin):
@@ -444,7 +467,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         _report([exc.result], 1, stderr, fmt)
         return 1
     except ConfigError as exc:
-        _report([Result(Severity.ERROR, str(exc), id=exc.id, scope="")], 1, stderr, fmt)
+        _report([Result(Severity.ERROR, str(e), id=e.id, scope="") for e in exc.each()], 1, stderr, fmt)
         return 1
     except RecursionError:
         _report([streams.too_deep()], 1, stderr, fmt)
@@ -457,22 +480,44 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
     except _WriteFailed as failed:
         _report([*outcome.results, failed.result], 1, stderr, fmt)
         return 1
-    _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm)
+    _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm, summary=outcome.summary,
+            verbose=getattr(args, "verbose", False), krm=args.command is None, under_kpt=outcome.summary is not None and outcome.summary.kpt
+            and not _isatty(stderr))
     return outcome.exit_code
 
 
-def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True) -> None:
-    """The results on stderr: a line per error and warning (text, github) or one JSON document of all."""
+def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True,
+            summary: pipeline.Summary | None = None, verbose: bool = False, krm: bool = False,
+            under_kpt: bool = False) -> None:
+    """The results on stderr: a line per error and warning (text, github; infos too with --verbose) and a
+    last line that sums up, or one JSON document of all.
+
+    The last line sums up: render's always, KRM mode's when there is an error or a warning. Each finding is
+    said once by every runner: kpt prints the ResourceList's results itself (under
+    `Results:`), so under kpt stderr carries only the summary line; kustomize, Argo CD, Flux, Helm and
+    pre-commit show only stderr, which carries every error and warning."""
     if fmt == "json":
         _say(stderr, json_document(results, exit_code))
         return
-    if fmt == "github":
-        lines = [github(r) for r in results]
-    else:
-        lines = [r.line() for r in results if r.severity is not Severity.INFO]
+    if fmt == "sarif":
+        from .findings import CATALOGUE
+        # Info results only with --verbose: code scanning would make an alert of every decision.
+        kept = [r for r in results if verbose or r.severity is not Severity.INFO]
+        _say(stderr, sarif_document(kept, {id: title for id, (title, _) in CATALOGUE.items()}, __version__))
+        return
+    shown = [r for r in results if verbose or r.severity is not Severity.INFO]
+    if under_kpt:
+        shown = []
+    lines = [github(r) for r in shown] if fmt == "github" else [r.line() for r in shown]
     for line in lines:
         if line is not None:
             _say(stderr, line)
     if hint and fmt == "text" and any(r.file_path == "<stdin>" and r.resource is not None
-                                   and r.severity is not Severity.INFO for r in results):
+                                   and r.severity is not Severity.INFO for r in shown):
         _say(stderr, ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)
+    # render sums up every run; a KRM function stays silent when it has nothing to say (kustomize build's output).
+    if summary is not None and fmt == "text" and (not krm or any(r.severity is not Severity.INFO for r in results)):
+        where = "" if under_kpt else "in the ResourceList's results" if krm else "" if verbose else "-v shows them"
+        line = summary_line(results, summary.files, summary.objects, summary.enabled, where)
+        _say(stderr, line + ("; each finding is under kpt's Results: (all of them with --truncate-output=false)"
+                             if under_kpt else ""))

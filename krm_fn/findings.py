@@ -40,7 +40,11 @@ def _catalogue() -> dict[str, tuple[str, ModuleType]]:
 CATALOGUE: dict[str, tuple[str, ModuleType]] = _catalogue()
 ALWAYS_ON: frozenset[str] = frozenset().union(*(getattr(m, "ALWAYS_ON", frozenset()) for m in MODULES))
 # Every id -> whether the `disable` setting may name it.
+# Ids merged into others (each module's RETIRED: old id -> the id that says it now).
+RETIRED: dict[str, str] = {old: new for m in MODULES for old, new in getattr(m, "RETIRED", {}).items()}
 CAN_DISABLE: dict[str, bool] = {id: id not in ALWAYS_ON for id in CATALOGUE}
+# A retired id in `disable` is taken as the id that says it now (none of them can be turned off today).
+CAN_DISABLE.update({old: CAN_DISABLE[new] for old, new in RETIRED.items()})
 
 
 def title(id: str) -> str:

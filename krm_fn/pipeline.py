@@ -12,7 +12,7 @@ import yaml
 
 from .domain.localconfig import is_function_config, kustomize_config
 from .model.config import ConfigError, Settings, resolve_settings, unreadable
-from .plan import plan
+from .plan import plan_all
 from .stages import placement
 from .text import streams, yamlio
 from .text.edits import Changes
@@ -22,10 +22,20 @@ from .text.results import ResourceRef, Result, Severity, exit_status, sort_resul
 from .text.writer import write_resource_list, write_stream
 
 
+class Summary(NamedTuple):
+    """What the last line on stderr sums up besides the results: the files and objects read, and the
+    workloads that run speculative decoding by kind of config (plan.enabled_by_config)."""
+    files: int
+    objects: int
+    enabled: tuple[tuple[str, int], ...] = ()
+    kpt: bool = False    # KRM mode, the items read by kpt from a package: kpt prints the results itself
+
+
 class Outcome(NamedTuple):
     output: str          # what goes to stdout ("" when nothing may be written)
     results: list[Result]
     exit_code: int
+    summary: Summary | None = None
 
     def lines(self) -> list[str]:
         """The stderr lines: every error and warning (info results are in the ResourceList only)."""
@@ -38,6 +48,9 @@ def known_ids() -> Mapping[str, bool]:
     only when they read a `disable` setting."""
     from .findings import CAN_DISABLE
     return CAN_DISABLE
+
+
+_SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 def _error_outcome(result: Result) -> Outcome:
@@ -74,18 +87,34 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         fc = _function_config(rl)
         settings = resolve_settings(fc, environ, known_ids=known_ids)
     except ConfigError as exc:
-        results = [Result(Severity.ERROR, str(exc), _function_config_ref(rl), field_path=exc.field, id=exc.id)]
+        ref = _function_config_ref(rl)
+        results = [Result(Severity.ERROR, str(e), ref, field_path=e.field, id=e.id) for e in exc.each()]
         try:
             return Outcome(write_resource_list(rl, Changes(), results), results, 1)
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
             return Outcome("", results, 1)
-    changes, results = plan(rl.items, settings, placement.kpt_files)
-    results = _ordered(results, rl.items)
+    changes, results, enabled = plan_all(rl.items, settings, placement.kpt_files, known_ids)
+    # Errors first, then warnings, then infos (each in input order): kpt shows the first lines of `Results:`.
+    results = sorted(_ordered(results, rl.items), key=lambda r: _SEVERITY_ORDER[r.severity])
     try:
         output = write_resource_list(rl, changes, results)
     except InputError as exc:  # an item the output needs whole cannot be read (an alias bomb, …)
         return _error_outcome(streams.unreadable_input(str(exc)))
-    return Outcome(output, results, exit_status(results, settings.fail_on))
+    paths = {path for path, _ in map(Item.file, rl.items) if path}
+    summary = Summary(len(paths), len(rl.items), tuple(sorted(enabled.items())), kpt=read_by_kpt(rl.items))
+    return Outcome(output, results, exit_status(results, settings.fail_on), summary)
+
+
+# kpt's package reader marks every item it reads from a file with the indentation of its sequences; kustomize
+# never does (its items carry kustomize.config.k8s.io/id instead).
+KPT_READ = "internal.config.kubernetes.io/seqindent"
+
+
+def read_by_kpt(items: list[Item]) -> bool:
+    """Whether kpt read these items from a package (kpt fn eval/render): kpt then prints the ResourceList's
+    results under `Results:`, so the stderr lines would say each finding twice."""
+    objects = [item for item in items if item.is_mapping]
+    return bool(objects) and all(item.annotation(KPT_READ) is not None for item in objects)
 
 
 def _function_config_ref(rl: ResourceList) -> ResourceRef | None:
@@ -108,24 +137,46 @@ def _function_config(rl: ResourceList) -> Any:
         raise unreadable(exc) from None
 
 
+def _unreadable_file(exc: InputError, sources: list[tuple[str, bytes]]) -> Result:
+    """A file that is not UTF-8 or YAML: the reader's words at its file and line (a Helm template says so)."""
+    text = dict(sources).get(exc.source, b"")
+    at = {"file_path": exc.source, "file_line": exc.line}
+    helm = b"{{" in text and b"}}" in text
+    return streams.helm_template(str(exc), **at) if helm else streams.unreadable_input(str(exc), "render", **at)
+
+
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
                overrides: Mapping[str, Any]) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
     try:
         stream = read_stream(sources)
+        broken: list[Result] = []
     except InputError as exc:
-        text = dict(sources).get(exc.source, b"")
-        at = {"file_path": exc.source, "file_line": exc.line}
-        helm = b"{{" in text and b"}}" in text
-        return _error_outcome(streams.helm_template(str(exc), **at) if helm else
-                              streams.unreadable_input(str(exc), "render", **at))
+        # Each file that cannot be read gets its own error at its own place; the others are still read and
+        # checked, for their findings (nothing is written).
+        broken, readable = [], []
+        for source in sources:
+            try:
+                read_stream([source])
+            except InputError as each:
+                broken.append(_unreadable_file(each, sources))
+            else:
+                readable.append(source)
+        if not broken:  # only the files together fail (cannot happen today): the error as it came
+            return _error_outcome(_unreadable_file(exc, sources))
+        try:
+            stream = read_stream(readable)
+        except InputError:
+            return Outcome("", broken, 1)
+        if not stream.items:
+            return Outcome("", broken, 1)
     try:
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
         if fc is None and stream.function_config is not None:
             fc = yamlio.construct(stream.function_config)
         settings = resolve_settings(fc, environ, overrides, known_ids=known_ids)
     except ConfigError as exc:
-        return _error_outcome(Result(Severity.ERROR, str(exc), id=exc.id, scope="render"))
+        return Outcome("", broken + [Result(Severity.ERROR, str(e), id=e.id, scope="render") for e in exc.each()], 1)
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
         config_error = unreadable(exc)
         return _error_outcome(Result(Severity.ERROR, str(config_error), id=config_error.id, scope="render"))
@@ -134,12 +185,15 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         if [name for name, _ in sources] == ["<stdin>"]:
             return _error_outcome(streams.empty_stdin())
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
-    changes, results = plan(stream.items, settings, placement.render_stream)
+    changes, results, enabled = plan_all(stream.items, settings, placement.render_stream, known_ids)
     left_out = orchestrator_config(stream.items)
     results = _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
+    summary = Summary(len(sources), len(stream.items), tuple(sorted(enabled.items())))
+    if broken:
+        return Outcome("", broken + results, 1, summary)
     if code != 0:
-        return Outcome("", results, code)
+        return Outcome("", results, code, summary)
     changes = changes.removing(left_out)  # kustomize configuration is not a manifest: it never reaches the stream
     try:
         output = write_stream(stream, changes)
@@ -148,8 +202,8 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     if not output.strip():
         # Check what is written, not what was read: only configuration, or only retired derived ConfigMaps.
         results.append(streams.nothing_to_write(len(stream.items)))
-        return Outcome("", results, 1)
-    return Outcome(output, results, 0)
+        return Outcome("", results, 1, summary)
+    return Outcome(output, results, 0, summary)
 
 
 def orchestrator_config(items: list[Item]) -> set[int]:
@@ -158,4 +212,4 @@ def orchestrator_config(items: list[Item]) -> set[int]:
     return kustomize_config(items) | {item.index for item in items if is_function_config(item)}
 
 
-__all__ = ["Outcome", "Settings", "run_krm", "run_render"]
+__all__ = ["Outcome", "Settings", "Summary", "run_krm", "run_render"]

@@ -5,19 +5,25 @@ Each stage is a function of (the read-only index, the settings, the plan so far)
 names are dropped as each step is folded in, so a disabled error blocks nothing.
 
     check_input -> cascade -> validate -> misplaced_annotation -> plain_opt_in
-                                                                  | errors stop here: nothing is written
+                                                                  | errors stop here: nothing is written,
+                                                                  | the objects without errors still get
+                                                                  | the stages below, for their findings
     decide -> materialize -> advise -> revert -> rollout_notes -> retire -> plain_vllm -> prometheus_rules
     then, on the final changes (none after errors), the placement: kpt's files or render's stream
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from . import checks
 from .domain.localconfig import kustomize_config
 from .model.changes import Plan, Step, step
+from .domain import constants as C
 from .model.config import Settings
-from .model.index import Index, build_index
+from .model.decisions import Inject, Override, Speculates
+from .model.index import Index, build_index, ref_of
 from .stages.advice import advise
 from .stages.cascade import cascade
 from .stages.decide import decide
@@ -27,10 +33,13 @@ from .stages.placement import Placement
 from .stages.plain_vllm import plain_opt_in, plain_vllm
 from .stages.prometheus_rules import prometheus_rules
 from .stages.rollout_notes import rollout_notes
-from .stages.shape import duplicates, shape_errors, stray_kustomize_files, unreadable
+from .stages.shape import disabled_per_object, duplicates, shape_errors, stray_kustomize_files, unreadable
 from .text.edits import Changes
 from .text.items import Item
-from .text.results import Result, Severity, has_errors
+from .text.results import ResourceRef, Result, Severity, has_errors
+
+_NONE: Mapping[ResourceRef, frozenset[str]] = MappingProxyType({})
+KnownIds = Callable[[], Mapping[str, bool]]
 
 Stage = Callable[[Index, Settings, Plan], Step]
 
@@ -48,14 +57,34 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
 
 CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)  # after check_input; errors from any of these stop the plan
 CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, rollout_notes, retire, plain_vllm, prometheus_rules)
+# After an error nothing is written, but every other object is still decided and advised, so that one error
+# hides no other object's findings. Not `retire`: with the objects in error left out, the derived ConfigMaps
+# they use would look unused.
+AFTER_ERRORS: tuple[Stage, ...] = tuple(s for s in CHANGES if s is not retire)
 
 
-def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage]) -> Plan:
-    """Each stage's step folded into the plan in turn, without the results `disable` turns off."""
+def fold(plan: Plan, index: Index, settings: Settings, stages: Iterable[Stage],
+         silenced: Mapping[ResourceRef, frozenset[str]] = _NONE) -> Plan:
+    """Each stage's step folded into the plan in turn, without the results `disable` turns off, nor those the
+    object's own `kaito-specdec.dev/disable` annotation turns off (`silenced`: its ids per object)."""
     for stage in stages:
         found = stage(index, settings, plan)
-        plan = plan.then(found._replace(results=tuple(r for r in found.results if r.id not in settings.disable)))
+        plan = plan.then(found._replace(results=tuple(r for r in found.results if r.id not in settings.disable
+                                                      and r.id not in silenced.get(r.resource, ()))))  # type: ignore[arg-type]
     return plan
+
+
+def _beside_errors(index: Index, settings: Settings, checked: Plan,
+                   silenced: Mapping[ResourceRef, frozenset[str]] = _NONE) -> Plan:
+    """The plan of the change stages on every object no error names: the workloads in error (and any object
+    an error is about) are left out of the index those stages see, and the results about them dropped."""
+    stopped = {r.resource for r in checked.results if r.severity is Severity.ERROR}
+    if None in stopped:  # an error about the input as a whole (no object): nothing can be decided
+        return checked
+    rest = index.without({item.index for item in index.items if item.is_mapping and ref_of(item) in stopped})
+    more = fold(checked, rest, settings, AFTER_ERRORS, silenced)
+    later = tuple(r for r in more.results[len(checked.results):] if r.resource not in stopped)
+    return Plan(more.ops, more.added, more.removed, checked.results + later, more.rewrites, more.decisions)
 
 
 def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list[Result]]:
@@ -63,28 +92,77 @@ def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list
     return Changes(), [r._replace(message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
+class Planned(NamedTuple):
+    changes: Changes
+    results: list[Result]
+    enabled: dict[str, int]  # workloads that run speculative decoding by kind of config (the summary line)
+
+
 def plan(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result,
     the placement's warnings on the final changes last; none that `disable` turns off."""
+    planned = plan_all(items, settings, placement)
+    return planned.changes, planned.results
+
+
+def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None,
+             known_ids: KnownIds | None = None) -> Planned:
+    """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config.
+    `known_ids`: every finding id -> whether it may be turned off, asked for only when an object carries
+    the `kaito-specdec.dev/disable` annotation (pipeline.known_ids)."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
     index = build_index(items, skip=kustomize_config(items))
-    changes, results = _planned(index, settings)
+    silenced, said = _silenced(index, known_ids)
+    changes, results, decisions = _planned(index, settings, silenced)
+    results = [r for r in said if r.id not in settings.disable] + results
     if placement is not None:
-        results += [r for r in placement(index, changes) if r.id not in settings.disable]
-    return changes, results
+        results += [r for r in placement(index, changes) if r.id not in settings.disable
+                    and r.id not in silenced.get(r.resource, ())]  # type: ignore[arg-type]
+    return Planned(changes, results, enabled_by_config(decisions))
 
 
-def _planned(index: Index, settings: Settings) -> tuple[Changes, list[Result]]:
-    read = fold(Plan(), index, settings, [check_input])
-    checked = fold(read, index, settings, CHECKS)
+def _silenced(index: Index, known_ids: KnownIds | None) -> tuple[Mapping[ResourceRef, frozenset[str]], list[Result]]:
+    """The objects' own `kaito-specdec.dev/disable` ids (looked for only where an item's text names it)."""
+    if not any(C.DISABLE_ANNOTATION in item.region for item in index.items if item.is_mapping):
+        return _NONE, []
+    return disabled_per_object(index.items, known_ids() if known_ids is not None else None)
+
+
+def enabled_by_config(decisions: Iterable[Any]) -> dict[str, int]:
+    """Each workload once per kind of config it gets: the method written (mtp, ngram …), "own config" (the
+    user's speculative-config, left as it is), "plain vLLM" (a Deployment and friends)."""
+    seen: set[tuple[int, str]] = set()
+    out: dict[str, int] = {}
+    for d in decisions:
+        if isinstance(d, Inject):
+            key = d.method or "config"
+        elif isinstance(d, Override):
+            key = "own config"
+        elif isinstance(d, Speculates):
+            key = "plain vLLM"
+        else:
+            continue
+        ident = (d.workload.item.index, key)
+        if ident not in seen:
+            seen.add(ident)
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _planned(index: Index, settings: Settings, silenced: Mapping[ResourceRef, frozenset[str]] = _NONE
+             ) -> tuple[Changes, list[Result], tuple[Any, ...]]:
+    read = fold(Plan(), index, settings, [check_input], silenced)
+    checked = fold(read, index, settings, CHECKS, silenced)
     if has_errors(checked.results):
-        # What stops the plan comes first, then what it would have changed.
+        # What stops the plan comes first, then what it would have changed, then what the objects without
+        # errors would get (decided and advised as if the others were not there; nothing is written).
         later = checked.results[len(read.results):]
         results = read.results + tuple(r for r in later if r.severity is Severity.ERROR) \
             + tuple(r for r in later if r.severity is not Severity.ERROR)
-        return _nothing_written(results, "errors")
-    planned = fold(checked, index, settings, CHANGES)
+        beside = _beside_errors(index, settings, checked, silenced)
+        return (*_nothing_written(results + tuple(beside.results[len(checked.results):]), "errors"), beside.decisions)
+    planned = fold(checked, index, settings, CHANGES, silenced)
     why = "errors" if has_errors(planned.results) else None if settings.materialize else "mode validate"
     if why is None:
-        return planned.changes, list(planned.results)
-    return _nothing_written(planned.results, why)
+        return planned.changes, list(planned.results), planned.decisions
+    return (*_nothing_written(planned.results, why), planned.decisions)

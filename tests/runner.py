@@ -10,6 +10,7 @@ Tests that need a real process (a crash, a hang, a closed pipe, the installed sc
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -52,6 +53,24 @@ def run(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, st
 
 
 def _once(argv: Sequence[str], data: bytes, env: Mapping[str, str] | None) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdin=io.BytesIO(data), stdout=out, stderr=err, environ=dict(env or {}))
+    return Run(code, out.getvalue(), without_summary(err.getvalue()))
+
+
+# The last line `render` (and a KRM run with findings) writes: `kaito-specdec: 1 error, 2 warnings, …`.
+SUMMARY = re.compile(r"kaito-specdec: [0-9]+ errors?, [0-9]+ warnings?, [0-9]+ infos?\b[^\n]*\n\Z")
+
+
+def without_summary(err: str) -> str:
+    """stderr without its summary line: most tests compare the findings' lines; `run_whole` keeps it
+    (tests/test_say_all.py checks the line itself)."""
+    return SUMMARY.sub("", err)
+
+
+def run_whole(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[str, str] | None = None) -> Run:
+    """`run`, stderr as written, its summary line included."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), stdin=io.BytesIO(data), stdout=out, stderr=err, environ=dict(env or {}))
     return Run(code, out.getvalue(), err.getvalue())

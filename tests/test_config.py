@@ -63,7 +63,7 @@ def test_a_kaito_item_that_is_no_object_is_an_error_result_not_a_crash() -> None
 
 
 @pytest.mark.parametrize("value, want", [
-    ("v0.12.0", "v0.12.0"), ("0.12", "v0.12.0"), (" v0.13.1 ", "v0.13.1"), ("v0.14.0-rc.1", "v0.14.0"),
+    ("v0.12.0", "v0.12.0"), ("0.12", "v0.12.0"), (" v0.13.1 ", "v0.13.1"), ("v0.13.0-rc.1", "v0.13.0"),
 ])
 def test_kaito_version_values(value, want) -> None:
     assert resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": value}}, {}).kaito_version == want
@@ -108,12 +108,12 @@ def test_vllm_version_default_is_what_kaitos_image_ships_and_the_environment_set
 def test_vllm_version_rejects_what_is_no_release(fc, message, field) -> None:
     with pytest.raises(ConfigError) as exc:
         resolve_settings(fc, {})
-    assert (str(exc.value), exc.value.field, exc.value.id) == (message, field, "SD042")
+    assert (str(exc.value), exc.value.field, exc.value.id) == (message, field, "SD021")
 
 
 def test_the_settings_configs_are_judged_by_the_vllm_version_in_force() -> None:
     """An unknown key is ignored before vLLM 0.16: a tuned config carrying one passes for 0.15 whichever
-    source sets the version, and is refused (SD026, naming the version) for the default 0.25.1."""
+    source sets the version, and is refused (SD021, naming the version) for the default 0.25.1."""
     tuned = '{"org/m": {"method": "ngram", "num_speculative_tokens": 3, "extra": 1}}'
     fc = {"kind": "ConfigMap", "data": {"tunedPresets": tuned}}
     assert "org/m" in resolve_settings(fc, {"KAITO_SPECDEC_VLLM_VERSION": "0.15"}).presets.tuned
@@ -121,7 +121,7 @@ def test_the_settings_configs_are_judged_by_the_vllm_version_in_force() -> None:
     assert "org/m" in resolve_settings({"kind": "ConfigMap", "data": {"vllmVersion": "0.15"}}, env).presets.tuned
     with pytest.raises(ConfigError) as exc:
         resolve_settings(fc, {})
-    assert exc.value.id == "SD026" and 'of vLLM 0.25.1, which refuses unknown keys' in str(exc.value)
+    assert exc.value.id == "SD021" and 'of vLLM 0.25.1, which refuses unknown keys' in str(exc.value)
 
 
 def test_vllm_version_from_the_environment_names_the_variable() -> None:

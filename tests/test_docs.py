@@ -75,7 +75,9 @@ def test_the_generated_severities_and_messages_are_what_the_fixtures_get() -> No
         assert result["severity"] in severities, f"{case}: {id} is {result['severity']}, the table says {severities}"
         messages = [m for _, _, m in sites[id] if m]
         patterns = [re.compile("(?s)" + ".*".join(re.escape(part) for part in m.split("…"))) for m in messages]
-        assert not patterns or any(p.search(result["message"]) for p in patterns), \
+        # A site whose message is not a literal (str(exc) of a lower module's words) may say anything.
+        free = any(m is None for _, _, m in sites[id])
+        assert free or not patterns or any(p.search(result["message"]) for p in patterns), \
             f"{case}: {id}'s message {result['message'][:80]!r} is none of {messages}"
     assert len(seen) > 100, "the fixtures should exercise most ids"
 

@@ -327,7 +327,7 @@ def check_output_data(text: str, out: str, name: str) -> None:
                                   "name": "deepseek", "namespace": "ml"}
     assert res["field"] == {"path": "inference.config", "proposedValue": name}
     assert res["file"] == {"path": "apps/deepseek.yaml", "index": 0}
-    assert MTP_JSON in res["message"]
+    assert "KAITO-tuned: mtp in ConfigMap" in res["message"]
 
 
 @pytest.mark.parametrize("items_indent", [0, 2], ids=["dash-at-column-0", "indented-items"])

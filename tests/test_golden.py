@@ -5,14 +5,14 @@ import pytest
 import yaml
 
 from golden import ROOT, UPDATE, case_env, case_input, cases, status_doc, without_results
-from runner import run
+from runner import run, run_whole
 
 CASES = cases()
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_golden(case: str) -> None:
-    code, out, err = run([], case_input(case), case_env(case))
+    code, out, err = run_whole([], case_input(case), case_env(case))
     assert "Traceback" not in err
     status = status_doc(code, out, err)
     expected_out, expected_status = ROOT / case / "expected.yaml", ROOT / case / "results.yaml"

@@ -130,7 +130,7 @@ def test_tabs_as_separators():
     with pytest.raises(InferenceConfigError) as err:
         with_speculative_config(text, J)
     assert (err.value.line, err.value.column) == (1, 6)
-    assert "yaml.safe_load" in str(err.value) and "webhook admits it" in str(err.value)
+    assert "yaml.safe_load" in str(err.value) and "the pod fails" in str(err.value)
 
 
 @pytest.mark.parametrize("text", [

@@ -26,7 +26,7 @@ def test_generator_inputs_are_data(tmp_path) -> None:
         "secret.yaml": "password: x\n"})
     code, out, err = run(["render", "--mode", "validate", str(tmp_path)])
     assert code == 0, err
-    assert "SD003" not in err and "SD006" not in err and "SD010" not in err
+    assert "SD003" not in err and "SD003" not in err and "SD010" not in err
     assert "foo: bar" not in out and "password" not in out, "data files are not manifests"
 
 
@@ -47,7 +47,7 @@ def test_kubebuilder_scaffolds_are_a_warning(tmp_path) -> None:
 def test_an_unlisted_file_that_looks_like_nothing_kustomize_stays_an_error(tmp_path) -> None:
     _tree(tmp_path, {"kustomization.yaml": "resources: [ws.yaml]\n", "ws.yaml": WS, "notes.yaml": "title: x\n"})
     code, _, err = run(["render", "--mode", "validate", str(tmp_path)])
-    assert code == 1 and "[SD006]" in err and "SD010" not in err
+    assert code == 1 and "[SD003]" in err and "SD010" not in err
 
 
 def test_without_a_kustomization_a_patch_file_stays_an_error(tmp_path) -> None:

@@ -156,6 +156,10 @@ def follow(cluster: Cluster, lines: list[str]) -> list[str]:
             for part in line.split("created-by=")[1:]:
                 cluster.delete_children(NS, part.split()[0].rstrip(";"))
             done.append(line)
+        elif "kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in (" in line:
+            for name in line.split("created-by in (", 1)[1].split(")", 1)[0].split(","):
+                cluster.delete_children(NS, name)
+            done.append(line)
     return done
 
 
@@ -379,7 +383,7 @@ def test_unset_notes_say_where_they_hold_and_warn_only_on_evidence():
     the default gave no SD420 at all, and its output crash-loops on v0.11-v0.12 when disabled)."""
     out, lines = render([ws(enabled="true")], "v0.12" + UNSET)
     sd420 = [ln for ln in lines if ln.endswith("[SD420]")]
-    assert len(sd420) == 1 and sd420[0].startswith("[info] on KAITO v0.11-v0.12 (kaitoVersion is not set") \
+    assert len(sd420) == 1 and sd420[0].startswith("[info] on KAITO v0.11-v0.12 (set kaitoVersion to yours)") \
         and "kubectl delete statefulset phi" in sd420[0], lines
     _, lines = render(out, "v0.12" + UNSET)
     assert [ln[:10] for ln in lines if ln.endswith("[SD420]")] == ["[warning] "], lines
@@ -438,7 +442,7 @@ def test_an_enabled_child_workspace_without_a_config_gets_sd420(release):
     """Enabled without a config of its own, the Workspace an InferenceSet made mounts the config and never
     reads it on v0.11-v0.12, as any Workspace: SD420 names it (fails on main: none)."""
     _, lines = render([iset(enabled="true"), child_ws()], release)
-    assert any(ln.endswith("[SD420]") and 'Workspace "phi-set-0"' in ln for ln in lines), lines
+    assert any(ln.endswith("[SD420]") and "statefulset phi-set-0" in ln for ln in lines), lines
 
 
 def edit_model(name):

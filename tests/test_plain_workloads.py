@@ -220,8 +220,7 @@ def test_no_vllm_container_is_a_warning():
     (warning,) = plan.findings
     assert (warning.id, warning.severity, warning.field) == (
         "SD721", Severity.WARNING, "metadata.annotations[kaito.sh/enable-speculative-decoding]")
-    assert warning.message.startswith('kaito.sh/enable-speculative-decoding is "true" but no container of this '
-                                      "Deployment runs vLLM (")
+    assert warning.message.startswith("opted in, but no container of this Deployment runs vLLM ")
 
 
 def test_containers_with_different_configs_in_one_template_are_left_alone():

@@ -143,17 +143,17 @@ def test_settings(fc, env, overrides, on, rate) -> None:
 
 
 @pytest.mark.parametrize("fc, env, id, words", [
-    ({"kind": "ConfigMap", "data": {"prometheusRules": "True"}}, {}, "SD046",
+    ({"kind": "ConfigMap", "data": {"prometheusRules": "True"}}, {}, "SD021",
      'invalid functionConfig: prometheusRules: invalid value "True"; expected "true" or "false"'),
-    ({"kind": "SpeculativeDecodingPolicy", "spec": {"prometheusRules": 1}}, {}, "SD046", "invalid value 1"),
-    (None, {"KAITO_SPECDEC_PROMETHEUS_RULES": "on"}, "SD046",
+    ({"kind": "SpeculativeDecodingPolicy", "spec": {"prometheusRules": 1}}, {}, "SD021", "invalid value 1"),
+    (None, {"KAITO_SPECDEC_PROMETHEUS_RULES": "on"}, "SD021",
      "environment variable KAITO_SPECDEC_PROMETHEUS_RULES (or ARGOCD_ENV_KAITO_SPECDEC_PROMETHEUS_RULES)"),
-    ({"kind": "ConfigMap", "data": {"minAcceptanceRate": "1.01"}}, {}, "SD047", 'invalid value "1.01"'),
-    ({"kind": "ConfigMap", "data": {"minAcceptanceRate": "nan"}}, {}, "SD047", 'invalid value "nan"'),
-    ({"kind": "SpeculativeDecodingPolicy", "spec": {"minAcceptanceRate": float("nan")}}, {}, "SD047", "NaN"),
-    ({"kind": "SpeculativeDecodingPolicy", "spec": {"minAcceptanceRate": True}}, {}, "SD047", "invalid value true"),
-    ({"kind": "SpeculativeDecodingPolicy", "spec": {"minAcceptanceRate": -0.1}}, {}, "SD047", "invalid value -0.1"),
-    (None, {"KAITO_SPECDEC_MIN_ACCEPTANCE_RATE": "30%"}, "SD047", "KAITO_SPECDEC_MIN_ACCEPTANCE_RATE"),
+    ({"kind": "ConfigMap", "data": {"minAcceptanceRate": "1.01"}}, {}, "SD021", 'invalid value "1.01"'),
+    ({"kind": "ConfigMap", "data": {"minAcceptanceRate": "nan"}}, {}, "SD021", 'invalid value "nan"'),
+    ({"kind": "SpeculativeDecodingPolicy", "spec": {"minAcceptanceRate": float("nan")}}, {}, "SD021", "NaN"),
+    ({"kind": "SpeculativeDecodingPolicy", "spec": {"minAcceptanceRate": True}}, {}, "SD021", "invalid value true"),
+    ({"kind": "SpeculativeDecodingPolicy", "spec": {"minAcceptanceRate": -0.1}}, {}, "SD021", "invalid value -0.1"),
+    (None, {"KAITO_SPECDEC_MIN_ACCEPTANCE_RATE": "30%"}, "SD021", "KAITO_SPECDEC_MIN_ACCEPTANCE_RATE"),
 ])
 def test_bad_settings(fc, env, id, words) -> None:
     with pytest.raises(ConfigError) as err:
@@ -188,7 +188,7 @@ def test_render_flags(tmp_path) -> None:
     code, out, _ = run(["render", "--no-prometheus-rules", str(tmp_path)], env=ON)
     assert code == 0 and "PrometheusRule" not in out
     code, out, err = run(["render", str(tmp_path), "--min-acceptance-rate", "2"], env=ON)
-    assert code == 1 and out == "" and "[SD047]" in err
+    assert code == 1 and out == "" and "[SD021]" in err
 
 
 def _krm(*docs: str, settings: str = 'prometheusRules: "true"') -> str:

@@ -166,7 +166,7 @@ def test_bad_cap_value(value):
     code, out, err = run([], RL, env={"KAITO_SPECDEC_MAX_INPUT": value})
     assert (code, out) == (1, "")
     assert err == f"[error] environment variable KAITO_SPECDEC_MAX_INPUT: invalid size {value!r}; expected a " \
-                  "positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
+                  "positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD021]\n"
 
 
 def test_default_cap_is_256_mebibytes():
@@ -196,7 +196,7 @@ def test_bad_max_input_option_is_refused_not_ignored(tmp_path, value):
     code, out, err = run(["render", "--max-input", value, str(tmp_path)])
     assert (code, out) == (1, "")
     assert err == f"[error] --max-input: invalid size {value!r}; expected a positive number of bytes, " \
-                  "optionally with Ki, Mi or Gi (e.g. 512Mi) [SD037]\n"
+                  "optionally with Ki, Mi or Gi (e.g. 512Mi) [SD021]\n"
 
 
 def test_a_file_name_cannot_forge_a_stderr_line(tmp_path):

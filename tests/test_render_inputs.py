@@ -30,7 +30,7 @@ def test_render_errors_name_the_file_and_document(tmp_path: Path) -> None:
     assert (code, out) == (1, "")
     # file:line first (issue 9), and documents numbered from 1: the second document of b.yaml
     assert err == f"{tmp_path / 'b.yaml'}:6: [error] /Service/c apiVersion: document 2 (line 6, column 1) has no " \
-                  "apiVersion (a non-empty string) [SD007]\n"
+                  "apiVersion (a non-empty string) [SD003]\n"
 
 
 def test_render_leaves_local_config_and_the_policy_out(tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def test_a_values_file_with_kustomize_like_keys_is_not_a_kustomization(tmp_path)
     assert (code, out) == (1, "")
     assert err == f"{tmp_path / 'values.yaml'}:1: [error] document 1 (line 1, column 1) is a Helm values file, " \
                   "not a Kubernetes object (it has no kind); give kaito-specdec manifests only (render a chart " \
-                  "with `helm template` first) [SD005]\n"
+                  "with `helm template` first) [SD003]\n"
 
 
 @pytest.mark.parametrize("name, text, what", [
@@ -150,7 +150,7 @@ def test_an_object_with_neither_apiversion_nor_kind(tmp_path):
     code, out, err = run(["render", str(tmp_path)])
     assert (code, out) == (1, "")
     assert err == f"{tmp_path / 'x.yaml'}:1: [error] document 1 (line 1, column 1) is not a Kubernetes object: " \
-                  "it has neither apiVersion nor kind [SD006]\n"
+                  "it has neither apiVersion nor kind [SD003]\n"
 
 
 def test_yaml_syntax_error_keeps_the_parsers_context(tmp_path):

@@ -186,7 +186,7 @@ def test_decision_info_names_model_key_and_config():
     (finding,) = out.findings
     assert (finding.id, finding.field) == ("SD701", "args")
     assert finding.message == ("model /models/Qwen/Qwen3.5-4B read as qwen/qwen3.5-4b (tuned): "
-                               f"--speculative-config={MTP}; set the annotation to \"false\" to turn it off")
+                               f"--speculative-config={MTP}")
     out = reconcile(["vllm", "serve", "meta-llama/Llama-3.1-8B"], None, enabled=True)
     assert "(not tuned, universal fallback)" in out.findings[0].message and out.injected == NGRAM
 

@@ -244,12 +244,12 @@ FAIL = [
         "start-up: write the tree depth (24 by default), or leave it out", "suffix_decoding_max_tree_depth", None)]),
     # SD623 / SD624: a release newer than the tables; what the newest one does not know is a warning
     ('{"method":"Ngram","num_speculative_tokens":5}', "0.40", [(
-        "SD623", W, f'method "Ngram" is not a speculative method vLLM {NEWEST} knows (names are case-sensitive); '
-        f"vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.40 named: check that "
+        "SD623", W, f'method "Ngram" is not one vLLM {NEWEST} knows (names are case-sensitive); '
+        f"vLLM {NEWEST} is the newest release modelled, older than the vLLM 0.40 named: check that "
         f"vLLM 0.40 has it, or use one of: {M034}", "method", '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"custom_class","model":"a.B","num_speculative_tokens":5}', "0.40", [(
-        "SD623", W, f'method "custom_class" is not a speculative method vLLM {NEWEST} knows (removed in vLLM '
-        f"{NEWEST}); vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.40 named: "
+        "SD623", W, f'method "custom_class" is not one vLLM {NEWEST} knows (removed in vLLM '
+        f"{NEWEST}); vLLM {NEWEST} is the newest release modelled, older than the vLLM 0.40 named: "
         f"check that vLLM 0.40 has it, or use one of: {M034}", "method", None)]),
     ('{"method":"ngram","num_speculative_tokens":5,"fancy_new_key":1}', "0.35.1", [(
         "SD624", W, f'"fancy_new_key" is not a speculative-config key of vLLM {NEWEST}, which refuses unknown keys; '

@@ -145,7 +145,9 @@ def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace("*", "\\*")
 
 
-def table() -> str:
+def table(why: frozenset[str] = frozenset()) -> str:
+    """`why`: the ids with a `### SDnnn` section below the table, which a row links. Every row holds the
+    anchor `rule-sdnnn` (the help link of `render --format sarif`)."""
     from krm_fn import findings
     found = sites()
     rows = ["| id | severity | finding | message (`…`: filled in by the run) | can be turned off |",
@@ -158,7 +160,9 @@ def table() -> str:
         decided_at_run_time = any(sev is None for _, sev, _ in calls)
         severity = " / ".join(s for s in ORDER if s in sevs) + (" (decided by the input)" if decided_at_run_time else "")
         messages = list(dict.fromkeys(m for _, _, m in calls if m))
-        rows.append(f"| {id} | {severity.strip() or '—'} | {_cell(title)} | "
+        anchor = f'<a id="rule-{id.lower()}"></a>'
+        more = f" ([why](#{id.lower()}))" if id in why else ""
+        rows.append(f"| {id} | {severity.strip() or '—'} | {anchor}{_cell(title)}{more} | "
                     f"{'<br>'.join(_cell(m) for m in messages) or '—'} | "
                     f"{'yes' if findings.CAN_DISABLE[id] else 'no'} |")
     return "\n".join(rows) + "\n"
@@ -168,7 +172,8 @@ def document(text: str) -> str:
     """docs/findings.md's text with the generated table in place of the one between the markers."""
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    return head + START + table() + END + tail
+    why = frozenset(re.findall(r"^### (SD[0-9]{3})$", tail, re.M))
+    return head + START + table(why) + END + tail
 
 
 def main(argv: list[str]) -> int:
@@ -177,7 +182,7 @@ def main(argv: list[str]) -> int:
         print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
         return 0
     if argv == []:
-        sys.stdout.write(table())
+        sys.stdout.write(table(frozenset(re.findall(r"^### (SD[0-9]{3})$", DOC.read_text(encoding="utf-8"), re.M))))
         return 0
     print(f"usage: {COMMAND.removesuffix(' --write')} [--write]", file=sys.stderr)
     return 2

@@ -77,7 +77,7 @@ def _unreadable(text: str, max_model_len: bool) -> Finding | None:
         where = f" (line {exc.line}, column {exc.column})" if exc.line is not None else ""
         return Finding(f"Failed to parse {DATA_KEY}: {exc.message}{where}", field, id="SD125")
     if errors:
-        hint = (" (KAITO reads every value under vllm as one string: write it as one quoted string)"
+        hint = (" (write each vllm value as one quoted string)"
                 if any(e.endswith(")") and "into string (vllm." in e for e in errors) else "")
         return Finding(f"Failed to parse {DATA_KEY}: yaml: unmarshal errors: {'; '.join(errors)}{hint}", field, id="SD126")
     raw = values.get("max-model-len", "").strip()

@@ -30,7 +30,7 @@ ran. An object named by `metadata.generateName` gets its name from the API serve
 webhooks see it: the prefix (cut to 58 bytes) and five random lowercase letters or digits. Whether that name
 is a label does not depend on the letters drawn, so the generated name is checked (field
 `metadata.generateName`): `generateName: phi.4-` is refused every time. An object with neither a name nor a
-generateName (or a name that is no string) is `SD007`'s finding, not this check's. A MultiRoleInference is
+generateName (or a name that is no string) is `SD003`'s finding, not this check's. A MultiRoleInference is
 only checked when KAITO runs its controller (the `enableMultiRoleInferenceController` gate): without it
 KAITO's chart installs no MultiRoleInference webhook, and the CRD alone admits any DNS-1123 subdomain.
 
@@ -82,7 +82,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if not name:
         prefix = kinds.get(w.data, ("metadata", "generateName"))
         if not (isinstance(prefix, str) and prefix):
-            return []  # no name at all: SD007
+            return []  # no name at all: SD003
         cut = prefix.encode("utf-8", "surrogatepass")[:_GENERATED_PREFIX_MAX].decode("utf-8", "ignore")
         name, field = cut + _GENERATED_SUFFIX, "metadata.generateName"
     if substituted_later(name):

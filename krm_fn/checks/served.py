@@ -39,5 +39,5 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     api_version = w.item.api_version
     if w.spec is kinds.MULTIROLEINFERENCE or api_version != "kaito.sh/v1alpha1":
         assert settings is not None
-        return [Finding(f"no matches for kind \"{w.spec.kind}\" in version \"{api_version}\": KAITO {settings.kaito_version} (the kaitoVersion setting) installs no CustomResourceDefinition that serves it (kaito.sh/v1beta1 InferenceSets and MultiRoleInferences come in v0.11.0), so the API server refuses the object; use kaito.sh/v1alpha1 InferenceSets there, or set kaitoVersion to the release the cluster runs", "apiVersion", id="SD146")]
+        return [Finding(f"KAITO {settings.kaito_version} serves no {w.spec.kind} {api_version} (v1beta1 InferenceSets and MultiRoleInferences come in v0.11.0): the API server refuses it; use kaito.sh/v1alpha1 InferenceSets, or set kaitoVersion to your cluster's", "apiVersion", id="SD146")]
     return []

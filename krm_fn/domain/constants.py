@@ -14,6 +14,8 @@ MULTIROLE_CREATED_BY = "multiroleinference.kaito.sh/created-by"
 
 # Our own annotations on derived ConfigMaps, so the function recognises its output when fed back in.
 DERIVED_ANNOTATION = "kaito-specdec.dev/derived"
+# On any object: finding ids not to report for that object alone (`disable`, per object), e.g. "SD412,SD420".
+DISABLE_ANNOTATION = "kaito-specdec.dev/disable"
 SOURCE_ANNOTATION = "kaito-specdec.dev/source-configmap"
 # `<kind>/<name>` of the InferenceSet or MultiRoleInference whose existing Workspaces still mount a derived
 # ConfigMap nothing else references (krm_fn/model/rollout.py).

@@ -91,7 +91,7 @@ def _error(exc: Exception, runtime: bool = False) -> InferenceConfigError:
     problem = ", ".join(part for part in parts if part) or str(exc)
     if runtime:
         # A tab yaml.v2 takes for a blank: the webhook admits the ConfigMap, the inference pod fails at start.
-        return InferenceConfigError(f"not valid YAML to KAITO's inference server, which reads it with Python's yaml.safe_load (KAITO's webhook admits it, and the pod fails at start; write spaces for tabs): {problem}", mark.line + 1, mark.column + 1)
+        return InferenceConfigError(f"KAITO's inference server (Python's yaml.safe_load) cannot read it and the pod fails; write spaces for tabs: {problem}", mark.line + 1, mark.column + 1)
     return InferenceConfigError(f"not valid YAML: {problem}", mark.line + 1, mark.column + 1)
 
 

@@ -58,8 +58,8 @@ def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
 
 # What to do instead, for the kinds that carry vLLM's arguments but are not workloads this function edits.
 _UNHANDLED_HINTS = {
-    "ServingRuntime": "annotate the InferenceServices that use this runtime (their predictor's model args get the argument), or add --speculative-config='<json>' to the runtime container's args yourself",
-    "ClusterServingRuntime": "annotate the InferenceServices that use this runtime (their predictor's model args get the argument), or add --speculative-config='<json>' to the runtime container's args yourself",
+    "ServingRuntime": "annotate the InferenceServices that use this runtime instead",
+    "ClusterServingRuntime": "annotate the InferenceServices that use this runtime instead",
     "StormService": "add --speculative-config='<json>' to the vLLM command of its role templates yourself",
     "RayService": "set speculative_config in the engine_kwargs of its Ray Serve LLM config yourself",
 }
@@ -72,7 +72,7 @@ def unhandled_kind(api_version: Any, kind: Any, data: Any) -> Finding | None:
     if found is None:
         return None
     hint = _UNHANDLED_HINTS.get(kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
-    return Finding(f"{kind} {api_version} carries kaito.sh/enable-speculative-decoding, but kaito-specdec does not handle {kind} at {api_version} and changes nothing in it: {hint}",
+    return Finding(f"{kind} {api_version} carries the opt-in, but kaito-specdec does not handle it and changes nothing: {hint}",
         _annotation_field(found), id="SD729", severity=Severity.WARNING)
 
 
@@ -245,7 +245,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if speculator:
         enabled = False
     templates = _llm_isvc_pods(spec, data) if spec.llm_isvc else present_templates(spec, data)
-    said = (Finding("spec.speculator is set: KServe's controller passes spec.speculator.config to vLLM as --speculative-config (kserve/kserve#5687), and a config added here would come after it and replace it, so kaito-specdec adds nothing (and takes out what it added before): the speculator's config is what runs; to let kaito-specdec choose the config, remove spec.speculator",
+    said = (Finding("spec.speculator is set: KServe passes its config to vLLM, so kaito-specdec adds nothing (and takes out what it added before); remove spec.speculator to let kaito-specdec choose",
         "spec.speculator", id="SD732", severity=Severity.INFO),) if speculator else ()
     if not enabled and all(_recorded(data, t) is None for t in templates):
         return WorkloadPlan(opt_in, findings=said, speculates=bool(said))   # never opted in, or reverted
@@ -274,7 +274,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
         injected = {o.injected for _, o in outcomes if o.injected is not None}
         if len(injected) > 1:
-            findings.append(Finding(f"the vLLM containers of {dotted(template.spec)} serve models that need different speculative configs ({', '.join(sorted(injected))}); the function records one per pod template, so it changes none: give them separate pod templates, or set --speculative-config on each yourself",
+            findings.append(Finding(f"the vLLM containers of {dotted(template.spec)} need different configs ({', '.join(sorted(injected))}), so none is changed: give them separate pod templates, or set --speculative-config yourself",
                 dotted(template.spec + ("containers",)), id="SD725", severity=Severity.WARNING))
             records[template.annotations] = (template, None, True)
             continue
@@ -300,7 +300,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         kserve_record = records.get(spec.templates[0].annotations, (None, None, False))[1]
         findings.extend(canary_findings(spec.kserve, data, kserve_record, table))
     if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
-        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but no container of this {spec.kind} runs vLLM (vllm serve, python -m vllm.entrypoints.openai.api_server, KAITO's vllm/inference_api.py, or the vllm-openai image without a command); remove the annotation, or start vLLM in one of those ways",
+        findings.append(Finding(f"opted in, but no container of this {spec.kind} runs vLLM in a way kaito-specdec knows (docs/plain-vllm.md); remove the annotation, or start vLLM with vllm serve",
             opt_in.field, id="SD721", severity=Severity.WARNING))
     if ops and spec.immutable_template:
         findings.append(Finding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
@@ -367,7 +367,7 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
     args = container.get("args") if isinstance(container, dict) else None
     if data.get("apiVersion") != _LLMISVC_TEMPLATE_FROM:
         if enabled:
-            findings.append(Finding(f"the main container runs the vLLM of KServe's well-known LLMInferenceServiceConfig, which this manifest does not hold; with {data.get('apiVersion')} the cluster may run KServe 0.16, whose template has args of its own that a container's args replace, so kaito-specdec changes nothing here: on KServe 0.17 or later, write apiVersion {_LLMISVC_TEMPLATE_FROM} and it adds the config, or add it yourself as dotted arguments (the template re-parses each one in an eval), e.g. args: [--speculative-config.method=ngram, --speculative-config.num_speculative_tokens=5, --speculative-config.prompt_lookup_max=4] (mtp for a tuned model)",
+            findings.append(Finding(f"with {data.get('apiVersion')} (maybe KServe 0.16) container args replace the template's, so nothing is changed: on KServe 0.17+ write apiVersion {_LLMISVC_TEMPLATE_FROM}, or add --speculative-config.method=… args yourself",
                 dotted(path), id="SD730", severity=Severity.WARNING))
         return [(path, Reconciled(None, args, None, Inspection(True, "kserve-template")))]
     model = llm_isvc_model(data)
@@ -514,7 +514,7 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
         shown = f"canary {name}" if isinstance(name, str) and name else f"spec.canary[{i}]"
         if isinstance(own.get("args"), list) and own["args"]:
             if not any(isinstance(a, str) and a.startswith(exec_argument("").rstrip("=")) for a in own["args"]):
-                out.append(Finding(f"{shown} sets its own model.args, which replace the predictor's when KServe merges the canary over spec.predictor, so its pods run without the --speculative-config={record} kaito-specdec adds there: add the argument to {dotted(at + ('args',))} yourself (for the canary's model), or leave args out of the canary to inherit the predictor's",
+                out.append(Finding(f"{shown} sets its own model.args, so its pods run without --speculative-config={record}: add it to {dotted(at + ('args',))}, or leave args out to inherit the predictor's",
                     dotted(at + ("args",)), id="SD731", severity=Severity.WARNING))
             continue
         uri = own.get("storageUri")
@@ -524,7 +524,7 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
             continue
         chosen = decide_model(merged, table).resolution.json
         if chosen != decide_model(stable, table).resolution.json:
-            out.append(Finding(f"{shown} serves {merged} ({dotted(at + ('storageUri',))}) with the predictor's model.args, whose --speculative-config={record} kaito-specdec chose for {stable}; for {merged} it would choose --speculative-config={chosen}: give the canary its own model.args with that argument, or set the annotation to \"false\" while the canary runs",
+            out.append(Finding(f"{shown} serves {merged} with the predictor's --speculative-config={record} (chosen for {stable}); give it its own model.args with --speculative-config={chosen}",
                 dotted(at), id="SD731", severity=Severity.WARNING))
     return out
 

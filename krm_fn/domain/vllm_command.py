@@ -628,7 +628,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     if insp.removed and release.number < releases.OLD_FLAGS_REMOVED_IN:
         # vLLM 0.5 to 0.8.2 take these flags: the user's own speculative setting, in that release's spelling
         flags = ", ".join(insp.removed)
-        return Reconciled(base_command, base_args, None, insp, (Finding(f"the vLLM command already sets {flags}, the speculative flags {release.said} takes: user override, left unchanged; vLLM 0.8.3 and later refuse them (write one --speculative-config='<json>' when the image moves on)",
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"the vLLM command already sets {flags} ({release.said}'s flags): user override, left unchanged; vLLM 0.8.3+ refuses them, use --speculative-config='<json>' there",
             insp.target, id="SD703", severity=Severity.INFO),))
     if insp.removed:
         flags = ", ".join(insp.removed)
@@ -651,7 +651,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return Reconciled(base_command, base_args, None, insp, (Finding(f"{insp.pooling}: this server runs a pooling or encoder model (embeddings, classification or scores), which generates no tokens, so there is nothing to draft and no --speculative-config is added; remove the annotation from this workload",
             insp.target, id="SD711", severity=Severity.INFO), *_launch_refusals(insp, release)))
     if release.number < releases.JSON_FLAG_SINCE:
-        return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\" when given one, so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11 or later for mtp), or remove the annotation",
+        return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it), so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11+ for mtp), or remove the annotation",
             insp.target, id="SD712", severity=Severity.ERROR),))
     findings = _launch_refusals(insp, release)
     newer = newer_release(release.version, release.source)
@@ -664,7 +664,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         decision = decide_model(insp.model, table)
         resolution = decision.resolution
         kind = "tuned" if resolution.tuned else "not tuned, universal fallback"
-        findings.append(Finding(f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}; set the annotation to \"false\" to turn it off",
+        findings.append(Finding(f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}",
             insp.target, id="SD701", severity=Severity.INFO))
     else:
         resolution = fallback(table)
@@ -677,7 +677,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         tuned_json = resolution.json
         resolution = Resolution(resolution.preset, resolution.canonical, str(table.fallback["method"]),
                                 config_json(table.fallback), tuned=False)
-        findings.append(Finding(f"the tuned --speculative-config={tuned_json} is refused by {release.said} ({refused}): the fallback --speculative-config={resolution.json} is written instead; if the image runs a newer vLLM, set vllmVersion to it and the tuned config is written",
+        findings.append(Finding(f"{release.said} refuses the tuned {tuned_json}, so the fallback --speculative-config={resolution.json} is written; set vllmVersion if the image runs a newer vLLM",
             insp.target, id="SD713", severity=Severity.INFO))
         refused = _refusal(resolution.json, release)
     if refused:
@@ -689,9 +689,9 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         verdict = releases.pipeline_verdict(release.number, release.said, insp.backend,
                                             (env or {}).get("VLLM_USE_V1"), resolution.method)
         if verdict.refuses:
-            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {verdict.text}, so nothing is added: run the model in one pipeline stage (more tensor parallelism, or an instance type that holds it), {verdict.fix}, or remove the annotation",
+            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {verdict.text}, so nothing is added: run one pipeline stage, {verdict.fix}, or remove the annotation",
                 insp.target, id="SD715", severity=Severity.ERROR),))
-        findings.append(Finding(f"{stages[1]}: {verdict.text}: measure it against the model on one stage, or set the annotation to \"false\"",
+        findings.append(Finding(f"{stages[1]}: {verdict.text}: measure it against one stage, or set the annotation to \"false\"",
             insp.target, id="SD715", severity=Severity.WARNING))
     if insp.expansions:
         shown_exp = " ".join(insp.expansions)
@@ -717,7 +717,7 @@ def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
         out.append(Finding(f"python -m vllm.entrypoints.grpc_server: {release.said} has no such module (it is in vLLM 0.14.1 and later, not in 0.13.0), so the container exits at start-up whatever is added here (\"No module named vllm.entrypoints.grpc_server\"): use an image of vLLM 0.14 or later, or the OpenAI server (vllm serve MODEL)",
             insp.target, id="SD719", severity=Severity.WARNING))
     if insp.model_option and release.number < releases.SERVE_MODEL_OPTION_SINCE:
-        out.append(Finding(f"vllm serve --model: {release.said} exits at start-up on the word --model after vllm serve, whatever is added here (\"With `vllm serve`, you should provide the model as a positional argument or in a config file instead of via the `--model` option\"; vLLM 0.11.1 dropped that check): write the model right after serve (vllm serve MODEL), or --model=MODEL",
+        out.append(Finding(f"vllm serve --model: {release.said} exits at start-up on --model after vllm serve: write the model right after serve (vllm serve MODEL), or --model=MODEL",
             insp.model_at or insp.target, id="SD718", severity=Severity.WARNING))
     return out
 
@@ -733,7 +733,7 @@ def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
     for the release, at the container; plus what the command line itself gets wrong for that release."""
     out: list[Finding] = []
     if release.number < releases.JSON_FLAG_SINCE and (insp.override_value is not None or insp.dotted):
-        out.append(Finding(f"{release.said} has no --speculative-config flag (it came in vLLM 0.8.2; 0.5 to 0.8.1 take --speculative-model and --num-speculative-tokens) and exits with \"unrecognized arguments\": upgrade the image to vLLM 0.8.2 or later, or use the flags of that release",
+        out.append(Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it) and exits at start-up: upgrade the image to vLLM 0.8.2 or later, or use that release's flags",
             insp.target, id="SD712", severity=Severity.ERROR))
         return out
     if "-sc" in insp.overrides and release.number < releases.SHORT_SC_SINCE:

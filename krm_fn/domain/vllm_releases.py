@@ -53,7 +53,7 @@ class PipelineVerdict(NamedTuple):
 
 
 # V0's vllm/spec_decode/spec_decode_worker.py:63-65 at 0.8.5, where any engine falls back to V0.
-_V0_REFUSES = "which refuses pipeline parallelism at start-up (NotImplementedError: Speculative decoding is currently incompatible with pipeline parallelism)"
+_V0_REFUSES = "which refuses pipeline parallelism at start-up"
 # vLLM's envs.VLLM_USE_V1 is `bool(int(os.getenv("VLLM_USE_V1", "1")))`; envs.is_set tells whether it is given.
 _V1_ON, _V1_OFF = "on", "off"
 
@@ -101,14 +101,18 @@ def pipeline_verdict(version: Version, said: str, backend: str | None = None, us
     if version < (0, 10, 0) and v1 == _V1_OFF:
         return PipelineVerdict(Severity.ERROR, True, f"{said} runs on its V0 engine with VLLM_USE_V1=0, {_V0_REFUSES}", "remove VLLM_USE_V1=0")
     if version < (0, 8, 5):
-        return PipelineVerdict(Severity.ERROR, True, f"{said} runs speculative decoding on its V0 engine, {_V0_REFUSES}", "use vLLM 0.10 or later")
+        return PipelineVerdict(Severity.ERROR, True, f"{said} runs speculative decoding on its V0 engine, {_V0_REFUSES}", "use vLLM 0.10+")
     if version < (0, 9, 0):
         if not (v1 == _V1_ON and backend == "ray" and method in ("ngram", "eagle", "eagle3")):
-            return PipelineVerdict(Severity.ERROR, True, f"{said} runs ngram under pipeline parallelism on its V1 engine only with VLLM_USE_V1=1 and --distributed-executor-backend ray, and on its V0 engine otherwise, {_V0_REFUSES}", "set VLLM_USE_V1=1 with --distributed-executor-backend ray, use vLLM 0.10 or later")
+            return PipelineVerdict(Severity.ERROR, True, f"{said} runs it on V0 here (V1 only for ngram with VLLM_USE_V1=1 and Ray), {_V0_REFUSES}", "use vLLM 0.10+")
     elif version < (0, 9, 1):
         if backend not in ("ray", "mp", "external_launcher"):
-            return PipelineVerdict(Severity.ERROR, True, f"{said} takes pipeline parallelism on its V1 engine only with --distributed-executor-backend ray, mp or external_launcher given, and falls back to its V0 engine without one, {_V0_REFUSES}", "add --distributed-executor-backend mp (or ray), use vLLM 0.9.1 or later")
-    return PipelineVerdict(Severity.WARNING, False, f"{said} runs speculative decoding with pipeline parallelism, but builds the whole draft on the last pipeline stage (vLLM: \"not ideal if there are many layers in the draft model\"), which needs memory there and leaves the other stages idle while it drafts")
+            return PipelineVerdict(Severity.ERROR, True, f"{said} falls back to its V0 engine without --distributed-executor-backend, {_V0_REFUSES}", "add --distributed-executor-backend mp (or ray), use vLLM 0.9.1+")
+    # vLLM: "not ideal if there are many layers in the draft model" (docs/findings.md, SD412); ngram has no
+    # draft model: it only drafts there, while the other stages wait.
+    if method == "ngram" or method is None:
+        return PipelineVerdict(Severity.WARNING, False, f"{said} drafts {method or 'tokens'} on the last stage only, the other stages wait")
+    return PipelineVerdict(Severity.WARNING, False, f"{said} puts the whole {method} draft on the last stage, which needs memory there")
 
 
 # Pooling models generate no tokens, so there is nothing to draft. `--task` (TaskOption, vllm/config.py:72

@@ -406,7 +406,7 @@ def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tu
 def _newer_method(cfg: dict, shown_method: str, why: str, v: str, newer: str, choices: str, fixed: str | None) -> Finding:
     """SD603/SD604 for a vLLM newer than every release modelled: what `v`, the newest, does not know, a
     warning (the newer release may know it); nothing said of what that release does."""
-    return Finding(f"method {shown_method} is not a speculative method vLLM {v} knows {why}; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} has it, or use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD623", severity=Severity.WARNING)
+    return Finding(f"method {shown_method} is not one vLLM {v} knows {why}; vLLM {v} is the newest release modelled, older than the vLLM {newer} named: check that vLLM {newer} has it, or use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD623", severity=Severity.WARNING)
 
 
 def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:

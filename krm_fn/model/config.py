@@ -55,44 +55,54 @@ _VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0
 
 # Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
 FINDINGS = {
-    "SD020": "an unknown setting",
-    "SD021": "mode is neither materialize nor validate",
-    "SD022": "failOn is neither error nor warning",
-    "SD023": "tunedPresets is not valid JSON",
-    "SD024": "tunedPresets is not a mapping of preset name to config",
-    "SD025": "a tunedPresets name is not a non-empty string",
-    "SD026": "a tunedPresets or ngramFallback config is not a speculative config",
-    "SD027": "kaitoVersion is not a KAITO release",
-    "SD028": "featureGates is not a string",
-    "SD029": "featureGates has a pair without =",
-    "SD030": "featureGates names a gate KAITO does not have",
-    "SD031": "featureGates sets a gate to something other than true or false",
-    "SD032": "the functionConfig is not a mapping",
-    "SD033": "the functionConfig ConfigMap's data is not a mapping",
-    "SD034": "the functionConfig policy's spec is not a mapping",
-    "SD035": "the functionConfig is neither a ConfigMap nor a SpeculativeDecodingPolicy",
-    "SD036": "the functionConfig cannot be read",
-    "SD037": "an input size limit that is not a size",
-    "SD038": "disable is not a list of finding ids",
-    "SD039": "disable names a malformed finding id",
-    "SD040": "disable names an unknown finding id",
+    "SD020": "an unknown setting (the message names the setting it resembles)",
+    "SD021": "a setting has a value it does not take (the message names the setting)",
+    "SD032": "the functionConfig cannot be read as a ConfigMap or a SpeculativeDecodingPolicy",
     "SD041": "disable names a finding that cannot be turned off",
-    "SD042": "vllmVersion is not a vLLM release",
-    "SD046": "prometheusRules is neither true nor false",
-    "SD047": "minAcceptanceRate is not a number from 0 to 1",
 }
+# Ids merged into one per kind of fault (none could be turned off): each old id -> the one that says it now.
+# `disable` still takes the old ones as what they were, findings that cannot be turned off (findings.CAN_DISABLE).
+RETIRED = {**{old: "SD021" for old in ("SD022", "SD023", "SD024", "SD025", "SD026", "SD027", "SD028", "SD029",
+                                        "SD030", "SD031", "SD037", "SD038", "SD039", "SD040", "SD042", "SD046",
+                                        "SD047")},
+           **{old: "SD032" for old in ("SD033", "SD034", "SD035", "SD036")}}
 ALWAYS_ON = frozenset(FINDINGS)
 
 
 class ConfigError(Exception):
     """A setting is unknown or has a bad value; the message names it, `field` says where it was set,
-    `id` which finding it is."""
+    `id` which finding it is. `more`: the other errors of the same source, each said on its own."""
 
-    def __init__(self, message: str, setting: str = "", field: str = "", id: str = "") -> None:
+    def __init__(self, message: str, setting: str = "", field: str = "", id: str = "",
+                 more: tuple[ConfigError, ...] = ()) -> None:
         super().__init__(message)
         self.setting = setting
         self.field = field
         self.id = id
+        self.more = more
+
+    def each(self) -> list[ConfigError]:
+        """This error and the others found with it, in order."""
+        return [self, *self.more]
+
+    def mapped(self, fn: Callable[[ConfigError], ConfigError]) -> ConfigError:
+        """Every error of it rewritten by `fn` (where the source was: the environment, the functionConfig)."""
+        first, *rest = [fn(e) for e in self.each()]
+        first.more = tuple(rest)
+        return first
+
+
+def _all(errors: list[ConfigError]) -> None:
+    """Raise the errors found, all of them, as one ConfigError (nothing when there are none)."""
+    if errors:
+        errors[0].more = tuple(errors[1:])
+        raise errors[0]
+
+
+# The KAITO releases this function has facts of (minor releases, every patch release of them): the webhook
+# rules by the release that brought them (checks/releases.py and the checks, from v0.3.0's adapters), the
+# pre-v0.8 Workspace Deployment (monitoring), the v0.10-v0.13 rollout rules (rollout.py), v0.13.0's tables.
+KAITO_RELEASES = ((0, 3), (0, 13))
 
 
 # The input size cap: read before any functionConfig exists, so only the environment (and
@@ -110,7 +120,7 @@ def parse_size(text: str) -> int:
     # ASCII digits only: str.isdigit() is true for ² and ٣ (which int() refuses or reads as 3); 18 at most,
     # so int() never meets its 4 300-digit limit (and no size is larger).
     if not (number.isascii() and number.isdigit()) or len(number) > 18 or int(number) == 0:
-        raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD037")
+        raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD021")
     return int(number) * _SIZE_UNITS[unit]
 
 
@@ -153,7 +163,7 @@ class Settings(NamedTuple):
     @property
     def rollout_releases(self) -> str:
         """Where a note of the v0.11-v0.12 rollout rules holds (krm_fn/model/rollout.py): the set release, or those."""
-        return "v0.11-v0.12 (kaitoVersion is not set: set it to the release your cluster runs)" \
+        return "v0.11-v0.12 (set kaitoVersion to yours)" \
             if self.kaito_version_unknown else self.kaito_version
 
     @property
@@ -172,8 +182,11 @@ def version_tuple(text: str) -> tuple[int, int, int]:
 
 def parse_version(value: Any) -> str:
     if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
-        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD027")
+        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD021")
     major, minor, patch = version_tuple(value.strip())
+    (lo_major, lo_minor), (hi_major, hi_minor) = KAITO_RELEASES
+    if not (lo_major, lo_minor) <= (major, minor) <= (hi_major, hi_minor):
+        raise ConfigError(f"kaitoVersion: {value.strip()} is not a release this function models (v{lo_major}.{lo_minor} to v{hi_major}.{hi_minor}); set the release your cluster runs, or leave it unset", "kaitoVersion", id="SD021")
     return f"v{major}.{minor}.{patch}"
 
 
@@ -184,7 +197,7 @@ def parse_vllm_version(value: Any) -> str:
     except ValueError:
         # Unquoted, YAML reads 0.10 as the number 0.1: refused rather than read as another release.
         hint = " in quotes (YAML reads an unquoted 0.10 as the number 0.1)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
-        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD042") from None
+        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD021") from None
     return value.strip()
 
 
@@ -194,7 +207,7 @@ def parse_prometheus_rules(value: Any) -> bool:
         return value
     if value in ("true", "false"):
         return value == "true"
-    raise ConfigError(f"prometheusRules: invalid value {_q(value)}; expected \"true\" or \"false\"", "prometheusRules", id="SD046")
+    raise ConfigError(f"prometheusRules: invalid value {_q(value)}; expected \"true\" or \"false\"", "prometheusRules", id="SD021")
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
@@ -209,14 +222,14 @@ def parse_min_acceptance_rate(value: Any) -> float:
     elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
-        raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD047")
+        raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD021")
     return number
 
 
 def parse_feature_gates(value: Any) -> Mapping[str, bool]:
     """KAITO's `--feature-gates` syntax: `name=bool` pairs separated by commas (Go's ParseBool values)."""
     if not isinstance(value, str):
-        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}", "featureGates", id="SD028")
+        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}", "featureGates", id="SD021")
     gates = dict(DEFAULT_GATES)
     for pair in value.split(","):
         if not pair.strip():
@@ -224,11 +237,11 @@ def parse_feature_gates(value: Any) -> Mapping[str, bool]:
         name, sep, raw = pair.partition("=")
         name, raw = name.strip(), raw.strip()
         if not sep:
-            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates", id="SD029")
+            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates", id="SD021")
         if name not in KAITO_GATES:
-            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: {', '.join(KAITO_GATES)}", "featureGates", id="SD030")
+            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: {', '.join(KAITO_GATES)}", "featureGates", id="SD021")
         if raw not in _GO_BOOLS:
-            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false", "featureGates", id="SD031")
+            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false", "featureGates", id="SD021")
         gates[name] = _GO_BOOLS[raw]
     return MappingProxyType(gates)
 
@@ -255,16 +268,16 @@ def raw_from_function_config(fc: Any) -> dict[str, Any]:
         if data is None:
             return {}
         if not isinstance(data, dict):
-            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings", id="SD033")
+            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings", id="SD032")
         return {str(k): v for k, v in data.items()}
     if kind == krm.POLICY_KIND:
         spec = fc.get("spec")
         if spec is None:
             return {}
         if not isinstance(spec, dict):
-            raise ConfigError(f"functionConfig {krm.POLICY_KIND} spec is not a mapping", id="SD034")
+            raise ConfigError(f"functionConfig {krm.POLICY_KIND} spec is not a mapping", id="SD032")
         return dict(spec)
-    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {krm.POLICY_KIND}", id="SD035")
+    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {krm.POLICY_KIND}", id="SD032")
 
 
 def _mapping(value: Any, setting: str) -> dict[str, Any]:
@@ -272,11 +285,11 @@ def _mapping(value: Any, setting: str) -> dict[str, Any]:
         try:
             value = json.loads(value, parse_int=json_int) if value.strip() else {}
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD023") from None
+            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD021") from None
         except ValueError as exc:  # json_int's
-            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD023") from None
+            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD021") from None
     if not isinstance(value, dict):
-        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD024")
+        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD021")
     return value
 
 
@@ -285,15 +298,15 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     be turned off. A typo must not silently disable nothing, so each id is checked."""
     entries = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
     if entries is None or not all(isinstance(e, str) for e in entries):
-        raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD038")
+        raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD021")
     out = set()
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
         if not _FINDING_ID.fullmatch(entry):
-            raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD039")
+            raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD021")
         if entry not in ids:
-            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD040")
+            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD021")
         if not ids[entry]:
             raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
         out.add(entry)
@@ -308,46 +321,76 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
     """`known_ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
     `judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
-    unknown = sorted(set(raw) - set(SETTINGS), key=str)  # keys may be of mixed types (`1:` and `a:`)
-    if unknown:
-        raise ConfigError(f"unknown setting {_q(unknown[0])}; known settings: {', '.join(SETTINGS)}", unknown[0], id="SD020")
+    errors: list[ConfigError] = []
+
+    def checked(parse: Callable[[], Any], default: Any) -> Any:
+        """What `parse` reads, or `default` with its error kept: every setting is checked, every error said."""
+        try:
+            return parse()
+        except ConfigError as exc:
+            errors.append(exc)
+            return default
+
+    for key in sorted(set(raw) - set(SETTINGS), key=str):  # keys may be of mixed types (`1:` and `a:`)
+        errors.append(ConfigError(f"unknown setting {_q(key)}; {_resembles(key)}", key, id="SD020"))
     mode = raw.get("mode", "materialize")
     if mode not in MODES:
-        raise ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021")
+        errors.append(ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021"))
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
-        raise ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD022")
-    vllm = parse_vllm_version(raw["vllmVersion"]) if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
+        errors.append(ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD021"))
+    vllm = checked(lambda: parse_vllm_version(raw["vllmVersion"]), DEFAULT_VLLM_VERSION) \
+        if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
     judge = judge_by or vllm
-    tuned: dict[str, dict] = {}
-    if raw.get("tunedPresets") not in (None, ""):
-        for name, cfg in _mapping(raw["tunedPresets"], "tunedPresets").items():
-            if not isinstance(name, str) or not name:
-                raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD025")
-            if lone_surrogate(name) is not None:
-                raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD025")
-            try:
-                tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
-            except ValueError as exc:  # presets.py words what is wrong with the config
-                raise ConfigError(str(exc), "tunedPresets", id="SD026") from None
+    tuned = checked(lambda: _tuned_presets(raw["tunedPresets"], judge), {}) \
+        if raw.get("tunedPresets") not in (None, "") else {}
     fallback = None
     if raw.get("ngramFallback") not in (None, ""):
         try:
             fallback = parse_config_json(raw["ngramFallback"], "ngramFallback", judge)
         except ValueError as exc:
-            raise ConfigError(str(exc), "ngramFallback", id="SD026") from None
+            errors.append(ConfigError(str(exc), "ngramFallback", id="SD021"))
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
-    version = parse_version(raw["kaitoVersion"]) if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
-    gates = parse_feature_gates(raw["featureGates"]) if raw.get("featureGates") is not None else DEFAULT_GATES
-    disable = parse_disable(raw["disable"], known_ids() if known_ids else {}) \
+    version = checked(lambda: parse_version(raw["kaitoVersion"]), DEFAULT_KAITO_VERSION) \
+        if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
+    gates = checked(lambda: parse_feature_gates(raw["featureGates"]), DEFAULT_GATES) \
+        if raw.get("featureGates") is not None else DEFAULT_GATES
+    disable = checked(lambda: parse_disable(raw["disable"], known_ids() if known_ids else {}), frozenset()) \
         if raw.get("disable") is not None else frozenset()
-    rules = parse_prometheus_rules(raw["prometheusRules"]) if raw.get("prometheusRules") not in (None, "") else False
-    threshold = parse_min_acceptance_rate(raw["minAcceptanceRate"]) \
+    rules = checked(lambda: parse_prometheus_rules(raw["prometheusRules"]), False) \
+        if raw.get("prometheusRules") not in (None, "") else False
+    threshold = checked(lambda: parse_min_acceptance_rate(raw["minAcceptanceRate"]), DEFAULT_MIN_ACCEPTANCE_RATE) \
         if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
+    _all(errors)
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
                     vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
                     min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""),
                     kaito_version_unknown=raw.get("kaitoVersion") in (None, ""))
+
+
+def _tuned_presets(value: Any, judge: str) -> dict[str, dict]:
+    tuned: dict[str, dict] = {}
+    for name, cfg in _mapping(value, "tunedPresets").items():
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD021")
+        if lone_surrogate(name) is not None:
+            raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD021")
+        try:
+            tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
+        except ValueError as exc:  # presets.py words what is wrong with the config
+            raise ConfigError(str(exc), "tunedPresets", id="SD021") from None
+    return tuned
+
+
+def _resembles(key: Any) -> str:
+    """The setting an unknown key most likely means (`failon`, `kaito_version`, `tunedPreset`), or all of them."""
+    import difflib
+    folded = {s.lower(): s for s in SETTINGS}
+    text = str(key).replace("_", "").replace("-", "").lower()
+    close = folded.get(text) or next(iter(difflib.get_close_matches(text, list(folded), n=1, cutoff=0.6)), None)
+    if close is not None:
+        return f"did you mean {folded.get(close, close)}?"
+    return f"known settings: {', '.join(SETTINGS)}"
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
@@ -369,15 +412,20 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     try:
         settings_from(env, known_ids, version)
     except ConfigError as exc:
-        name = C.ENV_PREFIX + ENV_NAMES.get(exc.setting, exc.setting.upper())
-        raise ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {exc}", exc.setting, id=exc.id) from None
+        def in_env(e: ConfigError) -> ConfigError:
+            name = C.ENV_PREFIX + ENV_NAMES.get(e.setting, e.setting.upper())
+            return ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {e}", e.setting, id=e.id)
+        raise exc.mapped(in_env) from None
     try:
         raw = raw_from_function_config(fc)
         settings_from(raw, known_ids, version)
     except ConfigError as exc:
         where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
-        known = exc.setting in SETTINGS
-        raise ConfigError(f"invalid functionConfig: {exc}", exc.setting, f"functionConfig.{where}.{exc.setting}" if known else "", id=exc.id) from None
+
+        def in_fc(e: ConfigError) -> ConfigError:
+            known = e.setting in SETTINGS
+            return ConfigError(f"invalid functionConfig: {e}", e.setting, f"functionConfig.{where}.{e.setting}" if known else "", id=e.id)
+        raise exc.mapped(in_fc) from None
     merged = {**env, **raw, **(overrides or {})}
     return settings_from(merged, known_ids)
 
@@ -396,7 +444,7 @@ def _merged_version(*sources: Mapping[str, Any]) -> str | None:
 
 def unreadable(exc: Exception) -> ConfigError:
     """A functionConfig that is not YAML one can construct (an alias bomb, a bad tag)."""
-    return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD036")
+    return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD032")
 
 
 def _q(value: Any) -> str:

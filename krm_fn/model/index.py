@@ -152,6 +152,17 @@ class Index:
         self._derived_any = None
         self._paths = None
 
+    def without(self, left_out: Collection[int]) -> Index:
+        """The same index without the workloads at the item indexes `left_out` (KAITO and plain ones)."""
+        out = Index(self.items, self.config)
+        out.workloads = [w for w in self.workloads if w.item.index not in left_out]
+        out.plain = [p for p in self.plain if p.item.index not in left_out]
+        out.plain_other_versions = [(i, d) for i, d in self.plain_other_versions if i.index not in left_out]
+        out.unhandled = [(i, d) for i, d in self.unhandled if i.index not in left_out]
+        out.configmaps, out.previous, out.misversioned = self.configmaps, self.previous, self.misversioned
+        out.unreadable = self.unreadable
+        return out
+
     def paths(self) -> frozenset[str]:
         """The file paths the items were read from (kpt's path annotations, or render's files): read once,
         when the first stage places a new item (each item's path is four annotation lookups)."""

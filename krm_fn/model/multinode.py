@@ -99,12 +99,12 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
         hint = f" (such as {alt})" if alt else ""
         verdict = _pipeline(settings, method)
-        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO's node estimator puts one replica of {q(model.name)} ({model.size / 2**30:.2f} GiB of weights) on {nodes} nodes of {gpus.instance_type} ({gpus.gpu_count} GPU{'s' if gpus.gpu_count > 1 else ''}, {gpus.memory_gib:g} GiB per node), so vLLM runs it with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, use an instance type that holds it on one node{hint}",
+        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO spreads {q(model.name)} over {nodes} nodes of {gpus.instance_type} (pipeline parallelism): {verdict.text}; use an instance type that holds it on one node{hint}",
                      w.item, kinds.dotted(resource + ("instanceType",)), id="SD412", **extra)
     count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
     if isinstance(count, int) and not isinstance(count, bool) and count > 1:
         verdict = _pipeline(settings, method)
-        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"resource.count is {count}: KAITO may run one replica on {count} nodes (its node estimator starts from resource.count and decides from GPUs this function cannot see here), and then vLLM runs with pipeline parallelism across them; {verdict.text}, with {method}: to keep the whole model in one stage, keep it on one node",
+        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"resource.count {count} may spread one replica over {count} nodes (pipeline parallelism): {verdict.text}; keep it on one node",
                      w.item, "resource.count", id="SD413")
     return None
 

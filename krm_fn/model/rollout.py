@@ -96,7 +96,7 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
 
 
 def off_result(w: Workload, path: kinds.Path, name: str, settings: Settings) -> Result:
-    return about(Severity.INFO, f"speculative decoding is disabled; on KAITO {settings.rollout_releases} the vLLM command of a running Workspace keeps --kaito-config-file (KAITO does not update the command) and KAITO drops the config volume with the reference, so the pods would crash-loop: the reference points at {q(name)}, a ConfigMap without speculative-config; keep kaito.sh/enable-speculative-decoding \"false\" (not removed) while this Workspace runs, or recreate it (kubectl delete statefulset {w.name}{_ns(w.namespace)}) before removing both",
+    return about(Severity.INFO, f"disabled; on KAITO {settings.rollout_releases} running pods still read a config file, so the reference now names {q(name)} (no speculative-config); keep the annotation \"false\" while it runs, or run kubectl delete statefulset {w.name}{_ns(w.namespace)} before removing both",
                  w.item, kinds.dotted(path), proposed_value=name, id="SD421", change=True)
 
 
@@ -131,4 +131,8 @@ def _children_sets(parent: Item) -> list[str]:
 
 
 def _recreate(parent: Item) -> str:
-    return "; ".join(f"{DELETE_CHILDREN}{name}{_ns(parent.namespace)}" for name in _children_sets(parent))
+    """One kubectl command that deletes the Workspaces of the InferenceSet (or of each of a MultiRoleInference's)."""
+    names = _children_sets(parent)
+    if len(names) == 1:
+        return f"{DELETE_CHILDREN}{names[0]}{_ns(parent.namespace)}"
+    return f"kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in ({','.join(names)})'{_ns(parent.namespace)}"

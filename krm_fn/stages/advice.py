@@ -84,7 +84,7 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
             # What runs is the object vLLM merges from the dotted keys; a JSON value beside them is dropped.
             plain = [k for k in d.keys if "." not in k]
             if plain:
-                out.append(about(Severity.WARNING, f"vllm.{plain[0]} and dotted vllm.speculative-config.<field> keys together: vLLM merges the dotted keys into one --speculative-config and puts it last, so the JSON value of vllm.{plain[0]} is dropped without a word; keep one form (speculative-config with the whole JSON object, the spelling KAITO recognises)",
+                out.append(about(Severity.WARNING, f"vllm.{plain[0]} and dotted vllm.speculative-config.<field> keys together: vLLM silently drops the JSON of vllm.{plain[0]}; keep one form, speculative-config with the whole JSON",
                                  d.source, f"data[{DATA_KEY}]", id="SD411"))
             for found in check_speculative_config(dotted_config(dotted), settings.vllm_version):
                 out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id))
@@ -210,10 +210,10 @@ def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
         roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d, _ in parsed)
         model_based = sorted({str(c.get("method", c.get("model", ""))) for _, c in parsed} - DRAFT_FREE)
         if model_based:
-            out.append(about(Severity.ERROR, f"the roles get different speculative configs ({roles}) with a model-based method ({', '.join(model_based)}): vLLM needs a model-based method configured identically on the prefill and the decode side; give both roles the same speculative-config",
+            out.append(about(Severity.ERROR, f"the roles get different speculative configs ({roles}), but vLLM needs {', '.join(model_based)} alike on both; give both the same",
                              group[0].workload.item, "spec.roles", id="SD409"))
         else:
-            out.append(about(Severity.WARNING, f"the roles get different draft-free speculative configs ({roles}); vLLM runs them (ngram may even run on decode alone), but the roles then say different things about what drafts: give both roles the same speculative-config unless the difference is meant",
+            out.append(about(Severity.WARNING, f"the roles get different speculative configs ({roles}); give both the same unless that is meant",
                              group[0].workload.item, "spec.roles", id="SD403"))
     return out
 
@@ -251,7 +251,7 @@ def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
             continue
         seen.add(d.source.index)
         keys = ", ".join(f"vllm.{k}" for k in d.other_spellings)
-        out.append(about(Severity.WARNING, f"{keys}: vLLM reads this as --speculative-config, so it is your override and nothing is added; KAITO v0.13 or later does not recognise this spelling and injects its own --speculative-config as well (yours comes last and wins); write it as speculative-config",
+        out.append(about(Severity.WARNING, f"{keys}: your override, in a spelling KAITO v0.13+ does not see (it adds its own --speculative-config too); write it as speculative-config",
                          d.source, f"data[{DATA_KEY}]", id="SD404"))
     return out
 
@@ -271,7 +271,7 @@ def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> lis
         if kinds.get(plan.data_of(w.item), d.path) == kinds.get(w.item.data(), d.path):
             continue  # not re-pointed
         seen.add(w.item.index)
-        out.append(about(Severity.INFO, f"kaitoVersion {settings.kaito_version} ignores kaito.sh/enable-speculative-decoding: the config this function writes is the only thing that enables speculative decoding; and before v0.13.0 an InferenceSet does not push a changed spec.template.inference.config to the Workspaces it already has: only new Workspaces get it, recreate the existing ones to roll it out",
+        out.append(about(Severity.INFO, f"KAITO {settings.kaito_version} ignores the annotation: the config written here is what enables speculative decoding (an InferenceSet's existing Workspaces need recreating)",
                          w.item, kinds.dotted(d.path), id="SD405", change=True))
     return out
 

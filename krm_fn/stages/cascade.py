@@ -181,7 +181,7 @@ def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result
     if mine == "true" and any(_derived_reference(index, child, path) for path in child.spec.config_refs(child.data)):
         return []
     theirs = "has none" if parent.value is ABSENT else f"says {q(parent.value)}"
-    return [about(Severity.INFO, f"kaito.sh/enable-speculative-decoding is {q(mine)} here, but KAITO's {parent.spec.kind} controller overwrites this {child.spec.kind}'s annotation from {parent.spec.kind} {q(parent.name)}, which {theirs}: the value written here decides nothing; set it on the {parent.spec.kind} ({parent.spec.annotation_field})",
+    return [about(Severity.INFO, f"{q(mine)} here decides nothing: KAITO copies the annotation from {parent.spec.kind} {q(parent.name)}, which {theirs}; set it there ({parent.spec.annotation_field})",
                   child.item, child.spec.annotation_field, id="SD207")]
 
 

@@ -55,9 +55,8 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
     w = d.workload
     if isinstance(d, Inject):
         preset = kinds.preset_name(w.spec, w.effective)
-        where = (f"derived from ConfigMap {q(d.source_name)}" if d.source_name
-                 else "new, as the workload referenced none")
-        return about(Severity.INFO, f"speculative decoding: preset {q(preset)} {d.why}: speculative-config {d.json} in ConfigMap {q(d.target or '')} ({where})",
+        where = f"from ConfigMap {q(d.source_name)}" if d.source_name else "new"
+        return about(Severity.INFO, f"preset {q(preset)} {d.why}: {d.method} in ConfigMap {q(d.target or '')} ({where})",
                      w.item, d.field, proposed_value=d.target, id="SD301", change=True)
     if isinstance(d, Override):
         keys = ", ".join(f"vllm.{k}" for k in d.keys)
@@ -68,7 +67,7 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
                      w.item, d.field, id="SD302")
     if isinstance(d, Unrenamed):
         field = kinds.dotted(tuple(p for p in d.path if isinstance(p, str))).replace(".", "/")
-        return about(Severity.ERROR, f"ConfigMap {q(d.source_name)} is not in the input, but {q(d.generated)} is: kustomize's configMapGenerator appended its content hash to the name and left this reference as written, because kustomize does not know that {w.spec.kind} {d.field} names a ConfigMap, so in the cluster the workload references a ConfigMap that does not exist; list a nameReference file under configurations: in the kustomization (kind: ConfigMap, fieldSpecs: group kaito.sh, kind {w.spec.kind}, path {field}), as examples/kustomize/base/kaito-namereference.yaml does, or set generatorOptions.disableNameSuffixHash",
+        return about(Severity.ERROR, f"ConfigMap {q(d.source_name)} is missing but {q(d.generated)} is here: kustomize added a hash suffix and left this reference as written; add a nameReference for {w.spec.kind} path {field} (examples/kustomize/base/kaito-namereference.yaml)",
                      w.item, d.field, id="SD307")
     if isinstance(d, NotVisible):
         if d.via_derived:
@@ -80,10 +79,10 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
         if settings is None or (settings.knows_annotation and not settings.kaito_version_unknown):
             decides = "KAITO decides in the cluster"
         elif settings.kaito_version_unknown:
-            decides = "KAITO v0.13 decides in the cluster; v0.10-v0.12 ignore kaito.sh/enable-speculative-decoding, and there speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself (set kaitoVersion to the release your cluster runs)"
+            decides = "KAITO v0.13 decides in the cluster; v0.10-v0.12 run it only if that ConfigMap sets it (set kaitoVersion)"
         else:
-            decides = f"and KAITO {settings.kaito_version} (the kaitoVersion setting) ignores kaito.sh/enable-speculative-decoding: speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself"
-        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the input, so whether it overrides vllm.speculative-config cannot be seen here; left unchanged, {decides}",
+            decides = f"KAITO {settings.kaito_version} runs it only if that ConfigMap sets it"
+        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the input, so its vllm.speculative-config cannot be seen; left unchanged, {decides}",
                      w.item, d.field, id="SD304")
     assert d.source is not None  # Broken: KAITO could not read the ConfigMap it names
     message = f"ConfigMap {q(d.source_name)} referenced by {w.spec.kind} {q(w.name)}: {d.detail}"
@@ -94,7 +93,7 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
 
 def _fallback(d: Inject) -> Result:
     preset = kinds.preset_name(d.workload.spec, d.workload.effective)
-    return about(Severity.INFO, f"preset {q(preset)} is tuned for speculative-config {d.refused}, but vLLM {d.vllm_version} (the vllmVersion setting) refuses it at start-up ({d.refused_why}): the fallback {d.json} is written instead; if the image runs a newer vLLM, set vllmVersion to it and the tuned config is written",
+    return about(Severity.INFO, f"vLLM {d.vllm_version} (vllmVersion) refuses the tuned {d.refused} of preset {q(preset)}, so the fallback {d.json} is written; set vllmVersion if the image runs a newer vLLM",
                  d.workload.item, d.field, id="SD308")
 
 
@@ -161,5 +160,5 @@ def _why(res: Resolution, table: PresetTable, refused: bool = False) -> str:
             return "is KAITO-tuned"
         return "is tuned by the tunedPresets setting"
     if table.fallback == DEFAULT_TABLE.fallback:
-        return "has no KAITO-tuned config (universal fallback)"
-    return "has no tuned config (the ngramFallback setting)"
+        return "is untuned (universal fallback)"
+    return "is untuned (the ngramFallback setting)"

@@ -177,15 +177,15 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
             if why and found.variant == "":
                 found = monitoring.Monitored(found.kind, found.name, monitoring.KSERVE_STANDARD, found.predictor,
                                              found.canaries)
-                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only: {why}; set serving.kserve.io/deploymentMode: RawDeployment (Standard from KServe v0.16 on), or give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
+                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only ({why}); set serving.kserve.io/deploymentMode: RawDeployment, or a shorter name",
                                  item, id="SD811"))
             elif why:
-                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)} runs speculative decoding but no PrometheusRule watches it: {why}; give it a shorter name, or watch it with your own rule on the pod label serving.kserve.io/inferenceservice",
+                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: no PrometheusRule watches it ({why}); give it a shorter name, or watch the pod label serving.kserve.io/inferenceservice yourself",
                                  item, id="SD811"))
                 continue
             if found.kind == "LLMInferenceService" and _has_base_refs(d.workload.data):
                 made = ", ".join(monitoring.child_name(found.name, part) for part in found.parts)
-                out.append(about(Severity.INFO, f"LLMInferenceService {q(found.name)}: the PrometheusRule counts the pods of {made}, the workloads its own spec makes; KServe merges its spec.baseRefs configs in first, and a worker or prefill set there makes others (<name>-kserve-mn for a worker, <name>-kserve-prefill or -kserve-mn-prefill for prefill): write spec.worker and spec.prefill in the manifest itself, or watch it with your own rule",
+                out.append(about(Severity.INFO, f"LLMInferenceService {q(found.name)}: the PrometheusRule counts only {made}; a worker or prefill set in spec.baseRefs makes other pods: write spec.worker and spec.prefill here",
                                  item, "spec.baseRefs", id="SD811"))
             watched.setdefault(item.namespace, {})[item.index] = Watched(item, found)
     # Every top-level workload of each namespace (KAITO's and the plain kinds', watched or not), so that
@@ -205,13 +205,15 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
                                           neighbours=neighbours.get(namespace, ()))
         rules[namespace] = (rule, ws[0].item, ws)
         if not namespace:
-            out.append(about(Severity.WARNING, f"{_listed(ws)}: no metadata.namespace, so PrometheusRule {q(rule['metadata']['name'])} selects their pods by name alone: wherever the namespace is set later (kustomize's namespace, Flux's targetNamespace, kubectl apply -n) it also counts, and alerts on, pods of these names in every other namespace its Prometheus scrapes; set metadata.namespace on the workloads, or run kaito-specdec after the namespace is set (as a transformer of the kustomization that sets it), or set enforcedNamespaceLabel: namespace on the Prometheus",
+            out.append(about(Severity.WARNING, f"{_listed(ws)}: no metadata.namespace, so PrometheusRule {q(rule['metadata']['name'])} matches pods of these names in every namespace; set metadata.namespace, or run kaito-specdec after it is set",
                              ws[0].item, id="SD810"))
     return rules, out
 
 
 def _listed(ws: list[Watched]) -> str:
-    return ", ".join(f"{w.monitored.kind} {q(w.monitored.name)}" for w in ws)
+    """The workloads a rule watches, in a few words: the first two by kind and name, then how many more."""
+    named = ", ".join(f"{w.monitored.kind} {q(w.monitored.name)}" for w in ws[:2])
+    return named if len(ws) <= 2 else f"{named} and {len(ws) - 2} more"
 
 
 def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -243,7 +245,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
             out += _keep(same[0], rule, ops)
         else:
             added.append(Added(first.index, with_location(rule, first.annotations(), taken)))
-            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added: acceptance rate and mean acceptance length of {_listed(ws)}, and alerts when one decodes but drafts nothing for {monitoring.NOT_DRAFTING_FOR} or an acceptance rate stays below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
+            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added for {_listed(ws)}: alerts on no drafts for {monitoring.NOT_DRAFTING_FOR} or acceptance below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
                              first, id="SD801", change=True))
         for item in mine:
             if same and item is same[0]:

@@ -33,13 +33,13 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
                     and w.name:  # a generateName'd Workspace is a new one every time
                 # kaitoVersion not set: a warning only where the input shows an earlier render (it may run).
                 sure = not settings.kaito_version_unknown or prior_render(index, w)
-                out.append(about(Severity.WARNING if sure else Severity.INFO, f"on KAITO {settings.rollout_releases} a Workspace created without inference.config has no --kaito-config-file on its vLLM command, and KAITO never updates the command of an existing StatefulSet: if Workspace {q(w.name)} already runs, its pods mount ConfigMap {q(d.target or '')} but do not read it (speculative decoding stays off) until you run kubectl delete statefulset {w.name}{_ns(w.namespace)} (KAITO recreates it with the current command); to turn it off later set the annotation to \"false\", not remove it",
+                out.append(about(Severity.WARNING if sure else Severity.INFO, f"on KAITO {settings.rollout_releases} its running pods ignore ConfigMap {q(d.target or '')}: run kubectl delete statefulset {w.name}{_ns(w.namespace)} (and to turn it off later, set the annotation to \"false\", do not remove it)",
                                  w.item, d.field, id="SD420"))
     for w in map(plan.workload, index.workloads):
         if w.spec is kinds.WORKSPACE:
             continue
         if w.spec is kinds.MULTIROLEINFERENCE and settings.mri_controller and _lost_annotations(index, w):
-            out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} has no annotations left: KAITO copies a MultiRoleInference's annotations to its InferenceSets only when it has some (if len(mri.Annotations) > 0), so {', '.join(_children_sets(w.item))} keep kaito.sh/enable-speculative-decoding as it was; set it to \"false\" instead of removing it",
+            out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} has no annotations left, so KAITO copies none and {', '.join(_children_sets(w.item))} keep the old opt-in; set it to \"false\" instead of removing it",
                              w.item, w.spec.annotation_field, id="SD423"))
         if w.spec is kinds.MULTIROLEINFERENCE:
             changed = _model_changed(index, w)
@@ -49,7 +49,7 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
                 # api/v1alpha1/multiroleinference_validation.go:75-80 at v0.12.0 (:73-76 at v0.11.0): `if
                 # m.Spec.Model.Name != old.Spec.Model.Name { ... "model name is immutable, was %q, now %q" }`:
                 # the update is refused, so recreating its Workspaces (SD424) brings the old model back.
-                out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} names model {q(model)}, but its InferenceSet {q(child)} in the input runs {q(old)}: if it was created with {q(old)}, KAITO refuses this update (model name is immutable, was {q(old)}, now {q(model)}) and recreating its Workspaces brings {q(old)} back; delete and re-create the MultiRoleInference (kubectl delete multiroleinference {w.name}{_ns(w.namespace)}, then apply; Argo CD: Replace=true; Flux: force)",
+                out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} changes its model from {q(old)} to {q(model)}, which KAITO refuses (model name is immutable): delete and re-create it (kubectl delete multiroleinference {w.name}{_ns(w.namespace)}, then apply)",
                                  w.item, "spec.model.name", id="SD425"))
                 continue
         before = [kinds.get(w.item.data(), p) for p in w.spec.config_refs(w.item.data())]
@@ -60,10 +60,9 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
             continue
         if w.rewritten_by is not None:
             continue  # said on its MultiRoleInference, whose controller sets this InferenceSet's config
-        v13 = " (the v0.13 code syncs only the annotation: where their config sets no speculative-config, KAITO injects its built-in one, not the tunedPresets or ngramFallback setting's)" if settings.knows_annotation else ""
         # A first enable from source files is most often a new one, with no Workspaces yet: a warning only
         # where the input shows an earlier render.
-        out.append(about(Severity.WARNING if prior_render(index, w) else Severity.INFO, f"KAITO gives a changed spec.template.inference only to the Workspaces it creates from now on: those {w.spec.kind} {q(w.name)} already has keep the config they were created with{v13}; to roll this out to them, or to turn it off on them, run {_recreate(w.item)} (KAITO recreates them from the template)",
+        out.append(about(Severity.WARNING if prior_render(index, w) else Severity.INFO, f"its existing Workspaces keep their old config (KAITO updates only new ones); to change them, run {_recreate(w.item)}",
                          w.item, w.spec.annotation_field, id="SD424"))
     return step(out)
 

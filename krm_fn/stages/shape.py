@@ -1,30 +1,32 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import re
+from collections.abc import Collection, Iterable, Mapping
 
 import yaml
 
 from ..domain.localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
 from ..model.index import ref_of
+from ..domain import constants as C
 from ..model.report import about, q, where
 from ..text import krm
 from ..text.items import Item
-from ..text.results import Result, Severity
+from ..text.results import ResourceRef, Result, Severity
 
 # Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written
 # safely. SD008 (the same object twice) is a warning a user may turn off.
 FINDINGS = {
-    "SD003": "an item is not a mapping",
+    "SD003": "an item is no Kubernetes object (not a mapping, no kind or apiVersion, no name, a Helm or CI file)",
     "SD004": "an item has a key twice",
-    "SD005": "a file that is no Kubernetes object (a Helm chart file, a CI configuration)",
-    "SD006": "an item has neither apiVersion nor kind",
-    "SD007": "an item has no apiVersion, kind or metadata.name",
     "SD008": "the same object twice in the input",
     "SD009": "a KAITO object or ConfigMap whose fields cannot be read",
     "SD010": "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
+    "SD011": "the kaito-specdec.dev/disable annotation names what it cannot turn off",
 }
-ALWAYS_ON = frozenset(("SD003", "SD004", "SD005", "SD006", "SD007", "SD009"))
+ALWAYS_ON = frozenset(("SD003", "SD004", "SD009"))
+RETIRED = {"SD005": "SD003", "SD006": "SD003", "SD007": "SD003"}  # merged: one id for an item that is no object
+_FINDING_ID = re.compile(r"SD[0-9]{3}")
 
 
 def _where(item: Item) -> str:
@@ -79,24 +81,57 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
             what = _not_kubernetes(item)
             if what is not None:
                 hint = " (render a chart with `helm template` first)" if "Helm" in what else ""
-                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only{hint}", ref_of(item), field_path="kind", **where(item), id="SD005"))
+                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only{hint}", ref_of(item), field_path="kind", **where(item), id="SD003"))
                 continue
             if not item.api_version:
-                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD006"))
+                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD003"))
                 continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
             fields.append(("metadata.name", item.name))
         missing = [f for f, v in fields if not v]
         if missing:
-            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD007"))
+            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD003"))
     return out
+
+
+def disabled_per_object(items: Iterable[Item], known: Mapping[str, bool] | None
+                        ) -> tuple[dict[ResourceRef, frozenset[str]], list[Result]]:
+    """The ids each object's `kaito-specdec.dev/disable` annotation turns off for that object alone, and a
+    warning per entry it cannot turn off (not an id, unknown, or one `disable` may not name). `known`: every
+    id -> whether `disable` may name it (None: every well-formed id is taken)."""
+    out: dict[ResourceRef, frozenset[str]] = {}
+    said: list[Result] = []
+    for item in items:
+        if not item.is_mapping:
+            continue
+        value = item.annotation(C.DISABLE_ANNOTATION)
+        if value is None:
+            if C.DISABLE_ANNOTATION in item.annotation_keys():
+                said.append(about(Severity.WARNING, f"{C.DISABLE_ANNOTATION} is not a string of ids such as \"SD412,SD420\"; it is ignored",
+                                  item, f"metadata.annotations[{C.DISABLE_ANNOTATION}]", id="SD011"))
+            continue
+        ids: set[str] = set()
+        for entry in (e.strip() for e in value.split(",")):
+            if not entry:
+                continue
+            why = ("is no finding id (SD and three digits)" if not _FINDING_ID.fullmatch(entry) else
+                   "is no finding id of this version" if known is not None and entry not in known else
+                   "cannot be turned off (docs/findings.md)" if known is not None and not known[entry] else "")
+            if why:
+                said.append(about(Severity.WARNING, f"{C.DISABLE_ANNOTATION}: {q(entry)} {why}; it is ignored",
+                                  item, f"metadata.annotations[{C.DISABLE_ANNOTATION}]", id="SD011"))
+            else:
+                ids.add(entry)
+        if ids:
+            out[ref_of(item)] = out.get(ref_of(item), frozenset()) | ids
+    return out, said
 
 
 def stray_kustomize_files(items: list[Item]) -> list[Result]:
     """A warning per file that looks like kustomize's own (a kubebuilder patch, kustomizeconfig.yaml) in a
     kustomization's folder that does not list it: configuration, not a broken object."""
-    return [Result(Severity.WARNING, f"{_where(item)} is no Kubernetes object and its kustomization in {kustomization_folder(item)} does not list it; it looks like kustomize's own (a patch or kustomizeconfig.yaml, as kubebuilder scaffolds), so it is left out as configuration: list it in the kustomization if it is used, or in the package's .krmignore (kpt) if it is not", ref_of(item), **where(item), id="SD010")
+    return [Result(Severity.WARNING, f"{_where(item)} looks like kustomize configuration the kustomization in {kustomization_folder(item)} does not list: left out; list it there if used, or in .krmignore (kpt) if not", ref_of(item), **where(item), id="SD010")
             for item in stray_files(items)]
 
 

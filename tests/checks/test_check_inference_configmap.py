@@ -28,7 +28,7 @@ def test_pass(configmap: dict, max_model_len: bool) -> None:
     ({"data": {"inference_config.yaml": 5}},
      ("inference_config.yaml is not a string (quote it or write it as a block: `|`)", DATA, "SD124")),
     ({"data": {"inference_config.yaml": "vllm:\n  speculative-config: {method: ngram}\n"}},
-     ("Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: cannot unmarshal !!map into string (vllm.speculative-config) (KAITO reads every value under vllm as one string: write it as one quoted string)", DATA, "SD126")),
+     ("Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: cannot unmarshal !!map into string (vllm.speculative-config) (write each vllm value as one quoted string)", DATA, "SD126")),
     ({"data": {"inference_config.yaml": "vllm:\n  max-model-len: 4k\n"}},
      ('max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax', DATA, "SD127")),
 ])

@@ -67,7 +67,7 @@ def test_a_generated_name_that_is_no_label(prefix: str, message: str) -> None:
 
 @pytest.mark.parametrize("name", ["123", "null", "true", "''"])
 def test_a_name_that_is_no_string_is_sd007s(name: str) -> None:
-    # `name: 123` is the reader's SD007 (no metadata.name string); "123" itself would be a valid label.
+    # `name: 123` is the reader's SD003 (no metadata.name string); "123" itself would be a valid label.
     assert name_label.findings(make_workload(_named(ws(), name))) == []
 
 

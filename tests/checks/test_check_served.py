@@ -23,11 +23,8 @@ def test_pass(text: str, setting) -> None:
 ])
 def test_fail(text: str, kind: str, api: str) -> None:
     assert [f[:3] for f in served.findings(make_workload(text), V10)] == [(
-        f'no matches for kind "{kind}" in version "{api}": KAITO v0.10.0 (the kaitoVersion setting) installs no '
-        "CustomResourceDefinition that serves it (kaito.sh/v1beta1 InferenceSets and MultiRoleInferences come in "
-        "v0.11.0), so the API "
-        "server refuses the object; use kaito.sh/v1alpha1 InferenceSets there, or set kaitoVersion to the release "
-        "the cluster runs", "apiVersion", "SD146")]
+        f"KAITO v0.10.0 serves no {kind} {api} (v1beta1 InferenceSets and MultiRoleInferences come in v0.11.0): "
+        "the API server refuses it; use kaito.sh/v1alpha1 InferenceSets, or set kaitoVersion to your cluster's", "apiVersion", "SD146")]
 
 
 def _iset_replicas(value: str) -> str:

@@ -104,9 +104,8 @@ def test_one_source_is_told_about_once():
 def test_other_spellings_are_the_users_override_with_a_warning():
     out = spelling_warnings(_override("'{}'", "speculative_config"))
     assert [(r.id, r.severity.value, r.message) for r in out] == [(
-        "SD404", "warning", "vllm.speculative_config: vLLM reads this as --speculative-config, so it is your override "
-        "and nothing is added; KAITO v0.13 or later does not recognise this spelling and injects its own "
-        "--speculative-config as well (yours comes last and wins); write it as speculative-config")]
+        "SD404", "warning", "vllm.speculative_config: your override, in a spelling KAITO v0.13+ does not see (it adds "
+        "its own --speculative-config too); write it as speculative-config")]
     assert spelling_warnings(_override("'{}'")) == []
 
 
@@ -119,9 +118,8 @@ def test_roles_with_different_model_based_configs_are_an_error():
         ("SD409", "error", "MultiRoleInference", "spec.roles")]
     assert out[0].message == (
         "the roles get different speculative configs (spec.roles[0].runtimeConfig: {\"method\": \"eagle\", "
-        "\"model\": \"a\"}, spec.roles[1].runtimeConfig: {\"method\": \"eagle\", \"model\": \"b\"}) with a "
-        "model-based method (eagle): vLLM needs a model-based method configured identically on the prefill and the "
-        "decode side; give both roles the same speculative-config")
+        "\"model\": \"a\"}, spec.roles[1].runtimeConfig: {\"method\": \"eagle\", \"model\": \"b\"}), but vLLM "
+        "needs eagle alike on both; give both the same")
 
 
 def test_one_model_based_role_beside_a_draft_free_one_is_an_error():
@@ -178,8 +176,8 @@ def test_an_older_kaito_is_told_what_a_repointed_inferenceset_means():
     out = run(advise, idx, OLD, _materialized(idx, OLD))
     assert [(r.id, r.severity.value, r.resource.kind, r.change) for r in out.results] == [
         ("SD405", "info", "InferenceSet", True)]
-    assert out.results[0].message.startswith("kaitoVersion v0.12.0 ignores kaito.sh/enable-speculative-decoding: the "
-                                             "config this function writes is the only thing")
+    assert out.results[0].message.startswith("KAITO v0.12.0 ignores the annotation: the config written here is what "
+                                             "enables speculative decoding")
     # Nothing re-pointed (the decisions only, no materialize step), or a KAITO that knows the annotation: silence.
     assert run(advise, idx, OLD, Plan().then(run(decide, idx, OLD))).results == ()
     assert run(advise, idx, SETTINGS, _materialized(idx, SETTINGS)).results == ()

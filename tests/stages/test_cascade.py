@@ -185,10 +185,9 @@ def test_the_planned_value_is_the_one_the_cascade_writes_the_rewrite_supplies_th
 def test_a_value_written_on_a_child_is_told_to_be_overwritten():
     step = run(cascade, index(inferenceset("set", annotation="true"), _ws("false")))
     assert [(r.id, r.severity.value, r.message, r.field_path) for r in step.results[1:]] == [(
-        "SD207", "info", 'kaito.sh/enable-speculative-decoding is "false" here, but KAITO\'s InferenceSet controller '
-        'overwrites this Workspace\'s annotation from InferenceSet "set", which says "true": the value written here '
-        "decides nothing; set it on the InferenceSet (spec.template.metadata.annotations[kaito.sh/enable-speculative-"
-        'decoding])', "metadata.annotations[kaito.sh/enable-speculative-decoding]")]
+        "SD207", "info", '"false" here decides nothing: KAITO copies the annotation from InferenceSet "set", which says '
+        '"true"; set it there (spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding])',
+        "metadata.annotations[kaito.sh/enable-speculative-decoding]")]
 
 
 @pytest.mark.parametrize("config", ["specdec-ngram-80815d3ebc", "mine-specdec-4d1b1f0a2e"])

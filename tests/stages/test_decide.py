@@ -31,8 +31,7 @@ def test_no_reference_injects_a_new_derived_configmap():
     assert d.configmap["data"]["inference_config.yaml"] == f"vllm:\n  speculative-config: '{NGRAM}'\n"
     assert (r.id, r.severity.value, r.change, r.field_path, r.proposed_value) == \
         ("SD301", "info", True, "inference.config", d.target)
-    assert r.message == (f'speculative decoding: preset "phi-4" has no KAITO-tuned config (universal fallback): '
-                         f'speculative-config {NGRAM} in ConfigMap "{d.target}" (new, as the workload referenced none)')
+    assert r.message == f'preset "phi-4" is untuned (universal fallback): ngram in ConfigMap "{d.target}" (new)'
 
 
 def test_a_referenced_configmap_is_copied_into_the_derived_one():
@@ -40,7 +39,7 @@ def test_a_referenced_configmap_is_copied_into_the_derived_one():
     assert isinstance(d, Inject) and (d.current, d.source_name, d.source.name) == ("cfg", "cfg", "cfg")
     assert d.json == MTP and re.fullmatch(r"cfg-specdec-[0-9a-f]{10}", d.target)
     assert d.configmap["data"]["inference_config.yaml"] == f"vllm:\n  max-model-len: 4096\n  speculative-config: '{MTP}'\n"
-    assert r.message.endswith(f'in ConfigMap "{d.target}" (derived from ConfigMap "cfg")')
+    assert r.message.endswith(f'in ConfigMap "{d.target}" (from ConfigMap "cfg")')
     assert 'preset "Qwen/Qwen3.5-9B" is KAITO-tuned' in r.message
 
 
@@ -73,20 +72,17 @@ def test_a_configmap_not_in_the_input_is_not_visible():
     d, r = _one(workspace("w", annotation="true", config="elsewhere"))
     assert isinstance(d, NotVisible) and not d.via_derived
     assert (r.id, r.severity.value, r.change) == ("SD304", "warning", False)
-    assert r.message == ('speculative decoding: ConfigMap "elsewhere" is not in the input, so whether it overrides '
-                         "vllm.speculative-config cannot be seen here; left unchanged, KAITO decides in the cluster")
+    assert r.message == ('speculative decoding: ConfigMap "elsewhere" is not in the input, so its '
+                         "vllm.speculative-config cannot be seen; left unchanged, KAITO decides in the cluster")
 
 
 @pytest.mark.parametrize("version,ends", [
     ("v0.13.0", "left unchanged, KAITO decides in the cluster"),
     # issue #30: before v0.13.0 no KAITO reads the annotation, so nothing decides in the cluster
-    ("v0.12.0", "left unchanged, and KAITO v0.12.0 (the kaitoVersion setting) ignores kaito.sh/enable-speculative-decoding: "
-                "speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself"),
-    ("v0.10.0", "ignores kaito.sh/enable-speculative-decoding: speculative decoding runs only if that ConfigMap sets "
-                "vllm.speculative-config itself"),
-    (None, "left unchanged, KAITO v0.13 decides in the cluster; v0.10-v0.12 ignore kaito.sh/enable-speculative-decoding, and "
-           "there speculative decoding runs only if that ConfigMap sets vllm.speculative-config itself (set kaitoVersion "
-           "to the release your cluster runs)"),
+    ("v0.12.0", "left unchanged, KAITO v0.12.0 runs it only if that ConfigMap sets it"),
+    ("v0.10.0", "left unchanged, KAITO v0.10.0 runs it only if that ConfigMap sets it"),
+    (None, "left unchanged, KAITO v0.13 decides in the cluster; v0.10-v0.12 run it only if that ConfigMap sets it "
+           "(set kaitoVersion)"),
 ])
 def test_sd304_says_what_the_kaito_release_does(version, ends):
     from krm_fn.model.config import resolve_settings
@@ -166,8 +162,8 @@ def test_the_tuned_presets_and_fallback_settings_name_themselves():
                               "ngramFallback": '{"method": "ngram", "num_speculative_tokens": 3}'})
     step = run(decide, index(workspace("w", annotation="true"), workspace("v", annotation="true", preset="x/y")),
                settings)
-    assert [m.split(":")[1] for _, _, m in messages(step)] == [
-        ' preset "phi-4" is tuned by the tunedPresets setting', ' preset "x/y" has no tuned config (the ngramFallback setting)']
+    assert [m.split(":")[0] for _, _, m in messages(step)] == [
+        'preset "phi-4" is tuned by the tunedPresets setting', 'preset "x/y" is untuned (the ngramFallback setting)']
 
 
 def test_a_configmap_that_passes_kaitos_check_but_cannot_be_inspected_is_broken(monkeypatch):
@@ -192,7 +188,7 @@ def test_an_injection_whose_derived_configmap_cannot_be_built_says_why(monkeypat
     d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg"))
     assert isinstance(d, Inject) and (d.configmap, d.target, d.problem) == (None, None, "inference_config.yaml: cannot edit it")
     # As before the reshape: the info names no ConfigMap; materialize reports the error (SD311).
-    assert ' in ConfigMap "" (derived from ConfigMap "cfg")' in r.message and r.proposed_value is None
+    assert ' in ConfigMap "" (from ConfigMap "cfg")' in r.message and r.proposed_value is None
 
 
 def test_a_referenced_configmap_yaml_gives_no_data_for_is_broken():

@@ -135,11 +135,13 @@ def test_validate_mode_marks_exactly_the_results_that_tell_of_a_change():
 
 
 def test_at_the_gate_errors_come_before_what_the_cascade_would_have_changed():
-    """The order results had before the reshape: input problems, the gated stages' errors, then the rest."""
+    """The order results had before the reshape: input problems, the gated stages' errors, then the rest;
+    then what the objects without errors would get (issue #29: one error hides no other object's findings)."""
     _, results = _run(inferenceset("set", annotation="true"),
                       workspace("set-0", preset="nope", labels={"inferenceset.kaito.sh/created-by": "set"}))
-    assert [(r.severity.value, r.message.endswith("[not written: errors]")) for r in results] == [
-        ("error", False), ("info", True)]
+    assert [(r.severity.value, r.id, r.resource.name, r.message.endswith("[not written: errors]")) for r in results] == [
+        ("error", "SD112", "set-0", False), ("info", "SD205", "set-0", True),
+        ("info", "SD301", "set", True), ("info", "SD424", "set", False)]
 
 
 def test_change_is_not_emitted():

@@ -139,4 +139,4 @@ def test_a_function_config_aliasing_the_old_results_it_cannot_read_is_its_error_
     text = HEAD + "results: &r\n- message: old\n  x: !custom y\nfunctionConfig: *r\nitems:\n" + SVC
     r = run([], text)
     assert (r.code, r.out) == (1, "")
-    assert "invalid functionConfig" in r.err and "[SD036]" in r.err and "internal error" not in r.err
+    assert "invalid functionConfig" in r.err and "[SD032]" in r.err and "internal error" not in r.err
