@@ -97,7 +97,7 @@ def _fallback(d: Inject) -> Result:
     # that one (nothing here knows what the newer release refuses), as SD713's `Release.said` does.
     known = beyond(parse_version(d.vllm_version))
     said = (f"vLLM {d.vllm_version} (vllmVersion)" if known is None
-            else f"vLLM {named(known)} (the newest release modelled; vllmVersion names vLLM {d.vllm_version})")
+            else f"vLLM {named(known)} (the newest modelled; vllmVersion {d.vllm_version})")
     return about(Severity.INFO, f"{said} refuses the tuned {d.refused} of preset {q(preset)}, so the fallback {d.json} is written; set vllmVersion if the image runs a newer vLLM",
                  d.workload.item, d.field, id="SD308")
 

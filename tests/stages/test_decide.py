@@ -230,7 +230,8 @@ def test_sd308_past_the_newest_release_names_the_newest_modelled_not_the_unknown
     settings = settings._replace(presets=settings.presets.extended({"Qwen/Qwen3.5-4B": REFUSED_TUNED}))
     step = run(decide, index(workspace("w", annotation="true", preset="Qwen/Qwen3.5-4B")), settings)
     (sd308,) = [r for r in step.results if r.id == "SD308"]
-    assert sd308.message.startswith(f"vLLM {newest} (the newest release modelled; vllmVersion names vLLM 0.40) refuses the tuned ")
+    assert sd308.message.startswith(f"vLLM {newest} (the newest modelled; vllmVersion 0.40) refuses the tuned ")
+    assert len(sd308.message) <= 320   # tests/test_say_all.py's bound
     assert not re.search(r"vLLM 0\.40 \(vllmVersion\) refuses", sd308.message)
 
 
