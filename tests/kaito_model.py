@@ -105,8 +105,22 @@ InferenceSet scale-down, which children go (inferenceset_controller.go):
     extra workspaces" from the start of the list (the API server lists by name: the oldest generated names
     first); v0.12.0 `selectWorkspacesToDelete` (:225-300): "old before new, and within each, not-ready before
     ready" (sort.SliceStable), and a Ready one only while `readyBudget := readyCount - desiredReplicas` lasts.
-    Ready is `DetermineWorkspacePhase(ws) == "succeeded"`: here, a pod that can start. Images are not
-    modelled (every child runs the same one), so v0.12's old-image preference never applies.
+    Ready is `DetermineWorkspacePhase(ws) == "succeeded"`: here, a pod that can start. v0.12.0 also deletes
+    Workspaces on an old base image first, and new-image ones only past the old ones (:244-297):
+        old, err := c.isWorkspaceOnOldImage(ctx, ws, desiredImage)
+        // Delete in priority order: old before new, and within each, not-ready before ready.
+            if candidates[i].old != candidates[j].old {
+                return candidates[i].old // old-image workspaces first
+        newBudget := numToDelete - oldCount
+            if !cand.old && newBudget <= 0 {
+                continue // keep new-image replicas unless genuinely over-provisioned
+    Old is the StatefulSet's image against KAITO's own (:199-207, `desiredImage := inference.GetBaseImageName()`):
+        return workspace.GetInferenceContainerImage(ss) != desiredImage, nil
+    and a Workspace with no StatefulSet yet is new (`if apierrors.IsNotFound(err) { return false, nil }`). Here
+    `Cluster.base_image` is KAITO's image (a KAITO upgrade changes it); a StatefulSet keeps the image it was
+    created with (the selective update above copies no image). `Cluster.surge` is v0.12.0's AutoUpgradeRunner
+    with the Surge strategy (pkg/controllers/autoupgrade/runner.go:326-410): at the desired count with a
+    drifted Workspace, "it creates ONE new Workspace on the new base image" (`NewWorkspaceForInferenceSet`).
 
 Admission, what `sync` refuses
     v0.10.0's InferenceSet: `if is.Spec.Replicas < 1 { ... "must be at least 1")) }`
@@ -202,6 +216,7 @@ class Template:
     configmap: str | None     # the ConfigMap of `config-volume` (None: no config volume)
     config_flag: bool         # --kaito-config-file on the command
     injected: str | None      # KAITO's own --speculative-config on the command (v0.13), its JSON
+    image: str = ""           # the base image it runs (KAITO's `base_image` when it was created)
 
 
 @dataclass
@@ -222,6 +237,7 @@ class Cluster:
     statefulsets: dict = field(default_factory=dict)   # (ns, workspace) -> Template
     refused: list = field(default_factory=list)        # admission refusals of the last sync
     gates: dict = field(default_factory=dict)          # KAITO's --feature-gates (MRI_GATE: off unless set)
+    base_image: str = "base"                           # KAITO's base image (GetBaseImageName): an upgrade changes it
     _generated: int = 0
 
     # ---- the sync -------------------------------------------------------------------------------------
@@ -383,34 +399,59 @@ class Cluster:
                     else:
                         ann.pop(ENABLE, None)
             for _ in range(want - len(children)):
-                self._generated += 1
-                name = f"{key[2]}-{self._generated:05d}"
-                self.objects[("Workspace", key[1], name)] = {
-                    "apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
-                    "metadata": {"name": name, "namespace": key[1], "labels": {CREATED_BY: key[2]},
-                                 "annotations": dict(t_ann)},
-                    "inference": copy.deepcopy(template.get("inference") or {})}
+                self._new_child(key)
+
+    def _new_child(self, key: tuple) -> None:
+        """NewWorkspaceForInferenceSet: a Workspace from the InferenceSet's template as it is now."""
+        template = (self.objects[key].get("spec") or {}).get("template") or {}
+        self._generated += 1
+        name = f"{key[2]}-{self._generated:05d}"
+        self.objects[("Workspace", key[1], name)] = {
+            "apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
+            "metadata": {"name": name, "namespace": key[1], "labels": {CREATED_BY: key[2]},
+                         "annotations": dict(_ann(template.get("metadata")))},
+            "inference": copy.deepcopy(template.get("inference") or {})}
+
+    def surge(self, namespace: str, inferenceset: str) -> "Cluster":
+        """v0.12's AutoUpgradeRunner, Surge strategy (module docstring): one Workspace more, on the new base
+        image, when a child runs an old one and the InferenceSet has exactly its replicas."""
+        key = ("InferenceSet", namespace or "default", inferenceset)
+        children = self.children_of(inferenceset, key[1])
+        drifted = [n for n in children if (key[1], n) in self.statefulsets
+                   and self.statefulsets[(key[1], n)].image != self.base_image]
+        if self.release >= "v0.12" and drifted and len(children) == int((self.objects[key].get("spec") or {}).get("replicas", 1)):
+            self._new_child(key)
+            self.reconcile()
+        return self
 
     def _scale_down(self, children: list, want: int) -> list:
         """The children an InferenceSet deletes to get to `want` (the module's docstring: not-ready first, in
-        list order; v0.12 on keeps Ready ones while Ready would drop below `want`)."""
+        list order; v0.12 on: old-image ones first, Ready ones kept while Ready would drop below `want`,
+        new-image ones only past the old ones)."""
         extra = len(children) - want
         if extra <= 0:
             return []
         pods = self.pods()
         ready = {k: k[2] in pods and pods[k[2]].can_start for k in children}
-        order = sorted(children, key=lambda k: ready[k])   # stable: not-ready first, each in list order
         if self.release < "v0.12":
-            return order[:extra]
-        budget = sum(ready.values()) - want
+            return sorted(children, key=lambda k: ready[k])[:extra]   # stable: not-ready first, in list order
+        # v0.12.0 inferenceset_controller.go:252-267: "old before new, and within each, not-ready before ready"
+        old = {k: (k[1], k[2]) in self.statefulsets and self.statefulsets[(k[1], k[2])].image != self.base_image
+               for k in children}
+        order = sorted(children, key=lambda k: (not old[k], ready[k]))
+        budget = sum(ready.values()) - want                 # readyBudget := readyCount - desiredReplicas
+        new_budget = extra - sum(old.values())              # newBudget := numToDelete - oldCount
         out = []
         for k in order:
             if len(out) >= extra:
                 break
             if ready[k] and budget <= 0:
                 continue
+            if not old[k] and new_budget <= 0:
+                continue
             out.append(k)
             budget -= ready[k]
+            new_budget -= not old[k]
         return out
 
     def _desired(self, ws: dict) -> Template:
@@ -423,7 +464,7 @@ class Cluster:
         injected = None
         if self.release >= "v0.13" and enabled == "true" and not self._sets_speculative_config(ws, ref):
             injected = kaito_builtin(str((inference.get("preset") or {}).get("name")))
-        return Template(revision, configmap, configmap is not None, injected)
+        return Template(revision, configmap, configmap is not None, injected, self.base_image)
 
     def _workspaces(self) -> None:
         for key, ws in list(self.objects.items()):
@@ -441,7 +482,7 @@ class Cluster:
                 self.statefulsets[(key[1], key[2])] = Template(
                     desired.revision, desired.configmap,
                     desired.config_flag if follows else existing.config_flag,
-                    desired.injected if follows else existing.injected)
+                    desired.injected if follows else existing.injected, existing.image)
 
     def _configmap_text(self, ns: str, name: str | None) -> str | None:
         if name == DEFAULT_CONFIGMAP and self.release == "v0.10":

@@ -538,3 +538,31 @@ def test_scale_down_deletes_not_ready_children_first(release):
     assert broken not in c.children_of("phi-set") and len(c.children_of("phi-set")) == 2
     c.sync(served([iset(replicas=1)], release))
     assert c.children_of("phi-set") == [names[2]]   # the oldest Ready one went first (list order)
+
+
+@pytest.mark.parametrize("release", ["v0.11", "v0.12"])
+def test_scale_down_deletes_old_image_children_first(release):
+    """v0.12.0 selectWorkspacesToDelete: "old before new" (a StatefulSet on an image other than KAITO's
+    current base image), and a new-image one only past the old ones; v0.11 goes by list order."""
+    c = Cluster(release).sync([iset(replicas=2)])
+    names = c.children_of("phi-set")
+    c.base_image = "base-upgraded"            # KAITO upgraded: both StatefulSets run the old image
+    c.delete_statefulset(NS, names[0])        # recreated on the new one; names[1] stays old
+    assert [c.statefulsets[(NS, n)].image for n in names] == ["base-upgraded", "base"]
+    c.sync([iset(replicas=1)])
+    assert c.children_of("phi-set") == ([names[0]] if release == "v0.12" else [names[1]])
+
+
+def test_a_surge_workspace_survives_the_scale_down_and_retires_an_old_one():
+    """v0.12.0's Surge upgrade: the runner adds one new-image Workspace; the InferenceSet controller keeps it
+    (new, and not Ready yet while the old ones are what is Ready) and, once it is Ready, deletes an old one."""
+    c = Cluster("v0.12").sync([iset(replicas=2)])
+    names = c.children_of("phi-set")
+    c.base_image = "base-upgraded"
+    c.surge(NS, "phi-set")
+    after = c.children_of("phi-set")
+    assert len(after) == 2 and names[0] not in after and names[1] in after
+    c.surge(NS, "phi-set")
+    assert not set(names) & set(c.children_of("phi-set"))
+    assert {c.statefulsets[(NS, n)].image for n in c.children_of("phi-set")} == {"base-upgraded"}
+    assert all(p.can_start for p in c.pods().values())

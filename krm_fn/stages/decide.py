@@ -17,7 +17,7 @@ from ..domain.derived import build
 from ..domain.inference_config import DATA_KEY, InferenceConfigError, inspect
 from ..domain.kinds import Path
 from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, config_json, resolve
-from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, check_speculative_config, parse_version, shown
+from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, check_speculative_config, named, parse_version, shown
 from ..domain.vllm_schema import FINDINGS as VLLM_FINDINGS
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
@@ -93,7 +93,12 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
 
 def _fallback(d: Inject) -> Result:
     preset = kinds.preset_name(d.workload.spec, d.workload.effective)
-    return about(Severity.INFO, f"vLLM {d.vllm_version} (vllmVersion) refuses the tuned {d.refused} of preset {q(preset)}, so the fallback {d.json} is written; set vllmVersion if the image runs a newer vLLM",
+    # A vllmVersion newer than every release modelled is judged by the newest one's facts: the message names
+    # that one (nothing here knows what the newer release refuses), as SD713's `Release.said` does.
+    known = beyond(parse_version(d.vllm_version))
+    said = (f"vLLM {d.vllm_version} (vllmVersion)" if known is None
+            else f"vLLM {named(known)} (the newest modelled; vllmVersion {d.vllm_version})")
+    return about(Severity.INFO, f"{said} refuses the tuned {d.refused} of preset {q(preset)}, so the fallback {d.json} is written; set vllmVersion if the image runs a newer vLLM",
                  d.workload.item, d.field, id="SD308")
 
 

@@ -1,6 +1,7 @@
 """decide: per config reference of every configurable workload, one outcome type with its own message."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -211,3 +212,36 @@ def test_a_tuned_config_the_vllm_version_refuses_falls_back(fnconfig, json_text,
     (d,) = step.decisions
     assert (d.json, d.why) == (json_text, why)
     assert [r.id for r in step.results] == (["SD301", "SD308"] if "0.10" in fnconfig["vllmVersion"] else ["SD301"])
+
+
+
+# A tuned config the newest release modelled refuses: mtp with `tensor_parallel_size` (SD621).
+REFUSED_TUNED = {"method": "mtp", "num_speculative_tokens": 3, "tensor_parallel_size": 2}
+
+
+def test_sd308_past_the_newest_release_names_the_newest_modelled_not_the_unknown_one():
+    """vllmVersion 0.40 is judged by the newest release modelled: SD308 names that one's verdict and says of
+    0.40 only that the setting names it (issue #30: no message says what an unknown release does). The
+    settings refuse such a tunedPresets up front (the next test), so the table is set here directly."""
+    from krm_fn.domain.vllm_schema import facts, named
+    from krm_fn.model.config import settings_from
+    newest = named(facts().releases[-1])
+    settings = settings_from({"vllmVersion": "0.40"})
+    settings = settings._replace(presets=settings.presets.extended({"Qwen/Qwen3.5-4B": REFUSED_TUNED}))
+    step = run(decide, index(workspace("w", annotation="true", preset="Qwen/Qwen3.5-4B")), settings)
+    (sd308,) = [r for r in step.results if r.id == "SD308"]
+    assert sd308.message.startswith(f"vLLM {newest} (the newest modelled; vllmVersion 0.40) refuses the tuned ")
+    assert len(sd308.message) <= 320   # tests/test_say_all.py's bound
+    assert not re.search(r"vLLM 0\.40 \(vllmVersion\) refuses", sd308.message)
+
+
+def test_sd308_past_the_newest_release_cannot_come_from_the_settings():
+    """Why SD308 does not fire for vllmVersion 0.40 through the function's inputs: KAITO's tuned table passes
+    the newest release modelled, and a tunedPresets entry it refuses is refused as a setting (SD021)."""
+    from krm_fn.domain.presets import DEFAULT_TABLE, config_json
+    from krm_fn.domain.vllm_schema import Severity, check_speculative_config, facts, named
+    from krm_fn.model.config import ConfigError, settings_from
+    assert not [f for cfg in DEFAULT_TABLE.tuned.values() for f in check_speculative_config(config_json(cfg), "0.40")
+                if f.severity is Severity.ERROR]
+    with pytest.raises(ConfigError, match=f"vLLM {re.escape(named(facts().releases[-1]))} refuses tensor_parallel_size"):
+        settings_from({"vllmVersion": "0.40", "tunedPresets": json.dumps({"Qwen/Qwen3.5-4B": REFUSED_TUNED})})
