@@ -53,6 +53,12 @@ def known_ids() -> Mapping[str, bool]:
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
+def settings_notes(settings: Settings, resource: ResourceRef | None = None, scope: str = "ResourceList") -> list[Result]:
+    """The warnings about the settings themselves (an old kaitoVersion, SD048), once a run, unless disabled;
+    `resource`: the functionConfig they were read from (KRM mode), as the settings' errors name it."""
+    return [n._replace(resource=resource, scope=scope) for n in settings.notes if n.id not in settings.disable]
+
+
 def _error_outcome(result: Result) -> Outcome:
     return Outcome("", [result], 1)
 
@@ -94,6 +100,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
             return Outcome("", results, 1)
     changes, results, enabled = plan_all(rl.items, settings, placement.kpt_files, known_ids)
+    results = settings_notes(settings, _function_config_ref(rl)) + results
     # Errors first, then warnings, then infos (each in input order): kpt shows the first lines of `Results:`.
     results = sorted(_ordered(results, rl.items), key=lambda r: _SEVERITY_ORDER[r.severity])
     try:
@@ -187,7 +194,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
     changes, results, enabled = plan_all(stream.items, settings, placement.render_stream, known_ids)
     left_out = orchestrator_config(stream.items)
-    results = _ordered(results, stream.items)
+    results = settings_notes(settings, scope="render") + _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
     summary = Summary(len(sources), len(stream.items), tuple(sorted(enabled.items())))
     if broken:

@@ -325,6 +325,70 @@ def test_a_kaito_version_outside_the_releases_modelled_is_an_error_naming_them(v
         assert code == 1 and "is not a release this function models (v0.3 to v0.13)" in err and "[SD021]" in err
 
 
+OLD_KAITO = "is older than the releases whose admission and rollout are modelled (v0.10.0 to v0.13)"
+
+
+@pytest.mark.parametrize("version,warned", [("v0.9.0", True), ("0.9", True), ("v0.3.0", True), ("v0.7.2", True),
+                                            ("v0.10.0", False), ("v0.12.0", False), ("v0.13.0", False)])
+def test_a_kaito_version_older_than_the_admission_and_rollout_modelled_is_a_warning(version: str, warned: bool) -> None:
+    """Item 7: v0.3-v0.9 are taken (webhook rules and pod names by release) but never in silence: one warning
+    a run, at the setting, however it was set; the run goes on and writes its output."""
+    items = str(FIXTURES / "quickstart-workspace" / "items.yaml")
+    for argv, env in ((["--kaito-version", version], {}), ([], {"KAITO_SPECDEC_KAITO_VERSION": version})):
+        code, out, err = run(["render", *argv, items], env=env)
+        old = [ln for ln in err.splitlines() if "[SD048]" in ln]
+        assert code == 0 and "kind: Workspace" in out, err
+        if warned:
+            shown = f"v{version.lstrip('v')}" if version.count(".") == 2 else f"v{version}.0"
+            assert old == [f"[warning] render kaitoVersion: KAITO {shown} (the kaitoVersion setting) {OLD_KAITO}: those checks follow v0.10.0 (webhook rules and pod names still by release); check the output on your cluster, or upgrade KAITO [SD048]"], err
+            assert len(old[0]) <= 320 + len("[warning] render kaitoVersion: ")
+        else:
+            assert old == [], err
+    # KRM mode: at the functionConfig's key, as the settings' errors are.
+    fnconfig = f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: fc}}\ndata: {{kaitoVersion: '{version}'}}\n"
+    krm = run([], wrap((FIXTURES / "quickstart-workspace" / "items.yaml").read_text(encoding="utf-8"), fnconfig))
+    said = [r for r in krm.results if r.get("tags", {}).get("id") == "SD048"]
+    assert krm.code == 0 and krm.items
+    if warned:
+        assert [(r["severity"], r["resourceRef"], r["field"]["path"]) for r in said] == [
+            ("warning", {"apiVersion": "v1", "kind": "ConfigMap", "name": "fc"}, "functionConfig.data.kaitoVersion")]
+        assert OLD_KAITO in said[0]["message"]
+    else:
+        assert said == []
+
+
+def test_an_old_kaito_version_is_warned_where_it_was_set_and_can_be_turned_off(tmp_path: Path) -> None:
+    items = str(FIXTURES / "quickstart-workspace" / "items.yaml")
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("apiVersion: kaito-specdec.dev/v1alpha1\nkind: SpeculativeDecodingPolicy\nmetadata: {name: p}\n"
+                      "spec: {kaitoVersion: v0.9.0}\n", encoding="utf-8")
+    code, _, err = run(["render", "--format", "json", "--config", str(policy), items])
+    (said,) = [r for r in json.loads(err.strip().splitlines()[-1])["results"] if r.get("tags", {}).get("id") == "SD048"]
+    assert code == 0 and said["field"]["path"] == "functionConfig.spec.kaitoVersion"
+    # The flag wins over the functionConfig, and is what the warning names (here: a modelled release, none).
+    code, _, err = run(["render", "--config", str(policy), "--kaito-version", "v0.12.0", items])
+    assert code == 0 and "[SD048]" not in err
+    # Said once a run, whatever the number of workloads; a warning, so failOn: warning fails; disable turns it off.
+    code, _, err = run(["render", "--kaito-version", "v0.9.0", "--fail-on", "warning", str(FIXTURES / "cascade-inferenceset" / "items.yaml")])
+    assert code == 1 and err.count("[SD048]") == 1
+    code, _, err = run(["render", "--kaito-version", "v0.9.0", "--disable", "SD048", items])
+    assert code == 0 and "[SD048]" not in err
+    # With an error elsewhere in the input, still said (nothing is written).
+    code, _, err = run(["render", "--kaito-version", "v0.9.0", str(FIXTURES / "admission-unknown-preset" / "items.yaml")])
+    assert code == 1 and err.count("[SD048]") == 1
+
+
+def test_kaito_v0_7_2_still_names_the_deployment_pods_of_a_workspace_and_is_warned() -> None:
+    """The facts kept of releases before v0.10 still hold (a single-node Workspace ran as a Deployment before
+    v0.8.0: its PrometheusRule selects those pods), with the warning; v0.10.0 selects the StatefulSet's only."""
+    case = FIXTURES / "monitoring-kaito-before-v0.8"
+    deployment_pods = '|[456789bcdf]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5})'
+    for version, old in (("v0.7.2", True), ("v0.10.0", False)):
+        code, out, err = run(["render", "--prometheus-rules", "--kaito-version", version, str(case / "items.yaml")])
+        assert code == 0 and "kind: PrometheusRule" in out, err
+        assert (deployment_pods in out, err.count("[SD048]")) == (old, int(old)), err
+
+
 # --- item 5: --format sarif --------------------------------------------------------------------------------
 
 def test_sarif_has_a_rule_per_id_with_its_help_link_and_results_with_file_and_line(opted_in_tree: Path) -> None:
@@ -404,10 +468,11 @@ def test_the_flux_and_argocd_kustomizations_turn_on_origin_annotations() -> None
 def test_input_and_settings_findings_are_one_id_per_kind_of_fault() -> None:
     from krm_fn import findings
     settings = [id for id, (_, module) in findings.CATALOGUE.items() if module.__name__ == "krm_fn.model.config"]
-    assert settings == ["SD020", "SD021", "SD032", "SD041"]
+    # SD048 is no fault: a warning that an old kaitoVersion is judged as v0.10.0 (item 7).
+    assert settings == ["SD020", "SD021", "SD032", "SD041", "SD048"]
     # 209 before issue #29 merged the input and settings ids (185); issue #30 then added seven facts of its
-    # own (SD146, SD147, SD425, SD622-SD624, SD732)
-    assert len(findings.CATALOGUE) <= 192
+    # own (SD146, SD147, SD425, SD622-SD624, SD732), item 7 one (SD048)
+    assert len(findings.CATALOGUE) <= 193
     # An old id in `disable` is what it was: one that cannot be turned off (SD041), never "unknown" (SD021).
     code, _, err = run(["render", "--disable", "SD046", str(FIXTURES / "quickstart-workspace" / "items.yaml")])
     assert code == 1 and "SD046 cannot be turned off" in err and "[SD041]" in err

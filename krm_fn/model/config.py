@@ -18,7 +18,7 @@ from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surroga
 from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
-from ..text.results import Severity
+from ..text.results import Result, Severity
 
 # The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, the open pull request
 # kaito-project/kaito#2312, the newest rules). The rollout output for a user who sets nothing is not this
@@ -59,6 +59,7 @@ FINDINGS = {
     "SD021": "a setting has a value it does not take (the message names the setting)",
     "SD032": "the functionConfig cannot be read as a ConfigMap or a SpeculativeDecodingPolicy",
     "SD041": "disable names a finding that cannot be turned off",
+    "SD048": "a kaitoVersion older than v0.10.0: admission and rollout are judged as v0.10.0's",
 }
 # Ids merged into one per kind of fault (none could be turned off): each old id -> the one that says it now.
 # `disable` still takes the old ones as what they were, findings that cannot be turned off (findings.CAN_DISABLE).
@@ -66,7 +67,7 @@ RETIRED = {**{old: "SD021" for old in ("SD022", "SD023", "SD024", "SD025", "SD02
                                         "SD030", "SD031", "SD037", "SD038", "SD039", "SD040", "SD042", "SD046",
                                         "SD047")},
            **{old: "SD032" for old in ("SD033", "SD034", "SD035", "SD036")}}
-ALWAYS_ON = frozenset(FINDINGS)
+ALWAYS_ON = frozenset(FINDINGS) - {"SD048"}  # SD048 is a warning about a release the user knows they run
 
 
 class ConfigError(Exception):
@@ -102,7 +103,11 @@ def _all(errors: list[ConfigError]) -> None:
 # The KAITO releases this function has facts of (minor releases, every patch release of them): the webhook
 # rules by the release that brought them (checks/releases.py and the checks, from v0.3.0's adapters), the
 # pre-v0.8 Workspace Deployment (monitoring), the v0.10-v0.13 rollout rules (rollout.py), v0.13.0's tables.
+# Outside them a kaitoVersion is an error (SD021); before MODELLED_FROM, a warning (SD048).
 KAITO_RELEASES = ((0, 3), (0, 13))
+# From this release on KAITO's admission, rollout and lifecycle are read off its source (v0.10.0-v0.12.0; v0.13
+# from its design): an older kaitoVersion is judged as this one's where rules differ, with a warning (SD048).
+MODELLED_FROM = (0, 10)
 
 
 # The input size cap: read before any functionConfig exists, so only the environment (and
@@ -147,6 +152,7 @@ class Settings(NamedTuple):
     disable: frozenset[str] = frozenset()  # finding ids not to report (the `disable` setting)
     prometheus_rules: bool = False  # one PrometheusRule per namespace with enabled workloads
     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold
+    notes: tuple[Result, ...] = ()  # warnings about the settings themselves: the pipeline reports them once a run
 
     @property
     def materialize(self) -> bool:
@@ -188,6 +194,17 @@ def parse_version(value: Any) -> str:
     if not (lo_major, lo_minor) <= (major, minor) <= (hi_major, hi_minor):
         raise ConfigError(f"kaitoVersion: {value.strip()} is not a release this function models (v{lo_major}.{lo_minor} to v{hi_major}.{hi_minor}); set the release your cluster runs, or leave it unset", "kaitoVersion", id="SD021")
     return f"v{major}.{minor}.{patch}"
+
+
+def older_than_modelled(version: str, field: str) -> Result | None:
+    """SD048 when `version` (a parsed kaitoVersion) is older than the releases whose admission and rollout are
+    modelled; `field`: where the setting was set (the functionConfig's key, or the setting's name)."""
+    major, minor, _ = version_tuple(version)
+    if (major, minor) >= MODELLED_FROM:
+        return None
+    first = "v{}.{}.0".format(*MODELLED_FROM)
+    return Result(Severity.WARNING, f"KAITO {version} (the kaitoVersion setting) is older than the releases whose admission and rollout are modelled ({first} to v{KAITO_RELEASES[1][0]}.{KAITO_RELEASES[1][1]}): those checks follow {first} (webhook rules and pod names still by release); check the output on your cluster, or upgrade KAITO",
+                  field_path=field, id="SD048")
 
 
 def parse_vllm_version(value: Any) -> str:
@@ -403,6 +420,7 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     the catalogue sits above this module, which every stage imports).
     """
     env = from_environment(environ)
+    where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
     try:
         later = raw_from_function_config(fc)
     except ConfigError:
@@ -420,14 +438,18 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
         raw = raw_from_function_config(fc)
         settings_from(raw, known_ids, version)
     except ConfigError as exc:
-        where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
-
         def in_fc(e: ConfigError) -> ConfigError:
             known = e.setting in SETTINGS
             return ConfigError(f"invalid functionConfig: {e}", e.setting, f"functionConfig.{where}.{e.setting}" if known else "", id=e.id)
         raise exc.mapped(in_fc) from None
     merged = {**env, **raw, **(overrides or {})}
-    return settings_from(merged, known_ids)
+    settings = settings_from(merged, known_ids)
+    if settings.kaito_version_unknown:
+        return settings
+    # Said where the kaitoVersion that wins was set: the functionConfig's key, else the setting (a flag, the environment).
+    from_fc = (overrides or {}).get("kaitoVersion") in (None, "") and raw.get("kaitoVersion") not in (None, "")
+    note = older_than_modelled(settings.kaito_version, f"functionConfig.{where}.kaitoVersion" if from_fc else "kaitoVersion")
+    return settings if note is None else settings._replace(notes=(note,))
 
 
 def _merged_version(*sources: Mapping[str, Any]) -> str | None:
