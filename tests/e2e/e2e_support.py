@@ -6,6 +6,7 @@ them from the current output, then read every diff before committing it.
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import shutil
 import subprocess
@@ -73,6 +74,25 @@ def describe(proc: subprocess.CompletedProcess) -> str:
 
 
 # ---- git ------------------------------------------------------------------------------------------
+
+def kubectl_reads(kubectl: str, path: Path, refused: bool = False) -> list[dict] | None:
+    """Every object of the file as `kubectl label --local -f FILE -o json` reads it (kubectl's reading:
+    sigs.k8s.io/yaml, go-yaml v2, as `kubectl apply` and Argo CD read), a List's items in its place. None
+    where kubectl refuses the file, when `refused` allows that; else a refusal fails the test."""
+    proc = run([kubectl, "label", "--local", "-f", str(path), "e2e=1", "-o", "json"], path.parent, clean_env())
+    if proc.returncode != 0 and refused:
+        assert "error" in proc.stderr, describe(proc)
+        return None
+    assert proc.returncode == 0, describe(proc)
+    decoder, out, at, text = json.JSONDecoder(), [], 0, proc.stdout
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at == len(text):
+            return out
+        obj, at = decoder.raw_decode(text, at)
+        out.extend(obj["items"] if obj.get("kind") == "List" else [obj])
+
 
 def _git(path: Path, *args: str) -> str:
     env = clean_env(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, GIT_AUTHOR_NAME="e2e",

@@ -5,12 +5,11 @@ readers; where the two disagree (a merge key after the key it sets) the function
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from e2e_support import clean_env, describe, require_tool, run
+from e2e_support import kubectl_reads, require_tool
 from krm_fn.text import reader
 from runner import run as run_function
 
@@ -45,22 +44,6 @@ def kubectl() -> str:
     return require_tool("kubectl", "kubectl reads YAML the way `kubectl apply` and Argo CD do (sigs.k8s.io/yaml)")
 
 
-def kubectl_reads(kubectl: str, path: Path) -> list[dict] | None:
-    """Every object of the file as kubectl reads it; None when kubectl refuses the file."""
-    proc = run([kubectl, "label", "--local", "-f", str(path), "e2e=1", "-o", "json"], path.parent, clean_env())
-    if proc.returncode != 0:
-        assert "error" in proc.stderr, describe(proc)
-        return None
-    decoder, out, at, text = json.JSONDecoder(), [], 0, proc.stdout
-    while True:
-        while at < len(text) and text[at].isspace():
-            at += 1
-        if at == len(text):
-            return out
-        obj, at = decoder.raw_decode(text, at)
-        out.append(obj)
-
-
 def _file(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "m.yaml"
     path.write_bytes(text.encode("utf-8"))
@@ -68,7 +51,7 @@ def _file(tmp_path: Path, text: str) -> Path:
 
 
 def test_a_set_tag_on_a_mapping_is_read_as_kubectl_reads_it(kubectl: str, tmp_path: Path) -> None:
-    (seen,) = kubectl_reads(kubectl, _file(tmp_path, SET_TAGGED)) or [None]
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, SET_TAGGED), refused=True) or [None]
     assert seen is not None and seen["metadata"]["annotations"][OPT_IN] == "true"
     (item,) = reader.read_stream([("m.yaml", SET_TAGGED.encode())]).items
     assert item.annotation(OPT_IN) == "true"
@@ -76,7 +59,7 @@ def test_a_set_tag_on_a_mapping_is_read_as_kubectl_reads_it(kubectl: str, tmp_pa
 
 
 def test_a_merge_kubectl_and_kustomize_read_apart_is_refused(kubectl: str, tmp_path: Path) -> None:
-    (seen,) = kubectl_reads(kubectl, _file(tmp_path, MERGE_AFTER)) or [None]
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, MERGE_AFTER), refused=True) or [None]
     assert seen is not None and seen["metadata"]["annotations"][OPT_IN] == "true"  # the later merge wins
     (item,) = reader.read_stream([("m.yaml", MERGE_AFTER.encode())]).items
     with pytest.raises(Exception, match="set again by the merge key"):
@@ -84,7 +67,7 @@ def test_a_merge_kubectl_and_kustomize_read_apart_is_refused(kubectl: str, tmp_p
 
 
 def test_a_byte_order_mark_before_a_later_document_is_read_on(kubectl: str, tmp_path: Path) -> None:
-    seen = kubectl_reads(kubectl, _file(tmp_path, LATER_BOM))
+    seen = kubectl_reads(kubectl, _file(tmp_path, LATER_BOM), refused=True)
     assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a", "b"]
     r = run_function(["render", "-"], LATER_BOM)
     assert r.code == 0, r.err
@@ -92,6 +75,6 @@ def test_a_byte_order_mark_before_a_later_document_is_read_on(kubectl: str, tmp_
 
 
 def test_a_directive_is_refused_by_both(kubectl: str, tmp_path: Path) -> None:
-    assert kubectl_reads(kubectl, _file(tmp_path, DIRECTIVE)) is None
+    assert kubectl_reads(kubectl, _file(tmp_path, DIRECTIVE), refused=True) is None
     r = run_function(["render", "-"], DIRECTIVE)
     assert r.code == 1 and "directive" in r.err

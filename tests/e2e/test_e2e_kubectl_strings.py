@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 import yaml
 
 import goyaml
-from e2e_support import clean_env, describe, require_tool, run, specdec_executable
+from e2e_support import clean_env, describe, kubectl_reads, require_tool, run, specdec_executable
 
 STRINGS = goyaml.lookalikes(1919, 2500)
 
@@ -26,20 +25,6 @@ STRINGS = goyaml.lookalikes(1919, 2500)
 @pytest.fixture(scope="module")
 def kubectl() -> str:
     return require_tool("kubectl", "kubectl reads YAML the way `kubectl apply` and Argo CD do (sigs.k8s.io/yaml)")
-
-
-def kubectl_reads(kubectl: str, path: Path) -> list[dict]:
-    """Every object of the file as kubectl reads it (one JSON object each, printed one after another)."""
-    proc = run([kubectl, "label", "--local", "-f", str(path), "e2e=1", "-o", "json"], path.parent, clean_env())
-    assert proc.returncode == 0, describe(proc)
-    decoder, out, at, text = json.JSONDecoder(), [], 0, proc.stdout
-    while True:
-        while at < len(text) and text[at].isspace():
-            at += 1
-        if at == len(text):
-            return out
-        obj, at = decoder.raw_decode(text, at)
-        out.extend(obj["items"] if obj.get("kind") == "List" else [obj])
 
 
 def _plain(s: str) -> bool:
