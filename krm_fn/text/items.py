@@ -72,7 +72,7 @@ class Item:
 
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column_", "is_mapping",
-                 "ann", "ann_keys", "generate_name", "duplicate", "problem", "shared", "in_flow", "text", "base")
+                 "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int,
                  api_version: str = "", kind: str = "", name: str = "", namespace: str = "") -> None:
@@ -100,10 +100,11 @@ class Item:
         self.generate_name = False            # metadata.generateName is a string
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
-        self.problem = ""                     # why it has no data (nesting, aliases), found by the reader
+        # an alias or a merge key gives its identity or annotations: the reader reads them from its data
+        self.derive = False
         self.shared = False                   # an alias ties it to an anchor outside it (or the reverse)
         self.in_flow = False                  # an entry of a flow sequence: its region is its node's text
-        self.text: Source | None = None       # what composes it when it is shared, and where its text begins
+        self.src: Source | None = None        # what composes it when it is shared, and where its text begins
         self.base = 0
         if node is not None:
             self._facts_from_node(node)
@@ -129,8 +130,6 @@ class Item:
     def node(self) -> yaml.Node:
         node = self._node
         if node is None:
-            if self.problem:
-                raise ItemError(self.problem)
             node = self._node = self._compose()
         return node
 
@@ -142,8 +141,8 @@ class Item:
         """The item's node from its own lines: its region, moved to its column by spaces, composed with
         its marks moved back to where the region is in the source. An item tied to others by anchors is
         composed with its whole document."""
-        if self.shared and self.text is not None:
-            return self.text.node_at(self.start, self.base)
+        if self.shared and self.src is not None:
+            return self.src.node_at(self.start, self.base)
         start = self.start
         piece = " " * self.column_ + self.source[start:self.end]
         roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column_, self.line))
@@ -301,12 +300,6 @@ def decode(data: bytes) -> str:
         raise InputError(f"input is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
     # YAML line breaks are what the positions count in; keep CRLF input as is but never see a BOM again.
     return text.lstrip("\ufeff")
-
-
-def _empty(node: yaml.Node | None) -> bool:
-    """An empty document: nothing, or only comments between two `---` (which composes as a null), as
-    Helm writes for a template that renders nothing and many files have at their end. kubectl skips them."""
-    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null"))
 
 
 def duplicate_key(node: yaml.Node | None, deep: bool) -> tuple[yaml.Node, yaml.Node] | None:

@@ -149,7 +149,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                 top[3] = key
                 if key == "<<":
                     if top[4] != _OTHER:
-                        rec.problem = "\0derive"  # a merge key in its identity: read it from its data
+                        rec.derive = True  # a merge key in its identity: read it from its data
                 elif key is not None:
                     seen = top[1]
                     first = seen.get(key)
@@ -166,7 +166,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                 if role == _OTHER:
                     pass
                 elif cls is AliasEvent:
-                    rec.problem = "\0derive"  # an alias in its identity: read it from its data
+                    rec.derive = True  # an alias in its identity: read it from its data
                 elif role == _ITEM:
                     attr = _IDENTITY.get(key)
                     if attr is not None:
@@ -255,7 +255,7 @@ def _define(owner: dict[str, int], name: str, here: int, at: Any) -> None:
 def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:
     item = Item(index=index, node=None, source=source.text, start=event.start_mark.index + base, end=0)
     item.line, item.column_ = event.start_mark.line + line0, event.start_mark.column
-    item.text, item.base = source, base
+    item.src, item.base = source, base
     return item
 
 
@@ -404,7 +404,7 @@ def _root_of(text: str, item: Item) -> MappingNode | None:
     """The composed root of the document an envelope item is (only to read its functionConfig or to word
     a key it has twice)."""
     node = Item(index=-1, node=None, source=text, start=item.start, end=item.end)
-    node.line, node.column_, node.text, node.base, node.shared = item.line, item.column_, item.text, item.base, True
+    node.line, node.column_, node.src, node.base, node.shared = item.line, item.column_, item.src, item.base, True
     try:
         root = node.node
     except yaml.YAMLError:
@@ -435,9 +435,9 @@ def _refuse_duplicates(dup: tuple[str, int, int] | None, root: MappingNode | Non
 def _derive(items: list[Item]) -> None:
     """Items whose identity an alias or a merge key gives: read it from their data, as go-yaml does."""
     for item in items:
-        if item.problem != "\0derive":
+        if not item.derive:
             continue
-        item.problem = ""
+        item.derive = False
         try:
             data = item.data()
         except Exception:  # noqa: BLE001 - its data is its stages' business: they say why it cannot be read
