@@ -1,5 +1,4 @@
 """The command line: the only place that touches stdin, stdout, stderr, files and the exit status."""
-from __future__ import annotations
 
 import argparse
 import contextlib
@@ -272,7 +271,7 @@ def _inside(path: str, roots: Sequence[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 
 
-def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
+def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
     """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out).
 
     A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks

@@ -11,7 +11,6 @@ This module sits above every stage, so no stage imports it. Building the table i
 plain-workload and monitoring ones too, which a run loads only when the input needs them: a run imports
 it only to read a `disable` setting (pipeline.known_ids).
 """
-from __future__ import annotations
 
 from types import ModuleType
 

@@ -3,7 +3,6 @@
 `run_krm` and `run_render` return an Outcome; only cli.py writes it anywhere. The findings reported here
 have their homes below (streams, config; the plan's in its stages); this module only puts them in order.
 """
-from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple

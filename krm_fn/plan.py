@@ -11,7 +11,6 @@ names are dropped as each step is folded in, so a disabled error blocks nothing.
     decide -> materialize -> advise -> revert -> rollout_notes -> retire -> plain_vllm -> prometheus_rules
     then, on the final changes (none after errors), the placement: kpt's files or render's stream
 """
-from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType

@@ -141,3 +141,25 @@ def test_a_bad_argument_is_a_usage_error_not_krm_mode():
     got = _probe(["--no-such-flag"], ONE_WORKSPACE)
     assert got["code"] == 2 and got["out"] == ""
     assert "unrecognized arguments: --no-such-flag" in got["err"]
+
+
+def test_no_record_has_an_annotation_typing_must_compile():
+    """A NamedTuple field annotated with a string (a forward reference, or any annotation under
+    `from __future__ import annotations`) makes typing compile it at import: the first compile() builds the
+    interpreter's AST types, about a quarter of a one-Workspace run's own start-up."""
+    import importlib
+    import pkgutil
+    import typing
+
+    import krm_fn
+
+    strings = []
+    for m in pkgutil.walk_packages(krm_fn.__path__, "krm_fn."):
+        if m.name == "krm_fn.__main__":
+            continue
+        module = importlib.import_module(m.name)
+        for name, value in vars(module).items():
+            if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
+                strings += [f"{m.name}.{name}.{field}" for field, t in value.__annotations__.items()
+                            if isinstance(t, (str, typing.ForwardRef))]
+    assert strings == []

@@ -9,7 +9,6 @@ Admission checks (`ADMISSION`): `findings(workload, settings) -> [Finding]`; eve
 KAITO's webhooks collect every FieldError (`errs.Also`).
 `inference_configmap` holds the rules on a referenced ConfigMap (`problem(configmap)`, used when deciding).
 """
-from __future__ import annotations
 
 from collections.abc import Iterable
 

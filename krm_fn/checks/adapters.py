@@ -24,7 +24,6 @@ source, image or volume, strength) run on update only.
 PASS:  adapters with distinct source names, ten or fewer
 FAIL:  eleven adapters; two adapters with source.name: my-adapter
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

@@ -13,7 +13,6 @@ FAIL:  kaito.sh/enable-speculative-decoding: true     (unquoted: YAML reads a bo
 An unquoted value is named as written (`yes`, `on`, `1`, `True`), with the reason: the quoted form of what
 YAML made of it ("true", "1") would hide the mistake.
 """
-from __future__ import annotations
 
 import yaml
 

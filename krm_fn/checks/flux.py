@@ -3,7 +3,6 @@
 function cannot know what KAITO's webhook will see there, so a check leaves such a value alone rather than
 fail a pipeline on `name: phi-4-${CLUSTER}` (as written, the API server refuses it anyway: `$` is in no name).
 """
-from __future__ import annotations
 
 
 def substituted_later(value: object) -> bool:

@@ -1,6 +1,5 @@
 """Go's standard library where Python's differs (strings, time durations), for the checks that mirror
 KAITO's Go code."""
-from __future__ import annotations
 
 import re
 

@@ -20,7 +20,6 @@ FAIL:  no inference_config.yaml under data (or only under binaryData, or under b
 FAIL:  vllm: {speculative-config: {method: ngram}}   (a mapping, not a string)
 FAIL:  vllm: {max-model-len: 4k}   (not on a v1alpha1 Workspace: its webhook does not parse max-model-len)
 """
-from __future__ import annotations
 
 from typing import Any
 

@@ -20,7 +20,6 @@ inference: `spec.template.inference` is a struct, not a pointer, in KAITO's type
 PASS:  a Workspace with inference only (or tuning only)
 FAIL:  a Workspace with inference and tuning; a Workspace with neither
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

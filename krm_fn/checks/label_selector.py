@@ -48,7 +48,6 @@ FAIL:  resource.labelSelector: {matchExpressions: [{key: apps, operator: Exists}
 FAIL:  resource.labelSelector: {matchLabels: {kaito.sh/workspace: other}}   (only reserved keys, v1beta1)
 (A selector that is no mapping at all is refused by the API server's schema; not this check's finding.)
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

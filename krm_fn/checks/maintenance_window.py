@@ -36,7 +36,6 @@ FAIL:  schedule: "" (or none): missing field(s): spec.autoUpgrade.maintenanceWin
 FAIL:  schedule: "0 2 * *", "60 * * * *", "0 2 * * 7", "@fortnightly", "0 2 * * Sunday", "@every 1d"
 FAIL:  duration: "0", "-1h" (with a schedule)
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..domain.inference_config import atoi_error

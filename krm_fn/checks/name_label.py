@@ -38,7 +38,6 @@ PASS:  phi-4-workspace, 123-abc, a name of 63 characters; generateName: phi-4- (
 FAIL:  My-Workspace, ws_1, -ws, ws- (the regex); phi.4 ("must not contain dots"); 64 characters;
        generateName: phi.4-
 """
-from __future__ import annotations
 
 import re
 from ..domain import kinds

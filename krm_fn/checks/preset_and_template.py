@@ -24,7 +24,6 @@ PASS:  inference.preset alone, or inference.template alone
 FAIL:  inference.preset and inference.template both set
 FAIL:  inference: {config: my-config} (neither); a v1beta1 InferenceSet without spec.template.inference
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

@@ -12,7 +12,6 @@ FAIL:  InferenceSet without spec.template.inference.preset.name
 FAIL:  MultiRoleInference without spec.model.name
 (A name that is there but no string, `name: 123`, is string-fields' finding.)
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

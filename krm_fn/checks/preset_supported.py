@@ -29,7 +29,6 @@ PASS:  phi-4, PHI-4, deepseek-r1-0528, microsoft/Phi-4-mini-instruct, org/name/w
 FAIL:  falcon-7b, phi-2, qwen3.5-4b (not legacy names), " phi-4" (leading space), /x, x/
 FAIL:  PHI-2 also "Model phi-2 is deprecated and no longer supported"
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..domain.presets import ALIASES, TUNED_DISPLAY

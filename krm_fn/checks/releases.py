@@ -3,7 +3,6 @@ by it, so the check stays quiet there (a finding KAITO would not make is a broke
 
 Releases read off KAITO's history (`git tag --contains` of the commit that added the rule's message).
 """
-from __future__ import annotations
 
 from ..model.config import Settings, version_tuple
 

@@ -24,7 +24,6 @@ result's field and the message is one line: `invalid value: -1: must be non-nega
 PASS:  spec.replicas: 0 or 2 (or none); roles[*].replicas: 1 (or none: autoscaling)
 FAIL:  spec.replicas: -1; roles[0].replicas: 0
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

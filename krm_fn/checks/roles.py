@@ -16,7 +16,6 @@ report both.
 PASS:  roles: [{type: prefill}, {type: decode}] and spec.model.name set
 FAIL:  one role, three roles, two prefill roles, a role of another type, no spec.model.name
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

@@ -16,7 +16,6 @@ refused at apply time; with v0.11.0 and later (and by default) nothing here is.
 PASS:  kaitoVersion v0.11.0: a kaito.sh/v1beta1 InferenceSet, a MultiRoleInference
 FAIL:  kaitoVersion v0.10.0: a kaito.sh/v1beta1 InferenceSet; a kaito.sh/v1alpha1 MultiRoleInference
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

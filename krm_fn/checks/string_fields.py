@@ -10,7 +10,6 @@ PASS:  inference.preset.name: phi-4, inference.config: "5"
 FAIL:  inference.preset.name: 123 (unquoted: a number), spec.model.name: true (a boolean)
 FAIL:  inference.config: 5, spec.roles[0].runtimeConfig: 0x1F, spec.template.inference.preset.name: [phi-4]
 """
-from __future__ import annotations
 
 import yaml
 

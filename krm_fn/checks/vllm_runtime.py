@@ -8,7 +8,6 @@ PASS:  no kaito.sh/runtime annotation, or kaito.sh/runtime: "vllm", or an unknow
 FAIL:  kaito.sh/runtime: "transformers"
 FAIL:  any workload when the featureGates setting says vLLM=false
 """
-from __future__ import annotations
 
 from ..domain import constants as C
 from ..domain import kinds

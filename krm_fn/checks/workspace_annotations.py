@@ -37,7 +37,6 @@ PASS:  kaito.sh/node-image-family: " Ubuntu ", kaito.sh/performance-mode: throug
 FAIL:  kaito.sh/node-image-family: mariner, kaito.sh/performance-mode: Throughput or fast,
        kaito.sh/use-local-weights: "yes"
 """
-from __future__ import annotations
 
 from ..domain import kinds
 from ..model.config import Settings

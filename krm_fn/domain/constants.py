@@ -1,5 +1,4 @@
 """Every annotation key, label, apiVersion, kind and data key the function uses, in one place."""
-from __future__ import annotations
 
 # The opt-in annotation KAITO v0.13.0 reads (and its webhooks validate).
 ENABLE_ANNOTATION = "kaito.sh/enable-speculative-decoding"

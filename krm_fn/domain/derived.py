@@ -3,7 +3,6 @@
 The name ends in a hash of the content, so any change of content changes the workload's reference
 and therefore rolls its pods (KAITO hashes `inference`; it does not watch ConfigMap content).
 """
-from __future__ import annotations
 
 import copy
 import hashlib

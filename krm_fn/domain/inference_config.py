@@ -30,7 +30,6 @@ that the user's comments, key order and quoting survive, verified by re-parsing,
 emitted whole (losing comments, never meaning).
 """
 
-from __future__ import annotations
 
 import re
 from typing import Any, NamedTuple

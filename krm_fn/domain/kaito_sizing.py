@@ -26,7 +26,6 @@ What it needs and where it comes from here:
   `ParseExplicitMaxModelLen` reads it (a line under `vllm:`, a bare positive integer), else 2048.
 Where the estimator raises (GPU memory too small, a MIG slice) KAITO refuses the workload; None here.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 import re

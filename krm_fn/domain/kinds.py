@@ -2,7 +2,6 @@
 
 This table is the only place in the code that knows those paths.
 """
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple

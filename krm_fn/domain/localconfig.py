@@ -4,7 +4,6 @@ kustomize's own files need no apiVersion or kind (a bare `resources:` list is a 
 and kpt passes it as an item), so they are recognised by file name and shape, never checked as
 Kubernetes objects, passed through untouched in KRM mode and left out of a `render` stream.
 """
-from __future__ import annotations
 
 import posixpath
 

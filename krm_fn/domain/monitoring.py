@@ -64,7 +64,6 @@ controllers fix:
 The pods also carry labels (`kaito.sh/workspace: <workspace>`, `app: …`), but a selector on those would work
 only where the monitor copies them.
 """
-from __future__ import annotations
 
 import bisect
 import hashlib

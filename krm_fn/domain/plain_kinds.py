@@ -6,7 +6,6 @@ Apart from plain_workloads.py (the plan for one workload, which re-exports this 
 can tell a plain workload without loading the vLLM command parser (vllm_command, shellwords, vllm_model):
 a run whose input has no plain workload that could carry the opt-in never loads them.
 """
-from __future__ import annotations
 
 from typing import Any, NamedTuple
 

@@ -7,7 +7,6 @@ KAITO annotation (constants.ENABLE_ANNOTATION) with KAITO's values; it may sit o
 injected into its vLLM containers in constants.INJECTED_ANNOTATION, which makes a re-run a fixpoint and
 a disable exact (and, being part of the template, rolls the pods when it changes).
 """
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple

@@ -29,7 +29,6 @@ A pattern is a tuple of alternatives; an alternative a tuple of runs `(character
 characters from one class (`hi` None: no upper bound). RE2 cannot intersect patterns, so `meet` does it on
 runs: whether some name matches both.
 """
-from __future__ import annotations
 
 from itertools import product
 

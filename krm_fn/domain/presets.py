@@ -6,7 +6,6 @@ universal ``ngram`` fallback. The tables are KAITO v0.13.0's; ``PresetTable.exte
 functionConfig pin more tuned presets or a different fallback.
 """
 
-from __future__ import annotations
 
 import json
 from collections.abc import Mapping
@@ -218,7 +217,7 @@ class PresetTable:
             return NotImplemented
         return (self.tuned, self.fallback) == (other.tuned, other.fallback)
 
-    def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> PresetTable:
+    def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> "PresetTable":
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
         tuned = dict(self.tuned)
         tuned.update({canonical(name): dict(cfg) for name, cfg in tuned_extra.items()})

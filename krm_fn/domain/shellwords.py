@@ -7,7 +7,6 @@ value (quotes removed). The scan knows POSIX sh quoting ('…', "…", backslash
 follow safely (a here-document, an unterminated quote or substitution) raises `Unreadable` with the reason,
 and the caller leaves the script alone.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 import re

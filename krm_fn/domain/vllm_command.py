@@ -21,7 +21,6 @@ Left unchanged, with a finding: any existing speculative spelling (the user's ov
 removed, a settings file vLLM or KAITO reads at start-up (it may hold the config), a script that starts vLLM
 twice or that the scan cannot follow. Arguments that expand only at run time (`$EXTRA_ARGS`) are named.
 """
-from __future__ import annotations
 
 import json
 import os

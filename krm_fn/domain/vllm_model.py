@@ -9,7 +9,6 @@ its last two components (the common `<root>/<org>/<name>` layout), or by a Huggi
 aliases too (`/models/deepseek-r1-0528`).
 No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets`/`ngramFallback` apply.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 import re

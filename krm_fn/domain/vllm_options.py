@@ -10,7 +10,6 @@ an attached value (`-O3`, argparse's single-dash form) takes none from the next 
 The table is data, krm_fn/domain/data/vllm_options.json, generated: `python tools/vllm_argv.py --data
 tests/vllm_argv.json` rewrites it. It is read on first use (a plain workload's command), once a process.
 """
-from __future__ import annotations
 
 import functools
 import json

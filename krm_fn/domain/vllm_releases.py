@@ -7,7 +7,6 @@ Pure data and small pure functions; every fact names the vLLM source line it mir
 release's wheel, `pip download --no-deps vllm==X`). The speculative-config schema by release (methods, keys)
 is vllm_schema's.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 import re

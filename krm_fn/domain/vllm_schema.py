@@ -22,7 +22,6 @@ FAIL:  '{"method":"ngram","num_speculative_tokens":5,"kv_cache_dtype":"auto"}'  
 WARN:  '', 'None', 'null' (the whole value)                              SD617 (starts without speculation)
 INFO:  '{"method":"deepseek_mtp","num_speculative_tokens":1}'      SD615 (write "mtp")
 """
-from __future__ import annotations
 
 import functools
 import json

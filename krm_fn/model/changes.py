@@ -6,7 +6,6 @@ stages build on (how KAITO's controllers rewrite an item, the decisions). Nothin
 needs to know of earlier stages' effects it asks the plan (`data_of`, `workload`). The writer gets only
 `Changes` (ops, added, removed).
 """
-from __future__ import annotations
 
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
@@ -40,16 +39,16 @@ class Step(NamedTuple):
     rewrites: Mapping[int, Rewrite] = _NONE
     decisions: tuple[Any, ...] = ()  # decide.Decision values (this module sits below decide)
 
-    def then(self, later: Step) -> Step:
+    def then(self, later: "Step") -> "Step":
         """This step followed by `later`, as one step."""
         return Step(**_folded(self, later))
 
 
-def _value(plan: Plan) -> tuple:
+def _value(plan: "Plan") -> tuple:
     return plan.ops, plan.added, plan.removed, plan.results, plan.rewrites, plan.decisions
 
 
-def _folded(first: Step | Plan, later: Step) -> dict[str, Any]:
+def _folded(first: "Step | Plan", later: Step) -> dict[str, Any]:
     removed = first.removed | later.removed
     ops = dict(first.ops)
     for index, more in later.ops.items():
@@ -99,7 +98,7 @@ class Plan:
             return NotImplemented
         return _value(self) == _value(other)
 
-    def then(self, later: Step) -> Plan:
+    def then(self, later: Step) -> "Plan":
         memo = {i: d for i, d in self._data.items() if i not in later.ops and i not in later.removed}
         return Plan(**_folded(self, later), _data=memo)
 

@@ -2,7 +2,6 @@
 
 Errors name the setting, say what arrived and what was expected. No other stage reads raw config.
 """
-from __future__ import annotations
 
 import re
 import json
@@ -75,18 +74,18 @@ class ConfigError(Exception):
     `id` which finding it is. `more`: the other errors of the same source, each said on its own."""
 
     def __init__(self, message: str, setting: str = "", field: str = "", id: str = "",
-                 more: tuple[ConfigError, ...] = ()) -> None:
+                 more: "tuple[ConfigError, ...]" = ()) -> None:
         super().__init__(message)
         self.setting = setting
         self.field = field
         self.id = id
         self.more = more
 
-    def each(self) -> list[ConfigError]:
+    def each(self) -> "list[ConfigError]":
         """This error and the others found with it, in order."""
         return [self, *self.more]
 
-    def mapped(self, fn: Callable[[ConfigError], ConfigError]) -> ConfigError:
+    def mapped(self, fn: "Callable[[ConfigError], ConfigError]") -> "ConfigError":
         """Every error of it rewritten by `fn` (where the source was: the environment, the functionConfig)."""
         first, *rest = [fn(e) for e in self.each()]
         first.more = tuple(rest)

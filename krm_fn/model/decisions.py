@@ -7,7 +7,6 @@ ConfigMap). The `decide` stage makes them and says each in a result; materialize
 PrometheusRule stage read them from the plan; `Speculates`, which the plain_vllm stage adds, only the last. Here too: how a reference leads back to the user's ConfigMap
 through the function's own derived ones (`source_of`), which every stage that re-points a reference asks.
 """
-from __future__ import annotations
 
 from typing import Any, NamedTuple
 

@@ -1,6 +1,5 @@
 """Read-only lookups over the items: KAITO workloads, plain vLLM workloads, ConfigMaps by namespace/name,
 parents -> children."""
-from __future__ import annotations
 
 import re
 from typing import Any
@@ -152,7 +151,7 @@ class Index:
         self._derived_any = None
         self._paths = None
 
-    def without(self, left_out: Collection[int]) -> Index:
+    def without(self, left_out: Collection[int]) -> "Index":
         """The same index without the workloads at the item indexes `left_out` (KAITO and plain ones)."""
         out = Index(self.items, self.config)
         out.workloads = [w for w in self.workloads if w.item.index not in left_out]

@@ -20,7 +20,6 @@ with that count (SD413). A GPU partition (MIG, accelerator count) is left alone:
 Said once per workload and instance-type field: on the InferenceSet, not on the Workspaces it creates; on
 the MultiRoleInference's role, not on its InferenceSets.
 """
-from __future__ import annotations
 
 from typing import Any
 

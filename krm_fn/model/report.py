@@ -1,5 +1,4 @@
 """What every result needs: a value quoted as KAITO quotes it, and the item a result is about."""
-from __future__ import annotations
 
 import re
 import json

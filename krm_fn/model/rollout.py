@@ -23,7 +23,6 @@ ConfigMap without `speculative-config`, SD421); derived ConfigMaps an InferenceS
 existing Workspaces mount are kept (SD422); and warnings say what only recreating achieves (SD420, SD424)
 or what KAITO leaves as it was (SD423); those notes are the stage in rollout_notes.py.
 """
-from __future__ import annotations
 
 from typing import Any
 

@@ -1,6 +1,5 @@
 """Findings about decisions that change nothing: user overrides vLLM or KAITO would refuse, roles that
 disagree, spellings KAITO does not see, what an older KAITO does with the output."""
-from __future__ import annotations
 
 import json
 from typing import Any

@@ -16,7 +16,6 @@ So the child is checked and decided as KAITO will have rewritten it (a `Rewrite`
 is written to it as above, and where the child in the list says otherwise a warning says so. With KAITO's
 `enableMultiRoleInferenceController` gate off nothing is created from a MultiRoleInference: no cascade.
 """
-from __future__ import annotations
 
 import copy
 from typing import Any

@@ -9,7 +9,6 @@ A MultiRoleInference's child InferenceSet is decided as KAITO's controller will 
 
 A decision is one of the outcomes in decisions.py; `said` tells each in its own message.
 """
-from __future__ import annotations
 
 from ..checks import inference_configmap
 from ..domain import kinds

@@ -4,7 +4,6 @@ Three stages, each (index, settings, plan so far) -> Step: `materialize` places 
 the decisions name and points the references at them, `revert` points disabled workloads back at their
 sources, `retire` drops derived ConfigMaps that nothing references any more.
 """
-from __future__ import annotations
 
 from typing import Any
 

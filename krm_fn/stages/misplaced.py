@@ -8,7 +8,6 @@ The same for the other ways an opt-in silently does nothing: the key under `labe
 place in the object (SD415), or a key that is almost the opt-in's, in a different case or misspelled
 (SD416): KAITO compares keys exactly. Each names the key or the place that works.
 """
-from __future__ import annotations
 
 from collections.abc import Iterator
 

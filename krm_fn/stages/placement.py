@@ -6,7 +6,6 @@ ones (SD050, SD051; the derived PrometheusRule's, SD808, SD809). `render` writes
 kustomize's configuration out, so a kustomization in its input is rendered as it is, not built (SD501).
 Both look at what is written, so they run on the final changes, which are none when errors stop the plan.
 """
-from __future__ import annotations
 
 from collections.abc import Callable
 

@@ -14,7 +14,6 @@ this module only places them on their items. `mode: validate` keeps the findings
 plain_workloads (with the vLLM command parser it uses) is loaded only when the index holds a plain workload
 that could carry the opt-in: most runs have none.
 """
-from __future__ import annotations
 
 from typing import Any
 

@@ -19,9 +19,8 @@ as for derived ConfigMaps).
 One stage, (index, settings, plan so far) -> Step, after the decisions and the derived ConfigMaps. monitoring.py
 is loaded only when a rule is wanted or one is in the input: most runs have neither.
 """
-from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 import jsonpatch
 
 from ..domain import constants as C
@@ -74,7 +73,7 @@ def _top(w: Workload, parents: dict[int, Workload]) -> Workload:
     return w
 
 
-def _monitored(w: Workload, settings: Settings) -> monitoring.Monitored:
+def _monitored(w: Workload, settings: Settings) -> "monitoring.Monitored":
     from ..domain import monitoring
     # KAITO before v0.8.0 ran a single-node Workspace as a Deployment; from v0.8.0 on it makes none.
     old = w.spec.kind == "Workspace" and version_tuple(settings.kaito_version) < (0, 8, 0)
@@ -91,7 +90,7 @@ def _kserve_mode(item: Item) -> str:
     return ""   # the cluster's default (inferenceservice-config): either
 
 
-def _plain(item: Item, data: Any = None) -> monitoring.Monitored:
+def _plain(item: Item, data: Any = None) -> "monitoring.Monitored":
     from ..domain import monitoring
     if item.kind == "LLMInferenceService":
         return monitoring.Monitored(item.kind, item.name, "", parts=_llm_isvc_parts(data))
@@ -149,11 +148,9 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     return (name if isinstance(name, str) else ""), tuple(dict.fromkeys(canaries))
 
 
-class Watched(NamedTuple):
-    """A workload a rule watches: its item (where the rule is written, what results name) and its pods."""
-
-    item: Item
-    monitored: monitoring.Monitored
+# A workload a rule watches: its item (where the rule is written, what results name) and its pods. A pair,
+# not a NamedTuple: its second type lives in monitoring.py, which loads only when a rule is wanted.
+Watched = tuple[Item, "monitoring.Monitored"]
 
 
 def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:
@@ -169,7 +166,7 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
     for d in plan.decisions:
         if isinstance(d, running):
             top = _top(d.workload, parents)
-            watched.setdefault(top.namespace, {})[top.item.index] = Watched(top.item, _monitored(top, settings))
+            watched.setdefault(top.namespace, {})[top.item.index] = (top.item, _monitored(top, settings))
         elif isinstance(d, Speculates):
             item = d.workload.item
             found = _plain(item, d.workload.data)
@@ -187,7 +184,7 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
                 made = ", ".join(monitoring.child_name(found.name, part) for part in found.parts)
                 out.append(about(Severity.INFO, f"LLMInferenceService {q(found.name)}: the PrometheusRule counts only {made}; a worker or prefill set in spec.baseRefs makes other pods: write spec.worker and spec.prefill here",
                                  item, "spec.baseRefs", id="SD811"))
-            watched.setdefault(item.namespace, {})[item.index] = Watched(item, found)
+            watched.setdefault(item.namespace, {})[item.index] = (item, found)
     # Every top-level workload of each namespace (KAITO's and the plain kinds', watched or not), so that
     # one whose pods another's pattern would match is left out of it (monitoring.swallowed).
     neighbours: dict[str, list[monitoring.Monitored]] = {}
@@ -201,18 +198,18 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
     rules = {}
     for namespace, by_index in watched.items():
         ws = [by_index[i] for i in sorted(by_index)]
-        rule = monitoring.prometheus_rule(namespace, [w.monitored for w in ws], settings.min_acceptance_rate,
+        rule = monitoring.prometheus_rule(namespace, [m for _, m in ws], settings.min_acceptance_rate,
                                           neighbours=neighbours.get(namespace, ()))
-        rules[namespace] = (rule, ws[0].item, ws)
+        rules[namespace] = (rule, ws[0][0], ws)
         if not namespace:
             out.append(about(Severity.WARNING, f"{_listed(ws)}: no metadata.namespace, so PrometheusRule {q(rule['metadata']['name'])} matches pods of these names in every namespace; set metadata.namespace, or run kaito-specdec after it is set",
-                             ws[0].item, id="SD810"))
+                             ws[0][0], id="SD810"))
     return rules, out
 
 
 def _listed(ws: list[Watched]) -> str:
     """The workloads a rule watches, in a few words: the first two by kind and name, then how many more."""
-    named = ", ".join(f"{w.monitored.kind} {q(w.monitored.name)}" for w in ws[:2])
+    named = ", ".join(f"{m.kind} {q(m.name)}" for _, m in ws[:2])
     return named if len(ws) <= 2 else f"{named} and {len(ws) - 2} more"
 
 

@@ -1,6 +1,5 @@
 """The rollout notes, a stage: what only recreating a workload achieves on the configured KAITO release, and
 what KAITO leaves as it was (the facts in rollout.py)."""
-from __future__ import annotations
 
 from ..domain import constants as C
 from ..domain import kinds

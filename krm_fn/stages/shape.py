@@ -1,5 +1,4 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
-from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping

@@ -1,6 +1,5 @@
 """What the writer applies, as a value: JSON Patch ops per item, new items after the item they serve, items
 retired. The plan (krm_fn/model/changes.py) ends in one of these; the writer needs nothing else of it."""
-from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
@@ -36,7 +35,7 @@ class Changes(NamedTuple):
     def empty(self) -> bool:
         return not (self.patches or self.added or self.removed)
 
-    def removing(self, indexes: Iterable[int]) -> Changes:
+    def removing(self, indexes: Iterable[int]) -> "Changes":
         """The same changes with these items left out of the output too."""
         gone = self.removed | frozenset(indexes)
         return Changes(MappingProxyType({i: ops for i, ops in self.patches.items() if i not in gone}),

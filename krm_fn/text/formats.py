@@ -4,7 +4,6 @@ one JSON document, for CI systems that read findings as file:line annotations.
 Only `render` takes it: in KRM function mode the results are already machine-readable (the ResourceList's
 `results:`, which `kpt fn render --results-dir DIR` writes to a file).
 """
-from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping

@@ -3,7 +3,6 @@ ResourceList and the stream around them. The reader (krm_fn/text/reader.py) read
 annotations from libyaml's events; its node is composed from its own lines on first use, and its Python data
 only when a stage asks (`Item.data`), so an item no stage looks into is never composed.
 """
-from __future__ import annotations
 
 import codecs
 import re

@@ -1,6 +1,5 @@
 """The KRM function protocol's names: the ResourceList and List envelopes, the annotations kpt and
 kustomize keep on items (never changed or dropped), the kinds every orchestrator shares."""
-from __future__ import annotations
 
 # Orchestrator annotations: never changed or dropped.
 INTERNAL_PREFIX = "internal.config.kubernetes.io/"

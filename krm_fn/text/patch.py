@@ -6,7 +6,6 @@ into the document, so a later op that edits inside that value edits the op too (
 it). Here each value is copied in, and only the collections on each op's path are copied, so `data` and
 whatever it shares (aliases, an item's data as read) are never changed.
 """
-from __future__ import annotations
 
 import copy
 from collections.abc import Iterable

@@ -1,5 +1,4 @@
 """JSON Pointers (RFC 6901), built from path parts and parsed back, in one place."""
-from __future__ import annotations
 
 from collections.abc import Iterable
 

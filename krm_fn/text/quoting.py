@@ -1,5 +1,4 @@
 """Go's `%q`, the way KAITO's messages quote values; no imports from the package (anything may use it)."""
-from __future__ import annotations
 
 _GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
                '"': '\\"', "\\": "\\\\"}

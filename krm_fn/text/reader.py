@@ -8,7 +8,6 @@ envelope around the items (a ResourceList's functionConfig and old results) is c
 Nodes are read as go-yaml reads them (krm_fn/text/yamlio.py `compose_node`); a document with a directive,
 or nesting past yamlio.MAX_DEPTH, is refused as kubectl, kustomize and kpt refuse it.
 """
-from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any

@@ -1,5 +1,4 @@
 """One Result type, rendered three ways: a KRM `results:` entry, a stderr line, an exit status."""
-from __future__ import annotations
 
 from enum import Enum
 from typing import Any, NamedTuple
@@ -50,7 +49,7 @@ class Finding(NamedTuple):
     proposed: str | None = None
     at: str = ""  # the field whose line locates it, when `field` is KAITO's name for no real field
 
-    def under(self, prefix: str) -> Finding:
+    def under(self, prefix: str) -> "Finding":
         """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`
         becomes `….containers[0].args`, `[2]` becomes `…[2]`."""
         if not prefix:

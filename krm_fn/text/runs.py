@@ -1,6 +1,5 @@
 """Where two sequences (strings or lists) differ: the editor and the plain-workload planner both change one
 run of a value and keep the rest, so both find that run the same way."""
-from __future__ import annotations
 
 from collections.abc import Sequence
 

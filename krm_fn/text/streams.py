@@ -4,7 +4,6 @@ and writing, raise or report them (this module does no I/O).
 
 None of these can be turned off (findings.ALWAYS_ON): each one means there is no output to trust.
 """
-from __future__ import annotations
 
 from typing import Any
 

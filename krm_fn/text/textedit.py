@@ -10,7 +10,6 @@ edits try to produce it while leaving every other byte alone, and one verifier (
 re-parse) checks that they did. Where an edit cannot be made safely (odd layouts, aliases), the item
 or document is emitted whole instead: comments go, meaning stays.
 """
-from __future__ import annotations
 
 import math
 from collections.abc import Sequence

@@ -3,7 +3,6 @@
 Untouched items are never re-serialised: the output is the input text with splices, so every byte the
 function has no reason to change comes out as it came in.
 """
-from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any

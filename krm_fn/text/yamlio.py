@@ -7,7 +7,6 @@ scalar tagged `!` is a string, a tag on a mapping or a sequence is no reason to 
 and no document has a directive. Emitting is block style, without anchors, with strings quoted wherever
 go-yaml v2 or v3, YAML 1.1 or YAML 1.2 would read them as something else (`ambiguous`).
 """
-from __future__ import annotations
 
 import re
 from collections.abc import Iterator
