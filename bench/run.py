@@ -140,6 +140,20 @@ def function_argv(override: str | None) -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "krm_fn"]
 
 
+def interpreter(fn: list[str]) -> str:
+    """The Python the function runs on: its script's `#!` line, or the `python -m krm_fn` it is given. The
+    start-up figures compare `import yaml, jsonpatch` on that same interpreter: another one (this bench's,
+    say, with an editable install's import hook in its site-packages) starts at another speed."""
+    first = Path(fn[0])
+    try:
+        line = first.read_bytes().split(b"\n", 1)[0]
+    except OSError:
+        return sys.executable
+    if line.startswith(b"#!") and b"python" in line:
+        return line[2:].decode().strip().split()[0]
+    return fn[0] if "python" in first.name else sys.executable
+
+
 def compile_package() -> str:
     """Compile the function's package ahead, as a wheel install does (an editable install under
     PYTHONDONTWRITEBYTECODE=1 would otherwise compile every module from source on every start and time
@@ -210,8 +224,8 @@ def baseline_row(label: str, t: dict[str, Timing]) -> str:
 
 def startup_commands(w: Workload, fn: list[str], baseline: list[str] | None = None) -> list[Command]:
     return [
-        Command("python3 -c pass", [sys.executable, "-c", "pass"]),
-        Command("python3 -c 'import yaml, jsonpatch'", [sys.executable, "-c", "import yaml, jsonpatch"]),
+        Command("python3 -c pass", [interpreter(fn), "-c", "pass"]),
+        Command("python3 -c 'import yaml, jsonpatch'", [interpreter(fn), "-c", "import yaml, jsonpatch"]),
         Command("function, one Workspace", fn, stdin=w.rl),
         Command("render -, one Workspace", fn + ["render", "-"], stdin=w.stream),
         *([Command("baseline, one Workspace", baseline, stdin=w.rl)] if baseline else []),
