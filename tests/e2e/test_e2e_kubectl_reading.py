@@ -27,13 +27,19 @@ spec:
     spec:
       containers: [{name: c, image: nginx}]
 """
-MERGE_AFTER = """apiVersion: v1
-kind: ConfigMap
+MERGE_AFTER = """apiVersion: apps/v1
+kind: Deployment
 metadata:
-  name: a
+  name: web
   annotations:
     kaito.sh/enable-speculative-decoding: "false"
     <<: {kaito.sh/enable-speculative-decoding: "true"}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx}]
 """
 LATER_BOM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n\ufeffapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
 DIRECTIVE = "%YAML 1.1\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
@@ -56,6 +62,9 @@ def test_a_set_tag_on_a_mapping_is_read_as_kubectl_reads_it(kubectl: str, tmp_pa
     (item,) = reader.read_stream([("m.yaml", SET_TAGGED.encode())]).items
     assert item.annotation(OPT_IN) == "true"
     assert item.data()["metadata"]["annotations"] == seen["metadata"]["annotations"]
+    # The command reads the opt-in too: no container runs vLLM, which it says of an opted-in workload only.
+    r = run_function(["render", "-"], SET_TAGGED)
+    assert r.code == 0 and "opted in, but no container of this Deployment runs vLLM" in r.err, r.err
 
 
 def test_a_merge_kubectl_and_kustomize_read_apart_is_refused(kubectl: str, tmp_path: Path) -> None:
@@ -64,6 +73,9 @@ def test_a_merge_kubectl_and_kustomize_read_apart_is_refused(kubectl: str, tmp_p
     (item,) = reader.read_stream([("m.yaml", MERGE_AFTER.encode())]).items
     with pytest.raises(Exception, match="set again by the merge key"):
         item.data()  # go-yaml v3 (kustomize, kpt) keeps "false": no reading is chosen silently
+    r = run_function(["render", "-"], MERGE_AFTER)
+    assert r.code == 1 and r.out == "" and "[SD009]" in r.err, r.err
+    assert "is set again by the merge key `<<` after it (line 7)" in r.err
 
 
 def test_a_byte_order_mark_before_a_later_document_is_read_on(kubectl: str, tmp_path: Path) -> None:

@@ -94,6 +94,39 @@ def test_5_an_escaped_lone_surrogate_is_refused_as_libyaml_and_go_yaml_refuse_it
         assert "invalid Unicode character escape code" in r.err
 
 
+def test_5_without_libyaml_a_lone_surrogate_is_not_passed() -> None:
+    # 231658e read with pure-Python PyYAML wherever PyYAML had no libyaml, and that reader took "\ud800":
+    # `render` wrote it back out and exited 0. Without libyaml nothing may be read (the one reader, or none).
+    import subprocess
+    import sys
+    text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: "\\ud800"\n'
+    for argv, stdin in ((["render", "-"], text), ([], RL + "".join("  " + ln if n else "- " + ln
+                                                                   for n, ln in enumerate(text.splitlines(True))))):
+        code = (f"import sys; sys.argv[1:] = {argv!r}; import yaml; del yaml.CSafeLoader, yaml.CSafeDumper; "
+                "from krm_fn.cli import run; run()")
+        proc = subprocess.run([sys.executable, "-c", code], input=stdin.encode(), capture_output=True)
+        err = proc.stderr.decode()
+        assert (proc.returncode, proc.stdout) == (1, b""), (argv, proc.returncode, proc.stdout, err)
+        assert "internal error" not in err and "Traceback" not in err, err
+        assert "without libyaml" in err or "invalid Unicode character escape code" in err, err
+
+
+def test_6_thousands_of_results_are_written_by_a_run() -> None:
+    # 4 500 enabled Workspaces, two findings each: 231658e's alias guard counted the 9 000 results' shared
+    # strings and ended in `internal error: ExpansionTooLarge [SD065]`.
+    n = 4500
+    text = RL + "".join(
+        f"- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    name: ws-{i}\n    annotations:\n"
+        f"      kaito.sh/enable-speculative-decoding: \"true\"\n  resource:\n    instanceType: Standard_NC24ads_A100_v4\n"
+        f"    labelSelector: {{matchLabels: {{app: ws-{i}}}}}\n  inference:\n    preset:\n      name: phi-4\n"
+        for i in range(n))
+    r = run([], text)
+    assert r.code == 0 and "internal error" not in r.err, r.err[-500:]
+    results = yaml.load(r.out, Loader=yaml.CSafeLoader)["results"]
+    assert len(results) >= 2 * n, len(results)
+    assert {x["resourceRef"]["name"] for x in results if x["tags"]["id"] == "SD301"} == {f"ws-{i}" for i in range(n)}
+
+
 def test_6_thousands_of_results_are_written() -> None:
     # Results share their strings (a severity, an id): the alias guard is for input nodes, not our output.
     results = [{"message": "m", "severity": "info", "tags": {"id": "SD301"}} for _ in range(30_000)]
