@@ -119,3 +119,18 @@ def test_memory_bench_runs_every_style() -> None:
                                     "flow items ResourceList (KRM)", "one-line JSON List (render -)",
                                     "pretty JSON List (render -)"]
     assert all(r[-1] == "0" and re.fullmatch(r"\d+ MiB", r[2]) for r in rows), rows
+
+
+@pytest.mark.deep
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed (bench/startup.py counts with it)")
+def test_the_start_up_counts_have_their_rows() -> None:
+    """bench/startup.py: a row per step, the baseline at 1.00×, every count above the interpreter's alone and
+    the function's the largest (it does all the others' work and more)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "startup.py")], capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    rows = [_cells(ln) for ln in proc.stdout.splitlines() if ln.startswith("| ") and "M |" in ln]
+    assert len(rows) == 7, proc.stdout
+    counts = [float(r[1].removesuffix(" M")) for r in rows]
+    assert rows[1][2] == "1.00×" and counts[0] < min(counts[1:]) and counts[-1] == max(counts), proc.stdout
+    assert re.search(r"; [1-9]\d* NamedTuple classes defined by a run", proc.stdout), proc.stdout
