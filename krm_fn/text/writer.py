@@ -49,7 +49,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
     kept = len(rl.items) - len(changes.removed) + len(changes.added)
     touched = set(changes.patches) | changes.removed
     tied, all_tied = _tied(rl)
-    if not rl.splicable or (kept == 0 and rl.items) or (touched & _shared(rl)) or all_tied:
+    if not rl.splicable or (kept == 0 and rl.items) or (touched & rl.shared) or all_tied:
         # Cutting or re-emitting an item that shares anchors with others would leave a dangling alias.
         return _reemit(rl, changes, results)
     text = rl.text
@@ -105,7 +105,7 @@ def _tied(rl: ResourceList) -> tuple[list[tuple[yaml.Node, yaml.Node]], bool]:
         name = key.value if isinstance(key, yaml.ScalarNode) else None
         if name == "items" and value is items:
             continue
-        reached = {**_reached(key, items), **_reached(value, items)}
+        reached = {id(n): n for part in (key, value) for n in yamlio.nodes(part, items)}
         span = _entry_span(text, key, value)
         if name == "results":
             gone |= defined(reached, span)
@@ -122,27 +122,9 @@ def _tied(rl: ResourceList) -> tuple[list[tuple[yaml.Node, yaml.Node]], bool]:
                 tied.append((key, value))
                 gone |= defined(reached, span)
                 more = True
-    if gone and any(not gone.isdisjoint(_reached(item.node, None)) for item in rl.items if item.index in _shared(rl)):
+    if gone and any(not gone.isdisjoint(map(id, yamlio.nodes(item.node))) for item in rl.items if item.index in rl.shared):
         return [], True
     return sorted(tied, key=lambda kv: kv[0].start_mark.index), False
-
-
-def _reached(node: yaml.Node, stop: yaml.Node | None) -> dict[int, yaml.Node]:
-    """Every distinct node under `node` by id (aliases lead to their anchor's node), not below `stop`."""
-    found: dict[int, yaml.Node] = {}
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if id(current) in found:
-            continue
-        found[id(current)] = current
-        if current is stop:
-            continue
-        if isinstance(current, yaml.MappingNode):
-            stack.extend(n for pair in current.value for n in pair)
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
-    return found
 
 
 def _entry_span(text: str, key: yaml.Node, value: yaml.Node) -> tuple[int, int]:
@@ -165,11 +147,6 @@ def _written_whole(rl: ResourceList, key: yaml.Node, value: yaml.Node) -> tuple[
     start, end = _entry_span(text, key, value)
     col = column_of(text, key.start_mark.index)
     return (start, end, "".join(" " * col + ln if ln.strip() else ln for ln in data.splitlines(True)))
-
-
-def _shared(rl: ResourceList) -> set[int]:
-    """Items tied to others by anchors (the reader knows them)."""
-    return rl.shared
 
 
 def _past_own_comments(text: str, pos: int, col: int) -> int:
@@ -239,7 +216,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
     integer, a complex key) keeps its own flow text instead of failing the run."""
     out: list[str] = []
     added_after = changes.added_after()
-    shared = _shared(rl)
+    shared = rl.shared
     for key, value in rl.root.value:
         name = key.value if isinstance(key, yaml.ScalarNode) else None
         if name == "results":
@@ -284,7 +261,7 @@ def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: A
     try:
         value = data()
     except (ItemError, yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        if any(not start <= n.start_mark.index <= end for n in _reached(node, None).values()):
+        if any(not start <= n.start_mark.index <= end for n in yamlio.nodes(node)):
             # Its text names an anchor elsewhere, which the output (written out whole) no longer has.
             raise InputError(f"the value on line {node.start_mark.line + 1} cannot be read ({' '.join(str(exc).split())}) and has an alias of an anchor outside it, so it cannot be written out as it is") from None
         lines = text[start:end].splitlines(True)
@@ -316,7 +293,7 @@ def _moved(line: str, col: int) -> str:
 
 def strip_ops(item: Item, planned: Sequence[dict]) -> list[dict]:
     """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
-    # Every key, whatever its value: `Item.annotations()` skips values that are not scalars, and a
+    # Every key, whatever its value: `Item.ann` skips values that are not strings, and a
     # non-string orchestrator annotation must not survive either.
     ann = child(child(item.node, "metadata"), "annotations")
     if not isinstance(ann, yaml.MappingNode):
@@ -415,7 +392,7 @@ def _cut(item: Item, edits: list[tuple[int, int, str]]) -> str:
 def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
     """The whole lines to cut for removing orchestrator annotations, or None where cutting lines is
     not exact (flow style, keys sharing a line, aliases, anchors): then a verified edit does it."""
-    if not any(k.startswith(krm.RENDER_STRIPPED) for k in item.annotation_keys()):
+    if not any(k.startswith(krm.RENDER_STRIPPED) for k in item.ann_keys):
         return []  # (its keys need no node)
     meta = child(item.node, "metadata")
     ann = child(meta, "annotations")

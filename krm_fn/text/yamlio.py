@@ -9,7 +9,7 @@ go-yaml v2 or v3, YAML 1.1 or YAML 1.2 would read them as something else (`ambig
 """
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -227,13 +227,15 @@ def compose_first(text: str, loader: type | None = None) -> yaml.Node | None:
     return _first(compose_events(events(text)))
 
 
-def _first(documents: Iterator[Any]) -> Any:
+def _guarded(read: Callable[[], Any]) -> Any:
     try:
-        for document in documents:
-            return document
+        return read()
     except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
         raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
-    return None
+
+
+def _first(documents: Iterator[Any]) -> Any:
+    return _guarded(lambda: next(documents, None))
 
 
 def load_first(text: str, loader: type | None = None) -> Any:
@@ -249,20 +251,15 @@ def load(text: str) -> Any:
     result). Without a tag (no `!`) libyaml's own composer reads it as compose_events does, and faster."""
     if "!" not in text:
         try:
-            return yaml.load(text, Loader=_CLoader)
+            return _guarded(lambda: yaml.load(text, Loader=_CLoader))
         except NestingTooDeep:
             pass  # compose_events words it with the line
-        except (KeyError, AttributeError, IndexError) as exc:
-            raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
     node = compose(text)
     return None if node is None else _data(node)
 
 
 def _data(node: yaml.Node) -> Any:
-    try:
-        return _Constructor().construct_document(node)
-    except (KeyError, AttributeError, IndexError) as exc:  # `!!bool 6`: KeyError inside PyYAML, just bad YAML
-        raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
+    return _guarded(lambda: _Constructor().construct_document(node))
 
 
 def second_document(text: str, loader: type | None = None) -> int | None:
@@ -270,13 +267,13 @@ def second_document(text: str, loader: type | None = None) -> int | None:
     breaks off before a second one starts)."""
     starts = 0
     try:
-        for event in (yaml.parse(text, Loader=loader) if loader is not None else events(text)):
+        for event in yaml.parse(text, Loader=loader or CSafeLoader):
             if isinstance(event, yaml.DocumentStartEvent):
                 starts += 1
                 if starts == 2:
                     return int(event.start_mark.index) if event.start_mark is not None else None
     except yaml.YAMLError:
-        return None
+        pass
     return None
 
 
@@ -288,8 +285,9 @@ def _children(node: Any) -> list:
     return []
 
 
-def nodes(root: Any) -> Iterator[Any]:
-    """Every distinct node under `root` once, however often aliases repeat it (cycles included)."""
+def nodes(root: Any, stop: Any = None) -> Iterator[Any]:
+    """Every distinct node under `root` once, however often aliases repeat it (cycles included); none
+    below `stop`."""
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -298,7 +296,8 @@ def nodes(root: Any) -> Iterator[Any]:
             continue
         seen.add(id(node))
         yield node
-        stack.extend(_children(node))
+        if node is not stop:
+            stack.extend(_children(node))
 
 
 def expanded_size(root: yaml.Node) -> tuple[int, float]:
@@ -407,33 +406,36 @@ def construct(node: yaml.Node, may_merge: bool = True, may_alias: bool = True) -
         raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
 
-class _Dumper(CSafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-class _PureDumper(yaml.SafeDumper):
-    """libyaml's emitter escapes every character outside the BMP (emoji) and so turns a multi-line
-    string holding one into a double-quoted "\\U0001F680" line; PyYAML's own emitter writes them as is.
-
-    It also refuses a literal block for a string with trailing spaces or tabs on a line, which YAML
-    allows: here such strings stay literal blocks (a user's inference_config.yaml stays reviewable), and
-    `dump` checks by re-reading that the block means exactly the string, else emits the cautious way.
-    """
+class _NoAliases:
+    """Shared values written out in full: no `&id001`."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+
+class _Dumper(_NoAliases, CSafeDumper):
+    pass
+
+
+class _AliasDumper(CSafeDumper):
+    """Anchors and aliases kept: for data that refers to itself (dump_keeping_aliases)."""
+
+
+class _CautiousPureDumper(_NoAliases, yaml.SafeDumper):
+    """PyYAML's own emitter: libyaml's escapes every character outside the BMP (emoji) and so turns a
+    multi-line string holding one into a double-quoted "\\U0001F680" line; this one writes them as is."""
+
+
+class _PureDumper(_CautiousPureDumper):
+    """It also takes a literal block for a string with trailing spaces or tabs on a line, which YAML
+    allows and the emitter refuses (a user's inference_config.yaml stays reviewable); `dump` checks by
+    re-reading that the block means exactly the string, else emits with _CautiousPureDumper."""
 
     def analyze_scalar(self, scalar: str) -> Any:
         analysis = super().analyze_scalar(scalar)
         if "\n" in scalar and not analysis.allow_block and _block_representable(scalar):
             analysis.allow_block = True
         return analysis
-
-
-class _CautiousPureDumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
 
 
 def _block_representable(text: str) -> bool:
@@ -486,9 +488,6 @@ _GO_NUMBER = (
 _GO_TIMESTAMP = r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?"
 
 
-_RESOLVER = yaml.resolver.Resolver()
-
-
 def ambiguous(value: str) -> bool:
     """Would go-yaml v2 or v3, YAML 1.1 or YAML 1.2 read this plain scalar as anything but this string?"""
     if value in _WORDS:
@@ -496,7 +495,7 @@ def ambiguous(value: str) -> bool:
     if value[:1] in _NUMBER_START and (re.fullmatch(_GO_NUMBER, value.replace("_", "") if "_" in value else value)
                                        or re.fullmatch(_GO_TIMESTAMP, value)):
         return True
-    return _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) != STR_TAG
+    return _resolve(yaml.ScalarNode, value, (True, False)) != STR_TAG
 
 
 def _str_representer(dumper: Any, value: str) -> yaml.Node:
@@ -508,12 +507,8 @@ def _str_representer(dumper: Any, value: str) -> yaml.Node:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-class _AliasDumper(CSafeDumper):
-    pass
-
-
-for _dumper in (_Dumper, _PureDumper, _CautiousPureDumper, _AliasDumper):
-    _dumper.add_representer(str, _str_representer)
+for _dumper in (_Dumper, _AliasDumper, _CautiousPureDumper):
+    _dumper.add_representer(str, _str_representer)  # _PureDumper inherits _CautiousPureDumper's
 
 
 def dump(data: Any) -> str:
@@ -539,19 +534,12 @@ def dump_keeping_aliases(data: Any) -> str:
 
 def scalar_text(value: Any, style: str | None = None) -> str:
     """One scalar as YAML text; `style` ('"', "'" or None) keeps the quoting of the value it replaces."""
-    if isinstance(value, str) and style in ('"', "'") and "\n" not in value:
-        if style == "'":
-            return "'" + value.replace("'", "''") + "'"
-        return dump_inline(value, '"')
-    return dump_inline(value, None)
-
-
-def dump_inline(value: Any, style: str | None) -> str:
-    text = yaml.dump(value, Dumper=_dumper_for(value), default_style=style, width=1 << 16,
-                     allow_unicode=True, explicit_end=False)
-    if text.endswith("\n...\n"):
-        text = text[: -len("\n...\n")]
-    return text.rstrip("\n")
+    if style not in ('"', "'") or not isinstance(value, str) or "\n" in value:
+        style = None
+    if style == "'":
+        return "'" + value.replace("'", "''") + "'"
+    text = yaml.dump(value, Dumper=_dumper_for(value), default_style=style, width=1 << 16, allow_unicode=True)
+    return text.removesuffix("\n...\n").rstrip("\n")
 
 
 def position(mark: Any) -> str:
