@@ -129,7 +129,7 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
         if other is not None:
             return [about(Severity.ERROR, f"ConfigMap {q(name)} is in the input with apiVersion {q(other.api_version)}, not v1: a derived ConfigMap of that name would be the same object; set apiVersion v1, or delete it to regenerate it",
                           other, "apiVersion", id="SD312")]
-        placed.added.append(Added(w.item.index, with_location(cm, w.item.annotations(), placed.taken)))
+        placed.added.append(Added(w.item.index, with_location(cm, w.item.ann, placed.taken)))
         return []
     placed.reused.add(existing.index)
     if not is_derived(existing):

@@ -241,7 +241,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
         elif same:
             out += _keep(same[0], rule, ops)
         else:
-            added.append(Added(first.index, with_location(rule, first.annotations(), taken)))
+            added.append(Added(first.index, with_location(rule, first.ann, taken)))
             out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added for {_listed(ws)}: alerts on no drafts for {monitoring.NOT_DRAFTING_FOR} or acceptance below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
                              first, id="SD801", change=True))
         for item in mine:

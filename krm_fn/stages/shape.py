@@ -106,7 +106,7 @@ def disabled_per_object(items: Iterable[Item], known: Mapping[str, bool] | None
             continue
         value = item.annotation(C.DISABLE_ANNOTATION)
         if value is None:
-            if C.DISABLE_ANNOTATION in item.annotation_keys():
+            if C.DISABLE_ANNOTATION in item.ann_keys:
                 said.append(about(Severity.WARNING, f"{C.DISABLE_ANNOTATION} is not a string of ids such as \"SD412,SD420\"; it is ignored",
                                   item, f"metadata.annotations[{C.DISABLE_ANNOTATION}]", id="SD011"))
             continue
@@ -158,7 +158,7 @@ def _needs_name(item: Item) -> bool:
     if item.api_version.startswith(krm.KUSTOMIZE_GROUP + "/") or \
             item.annotation(krm.LOCAL_CONFIG_ANNOTATION) == "true":
         return False
-    return not item.has_generate_name()
+    return not item.generate_name
 
 
 def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:

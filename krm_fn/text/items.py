@@ -6,8 +6,7 @@ only when a stage asks (`Item.data`), so an item no stage looks into is never co
 
 import codecs
 import re
-from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -70,20 +69,16 @@ class Item:
     thousands of items."""
 
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
-                 "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column_", "is_mapping",
+                 "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
                  "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base")
 
-    def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int,
-                 api_version: str = "", kind: str = "", name: str = "", namespace: str = "") -> None:
+    def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
         self._node = node
         self.source = source
         self.start = start
         self.end = end
-        self.api_version = api_version
-        self.kind = kind
-        self.name = name
-        self.namespace = namespace
+        self.api_version = self.kind = self.name = self.namespace = ""
         self.origin = ""                      # render: the file it came from, and its document number there
         self.origin_index: int | None = None
         # render, a document of its own: where the comments before its first key begin and those after its
@@ -92,11 +87,11 @@ class Item:
         self.tail: int | None = None
         self._data: Any = None
         self._built = False
-        self.line = self.column_ = 0          # of its first character (0-based), as the events give them
+        self.line = self.column = 0           # of its first character (0-based), as the events give them
         self.is_mapping = isinstance(node, yaml.MappingNode)
         self.ann: dict[str, str] = {}         # metadata.annotations whose values are strings
         self.ann_keys: list[str] = []         # every key of metadata.annotations, whatever its value
-        self.generate_name = False            # metadata.generateName is a string
+        self.generate_name = False            # metadata.generateName is a string: the cluster names it
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -109,7 +104,7 @@ class Item:
             self._facts_from_node(node)
 
     def _facts_from_node(self, node: yaml.Node) -> None:
-        self.line, self.column_ = node.start_mark.line, node.start_mark.column
+        self.line, self.column = node.start_mark.line, node.start_mark.column
         self.is_mapping = isinstance(node, yaml.MappingNode)
         if not self.is_mapping:
             return
@@ -132,10 +127,6 @@ class Item:
             node = self._node = self._compose()
         return node
 
-    @node.setter
-    def node(self, value: yaml.Node) -> None:
-        self._node = value
-
     def _compose(self) -> yaml.Node:
         """The item's node from its own lines: its region, moved to its column by spaces, composed with
         its marks moved back to where the region is in the source. An item tied to others by anchors is
@@ -143,10 +134,10 @@ class Item:
         if self.shared and self.src is not None:
             return self.src.node_at(self.start, self.base)
         start = self.start
-        piece = " " * self.column_ + self.source[start:self.end]
-        roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column_, self.line))
+        piece = " " * self.column + self.source[start:self.end]
+        roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column, self.line))
         if not roots:  # an entry that is nothing (`- ` and a comment): null, as the composer reads it
-            at: Any = yamlio.Mark(start, self.line, self.column_)
+            at: Any = yamlio.Mark(start, self.line, self.column)
             return yaml.ScalarNode(yamlio.NULL_TAG, "", at, at)
         return roots[0]
 
@@ -174,10 +165,6 @@ class Item:
         return f"Item({self.index}, {self.kind}/{self.name}, {self.start}:{self.end})"
 
     @property
-    def column(self) -> int:
-        return self.column_
-
-    @property
     def region(self) -> str:
         return self.source[self.start:self.end]
 
@@ -197,17 +184,6 @@ class Item:
 
     def annotation(self, key: str) -> str | None:
         return self.ann.get(key)
-
-    def annotations(self) -> dict[str, str]:
-        return self.ann
-
-    def annotation_keys(self) -> Iterable[str]:
-        """Every annotation's key, whatever its value."""
-        return self.ann_keys
-
-    def has_generate_name(self) -> bool:
-        """`metadata.generateName` is a string: the object is named by the cluster."""
-        return self.generate_name
 
     def file(self) -> tuple[str, int | None]:
         """The file path and index kpt recorded for the item (empty without an orchestrator)."""
@@ -267,19 +243,15 @@ def make_item(index: int, node: yaml.Node, source: str, in_flow: bool = False) -
 
 # --- documents ----------------------------------------------------------------------------------
 
-class ResourceList:
+class ResourceList(NamedTuple):
     """The envelope as a value: its text, root node, items and functionConfig."""
 
-    __slots__ = ("text", "root", "items_node", "items", "function_config", "shared")
-
-    def __init__(self, text: str, root: yaml.MappingNode, items_node: yaml.SequenceNode | None,
-                 items: list[Item], function_config: yaml.Node | None, shared: set[int] | None = None) -> None:
-        self.text = text
-        self.root = root
-        self.items_node = items_node
-        self.items = items
-        self.function_config = function_config
-        self.shared = set() if shared is None else shared  # items tied to others by anchors
+    text: str
+    root: yaml.MappingNode
+    items_node: yaml.SequenceNode | None
+    items: list[Item]
+    function_config: yaml.Node | None
+    shared: frozenset[int] = frozenset()  # items tied to others by anchors
 
     @property
     def splicable(self) -> bool:
@@ -349,22 +321,12 @@ def check_envelope(root: yaml.Node) -> str:
     return kind
 
 
-class Stream:
+class Stream(NamedTuple):
     """A plain multi-document stream (the `render` path): items from one or more sources."""
 
-    __slots__ = ("items", "shared", "function_config")
-
-    def __init__(self, items: list[Item], shared: set[int] | None = None,
-                 function_config: yaml.Node | None = None) -> None:
-        self.items = items
-        self.shared = set() if shared is None else shared  # items tied to others by anchors
-        self.function_config = function_config  # of the first ResourceList among the documents
-
-
-def _is_envelope(node: yaml.MappingNode) -> bool:
-    kind = scalar(child(node, "kind"))
-    return kind == krm.LIST_KIND or (kind == krm.RESOURCE_LIST_KIND and (scalar(child(node, "apiVersion")) or "")
-                                   .startswith(krm.RESOURCE_LIST_API_PREFIX))
+    items: list[Item]
+    shared: frozenset[int] = frozenset()  # items tied to others by anchors
+    function_config: yaml.Node | None = None  # of the first ResourceList among the documents
 
 
 def _is_marker(line: str) -> bool:

@@ -237,7 +237,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
     root.end = line_end(full, last_end)
     doc.item = root
     if envelope and root.is_mapping:
-        start: Any = yamlio.Mark(root.start, root.line, root.column_)
+        start: Any = yamlio.Mark(root.start, root.line, root.column)
         doc.root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
     for item in entries:
         item.shared = item.index in ties
@@ -253,7 +253,7 @@ def _define(owner: dict[str, int], name: str, here: int, at: Any) -> None:
 
 def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:
     item = Item(index=index, node=None, source=source.text, start=event.start_mark.index + base, end=0)
-    item.line, item.column_ = event.start_mark.line + line0, event.start_mark.column
+    item.line, item.column = event.start_mark.line + line0, event.start_mark.column
     item.src, item.base = source, base
     return item
 
@@ -325,7 +325,7 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
     for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
         item.duplicate, item.shared = seen.duplicate, seen.shared
     return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=_function_config(root),
-                        shared={item.index for item in items if item.shared})
+                        shared=frozenset(item.index for item in items if item.shared))
 
 
 def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
@@ -376,7 +376,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             number += 1
         _comments_around(text, documents)
     _derive(items)
-    return Stream(items=items, shared={item.index for item in items if item.shared}, function_config=function_config)
+    return Stream(items=items, shared=frozenset(item.index for item in items if item.shared), function_config=function_config)
 
 
 def _pieces(text: str) -> Iterator[tuple[int, int, str]]:
@@ -403,7 +403,7 @@ def _root_of(text: str, item: Item) -> MappingNode | None:
     """The composed root of the document an envelope item is (only to read its functionConfig or to word
     a key it has twice)."""
     node = Item(index=-1, node=None, source=text, start=item.start, end=item.end)
-    node.line, node.column_, node.src, node.base, node.shared = item.line, item.column_, item.src, item.base, True
+    node.line, node.column, node.src, node.base, node.shared = item.line, item.column, item.src, item.base, True
     try:
         root = node.node
     except yaml.YAMLError:
@@ -464,7 +464,7 @@ def _empty(node: yaml.Node | None) -> bool:
 def _start(item: Item | None) -> Any:
     if item is None:
         return None
-    return yamlio.Mark(item.start, item.line, item.column_)
+    return yamlio.Mark(item.start, item.line, item.column)
 
 
 def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
