@@ -49,10 +49,8 @@ def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] 
             for k, v in cur.value:
                 if isinstance(k, yaml.ScalarNode) and k.value == part:
                     key_node, nxt = k, v
-            if nxt is not None and key_node is not None and i < len(parts) - 1 \
-                    and nxt.start_mark.index < key_node.end_mark.index:
-                # `key: *name` is the anchored node itself, written earlier and shared: never edit it there.
-                raise Unsupported("the path goes through an alias")
+            if nxt is not None and key_node is not None and i < len(parts) - 1 and _is_alias(key_node, nxt):
+                raise Unsupported("the path goes through an alias")  # never edit the anchored node, shared
             cur = nxt
         elif isinstance(cur, yaml.SequenceNode) and part.isascii() and part.isdigit() and int(part) < len(cur.value):
             if i < len(parts) - 1 and not _in_order(cur):
@@ -69,6 +67,11 @@ def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] 
 
 def _is_block_scalar(node: yaml.Node) -> bool:
     return isinstance(node, yaml.ScalarNode) and node.style in ("|", ">")
+
+
+def _quote_of(node: yaml.Node) -> str | None:
+    """The quote a scalar is written in, or None."""
+    return node.style if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'") else None
 
 
 def _block(value: Any, indent: int) -> str:
@@ -106,7 +109,7 @@ def _value_text(value: Any, indent: int, style: str | None = None) -> str:
         if isinstance(value, list) and all(isinstance(v, str) and "\n" not in v for v in value):
             # A new `args`: its strings quoted as an element appended to an existing list would be.
             quoted = "".join("\n" + " " * indent + "- " + (yamlio.scalar_text(v, style) if style else
-                                                           _element_text(v, [], flow=False)) for v in value)
+                                                           _element_text(v, [])) for v in value)
         return quoted if quoted is not None else _block(value, indent)
     if isinstance(value, str) and "\n" in value:
         raise Unsupported("multi-line string")
@@ -193,22 +196,18 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None
             filled = _fill(text, key_node, value_node, new, quote, seq)
             if filled is not None:
                 return filled
-        if isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node):
-            if isinstance(new, (dict, list)) and new:
-                start = _after_colon(text, key_node)
-                return [Edit(start, value_node.end_mark.index,
-                             _value_text(new, _key_column(text, parent) + 2, quote), seq)]
-            style = quote or (value_node.style if value_node.style in ('"', "'") else None)
+        flow_scalar = isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node)
+        empty_flow = isinstance(value_node, yaml.CollectionNode) and _empty_value(value_node)
+        if isinstance(new, (dict, list)) and ((flow_scalar and new) or empty_flow):
+            return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
+                         _value_text(new, _key_column(text, parent) + 2, quote), seq)]
+        if flow_scalar:
+            style = quote or _quote_of(value_node)
             if value_node.start_mark.index == value_node.end_mark.index:  # `key:` with nothing: a null
                 return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
                              _value_text(new, 0, style), seq)]
             return [Edit(value_node.start_mark.index, value_node.end_mark.index,
                          _value_text(new, 0, style).lstrip(" "), seq)]
-        if isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)) and value_node.flow_style \
-                and not value_node.value and isinstance(new, (dict, list)):
-            start = _after_colon(text, key_node)
-            return [Edit(start, value_node.end_mark.index,
-                         _value_text(new, _key_column(text, parent) + 2, quote), seq)]
         if not isinstance(new, (dict, list)):
             # A block scalar or a collection becomes a scalar: the whole value goes, the key stays.
             start, end = _after_colon(text, key_node), node_end(value_node, text)
@@ -268,11 +267,7 @@ def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None,
     if kind in ("add", "replace") and value_node is not None:
         if key_node is not None and _is_alias(key_node, value_node):
             raise Unsupported("replacing an alias")
-        if isinstance(value_node, yaml.ScalarNode) and not isinstance(value, (dict, list)):
-            style = quote or (value_node.style if value_node.style in ('"', "'") else None)
-            new = yamlio.scalar_text(value, style) if style else _flow_text(value, json_style)
-        else:
-            new = _flow_text(value, json_style, quote)
+        new = _flow_text(value, json_style, quote or (None if isinstance(value, (dict, list)) else _quote_of(value_node)))
         return [Edit(value_node.start_mark.index, node_end(value_node, text), new, seq)]
     if kind == "add":
         entry = f"{_flow_text(key, json_style)}: {_flow_text(value, json_style, quote)}"
@@ -317,9 +312,7 @@ def _scalar_at(text: str, node: yaml.Node) -> bool:
         return isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and (
             not node.flow_style or text[node.start_mark.index:node.start_mark.index + 1] in ("[", "{"))
     first = text[node.start_mark.index:node.start_mark.index + 1]
-    if node.style in ('"', "'"):
-        return first == node.style
-    if node.style in ("|", ">"):
+    if node.style in ('"', "'", "|", ">"):
         return first == node.style
     if node.start_mark.index == node.end_mark.index:
         return node.value == ""
@@ -329,7 +322,7 @@ def _scalar_at(text: str, node: yaml.Node) -> bool:
 _PLAIN_UNSAFE = set("{}[],\"'#&*!|>%@`")
 
 
-def _element_text(value: Any, siblings: list[yaml.Node], flow: bool, json_style: bool = False) -> str:
+def _element_text(value: Any, siblings: list[yaml.Node], json_style: bool = False) -> str:
     """A new list element as one line of YAML. Strings take the quoting their neighbours share when all
     of them are quoted alike (`["vllm", "serve"]`), else plain where plain is unremarkable, else single
     quotes (`'--speculative-config={"method":"mtp"}'`: flow indicators and quotes read best inside them)."""
@@ -453,8 +446,7 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
         if node.style in ('"', "'"):
             written = _quoted(new, node.style) if isinstance(new, str) else yamlio.scalar_text(new)
         elif isinstance(new, str) and "\n" not in new:
-            written = (_element_text(new, [], flow=True) if parent.flow_style
-                       else yamlio.scalar_text(new))
+            written = _element_text(new, []) if parent.flow_style else yamlio.scalar_text(new)
         else:
             written = _quoted(new, '"') if isinstance(new, str) else yamlio.scalar_text(new)
         return [Edit(node.start_mark.index, node.end_mark.index, written, seq)]
@@ -468,7 +460,7 @@ def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value:
     near = elements[index] if index < len(elements) else elements[-1]
     dash = _dash(text, near)
     entry = " " * column_of(text, dash) + "-" + text[dash + 1:near.start_mark.index] \
-        + _element_text(value, elements, flow=False) + "\n"
+        + _element_text(value, elements) + "\n"
     if index < len(elements):
         if not _starts_line(text, dash):
             raise Unsupported("a sequence element that does not start its line")
@@ -487,8 +479,7 @@ def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: 
     `json_key`: the list is empty and its key double-quoted (a JSON document)."""
     elements = parent.value
     strings = [e for e in elements if isinstance(e, yaml.ScalarNode) and e.tag == yamlio.STR_TAG]
-    entry = _element_text(value, elements, flow=True,
-                          json_style=json_key or (bool(strings) and all(e.style == '"' for e in strings)))
+    entry = _element_text(value, elements, json_key or (bool(strings) and all(e.style == '"' for e in strings)))
     if not elements:
         close = parent.end_mark.index - 1
         if text[close] != "]":
@@ -619,7 +610,7 @@ def _flow_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, flow: bool, s
     one stretch of one line, or the new text would need another style (the caller rewrites it whole)."""
     if not isinstance(new, str) or node.tag != yamlio.STR_TAG:
         raise Unsupported("not a string")
-    style = node.style if node.style in ('"', "'") else None
+    style = _quote_of(node)
     view = searchable(text)
     q = 1 if style else 0
     first, end = node.start_mark.index + q, node.end_mark.index - q
