@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
-                         ScalarEvent, SequenceStartEvent)
+                         ScalarEvent, SequenceEndEvent, SequenceStartEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import krm, yamlio
@@ -23,8 +23,8 @@ from .items import (InputError, Item, ResourceList, Source, Stream, _comments_ar
 
 # What a mapping being walked is to the item it belongs to.
 _OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4
-_IDENTITY = {"apiVersion": "api_version", "kind": "kind"}
-_META_IDENTITY = {"name": "name", "namespace": "namespace"}
+# The item's attribute a string value sets, by the role of its mapping and its key.
+_IDENTITY = {_ITEM: {"apiVersion": "api_version", "kind": "kind"}, _META: {"name": "name", "namespace": "namespace"}}
 
 
 class _Doc:
@@ -115,9 +115,9 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             top[2] = not top[2]
             event = next(stream)
             continue
+        if len(stack) >= yamlio.MAX_DEPTH and cls is not MappingEndEvent and cls is not SequenceEndEvent:
+            raise yamlio.too_deep(mark(event.start_mark))
         if cls is ScalarEvent or cls is AliasEvent:
-            if len(stack) >= yamlio.MAX_DEPTH:
-                raise yamlio.too_deep(mark(event.start_mark))
             last_end = event.end_mark.index + base
             if cls is AliasEvent:
                 here = entry.index if entry is not None else -1
@@ -166,15 +166,11 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                     pass
                 elif cls is AliasEvent:
                     rec.derive = True  # an alias in its identity: read it from its data
-                elif role == _ITEM:
-                    attr = _IDENTITY.get(key)
+                elif role in _IDENTITY:
+                    attr = _IDENTITY[role].get(key)
                     if attr is not None:
                         setattr(rec, attr, _string(event) or "")
-                elif role == _META:
-                    attr = _META_IDENTITY.get(key)
-                    if attr is not None:
-                        setattr(rec, attr, _string(event) or "")
-                    elif key == "generateName":
+                    elif role == _META and key == "generateName":
                         rec.generate_name = _string(event) is not None
                 elif role == _ANNS and key is not None:
                     rec.ann_keys.append(key)
@@ -184,8 +180,6 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             if top[0]:
                 top[2] = not top[2]
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            if len(stack) >= yamlio.MAX_DEPTH:
-                raise yamlio.too_deep(mark(event.start_mark))
             is_map = cls is MappingStartEvent
             role = _OTHER
             if top is None:
@@ -265,21 +259,21 @@ def read_resource_list(data: bytes) -> ResourceList:
     text = decode(data)
     if not text.strip():
         raise InputError("input is empty; expected a ResourceList on stdin")
-    source = Source(text)
     try:
-        docs = [d for d in _walk(text, source, 0, 0, envelope=True) if d.item is not None]
-        tangled = False
-    except _Tangled:
-        tangled = True
+        return _resource_list(text, Source(text))
     except yaml.YAMLError as exc:
         raise _input_error(exc, text) from None
-    if tangled or any(item.shared for d in docs for item in d.entries or ()):
+
+
+def _resource_list(text: str, source: Source) -> ResourceList:
+    try:
+        docs = [d for d in _walk(text, source, 0, 0, envelope=True) if d.item is not None]
+    except _Tangled:
+        return _tied_resource_list(text, source)
+    if any(item.shared for d in docs for item in d.entries or ()):
         # Anchors tie items to each other or to the envelope: the document composed whole, so that every
         # alias leads to the one node the writer sees (rare: kpt and kustomize send no anchors).
-        try:
-            return _tied_resource_list(text, source)
-        except yaml.YAMLError as exc:
-            raise _input_error(exc, text) from None
+        return _tied_resource_list(text, source)
     if not docs:
         raise InputError("input holds no YAML document; expected a ResourceList")
     if len(docs) > 1:
@@ -289,19 +283,12 @@ def read_resource_list(data: bytes) -> ResourceList:
         raise InputError("input is not a ResourceList: the document is not a mapping", _start(doc.item))
     kind = check_envelope(doc.root)
     _refuse_duplicates(doc.root_dup, doc.root, kind)
-    items_node = child(doc.root, "items")
+    items_node = _items_of(doc.root, kind)
     items: list[Item] = []
     if items_node is doc.items_node and doc.entries is not None:
         items = doc.entries
-    elif isinstance(items_node, SequenceNode):  # `items: *list`: the list is written elsewhere
-        try:
-            return _tied_resource_list(text, source)
-        except yaml.YAMLError as exc:
-            raise _input_error(exc, text) from None
-    elif items_node is not None:
-        if not (isinstance(items_node, ScalarNode) and items_node.tag == yamlio.NULL_TAG):
-            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
-        items_node = None
+    elif items_node is not None:  # `items: *list`: the list is written elsewhere
+        return _tied_resource_list(text, source)
     _derive(items)
     return ResourceList(text=text, root=doc.root, items_node=items_node, items=items,
                         function_config=_function_config(doc.root))
@@ -315,17 +302,23 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
     root = roots[0]
     kind = check_envelope(root)
     _refuse_duplicates(walked[0].root_dup, root, kind)
-    items_node = child(root, "items")
-    if items_node is not None and not isinstance(items_node, SequenceNode):
-        if not _empty(items_node):
-            raise InputError(f"{kind}.items is not a list", items_node.start_mark)
-        items_node = None
+    items_node = _items_of(root, kind)
     entries = items_node.value if items_node is not None else []
     items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
     for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
         item.duplicate, item.shared = seen.duplicate, seen.shared
     return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=_function_config(root),
                         shared=frozenset(item.index for item in items if item.shared))
+
+
+def _items_of(root: MappingNode, kind: str) -> SequenceNode | None:
+    """The envelope's `items` list; None for none or null."""
+    items = child(root, "items")
+    if items is None or isinstance(items, SequenceNode):
+        return items
+    if not yamlio.is_null(items):
+        raise InputError(f"{kind}.items is not a list", items.start_mark)
+    return None
 
 
 def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
@@ -352,7 +345,8 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             item = doc.item
             if item is None:
                 continue
-            if item.is_mapping and _is_envelope_item(item):
+            envelope = item.is_mapping and _is_envelope_item(item)
+            if envelope:
                 root = None
                 if doc.root_dup is not None or "functionConfig" in text[item.start:item.end]:
                     root = _root_of(text, item)
@@ -362,10 +356,10 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
                     error = InputError(f"document {number + 1}: {exc}")
                     error.source, error.line = name, exc.line
                     raise error from None
-                fc = child(root, "functionConfig") if root is not None else None
+                fc = child(root, "functionConfig")
                 if function_config is None and isinstance(fc, MappingNode) and doc.entries is not None:
                     function_config = fc
-            if doc.entries is not None and item.is_mapping and _is_envelope_item(item):
+            if envelope and doc.entries is not None:
                 members = doc.entries
             else:
                 members = [item]
@@ -413,7 +407,7 @@ def _root_of(text: str, item: Item) -> MappingNode | None:
 
 def _function_config(root: MappingNode) -> yaml.Node | None:
     fc = child(root, "functionConfig")
-    return None if isinstance(fc, ScalarNode) and fc.tag == yamlio.NULL_TAG else fc
+    return None if yamlio.is_null(fc) else fc
 
 
 def _refuse_duplicates(dup: tuple[str, int, int] | None, root: MappingNode | None, what: str) -> None:
@@ -458,7 +452,7 @@ def _derive(items: list[Item]) -> None:
 
 
 def _empty(node: yaml.Node | None) -> bool:
-    return node is None or (isinstance(node, ScalarNode) and node.tag == yamlio.NULL_TAG)
+    return node is None or yamlio.is_null(node)
 
 
 def _start(item: Item | None) -> Any:
