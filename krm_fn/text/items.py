@@ -273,9 +273,9 @@ def decode(data: bytes) -> str:
     return text.lstrip("\ufeff")
 
 
-def duplicate_key(node: yaml.Node | None, deep: bool) -> tuple[yaml.Node, yaml.Node] | None:
-    """(second, first) key node of a key a mapping has twice (PyYAML keeps the last silently; Kubernetes
-    and kpt refuse the document): in `node` itself, or anywhere below it when `deep`.
+def duplicate_key(node: yaml.Node | None) -> tuple[yaml.Node, yaml.Node] | None:
+    """(second, first) key node of a key a mapping in `node` has twice (PyYAML keeps the last silently;
+    Kubernetes and kpt refuse the document).
 
     Keys are compared by their text, not their tag, as go-yaml v3 does (decode.go `mapping`: `ni.Kind ==
     nj.Kind && ni.Value == nj.Value`): `1` and `'1'` are one key to kustomize ("mapping key "1" already
@@ -295,9 +295,8 @@ def duplicate_key(node: yaml.Node | None, deep: bool) -> tuple[yaml.Node, yaml.N
                     if first is not None:
                         return k, first
                     keys[k.value] = k
-                if deep:
-                    stack.append(v)
-        elif deep and isinstance(current, yaml.SequenceNode):
+                stack.append(v)
+        elif isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
     return None
 

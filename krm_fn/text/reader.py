@@ -349,7 +349,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             if envelope:
                 root = None
                 if doc.root_dup is not None or "functionConfig" in text[item.start:item.end]:
-                    root = _root_of(text, item)
+                    root = _root_of(item)
                 try:
                     _refuse_duplicates(doc.root_dup, root, item.kind or "List")
                 except InputError as exc:
@@ -393,13 +393,11 @@ def _is_envelope_item(item: Item) -> bool:
                                           item.api_version.startswith(krm.RESOURCE_LIST_API_PREFIX))
 
 
-def _root_of(text: str, item: Item) -> MappingNode | None:
+def _root_of(item: Item) -> MappingNode | None:
     """The composed root of the document an envelope item is (only to read its functionConfig or to word
     a key it has twice)."""
-    node = Item(index=-1, node=None, source=text, start=item.start, end=item.end)
-    node.line, node.column, node.src, node.base, node.shared = item.line, item.column, item.src, item.base, True
     try:
-        root = node.node
+        root = item.src.node_at(item.start, item.base) if item.src is not None else None
     except yaml.YAMLError:
         return None
     return root if isinstance(root, MappingNode) else None
@@ -412,9 +410,8 @@ def _function_config(root: MappingNode) -> yaml.Node | None:
 
 def _refuse_duplicates(dup: tuple[str, int, int] | None, root: MappingNode | None, what: str) -> None:
     where = f"the {what}"
-    if dup is None and root is not None:
-        fc = child(root, "functionConfig")
-        found = duplicate_key(fc, deep=True) if fc is not None else None
+    if dup is None:
+        found = duplicate_key(child(root, "functionConfig"))
         if found is not None:
             key, first = found
             dup, where = (key.value, first.start_mark.line + 1, key.start_mark.line + 1), f"the {what}'s functionConfig"
