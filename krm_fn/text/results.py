@@ -125,17 +125,10 @@ class Result(NamedTuple):
 
 
 def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:
-    """Deterministic: by resource in input order (config-level results first), then severity, then message.
-
-    A stable sort keeps the order in which one stage reported several findings on one resource.
-    """
+    """By resource in input order (config-level results first); a stable sort, so one resource's findings
+    stay in the order the stages reported them."""
     order = order or {}
-
-    def key(r: Result) -> tuple:
-        pos = -1 if r.resource is None else order.get(r.resource, len(order))
-        return (pos,)
-
-    return sorted(results, key=key)
+    return sorted(results, key=lambda r: -1 if r.resource is None else order.get(r.resource, len(order)))
 
 
 def exit_status(results: Iterable[Result], fail_on: Severity = Severity.ERROR) -> int:
