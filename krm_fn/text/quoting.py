@@ -4,28 +4,27 @@ _GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", 
                '"': '\\"', "\\": "\\\\"}
 
 
-def goquote(text: str) -> str:
-    """`text` as Go's `%q` (strconv.Quote) writes it, the way KAITO's messages quote values.
+def _escaped(ch: str) -> str:
+    """A character as Go's `%q` escapes it: C0 controls and DEL `\\xNN`, others `\\uNNNN` or `\\UNNNNNNNN`."""
+    code = ord(ch)
+    if ch in _GO_ESCAPES:
+        return _GO_ESCAPES[ch]
+    if code < 0x20 or code == 0x7F:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
-    Printable characters stay (Python's isprintable() is Go's unicode.IsPrint: letters, marks, numbers,
-    punctuation, symbols and the ASCII space); C0 controls and DEL are `\\xNN`, other non-printables
-    (U+00A0, U+200B, …) `\\uNNNN` or `\\UNNNNNNNN`.
-    """
+
+def goquote(text: str) -> str:
+    """`text` as Go's `%q` (strconv.Quote) writes it: printable characters stay (Python's isprintable() is
+    Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space)."""
     out = []
     for ch in text:
-        code = ord(ch)
-        if ch in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[ch])
-        elif ch.isprintable():
+        if ch.isprintable() and ch not in '"\\':
             out.append(ch)
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif 0xD800 <= code <= 0xDFFF:  # a lone surrogate is no rune: Go writes U+FFFD
+        elif 0xD800 <= ord(ch) <= 0xDFFF:  # a lone surrogate is no rune: Go writes U+FFFD
             out.append("\\ufffd")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
         else:
-            out.append(f"\\U{code:08x}")
+            out.append(_escaped(ch))
     return '"' + "".join(out) + '"'
 
 
@@ -38,17 +37,10 @@ def visible(text: str) -> str:
         return text
     out = []
     for ch in text:
-        code = ord(ch)
         if ch.isprintable():
             out.append(ch)
-        elif ch in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[ch])
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
         else:
-            out.append(f"\\U{code:08x}")
+            out.append(_escaped(ch))
     return "".join(out)
