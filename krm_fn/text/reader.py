@@ -10,7 +10,7 @@ or nesting past yamlio.MAX_DEPTH, is refused as kubectl, kustomize and kpt refus
 """
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
@@ -27,18 +27,15 @@ _OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4
 _IDENTITY = {_ITEM: {"apiVersion": "api_version", "kind": "kind"}, _META: {"name": "name", "namespace": "namespace"}}
 
 
-class _Doc:
+class _Doc(NamedTuple):
     """One document as walked: its root as an item, the entries of its root's `items` sequence, the
     envelope's composed root (KRM mode), and the first key its root mapping has twice."""
 
-    __slots__ = ("item", "entries", "items_node", "root", "root_dup")
-
-    def __init__(self) -> None:
-        self.item: Item | None = None
-        self.entries: list[Item] | None = None
-        self.items_node: SequenceNode | None = None
-        self.root: MappingNode | None = None
-        self.root_dup: tuple[str, int, int] | None = None
+    item: Item | None = None
+    entries: list[Item] | None = None
+    items_node: SequenceNode | None = None
+    root: MappingNode | None = None
+    root_dup: tuple[str, int, int] | None = None
 
 
 class _Tangled(Exception):
@@ -72,7 +69,8 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
               anchored: bool) -> _Doc:
     mark = yamlio.marker(base, line0)
     full = source.text
-    doc = _Doc()
+    items_node: SequenceNode | None = None  # the root's `items`, once it starts
+    root_dup: tuple[str, int, int] | None = None
     owner: dict[str, int] = {}  # anchor -> the entry that defines it (-1: outside every entry)
     anchor_nodes: dict[str, yaml.Node] = {}
     ties: set[int] = set()
@@ -110,8 +108,8 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                     line = node.start_mark.line
                     if first is None:
                         top[1][node.value] = line
-                    elif doc.root_dup is None:
-                        doc.root_dup = (node.value, first + 1, line + 1)
+                    elif root_dup is None:
+                        root_dup = (node.value, first + 1, line + 1)
             top[2] = not top[2]
             event = next(stream)
             continue
@@ -133,10 +131,9 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                 root.is_mapping = False
                 if cls is ScalarEvent and event.tag is None and \
                         yamlio._resolve(ScalarNode, event.value, event.implicit) == yamlio.NULL_TAG:
-                    return doc
+                    return _Doc()
                 root.end = line_end(full, last_end)
-                doc.item = root
-                return doc
+                return _Doc(root)
             if not top[0]:  # an entry of a sequence
                 if top[4] == _ITEMS:
                     item = _new_item(event, source, base, line0, len(entries))
@@ -158,7 +155,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                     else:
                         top[3] = None  # the first of a key given twice is the one read (as `child` reads)
                         if len(stack) == 1 and entry is None:
-                            doc.root_dup = doc.root_dup or (key, first + 1, line + 1)
+                            root_dup = root_dup or (key, first + 1, line + 1)
                         rec.duplicate = rec.duplicate or (key, first + 1, line + 1)
             else:  # a value: read only where it is the item's identity or an annotation
                 role, key = top[4], top[3]
@@ -200,9 +197,8 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                     role = _ANNS
                 elif parent == _ITEM and key == "items" and not is_map and len(stack) == 1:
                     role = _ITEMS
-                    doc.entries = entries
-                    doc.items_node = SequenceNode(yamlio.SEQ_TAG, [], mark(event.start_mark),
-                                                  mark(event.start_mark), event.flow_style)
+                    items_node = SequenceNode(yamlio.SEQ_TAG, [], mark(event.start_mark), mark(event.start_mark),
+                                              event.flow_style)
                 elif parent == _ANNS and key is not None:
                     rec.ann_keys.append(key)
             else:
@@ -214,10 +210,10 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             done = stack.pop()
             if done[5]:
                 last_end = event.end_mark.index + base
-            if done[4] == _ITEMS and doc.items_node is not None:
-                doc.items_node.end_mark = yamlio.Mark(last_end, 0, 0)
+            if done[4] == _ITEMS and items_node is not None:
+                items_node.end_mark = yamlio.Mark(last_end, 0, 0)
                 if pending is not None:
-                    pairs.append((pending, doc.items_node))
+                    pairs.append((pending, items_node))
             if entry is not None and len(stack) == entry_depth:
                 entry.end = last_end if entry.in_flow else line_end(full, last_end)
                 entry, rec = None, root
@@ -229,13 +225,13 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
         event = next(stream)
     # the root mapping or sequence has ended
     root.end = line_end(full, last_end)
-    doc.item = root
+    envelope_root = None
     if envelope and root.is_mapping:
         start: Any = yamlio.Mark(root.start, root.line, root.column)
-        doc.root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
+        envelope_root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
     for item in entries:
         item.shared = item.index in ties
-    return doc
+    return _Doc(root, entries if items_node is not None else None, items_node, envelope_root, root_dup)
 
 
 def _define(owner: dict[str, int], name: str, here: int, at: Any) -> None:
