@@ -107,17 +107,15 @@ def events(text: str) -> Iterator[yaml.Event]:
 
 
 class Mark:
-    """Where a node starts or ends: yaml.error.Mark's fields, the offset, line and column in slots (a composed
-    item has two per node; a subclass of yaml.error.Mark would carry an instance dict's room)."""
+    """Where a node starts or ends: what PyYAML's errors read of yaml.error.Mark, the offset, line and column
+    in slots (a composed item has two per node; a subclass of yaml.error.Mark would carry an instance dict's
+    room) and no snippet of the text."""
 
     __slots__ = ("index", "line", "column")
-    name, buffer, pointer = "<unicode string>", None, None
+    name = "<unicode string>"
 
     def __init__(self, index: int, line: int, column: int) -> None:
         self.index, self.line, self.column = index, line, column
-
-    def get_snippet(self) -> None:
-        return None
 
     def __str__(self) -> str:
         return f'  in "{self.name}", line {self.line + 1}, column {self.column + 1}'
@@ -142,12 +140,11 @@ def compose_events(stream: Iterator[yaml.Event], index: int = 0, line: int = 0) 
             next(stream)  # the DocumentEndEvent
 
 
-def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node],
-                 mark: Any = None, depth: int = 0) -> yaml.Node:
+def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node], mark: Any,
+                 depth: int = 0) -> yaml.Node:
     """The node that starts with `event`, its further events taken from `stream`, as go-yaml reads it:
     a scalar tagged `!` is a string (go-yaml resolves only the tags it knows), a mapping is a mapping and a
     sequence a sequence whatever their tag (`!!set`, `!!omap`, `!custom`). `depth`: how deep `event` is."""
-    mark = mark or marker(0, 0)
     stack: list[list[Any]] = []  # [collection node, its pending key]
     while True:
         cls = event.__class__
@@ -160,6 +157,7 @@ def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node
             elif tag == "!":
                 tag = STR_TAG
             node: yaml.Node = ScalarNode(tag, event.value, mark(event.start_mark), mark(event.end_mark), event.style)
+            _anchor(anchors, event.anchor, node)
         elif cls is AliasEvent:
             found = anchors.get(event.anchor)
             if found is None:
@@ -170,10 +168,8 @@ def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node
             if len(stack) + depth >= MAX_DEPTH:
                 raise too_deep(mark(event.start_mark))
             start = mark(event.start_mark)
-            if cls is MappingStartEvent:
-                node = MappingNode(MAP_TAG, [], start, start, event.flow_style)
-            else:
-                node = SequenceNode(SEQ_TAG, [], start, start, event.flow_style)
+            node = (MappingNode(MAP_TAG, [], start, start, event.flow_style) if cls is MappingStartEvent
+                    else SequenceNode(SEQ_TAG, [], start, start, event.flow_style))
             _anchor(anchors, event.anchor, node)
             stack.append([node, None])
             event = next(stream)
@@ -181,8 +177,6 @@ def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node
         else:  # the end of a mapping or a sequence
             node = stack.pop()[0]
             node.end_mark = mark(event.end_mark)
-        if cls is ScalarEvent:
-            _anchor(anchors, event.anchor, node)
         if not stack:
             return node
         top = stack[-1]
