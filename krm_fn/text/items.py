@@ -333,6 +333,9 @@ def _is_marker(line: str) -> bool:
     return line.startswith("%") or (line[:3] in ("---", "...") and (len(line) == 3 or line[3] in " \t\r\n"))
 
 
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
 def _comments_around(text: str, documents: list[Item]) -> None:
     """Give each document of a file the comment lines before its first key (after the last `---`) and
     after its last value (before the next `---`), so that `render` keeps them. Blank lines around
@@ -340,12 +343,7 @@ def _comments_around(text: str, documents: list[Item]) -> None:
     view = searchable(text)
 
     def lines(lo: int, hi: int) -> list[tuple[int, int]]:
-        out, pos = [], lo
-        while pos < hi:
-            nl = view.find("\n", pos, hi)
-            out.append((pos, hi if nl < 0 else nl + 1))
-            pos = out[-1][1]
-        return out
+        return [m.span() for m in _LINE.finditer(view, lo, hi)]
 
     def comments(span: list[tuple[int, int]]) -> list[tuple[int, int]]:
         return [(a, b) for a, b in span if view[a:b].lstrip(" \t").startswith("#")]
