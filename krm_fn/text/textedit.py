@@ -38,7 +38,7 @@ class Edit(NamedTuple):
 def _find(node: yaml.Node, parts: list[str], lists: dict[int, list[int | None]] | None = None,
           ) -> tuple[yaml.Node | None, yaml.Node | None, yaml.Node | None]:
     """(parent node, key node, value node) for a pointer; value None when the last key is absent.
-    `lists`: the sequences earlier ops changed (see _Lists), whose indexes no longer match the source."""
+    `lists`: the sequences earlier ops changed (_sequence_edits), whose indexes no longer match the source."""
     parent: yaml.Node | None = None
     key_node: yaml.Node | None = None
     cur: yaml.Node | None = node
@@ -267,7 +267,8 @@ def _flow_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node | None,
     if kind in ("add", "replace") and value_node is not None:
         if key_node is not None and _is_alias(key_node, value_node):
             raise Unsupported("replacing an alias")
-        new = _flow_text(value, json_style, quote or (None if isinstance(value, (dict, list)) else _quote_of(value_node)))
+        kept = None if isinstance(value, (dict, list)) else _quote_of(value_node)
+        new = _flow_text(value, json_style, quote or kept)
         return [Edit(value_node.start_mark.index, node_end(value_node, text), new, seq)]
     if kind == "add":
         entry = f"{_flow_text(key, json_style)}: {_flow_text(value, json_style, quote)}"
