@@ -233,10 +233,9 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
                 entries.extend(_entry(d, 0) for d in added_after.get(item.index, []))
             out.append("items:\n" + "".join(entries) if entries else "items: []\n")
             continue
-        prefix = (name if name is not None and not yamlio.ambiguous(name) else yamlio.scalar_text(name)) + ": " \
-            if isinstance(name, str) else None
-        if prefix is None:
+        if name is None:
             raise ValueError("a ResourceList key that is not a string")
+        prefix = (yamlio.scalar_text(name) if yamlio.ambiguous(name) else name) + ": "
         out.append(_kept(value, rl.text, value.start_mark.index, node_end(value, rl.text), prefix,
                          lambda v=value: yamlio.construct(v), name))
     if results:
@@ -293,18 +292,20 @@ def _moved(line: str, col: int) -> str:
 
 def strip_ops(item: Item, planned: Sequence[dict]) -> list[dict]:
     """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
-    # Every key, whatever its value: `Item.ann` skips values that are not strings, and a
-    # non-string orchestrator annotation must not survive either.
     ann = child(child(item.node, "metadata"), "annotations")
-    if not isinstance(ann, yaml.MappingNode):
-        return []
-    keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
-    doomed = [k for k in keys if isinstance(k, str) and k.startswith(krm.RENDER_STRIPPED)]
-    if not doomed:
-        return []
-    if len(doomed) == len(ann.value) and not _touches_annotations(planned):
+    doomed = [k.value for k, _ in _doomed(ann)]
+    every = isinstance(ann, yaml.MappingNode) and len(doomed) == len(ann.value)
+    if doomed and every and not _touches_annotations(planned):
         return [{"op": "remove", "path": pointer.build(("metadata", "annotations"))}]
     return [{"op": "remove", "path": pointer.build(("metadata", "annotations", k))} for k in doomed]
+
+
+def _doomed(ann: yaml.Node | None) -> list[tuple[yaml.Node, yaml.Node]]:
+    """The orchestrator annotations among `ann`'s entries: every key, whatever its value (`Item.ann` skips
+    values that are not strings, and a non-string orchestrator annotation must not survive either)."""
+    if not isinstance(ann, yaml.MappingNode):
+        return []
+    return [(k, v) for k, v in ann.value if isinstance(k, yaml.ScalarNode) and k.value.startswith(krm.RENDER_STRIPPED)]
 
 
 def _touches_annotations(ops: Iterable[dict]) -> bool:
@@ -354,8 +355,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             region = _render_region(item, changes.patches.get(item.index, []), bool(tail))
             item.release_node()
             docs.append(head + _dedent(region, item.column if len(region.splitlines()) > 1 else 0) + tail)
-        for data in later:
-            docs.append(yamlio.dump(strip_data(data)))
+        docs.extend(yamlio.dump(strip_data(data)) for data in later)
     # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.
     styles = {newline_of(text) for text in {id(item.source): item.source for item in stream.items}.values()}
     nl = styles.pop() if len(styles) == 1 else "\n"
@@ -396,20 +396,13 @@ def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
         return []  # (its keys need no node)
     meta = child(item.node, "metadata")
     ann = child(meta, "annotations")
-    if not isinstance(ann, yaml.MappingNode):
-        return []
-    doomed = [(k, v) for k, v in ann.value if isinstance(k, yaml.ScalarNode)
-              and isinstance(k.value, str) and k.value.startswith(krm.RENDER_STRIPPED)]
-    if not doomed:
+    doomed = _doomed(ann)
+    if not doomed or not isinstance(ann, yaml.MappingNode):
         return []
     if len(doomed) < len(ann.value):
-        cuts = []
-        for k, v in doomed:
-            cut = _line_cut(item.source, k, v, ann)
-            if cut is None:
-                return None
-            cuts.append(cut)
-        return cuts
+        cuts = [_line_cut(item.source, k, v, ann) for k, v in doomed]
+        made = [cut for cut in cuts if cut is not None]
+        return made if len(made) == len(cuts) else None
     # Every annotation goes: the `annotations:` entry goes, unless it is all metadata has.
     assert isinstance(meta, yaml.MappingNode)
     if len(meta.value) < 2:
