@@ -63,7 +63,7 @@ def test_constants():
     assert config_json(presets.MTP) == MTP_JSON
     assert config_json(presets.NGRAM_FALLBACK) == NGRAM_JSON
     assert list(presets.TUNED_DISPLAY) == DOC_TUNED
-    assert presets.ALIASES == SPEC_ALIASES
+    assert presets.aliases() == SPEC_ALIASES
     assert set(presets.TUNED) == {canonical(name) for name in DOC_TUNED}
     assert all(key == key.lower() and "/" in key for key in presets.TUNED)
 

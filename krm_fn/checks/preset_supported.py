@@ -31,7 +31,7 @@ FAIL:  PHI-2 also "Model phi-2 is deprecated and no longer supported"
 """
 
 from ..domain import kinds
-from ..domain.presets import ALIASES, TUNED_DISPLAY
+from ..domain.presets import TUNED_DISPLAY, aliases
 from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
@@ -56,13 +56,13 @@ DEPRECATED = ("phi-2",)
 CASE_BLIND_SINCE = "v0.11.0"
 # Registered at v0.10.0 and not after: `PresetFalcon7BModel = "falcon-7b"`, `PresetFalcon40BModel = "falcon-40b"`
 # and their `+ "-instruct"` (presets/workspace/models/falcon/model.go:25-38, 44-47 at v0.10.0); v0.11.0 has no
-# falcon presets. Every other name v0.10.0 registers is one of ALIASES.
+# falcon presets. Every other name v0.10.0 registers is one of aliases().
 V010_ONLY = frozenset({"falcon-7b", "falcon-7b-instruct", "falcon-40b", "falcon-40b-instruct"})
 
 
 def is_valid_preset(name: str, case_sensitive: bool = False) -> bool:
     """`case_sensitive`: KAITO before v0.11.0, whose register also has V010_ONLY."""
-    if (name in ALIASES or name in V010_ONLY) if case_sensitive else (name.lower() in ALIASES):
+    if (name in aliases() or name in V010_ONLY) if case_sensitive else (name.lower() in aliases()):
         return True
     org, slash, model = name.partition("/")
     return bool(slash and org and model)
@@ -72,7 +72,7 @@ def closest(name: str) -> list[str]:
     """Up to three presets KAITO knows whose names are nearest `name`: the legacy short names and the
     Hugging Face ids of the tuned table (what a typo most likely meant), compared case-blind."""
     from difflib import get_close_matches  # only for a name KAITO refuses: no import on an ordinary run
-    names = {n.lower(): n for n in (*ALIASES, *TUNED_DISPLAY)}
+    names = {n.lower(): n for n in (*aliases(), *TUNED_DISPLAY)}
     return [names[m] for m in get_close_matches(name.strip().lower(), list(names), n=3, cutoff=0.6)]
 
 

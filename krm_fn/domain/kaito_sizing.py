@@ -28,9 +28,10 @@ Where the estimator raises (GPU memory too small, a MIG slice) KAITO refuses the
 """
 
 from typing import NamedTuple
+import functools
 import re
 
-from .presets import canonical
+from .presets import canonical, kaito_catalog
 
 GIB = 1 << 30
 GPU_MEMORY_UTILIZATION = 0.84
@@ -39,134 +40,30 @@ BASE_OVERHEAD_GIB = 2.3
 OVERHEAD_WEIGHT_FACTOR = 0.05
 DEFAULT_MAX_MODEL_LEN = 2048
 
-# (cloud, instance type, GPUs, GPU memory of the node) from KAITO's SKU tables, in their order.
-SKUS: tuple[tuple[str, str, int, str], ...] = (
-    ('azure', 'Standard_NV36ads_A10_v5', 1, '24Gi'),
-    ('azure', 'Standard_NV72ads_A10_v5', 2, '48Gi'),
-    ('azure', 'Standard_NC24ads_A100_v4', 1, '80Gi'),
-    ('azure', 'Standard_NC48ads_A100_v4', 2, '160Gi'),
-    ('azure', 'Standard_NC96ads_A100_v4', 4, '320Gi'),
-    ('azure', 'Standard_ND96asr_A100_v4', 8, '320Gi'),
-    ('azure', 'Standard_ND96amsr_A100_v4', 8, '640Gi'),
-    ('azure', 'Standard_NC40ads_H100_v5', 1, '94Gi'),
-    ('azure', 'Standard_NC80adis_H100_v5', 2, '188Gi'),
-    ('azure', 'Standard_ND96isr_H100_v5', 8, '640Gi'),
-    ('azure', 'Standard_NCC40ads_H100_v5', 1, '94Gi'),
-    ('azure', 'Standard_ND96isr_H200_v5', 8, '1128Gi'),
-    ('azure', 'Standard_NG32ads_V620_v1', 1, '32Gi'),
-    ('azure', 'Standard_NG32adms_V620_v1', 1, '32Gi'),
-    ('aws', 'p4d.24xlarge', 8, '320Gi'),
-    ('aws', 'p4de.24xlarge', 8, '640Gi'),
-    ('aws', 'p5.48xlarge', 8, '640Gi'),
-    ('aws', 'p5e.48xlarge', 8, '1128Gi'),
-    ('aws', 'p5en.48xlarge', 8, '1128Gi'),
-    ('aws', 'g6.xlarge', 1, '24Gi'),
-    ('aws', 'g6.2xlarge', 1, '24Gi'),
-    ('aws', 'g6.4xlarge', 1, '24Gi'),
-    ('aws', 'g6.8xlarge', 1, '24Gi'),
-    ('aws', 'g6.16xlarge', 1, '24Gi'),
-    ('aws', 'gr6.4xlarge', 1, '24Gi'),
-    ('aws', 'gr6.8xlarge', 1, '24Gi'),
-    ('aws', 'g6.12xlarge', 4, '96Gi'),
-    ('aws', 'g6.24xlarge', 4, '96Gi'),
-    ('aws', 'g6.48xlarge', 8, '192Gi'),
-    ('aws', 'g5.xlarge', 1, '24Gi'),
-    ('aws', 'g5.2xlarge', 1, '24Gi'),
-    ('aws', 'g5.4xlarge', 1, '24Gi'),
-    ('aws', 'g5.8xlarge', 1, '24Gi'),
-    ('aws', 'g5.12xlarge', 4, '96Gi'),
-    ('aws', 'g5.16xlarge', 1, '24Gi'),
-    ('aws', 'g5.24xlarge', 4, '96Gi'),
-    ('aws', 'g5.48xlarge', 8, '192Gi'),
-    ('aws', 'g4ad.xlarge', 1, '8Gi'),
-    ('aws', 'g4ad.2xlarge', 1, '8Gi'),
-    ('aws', 'g4ad.4xlarge', 1, '8Gi'),
-    ('aws', 'g4ad.8xlarge', 2, '16Gi'),
-    ('aws', 'g4ad.16xlarge', 4, '32Gi'),
-    ('aws', 'trn1.2xlarge', 1, '32Gi'),
-    ('aws', 'trn1.32xlarge', 16, '512Gi'),
-    ('aws', 'trn1n.32xlarge', 16, '512Gi'),
-    ('aws', 'inf2.xlarge', 1, '32Gi'),
-    ('aws', 'inf2.8xlarge', 1, '32Gi'),
-    ('aws', 'inf2.24xlarge', 6, '192Gi'),
-    ('aws', 'inf2.48xlarge', 12, '384Gi'),
-    ('arc', 'Standard_NC4_A2', 1, '16Gi'),
-    ('arc', 'Standard_NC8_A2', 1, '16Gi'),
-    ('arc', 'Standard_NC16_A2', 2, '32Gi'),
-    ('arc', 'Standard_NC32_A2', 2, '32Gi'),
-    ('arc', 'Standard_NC4_A16', 1, '16Gi'),
-    ('arc', 'Standard_NC8_A16', 1, '16Gi'),
-    ('arc', 'Standard_NC16_A16', 2, '32Gi'),
-    ('arc', 'Standard_NC32_A16', 2, '32Gi'),
-)
+# KAITO's SKU tables and model catalog, rows of the data file tools/kaito_catalog.py writes (presets.kaito_catalog),
+# read on the first sizing (a run that sizes no model never converts them):
+#   Sku:          (cloud, instance type, GPUs, GPU memory of the node) from KAITO's SKU tables, in their order.
+#   CatalogModel: (name, modelFileSize, hiddenSize, numHiddenLayers, numAttentionHeads, numKeyValueHeads,
+#                 headDim (0: none), kvLoraRank (-1: none), qkRopeHeadDim) from KAITO's model catalog, in its order.
+Sku = tuple[str, str, int, str]
+CatalogModel = tuple[str, str, int, int, int, int, int, int, int]
 
-# (name, modelFileSize, hiddenSize, numHiddenLayers, numAttentionHeads, numKeyValueHeads, headDim (0: none),
-#  kvLoraRank (-1: none), qkRopeHeadDim) from KAITO's model catalog, in its order.
-MODELS: tuple[tuple[str, str, int, int, int, int, int, int, int], ...] = (
-    ('microsoft/phi-4', '27.31Gi', 5120, 40, 40, 10, 0, -1, 0),
-    ('microsoft/Phi-4-mini-instruct', '7.15Gi', 3072, 32, 24, 8, 0, -1, 0),
-    ('deepseek-ai/DeepSeek-R1-Distill-Llama-8B', '14.96Gi', 4096, 32, 32, 8, 0, -1, 0),
-    ('deepseek-ai/DeepSeek-R1-Distill-Qwen-14B', '27.51Gi', 5120, 48, 40, 8, 0, -1, 0),
-    ('microsoft/Phi-3-mini-4k-instruct', '7.12Gi', 3072, 32, 32, 32, 0, -1, 0),
-    ('microsoft/Phi-3-mini-128k-instruct', '7.12Gi', 3072, 32, 32, 32, 0, -1, 0),
-    ('microsoft/Phi-3-medium-4k-instruct', '26.00Gi', 5120, 40, 40, 10, 0, -1, 0),
-    ('microsoft/Phi-3-medium-128k-instruct', '26.00Gi', 5120, 40, 40, 10, 0, -1, 0),
-    ('microsoft/Phi-3.5-mini-instruct', '7.12Gi', 3072, 32, 32, 32, 0, -1, 0),
-    ('Qwen/Qwen2.5-Coder-7B-Instruct', '14.19Gi', 3584, 28, 28, 4, 0, -1, 0),
-    ('Qwen/Qwen2.5-Coder-32B-Instruct', '61.03Gi', 5120, 64, 40, 8, 0, -1, 0),
-    ('openai/gpt-oss-20b', '25.63Gi', 2880, 24, 64, 8, 64, -1, 0),
-    ('openai/gpt-oss-120b', '121.54Gi', 2880, 36, 64, 8, 64, -1, 0),
-    ('meta-llama/Llama-3.1-8B-Instruct', '14.96Gi', 4096, 32, 32, 8, 0, -1, 0),
-    ('meta-llama/Llama-3.3-70B-Instruct', '131.42Gi', 8192, 80, 64, 8, 0, -1, 0),
-    ('mistralai/Mistral-7B-v0.3', '13.50Gi', 4096, 32, 32, 8, 0, -1, 0),
-    ('mistralai/Mistral-7B-Instruct-v0.3', '13.50Gi', 4096, 32, 32, 8, 0, -1, 0),
-    ('mistralai/Ministral-3-3B-Instruct-2512', '4.35Gi', 3072, 26, 32, 8, 128, -1, 0),
-    ('mistralai/Ministral-3-8B-Instruct-2512', '9.70Gi', 4096, 34, 32, 8, 0, -1, 0),
-    ('mistralai/Ministral-3-14B-Instruct-2512', '14.65Gi', 5120, 40, 32, 8, 128, -1, 0),
-    ('google/gemma-3-4b-it', '8.01Gi', 2560, 34, 8, 4, 256, -1, 0),
-    ('google/gemma-3-27b-it', '51.10Gi', 5376, 62, 32, 16, 128, -1, 0),
-    ('deepseek-ai/DeepSeek-R1-0528', '641.30Gi', 7168, 61, 128, 128, 0, 512, 64),
-    ('deepseek-ai/DeepSeek-V3-0324', '641.30Gi', 7168, 61, 128, 128, 0, 512, 64),
-    ('mistralai/Mistral-Large-3-675B-Instruct-2512', '634.70Gi', 7168, 61, 128, 128, 192, 512, 64),
-    ('nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16', '230.25Gi', 4096, 88, 32, 2, 0, -1, 0),
-    ('nvidia/Nemotron-Cascade-2-30B-A3B', '58.82Gi', 2688, 52, 32, 2, 128, -1, 0),
-    ('nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', '58.82Gi', 2688, 52, 32, 2, 128, -1, 0),
-    ('nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16', '24.55Gi', 5120, 62, 40, 8, 0, -1, 0),
-    ('nvidia/NVIDIA-Nemotron-Nano-9B-v2', '16.56Gi', 4480, 56, 40, 8, 128, -1, 0),
-    ('nvidia/NVIDIA-Nemotron-3-Nano-4B-BF16', '7.40Gi', 3136, 42, 40, 8, 128, -1, 0),
-    ('Qwen/Qwen3-8B-AWQ', '5.68Gi', 4096, 36, 32, 8, 0, -1, 0),
-    ('google/gemma-4-31B-it', '58.25Gi', 5376, 60, 32, 16, 256, -1, 0),
-    ('google/gemma-4-26B-A4B-it', '48.07Gi', 2816, 30, 16, 8, 256, -1, 0),
-    ('google/gemma-4-E4B-it', '14.89Gi', 2560, 42, 8, 2, 256, -1, 0),
-    ('google/gemma-4-E2B-it', '9.54Gi', 1536, 35, 8, 1, 256, -1, 0),
-    ('mistralai/Mistral-Small-4-119B-2603', '112.63Gi', 4096, 36, 32, 32, 0, 256, 64),
-    ('mistralai/Mistral-Small-4-119B-2603-NVFP4', '65.95Gi', 4096, 36, 32, 32, 0, 256, 64),
-    ('Qwen/Qwen3.5-2B', '4.24Gi', 2048, 24, 8, 2, 0, -1, 0),
-    ('Qwen/Qwen3.5-4B', '8.68Gi', 2560, 32, 16, 4, 256, -1, 0),
-    ('Qwen/Qwen3.5-9B', '17.98Gi', 4096, 32, 16, 4, 0, -1, 0),
-    ('Qwen/Qwen3.5-122B-A10B-GPTQ-Int4', '73.47Gi', 3072, 48, 32, 2, 256, -1, 0),
-    ('Qwen/Qwen3.5-122B-A10B', '232.99Gi', 3072, 48, 32, 2, 256, -1, 0),
-    ('Qwen/Qwen3.6-35B-A3B-FP8', '34.90Gi', 2048, 40, 16, 2, 256, -1, 0),
-    ('Qwen/Qwen3.6-35B-A3B', '66.97Gi', 2048, 40, 16, 2, 256, -1, 0),
-    ('Qwen/Qwen3.6-27B', '51.75Gi', 5120, 64, 24, 4, 256, -1, 0),
-    ('Qwen/Qwen3.5-397B-A17B-GPTQ-Int4', '219.56Gi', 4096, 60, 32, 2, 256, -1, 0),
-    ('moonshotai/Kimi-K2.5', '554.32Gi', 7168, 61, 64, 64, 0, 512, 64),
-    ('moonshotai/Kimi-K2.6', '554.32Gi', 7168, 61, 64, 64, 0, 512, 64),
-    ('MiniMaxAI/MiniMax-M2.7', '214.34Gi', 3072, 62, 48, 8, 128, -1, 0),
-    ('mistralai/Mistral-Medium-3.5-128B', '124.43Gi', 12288, 88, 96, 8, 0, -1, 0),
-    ('deepseek-ai/DeepSeek-V4-Flash-0731', '155.43Gi', 4096, 43, 64, 1, 512, -1, 64),
-    ('deepseek-ai/DeepSeek-V4-Pro', '805.34Gi', 7168, 61, 128, 1, 512, -1, 64),
-    ('google/gemma-4-12B-it', '22.28Gi', 3840, 48, 16, 8, 256, -1, 0),
-    ('zai-org/GLM-5.2-FP8', '703.75Gi', 6144, 78, 64, 64, 192, 512, 64),
-    ('moonshotai/Kimi-K2.7-Code', '554.32Gi', 7168, 61, 64, 64, 0, 512, 64),
-    ('nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4', '328.13Gi', 8192, 108, 64, 2, 0, -1, 0),
-    ('deepseek-ai/DeepSeek-V3.2', '642.14Gi', 7168, 61, 128, 128, 0, 512, 64),
-    ('ibm-granite/granite-4.1-8b', '16.38Gi', 4096, 40, 32, 8, 0, -1, 0),
-    ('Qwen/Qwen3.8-27B', '51.75Gi', 5120, 64, 24, 4, 256, -1, 0),
-)
 
-_SKUS = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in SKUS}
-_MODELS = {m[0].lower(): m for m in MODELS}
+class Tables(NamedTuple):
+    skus: dict[str, Sku]                # by lower-cased instance type, in KAITO's order
+    models: dict[str, CatalogModel]     # by lower-cased name, in the catalog's order
+
+
+@functools.cache
+def tables() -> Tables:
+    """KAITO's SKU tables and model catalog, from the data file on the first call."""
+    data = kaito_catalog()
+    skus: dict[str, Sku] = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in data["skus"]}
+    models: dict[str, CatalogModel] = {row[0].lower(): (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7],
+                                                        row[8]) for row in data["models"]}
+    return Tables(skus, models)
+
+
 _QUANTITY = re.compile(r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
@@ -200,12 +97,12 @@ class Model(NamedTuple):
 
 
 def gpus_of(instance_type: str) -> GPUs | None:
-    found = _SKUS.get(instance_type.lower()) if isinstance(instance_type, str) else None
+    found = tables().skus.get(instance_type.lower()) if isinstance(instance_type, str) else None
     return None if found is None else GPUs(found[1], found[0], found[2], quantity_bytes(found[3]))
 
 
 def model_of(preset: str) -> Model | None:
-    found = _MODELS.get(canonical(preset).lower()) if isinstance(preset, str) else None
+    found = tables().models.get(canonical(preset).lower()) if isinstance(preset, str) else None
     if found is None:
         return None
     name, size, hidden, layers, heads, kv_heads, head_dim, kv_lora_rank, qk_rope = found
@@ -275,7 +172,7 @@ def nodes_per_replica(model: Model, gpus: GPUs, max_model_len: int | None = None
 
 def one_node_instance_type(model: Model, gpus: GPUs, max_model_len: int | None = None) -> str | None:
     """The instance type of the same cloud with the least GPU memory on which one node holds the model."""
-    fits = [(quantity_bytes(memory), count, name) for cloud, name, count, memory in SKUS
+    fits = [(quantity_bytes(memory), count, name) for cloud, name, count, memory in tables().skus.values()
             if cloud == gpus.cloud and nodes_per_replica(model, GPUs(name, cloud, count, quantity_bytes(memory)),
                                                          max_model_len) == 1]
     return min(fits)[2] if fits else None

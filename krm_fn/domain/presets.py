@@ -7,7 +7,9 @@ functionConfig pin more tuned presets or a different fallback.
 """
 
 
+import functools
 import json
+import os
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -65,34 +67,25 @@ TUNED: dict[str, dict] = {
     )
 }
 
-# KAITO's legacy short preset names and the HF ids they stand for.
-ALIASES: dict[str, str] = {
-    "phi-4": "microsoft/phi-4",
-    "phi-4-mini-instruct": "microsoft/phi-4-mini-instruct",
-    "llama-3.1-8b-instruct": "meta-llama/llama-3.1-8b-instruct",
-    "llama-3.3-70b-instruct": "meta-llama/llama-3.3-70b-instruct",
-    "deepseek-r1-distill-llama-8b": "deepseek-ai/deepseek-r1-distill-llama-8b",
-    "deepseek-r1-distill-qwen-14b": "deepseek-ai/deepseek-r1-distill-qwen-14b",
-    "deepseek-r1-0528": "deepseek-ai/deepseek-r1-0528",
-    "deepseek-v3-0324": "deepseek-ai/deepseek-v3-0324",
-    "phi-3-mini-4k-instruct": "microsoft/phi-3-mini-4k-instruct",
-    "phi-3-mini-128k-instruct": "microsoft/phi-3-mini-128k-instruct",
-    "phi-3-medium-4k-instruct": "microsoft/phi-3-medium-4k-instruct",
-    "phi-3-medium-128k-instruct": "microsoft/phi-3-medium-128k-instruct",
-    "phi-3.5-mini-instruct": "microsoft/phi-3.5-mini-instruct",
-    "qwen2.5-coder-7b-instruct": "qwen/qwen2.5-coder-7b-instruct",
-    "qwen2.5-coder-32b-instruct": "qwen/qwen2.5-coder-32b-instruct",
-    "gpt-oss-20b": "openai/gpt-oss-20b",
-    "gpt-oss-120b": "openai/gpt-oss-120b",
-    "gemma-3-4b-instruct": "google/gemma-3-4b-it",
-    "gemma-3-27b-instruct": "google/gemma-3-27b-it",
-    "mistral-7b": "mistralai/mistral-7b-v0.3",
-    "mistral-7b-instruct": "mistralai/mistral-7b-instruct-v0.3",
-    "ministral-3-3b-instruct": "mistralai/ministral-3-3b-instruct-2512",
-    "ministral-3-8b-instruct": "mistralai/ministral-3-8b-instruct-2512",
-    "ministral-3-14b-instruct": "mistralai/ministral-3-14b-instruct-2512",
-    "mistral-large-3-675b-instruct": "mistralai/mistral-large-3-675b-instruct-2512",
-}
+# KAITO's tables the KAITO source holds as data (the legacy short names here, the SKU tables and the model
+# catalog kaito_sizing.py reads): krm_fn/domain/data/kaito_catalog.json, written by tools/kaito_catalog.py from
+# KAITO's source at the commit the file records, read on first use (a run that resolves no preset never reads it).
+KAITO_CATALOG = os.path.join(os.path.dirname(__file__), "data", "kaito_catalog.json")
+
+
+@functools.cache
+def kaito_catalog() -> dict[str, Any]:
+    """The data file KAITO_CATALOG, read on the first call."""
+    with open(KAITO_CATALOG, "rb") as f:
+        data: dict[str, Any] = json.loads(f.read())
+    return data
+
+
+@functools.cache
+def aliases() -> Mapping[str, str]:
+    """KAITO's legacy short preset names and the HF ids they stand for (`LegacyBuiltinToCatalog`,
+    pkg/utils/plugin/plugin.go), in KAITO's order."""
+    return MappingProxyType({str(short): str(target) for short, target in kaito_catalog()["aliases"].items()})
 
 
 def canonical(name: str) -> str:
@@ -101,7 +94,7 @@ def canonical(name: str) -> str:
     Surrounding whitespace is kept on purpose: KAITO does not strip it, so neither do we.
     """
     key = name.lower()
-    return ALIASES.get(key, key)
+    return aliases().get(key, key)
 
 
 def config_json(cfg: Mapping) -> str:
@@ -271,15 +264,15 @@ def describe(table: PresetTable = DEFAULT_TABLE, as_json: bool = False) -> str:
     if as_json:
         doc = {
             "tuned": {name: dict(table.tuned[key]) for name, key in names},
-            "aliases": dict(ALIASES),
+            "aliases": dict(aliases()),
             "fallback": dict(table.fallback),
         }
         return json.dumps(doc, indent=2, sort_keys=True) + "\n"
-    width = max(len(name) for name in [*(n for n, _ in names), *ALIASES])
+    width = max(len(name) for name in [*(n for n, _ in names), *aliases()])
     lines = ["Tuned presets:"]
     lines += [f"  {name:<{width}}  {config_json(table.tuned[key])}" for name, key in names]
     lines += ["", "Legacy short names:"]
-    lines += [f"  {short:<{width}}  {target}" for short, target in ALIASES.items()]
+    lines += [f"  {short:<{width}}  {target}" for short, target in aliases().items()]
     lines += ["", "Every other preset (fallback):", f"  {config_json(table.fallback)}"]
     return "\n".join(lines) + "\n"
 

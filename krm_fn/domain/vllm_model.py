@@ -1,7 +1,7 @@
 """A vLLM model argument -> the same tuned-or-fallback decision KAITO makes for a preset.
 
 KAITO keys its tuned table by lower-cased Hugging Face id (`presets.TUNED`), and a preset name is
-either such an id or a legacy short name that `presets.ALIASES` maps onto one. A plain vLLM
+either such an id or a legacy short name that `presets.aliases()` maps onto one. A plain vLLM
 workload names its model the way vLLM reads it: a Hugging Face id (`deepseek-ai/DeepSeek-V3.2`) or a path
 to the weights (`/models/Qwen/Qwen3.5-4B`, `s3://bucket/Qwen/Qwen3.5-4B`). A path is mapped onto an id by
 its last two components (the common `<root>/<org>/<name>` layout), or by a Hugging Face cache folder in it
@@ -13,7 +13,7 @@ No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets
 from typing import NamedTuple
 import re
 
-from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical, config_json, resolve
+from .presets import DEFAULT_TABLE, PresetTable, Resolution, aliases, canonical, config_json, resolve
 
 # Text that makes a model argument unknowable at render time: a shell or Kubernetes variable
 # (`$MODEL`, `${MODEL}`, `$(MODEL)`), a template left unrendered (`{{ .Values.model }}`), a command
@@ -62,7 +62,7 @@ def candidates(model: str) -> list[str]:
     if cached:   # a snapshot in a Hugging Face cache names its repo in the folder above
         return [canonical(cached.group(1) + "/" + cached.group(2))]
     keys = [canonical(parts[-2] + "/" + parts[-1])]
-    if parts[-1].lower() in ALIASES:
+    if parts[-1].lower() in aliases():
         keys.append(canonical(parts[-1]))
     return keys
 
