@@ -12,6 +12,8 @@ import yaml
 
 from . import krm
 from . import yamlio
+# The node helpers live in yamlio; re-exported for the stages that read items.
+from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
 
 
 class InputError(Exception):
@@ -28,9 +30,6 @@ class ItemError(Exception):
     """An item is YAML but cannot be Kubernetes data (an unhashable key, nesting too deep …)."""
 
 
-# --- node helpers: they live in yamlio (the one YAML module); re-exported for the stages that read items
-
-from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: E402,F401
 
 
 class Source:

@@ -18,8 +18,9 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import krm, yamlio
-from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope,
-                    child, column_of, decode, duplicate_key, line_end, make_item, node_end, searchable)
+from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope, decode,
+                    duplicate_key, make_item)
+from .yamlio import child, column_of, line_end, node_end, searchable
 
 # What a mapping being walked is to the item it belongs to.
 _OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4

@@ -74,11 +74,14 @@ def _quote_of(node: yaml.Node) -> str | None:
     return node.style if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'") else None
 
 
+def indented(text: str, column: int) -> str:
+    """Every line of `text` that is not blank moved right by `column` spaces."""
+    return "".join(" " * column + line if line.strip() else line for line in text.splitlines(True))
+
+
 def _block(value: Any, indent: int) -> str:
     """A collection as block YAML, every line indented, starting on a new line."""
-    body = yamlio.dump(value)
-    pad = " " * indent
-    return "\n" + "".join(pad + line if line.strip() else line for line in body.splitlines(True)).rstrip("\n")
+    return "\n" + indented(yamlio.dump(value), indent).rstrip("\n")
 
 
 def _quoted_block(value: dict, indent: int, quote: str) -> str | None:
@@ -749,8 +752,7 @@ def _parses_to(text: str, target: Any, first_document: bool = False) -> bool:
 
 def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
     """A whole item by the safe emitter, laid out to continue at `column` after a `- `."""
-    lines = yamlio.dump(data).splitlines(True)
-    body = lines[0] + "".join(" " * column + ln if ln.strip() else ln for ln in lines[1:])
+    body = indented(yamlio.dump(data), column)[column:]  # its first line is never blank
     return body if trailing_newline else body.rstrip("\n")
 
 
