@@ -293,7 +293,7 @@ def _resource_list(text: str, source: Source) -> ResourceList:
 
 def _tied_resource_list(text: str, source: Source) -> ResourceList:
     walked = [d for d in _walk(text, source, 0, 0, envelope=False) if d.item is not None]
-    roots = [n for n in yamlio.compose_all(text) if not _empty(n)]
+    roots = [n for n in yamlio.compose_all(text) if not yamlio.is_null(n)]
     if len(roots) != 1 or not isinstance(roots[0], MappingNode) or len(walked) != 1:
         raise InputError("input is not one ResourceList", roots[1].start_mark if len(roots) > 1 else None)
     root = roots[0]
@@ -443,10 +443,6 @@ def _derive(items: list[Item]) -> None:
         item.generate_name = isinstance(meta.get("generateName"), str)
         item.ann_keys = [k for k in ann if isinstance(k, str)]
         item.ann = {k: v for k, v in ann.items() if isinstance(k, str) and isinstance(v, str)}
-
-
-def _empty(node: yaml.Node | None) -> bool:
-    return node is None or yamlio.is_null(node)
 
 
 def _start(item: Item | None) -> Any:

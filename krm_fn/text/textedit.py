@@ -12,7 +12,7 @@ or document is emitted whole instead: comments go, meaning stays.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import yaml
@@ -145,25 +145,19 @@ def _is_alias(key_node: yaml.Node, value_node: yaml.Node) -> bool:
     return value_node.start_mark.index < key_node.end_mark.index
 
 
-def _indent_of(text: str, key_node: yaml.Node) -> str | None:
-    """The spaces before a key, when only spaces precede it on its line."""
-    prefix = text[line_start(text, key_node.start_mark.index):key_node.start_mark.index]
-    return prefix if prefix.strip(" ") == "" else None
-
-
 def _fill(text: str, key_node: yaml.Node, value_node: yaml.Node, new: Any, style: str | None,
           seq: int) -> list[Edit] | None:
     """`key:`, `key: ~` or `key: {}` (on the key's line) becomes a block collection: the old value goes,
     the comment after it stays on the key's line, the new entries follow on lines of their own.
     None where the layout is not that (the value on a later line, or the key not first on its line)."""
     colon = _after_colon(text, key_node)
-    indent = _indent_of(text, key_node)
     start, end = value_node.start_mark.index, value_node.end_mark.index
-    if indent is None or _is_alias(key_node, value_node) or "\n" in searchable(text)[colon:end]:
+    if not _starts_line(text, key_node.start_mark.index) or _is_alias(key_node, value_node) \
+            or "\n" in searchable(text)[colon:end]:
         return None
     at = line_end(text, colon)
     prefix = "" if ends_line(text[at - 1:at]) else "\n"
-    lines = _value_text(new, len(indent) + 2, style).lstrip("\n") + "\n"
+    lines = _value_text(new, column_of(text, key_node.start_mark.index) + 2, style).lstrip("\n") + "\n"
     return [Edit(colon, end, "", seq)] * (start < end) + [Edit(at, at, prefix + lines, seq)]
 
 
@@ -670,15 +664,21 @@ def apply_text_edits(text: str, root: yaml.Node, ops: Sequence[dict], start: int
     # The same tail edit may come from the caller and from an op that writes after the last line (two
     # equal insertions are two elements added at one place: both stay).
     edits = list({(e.start, e.end, e.text) if e.start < e.end else e: e for e in edits}.values())
-    edits.sort(key=lambda e: (e.start, e.seq), reverse=True)
-    out = text[start:end]
-    last_start = end + 1
-    for e in edits:
-        if e.end > last_start or e.start < start or e.end > end:
+    edits.sort(key=lambda e: (e.start, e.seq))
+    return splice(text, start, end, edits)
+
+
+def splice(text: str, start: int, end: int, edits: Iterable[Sequence]) -> str:
+    """text[start:end] with each (start, end, new text, …) edit made, in the text's offsets and in order;
+    Unsupported where one overlaps the one before it or reaches outside."""
+    out, pos = [], start
+    for a, b, new, *_ in edits:
+        if a < pos or b > end:
             raise Unsupported("overlapping edits or edits outside the item")
-        out = out[:e.start - start] + e.text + out[e.end - start:]
-        last_start = e.start
-    return out
+        out += [text[pos:a], new]
+        pos = b
+    out.append(text[pos:end])
+    return "".join(out)
 
 
 def _last_scalar(node: yaml.Node) -> yaml.ScalarNode | None:

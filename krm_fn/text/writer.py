@@ -15,7 +15,7 @@ from . import pointer, yamlio
 from .edits import Changes
 from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
-from .textedit import edit_item, emit_item, indented, tail_edits
+from .textedit import edit_item, emit_item, indented, splice, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
 
 
@@ -370,21 +370,12 @@ def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:
         cuts = _strip_cuts(item)
         if cuts is not None:  # the common case: lines cut out, no parsing, no verification needed
             # A block scalar at the end that is cut out with its annotation needs no care.
-            return _cut(item, cuts + [t for t in tail if not any(a <= t[0] < b for a, b, _ in cuts)])
+            kept = [t for t in tail if not any(a <= t[0] < b for a, b, _ in cuts)]
+            return splice(item.source, item.start, item.end, sorted(cuts + kept))
     ops = [*patch, *strip_ops(item, patch)]
     if not ops:
-        return _cut(item, tail)
+        return splice(item.source, item.start, item.end, tail)
     return edit_item(item, ops, followed=True)
-
-
-def _cut(item: Item, edits: list[tuple[int, int, str]]) -> str:
-    """The item's region with non-overlapping (start, end, text) edits in source offsets."""
-    out, pos = [], item.start
-    for start, end, new in sorted(edits):
-        out += [item.source[pos:start], new]
-        pos = end
-    out.append(item.source[pos:item.end])
-    return "".join(out)
 
 
 def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
