@@ -12,9 +12,6 @@ class Severity(str, Enum):
     INFO = "info"
 
 
-_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
-
-
 class ResourceRef(NamedTuple):
     api_version: str = ""
     kind: str = ""
@@ -132,8 +129,8 @@ def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None
 
 
 def exit_status(results: Iterable[Result], fail_on: Severity = Severity.ERROR) -> int:
-    threshold = _ORDER[fail_on]
-    return 1 if any(_ORDER[r.severity] <= threshold for r in results) else 0
+    order = list(Severity)  # the gravest first
+    return 1 if any(order.index(r.severity) <= order.index(fail_on) for r in results) else 0
 
 
 def has_errors(results: Iterable[Result]) -> bool:

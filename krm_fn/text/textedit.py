@@ -195,16 +195,13 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None
                 return filled
         flow_scalar = isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node)
         empty_flow = isinstance(value_node, yaml.CollectionNode) and _empty_value(value_node)
-        if isinstance(new, (dict, list)) and ((flow_scalar and new) or empty_flow):
+        nothing = flow_scalar and value_node.start_mark.index == value_node.end_mark.index  # `key:`: a null
+        if nothing or (isinstance(new, (dict, list)) and ((flow_scalar and new) or empty_flow)):
             return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
                          _value_text(new, _key_column(text, parent) + 2, quote), seq)]
         if flow_scalar:
-            style = quote or _quote_of(value_node)
-            if value_node.start_mark.index == value_node.end_mark.index:  # `key:` with nothing: a null
-                return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
-                             _value_text(new, 0, style), seq)]
             return [Edit(value_node.start_mark.index, value_node.end_mark.index,
-                         _value_text(new, 0, style).lstrip(" "), seq)]
+                         _value_text(new, 0, quote or _quote_of(value_node)).lstrip(" "), seq)]
         if not isinstance(new, (dict, list)):
             # A block scalar or a collection becomes a scalar: the whole value goes, the key stays.
             start, end = _after_colon(text, key_node), node_end(value_node, text)
