@@ -6,6 +6,7 @@ only when a stage asks (`Item.data`), so an item no stage looks into is never co
 
 import codecs
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import yaml
@@ -34,7 +35,7 @@ class ItemError(Exception):
 
 class Source:
     """One text the reader read, shared by its items: composing an item that shares anchors with others
-    needs its whole document, composed once here (`node_at`) for each piece of the text (reader._pieces)."""
+    needs its whole document, composed once here (`node_at`) for each piece of the text (`pieces`)."""
 
     __slots__ = ("text", "_nodes")
 
@@ -42,14 +43,27 @@ class Source:
         self.text = text
         self._nodes: dict[int, dict[int, yaml.Node]] = {}
 
+    def pieces(self) -> Iterator[tuple[int, int, str]]:
+        """The text cut where a document begins with a byte-order mark (YAML 1.2 allows one there, and
+        kubectl, kustomize and kpt read on; libyaml takes it for content): (offset, line, text) of each
+        piece, marks left out."""
+        text = self.text
+        start = line = 0
+        at = text.find("\ufeff")
+        while at >= 0:
+            if at > 0 and text[at - 1] in "\n\r":
+                yield start, line, text[start:at]
+                line += searchable(text).count("\n", start, at)
+                start = at + 1
+            at = text.find("\ufeff", at + 1)
+        yield start, line, text[start:]
+
     def node_at(self, start: int, base: int) -> yaml.Node:
         found = self._nodes.get(base)
         if found is None:
-            line = searchable(self.text).count("\n", 0, base)
             found = self._nodes[base] = {}
-            end = min((at for at in (self.text.find("\n\ufeff", base), self.text.find("\r\ufeff", base)) if at >= 0),
-                      default=len(self.text) - 1)
-            for root in yamlio.compose_events(yamlio.events(self.text[base:end + 1]), base, line):
+            line, piece = next((line, piece) for at, line, piece in self.pieces() if at == base)
+            for root in yamlio.compose_events(yamlio.events(piece), base, line):
                 for node in yamlio.nodes(root):
                     found.setdefault(node.start_mark.index, node)
                 if isinstance(root, yaml.MappingNode):

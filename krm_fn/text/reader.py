@@ -328,7 +328,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         try:
             text = decode(data)
             source = Source(text)
-            docs = [d for base, line, piece in _pieces(text) for d in _walk(piece, source, base, line, False)]
+            docs = [d for base, line, piece in source.pieces() for d in _walk(piece, source, base, line, False)]
         except InputError as exc:
             exc.source = name  # render names the file (and line) in front of the message
             raise
@@ -368,21 +368,6 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         _comments_around(text, documents)
     _derive(items)
     return Stream(items=items, shared=frozenset(item.index for item in items if item.shared), function_config=function_config)
-
-
-def _pieces(text: str) -> Iterator[tuple[int, int, str]]:
-    """The text cut where a document begins with a byte-order mark (YAML 1.2 allows one there, and kubectl,
-    kustomize and kpt read on; libyaml takes it for content): (offset, line, text) of each piece, marks
-    left out."""
-    start = line = 0
-    at = text.find("\ufeff")
-    while at >= 0:
-        if at > 0 and text[at - 1] in "\n\r":
-            yield start, line, text[start:at]
-            line += searchable(text).count("\n", start, at)
-            start = at + 1
-        at = text.find("\ufeff", at + 1)
-    yield start, line, text[start:]
 
 
 def _is_envelope_item(item: Item) -> bool:
