@@ -1,7 +1,6 @@
-"""What the reader makes: items that keep the exact region of source text they came from, and the
-ResourceList and the stream around them. The reader (krm_fn/text/reader.py) reads each item's identity and
-annotations from libyaml's events; its node is composed from its own lines on first use, and its Python data
-only when a stage asks (`Item.data`), so an item no stage looks into is never composed.
+"""What the reader (krm_fn/text/reader.py) makes: items that keep the exact region of source text they came
+from, their node and Python data built only when a stage asks (`Item.node`, `Item.data`), and the
+ResourceList and the stream around them.
 """
 
 import codecs

@@ -438,12 +438,12 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
             return _flow_scalar_edits(text, node, new, bool(parent.flow_style), seq)
         except Unsupported:
             pass  # written whole below, in its quoting where the value allows
-        if node.style in ('"', "'"):
-            written = _quoted(new, node.style) if isinstance(new, str) else yamlio.scalar_text(new)
-        elif isinstance(new, str) and "\n" not in new:
-            written = _element_text(new, []) if parent.flow_style else yamlio.scalar_text(new)
+        if not isinstance(new, str):
+            written = yamlio.scalar_text(new)
+        elif _quote_of(node) or "\n" in new:
+            written = _quoted(new, _quote_of(node) or '"')
         else:
-            written = _quoted(new, '"') if isinstance(new, str) else yamlio.scalar_text(new)
+            written = _element_text(new, []) if parent.flow_style else yamlio.scalar_text(new)
         return [Edit(node.start_mark.index, node.end_mark.index, written, seq)]
     raise Unsupported(f"sequence operation {kind!r}")
 
