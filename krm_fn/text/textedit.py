@@ -168,15 +168,15 @@ def _empty_value(node: yaml.Node) -> bool:
     return isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style)
 
 
-def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None,
-               lists: dict[int, list[int | None]] | None = None) -> list[Edit]:
+def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None,
+               lists: dict[int, list[int | None]]) -> list[Edit]:
     kind = op["op"]
     parts = pointer.parse(op["path"])
     if not parts or parts == [""]:
         raise Unsupported("whole-document operation")
     parent, key_node, value_node = _find(root, parts, lists)
     if isinstance(parent, yaml.SequenceNode):
-        return _sequence_edits(text, root, parts, parent, op, seq, {} if lists is None else lists)
+        return _sequence_edits(text, root, parts, parent, op, seq, lists)
     if not isinstance(parent, yaml.MappingNode):
         raise Unsupported("parent is not a mapping")
     landmarks = [key_node] + ([parent.value[0][0], parent.value[-1][0]] if parent.value else [])
@@ -469,7 +469,7 @@ def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value:
 
 
 def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int,
-                       first: bool = True, json_key: bool = False) -> list[Edit]:
+                       first: bool, json_key: bool) -> list[Edit]:
     """`value` into a flow list, in flow syntax; `first`: it becomes the list's first element;
     `json_key`: the list is empty and its key double-quoted (a JSON document)."""
     elements = parent.value

@@ -601,18 +601,17 @@ _ALIAS_VALUE = _GAP + r"\*[0-9A-Za-z_-]+"
 _ALIAS_ENTRY = _GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+"
 
 
-def node_end(node: yaml.Node, text: str | None = None) -> int:
+def node_end(node: yaml.Node, text: str) -> int:
     """Where a node's own text ends (block collections end where their last value ends).
 
-    An alias (`*name`) is composed as the very node it names, with the anchor's positions: given the
-    `text`, an alias that ends a block collection is found after its key or dash instead.
+    An alias (`*name`) is composed as the very node it names, with the anchor's positions: an alias that
+    ends a block collection is found in the `text`, after its key or dash, instead.
     """
-    if text is not None:
-        text = searchable(text)
+    text = searchable(text)
     while True:
         if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
             key, value = node.value[-1]
-            if text is not None and value.start_mark.index < key.end_mark.index:
+            if value.start_mark.index < key.end_mark.index:
                 colon = text.find(":", key.end_mark.index)
                 m = re.compile(_ALIAS_VALUE).match(text, colon + 1) if colon >= 0 else None
                 if m:
@@ -621,7 +620,7 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
         elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
             last = node.value[-1]
             before = node.value[-2].end_mark.index if len(node.value) > 1 else node.start_mark.index
-            if text is not None and last.start_mark.index < before:  # an alias: its node sits earlier
+            if last.start_mark.index < before:  # an alias: its node sits earlier
                 prev = node_end(node.value[-2], text) if len(node.value) > 1 else node.start_mark.index
                 m = re.compile(_ALIAS_ENTRY).match(text, prev)
                 if m:
