@@ -163,9 +163,8 @@ def _fill(text: str, key_node: yaml.Node, value_node: yaml.Node, new: Any, style
 
 def _empty_value(node: yaml.Node) -> bool:
     """A null, or an empty flow collection (`{}`, `[]`)."""
-    if isinstance(node, yaml.ScalarNode):
-        return yamlio.is_null(node)
-    return isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style)
+    return yamlio.is_null(node) or (
+        isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style))
 
 
 def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None,
