@@ -112,25 +112,20 @@ class Item:
         self.in_flow = False                  # an entry of a flow sequence: its region is its node's text
         self.src: Source | None = None        # what composes it when it is shared, and where its text begins
         self.base = 0
-        if node is not None:
-            self._facts_from_node(node)
-
-    def _facts_from_node(self, node: yaml.Node) -> None:
-        self.line, self.column = node.start_mark.line, node.start_mark.column
-        self.is_mapping = isinstance(node, yaml.MappingNode)
-        if not self.is_mapping:
-            return
-        meta = child(node, "metadata")
-        self.api_version = scalar(child(node, "apiVersion")) or ""
-        self.kind = scalar(child(node, "kind")) or ""
-        self.name = scalar(child(meta, "name")) or ""
-        self.namespace = scalar(child(meta, "namespace")) or ""
-        self.generate_name = scalar(child(meta, "generateName")) is not None
-        ann = child(meta, "annotations")
-        if isinstance(ann, yaml.MappingNode):
-            self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
-            self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
-                        and isinstance(v, yaml.ScalarNode) and v.tag == yamlio.STR_TAG}
+        if node is not None:  # made from a composed node (not by the reader's walk): its facts read from it
+            self.line, self.column = node.start_mark.line, node.start_mark.column
+        if isinstance(node, yaml.MappingNode):
+            meta = child(node, "metadata")
+            self.api_version = scalar(child(node, "apiVersion")) or ""
+            self.kind = scalar(child(node, "kind")) or ""
+            self.name = scalar(child(meta, "name")) or ""
+            self.namespace = scalar(child(meta, "namespace")) or ""
+            self.generate_name = scalar(child(meta, "generateName")) is not None
+            ann = child(meta, "annotations")
+            if isinstance(ann, yaml.MappingNode):
+                self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
+                self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
+                            and isinstance(v, yaml.ScalarNode) and v.tag == yamlio.STR_TAG}
 
     @property
     def node(self) -> yaml.Node:

@@ -71,7 +71,7 @@ class Depth:
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            raise NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep")
+            raise too_deep(None)
 
     def ascend_resolver(self) -> None:
         self._depth -= 1
