@@ -794,16 +794,13 @@ def edit_document(text: str, ops: list[dict], quote: str | None = None) -> str:
     second = yamlio.second_document(body)
     first, rest = (body, "") if second is None else (body[:second], body[second:])
     nl = _document_newline(body)
-    edited: str | None
     try:
         edited = _document_edits(first, root, ops, quote, nl)
-        if not _parses_to(edited + rest, target, first_document=True):
-            edited = None
+        if _parses_to(edited + rest, target, first_document=True):
+            return bom + edited + rest
     except Unsupported:
-        edited = None
-    if edited is None:
-        edited = emit_document(target)
-    return bom + _with_newline(edited, nl) + rest
+        pass
+    return bom + _with_newline(emit_document(target), nl) + rest
 
 
 def emit_document(data: Any) -> str:
