@@ -21,7 +21,7 @@ The inference server reads the same file again (presets/workspace/inference/vllm
 `KaitoConfig.from_yaml`: `config_data = yaml.safe_load(file)`), with PyYAML's pure-Python SafeLoader:
 `safe_load` never uses libyaml. That reader is the stricter one (it refuses a tab after `max-model-len:`,
 which yaml.v2 and libyaml take for a blank), so the file is always read here with it
-(yamlio.StrictPureLoader), whatever backend this process has: the same verdict with or without libyaml.
+(StrictPureLoader, below), whatever backend this process has: the same verdict with or without libyaml.
 
 This module knows only what is KAITO's: how KAITO and vLLM read the file (`inspect`, `kaito_values`,
 `kaito_problem`) and the JSON Patch that sets or removes `speculative-config` (`set_ops`, `remove_ops`).
@@ -74,8 +74,12 @@ class Inspection(NamedTuple):
         return self.has_speculative_config or bool(self.other_spellings)
 
 
-# KAITO's inference server's reader (see above).
-RUNTIME_LOADER = yamlio.StrictPureLoader
+class StrictPureLoader(yamlio.Depth, yaml.SafeLoader):
+    """KAITO's inference server's reader (see above), not the function's: PyYAML's pure-Python SafeLoader
+    as it ships, but for refusing deep nesting and reading timestamps as strings, as yamlio does."""
+
+
+StrictPureLoader.add_constructor("tag:yaml.org,2002:timestamp", yamlio.timestamp_as_str)
 
 
 def _error(exc: Exception, runtime: bool = False) -> InferenceConfigError:
@@ -97,14 +101,14 @@ def _error(exc: Exception, runtime: bool = False) -> InferenceConfigError:
 def _compose_first(text: str) -> Any:
     """The first document's node, as KAITO's yaml.Unmarshal reads only the first document: read as the
     webhook reads it (yaml.v2, whose rules both yamlio backends follow), then as the inference server does
-    (RUNTIME_LOADER), which must read it too; the node is the webhook's.
+    (StrictPureLoader), which must read it too; the node is the webhook's.
 
     Merge keys that make an alias bomb are refused here: expanding `<<: [*a, *a]` doubles at each level,
     for KAITO's runtime (PyYAML flattens merges into copies) as for `_entries`. Plain aliases stay shared
     references everywhere (a bomb of those is copied as written, and KAITO reads only `vllm:`)."""
     node = yamlio.compose_first(text)
     try:
-        yamlio.compose_first(text, RUNTIME_LOADER)
+        yamlio.first_of(yaml.compose_all(text, Loader=StrictPureLoader))
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc, runtime=True) from None
     if node is not None and _has_merge_key(node):
@@ -121,14 +125,14 @@ def has_later_documents(text: str | None) -> bool:
     """More than one YAML document (a second `---` with content after the first document)."""
     if not text:
         return False
-    return yamlio.second_document(text.removeprefix(_BOM), RUNTIME_LOADER) is not None
+    return yamlio.second_document(text.removeprefix(_BOM), StrictPureLoader) is not None
 
 
 def _parse(text: str) -> Any:
     """The first document's data, after refusing what KAITO cannot read (or a merge-key bomb)."""
     try:
         _compose_first(text)
-        doc = yamlio.load_first(text, RUNTIME_LOADER)
+        doc = yamlio.first_of(yaml.load_all(text, Loader=StrictPureLoader))
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc) from None
     if doc is None:

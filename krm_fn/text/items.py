@@ -1,17 +1,19 @@
-"""What the reader makes: items that keep the exact region of source text they came from, and the
-ResourceList and the stream around them. The reader (krm_fn/text/reader.py) reads each item's identity and
-annotations from libyaml's events; its node is composed from its own lines on first use, and its Python data
-only when a stage asks (`Item.data`), so an item no stage looks into is never composed.
+"""What the reader (krm_fn/text/reader.py) makes: items that keep the exact region of source text they came
+from, their node and Python data built only when a stage asks (`Item.node`, `Item.data`), and the
+ResourceList and the stream around them.
 """
 
 import codecs
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import yaml
 
 from . import krm
 from . import yamlio
+# The node helpers live in yamlio; re-exported for the stages that read items.
+from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
 
 
 class InputError(Exception):
@@ -28,14 +30,11 @@ class ItemError(Exception):
     """An item is YAML but cannot be Kubernetes data (an unhashable key, nesting too deep …)."""
 
 
-# --- node helpers: they live in yamlio (the one YAML module); re-exported for the stages that read items
-
-from .yamlio import BREAKS, child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: E402,F401
 
 
 class Source:
     """One text the reader read, shared by its items: composing an item that shares anchors with others
-    needs its whole document, composed once here (`node_at`) for each piece of the text (reader._pieces)."""
+    needs its whole document, composed once here (`node_at`) for each piece of the text (`pieces`)."""
 
     __slots__ = ("text", "_nodes")
 
@@ -43,14 +42,27 @@ class Source:
         self.text = text
         self._nodes: dict[int, dict[int, yaml.Node]] = {}
 
+    def pieces(self) -> Iterator[tuple[int, int, str]]:
+        """The text cut where a document begins with a byte-order mark (YAML 1.2 allows one there, and
+        kubectl, kustomize and kpt read on; libyaml takes it for content): (offset, line, text) of each
+        piece, marks left out."""
+        text = self.text
+        start = line = 0
+        at = text.find("\ufeff")
+        while at >= 0:
+            if at > 0 and text[at - 1] in "\n\r":
+                yield start, line, text[start:at]
+                line += searchable(text).count("\n", start, at)
+                start = at + 1
+            at = text.find("\ufeff", at + 1)
+        yield start, line, text[start:]
+
     def node_at(self, start: int, base: int) -> yaml.Node:
         found = self._nodes.get(base)
         if found is None:
-            line = searchable(self.text).count("\n", 0, base)
             found = self._nodes[base] = {}
-            end = min((at for at in (self.text.find("\n\ufeff", base), self.text.find("\r\ufeff", base)) if at >= 0),
-                      default=len(self.text) - 1)
-            for root in yamlio.compose_events(yamlio.events(self.text[base:end + 1]), base, line):
+            line, piece = next((line, piece) for at, line, piece in self.pieces() if at == base)
+            for root in yamlio.compose_events(yamlio.events(piece), base, line):
                 for node in yamlio.nodes(root):
                     found.setdefault(node.start_mark.index, node)
                 if isinstance(root, yaml.MappingNode):
@@ -100,25 +112,20 @@ class Item:
         self.in_flow = False                  # an entry of a flow sequence: its region is its node's text
         self.src: Source | None = None        # what composes it when it is shared, and where its text begins
         self.base = 0
-        if node is not None:
-            self._facts_from_node(node)
-
-    def _facts_from_node(self, node: yaml.Node) -> None:
-        self.line, self.column = node.start_mark.line, node.start_mark.column
-        self.is_mapping = isinstance(node, yaml.MappingNode)
-        if not self.is_mapping:
-            return
-        meta = child(node, "metadata")
-        self.api_version = scalar(child(node, "apiVersion")) or ""
-        self.kind = scalar(child(node, "kind")) or ""
-        self.name = scalar(child(meta, "name")) or ""
-        self.namespace = scalar(child(meta, "namespace")) or ""
-        self.generate_name = scalar(child(meta, "generateName")) is not None
-        ann = child(meta, "annotations")
-        if isinstance(ann, yaml.MappingNode):
-            self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
-            self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
-                        and isinstance(v, yaml.ScalarNode) and v.tag == yamlio.STR_TAG}
+        if node is not None:  # made from a composed node (not by the reader's walk): its facts read from it
+            self.line, self.column = node.start_mark.line, node.start_mark.column
+        if isinstance(node, yaml.MappingNode):
+            meta = child(node, "metadata")
+            self.api_version = scalar(child(node, "apiVersion")) or ""
+            self.kind = scalar(child(node, "kind")) or ""
+            self.name = scalar(child(meta, "name")) or ""
+            self.namespace = scalar(child(meta, "namespace")) or ""
+            self.generate_name = scalar(child(meta, "generateName")) is not None
+            ann = child(meta, "annotations")
+            if isinstance(ann, yaml.MappingNode):
+                self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
+                self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
+                            and isinstance(v, yaml.ScalarNode) and v.tag == yamlio.STR_TAG}
 
     @property
     def node(self) -> yaml.Node:
@@ -263,8 +270,7 @@ class ResourceList(NamedTuple):
 
 
 def decode(data: bytes) -> str:
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -18,8 +18,9 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import krm, yamlio
-from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope,
-                    child, column_of, decode, duplicate_key, line_end, make_item, node_end, searchable)
+from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope, decode,
+                    duplicate_key, make_item)
+from .yamlio import child, column_of, line_end, node_end, searchable
 
 # What a mapping being walked is to the item it belongs to.
 _OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4
@@ -292,7 +293,7 @@ def _resource_list(text: str, source: Source) -> ResourceList:
 
 def _tied_resource_list(text: str, source: Source) -> ResourceList:
     walked = [d for d in _walk(text, source, 0, 0, envelope=False) if d.item is not None]
-    roots = [n for n in yamlio.compose_all(text) if not _empty(n)]
+    roots = [n for n in yamlio.compose_all(text) if not yamlio.is_null(n)]
     if len(roots) != 1 or not isinstance(roots[0], MappingNode) or len(walked) != 1:
         raise InputError("input is not one ResourceList", roots[1].start_mark if len(roots) > 1 else None)
     root = roots[0]
@@ -327,7 +328,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         try:
             text = decode(data)
             source = Source(text)
-            docs = [d for base, line, piece in _pieces(text) for d in _walk(piece, source, base, line, False)]
+            docs = [d for base, line, piece in source.pieces() for d in _walk(piece, source, base, line, False)]
         except InputError as exc:
             exc.source = name  # render names the file (and line) in front of the message
             raise
@@ -367,21 +368,6 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         _comments_around(text, documents)
     _derive(items)
     return Stream(items=items, shared=frozenset(item.index for item in items if item.shared), function_config=function_config)
-
-
-def _pieces(text: str) -> Iterator[tuple[int, int, str]]:
-    """The text cut where a document begins with a byte-order mark (YAML 1.2 allows one there, and kubectl,
-    kustomize and kpt read on; libyaml takes it for content): (offset, line, text) of each piece, marks
-    left out."""
-    start = line = 0
-    at = text.find("\ufeff")
-    while at >= 0:
-        if at > 0 and text[at - 1] in "\n\r":
-            yield start, line, text[start:at]
-            line += searchable(text).count("\n", start, at)
-            start = at + 1
-        at = text.find("\ufeff", at + 1)
-    yield start, line, text[start:]
 
 
 def _is_envelope_item(item: Item) -> bool:
@@ -442,10 +428,6 @@ def _derive(items: list[Item]) -> None:
         item.generate_name = isinstance(meta.get("generateName"), str)
         item.ann_keys = [k for k in ann if isinstance(k, str)]
         item.ann = {k: v for k, v in ann.items() if isinstance(k, str) and isinstance(v, str)}
-
-
-def _empty(node: yaml.Node | None) -> bool:
-    return node is None or yamlio.is_null(node)
 
 
 def _start(item: Item | None) -> Any:

@@ -12,9 +12,6 @@ class Severity(str, Enum):
     INFO = "info"
 
 
-_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
-
-
 class ResourceRef(NamedTuple):
     api_version: str = ""
     kind: str = ""
@@ -110,18 +107,14 @@ class Result(NamedTuple):
         never shows results; kpt and editors find the file from its first words). One line whatever a name,
         a path or a message holds: a newline in metadata.name must not start a forged `[error]` line."""
         location = self.location()
-        if self.resource is not None and not self.resource.kind:
-            # Not a Kubernetes object: its message says where it is; `v2//x kind:` would say nothing.
-            return visible(f"{location}[{self.severity.value}] {self.message}{self._id_suffix()}")
-        where = self.resource.display() if self.resource else "" if location else self.scope
-        fld = f" {self.field_path}" if self.field_path else ""
-        head = f"{where}{fld}: " if (where or fld) else ""
-        return visible(f"{location}[{self.severity.value}] {head}{self.message}{self._id_suffix()}")
-
-    def _id_suffix(self) -> str:
-        """` [SD101]`: under kustomize or Argo CD the stderr line is all a user sees, and the id is what
-        the `disable` setting takes."""
-        return f" [{self.id}]" if self.id else ""
+        head = ""  # for what is no Kubernetes object: its message says where it is; `v2//x kind:` would say nothing
+        if self.resource is None or self.resource.kind:
+            where = self.resource.display() if self.resource else "" if location else self.scope
+            fld = f" {self.field_path}" if self.field_path else ""
+            head = f"{where}{fld}: " if (where or fld) else ""
+        # ` [SD101]`: under kustomize or Argo CD the stderr line is all a user sees, and `disable` takes the id.
+        suffix = f" [{self.id}]" if self.id else ""
+        return visible(f"{location}[{self.severity.value}] {head}{self.message}{suffix}")
 
 
 def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:
@@ -132,8 +125,8 @@ def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None
 
 
 def exit_status(results: Iterable[Result], fail_on: Severity = Severity.ERROR) -> int:
-    threshold = _ORDER[fail_on]
-    return 1 if any(_ORDER[r.severity] <= threshold for r in results) else 0
+    order = list(Severity)  # the gravest first
+    return 1 if any(order.index(r.severity) <= order.index(fail_on) for r in results) else 0
 
 
 def has_errors(results: Iterable[Result]) -> bool:

@@ -12,7 +12,7 @@ or document is emitted whole instead: comments go, meaning stays.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import yaml
@@ -74,11 +74,14 @@ def _quote_of(node: yaml.Node) -> str | None:
     return node.style if isinstance(node, yaml.ScalarNode) and node.style in ('"', "'") else None
 
 
+def indented(text: str, column: int) -> str:
+    """Every line of `text` that is not blank moved right by `column` spaces."""
+    return "".join(" " * column + line if line.strip() else line for line in text.splitlines(True))
+
+
 def _block(value: Any, indent: int) -> str:
     """A collection as block YAML, every line indented, starting on a new line."""
-    body = yamlio.dump(value)
-    pad = " " * indent
-    return "\n" + "".join(pad + line if line.strip() else line for line in body.splitlines(True)).rstrip("\n")
+    return "\n" + indented(yamlio.dump(value), indent).rstrip("\n")
 
 
 def _quoted_block(value: dict, indent: int, quote: str) -> str | None:
@@ -142,44 +145,37 @@ def _is_alias(key_node: yaml.Node, value_node: yaml.Node) -> bool:
     return value_node.start_mark.index < key_node.end_mark.index
 
 
-def _indent_of(text: str, key_node: yaml.Node) -> str | None:
-    """The spaces before a key, when only spaces precede it on its line."""
-    prefix = text[line_start(text, key_node.start_mark.index):key_node.start_mark.index]
-    return prefix if prefix.strip(" ") == "" else None
-
-
 def _fill(text: str, key_node: yaml.Node, value_node: yaml.Node, new: Any, style: str | None,
           seq: int) -> list[Edit] | None:
     """`key:`, `key: ~` or `key: {}` (on the key's line) becomes a block collection: the old value goes,
     the comment after it stays on the key's line, the new entries follow on lines of their own.
     None where the layout is not that (the value on a later line, or the key not first on its line)."""
     colon = _after_colon(text, key_node)
-    indent = _indent_of(text, key_node)
     start, end = value_node.start_mark.index, value_node.end_mark.index
-    if indent is None or _is_alias(key_node, value_node) or "\n" in searchable(text)[colon:end]:
+    if not _starts_line(text, key_node.start_mark.index) or _is_alias(key_node, value_node) \
+            or "\n" in searchable(text)[colon:end]:
         return None
     at = line_end(text, colon)
     prefix = "" if ends_line(text[at - 1:at]) else "\n"
-    lines = _value_text(new, len(indent) + 2, style).lstrip("\n") + "\n"
+    lines = _value_text(new, column_of(text, key_node.start_mark.index) + 2, style).lstrip("\n") + "\n"
     return [Edit(colon, end, "", seq)] * (start < end) + [Edit(at, at, prefix + lines, seq)]
 
 
 def _empty_value(node: yaml.Node) -> bool:
     """A null, or an empty flow collection (`{}`, `[]`)."""
-    if isinstance(node, yaml.ScalarNode):
-        return yamlio.is_null(node)
-    return isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style)
+    return yamlio.is_null(node) or (
+        isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style))
 
 
-def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None = None,
-               lists: dict[int, list[int | None]] | None = None) -> list[Edit]:
+def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None,
+               lists: dict[int, list[int | None]]) -> list[Edit]:
     kind = op["op"]
     parts = pointer.parse(op["path"])
     if not parts or parts == [""]:
         raise Unsupported("whole-document operation")
     parent, key_node, value_node = _find(root, parts, lists)
     if isinstance(parent, yaml.SequenceNode):
-        return _sequence_edits(text, root, parts, parent, op, seq, {} if lists is None else lists)
+        return _sequence_edits(text, root, parts, parent, op, seq, lists)
     if not isinstance(parent, yaml.MappingNode):
         raise Unsupported("parent is not a mapping")
     landmarks = [key_node] + ([parent.value[0][0], parent.value[-1][0]] if parent.value else [])
@@ -198,16 +194,13 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None
                 return filled
         flow_scalar = isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node)
         empty_flow = isinstance(value_node, yaml.CollectionNode) and _empty_value(value_node)
-        if isinstance(new, (dict, list)) and ((flow_scalar and new) or empty_flow):
+        nothing = flow_scalar and value_node.start_mark.index == value_node.end_mark.index  # `key:`: a null
+        if nothing or (isinstance(new, (dict, list)) and ((flow_scalar and new) or empty_flow)):
             return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
                          _value_text(new, _key_column(text, parent) + 2, quote), seq)]
         if flow_scalar:
-            style = quote or _quote_of(value_node)
-            if value_node.start_mark.index == value_node.end_mark.index:  # `key:` with nothing: a null
-                return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
-                             _value_text(new, 0, style), seq)]
             return [Edit(value_node.start_mark.index, value_node.end_mark.index,
-                         _value_text(new, 0, style).lstrip(" "), seq)]
+                         _value_text(new, 0, quote or _quote_of(value_node)).lstrip(" "), seq)]
         if not isinstance(new, (dict, list)):
             # A block scalar or a collection becomes a scalar: the whole value goes, the key stays.
             start, end = _after_colon(text, key_node), node_end(value_node, text)
@@ -444,12 +437,12 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
             return _flow_scalar_edits(text, node, new, bool(parent.flow_style), seq)
         except Unsupported:
             pass  # written whole below, in its quoting where the value allows
-        if node.style in ('"', "'"):
-            written = _quoted(new, node.style) if isinstance(new, str) else yamlio.scalar_text(new)
-        elif isinstance(new, str) and "\n" not in new:
-            written = _element_text(new, []) if parent.flow_style else yamlio.scalar_text(new)
+        if not isinstance(new, str):
+            written = yamlio.scalar_text(new)
+        elif _quote_of(node) or "\n" in new:
+            written = _quoted(new, _quote_of(node) or '"')
         else:
-            written = _quoted(new, '"') if isinstance(new, str) else yamlio.scalar_text(new)
+            written = _element_text(new, []) if parent.flow_style else yamlio.scalar_text(new)
         return [Edit(node.start_mark.index, node.end_mark.index, written, seq)]
     raise Unsupported(f"sequence operation {kind!r}")
 
@@ -475,7 +468,7 @@ def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value:
 
 
 def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int,
-                       first: bool = True, json_key: bool = False) -> list[Edit]:
+                       first: bool, json_key: bool) -> list[Edit]:
     """`value` into a flow list, in flow syntax; `first`: it becomes the list's first element;
     `json_key`: the list is empty and its key double-quoted (a JSON document)."""
     elements = parent.value
@@ -667,15 +660,21 @@ def apply_text_edits(text: str, root: yaml.Node, ops: Sequence[dict], start: int
     # The same tail edit may come from the caller and from an op that writes after the last line (two
     # equal insertions are two elements added at one place: both stay).
     edits = list({(e.start, e.end, e.text) if e.start < e.end else e: e for e in edits}.values())
-    edits.sort(key=lambda e: (e.start, e.seq), reverse=True)
-    out = text[start:end]
-    last_start = end + 1
-    for e in edits:
-        if e.end > last_start or e.start < start or e.end > end:
+    edits.sort(key=lambda e: (e.start, e.seq))
+    return splice(text, start, end, edits)
+
+
+def splice(text: str, start: int, end: int, edits: Iterable[Sequence]) -> str:
+    """text[start:end] with each (start, end, new text, …) edit made, in the text's offsets and in order;
+    Unsupported where one overlaps the one before it or reaches outside."""
+    out, pos = [], start
+    for a, b, new, *_ in edits:
+        if a < pos or b > end:
             raise Unsupported("overlapping edits or edits outside the item")
-        out = out[:e.start - start] + e.text + out[e.end - start:]
-        last_start = e.start
-    return out
+        out += [text[pos:a], new]
+        pos = b
+    out.append(text[pos:end])
+    return "".join(out)
 
 
 def _last_scalar(node: yaml.Node) -> yaml.ScalarNode | None:
@@ -749,8 +748,7 @@ def _parses_to(text: str, target: Any, first_document: bool = False) -> bool:
 
 def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
     """A whole item by the safe emitter, laid out to continue at `column` after a `- `."""
-    lines = yamlio.dump(data).splitlines(True)
-    body = lines[0] + "".join(" " * column + ln if ln.strip() else ln for ln in lines[1:])
+    body = indented(yamlio.dump(data), column)[column:]  # its first line is never blank
     return body if trailing_newline else body.rstrip("\n")
 
 
@@ -796,16 +794,13 @@ def edit_document(text: str, ops: list[dict], quote: str | None = None) -> str:
     second = yamlio.second_document(body)
     first, rest = (body, "") if second is None else (body[:second], body[second:])
     nl = _document_newline(body)
-    edited: str | None
     try:
         edited = _document_edits(first, root, ops, quote, nl)
-        if not _parses_to(edited + rest, target, first_document=True):
-            edited = None
+        if _parses_to(edited + rest, target, first_document=True):
+            return bom + edited + rest
     except Unsupported:
-        edited = None
-    if edited is None:
-        edited = emit_document(target)
-    return bom + _with_newline(edited, nl) + rest
+        pass
+    return bom + _with_newline(emit_document(target), nl) + rest
 
 
 def emit_document(data: Any) -> str:

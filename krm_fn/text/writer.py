@@ -15,7 +15,7 @@ from . import pointer, yamlio
 from .edits import Changes
 from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
-from .textedit import edit_item, emit_item, tail_edits
+from .textedit import edit_item, emit_item, indented, splice, tail_edits
 from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
 
 
@@ -38,8 +38,7 @@ def _entry(data: Any, dash_col: int) -> str:
 
 def _results_block(results: list[Result], col: int) -> str:
     # One result at a time: the emitter's graph of thousands of results at once is 13 bytes for each of theirs.
-    body = "results:\n" + "".join(yamlio.dump([r.to_krm()]) for r in results)
-    return "".join(" " * col + ln if ln.strip() else ln for ln in body.splitlines(True))
+    return indented("results:\n" + "".join(yamlio.dump([r.to_krm()]) for r in results), col)
 
 
 def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
@@ -145,8 +144,7 @@ def _written_whole(rl: ResourceList, key: yaml.Node, value: yaml.Node) -> tuple[
         what = repr(name) if isinstance(name, str) else f"entry on line {key.start_mark.line + 1}"
         raise InputError(f"the ResourceList's {what} holds an alias of an anchor in its old results, which the output replaces, so it can only be written out whole, and it cannot be read: {' '.join(str(exc).split())}") from None
     start, end = _entry_span(text, key, value)
-    col = column_of(text, key.start_mark.index)
-    return (start, end, "".join(" " * col + ln if ln.strip() else ln for ln in data.splitlines(True)))
+    return (start, end, indented(data, column_of(text, key.start_mark.index)))
 
 
 def _past_own_comments(text: str, pos: int, col: int) -> int:
@@ -372,21 +370,12 @@ def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:
         cuts = _strip_cuts(item)
         if cuts is not None:  # the common case: lines cut out, no parsing, no verification needed
             # A block scalar at the end that is cut out with its annotation needs no care.
-            return _cut(item, cuts + [t for t in tail if not any(a <= t[0] < b for a, b, _ in cuts)])
+            kept = [t for t in tail if not any(a <= t[0] < b for a, b, _ in cuts)]
+            return splice(item.source, item.start, item.end, sorted(cuts + kept))
     ops = [*patch, *strip_ops(item, patch)]
     if not ops:
-        return _cut(item, tail)
+        return splice(item.source, item.start, item.end, tail)
     return edit_item(item, ops, followed=True)
-
-
-def _cut(item: Item, edits: list[tuple[int, int, str]]) -> str:
-    """The item's region with non-overlapping (start, end, text) edits in source offsets."""
-    out, pos = [], item.start
-    for start, end, new in sorted(edits):
-        out += [item.source[pos:start], new]
-        pos = end
-    out.append(item.source[pos:item.end])
-    return "".join(out)
 
 
 def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:

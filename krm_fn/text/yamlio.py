@@ -61,27 +61,23 @@ def refuse_directives(event: DocumentStartEvent, mark: Any) -> None:
                                      "remove it", problem_mark=mark)
 
 
-class _Depth:
-    """For PyYAML's own composer (StrictPureLoader): descend/ascend_resolver are called around every node,
-    so counting there refuses deep nesting before Python's recursion limit does."""
+class Depth:
+    """For a PyYAML composer (libyaml's, or the pure one of domain/inference_config.py's StrictPureLoader):
+    descend/ascend_resolver are called around every node, so counting there refuses deep nesting before
+    Python's recursion limit does."""
 
     _depth = 0
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            raise NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep")
+            raise too_deep(None)
 
     def ascend_resolver(self) -> None:
         self._depth -= 1
 
 
-class StrictPureLoader(_Depth, yaml.SafeLoader):
-    """PyYAML's pure-Python reader as it ships: what `yaml.safe_load` reads with, as KAITO's inference
-    server reads inference_config.yaml (krm_fn/domain/inference_config.py). Not the function's reader."""
-
-
-def _timestamp_as_str(loader: Any, node: yaml.ScalarNode) -> str:
+def timestamp_as_str(loader: Any, node: yaml.ScalarNode) -> str:
     # Kubernetes reads timestamps as strings; so do we, or they would change type on the way out.
     return loader.construct_scalar(node)
 
@@ -90,12 +86,12 @@ class _Constructor(yaml.constructor.SafeConstructor):
     """Turns nodes from compose_events into Python data (PyYAML's safe constructors)."""
 
 
-class _CLoader(_Depth, CSafeLoader):
+class _CLoader(Depth, CSafeLoader):
     """libyaml's composer, for `load` of a text without tags (where it reads as compose_events)."""
 
 
-for _cls in (_Constructor, StrictPureLoader, _CLoader):
-    _cls.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
+for _cls in (_Constructor, _CLoader):
+    _cls.add_constructor("tag:yaml.org,2002:timestamp", timestamp_as_str)
 
 _RESOLVER = yaml.resolver.Resolver()
 _resolve = _RESOLVER.resolve
@@ -212,13 +208,10 @@ def compose(text: str) -> yaml.Node | None:
     return docs[0] if docs else None
 
 
-def compose_first(text: str, loader: type | None = None) -> yaml.Node | None:
+def compose_first(text: str) -> yaml.Node | None:
     """The first document's node only: later documents are not even parsed (KAITO's yaml.Unmarshal reads
-    the first document of inference_config.yaml; a broken second one is no error to it). `loader`: PyYAML's
-    own reader instead (StrictPureLoader)."""
-    if loader is not None:
-        return _first(yaml.compose_all(text, Loader=loader))
-    return _first(compose_events(events(text)))
+    the first document of inference_config.yaml; a broken second one is no error to it)."""
+    return first_of(compose_events(events(text)))
 
 
 def _guarded(read: Callable[[], Any]) -> Any:
@@ -228,14 +221,13 @@ def _guarded(read: Callable[[], Any]) -> Any:
         raise ValueError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
 
-def _first(documents: Iterator[Any]) -> Any:
+def first_of(documents: Iterator[Any]) -> Any:
+    """The first of PyYAML's documents (nodes or data), None for none; PyYAML's own slips are bad YAML."""
     return _guarded(lambda: next(documents, None))
 
 
-def load_first(text: str, loader: type | None = None) -> Any:
+def load_first(text: str) -> Any:
     """The first document's data only (see compose_first)."""
-    if loader is not None:
-        return _first(yaml.load_all(text, Loader=loader))
     node = compose_first(text)
     return None if node is None else _data(node)
 
@@ -571,7 +563,6 @@ def scalar(node: yaml.Node | None) -> str | None:
 # NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Node marks count lines by them, so every search for a line
 # start or end must too.
 _ODD_BREAK = "\r(?!\n)|[\x85\u2028\u2029]"
-BREAKS = "\r\n\x85\u2028\u2029"
 
 
 _SEARCHABLE: list = [None, ""]  # the last text asked for and its answer: callers ask again and again for one text
@@ -601,7 +592,7 @@ def newline_of(text: str) -> str:
 
 
 def ends_line(text: str) -> bool:
-    return bool(text) and text[-1] in BREAKS
+    return bool(text) and text[-1] in "\r\n\x85\u2028\u2029"
 
 
 # Blank or comment-only line ends, then an alias (`*name`; anchor names are alphanumerics, `-` and `_`).
@@ -610,18 +601,17 @@ _ALIAS_VALUE = _GAP + r"\*[0-9A-Za-z_-]+"
 _ALIAS_ENTRY = _GAP + "-" + _GAP + r"\*[0-9A-Za-z_-]+"
 
 
-def node_end(node: yaml.Node, text: str | None = None) -> int:
+def node_end(node: yaml.Node, text: str) -> int:
     """Where a node's own text ends (block collections end where their last value ends).
 
-    An alias (`*name`) is composed as the very node it names, with the anchor's positions: given the
-    `text`, an alias that ends a block collection is found after its key or dash instead.
+    An alias (`*name`) is composed as the very node it names, with the anchor's positions: an alias that
+    ends a block collection is found in the `text`, after its key or dash, instead.
     """
-    if text is not None:
-        text = searchable(text)
+    text = searchable(text)
     while True:
         if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
             key, value = node.value[-1]
-            if text is not None and value.start_mark.index < key.end_mark.index:
+            if value.start_mark.index < key.end_mark.index:
                 colon = text.find(":", key.end_mark.index)
                 m = re.compile(_ALIAS_VALUE).match(text, colon + 1) if colon >= 0 else None
                 if m:
@@ -630,7 +620,7 @@ def node_end(node: yaml.Node, text: str | None = None) -> int:
         elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
             last = node.value[-1]
             before = node.value[-2].end_mark.index if len(node.value) > 1 else node.start_mark.index
-            if text is not None and last.start_mark.index < before:  # an alias: its node sits earlier
+            if last.start_mark.index < before:  # an alias: its node sits earlier
                 prev = node_end(node.value[-2], text) if len(node.value) > 1 else node.start_mark.index
                 m = re.compile(_ALIAS_ENTRY).match(text, prev)
                 if m:
