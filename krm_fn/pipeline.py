@@ -36,10 +36,6 @@ class Outcome(NamedTuple):
     exit_code: int
     summary: Summary | None = None
 
-    def lines(self) -> list[str]:
-        """The stderr lines: every error and warning (info results are in the ResourceList only)."""
-        return [r.line() for r in self.results if r.severity is not Severity.INFO]
-
 
 def known_ids() -> Mapping[str, bool]:
     """Every finding id -> whether `disable` may name it (findings.CAN_DISABLE). The catalogue imports every

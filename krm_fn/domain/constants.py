@@ -7,9 +7,8 @@ RUNTIME_ANNOTATION = "kaito.sh/runtime"
 RUNTIME_TRANSFORMERS = "transformers"
 RUNTIME_VLLM = "vllm"
 
-# Labels KAITO's controllers put on the children they create.
+# The label KAITO's InferenceSet controller puts on the Workspaces it creates.
 INFERENCESET_CREATED_BY = "inferenceset.kaito.sh/created-by"
-MULTIROLE_CREATED_BY = "multiroleinference.kaito.sh/created-by"
 
 # Our own annotations on derived ConfigMaps, so the function recognises its output when fed back in.
 DERIVED_ANNOTATION = "kaito-specdec.dev/derived"
@@ -24,7 +23,6 @@ KEPT_ANNOTATION = "kaito-specdec.dev/kept-for"
 # user's; it makes a re-run a fixpoint and a disable exact, and rolls the pods when it changes.
 INJECTED_ANNOTATION = "kaito-specdec.dev/speculative-config"
 
-KAITO_GROUP = "kaito.sh"
 # The opt-in PrometheusRule (monitoring.py builds it), and the prometheusRules setting's alert threshold: here
 # so that a run that writes no rule loads neither monitoring.py nor its tables.
 PROMETHEUS_RULE_API_VERSION = "monitoring.coreos.com/v1"

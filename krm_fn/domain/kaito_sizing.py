@@ -188,10 +188,6 @@ class GPUs(NamedTuple):
     gpu_count: int
     memory: int          # bytes, the whole node
 
-    @property
-    def memory_gib(self) -> float:
-        return self.memory / GIB
-
 
 class Model(NamedTuple):
     name: str            # as the catalog spells it

@@ -16,9 +16,6 @@ from ..text.quoting import goquote
 from ..text.results import Severity
 from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
 
-# The KAITO release these tables come from (the `kaitoVersion` setting's default).
-TABLES_VERSION = "v0.13.0"
-
 MTP: dict = {"method": "mtp", "num_speculative_tokens": 1}
 NGRAM_FALLBACK: dict = {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
 

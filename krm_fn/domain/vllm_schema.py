@@ -252,12 +252,6 @@ def methods_for(version: Version) -> list[str]:
     return first + sorted(m for m in names if m not in first)
 
 
-def introduced(method: str) -> Version | None:
-    """The first release run that takes `method` (for other stages: e.g. plain workloads' fallback)."""
-    spans = facts().methods.get(method)
-    return spans[0][0] if spans else None
-
-
 def _compact(obj: object) -> str:
     # default=str: an already-parsed value from YAML may hold a date; the proposal then shows it as text.
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)

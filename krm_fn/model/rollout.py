@@ -59,10 +59,6 @@ def _ns(namespace: str) -> str:
     return f" -n {namespace}" if namespace else ""
 
 
-def _is_child(w: Workload) -> bool:
-    return w.spec is kinds.WORKSPACE and C.INFERENCESET_CREATED_BY in w.labels()
-
-
 def _runs_vllm_preset(w: Workload, settings: Settings) -> bool:
     return kinds.preset_name(w.spec, w.data) is not None and kinds.runtime(w.spec, w.data, settings.vllm_gate) == C.RUNTIME_VLLM
 
