@@ -39,29 +39,6 @@ TUNED_DISPLAY: tuple[str, ...] = (
     "Qwen/Qwen3.6-27B",
 )
 
-# KAITO keys its table by lower-cased HF id; the two DeepSeek legacy names of the
-# documentation reach their entries through ALIASES.
-TUNED: dict[str, dict] = {
-    name: MTP
-    for name in (
-        "deepseek-ai/deepseek-r1-0528",
-        "deepseek-ai/deepseek-v3-0324",
-        "deepseek-ai/deepseek-v3.2",
-        "zai-org/glm-5.2-fp8",
-        "nvidia/deepseek-v4-flash-nvfp4",
-        "xiaomimimo/mimo-7b-base",
-        "qwen/qwen3.5-2b",
-        "qwen/qwen3.5-4b",
-        "qwen/qwen3.5-9b",
-        "qwen/qwen3.5-122b-a10b-gptq-int4",
-        "qwen/qwen3.5-122b-a10b",
-        "qwen/qwen3.5-397b-a17b-gptq-int4",
-        "qwen/qwen3.6-35b-a3b-fp8",
-        "qwen/qwen3.6-35b-a3b",
-        "qwen/qwen3.6-27b",
-    )
-}
-
 # KAITO's legacy short preset names and the HF ids they stand for.
 ALIASES: dict[str, str] = {
     "phi-4": "microsoft/phi-4",
@@ -99,6 +76,11 @@ def canonical(name: str) -> str:
     """
     key = name.lower()
     return ALIASES.get(key, key)
+
+
+# KAITO keys its table by lower-cased HF id; the two DeepSeek legacy names of the documentation reach
+# their entries through ALIASES.
+TUNED: dict[str, dict] = {canonical(name): MTP for name in TUNED_DISPLAY}
 
 
 def config_json(cfg: Mapping) -> str:
@@ -240,15 +222,14 @@ class Resolution(NamedTuple):
 def resolve(preset: str, table: PresetTable = DEFAULT_TABLE) -> Resolution:
     """Decide the speculative config for a preset name."""
     key = canonical(preset)
-    tuned = key in table.tuned
-    cfg = table.tuned[key] if tuned else table.fallback
-    return Resolution(
-        preset=preset,
-        canonical=key,
-        method=str(cfg["method"]),
-        json=config_json(cfg),
-        tuned=tuned,
-    )
+    if key not in table.tuned:
+        return fallback(table, preset, key)
+    return Resolution(preset, key, str(table.tuned[key]["method"]), config_json(table.tuned[key]), tuned=True)
+
+
+def fallback(table: PresetTable = DEFAULT_TABLE, preset: str = "", key: str = "") -> Resolution:
+    """The config of an untuned preset (canonical `key`), or of a model that cannot be known (no preset)."""
+    return Resolution(preset, key, str(table.fallback["method"]), config_json(table.fallback), tuned=False)
 
 
 def _display_names(table: PresetTable) -> list[tuple[str, str]]:

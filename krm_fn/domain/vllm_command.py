@@ -29,13 +29,12 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from . import shellwords
-from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
 from ..text.results import Finding, Severity
 from . import vllm_releases as releases
-from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json
-from .vllm_model import decide_model, fallback, unknowable
-from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, beyond, check_speculative_config,
-    dotted_config, named, newer_release, parse_version, shown)
+from .presets import DEFAULT_TABLE, PresetTable, fallback
+from .vllm_model import decide_model, unknowable
+from .vllm_schema import (DEFAULT_VLLM_VERSION, beyond, check_speculative_config, dotted_config, named,
+    newer_release, parse_version, refusal, shown)
 
 FINDINGS = {
     "SD701": "vLLM container: speculative config decided by its model",
@@ -669,16 +668,15 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         resolution = fallback(table)
         findings.append(Finding(f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
             insp.model_at or insp.target, id="SD702", severity=Severity.INFO))
-    refused = _refusal(resolution.json, release)
+    refused = refusal(resolution.json, release.version)
     if refused and resolution.tuned:
         # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`) refuses
         # the tuned config at start-up, so the fallback is what runs there (decide.py's SD308 for KAITO).
         tuned_json = resolution.json
-        resolution = Resolution(resolution.preset, resolution.canonical, str(table.fallback["method"]),
-                                config_json(table.fallback), tuned=False)
+        resolution = fallback(table, resolution.preset, resolution.canonical)
         findings.append(Finding(f"{release.said} refuses the tuned {tuned_json}, so the fallback --speculative-config={resolution.json} is written; set vllmVersion if the image runs a newer vLLM",
             insp.target, id="SD713", severity=Severity.INFO))
-        refused = _refusal(resolution.json, release)
+        refused = refusal(resolution.json, release.version)
     if refused:
         return Reconciled(base_command, base_args, None, insp, (Finding(f"--speculative-config={resolution.json} is refused by {release.said} ({refused}), so nothing is added: choose a config that release accepts (functionConfig tunedPresets/ngramFallback), or upgrade the image",
             insp.target, id="SD714", severity=Severity.ERROR),))
@@ -719,12 +717,6 @@ def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
         out.append(Finding(f"vllm serve --model: {release.said} exits at start-up on --model after vllm serve: write the model right after serve (vllm serve MODEL), or --model=MODEL",
             insp.model_at or insp.target, id="SD718", severity=Severity.WARNING))
     return out
-
-
-def _refusal(config: str, release: Release) -> str:
-    """Why the release refuses `config` at start-up (vllm_schema's first error's title), or ""."""
-    errors = [f for f in check_speculative_config(config, release.version) if f.severity is Severity.ERROR]
-    return SCHEMA_FINDINGS[errors[0].id] if errors else ""
 
 
 def _override_checks(insp: Inspection, release: Release) -> list[Finding]:

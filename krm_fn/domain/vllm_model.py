@@ -13,7 +13,8 @@ No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets
 from typing import NamedTuple
 import re
 
-from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical, config_json, resolve
+from .presets import ALIASES, DEFAULT_TABLE, PresetTable, Resolution, canonical, resolve
+from .presets import fallback  # noqa: F401  (re-exported: the decision for a model that cannot be known)
 
 # Text that makes a model argument unknowable at render time: a shell or Kubernetes variable
 # (`$MODEL`, `${MODEL}`, `$(MODEL)`), a template left unrendered (`{{ .Values.model }}`), a command
@@ -91,8 +92,3 @@ def decide_model(model: str, table: PresetTable = DEFAULT_TABLE) -> ModelDecisio
         return ModelDecision(model, named, resolve(named, table))
     return ModelDecision(model, keys[0], resolve(keys[0], table))
 
-
-def fallback(table: PresetTable = DEFAULT_TABLE) -> Resolution:
-    """The decision when the model cannot be determined: the universal fallback, as for an untuned preset."""
-    return Resolution(preset="", canonical="", method=str(table.fallback["method"]),
-                      json=config_json(table.fallback), tuned=False)

@@ -196,6 +196,12 @@ def _named(release: Version) -> str:
     return shown(release)
 
 
+def refusal(value: object, vllm_version: str) -> str:
+    """Why `vllm_version` refuses `value` at start-up (the title of its first error), or ""."""
+    errors = [f for f in check_speculative_config(value, vllm_version) if f.severity is Severity.ERROR]
+    return FINDINGS[errors[0].id] if errors else ""
+
+
 def _in(spans: Spans, version: Version) -> bool:
     r = _release(version)
     return any(since <= r and (until is None or r < until) for since, until in spans)

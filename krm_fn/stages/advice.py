@@ -16,7 +16,7 @@ from ..model.index import Index
 from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents,
     with_speculative_config, without_speculative_config)
 from ..domain.presets import resolve
-from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config, newer_release
+from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config, newer_release, refusal
 from ..model.multinode import multinode_warnings
 from ..model.report import about, q
 from ..text.results import Result, Severity
@@ -159,7 +159,7 @@ def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
         res = resolve(preset, settings.presets)
         if not res.tuned or res.method in DRAFT_FREE or (d.source.index, res.canonical) in seen:
             continue
-        if any(f.severity is Severity.ERROR for f in check_speculative_config(res.json, settings.vllm_version)):
+        if refusal(res.json, settings.vllm_version):
             continue
         seen.add((d.source.index, res.canonical))
         text = _inference_config(d)

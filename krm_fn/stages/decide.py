@@ -15,9 +15,8 @@ from ..domain import kinds
 from ..domain.derived import build
 from ..domain.inference_config import DATA_KEY, InferenceConfigError, inspect
 from ..domain.kinds import Path
-from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, config_json, resolve
-from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, check_speculative_config, named, parse_version, shown
-from ..domain.vllm_schema import FINDINGS as VLLM_FINDINGS
+from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, fallback, resolve
+from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, named, parse_version, refusal, shown
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
@@ -135,15 +134,11 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
                             + inspected.other_spellings,
                             other_spellings=inspected.other_spellings)
     res = resolve(preset, table)
-    refused = refused_why = ""
-    if res.tuned:
-        # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`)
-        # refuses the tuned config at start-up, so the fallback is what runs there.
-        errors = [f for f in check_speculative_config(res.json, vllm_version) if f.severity is Severity.ERROR]
-        if errors:
-            refused, refused_why = res.json, VLLM_FINDINGS[errors[0].id]
-            res = Resolution(res.preset, res.canonical, str(table.fallback["method"]), config_json(table.fallback),
-                             tuned=False)
+    # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`) refuses the
+    # tuned config at start-up, so the fallback is what runs there.
+    refused, refused_why = "", refusal(res.json, vllm_version) if res.tuned else ""
+    if refused_why:
+        refused, res = res.json, fallback(table, res.preset, res.canonical)
     try:
         configmap, problem = build(src.data() if src else None, src_name, w.namespace, res.json, res.method), ""
     except InferenceConfigError as exc:
