@@ -174,11 +174,6 @@ def beyond(version: Version) -> Version | None:
     return newest if version > newest else None
 
 
-def named(release: Version) -> str:
-    """A release run as messages name it (0.34, 0.11.1)."""
-    return _named(release)
-
-
 def newer_release(vllm_version: str, source: str) -> Finding | None:
     """SD622 for a release newer than every release run (`source`: where it was read, "the vllmVersion
     setting", "image vllm/vllm-openai:v0.40.0"), else None."""
@@ -186,11 +181,11 @@ def newer_release(vllm_version: str, source: str) -> Finding | None:
     known = beyond(version)
     if known is None:
         return None
-    return Finding(f"vLLM {shown(version)} ({source}) is newer than vLLM {_named(known)}, the newest release this function models: speculative configs are judged by vLLM {_named(known)}'s facts, and a method or key vLLM {_named(known)} does not know is a warning, not an error; check them against vLLM {shown(version)}'s release notes, or use a kaito-specdec that models it", id="SD622", severity=Severity.WARNING)
+    return Finding(f"vLLM {shown(version)} ({source}) is newer than vLLM {named(known)}, the newest release this function models: speculative configs are judged by vLLM {named(known)}'s facts, and a method or key vLLM {named(known)} does not know is a warning, not an error; check them against vLLM {shown(version)}'s release notes, or use a kaito-specdec that models it", id="SD622", severity=Severity.WARNING)
 
 
-def _named(release: Version) -> str:
-    """A release run as messages name it: its minor where only one patch of that minor was run."""
+def named(release: Version) -> str:
+    """A release run as messages name it: its minor where only one patch of that minor was run (0.34, 0.11.1)."""
     if sum(1 for r in facts().releases if r[:2] == release[:2]) == 1:
         return shown((release[0], release[1], 0))
     return shown(release)
@@ -329,7 +324,7 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     # one (`v`): nothing here knows what the newer release does. What that release does not know (a method,
     # a key) is a warning, for the newer vLLM may have it (`newer`: the release as the user named it).
     known = beyond(version)
-    v = shown(version) if known is None else _named(known)
+    v = shown(version) if known is None else named(known)
     newer = None if known is None else shown(version)
     # vLLM's `optional_type`: "" and "None" are no config at all, as is JSON null; the server starts without
     # speculative decoding (from 0.10.1: `vllm_kwargs["speculative_config"]["type"] = optional_type(json.loads)`,
@@ -389,11 +384,11 @@ def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tu
         read = method in _READ_SINCE and version < _READ_SINCE[method]
         since = _READ_SINCE[method] if read else _since(spans[method], version)
         if since:
-            when = f"added in vLLM {shown(since) if read else _named(since)}"
+            when = f"added in vLLM {shown(since) if read else named(since)}"
         else:
             removed = _until(spans[method], version)
             assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
-            when = f"removed in vLLM {_named(removed)}"
+            when = f"removed in vLLM {named(removed)}"
         if newer is not None:
             return None, [_newer_method(cfg, json.dumps(method), f"({when})", v, newer, choices, None)]
         return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
@@ -521,6 +516,7 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
 def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list[Finding]:
     findings: list[Finding] = []
     refuses = _flag("refuses_unknown_keys", version)
+    newest = refuses and newer is not None
     fields = facts().fields
     known = sorted(k for k, spans in fields.items() if _in(spans, version))
     for key in cfg:
@@ -531,38 +527,30 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
         if _in(spans, version):
             if key in UNUSED_KEYS:
                 gone = _since_gone(spans, version)
-                findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {_named(gone)} removed it)" if gone else ""), v))
+                findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {named(gone)} removed it)" if gone else ""), v))
             continue
         removed, added = _until(spans, version), _since(spans, version)
-        if refuses and newer is not None:
-            findings.append(_newer_key(cfg, key, f" (removed in vLLM {_named(removed)})" if removed else "", v, newer, known))
+        if removed and refuses and not newest:
+            findings.append(Finding(f"{key} was removed in vLLM {named(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
             continue
-        if removed and refuses:
-            findings.append(Finding(f"{key} was removed in vLLM {_named(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
-            continue
-        if removed:
-            findings.append(_ignored(cfg, key, f"was removed in vLLM {_named(removed)}", v))
+        if removed and not refuses:
+            findings.append(_ignored(cfg, key, f"was removed in vLLM {named(removed)}", v))
             continue
         import difflib  # only for a misspelled key: its import compiles a pattern and a namedtuple
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
-        fix = f'rename it to "{close[0]}"' if close else "remove it"
+        fix = f'rename it to "{close[0]}"' if close else f"remove {key}" if newest else "remove it"
         proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
-        later = f" (vLLM {_named(added)} added it)" if added else ""
-        if refuses:
+        later = f" (vLLM {named(added)} added it)" if added else ""
+        if newest:
+            # A vLLM newer than every release modelled: what `v`, the newest, refuses, a warning (the newer
+            # release may take it); nothing said of what that release does.
+            dropped = f" (removed in vLLM {named(removed)})" if removed else ""
+            findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{dropped}, which refuses unknown keys; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} takes it, or {fix}", key, proposed=proposed, id="SD624", severity=Severity.WARNING))
+        elif refuses:
             findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which refuses unknown keys, so the server exits at start-up: {fix}", key, proposed=proposed, id="SD613", severity=Severity.ERROR))
         else:
             findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which ignores it: {fix}", key, proposed=proposed, id="SD614", severity=Severity.WARNING))
     return findings
-
-
-def _newer_key(cfg: dict, key: str, removed: str, v: str, newer: str, known: list[str]) -> Finding:
-    """SD611/SD613 for a vLLM newer than every release modelled: a key `v`, the newest, refuses, a warning
-    (the newer release may take it); nothing said of what that release does."""
-    import difflib
-    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
-    fix = f'rename it to "{close[0]}"' if close else f"remove {key}"
-    proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
-    return Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{removed}, which refuses unknown keys; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} takes it, or {fix}", key, proposed=proposed, id="SD624", severity=Severity.WARNING)
 
 
 # Fields a release accepts and validates but no other code of it reads (read, not run: a grep of each
