@@ -1,30 +1,8 @@
-"""The opt-in PrometheusRule: how well speculative decoding works, per workload, once it runs.
+"""The opt-in PrometheusRule: per workload, records of its acceptance rate, mean acceptance length, decode
+tokens and drafts, and alerts on no drafts and low acceptance (docs/monitoring.md says what and why).
 
-One `monitoring.coreos.com/v1` PrometheusRule per namespace with enabled workloads: two recording rules per
-workload, from vLLM V1's counters,
-
-  acceptance rate         = accepted tokens / draft tokens
-  mean acceptance length  = 1 + accepted tokens / drafts
-
-each a `rate()` over a window summed over the workload's pods, and one alert when a workload's acceptance rate
-stays below a threshold for 30 minutes: drafts that are rarely accepted cost GPU time and throughput.
-An idle workload divides 0 by 0: the record is NaN, which compares false, so no alert fires for it; nor
-does it for a workload that drafts nothing at all. So two more records per workload, over 15 minutes,
-
-  decode tokens  = generated tokens - finished requests (each request's first token comes from its prefill,
-                   which drafts nothing: a request must decode to draft)
-  drafts         = draft rounds (vLLM exports the counter only when speculative decoding is configured:
-                   a server whose config never reached vLLM has no such series at all)
-
-and an alert when a workload decodes and drafts none (flat or absent), held for 15 minutes. These count the
-pods that draft only: a MultiRoleInference's or an LLMInferenceService's prefill side runs requests' prompts
-and hands their KV cache over, and drafts nothing by design (drafting_names_of).
-
-Which series are a workload's. vLLM's metrics carry only `model_name` and `engine`; the scrape adds the pod's
-`namespace` and `pod` (prometheus-operator's PodMonitor and ServiceMonitor do so by default, as does the
-usual `kubernetes_sd` relabelling), and pod labels only when a monitor copies them (`podTargetLabels`). So
-the series are selected by pod name (pod_names.py: how Kubernetes names a controller's pods), which the
-controllers fix:
+vLLM's series carry no workload, so a workload's are selected by the names of its pods (pod_names.py), which
+the controllers fix:
 - Workspace `w` (kaito-project/kaito, v0.12.0 and main 2026-08): a StatefulSet `Name: ctx.Workspace.Name`
   (pkg/workspace/manifests/manifests.go, GenerateStatefulSetManifest; "From v0.8.0 onwards, StatefulSet is
   the default workload for all workspaces", workspace_controller.go, applyInference; #1523) -> pods
@@ -61,8 +39,6 @@ controllers fix:
   "only supported in Standard deployment mode", inference_service_validation.go), whose pods run the
   stable predictor with the canary's fields merged over it (buildCanaryPredictor: `mergo.Merge(
   &canaryPredictor, canary.Predictor, mergo.WithOverride)`), the function's argument included.
-The pods also carry labels (`kaito.sh/workspace: <workspace>`, `app: …`), but a selector on those would work
-only where the monitor copies them.
 """
 
 import bisect
@@ -75,8 +51,6 @@ from . import constants as C
 from . import pod_names
 from .derived import content_hash
 
-API_VERSION = C.PROMETHEUS_RULE_API_VERSION
-KIND = C.PROMETHEUS_RULE_KIND
 NAME_PREFIX = "specdec-prometheusrule-"
 
 # vLLM V1 counters.
@@ -154,13 +128,14 @@ def child_name(parent: str, suffix: str) -> str:
     return parent[:31 - len(suffix)] + digest + suffix
 
 
-def _literal(name: str) -> str:
-    """`name` as an RE2 pattern that matches only itself (a Kubernetes name: only its dots need escaping)."""
-    return pod_names.regex(pod_names.literal(name))
-
-
 def _statefulset(name: str) -> pod_names.Names:
     return pod_names.concat(pod_names.literal(name + "-"), pod_names.ordinal())
+
+
+def _leader_workers(name: str) -> pod_names.Names:
+    """A LeaderWorkerSet's pods: the leaders `<name>-<group>`, the workers `<name>-<group>-<worker>`."""
+    group = _statefulset(name)
+    return pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal()))
 
 
 def _deployment(name: pod_names.Names) -> pod_names.Names:
@@ -218,22 +193,15 @@ def names_of(workload: Monitored) -> pod_names.Names:
     if kind == "Pod":
         return pod_names.literal(name)
     if kind == "LeaderWorkerSet":
-        group = _statefulset(name)
-        return pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal()))
+        return _leader_workers(name)
     if kind == "InferenceService":
         found = _kserve(name, workload.variant, workload.predictor, workload.canaries)
         if found:
             return found
     if kind == "LLMInferenceService" and workload.parts:
-        forms = []
-        for suffix in workload.parts:
-            child = child_name(name, suffix)
-            if suffix in (LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL_MULTI_NODE):
-                group = _statefulset(child)
-                forms.append(pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal())))
-            else:
-                forms.append(_deployment(pod_names.literal(child)))
-        return pod_names.union(*forms)
+        multi_node = (LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL_MULTI_NODE)
+        return pod_names.union(*(_leader_workers(child_name(name, s)) if s in multi_node
+                                 else _deployment(pod_names.literal(child_name(name, s))) for s in workload.parts))
     raise ValueError(f"no pods known for kind {kind!r}")
 
 
@@ -375,15 +343,12 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
     out: list[dict] = []
     for w in unique:
         labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}
-        exprs = expressions(namespace, w, window, around)
-        out.append({"record": ACCEPTANCE_RATE.format(window=window), "expr": exprs["acceptance_rate"],
-                    "labels": dict(labels)})
-        out.append({"record": ACCEPTANCE_LENGTH.format(window=window), "expr": exprs["mean_acceptance_length"],
-                    "labels": dict(labels)})
-        out.append({"record": DECODE_TOKENS, "expr": exprs["decode_tokens"], "labels": dict(labels)})
-        out.append({"record": DRAFTS_RECORD, "expr": exprs["drafts"], "labels": dict(labels)})
+        records = (ACCEPTANCE_RATE.format(window=window), ACCEPTANCE_LENGTH.format(window=window), DECODE_TOKENS,
+                   DRAFTS_RECORD)
+        for record, expr in zip(records, expressions(namespace, w, window, around).values(), strict=True):
+            out.append({"record": record, "expr": expr, "labels": dict(labels)})
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
-    matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(_literal(n) for n in dict.fromkeys(w.name for w in unique)))}")
+    matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in unique)))}")
     threshold = number(min_acceptance_rate)
     # Drafts flat (0) or absent (no series: no record) alike leave the workload's decode tokens standing.
     out.append({
@@ -441,4 +406,5 @@ def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
     if labels:
         metadata["labels"] = dict(labels)
     metadata["annotations"] = annotations
-    return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
+    return {"apiVersion": C.PROMETHEUS_RULE_API_VERSION, "kind": C.PROMETHEUS_RULE_KIND, "metadata": metadata,
+            "spec": spec}
