@@ -182,9 +182,6 @@ class PresetTable:
     """The tuned presets (canonical name -> config) and the config for every other preset; compared by
     both, never changed once made."""
 
-    tuned: Mapping[str, dict]
-    fallback: dict
-
     __slots__ = ("tuned", "fallback")
 
     def __init__(self, tuned: Mapping[str, dict] | None = None, fallback: dict | None = None) -> None:

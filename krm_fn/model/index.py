@@ -23,7 +23,7 @@ _WORD = r"[\w.-]+"
 _PLAIN_KEY = r"[A-Za-z_][\w-]*"
 # kustomize's configMapGenerator suffix: ten characters of its hash alphabet (hex with 0 1 3 a e replaced
 # by g h k m t, so no vowels and no look-alikes).
-_GENERATED = r"(.+)-[2456789bcdfghkmt]{10}"  # the annotation is not set at all
+_GENERATED = r"(.+)-[2456789bcdfghkmt]{10}"
 
 
 class Workload:
@@ -31,16 +31,6 @@ class Workload:
 
     The index holds each workload as read; `changes.Plan.workload` gives it as planned so far (its data
     with the planned ops, as KAITO's controllers rewrite it)."""
-
-    item: Item
-    spec: KindSpec
-    data: Any
-    value: Any
-    # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
-    # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
-    # decisions read `effective`; patches are made against `data`, the item as planned.
-    rewritten: Any
-    rewritten_by: Any  # the MultiRoleInference Workload whose controller rewrites this one
 
     __slots__ = ("item", "spec", "data", "value", "rewritten", "rewritten_by")  # compared by identity
 
@@ -50,8 +40,11 @@ class Workload:
         self.spec = spec
         self.data = data
         self.value = value
+        # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
+        # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
+        # decisions read `effective`; patches are made against `data`, the item as planned.
         self.rewritten = rewritten
-        self.rewritten_by = rewritten_by
+        self.rewritten_by = rewritten_by  # the MultiRoleInference Workload whose controller rewrites this one
 
     @property
     def effective(self) -> Any:
@@ -77,10 +70,6 @@ class Workload:
 class PlainWorkload:
     """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService) that may
     carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
-
-    item: Item
-    spec: WorkloadKind
-    data: Any
 
     __slots__ = ("item", "spec", "data")  # compared by identity
 
@@ -110,46 +99,31 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
 
 
 class Index:
-    items: list[Item]
-    workloads: list[Workload]
-    # Plain vLLM workloads that may carry the opt-in; and plain kinds at an apiVersion the function
-    # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
-    plain: list[PlainWorkload]
-    plain_other_versions: list[tuple[Item, Any]]
-    # Other kinds whose text names the opt-in (ServingRuntime, RayService, …): warned about when they carry it.
-    unhandled: list[tuple[Item, Any]]
-    configmaps: dict[tuple[str, str], Item]
-    # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
-    # the names the references still use are in previousNames.
-    previous: dict[tuple[str, str], Item]
-    unreadable: list[tuple[Item, str]]  # KAITO items with no data model
-    config: frozenset[int]  # kustomize's files among the items (kustomizations, patches …)
-    # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
-    # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
-    misversioned: dict[tuple[str, str], Item]
-    _by_parent: dict | None
-    _generated: dict | None
-    _derived_any: bool | None
-    _paths: frozenset[str] | None
-
     __slots__ = ("items", "workloads", "plain", "plain_other_versions", "unhandled", "configmaps", "previous",
                  "unreadable", "config", "misversioned", "_by_parent", "_generated", "_derived_any", "_paths")
 
     def __init__(self, items: list[Item] | None = None, config: frozenset[int] = frozenset()) -> None:
         self.items = [] if items is None else items
-        self.workloads = []
-        self.plain = []
-        self.plain_other_versions = []
-        self.unhandled = []
-        self.configmaps = {}
-        self.previous = {}
-        self.unreadable = []
-        self.config = config
-        self.misversioned = {}
-        self._by_parent = None
-        self._generated = None
-        self._derived_any = None
-        self._paths = None
+        self.workloads: list[Workload] = []
+        # Plain vLLM workloads that may carry the opt-in; and plain kinds at an apiVersion the function
+        # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
+        self.plain: list[PlainWorkload] = []
+        self.plain_other_versions: list[tuple[Item, Any]] = []
+        # Other kinds whose text names the opt-in (ServingRuntime, RayService, …): warned about when they carry it.
+        self.unhandled: list[tuple[Item, Any]] = []
+        self.configmaps: dict[tuple[str, str], Item] = {}
+        # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
+        # the names the references still use are in previousNames.
+        self.previous: dict[tuple[str, str], Item] = {}
+        self.unreadable: list[tuple[Item, str]] = []  # KAITO items with no data model
+        self.config = config  # kustomize's files among the items (kustomizations, patches …)
+        # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
+        # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
+        self.misversioned: dict[tuple[str, str], Item] = {}
+        self._by_parent: dict | None = None
+        self._generated: dict | None = None
+        self._derived_any: bool | None = None
+        self._paths: frozenset[str] | None = None
 
     def without(self, left_out: Collection[int]) -> "Index":
         """The same index without the workloads at the item indexes `left_out` (KAITO and plain ones)."""

@@ -67,18 +67,14 @@ class _Placement:
     """What materialize has placed so far: derived ConfigMaps (namespace, name), input items reused as
     derived ConfigMaps, file paths in use (kpt refuses two items at one path), and the new items."""
 
-    planned: set[tuple[str, str]]
-    reused: set[int]
-    added: list[Added]
-
     __slots__ = ("_index", "_taken", "planned", "reused", "added")
 
     def __init__(self, index: Index) -> None:
         self._index = index
         self._taken: set[str] | None = None
-        self.planned = set()
-        self.reused = set()
-        self.added = []
+        self.planned: set[tuple[str, str]] = set()
+        self.reused: set[int] = set()
+        self.added: list[Added] = []
 
     @property
     def taken(self) -> set[str]:
