@@ -1,15 +1,8 @@
-"""The stages in order, folded into one plan; nothing here does I/O.
+"""The stages in order (docs/architecture.md draws them), folded into one plan; nothing here does I/O.
 
-Each stage is a function of (the read-only index, the settings, the plan so far) that returns its Step
-(ops per item, items added and removed, results; see changes.py). Results whose id the `disable` setting
-names are dropped as each step is folded in, so a disabled error blocks nothing.
-
-    check_input -> cascade -> validate -> misplaced_annotation -> plain_opt_in
-                                                                  | errors stop here: nothing is written,
-                                                                  | the objects without errors still get
-                                                                  | the stages below, for their findings
-    decide -> materialize -> advise -> revert -> rollout_notes -> retire -> plain_vllm -> prometheus_rules
-    then, on the final changes (none after errors), the placement: kpt's files or render's stream
+Results whose id the `disable` setting names are dropped as each step is folded in, so a disabled error
+blocks nothing. After errors nothing is written, but the objects without errors still get the change stages,
+for their findings.
 """
 
 from collections.abc import Callable, Iterable, Mapping

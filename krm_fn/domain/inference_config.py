@@ -3,19 +3,9 @@
 KAITO passes every key under the document's top-level `vllm:` mapping to vLLM as `--<key> <value>`,
 so a speculative config is the string scalar `vllm.speculative-config`.
 
-How KAITO reads the file (api/v1beta1/inference_config_validation.go, mirrored by `kaito_problem`):
-
-    type InferenceConfig struct { VLLM map[string]string `yaml:"vllm"` }
-    inferenceConfigYAML, ok := cm.Data["inference_config.yaml"]
-    if !ok { return apis.ErrMissingField("inference_config.yaml in ConfigMap") }
-    if err := yaml.Unmarshal([]byte(inferenceConfigYAML), &inferenceConfig); err != nil {
-        return apis.ErrGeneric(fmt.Sprintf("Failed to parse inference_config.yaml: %v", err), ...) }
-    ... val, err := strconv.Atoi(strings.TrimSpace(rawMaxModelLen)); if err != nil {
-        return apis.ErrInvalidValue(fmt.Sprintf("max-model-len must be an integer: %v", err), "max-model-len") }
-
-gopkg.in/yaml.v2's Unmarshal reads the first YAML document only; into a `string` it takes any scalar's
+KAITO's webhook reads the file into `VLLM map[string]string` (checks/inference_configmap.py quotes it) with
+gopkg.in/yaml.v2's Unmarshal, which reads the first YAML document only; into a `string` it takes any scalar's
 text as written (a null is ""), and refuses a mapping or a list ("cannot unmarshal !!map into string").
-Only `data` is read: a key under `binaryData` is missing to KAITO.
 
 The inference server reads the same file again (presets/workspace/inference/vllm/inference_api.py,
 `KaitoConfig.from_yaml`: `config_data = yaml.safe_load(file)`), with PyYAML's pure-Python SafeLoader:
@@ -23,11 +13,8 @@ The inference server reads the same file again (presets/workspace/inference/vllm
 which yaml.v2 and libyaml take for a blank), so the file is always read here with it
 (yamlio.StrictPureLoader), whatever backend this process has: the same verdict with or without libyaml.
 
-This module knows only what is KAITO's: how KAITO and vLLM read the file (`inspect`, `kaito_values`,
-`kaito_problem`) and the JSON Patch that sets or removes `speculative-config` (`set_ops`, `remove_ops`).
-The edit itself is textedit's (`edit_document`), the same engine that edits items: a text edit so
-that the user's comments, key order and quoting survive, verified by re-parsing, else the document
-emitted whole (losing comments, never meaning).
+The edit itself is textedit's (`edit_document`), the same engine that edits items: the user's comments, key
+order and quoting survive.
 """
 
 

@@ -1,10 +1,9 @@
-"""The table of plain vLLM workload kinds, as data: per kind, its apiVersions, where
-its pod templates are, where the opt-in annotation may be read; for KServe, where the model comes from and
-where the argument goes.
+"""The table of plain vLLM workload kinds, as data: per kind, its apiVersions, where its pod templates are,
+where the opt-in annotation may be read; for KServe, where the model comes from and where the argument goes.
 
-Apart from plain_workloads.py (the plan for one workload, which re-exports this table) so that the index
-can tell a plain workload without loading the vLLM command parser (vllm_command, shellwords, vllm_model):
-a run whose input has no plain workload that could carry the opt-in never loads them.
+Apart from plain_workloads.py (which re-exports it) so that the index can tell a plain workload without
+loading the vLLM command parser: a run whose input has no plain workload that could carry the opt-in never
+loads it.
 """
 
 from typing import Any, NamedTuple

@@ -1,11 +1,7 @@
-"""Plain vLLM workloads: the plan for one workload, JSON Patch ops on plain data, and
-findings. The table of kinds (per kind, its apiVersions, where its pod templates are, where the opt-in
-annotation may be read; for KServe, where the model comes from and where the argument goes) is
-plain_kinds.py, the only place that knows those paths (as kinds.py is for KAITO's kinds), re-exported here. The opt-in is the
-KAITO annotation (constants.ENABLE_ANNOTATION) with KAITO's values; it may sit on the workload's
-`metadata.annotations` or on a pod template's annotations. Each pod template records the JSON the function
-injected into its vLLM containers in constants.INJECTED_ANNOTATION, which makes a re-run a fixpoint and
-a disable exact (and, being part of the template, rolls the pods when it changes).
+"""Plain vLLM workloads: the plan for one workload, JSON Patch ops on plain data, and findings
+(docs/plain-vllm.md). The table of kinds is plain_kinds.py's, re-exported here. Each pod template records the
+JSON the function injected into its vLLM containers (constants.INJECTED_ANNOTATION), which makes a re-run a
+fixpoint and a disable exact (and, being part of the template, rolls the pods when it changes).
 """
 
 from collections.abc import Callable

@@ -1,10 +1,8 @@
 """How Kubernetes and the controllers above it name pods: as patterns that a PromQL `pod=~` matcher holds and
 that can be compared (whether two workloads' pods can have the same name).
 
-vLLM's counters carry no workload; a scrape adds `namespace` and `pod` (the README's Monitoring section), so
-a workload's series are selected by the names its controller gives its pods. Each form below is built from
-the code that makes the names (quoted where it is written), so that a pattern matches every pod a workload
-can have and, where the alphabet allows it, no pod of another:
+Each form below is built from the code that makes the names (quoted where it is written), so that a pattern
+matches every pod a workload can have and, where the alphabet allows it, no pod of another:
 
 - The API server's GenerateName (k8s.io/apiserver pkg/storage/names/generate.go): `maxNameLength = 63`,
   `randomLength = 5`, `MaxGeneratedNameLength = maxNameLength - randomLength`; `if len(base) >

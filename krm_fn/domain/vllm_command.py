@@ -1,25 +1,9 @@
 """A container's `command` and `args` -> does it run vLLM, with which model, and the speculative config
-written into (or taken out of) its arguments.
-
-Recognised invocations, as an exec list or inside a `sh|bash -c` script:
-  `vllm serve MODEL …`                                    (the model positional, or `--model X`/`--model=X`)
-  `python[3] -m vllm.entrypoints.openai.api_server --model MODEL …`
-  `python[3] …/vllm/inference_api.py --model MODEL …`     (KAITO's vLLM entry point; its tfs namesake is
-                                                           not vLLM)
-  no `command` in an image named `…vllm-openai` (vLLM's own image: its ENTRYPOINT is the server), `args`
-  being the server's arguments.
-Prefixes that do not change what runs are looked through: `VAR=value`, `exec`, `env`, `nohup`, `tini`,
-`dumb-init`, `--`.
-
-Injection: an exec list gets one element `--speculative-config=<json>` appended to `args`, or to
-`command` when there are no `args`; a script gets ` --speculative-config='<json>'` right after the last word
-of the vLLM command (before any `&&`, `;`, `|`, `&`, redirection or comment after it). The JSON is compact
-(presets.config_json). Removal takes out exactly that text again, so enable -> disable gives back the
-original lists and script byte for byte. Everything here is pure: lists in, new lists out, findings as data.
-
-Left unchanged, with a finding: any existing speculative spelling (the user's override), the flags vLLM 0.8.3
-removed, a settings file vLLM or KAITO reads at start-up (it may hold the config), a script that starts vLLM
-twice or that the scan cannot follow. Arguments that expand only at run time (`$EXTRA_ARGS`) are named.
+written into (or taken out of) its arguments: the invocations it recognises, where the argument goes and what
+is left unchanged are in docs/plain-vllm.md. Prefixes that do not change what runs are looked through
+(`VAR=value`, `exec`, `env`, `nohup`, `tini`, `dumb-init`, `--`). Removal takes out exactly the text injected,
+so enable -> disable gives back the original lists and script byte for byte. Pure: lists in, new lists out,
+findings as data.
 """
 
 import json
@@ -350,6 +334,7 @@ def head(values: list[str]) -> tuple[str, int] | None:
         if values[j:j + 1] == ["-m"] and j + 1 < len(values) and values[j + 1] in _MODULES:
             return _MODULES[values[j + 1]], j + 2
         script = values[j] if j < len(values) else ""
+        # KAITO's vLLM entry point (its transformers namesake, …/tfs/inference_api.py, is not vLLM)
         if script.endswith("inference_api.py") and os.path.basename(os.path.dirname(script)) == "vllm":
             return "kaito", j + 1
     return None

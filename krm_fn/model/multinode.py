@@ -1,24 +1,8 @@
-"""Speculative decoding on a workload KAITO spreads over more than one node.
-
-KAITO runs a replica that needs more than one node with vLLM's pipeline parallelism across the nodes (a Ray
-cluster: tensor parallelism inside a node, pipeline parallelism between them). What vLLM does with
-speculative decoding there is read from its source per release (vllm_releases.pipeline_verdict, the same
-verdict and weight as a plain workload's --pipeline-parallel-size, SD715, with KAITO's Ray executor): on
-V0 it refuses at start-up (an error: before 0.9, since KAITO sets no VLLM_USE_V1=1), on V1 (0.9 and later,
-Ray) it runs it with the whole draft on the last stage (a warning: that stage's memory, the others idle while
-it drafts).
-
-How many nodes: KAITO's node estimator decides, for every vLLM Workspace (also those an InferenceSet or a
-MultiRoleInference role creates), from the instance type's GPUs and the model's size (kaito_sizing.py
-mirrors it for KAITO's SKU tables and model catalog). Where that is knowable offline the warning names the
-estimate and proposes the instance type of the same cloud with the least GPU memory that holds the model
-on one node (SD412). Where it is not (an instance type or a model outside KAITO's tables, or BYO nodes:
-featureGates disableNodeAutoProvisioning=true) the function cannot see the GPUs; a Workspace that asks for
-more than one node with `resource.count` (deprecated; KAITO's estimator starts from it) gets the warning
-with that count (SD413). A GPU partition (MIG, accelerator count) is left alone: BYO, one slice per replica.
-
-Said once per workload and instance-type field: on the InferenceSet, not on the Workspaces it creates; on
-the MultiRoleInference's role, not on its InferenceSets.
+"""Speculative decoding on a workload KAITO spreads over more than one node, where vLLM runs it with pipeline
+parallelism (SD412, SD413: docs/findings.md says what vLLM does there, vllm_releases.pipeline_verdict by
+release). A GPU partition (MIG, accelerator count) is left alone: BYO, one slice per replica. Said once per
+workload and instance-type field: on the InferenceSet, not on the Workspaces it creates; on the
+MultiRoleInference's role, not on its InferenceSets.
 """
 
 from typing import Any

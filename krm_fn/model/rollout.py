@@ -18,10 +18,7 @@ read off KAITO's source (quoted in tests/kaito_model.py, which tests every life 
 - A MultiRoleInference's annotations are copied to its InferenceSets only `if len(mri.Annotations) > 0`
   (`pkg/controllers/multiroleinference/controller.go`, v0.12.0, 466).
 
-So: a disabled Workspace the function gave a config keeps a config reference on v0.11-v0.12 (a derived
-ConfigMap without `speculative-config`, SD421); derived ConfigMaps an InferenceSet's or MultiRoleInference's
-existing Workspaces mount are kept (SD422); and warnings say what only recreating achieves (SD420, SD424)
-or what KAITO leaves as it was (SD423); those notes are the stage in rollout_notes.py.
+What follows (SD420-SD424) is in docs/findings.md; the notes are the stage in rollout_notes.py.
 """
 
 from typing import Any

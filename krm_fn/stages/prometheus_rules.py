@@ -1,23 +1,8 @@
-"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap.
-
-With `prometheusRules: "true"`, each namespace whose workloads the decisions enable (an Inject or an
-Override, or a ConfigMap not in the input under a KAITO that reads the annotation: speculative decoding
-runs) gets one `monitoring.coreos.com/v1` PrometheusRule, built by
-monitoring.py for the namespace's top-level workloads: a Workspace an InferenceSet in the input creates is
-watched as part of that InferenceSet (its pods are the InferenceSet's), an InferenceSet a MultiRoleInference
-creates as part of that MultiRoleInference; and the plain vLLM workloads that run speculative decoding after
-the plan (decisions.Speculates: the function's config, or the user's own). Every workload of a watched kind
+"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap (docs/monitoring.md: which
+workloads it watches, where it is written, when it is replaced or dropped). Every workload of a watched kind
 in the namespace, watched or not, is a neighbour whose pods are left out of a pattern that would take them
-(monitoring.swallowed). Workloads without a namespace get a rule without a namespace matcher and SD810; a
-KServe InferenceService whose Knative pods no pattern can name, SD811. The rule's name is a hash of its content, so when the workloads
-or the threshold change, the rule in the input (recognised by the `kaito-specdec.dev/derived` annotation)
-is replaced by a new one; one edited by hand is regenerated in its file, as a derived ConfigMap is. When
-nothing in its namespace is enabled any more, or the setting is off, it is dropped. A new rule is written
-after the namespace's first watched workload, in a file in that workload's folder (kpt's path annotations,
-as for derived ConfigMaps).
-
-One stage, (index, settings, plan so far) -> Step, after the decisions and the derived ConfigMaps. monitoring.py
-is loaded only when a rule is wanted or one is in the input: most runs have neither.
+(monitoring.swallowed). monitoring.py is loaded only when a rule is wanted or one is in the input: most runs
+have neither.
 """
 
 from typing import TYPE_CHECKING, Any
