@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from ..domain import constants as C
 from ..domain import kinds
 from ..domain.derived import FROM_NOTHING, FROM_SOURCE
+from ..domain.inference_config import DATA_KEY
 from ..domain.kinds import Path
 from ..text.items import Item
 from .index import Index, PlainWorkload, Workload, is_derived
@@ -36,6 +37,12 @@ class Reference:
     @property
     def field(self) -> str:
         return kinds.dotted(self.path)
+
+    def inference_config(self) -> str | None:
+        """The source ConfigMap's inference_config.yaml, when it has one that is a string."""
+        data = self.source.data().get("data") if self.source is not None else None
+        text = data.get(DATA_KEY) if isinstance(data, dict) else None
+        return text if isinstance(text, str) else None
 
 
 class Inject(Reference):

@@ -10,7 +10,6 @@ from typing import Any
 
 from ..domain import kinds
 from collections.abc import Callable, Sequence
-from ..domain.inference_config import DATA_KEY
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
 from ..domain.vllm_releases import PipelineVerdict, pipeline_verdict
 from ..domain.vllm_schema import beyond, named, parse_version, shown
@@ -75,10 +74,11 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
     gpus = None if settings.feature_gates.get(GATE_BYO, False) else gpus_of(instance_type)
     model = model_of(preset)
     if gpus is not None and model is not None:
-        nodes = nodes_per_replica(model, gpus, explicit_max_model_len(_inference_config(d)))
+        max_model_len = explicit_max_model_len(d.inference_config())
+        nodes = nodes_per_replica(model, gpus, max_model_len)
         if nodes is None or nodes < 2:
             return None
-        alt = one_node_instance_type(model, gpus, explicit_max_model_len(_inference_config(d)))
+        alt = one_node_instance_type(model, gpus, max_model_len)
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
         hint = f" (such as {alt})" if alt else ""
         verdict = _pipeline(settings, method)
@@ -103,12 +103,3 @@ def _pipeline(settings: Settings, method: str) -> PipelineVerdict:
         return pipeline_verdict(known, f"vLLM {named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})", "ray", None, method)
     return pipeline_verdict(version, f"vLLM {shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
                             else f"vLLM {shown(version)}", "ray", None, method)
-
-
-def _inference_config(d: Decision) -> str | None:
-    if d.source is None:
-        return None
-    data = d.source.data().get("data")
-    text = data.get(DATA_KEY) if isinstance(data, dict) else None
-    return text if isinstance(text, str) else None
-
