@@ -45,9 +45,6 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
             if changed is not None:
                 old, child = changed
                 model = kinds.get(w.data, ("spec", "model", "name"))
-                # api/v1alpha1/multiroleinference_validation.go:75-80 at v0.12.0 (:73-76 at v0.11.0): `if
-                # m.Spec.Model.Name != old.Spec.Model.Name { ... "model name is immutable, was %q, now %q" }`:
-                # the update is refused, so recreating its Workspaces (SD424) brings the old model back.
                 out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} changes its model from {q(old)} to {q(model)}, which KAITO refuses (model name is immutable): delete and re-create it (kubectl delete multiroleinference {w.name}{_ns(w.namespace)}, then apply)",
                                  w.item, "spec.model.name", id="SD425"))
                 continue
