@@ -151,7 +151,7 @@ def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEF
         try:
             obj = json.loads(text, parse_constant=_reject_constant, parse_int=json_int)
         except ValueError as exc:
-            raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {_q(text)}: {exc}") from None
+            raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {quoted(text)}: {exc}") from None
     else:
         raise ValueError(f"{setting}: must be a JSON object string, got {type(text).__name__}")
     if not isinstance(obj, dict):
@@ -259,6 +259,6 @@ def describe(table: PresetTable = DEFAULT_TABLE, as_json: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _q(value: Any) -> str:
+def quoted(value: Any) -> str:
     """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
     return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)

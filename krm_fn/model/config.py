@@ -11,9 +11,8 @@ from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..text import krm
-from ..text.quoting import goquote
 from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surrogate, not_unicode,
-    parse_config_json)
+    parse_config_json, quoted as _q)
 from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
@@ -28,11 +27,8 @@ MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
 SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
             "disable", "prometheusRules", "minAcceptanceRate")
-# Environment names for the settings that make sense outside a functionConfig.
-ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
-             "ngramFallback": "NGRAM_FALLBACK", "kaitoVersion": "KAITO_VERSION",
-             "vllmVersion": "VLLM_VERSION", "featureGates": "FEATURE_GATES", "disable": "DISABLE",
-             "prometheusRules": "PROMETHEUS_RULES", "minAcceptanceRate": "MIN_ACCEPTANCE_RATE"}
+# Each setting's environment name (after C.ENV_PREFIX): its name in upper snake case (failOn: FAIL_ON).
+ENV_NAMES = {s: "".join("_" + c if c.isupper() else c.upper() for c in s) for s in SETTINGS}
 
 # KAITO's --feature-gates names (pkg/featuregates/featuregates.go, v0.12.0). The function follows two of
 # them; the others are accepted so that a cluster's flag can be pasted as it is.
@@ -339,13 +335,18 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
     errors: list[ConfigError] = []
 
-    def checked(parse: Callable[[], Any], default: Any) -> Any:
-        """What `parse` reads, or `default` with its error kept: every setting is checked, every error said."""
+    def checked(key: str, parse: Callable[[Any], Any], default: Any, unset: tuple = (None, "")) -> Any:
+        """What `parse` reads of setting `key`, or `default` where it is unset or in error (the error kept:
+        every setting is checked, every error said)."""
+        if raw.get(key) in unset:
+            return default
         try:
-            return parse()
+            return parse(raw[key])
         except ConfigError as exc:
             errors.append(exc)
-            return default
+        except ValueError as exc:  # presets.py words what is wrong with a config
+            errors.append(ConfigError(str(exc), key, id="SD021"))
+        return default
 
     for key in sorted(set(raw) - set(SETTINGS), key=str):  # keys may be of mixed types (`1:` and `a:`)
         errors.append(ConfigError(f"unknown setting {_q(key)}; {_resembles(key)}", key, id="SD020"))
@@ -355,28 +356,17 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
         errors.append(ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD021"))
-    vllm = checked(lambda: parse_vllm_version(raw["vllmVersion"]), DEFAULT_VLLM_VERSION) \
-        if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
+    vllm = checked("vllmVersion", parse_vllm_version, DEFAULT_VLLM_VERSION)
     judge = judge_by or vllm
-    tuned = checked(lambda: _tuned_presets(raw["tunedPresets"], judge), {}) \
-        if raw.get("tunedPresets") not in (None, "") else {}
-    fallback = None
-    if raw.get("ngramFallback") not in (None, ""):
-        try:
-            fallback = parse_config_json(raw["ngramFallback"], "ngramFallback", judge)
-        except ValueError as exc:
-            errors.append(ConfigError(str(exc), "ngramFallback", id="SD021"))
+    tuned = checked("tunedPresets", lambda value: _tuned_presets(value, judge), {})
+    fallback = checked("ngramFallback", lambda value: parse_config_json(value, "ngramFallback", judge), None)
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
-    version = checked(lambda: parse_version(raw["kaitoVersion"]), DEFAULT_KAITO_VERSION) \
-        if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
-    gates = checked(lambda: parse_feature_gates(raw["featureGates"]), DEFAULT_GATES) \
-        if raw.get("featureGates") is not None else DEFAULT_GATES
-    disable = checked(lambda: parse_disable(raw["disable"], known_ids() if known_ids else {}), frozenset()) \
-        if raw.get("disable") is not None else frozenset()
-    rules = checked(lambda: parse_prometheus_rules(raw["prometheusRules"]), False) \
-        if raw.get("prometheusRules") not in (None, "") else False
-    threshold = checked(lambda: parse_min_acceptance_rate(raw["minAcceptanceRate"]), DEFAULT_MIN_ACCEPTANCE_RATE) \
-        if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
+    version = checked("kaitoVersion", parse_version, DEFAULT_KAITO_VERSION)
+    gates = checked("featureGates", parse_feature_gates, DEFAULT_GATES, unset=(None,))
+    disable = checked("disable", lambda value: parse_disable(value, known_ids() if known_ids else {}), frozenset(),
+                      unset=(None,))
+    rules = checked("prometheusRules", parse_prometheus_rules, False)
+    threshold = checked("minAcceptanceRate", parse_min_acceptance_rate, DEFAULT_MIN_ACCEPTANCE_RATE)
     _all(errors)
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
                     vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
@@ -466,8 +456,3 @@ def _merged_version(*sources: Mapping[str, Any]) -> str | None:
 def unreadable(exc: Exception) -> ConfigError:
     """A functionConfig that is not YAML one can construct (an alias bomb, a bad tag)."""
     return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD032")
-
-
-def _q(value: Any) -> str:
-    """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
-    return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)
