@@ -60,9 +60,11 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
                "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
 
 
-# render's flags that set a setting as they are given (the settings' own checks judge the value).
-FLAG_SETTINGS = (("fail_on", "failOn"), ("tuned_presets", "tunedPresets"), ("ngram_fallback", "ngramFallback"),
-                 ("kaito_version", "kaitoVersion"), ("vllm_version", "vllmVersion"), ("feature_gates", "featureGates"))
+# render's flags that set a setting as they are given (the settings' own checks judge the value); given at all,
+# they count: `--disable ""` turns off what the config or environment disabled.
+FLAG_SETTINGS = (("mode", "mode"), ("fail_on", "failOn"), ("tuned_presets", "tunedPresets"),
+                 ("ngram_fallback", "ngramFallback"), ("kaito_version", "kaitoVersion"), ("vllm_version", "vllmVersion"),
+                 ("feature_gates", "featureGates"), ("disable", "disable"), ("min_acceptance_rate", "minAcceptanceRate"))
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -447,16 +449,10 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
             # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
             helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
             fc = _load_config(args.config, limit)
-            overrides = {"mode": args.mode} if args.mode else {}
-            if args.disable is not None:  # `--disable ""` turns off what the config or environment disabled
-                overrides["disable"] = args.disable
+            overrides = {setting: getattr(args, flag) for flag, setting in FLAG_SETTINGS
+                         if getattr(args, flag) is not None}
             if args.prometheus_rules is not None:
                 overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
-            if args.min_acceptance_rate is not None:
-                overrides["minAcceptanceRate"] = args.min_acceptance_rate
-            for flag, setting in FLAG_SETTINGS:
-                if getattr(args, flag) is not None:
-                    overrides[setting] = getattr(args, flag)
             outcome = run_render(sources, fc, environ, overrides)
         else:
             if _isatty(stdin):
