@@ -191,11 +191,8 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool) -> Callabl
         why = "no --model_id and no storageUri" if name is None else unknowable(name)
         model_at = (f"args[{read.model_index}]" if read.model_index is not None else
                     "storageUri" if name is not None else "args")
-        return Inspection(True, "kserve", model=name, model_at=model_at, unknown_model=why,
-                          overrides=read.overrides, removed=read.removed, target="args",
-                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
-                          backend=read.backend)
+        return read._replace(form="kserve", model=name, model_at=model_at, unknown_model=why, target="args",
+                             config_files=())
     return inspector
 
 
@@ -373,12 +370,8 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
     def inspector(command: Any, args: Any) -> Inspection:
         values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
         read = read_arguments(values, positional=False)
-        return Inspection(True, "kserve-template", model=model, model_at="spec.model.uri",
-                          unknown_model="no spec.model.uri" if model is None else unknowable(model),
-                          overrides=read.overrides, removed=read.removed, target="args",
-                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
-                          backend=read.backend)
+        return read._replace(form="kserve-template", model=model, model_at="spec.model.uri", target="args",
+                             unknown_model="no spec.model.uri" if model is None else unknowable(model), config_files=())
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table, inspector=inspector,
                     release=release, pipeline=pipeline)
     return [(path, out)]

@@ -97,40 +97,27 @@ class Where(NamedTuple):
         return f"{self.list}[{self.position}]"
 
 
-class Arguments(NamedTuple):
-    """What the vLLM arguments say: the model (as vLLM reads it) and every speculative spelling."""
-    model: str | None = None
-    model_index: int | None = None     # index of the model's element among the arguments
-    overrides: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    config_files: tuple[str, ...] = ()   # the files named by --config / --kaito-config-file
-    override_value: str | None = None  # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
-    dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
-    shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
-    pipeline: int | None = None        # --pipeline-parallel-size / -pp, when more than 1
-    pipeline_flag: str = ""
-    pooling: str = ""                    # `--task embed`: the arguments that make it a pooling server
-    backend: str | None = None           # --distributed-executor-backend (vLLM 0.8-0.9 decide the engine by it)
-
-
 class Inspection(NamedTuple):
+    """What a container runs and, for a vLLM server, what its arguments say (read_arguments): the model as vLLM
+    reads it and every speculative spelling."""
     runs_vllm: bool
     form: str = ""              # "serve" | "api_server" | "kaito" | "image"
     script: Where | None = None  # the `sh -c` script holding the invocation, for shell forms
     model: str | None = None
+    model_index: int | None = None  # index of the model's element among the arguments
     model_at: str = ""          # field of the model (`command[2]`; the script's for shell forms)
     unknown_model: str | None = None  # why the model cannot be known at render time
     overrides: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
-    config_files: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()  # the files named by --config / --kaito-config-file
     expansions: tuple[str, ...] = ()  # arguments (not an option's value) that expand only at run time
-    override_value: str | None = None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
-    dotted: tuple[tuple[str, str], ...] = ()
-    shorthands: tuple[tuple[str, str], ...] = ()
-    pipeline: int | None = None
+    override_value: str | None = None  # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
+    dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
+    shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
+    pipeline: int | None = None  # --pipeline-parallel-size / -pp, when more than 1
     pipeline_flag: str = ""
-    pooling: str = ""
-    backend: str | None = None  # --distributed-executor-backend, as given
+    pooling: str = ""           # `--task embed`: the arguments that make it a pooling server
+    backend: str | None = None  # --distributed-executor-backend, as given (vLLM 0.8-0.9 decide the engine by it)
     problem: Finding | None = None  # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""            # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1         # shell forms: the offset in the script the argument is inserted at
@@ -191,8 +178,8 @@ def _positional(values: list[str]) -> int | None:
 
 
 def read_arguments(values: list[str], positional: bool = True,
-                   model_flags: tuple[str, ...] = ("--model",)) -> Arguments:
-    """The model and the speculative spellings among a vLLM invocation's arguments. `positional`: the model
+                   model_flags: tuple[str, ...] = ("--model",)) -> Inspection:
+    """The model and the speculative spellings among a vLLM server's arguments. `positional`: the model
     may be a positional argument (`vllm serve MODEL`, before or after the options), which wins over
     `--model` as in vLLM's serve command."""
     model = index = None
@@ -246,8 +233,10 @@ def read_arguments(values: list[str], positional: bool = True,
         at = _positional(values)
         if at is not None:
             model, index = values[at], at
-    return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)),
-                     tuple(files), given, tuple(dotted), tuple(shorthands), pipeline, pipeline_flag, pooling, backend)
+    return Inspection(True, model=model, model_index=index, overrides=tuple(dict.fromkeys(overrides)),
+                      removed=tuple(dict.fromkeys(removed)), config_files=tuple(files), override_value=given,
+                      dotted=tuple(dotted), shorthands=tuple(shorthands), pipeline=pipeline,
+                      pipeline_flag=pipeline_flag, pooling=pooling, backend=backend)
 
 
 # --- Kubernetes' $(VAR) expansion of command and args -------------------------------------------------------
@@ -392,19 +381,16 @@ def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, st
             not_text.field, id="SD707"))
     read = read_arguments(values[start:], positional=form in ("serve", "image"))
     model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
-    return _finish(Inspection(True, form, model_at=model_at, target=target), read, values[start:], shell=False,
+    return _finish(read, form, values[start:], False, model_at=model_at, target=target,
                    model_option=form == "serve" and "--model" in values[start:])
 
 
-def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool, model_option: bool) -> Inspection:
-    """`model_option`: the server is `vllm serve` and one of its words, as the program receives it (quotes
-    removed), is `--model`."""
+def _finish(read: Inspection, form: str, texts: list[str], shell: bool, **fields: Any) -> Inspection:
+    """A command line's server: its arguments as `read` says, what in them expands at run time, and `fields`
+    (`model_option`: the server is `vllm serve` and one of its words, quotes removed, is `--model`)."""
     why = "no model argument" if read.model is None else unknowable(read.model)
-    return insp._replace(model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
-                   config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
-                   override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling, backend=read.backend,
-                   model_option=model_option)
+    return read._replace(form=form, unknown_model=why, expansions=_expansions(texts, read.model_index, shell),
+                         **fields)
 
 
 _SINGLE_QUOTED = re.compile(r"'[^']*'")
@@ -455,9 +441,8 @@ def _inspect_script(at: Where, script: str, expanded: str | None = None) -> Insp
     rcmd, (rform, rstart) = read_from[0] if len(read_from) == 1 else servers[0]
     words = [w.value for w in rcmd.words[rstart:]]
     read = read_arguments(words, positional=rform == "serve")
-    return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field,
-                              insert_at=cmd.words[-1].end), read, [w.text for w in rcmd.words[rstart:]], shell=True,
-                   model_option=rform == "serve" and "--model" in words)
+    return _finish(read, form, [w.text for w in rcmd.words[rstart:]], True, script=at, model_at=at.field,
+                   target=at.field, insert_at=cmd.words[-1].end, model_option=rform == "serve" and "--model" in words)
 
 
 def shell_argument(config_json: str) -> str:
