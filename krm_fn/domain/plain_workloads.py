@@ -45,7 +45,9 @@ def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
     if spec is None or api_version in spec.api_versions:
         return None
-    found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
+    # Any kind's places, so an old apiVersion is recognised wherever its template keeps the annotation.
+    places = dict.fromkeys(p for k in KINDS for p in k.opt_in_paths)
+    found = next((p for p in places if _has_opt_in(data, p)), None)
     if found is None:
         return None
     return Finding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
@@ -90,11 +92,6 @@ def _annotation_in(data: Any, at: Path, depth: int) -> Path | None:
         if found is not None:
             return found
     return None
-
-
-def _opt_in_paths_any(data: Any) -> list[Path]:
-    # Any kind's places, so an old apiVersion is recognised wherever its template keeps the annotation.
-    return list(dict.fromkeys(p for k in KINDS for p in k.opt_in_paths))
 
 
 def _has_opt_in(data: Any, path: Path) -> bool:
@@ -153,25 +150,31 @@ def containers(template: PodTemplate, data: Any) -> list[tuple[Path, dict]]:
 
 
 # --- KServe ------------------------------------------------------------------------------------------------------
-def kserve_model(model: KServeModel, data: Any) -> str | None:
-    """The model the Hugging Face runtime serves, as a name `vllm_model` reads: `--model_id` wins (the
-    server ignores the download then), else the `storageUri` without scheme and `:revision`."""
-    args = get(data, model.args)
-    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
-    read = read_arguments(values, positional=False, model_flags=model.model_flags)
-    if read.model is not None:
-        return read.model
-    uri = get(data, model.storage_uri)
+def _texts(args: Any) -> list[str]:
+    """The strings of an argument list (none when it is no list)."""
+    return [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+
+
+def _model_id(model: KServeModel, data: Any) -> str | None:
+    return read_arguments(_texts(get(data, model.args)), positional=False, model_flags=model.model_flags).model
+
+
+def _downloaded(uri: Any) -> str | None:
+    """The model a storage URI names: `hf://org/name[:revision]` without scheme and revision, a path as it is."""
     if not isinstance(uri, str) or not uri:
         return None
-    if uri.startswith("hf://"):
-        return uri[len("hf://"):].split(":", 1)[0]
-    return uri
+    return uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri
+
+
+def kserve_model(model: KServeModel, data: Any) -> str | None:
+    """The model the Hugging Face runtime serves, as a name `vllm_model` reads: `--model_id` wins (the
+    server ignores the download then), else what the `storageUri` downloads."""
+    found = _model_id(model, data)
+    return found if found is not None else _downloaded(get(data, model.storage_uri))
 
 
 def kserve_backend(model: KServeModel, data: Any) -> str:
-    args = get(data, model.args)
-    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+    values = _texts(get(data, model.args))
     backend = "auto"
     for i, value in enumerate(values):
         name, eq, rest = value.partition("=")
@@ -228,11 +231,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if opt_in.present and opt_in.value not in ("true", "false"):
         return WorkloadPlan(opt_in)
     enabled = opt_in.value == "true"
-    # kserve/kserve#5687 (open): LLMInferenceService `spec.speculator`, whose controller "handles ... vLLM
-    # `--speculative-config` argument injection for decode workloads" from `spec.speculator.config` ("map
-    # passed to vLLM `--speculative-config`"). A config added here beside it would come later on the command
-    # line and replace the user's: with spec.speculator set, the function adds nothing (and takes out what
-    # it added before), as for any user override.
+    # LLMInferenceService's `spec.speculator` (kserve/kserve#5687) is the user's own config: SD732.
     speculator = spec.llm_isvc and enabled and isinstance(data, dict) and get(data, ("spec", "speculator")) is not None
     if speculator:
         enabled = False
@@ -319,9 +318,9 @@ _LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("sp
 def llm_isvc_model(data: Any) -> str | None:
     """The model KServe downloads to /mnt/models: `spec.model.uri` (`hf://org/name`, a bucket or PVC path),
     else `spec.model.name`."""
-    uri = get(data, ("spec", "model", "uri"))
-    if isinstance(uri, str) and uri:
-        return uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri
+    uri = _downloaded(get(data, ("spec", "model", "uri")))
+    if uri is not None:
+        return uri
     name = get(data, ("spec", "model", "name"))
     return name if isinstance(name, str) and name else None
 
@@ -363,9 +362,7 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
                 dotted(path), id="SD730", severity=Severity.WARNING))
         return [(path, Reconciled(None, args, None, Inspection(True, "kserve-template")))]
     model = llm_isvc_model(data)
-    stages = get(data, _LLMISVC_PIPELINE[template.role])
-    pipeline = ((stages, f"{dotted(_LLMISVC_PIPELINE[template.role])}: {stages}")
-                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
+    pipeline = _stages(data, _LLMISVC_PIPELINE[template.role])
 
     def inspector(command: Any, args: Any) -> Inspection:
         values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
@@ -481,13 +478,9 @@ def _recorded(data: Any, template: PodTemplate) -> str | None:
 
 def canary_findings(model: KServeModel, data: Any, record: str | None, table: PresetTable) -> list[Finding]:
     """SD731 for each KServe v0.20 `spec.canary[]` entry whose pods would not run the config the function
-    chose for their model. KServe builds a canary's predictor as the stable one with the canary's fields
-    merged over it (pkg/controller/v1beta1/inferenceservice/components/predictor.go, buildCanaryPredictor:
-    `canaryPredictor := *stable.DeepCopy()`, `mergo.Merge(&canaryPredictor, canary.Predictor,
-    mergo.WithOverride)`): a canary `model.args` list replaces the predictor's, the function's argument
-    with it; without one the canary inherits the predictor's args, argument included, chosen for the
-    predictor's model, while the canary's `storageUri` may name another. The function edits only
-    `spec.predictor` (the canary is a rollout step the user writes), so it says so."""
+    chose for their model: KServe merges the canary over the predictor (monitoring.py quotes its
+    buildCanaryPredictor); the function edits only `spec.predictor` (the canary is a rollout step the user
+    writes), so it says so."""
     if record is None:
         return []
     canaries = get(data, ("spec", "canary"))
@@ -505,9 +498,8 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
                 out.append(Finding(f"{shown} sets its own model.args, so its pods run without --speculative-config={record}: add it to {dotted(at + ('args',))}, or leave args out to inherit the predictor's",
                     dotted(at + ("args",)), id="SD731", severity=Severity.WARNING))
             continue
-        uri = own.get("storageUri")
-        merged = stable if _has_model_id(model, data) or not isinstance(uri, str) or not uri else (
-            uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri)
+        own_download = _downloaded(own.get("storageUri"))
+        merged = stable if _model_id(model, data) is not None or own_download is None else own_download
         if merged is None or stable is None or merged == stable or unknowable(merged) is not None:
             continue
         chosen = decide_model(merged, table).resolution.json
@@ -515,12 +507,6 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
             out.append(Finding(f"{shown} serves {merged} with the predictor's --speculative-config={record} (chosen for {stable}); give it its own model.args with --speculative-config={chosen}",
                 dotted(at), id="SD731", severity=Severity.WARNING))
     return out
-
-
-def _has_model_id(model: KServeModel, data: Any) -> bool:
-    args = get(data, model.args)
-    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
-    return read_arguments(values, positional=False, model_flags=model.model_flags).model is not None
 
 
 def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
@@ -538,15 +524,21 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
         findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
             dotted(model.args), id="SD724", severity=Severity.WARNING))
     # Not vLLM (any more): an argument the function added earlier is still taken out again.
-    stages = get(data, model.pipeline)
-    pipeline = ((stages, f"{dotted(model.pipeline)}: {stages}")
-                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
-                    inspector=_kserve_inspector(model, data, runs_vllm), release=release, pipeline=pipeline)
+                    inspector=_kserve_inspector(model, data, runs_vllm), release=release,
+                    pipeline=_stages(data, model.pipeline))
     if out.args == [] and args == [exec_argument(recorded or "")]:
         # the function created `args` for its argument: disabling takes the whole key away again
         out = Reconciled(out.command, None, out.injected, out.inspection, out.findings)
     return [(model.model, out)]
+
+
+def _stages(data: Any, path: Path) -> tuple[int, str] | None:
+    """The pipeline stages a field outside the arguments sets, when more than 1, and the field saying so."""
+    stages = get(data, path)
+    if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1:
+        return stages, f"{dotted(path)}: {stages}"
+    return None
 
 
 def _container_ops(path: Path, container: Any, out: Reconciled) -> list[dict]:
