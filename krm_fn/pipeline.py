@@ -213,5 +213,3 @@ def orchestrator_config(items: list[Item]) -> set[int]:
     configs), KRM function configs."""
     return kustomize_config(items) | {item.index for item in items if is_function_config(item)}
 
-
-__all__ = ["Outcome", "Settings", "Summary", "run_krm", "run_render"]

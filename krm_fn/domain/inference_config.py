@@ -153,8 +153,7 @@ def _go_shown(node: yaml.Node) -> str:
     """yaml.v2's way of naming a value in an unmarshal error: its tag, and a scalar's text (cut at 10)."""
     tag = _SHORT_TAGS.get(node.tag, node.tag)
     if isinstance(node, yaml.MappingNode):
-        tag = "!!map" if node.tag.startswith("tag:yaml.org,2002:") else tag
-        return tag
+        return "!!map" if node.tag.startswith("tag:yaml.org,2002:") else tag
     if isinstance(node, yaml.SequenceNode):
         return "!!seq" if node.tag.startswith("tag:yaml.org,2002:") else tag
     value = node.value if len(node.value) <= 10 else node.value[:7] + "..."

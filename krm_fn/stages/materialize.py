@@ -131,11 +131,11 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
     if not is_derived(existing):
         return [about(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function derived; rename it",
                       existing, id="SD313")]
-    problem = _read_error(existing)
-    if problem:
-        return [about(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: {problem}; delete it to regenerate it",
+    try:
+        found = comparable(existing.data())
+    except ItemError as exc:
+        return [about(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: {exc}; delete it to regenerate it",
                       existing, id="SD314")]
-    found = comparable(existing.data())
     if found != cm:
         # A derived ConfigMap edited by hand (or, namespace-less, given the workload's namespace):
         # regenerate it from its source, keeping its file.
@@ -149,14 +149,6 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
         return [about(Severity.WARNING, f"derived ConfigMap {q(name)} differs from what its source gives (edited by hand?): regenerated; edit its source ConfigMap instead",
                       existing, id="SD315")]
     return []
-
-
-def _read_error(item: Item) -> str:
-    try:
-        item.data()
-        return ""
-    except ItemError as exc:
-        return str(exc)
 
 
 def revert(index: Index, settings: Settings, plan: Plan) -> Step:

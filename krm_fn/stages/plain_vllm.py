@@ -45,14 +45,11 @@ def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
             continue
         out += [_placed(f, w.item) for f in shape_problems(w.spec, data)
                 if opt_in.value == "true" or has_record(w.spec, data)]
-    for item, data in index.plain_other_versions:
-        found = other_version(item.api_version, item.kind, data)
-        if found is not None:
-            out.append(_placed(found, item))
-    for item, data in index.unhandled:
-        found = unhandled_kind(item.api_version, item.kind, data)
-        if found is not None:
-            out.append(_placed(found, item))
+    for check, listed in ((other_version, index.plain_other_versions), (unhandled_kind, index.unhandled)):
+        for item, data in listed:
+            found = check(item.api_version, item.kind, data)
+            if found is not None:
+                out.append(_placed(found, item))
     return step(out)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import jsonpatch
 
 from ..domain import constants as C
+from ..domain import kinds
 from ..text import krm
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
@@ -88,21 +89,17 @@ def _plain(item: Item, data: Any = None) -> "monitoring.Monitored":
 def _has_base_refs(data: Any) -> bool:
     """`spec.baseRefs` names configs KServe merges into the spec before it makes the workloads
     (pkg/controller/v1alpha2/llmisvc/controller.go: `llmSvc.Spec = baseCfg.Spec`)."""
-    spec = data.get("spec") if isinstance(data, dict) else None
-    return isinstance(spec, dict) and bool(spec.get("baseRefs"))
+    return bool(kinds.get(data, ("spec", "baseRefs")))
 
 
 def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
     """The workloads KServe makes of an LLMInferenceService (monitoring.LLMISVC_*): a `worker` (even `{}`)
     makes the main or the prefill side multi-node; only YAML null leaves it out, as a nil pointer."""
-    from ..domain import monitoring
-    spec = data.get("spec") if isinstance(data, dict) else None
-    spec = spec if isinstance(spec, dict) else {}
-    parts: tuple[str, ...] = (monitoring.LLMISVC_MAIN if spec.get("worker") is None else monitoring.LLMISVC_MAIN_MULTI_NODE,)
-    prefill = spec.get("prefill")
-    if isinstance(prefill, dict):
-        parts += (monitoring.LLMISVC_PREFILL if prefill.get("worker") is None else monitoring.LLMISVC_PREFILL_MULTI_NODE,)
-    return parts
+    from ..domain.monitoring import LLMISVC_MAIN, LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL, LLMISVC_PREFILL_MULTI_NODE
+    main = LLMISVC_MAIN if kinds.get(data, ("spec", "worker")) is None else LLMISVC_MAIN_MULTI_NODE
+    if not isinstance(kinds.get(data, ("spec", "prefill")), dict):
+        return (main,)
+    return main, LLMISVC_PREFILL if kinds.get(data, ("spec", "prefill", "worker")) is None else LLMISVC_PREFILL_MULTI_NODE
 
 
 def _kserve_data(item: Item) -> Any:
@@ -119,18 +116,11 @@ def _kserve_data(item: Item) -> Any:
 def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     """`spec.predictor.name` and each `spec.canary[].predictor.name` (KServe v0.20: they name the
     predictor's and the canaries' Deployments, monitoring.py); "" and () where not set."""
-    spec = data.get("spec") if isinstance(data, dict) else None
-    spec = spec if isinstance(spec, dict) else {}
-    predictor = spec.get("predictor")
-    name = predictor.get("name") if isinstance(predictor, dict) else None
-    canaries = []
-    canary = spec.get("canary")
-    for entry in canary if isinstance(canary, list) else []:
-        found = entry.get("predictor") if isinstance(entry, dict) else None
-        found = found.get("name") if isinstance(found, dict) else None
-        if isinstance(found, str) and found:
-            canaries.append(found)
-    return (name if isinstance(name, str) else ""), tuple(dict.fromkeys(canaries))
+    name = kinds.get(data, ("spec", "predictor", "name"))
+    canary = kinds.get(data, ("spec", "canary"))
+    named = [kinds.get(entry, ("predictor", "name")) for entry in canary] if isinstance(canary, list) else []
+    canaries = tuple(dict.fromkeys(n for n in named if isinstance(n, str) and n))
+    return (name if isinstance(name, str) else ""), canaries
 
 
 # A workload a rule watches: its item (where the rule is written, what results name) and its pods. A pair,
