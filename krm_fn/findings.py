@@ -41,6 +41,3 @@ CAN_DISABLE: dict[str, bool] = {id: id not in ALWAYS_ON for id in CATALOGUE}
 # A retired id in `disable` is taken as the id that says it now (none of them can be turned off today).
 CAN_DISABLE.update({old: CAN_DISABLE[new] for old, new in RETIRED.items()})
 
-
-def title(id: str) -> str:
-    return CATALOGUE[id][0]

@@ -141,20 +141,14 @@ def _tidy(names: Names) -> Names:
     """Runs of one class joined, duplicates dropped, alternatives that differ only in one run's count (1, 2,
     3 …) merged into one range; in a stable order."""
     alts = list(dict.fromkeys(_merged_runs(a) for a in names))
-    changed = True
-    while changed:
-        changed = False
-        for i, a in enumerate(alts):
-            for j in range(i + 1, len(alts)):
-                merged = _merge(a, alts[j])
-                if merged is not None:
-                    alts[i] = merged
-                    del alts[j]
-                    changed = True
-                    break
-            if changed:
-                break
-    return tuple(alts)
+    while True:
+        found = next(((i, j, m) for i in range(len(alts)) for j in range(i + 1, len(alts))
+                      if (m := _merge(alts[i], alts[j])) is not None), None)
+        if found is None:
+            return tuple(alts)
+        i, j, merged = found
+        alts[i] = merged
+        del alts[j]
 
 
 def _merge(a: Alternative, b: Alternative) -> Alternative | None:

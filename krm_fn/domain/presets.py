@@ -165,9 +165,7 @@ def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEF
     tokens = obj.get("num_speculative_tokens")
     # bool is a subclass of int in Python; `true` is not a token count.
     if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens <= 0:
-        raise ValueError(
-            f"{setting}: num_speculative_tokens must be a positive integer, got {json.dumps(tokens)}"
-        )
+        raise ValueError(f"{setting}: num_speculative_tokens must be a positive integer, got {json.dumps(tokens)}")
     for found in check_speculative_config(obj, vllm_version):
         if found.severity is Severity.ERROR:
             raise ValueError(f"{setting}: {found.message}")
@@ -195,12 +193,8 @@ class PresetTable:
 
     def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> "PresetTable":
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
-        tuned = dict(self.tuned)
-        tuned.update({canonical(name): dict(cfg) for name, cfg in tuned_extra.items()})
-        return PresetTable(
-            tuned=MappingProxyType(tuned),
-            fallback=dict(fallback) if fallback is not None else self.fallback,
-        )
+        tuned = {**self.tuned, **{canonical(name): dict(cfg) for name, cfg in tuned_extra.items()}}
+        return PresetTable(MappingProxyType(tuned), dict(fallback) if fallback is not None else self.fallback)
 
 
 DEFAULT_TABLE = PresetTable()

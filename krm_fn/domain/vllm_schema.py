@@ -71,15 +71,11 @@ _VERSION = (r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:\.[0-9]{1,9})*" 
 
 
 def parse_version(text: str) -> Version:
-    """`0.25.1`, `v0.11`, `0.10.1.1`, `0.11.0rc2`, `0.9.2.post1+cu128` -> (major, minor, patch).
-
-    Pre-release, post-release and local parts are dropped: a 0.16 release candidate is judged as 0.16.
-    Raises ValueError.
-    """
-    if isinstance(text, str):
-        plain = _plain_release(text.strip())
-        if plain is not None:
-            return plain
+    """`0.25.1`, `v0.11`, `0.10.1.1`, `0.11.0rc2`, `0.9.2.post1+cu128` -> (major, minor, patch); ValueError.
+    Pre-release, post-release and local parts are dropped: a 0.16 release candidate is judged as 0.16."""
+    plain = _plain_release(text.strip()) if isinstance(text, str) else None
+    if plain is not None:
+        return plain
     m = re.fullmatch(_VERSION, text.strip()) if isinstance(text, str) else None
     if m is None:
         raise ValueError(f"vllmVersion must be a vLLM release such as {DEFAULT_VLLM_VERSION}, got {text!r}")
@@ -100,11 +96,10 @@ def shown(version: Version) -> str:
 
 
 # --- the facts, per release ------------------------------------------------------------------------------
-# Generated from the releases themselves into a data file, DATA, read on first use (a run that checks no
-# speculative-config never reads it): `python tools/vllm_verdicts.py --data tests/vllm_verdicts.json` writes
-# it (tests/vllm_verdicts.json's header says how each release was installed and run). A span is (the first
-# release run that has it, the first later release run without it); a release between two releases run is
-# judged by the older one, a release older than all by the oldest, a newer one by the newest.
+# DATA (the module's docstring says how it is written) is read on first use: a run that checks no
+# speculative-config never reads it. A span is (the first release run that has it, the first later release
+# run without it); a release between two releases run is judged by the older one, a release older than all by
+# the oldest, a newer one by the newest.
 #   releases:     the releases run, oldest first.
 #   fields:       the fields of `SpeculativeConfig` (vllm/config/speculative.py; vllm/config.py before 0.11).
 #   methods:      the values its `method` field takes (`SpeculativeMethod`, MTP aliases included).

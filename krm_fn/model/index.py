@@ -152,10 +152,8 @@ class Index:
         return self._derived_any
 
     def configmap(self, namespace: str, name: str) -> Item | None:
-        """The ConfigMap a workload in `namespace` means by `name`.
-
-        A ConfigMap without a namespace lands in the workload's namespace when both are applied together.
-        """
+        """The ConfigMap a workload in `namespace` means by `name` (a ConfigMap without a namespace lands in the
+        workload's namespace when both are applied together)."""
         for table in (self.configmaps, self.previous):
             found = table.get((namespace, name))
             if found is None and namespace:

@@ -40,7 +40,8 @@ def multinode_warnings(index: Index, ds: Sequence[Decision], settings: Settings,
         w = d.workload
         if w.item.index in children or w.rewritten_by is not None:
             continue
-        resource = _resource(w.spec.kind, d.path)
+        # Where the workload names its resources; a MultiRoleInference's role: beside this runtimeConfig.
+        resource = d.path[:-1] if w.spec.kind == "MultiRoleInference" else _RESOURCE.get(w.spec.kind)
         if resource is None or (w.item.index, resource) in seen:
             continue
         seen.add((w.item.index, resource))
@@ -55,13 +56,6 @@ def _reported_on_parent(index: Index) -> set[int]:
     """The Workspaces of an InferenceSet in the list: KAITO creates them from its template."""
     return {c.item.index for w in index.workloads if w.spec.kind == "InferenceSet"
             for c in index.children(w, "Workspace")}
-
-
-def _resource(kind: str, ref_path: tuple) -> tuple | None:
-    """Where the workload (or the role of this config reference) names its resources."""
-    if kind == "MultiRoleInference":
-        return ref_path[:-1]  # spec.roles[i]: instanceType beside runtimeConfig
-    return _RESOURCE.get(kind)
 
 
 def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> Result | None:
