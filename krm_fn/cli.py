@@ -485,11 +485,9 @@ def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "
             summary: pipeline.Summary | None = None, verbose: bool = False, krm: bool = False,
             under_kpt: bool = False) -> None:
     """The results on stderr: a line per error and warning (text, github; infos too with --verbose) and a
-    last line that sums up, or one JSON document of all.
-
-    The last line sums up: render's always, KRM mode's when there is an error or a warning. Each finding is
-    said once by every runner: kpt prints the ResourceList's results itself (under
-    `Results:`), so under kpt stderr carries only the summary line; kustomize, Argo CD, Flux, Helm and
+    last line that sums up (render's always, KRM mode's when there is an error or a warning), or one JSON
+    document of all. Each finding is said once by every runner: kpt prints the ResourceList's results itself
+    (under `Results:`), so under kpt stderr carries only the summary line; kustomize, Argo CD, Flux, Helm and
     pre-commit show only stderr, which carries every error and warning."""
     if fmt == "json":
         _say(stderr, json_document(results, exit_code))

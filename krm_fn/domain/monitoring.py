@@ -386,13 +386,10 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
 def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
                     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
                     labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict:
-    """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content.
-
-    `labels` go on the object (a Prometheus' `ruleSelector` often asks for one, e.g. `release: <name>`). The
-    `kaito-specdec.dev/derived` annotation marks it as the function's own, like a derived ConfigMap, so that
-    a run over its own output regenerates or retires it. `neighbours`: see `rules`. Raises ValueError for a bad window or threshold, or
-    for no workloads (nothing to watch: the caller retires the rule instead).
-    """
+    """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content and marked
+    as the function's own, like a derived ConfigMap. `labels` go on the object (a Prometheus' `ruleSelector`
+    often asks for one, e.g. `release: <name>`); `neighbours`: see `rules`. Raises ValueError for a bad window
+    or threshold, or for no workloads (nothing to watch: the caller retires the rule instead)."""
     workloads = list(workloads)
     if not workloads:
         raise ValueError("a PrometheusRule needs at least one workload")

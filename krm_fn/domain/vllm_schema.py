@@ -1,10 +1,7 @@
 """vLLM's `--speculative-config` by version, and a check of a user's value against it.
 
-Pure knowledge and one pure function: `check_speculative_config(value, vllm_version)` returns findings as
-plain data (id, severity, one-literal message that says how to fix it, the JSON key it is about, a proposed
-value where the fix is mechanical). No Items, and no I/O but reading the facts' data file once: a stage
-reports the findings on the ConfigMap whose `inference_config.yaml` carries the value (field
-`data[inference_config.yaml]`, key `vllm.speculative-config`).
+`check_speculative_config(value, vllm_version)` returns findings as plain data (the JSON key each is about, a
+proposed value where the fix is mechanical); no Items, and no I/O but reading the facts' data file once.
 
 Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running it:
 `tools/vllm_verdicts.py` installs each release's wheel, builds its `SpeculativeConfig` from each value the way

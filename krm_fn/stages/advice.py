@@ -65,14 +65,9 @@ def _what(value: object) -> str:
 
 def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
     """A user's own speculative-config must be a JSON object in a string that the chosen vLLM accepts, or
-    the pods never start (or, for warnings and infos, start without what the user meant).
-
-    KAITO admits null, a number or an empty value (its map[string]string takes any scalar as text) and,
-    from v0.13, treats it as the user's override; vLLM then refuses a number, a boolean or blanks at
-    start-up, and reads null and "" as no config (it starts without speculative decoding, SD617). So the error
-    says what vLLM does, not what KAITO's webhook does (it does nothing). A string is judged by
-    vllm_schema for `vllmVersion` (SD601-SD621: not JSON, not an object, methods and keys by version), one
-    finding per mistake; its messages are that module's literals, reported here as checks.validate does."""
+    the pods never start (or, for warnings and infos, start without what the user meant). KAITO admits any
+    scalar (its map[string]string takes it as text), so the error says what vLLM does (SD401); a string is
+    judged by vllm_schema for `vllmVersion`, one finding per mistake, reported as checks.validate does."""
     out, seen = [], set()
     for d in ds:
         if not isinstance(d, Override) or d.source is None or d.source.index in seen:

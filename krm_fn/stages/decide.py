@@ -1,13 +1,7 @@
-"""Per enabled workload and config reference: what KAITO would inject, and why.
-
-A referenced ConfigMap KAITO could not read is an error in KAITO's words (checks/inference_configmap.py).
-Any spelling vLLM reads as `--speculative-config` is the user's override: `speculative-config`,
-`speculative_config` (vLLM's argparse turns `_` into `-`) and dotted `speculative-config.<field>` keys;
-KAITO appends the ConfigMap's flags after its own, so in the cluster the user's value wins.
-A MultiRoleInference's child InferenceSet is decided as KAITO's controller will have rewritten it
-(`Workload.effective`).
-
-A decision is one of the outcomes in decisions.py; `said` tells each in its own message.
+"""Per enabled workload and config reference: what KAITO would inject, and why (docs/checks.md, step 2: any
+spelling vLLM reads as `--speculative-config` is the user's override). A MultiRoleInference's child
+InferenceSet is decided as KAITO's controller will have rewritten it (`Workload.effective`). A decision is one
+of the outcomes in decisions.py; `said` tells each in its own message.
 """
 
 from ..checks import inference_configmap

@@ -1,9 +1,5 @@
-"""Derived ConfigMaps in, references re-pointed, reverted and retired.
-
-Three stages, each (index, settings, plan so far) -> Step: `materialize` places the derived ConfigMaps
-the decisions name and points the references at them, `revert` points disabled workloads back at their
-sources, `retire` drops derived ConfigMaps that nothing references any more.
-"""
+"""Derived ConfigMaps in, references re-pointed (`materialize`), reverted (`revert`) and retired (`retire`):
+three stages."""
 
 from typing import Any
 

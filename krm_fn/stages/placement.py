@@ -1,10 +1,7 @@
-"""Where the output lands: warnings decided from the plan's final changes, the last step of the plan.
-
-kpt writes each new item to the file its path annotation names and deletes the files of the items a run
-retires, so in KRM mode a kustomization beside them must list the new files and stop listing the dropped
-ones (SD050, SD051; the derived PrometheusRule's, SD808, SD809). `render` writes one stream and leaves
-kustomize's configuration out, so a kustomization in its input is rendered as it is, not built (SD501).
-Both look at what is written, so they run on the final changes, which are none when errors stop the plan.
+"""Where the output lands: warnings decided from the plan's final changes, the last step of the plan (they
+look at what is written, which is nothing when errors stop the plan). kpt writes each new item to the file
+its path annotation names and deletes the files of the items a run retires, so in KRM mode a kustomization
+beside them must list the new files and stop listing the dropped ones; `render` builds no kustomization.
 """
 
 from collections.abc import Callable
