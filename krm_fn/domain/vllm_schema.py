@@ -116,17 +116,18 @@ class Facts:
 
     __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "rejection", "releases")
 
-    def __init__(self, releases: tuple[Version, ...], fields: dict[str, Spans], methods: dict[str, Spans],
-                 mtp: dict[str, Spans], quantization: dict[str, Spans], flags: dict[str, Spans],
-                 rejection: dict[str, Spans]) -> None:
-        self.releases = releases
-        self.fields = fields
-        self.methods = methods
-        self.mtp = mtp
-        self.quantization = quantization
-        self.flags = flags
-        self.rejection = rejection
-        self.mtp_aliases = tuple(sorted(n for n in mtp if n != "mtp"))
+    def __init__(self, data: dict) -> None:
+        def spans(key: str) -> dict[str, Spans]:
+            return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
+                    for name, runs in data[key].items()}
+        self.releases = tuple(_run(r) for r in data["releases"])
+        self.fields = spans("fields")
+        self.methods = spans("methods")
+        self.mtp = spans("mtp_aliases")
+        self.quantization = spans("quantization")
+        self.flags = spans("flags")
+        self.rejection = spans("rejection_sample_methods")
+        self.mtp_aliases = tuple(sorted(n for n in self.mtp if n != "mtp"))
 
 
 def _run(text: str) -> Version:
@@ -138,13 +139,7 @@ def _run(text: str) -> Version:
 def facts() -> Facts:
     """The facts, read from the package's data file on the first call."""
     with open(DATA, "rb") as f:
-        data = json.loads(f.read())
-
-    def spans(key: str) -> dict[str, Spans]:
-        return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
-                for name, runs in data[key].items()}
-    return Facts(tuple(_run(r) for r in data["releases"]), spans("fields"), spans("methods"), spans("mtp_aliases"),
-                 spans("quantization"), spans("flags"), spans("rejection_sample_methods"))
+        return Facts(json.loads(f.read()))
 
 
 def _release(version: Version) -> Version:
@@ -297,15 +292,6 @@ def _as_bool_ok(value: object) -> bool:
     return isinstance(value, str) and value.strip().lower() in _BOOL_TEXT
 
 
-def _parse(value: object) -> tuple[object, list[Finding]]:
-    if not isinstance(value, str):
-        return value, []  # already parsed (a mapping from a policy, or what json.loads made of the text)
-    try:
-        return json.loads(value), []
-    except ValueError as exc:
-        return None, [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
-
-
 def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
     """Findings about a `speculative-config` value (its text, or a parsed mapping) for a vLLM release.
 
@@ -322,22 +308,24 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     # speculative decoding (from 0.10.1: `vllm_kwargs["speculative_config"]["type"] = optional_type(json.loads)`,
     # vllm/engine/arg_utils.py:843 at 0.10.1). Before, `--speculative-config` has `type=json.loads`
     # (arg_utils.py:746 at 0.10.0, :750 at 0.8.5): argparse exits on "" and "None" ("invalid loads value"),
-    # which _parse reports as not JSON (SD601); null is JSON's None there too.
+    # which is not JSON below (SD601); null is JSON's None there too.
     empty_is_none = version >= EMPTY_IS_NONE_SINCE or value is None or not isinstance(value, str) or value.strip() == "null"
     if empty_is_none and (value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null"))):
         shown_value = "null" if value is None else json.dumps(value)
         return [Finding(f"speculative-config is {shown_value}, which vLLM {v} reads as no speculative config: the server starts without speculative decoding; write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}', or remove the key", id="SD617", severity=Severity.WARNING)]
-    cfg, findings = _parse(value)
-    if findings:
-        return findings
+    cfg = value  # a text, or already parsed (a mapping from a policy, or what json.loads made of the text)
+    if isinstance(value, str):
+        try:
+            cfg = json.loads(value)
+        except ValueError as exc:
+            return [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
     if not isinstance(cfg, dict):
         kind = "a list" if isinstance(cfg, list) else "a string" if isinstance(cfg, str) else "a boolean" if isinstance(cfg, bool) else "a number"
         return [Finding(f"speculative-config is {kind}, not a JSON object; vLLM exits at start-up: write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}'", id="SD602", severity=Severity.ERROR)]
     if _flag("dashed_keys", version):
         # From this release create_speculative_config reads `num-speculative-tokens` as `num_speculative_tokens`.
         cfg = {(k.replace("-", "_") if isinstance(k, str) else k): val for k, val in cfg.items()}
-    method, method_findings = _method(cfg, version, v, newer)
-    findings += method_findings
+    method, findings = _method(cfg, version, v, newer)
     findings += _tokens(cfg, method, version)
     findings += _lookup(cfg, method, version)
     findings += _values(cfg, version, v, method)
