@@ -144,20 +144,14 @@ def _write_fd(fd: int, data: bytes) -> None:
     view = memoryview(data)
     done = 0
     while done < len(view):
-        try:
+        try:  # an interrupted write is retried by os.write itself (PEP 475)
             done += os.write(fd, view[done:done + (1 << 20)])
         except BlockingIOError:
             select.select([], [fd], [])
-        except InterruptedError:
-            continue
         except OSError as exc:
-            raise _WriteFailed(_write_error(exc, done, len(view))) from None
-
-
-def _write_error(exc: OSError, done: int, total: int) -> Result:
-    if exc.errno == errno.EPIPE:
-        return streams.pipe_closed(done, total)
-    return streams.cannot_write(str(exc.strerror or exc), done, total)
+            failed = (streams.pipe_closed(done, len(view)) if exc.errno == errno.EPIPE
+                      else streams.cannot_write(str(exc.strerror or exc), done, len(view)))
+            raise _WriteFailed(failed) from None
 
 
 def _emit(stdout: Any, text: str) -> None:
@@ -199,15 +193,11 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
     chunks: list[bytes] = []
     total = 0
     while True:
-        try:
-            if fd is not None:
-                chunk = os.read(fd, min(1 << 20, budget + 1 - total))
-            else:
-                chunk = stdin.read(min(1 << 20, budget + 1 - total))
+        try:  # an interrupted read is retried by os.read and read() themselves (PEP 475)
+            size = min(1 << 20, budget + 1 - total)
+            chunk = os.read(fd, size) if fd is not None else stdin.read(size)
         except BlockingIOError:
             select.select([fd] if fd is not None else [], [], [])
-            continue
-        except InterruptedError:
             continue
         except OSError as exc:
             raise streams.stdin_unreadable(str(exc.strerror or exc)) from None
