@@ -62,6 +62,12 @@ FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
 FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
 
 
+def metadata(name: str, namespace: str, labels: dict, annotations: dict) -> dict:
+    """A derived object's metadata, without an empty namespace or labels (its annotations are never empty)."""
+    fields = (("name", name), ("namespace", namespace), ("labels", labels), ("annotations", annotations))
+    return {key: value for key, value in fields if value}
+
+
 def derived_name(source: str | None, method: str, content: dict) -> str:
     """`<source>-specdec-<hash>` or `specdec-<method>-<hash>`, cut to a 253-character DNS subdomain."""
     suffix = f"-specdec-{content_hash(content)}"
@@ -94,13 +100,8 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     content = {"labels": labels, "annotations": annotations, "data": data, **extra}
     # Named after the reference as written (kustomize may rename the source before or after the function
     # runs; the written name is what stays stable when the output is rendered again).
-    metadata: dict = {"name": derived_name(source_name, method, content)}
-    if namespace:
-        metadata["namespace"] = namespace
-    if labels:
-        metadata["labels"] = labels
-    metadata["annotations"] = annotations
-    out: dict = {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND, "metadata": metadata}
+    out: dict = {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND,
+                 "metadata": metadata(derived_name(source_name, method, content), namespace, labels, annotations)}
     out.update(extra)
     out["data"] = data
     return out

@@ -49,7 +49,7 @@ from collections.abc import Iterable
 
 from . import constants as C
 from . import pod_names
-from .derived import content_hash
+from .derived import content_hash, metadata
 
 NAME_PREFIX = "specdec-prometheusrule-"
 
@@ -397,11 +397,6 @@ def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
     spec = {"groups": [{"name": f"kaito-specdec.{namespace}" if namespace else "kaito-specdec",
                         "rules": rules(namespace, workloads, min_acceptance_rate, window, neighbours)}]}
     content = {"labels": dict(labels or {}), "annotations": annotations, "spec": spec}
-    metadata: dict = {"name": NAME_PREFIX + content_hash(content)}
-    if namespace:
-        metadata["namespace"] = namespace
-    if labels:
-        metadata["labels"] = dict(labels)
-    metadata["annotations"] = annotations
-    return {"apiVersion": C.PROMETHEUS_RULE_API_VERSION, "kind": C.PROMETHEUS_RULE_KIND, "metadata": metadata,
+    return {"apiVersion": C.PROMETHEUS_RULE_API_VERSION, "kind": C.PROMETHEUS_RULE_KIND,
+            "metadata": metadata(NAME_PREFIX + content_hash(content), namespace, dict(labels or {}), annotations),
             "spec": spec}

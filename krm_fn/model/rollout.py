@@ -26,7 +26,7 @@ from typing import Any
 
 from ..domain import constants as C
 from ..domain import kinds
-from ..domain.derived import content_hash
+from ..domain.derived import content_hash, metadata
 from ..domain.inference_config import DATA_KEY
 from ..text import krm
 from ..text.items import Item
@@ -66,11 +66,8 @@ def off_configmap(namespace: str) -> dict:
     annotations = {C.DERIVED_ANNOTATION: "true"}
     data = {DATA_KEY: OFF_BODY}
     name = "specdec-off-" + content_hash({"labels": {}, "annotations": annotations, "data": data})
-    metadata: dict = {"name": name}
-    if namespace:
-        metadata["namespace"] = namespace
-    metadata["annotations"] = annotations
-    return {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND, "metadata": metadata, "data": data}
+    return {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND,
+            "metadata": metadata(name, namespace, {}, annotations), "data": data}
 
 
 def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) -> bool:
