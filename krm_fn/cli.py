@@ -259,10 +259,6 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
         os.close(fd)
 
 
-def _inside(path: str, roots: Sequence[str]) -> bool:
-    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
 def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
     """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out).
 
@@ -293,7 +289,7 @@ def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
                     continue
                 if not os.path.exists(target):
                     raise streams.broken_symlink(str(path), target)
-                if not _inside(target, roots):
+                if not any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
                     raise streams.symlink_outside(str(path), target)
                 found.append(path)  # a FIFO or device behind it is refused when read
             elif entry.is_dir(follow_symlinks=False):

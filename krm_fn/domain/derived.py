@@ -24,12 +24,6 @@ _NOT_COPIED = (krm.INTERNAL_PREFIX, "config.kubernetes.io/", "config.k8s.io/", "
                "kubectl.kubernetes.io/last-applied-configuration", "kaito-specdec.dev/")
 
 
-def user_annotations(annotations: Any) -> dict[str, Any]:
-    if not isinstance(annotations, dict):
-        return {}
-    return {k: v for k, v in annotations.items() if not str(k).startswith(_NOT_COPIED)}
-
-
 def _keys_as_str(data: Any) -> Any:
     # JSON sorts keys only when they are all strings; Kubernetes keys are, a hand-written `1:` is not.
     if isinstance(data, dict):
@@ -88,7 +82,9 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
         if not isinstance(meta, dict):
             meta = {}
         labels = copy.deepcopy(meta["labels"]) if isinstance(meta.get("labels"), dict) else {}
-        annotations = user_annotations(meta.get("annotations"))
+        found = meta.get("annotations")
+        annotations = ({k: v for k, v in found.items() if not str(k).startswith(_NOT_COPIED)}
+                       if isinstance(found, dict) else {})
         data = copy.deepcopy(source["data"]) if isinstance(source.get("data"), dict) else {}
         for key in ("binaryData", "immutable"):
             if key in source:

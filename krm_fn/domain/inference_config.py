@@ -266,7 +266,8 @@ def remove_ops(doc: Any) -> list[dict]:
 def with_speculative_config(text: str | None, json_text: str) -> str:
     """`text` with `vllm.speculative-config: '<json_text>'` set, everything else left as it was."""
     if not text or not text.strip():
-        return f"{VLLM_KEY}:\n  {SPEC_KEY}: {_single_quoted(json_text)}\n"
+        quoted = "'" + json_text.replace("'", "''") + "'"
+        return f"{VLLM_KEY}:\n  {SPEC_KEY}: {quoted}\n"
     doc = _parse(text.removeprefix(_BOM))  # refuses what KAITO cannot read, in its terms
     return textedit.edit_document(text, set_ops(doc, json_text), quote="'")
 
@@ -276,7 +277,3 @@ def without_speculative_config(text: str) -> str:
     doc = _parse(text.removeprefix(_BOM))
     ops = remove_ops(doc)
     return textedit.edit_document(text, ops) if ops else text
-
-
-def _single_quoted(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"

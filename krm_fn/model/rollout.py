@@ -56,10 +56,6 @@ def _ns(namespace: str) -> str:
     return f" -n {namespace}" if namespace else ""
 
 
-def _runs_vllm_preset(w: Workload, settings: Settings) -> bool:
-    return kinds.preset_name(w.spec, w.data) is not None and kinds.runtime(w.spec, w.data, settings.vllm_gate) == C.RUNTIME_VLLM
-
-
 def off_configmap(namespace: str) -> dict:
     """The derived ConfigMap a disabled Workspace keeps on v0.11-v0.12: its flag needs a file, and an empty
     `vllm:` adds nothing to the command."""
@@ -76,7 +72,8 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
     never show the reference an earlier render gave)."""
     # A Workspace an InferenceSet made (label inferenceset.kaito.sh/created-by) too: written back to the
     # cluster it is updated as any Workspace, and its StatefulSet keeps the command it was made with.
-    if w.spec is not kinds.WORKSPACE or not command_is_fixed(settings) or not _runs_vllm_preset(w, settings):
+    if w.spec is not kinds.WORKSPACE or not command_is_fixed(settings) or kinds.preset_name(w.spec, w.data) is None \
+            or kinds.runtime(w.spec, w.data, settings.vllm_gate) != C.RUNTIME_VLLM:
         return False
     if isinstance(current, str) and current:
         src_name, _, via = source_of(index, w.namespace, current)

@@ -42,10 +42,6 @@ FINDINGS = {
 ALWAYS_ON = frozenset(('SD203',))
 
 
-def _valid(value: object) -> bool:
-    return value is ABSENT or value in ("true", "false")
-
-
 def cascade(index: Index, settings: Settings, plan: Plan) -> Step:
     """Parents to the children KAITO creates: MultiRoleInference -> InferenceSets -> Workspaces.
 
@@ -64,7 +60,7 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
     claims: dict[int, list[Workload]] = {}
     children: dict[int, Workload] = {}
     for parent in (plan.workload(w) for w in index.workloads if w.spec.kind == parent_kind):
-        if not _valid(parent.value):
+        if parent.value is not ABSENT and parent.value not in ("true", "false"):
             continue  # reported on the parent; copying a bad value would only repeat it
         for child in index.children(parent, child_kind):
             claims.setdefault(child.item.index, []).append(parent)
@@ -74,7 +70,7 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
     rewrites: dict[int, Rewrite] = {}
     for key, parents in claims.items():
         child = plan.workload(children[key])
-        if len({_value_key(p.value) for p in parents}) > 1:
+        if len({"<absent>" if p.value is ABSENT else str(p.value) for p in parents}) > 1:
             # Two controllers disagree: whichever came last in the files would win. Say so instead.
             shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
             names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
@@ -112,25 +108,16 @@ def _not_a_mapping(child: Workload) -> str:
     return ""
 
 
-def _value_key(value: object) -> str:
-    return "<absent>" if value is ABSENT else str(value)
-
-
 def _annotations(data: Any) -> dict:
     ann = kinds.get(data, ("metadata", "annotations"))
     return ann if isinstance(ann, dict) else {}
 
 
-def _role(mri: Workload, child: Workload) -> dict:
-    """The role `child` was found for: the index finds a MultiRoleInference's children by these names, so
-    there is one."""
-    roles = kinds.get(mri.data, ("spec", "roles"))
-    return next(role for role in roles if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}")
-
-
 def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Result]]:
     """The child InferenceSet as the MultiRoleInference controller writes it; a warning where it differs."""
-    role = _role(mri, child)
+    # The role `child` was found for: the index finds a MultiRoleInference's children by these names.
+    role = next(role for role in kinds.get(mri.data, ("spec", "roles"))
+                if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}")
     view = copy.deepcopy(child.data)
     template = view.setdefault("spec", {}) if isinstance(view, dict) else {}
     template = template.setdefault("template", {}) if isinstance(template, dict) else {}

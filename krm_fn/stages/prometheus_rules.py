@@ -86,12 +86,6 @@ def _plain(item: Item, data: Any = None) -> "monitoring.Monitored":
     return monitoring.Monitored(item.kind, item.name, _kserve_mode(item), predictor, canaries)
 
 
-def _has_base_refs(data: Any) -> bool:
-    """`spec.baseRefs` names configs KServe merges into the spec before it makes the workloads
-    (pkg/controller/v1alpha2/llmisvc/controller.go: `llmSvc.Spec = baseCfg.Spec`)."""
-    return bool(kinds.get(data, ("spec", "baseRefs")))
-
-
 def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
     """The workloads KServe makes of an LLMInferenceService (monitoring.LLMISVC_*): a `worker` (even `{}`)
     makes the main or the prefill side multi-node; only YAML null leaves it out, as a nil pointer."""
@@ -155,7 +149,9 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
                 out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: no PrometheusRule watches it ({why}); give it a shorter name, or watch the pod label serving.kserve.io/inferenceservice yourself",
                                  item, id="SD811"))
                 continue
-            if found.kind == "LLMInferenceService" and _has_base_refs(d.workload.data):
+            # `spec.baseRefs` names configs KServe merges into the spec before it makes the workloads
+            # (pkg/controller/v1alpha2/llmisvc/controller.go: `llmSvc.Spec = baseCfg.Spec`).
+            if found.kind == "LLMInferenceService" and kinds.get(d.workload.data, ("spec", "baseRefs")):
                 made = ", ".join(monitoring.child_name(found.name, part) for part in found.parts)
                 out.append(about(Severity.INFO, f"LLMInferenceService {q(found.name)}: the PrometheusRule counts only {made}; a worker or prefill set in spec.baseRefs makes other pods: write spec.worker and spec.prefill here",
                                  item, "spec.baseRefs", id="SD811"))
