@@ -293,33 +293,22 @@ def _mentions(root: Any, names: _Names, done: Collection[str]) -> Iterator[tuple
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, str):
-            value: Any = node
-        elif isinstance(node, yaml.ScalarNode):
-            value = node.value
-        else:
-            value = None
+        value = node if isinstance(node, str) else node.value if isinstance(node, yaml.ScalarNode) else None
         if value is not None:
-            for name in names.held_by(value):
-                if name not in done:
-                    yield name, path
+            yield from ((name, path) for name in names.held_by(value) if name not in done)
             continue
         children: list[tuple[Any, str]] = []
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
                 if isinstance(k, yaml.ScalarNode) and k.tag == _MERGE_TAG:
-                    merged = v.value if isinstance(v, yaml.SequenceNode) else [v]
-                    children.extend((m, path) for m in merged)
+                    children.extend((m, path) for m in (v.value if isinstance(v, yaml.SequenceNode) else [v]))
                     continue
                 key = k.value if isinstance(k, yaml.ScalarNode) else "?"
-                children.append((k, _step(path, key)))
-                children.append((v, _step(path, key)))
+                children += [(k, _step(path, key)), (v, _step(path, key))]
         elif isinstance(node, yaml.SequenceNode):
             children = [(v, _step(path, i)) for i, v in enumerate(node.value)]
         elif isinstance(node, dict):
-            for k, v in node.items():
-                children.append((k, _step(path, k)))
-                children.append((v, _step(path, k)))
+            children = [(x, _step(path, k)) for k, v in node.items() for x in (k, v)]
         elif isinstance(node, list):
             children = [(v, _step(path, i)) for i, v in enumerate(node)]
         stack.extend(reversed(children))

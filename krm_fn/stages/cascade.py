@@ -98,11 +98,8 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
 
 def _not_a_mapping(child: Workload) -> str:
     """The first field on the way to what the cascade writes that is there but no mapping ("" if none)."""
-    paths = [child.spec.annotations]
-    if child.spec.inference is not None:
-        paths.append(child.spec.inference)
-    for path in paths:
-        blocked = kinds.not_a_mapping(child.data, path)
+    for path in (child.spec.annotations, child.spec.inference):
+        blocked = kinds.not_a_mapping(child.data, path) if path is not None else None
         if blocked is not None:
             return kinds.dotted(blocked)
     return ""
@@ -142,11 +139,10 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
         inference["config"] = role["runtimeConfig"]
     given = template.get("inference")
     before = given if isinstance(given, dict) else {}
-    for key in ("preset", "config"):
-        mine = kinds.get(before, (key, "name")) if key == "preset" else before.get(key)
-        theirs = preset["name"] if key == "preset" else inference.get(key)
-        if mine != theirs:
-            differs.append(f"spec.template.inference.{'preset.name' if key == 'preset' else key}")
+    if kinds.get(before, ("preset", "name")) != preset["name"]:
+        differs.append("spec.template.inference.preset.name")
+    if before.get("config") != inference.get("config"):
+        differs.append("spec.template.inference.config")
     differs += [f"spec.template.inference.{k}" for k in before if k not in ("preset", "config")]
     template["inference"] = inference
     rewrite = Rewrite(view, mri)
