@@ -564,11 +564,9 @@ def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
     old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
     ops = [{"op": "replace", "path": pointer(path + (head + i,)), "value": v}
            for i, v in enumerate(new_mid[:len(old_mid)])]
-    for i in reversed(range(len(new_mid), len(old_mid))):
-        ops.append({"op": "remove", "path": pointer(path + (head + i,))})
-    for i in range(len(old_mid), len(new_mid)):
-        ops.append({"op": "add", "path": pointer(path + (head + i,)), "value": new_mid[i]})
-    return ops
+    ops += [{"op": "remove", "path": pointer(path + (head + i,))} for i in reversed(range(len(new_mid), len(old_mid)))]
+    return ops + [{"op": "add", "path": pointer(path + (head + i,)), "value": new_mid[i]}
+                  for i in range(len(old_mid), len(new_mid))]
 
 
 def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[dict]:

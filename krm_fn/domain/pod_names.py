@@ -82,11 +82,8 @@ def replicaset_of(deployment: Names) -> Names:
 def indexed_job_pods(job: Names) -> Names:
     """The pods of an Indexed Job: `<job>-<index>-` + 5 random, the job's name cut first so that the
     index always stays (podGenerateNameWithIndex)."""
-    out = []
-    for digits in range(1, 11):   # an int32 index
-        out.append(concat(cut(job, MAX_GENERATED_BASE - digits - 2), literal("-"), chars(DIGITS, digits, digits),
-                          literal("-"), chars(RANDOM, 5, 5)))
-    return union(*out)
+    return union(*(concat(cut(job, MAX_GENERATED_BASE - digits - 2), literal("-"), chars(DIGITS, digits, digits),
+                          literal("-"), chars(RANDOM, 5, 5)) for digits in range(1, 11)))   # an int32 index
 
 
 def cut(names: Names, limit: int) -> Names:
