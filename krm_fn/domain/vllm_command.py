@@ -692,20 +692,16 @@ def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
 def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
     """The user's own config, checked as a KAITO override is (advice.override_checks): vllm_schema's findings
     for the release, at the container; plus what the command line itself gets wrong for that release."""
-    out: list[Finding] = []
     if release.number < releases.JSON_FLAG_SINCE and (insp.override_value is not None or insp.dotted):
-        out.append(Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it) and exits at start-up: upgrade the image to vLLM 0.8.2 or later, or use that release's flags",
-            insp.target, id="SD712", severity=Severity.ERROR))
-        return out
+        return [Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it) and exits at start-up: upgrade the image to vLLM 0.8.2 or later, or use that release's flags",
+            insp.target, id="SD712", severity=Severity.ERROR)]
     if "-sc" in insp.overrides and release.number < releases.SHORT_SC_SINCE:
-        out.append(Finding(f"-sc: {release.said} does not have it (the short -sc for --speculative-config came in vLLM 0.19) and exits with \"unrecognized arguments: -sc\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
-            insp.target, id="SD717", severity=Severity.ERROR))
-        return out
+        return [Finding(f"-sc: {release.said} does not have it (the short -sc for --speculative-config came in vLLM 0.19) and exits with \"unrecognized arguments: -sc\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
+            insp.target, id="SD717", severity=Severity.ERROR)]
     if insp.shorthands and release.number < releases.SPEC_SHORTHANDS_SINCE:
         flags = ", ".join(dict.fromkeys(f for f, _ in insp.shorthands))
-        out.append(Finding(f"{flags}: {release.said} does not have it (--spec-method, --spec-model and --spec-tokens came in vLLM 0.22) and exits with \"unrecognized arguments\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
-            insp.target, id="SD716", severity=Severity.ERROR))
-        return out
+        return [Finding(f"{flags}: {release.said} does not have it (--spec-method, --spec-model and --spec-tokens came in vLLM 0.22) and exits with \"unrecognized arguments\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
+            insp.target, id="SD716", severity=Severity.ERROR)]
     config: Any = None
     if insp.dotted:
         config = dotted_config([(name, text) for name, text in insp.dotted])
@@ -718,16 +714,14 @@ def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
         base = config if isinstance(config, dict) else {}
         clash = [f for f, _ in insp.shorthands if releases.SPEC_SHORTHANDS[f] in base]
         if clash:
-            out.append(Finding(f"{clash[0]} and --speculative-config both set {releases.SPEC_SHORTHANDS[clash[0]]}: vLLM exits at start-up (\"{clash[0]} and --speculative-config['{releases.SPEC_SHORTHANDS[clash[0]]}'] are mutually exclusive\"); keep one of them",
-                insp.target, id="SD716", severity=Severity.ERROR))
-            return out
+            return [Finding(f"{clash[0]} and --speculative-config both set {releases.SPEC_SHORTHANDS[clash[0]]}: vLLM exits at start-up (\"{clash[0]} and --speculative-config['{releases.SPEC_SHORTHANDS[clash[0]]}'] are mutually exclusive\"); keep one of them",
+                insp.target, id="SD716", severity=Severity.ERROR)]
         config = {**base, **{releases.SPEC_SHORTHANDS[f]: _shorthand_value(f, text) for f, text in insp.shorthands}}
     if config is None:
-        return out
-    for found in check_speculative_config(config if not isinstance(config, str) else insp.override_value,
-                                          release.version):
-        out.append(Finding(found.message, insp.target, id=found.id, severity=found.severity))
-    return out
+        return []
+    checked = config if not isinstance(config, str) else insp.override_value
+    return [Finding(found.message, insp.target, id=found.id, severity=found.severity)
+            for found in check_speculative_config(checked, release.version)]
 
 
 def _shorthand_value(flag: str, text: str) -> Any:
