@@ -7,7 +7,7 @@ for their findings.
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import checks
 from .domain.localconfig import kustomize_config
@@ -84,22 +84,17 @@ def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list
     return Changes(), [r._replace(message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
-class Planned(NamedTuple):
-    changes: Changes
-    results: list[Result]
-    enabled: dict[str, int]  # workloads that run speculative decoding by kind of config (the summary line)
-
-
 def plan(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result,
     the placement's warnings on the final changes last; none that `disable` turns off."""
-    planned = plan_all(items, settings, placement)
-    return planned.changes, planned.results
+    changes, results, _ = plan_all(items, settings, placement)
+    return changes, results
 
 
 def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None,
-             known_ids: KnownIds | None = None) -> Planned:
-    """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config.
+             known_ids: KnownIds | None = None) -> tuple[Changes, list[Result], dict[str, int]]:
+    """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config (the
+    summary line).
     `known_ids`: every finding id -> whether it may be turned off, asked for only when an object carries
     the `kaito-specdec.dev/disable` annotation (pipeline.known_ids)."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
@@ -110,7 +105,7 @@ def plan_all(items: list[Item], settings: Settings, placement: Placement | None 
     if placement is not None:
         results += [r for r in placement(index, changes) if r.id not in settings.disable
                     and r.id not in silenced.get(r.resource, ())]  # type: ignore[arg-type]
-    return Planned(changes, results, enabled_by_config(decisions))
+    return changes, results, enabled_by_config(decisions)
 
 
 def _silenced(index: Index, known_ids: KnownIds | None) -> tuple[Mapping[ResourceRef, frozenset[str]], list[Result]]:
