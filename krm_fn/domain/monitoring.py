@@ -16,11 +16,9 @@ the controllers fix:
 - MultiRoleInference `m`: child InferenceSets `isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)`
   (pkg/controllers/multiroleinference/controller.go) -> `m-prefill`, `m-decode`, their pods as above.
   Prefill pods draft nothing, so summing both roles gives the decode side's figures.
-- Plain vLLM workloads (plain_kinds.py): a Deployment's pods `<d>-<pod-template-hash>-<5>`, a StatefulSet's
-  `<s>-<ordinal>`, a DaemonSet's or ReplicaSet's `<name>-<5>`, a Job's `<j>-<5>` or (Indexed)
-  `<j>-<index>-<5>`, a CronJob's those of its Jobs `<cj>-<minutes>`, a Pod's its own name (pod_names.py).
-  A LeaderWorkerSet `l`: the leader StatefulSet `appsapplyv1.StatefulSet(lws.Name, …)` and a worker
-  StatefulSet per group `appsapplyv1.StatefulSet(leaderPod.Name, …)…WithOrdinals(…WithStart(1))`
+- Plain vLLM workloads (plain_kinds.py): Kubernetes' own controllers' pods as pod_names.py says. A
+  LeaderWorkerSet `l`: the leader StatefulSet `appsapplyv1.StatefulSet(lws.Name, …)` and a worker StatefulSet
+  per group `appsapplyv1.StatefulSet(leaderPod.Name, …)…WithOrdinals(…WithStart(1))`
   (kubernetes-sigs/lws v0.10.0, leaderworkerset_controller.go, pod_controller.go) -> `l-<group>` and
   `l-<group>-<worker>`. A KServe InferenceService `i` (kserve/kserve v0.20.0): the predictor is
   `PredictorServiceName(name) = name + "-predictor"` (pkg/constants/constants.go); in Standard

@@ -306,8 +306,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
 # without a command of its own is that server, its `args` the `$@`, parsed again by that eval. So the config
 # goes there as dotted arguments (vllm_command.dotted_arguments), the form that passes the eval unchanged.
 # That template came with KServe 0.17 (2026-03), the first release with the serving.kserve.io/v1alpha2 API;
-# KServe 0.16's had args of its own (--served-model-name, --port), which a container's args replace, so a
-# v1alpha1 manifest, which either may run, is left unchanged with the arguments to add (SD730).
+# a v1alpha1 manifest is left unchanged (SD730: KServe 0.16's template, which it may run, differs).
 _LLMISVC_TEMPLATE_FROM = "serving.kserve.io/v1alpha2"
 _LLMISVC_MOUNT = "/mnt/models"
 _LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("spec", "parallelism", "pipeline"),

@@ -27,10 +27,8 @@ import re
 
 from ..text.results import Finding, Severity
 
-# The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
-# `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
-# v0.9.4: 0.14.1). KAITO v0.13.0, the release that brings speculative decoding, is not in the stored snapshot of
-# KAITO's repository; when it ships another vLLM, this constant and docs/settings.md change together.
+# The vLLM that KAITO's current inference image ships (docs/settings.md says where it is pinned; v0.11.0: 0.22.1,
+# v0.10.0: 0.17.1, v0.9.4: 0.14.1); when KAITO ships another, this constant and docs/settings.md change together.
 DEFAULT_VLLM_VERSION = "0.25.1"
 
 FINDINGS = {

@@ -18,10 +18,8 @@ from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Result, Severity
 
-# The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, the open pull request
-# kaito-project/kaito#2312, the newest rules). The rollout output for a user who sets nothing is not this
-# release's but the one safe on every release v0.10-v0.13 (`Settings.kaito_version_unknown`, krm_fn/model/rollout.py):
-# a cluster's release cannot be read from the input, and v0.13.0's rollout output crash-loops on v0.11-v0.12.
+# The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, kaito-project/kaito#2312);
+# the rollout output is then the one safe on every release (docs/settings.md; `Settings.kaito_version_unknown`).
 DEFAULT_KAITO_VERSION = "v0.13.0"
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
@@ -95,13 +93,10 @@ def _all(errors: list[ConfigError]) -> None:
         raise errors[0]
 
 
-# The KAITO releases this function has facts of (minor releases, every patch release of them): the webhook
-# rules by the release that brought them (checks/releases.py and the checks, from v0.3.0's adapters), the
-# pre-v0.8 Workspace Deployment (monitoring), the v0.10-v0.13 rollout rules (rollout.py), v0.13.0's tables.
-# Outside them a kaitoVersion is an error (SD021); before MODELLED_FROM, a warning (SD048).
+# The KAITO releases this function has facts of (minor releases, every patch release of them; docs/settings.md):
+# outside them a kaitoVersion is an error (SD021); before MODELLED_FROM, whose admission, rollout and lifecycle
+# are read off KAITO's source, it is judged as MODELLED_FROM's where rules differ, with a warning (SD048).
 KAITO_RELEASES = ((0, 3), (0, 13))
-# From this release on KAITO's admission, rollout and lifecycle are read off its source (v0.10.0-v0.12.0; v0.13
-# from its design): an older kaitoVersion is judged as this one's where rules differ, with a warning (SD048).
 MODELLED_FROM = (0, 10)
 
 
