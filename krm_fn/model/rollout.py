@@ -1,24 +1,7 @@
-"""What KAITO's controllers make of the output on each release, between two renders.
-
-The function cannot see the cluster, so its output must be safe for workloads that already run. The facts,
-read off KAITO's source (quoted in tests/kaito_model.py, which tests every life cycle against them):
-
-- v0.11-v0.12: `--kaito-config-file` is on the vLLM command only when the Workspace had a config when its
-  StatefulSet was made (`pkg/model/interface.go`; `preset_inferences.go` mounts one only `if userConfig :=
-  ctx.Workspace.Inference.Config; userConfig != ""`), and on a new revision the Workspace controller copies
-  env, volume mounts, init containers and volumes into the existing StatefulSet, not the command
-  (`workspace_controller.go`, v0.12.0, 669-672). So a config reference added to a running Workspace is
-  mounted and never read (speculation silently off), and one taken away leaves the flag naming a file no
-  volume provides (inference_api.py opens it: crash-loop). v0.10 always mounts a config (its default
-  `inference-params-template` when none is named), so the flag is always there; the v0.13 code copies the
-  command too (design #2303, step 4.5).
-- Every release: an InferenceSet's existing Workspaces keep the `inference` they were created with (v0.12
-  updates their labels only, `inferenceset_controller.go` 389-425; the v0.13 code syncs the opt-in key
-  only), and a MultiRoleInference reaches its Workspaces through its InferenceSets.
-- A MultiRoleInference's annotations are copied to its InferenceSets only `if len(mri.Annotations) > 0`
-  (`pkg/controllers/multiroleinference/controller.go`, v0.12.0, 466).
-
-What follows (SD420-SD424) is in docs/findings.md; the notes are the stage in rollout_notes.py.
+"""What KAITO's controllers make of the output on each release, between two renders: the function cannot see the
+cluster, so its output must be safe for workloads that already run. docs/rollout.md says what each release
+does and what follows (SD420-SD424); tests/kaito_model.py quotes KAITO's source for it and tests every life
+cycle against it. The notes are the stage in rollout_notes.py.
 """
 
 from typing import Any
