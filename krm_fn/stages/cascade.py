@@ -1,20 +1,6 @@
-"""Parents to children, as KAITO's controllers write them.
-
-InferenceSet -> Workspaces (label `inferenceset.kaito.sh/created-by`): KAITO syncs the one opt-in key, so
-the child's annotation is set to the template's value, or removed when the template has none.
-
-MultiRoleInference -> InferenceSets named `<mri>-<role type>` (pkg/controllers/multiroleinference,
-reconcileInferenceSet):
-
-    isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)
-    if len(mri.Annotations) > 0 { ... desired.Spec.Template.Annotations = templateAnnotations }  // a copy
-    desired.Spec.Template.Inference = kaitov1beta1.InferenceSpec{Preset: &kaitov1beta1.PresetSpec{
-        PresetMeta: kaitov1beta1.PresetMeta{Name: kaitov1beta1.ModelName(mri.Spec.Model.Name)}, ...}}
-    if role.RuntimeConfig != "" { desired.Spec.Template.Inference.Config = role.RuntimeConfig }
-
-So the child is checked and decided as KAITO will have rewritten it (a `Rewrite` in the plan), the opt-in key
-is written to it as above, and where the child in the list says otherwise a warning says so. With KAITO's
-`enableMultiRoleInferenceController` gate off nothing is created from a MultiRoleInference: no cascade.
+"""Parents to children, as KAITO's controllers write them (docs/checks.md, step 5; tests/kaito_model.py quotes
+the MultiRoleInference controller): InferenceSet -> Workspaces, MultiRoleInference -> InferenceSets. A
+MultiRoleInference's child is checked and decided as KAITO will have rewritten it (a `Rewrite` in the plan).
 """
 
 import copy
