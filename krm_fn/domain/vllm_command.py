@@ -43,12 +43,9 @@ FINDINGS = {
 }
 
 FLAG = "--speculative-config"
-# Every spelling vLLM reads as the speculative config: `=` or separate value, `_` spelling,
-# dotted keys merged into one object, and the short `-sc`. FlexibleArgumentParser turns `_` into `-` in a
-# name up to its first `.` (vllm/utils/argparse_utils.py:231-246 at 0.12.0: `pattern =
-# re.compile(r"(?<=--)[^\.]*")`) and leaves argparse's allow_abbrev at its default (True: no vLLM release
-# sets it), so a unique prefix is the option too: `--speculative-conf=…` is --speculative-config (no other
-# option of 0.8.3 or later starts with `--specu`).
+# Every spelling vLLM reads as the speculative config (docs/plain-vllm.md: a unique prefix too, argparse's
+# allow_abbrev). FlexibleArgumentParser turns `_` into `-` in a name up to its first `.`
+# (vllm/utils/argparse_utils.py:231-246 at 0.12.0: `pattern = re.compile(r"(?<=--)[^\.]*")`).
 _OVERRIDE_NAMES = ("--speculative-config", "-sc")
 _OVERRIDE_PREFIXES = ("--speculative-config.",)
 _ABBREVIATION_FROM = "--specu"
@@ -240,11 +237,8 @@ def read_arguments(values: list[str], positional: bool = True,
 
 
 # --- Kubernetes' $(VAR) expansion of command and args -------------------------------------------------------
-# The kubelet expands `$(VAR)` in a container's command and args from its environment before anything runs
-# (also inside a `sh -c` script, before the shell sees it). Mirrored from kubernetes/kubernetes
-# third_party/forked/golang/expansion/expand.go (Expand, tryReadVariableName, MappingFuncFor), byte for byte:
-# `$$` is a `$`; `$(NAME)` is NAME's value, or stays as written when NAME is not defined; `$(` without `)`
-# and a `$` before anything else stay as written.
+# Mirrored from kubernetes' expand.go byte for byte (docs/plain-vllm.md, "Kubernetes' expansion first"): `$(`
+# without `)` and a `$` before anything else stay as written too.
 def k8s_expand(text: str, mapping: dict[str, str]) -> str:
     """`Expand(input, MappingFuncFor(mapping))` of expand.go: the names not in `mapping` stay `$(NAME)`."""
     if "$" not in text:
@@ -277,10 +271,9 @@ def _read_variable_name(text: str) -> tuple[str, bool, int]:
 
 
 def kubernetes_env(env: Any) -> dict[str, str]:
-    """The variables a container's `env` defines with a literal `value`, as the kubelet builds them: in order,
-    each value expanded with the ones before it (makeEnvironmentVariables: `runtimeVal =
-    expansion.Expand(envVar.Value, mappingFunc)`); a later `valueFrom` of the same name takes it away (its
-    value is known only at run time). `envFrom` can define only names not given here."""
+    """The variables a container's `env` defines with a literal `value`, as the kubelet's
+    makeEnvironmentVariables builds them (docs/plain-vllm.md); a later `valueFrom` of the same name takes it
+    away. `envFrom` can define only names not given here."""
     out: dict[str, str] = {}
     for var in env if isinstance(env, list) else []:
         if not isinstance(var, dict) or not isinstance(var.get("name"), str):
