@@ -300,13 +300,9 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
 
 
 # --- KServe LLMInferenceService ------------------------------------------------------------------------------
-# Its pods' containers are merged by name (strategic merge) over KServe's well-known LLMInferenceServiceConfigs,
-# whose `main` container runs vLLM (config/llmisvcconfig/config-llm-template.yaml and the worker, prefill and
-# decode ones: `/bin/bash -c '… eval "exec vllm serve /mnt/models … ${VLLM_ADDITIONAL_ARGS} $@"' --`): a `main`
-# without a command of its own is that server, its `args` the `$@`, parsed again by that eval. So the config
-# goes there as dotted arguments (vllm_command.dotted_arguments), the form that passes the eval unchanged.
-# That template came with KServe 0.17 (2026-03), the first release with the serving.kserve.io/v1alpha2 API;
-# a v1alpha1 manifest is left unchanged (SD730: KServe 0.16's template, which it may run, differs).
+# A `main` without a command of its own runs KServe's template vLLM, its `args` parsed again by that template's
+# eval: the config goes there as dotted arguments (vllm_command.dotted_arguments), and a manifest of an
+# apiVersion before the template's is left unchanged (SD730). docs/plain-vllm.md says why, with the sources.
 _LLMISVC_TEMPLATE_FROM = "serving.kserve.io/v1alpha2"
 _LLMISVC_MOUNT = "/mnt/models"
 _LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("spec", "parallelism", "pipeline"),
