@@ -260,11 +260,8 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
 
 
 def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
-    """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out).
-
-    A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks
-    are followed only to files inside the folders given; symlinked folders are not descended into.
-    """
+    """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out), as
+    docs/cli.md's "Input and output limits" says: a folder that cannot be listed would silently miss manifests."""
     from pathlib import Path
     found: list[Path] = []
     stack = [top]
@@ -472,9 +469,8 @@ def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "
             under_kpt: bool = False) -> None:
     """The results on stderr: a line per error and warning (text, github; infos too with --verbose) and a
     last line that sums up (render's always, KRM mode's when there is an error or a warning), or one JSON
-    document of all. Each finding is said once by every runner: kpt prints the ResourceList's results itself
-    (under `Results:`), so under kpt stderr carries only the summary line; kustomize, Argo CD, Flux, Helm and
-    pre-commit show only stderr, which carries every error and warning."""
+    document of all. Each finding is said once by every runner (docs/cli.md): under kpt, which prints the
+    ResourceList's results itself, stderr carries only the summary line."""
     if fmt == "json":
         _say(stderr, json_document(results, exit_code))
         return

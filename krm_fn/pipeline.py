@@ -107,9 +107,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     return Outcome(output, results, exit_status(results, settings.fail_on), summary)
 
 
-# kpt's package reader marks every item it reads from a file with the indentation of its sequences; kustomize
-# never does (its items carry kustomize.config.k8s.io/id instead).
-KPT_READ = "internal.config.kubernetes.io/seqindent"
+KPT_READ = "internal.config.kubernetes.io/seqindent"  # kpt's package reader sets it, kustomize never (docs/cli.md)
 
 
 def read_by_kpt(items: list[Item]) -> bool:
