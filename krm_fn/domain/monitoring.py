@@ -260,17 +260,12 @@ class Neighbours:
 
 def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours,
               mine: pod_names.Names | None = None) -> list[Monitored]:
-    """The other workloads of the namespace whose pods the workload's pattern would also match.
-
-    Every pod name of every kind starts with `<name>-` up to GenerateName's cut, so only a workload whose
-    name starts so can have pods the workload's pattern matches; pod_names.meet says whether it does: a
-    Workspace or plain StatefulSet `s-b2c4d` next to an InferenceSet `s`, `m-decode-b2c4d` next to a
-    MultiRoleInference `m`, a Pod `s-b2c4d-0`. Such pods are the neighbour's (the InferenceSet cannot
-    generate a name that is taken), so they are excluded by name (`pod!~`). A neighbour of the same name
-    (a Deployment `phi-4` next to a Workspace `phi-4`) is no candidate: their pods never meet, or (the
-    same kind of controller, one name) they cannot both exist. A Pod's one name is its own. Pods of
-    workloads that are not in the input cannot be told apart (see docs/monitoring.md). `mine`: the names to
-    compare instead of all the workload's (drafting_names_of)."""
+    """The other workloads of the namespace whose pods the workload's pattern would also match
+    (docs/monitoring.md, "Which pods are whose"). Every pod name of every kind starts with `<name>-` up to
+    GenerateName's cut, so only a workload whose name starts so is a candidate, and pod_names.meet says
+    whether its pods meet the workload's. A neighbour of the same name is none (their pods never meet, or
+    they cannot both exist), nor is a Pod's neighbour. `mine`: the names to compare instead of all the
+    workload's (drafting_names_of)."""
     if workload.kind == "Pod":
         return []
     around = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours)
