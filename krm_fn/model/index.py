@@ -180,13 +180,9 @@ class Index:
 
     def users(self, names: Collection[str], planned: Callable[[Item], Any]) -> dict[str, tuple[Item, str]]:
         """For each of `names` another object uses: the first such object, in input order, and the field
-        that names it (a Deployment mounting a derived ConfigMap, a projected volume, an argument …).
-
-        Decided from values, never from text: a key or a string value holds the name as a whole word
-        (not part of a longer name), as YAML composes it (escapes decoded, double-quoted lines joined,
-        aliases and merge keys followed). Every object counts but derived ConfigMaps; a KAITO workload by
-        its data as `planned` (a disabled workload's own reference is gone from it), any other object as
-        it came in. Namespaces are not compared: a name alike in another namespace keeps it too.
+        that names it (a Deployment mounting a derived ConfigMap, a projected volume, an argument …), decided
+        from values as docs/checks.md (step 4) says. Every object counts but derived ConfigMaps; a KAITO
+        workload by its data as `planned` (a disabled workload's own reference is gone from it).
 
         The text only picks the objects worth composing, and can never skip one that names it: without
         an escape (`\\`) or an alias (`*`, merge keys included) every character of a value is in the
