@@ -18,9 +18,8 @@ SOURCE_ANNOTATION = "kaito-specdec.dev/source-configmap"
 # `<kind>/<name>` of the InferenceSet or MultiRoleInference whose existing Workspaces still mount a derived
 # ConfigMap nothing else references (krm_fn/model/rollout.py).
 KEPT_ANNOTATION = "kaito-specdec.dev/kept-for"
-# Where a plain workload's pod template records the JSON the function injected into its vLLM containers
-#: a container argument equal to the recorded injection is the function's own, anything else the
-# user's; it makes a re-run a fixpoint and a disable exact, and rolls the pods when it changes.
+# Where a plain workload's pod template records the JSON the function injected into its vLLM containers: a
+# container argument equal to it is the function's own, anything else the user's (docs/plain-vllm.md).
 INJECTED_ANNOTATION = "kaito-specdec.dev/speculative-config"
 
 # The opt-in PrometheusRule (monitoring.py builds it), and the prometheusRules setting's alert threshold: here

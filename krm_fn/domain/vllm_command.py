@@ -554,8 +554,7 @@ class Release(NamedTuple):
 
     @property
     def said(self) -> str:
-        """The release as messages name it; one newer than every release modelled is judged by the newest one's
-        facts, and the messages name that one (nothing here knows what the newer release does)."""
+        """The release as messages name it: for one newer than every release modelled, the newest (SD622)."""
         known = beyond(self.number)
         if known is not None:
             return f"vLLM {named(known)} (the newest release modelled; {self.source} names vLLM {self.shown})"

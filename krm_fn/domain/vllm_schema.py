@@ -296,9 +296,8 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     Raises ValueError for a `vllm_version` that is no release number (the setting is validated up front).
     """
     version = parse_version(vllm_version)
-    # A release newer than every release run is judged by the newest one's facts, and the messages name that
-    # one (`v`): nothing here knows what the newer release does. What that release does not know (a method,
-    # a key) is a warning, for the newer vLLM may have it (`newer`: the release as the user named it).
+    # A release newer than every release run is judged by the newest one's facts, named `v` (docs/settings.md,
+    # SD622-SD624); `newer`: the release as the user named it.
     known = beyond(version)
     v = shown(version) if known is None else named(known)
     newer = None if known is None else shown(version)

@@ -85,8 +85,7 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
 
 def _fallback(d: Inject) -> Result:
     preset = kinds.preset_name(d.workload.spec, d.workload.effective)
-    # A vllmVersion newer than every release modelled is judged by the newest one's facts: the message names
-    # that one (nothing here knows what the newer release refuses), as SD713's `Release.said` does.
+    # A vllmVersion newer than every release modelled: the message names the newest one (SD308's why).
     known = beyond(parse_version(d.vllm_version))
     said = (f"vLLM {d.vllm_version} (vllmVersion)" if known is None
             else f"vLLM {named(known)} (the newest modelled; vllmVersion {d.vllm_version})")
