@@ -632,8 +632,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
             insp.model_at or insp.target, id="SD702", severity=Severity.INFO))
     refused = refusal(resolution.json, release.version)
     if refused and resolution.tuned:
-        # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`) refuses
-        # the tuned config at start-up, so the fallback is what runs there (decide.py's SD308 for KAITO).
+        # The fallback runs where the tuned config is refused, as decide.py's SD308 for KAITO (SD713).
         tuned_json = resolution.json
         resolution = fallback(table, resolution.preset, resolution.canonical)
         findings.append(Finding(f"{release.said} refuses the tuned {tuned_json}, so the fallback --speculative-config={resolution.json} is written; set vllmVersion if the image runs a newer vLLM",

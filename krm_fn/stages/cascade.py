@@ -139,10 +139,9 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
 
 
 def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result]:
-    """An info when the child's file carries the opt-in with another value than its parent's: KAITO's
-    controller overwrites it, so the value written there decides nothing (the place to change it is the
-    parent). Not for a child that references a derived ConfigMap with "true": that value is this function's
-    own earlier cascade, and the parent has been switched off since (SD206/SD205 tell the change)."""
+    """SD207 when the child's file carries the opt-in with another value than its parent's. Not for a child
+    that references a derived ConfigMap with "true": that value is this function's own earlier cascade, and
+    the parent has been switched off since (SD206/SD205 tell the change)."""
     mine = annotation_value(child.spec, child.item.data())
     if mine is ABSENT or mine == parent.value:
         return []

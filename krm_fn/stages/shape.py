@@ -128,8 +128,7 @@ def disabled_per_object(items: Iterable[Item], known: Mapping[str, bool] | None
 
 
 def stray_kustomize_files(items: list[Item]) -> list[Result]:
-    """A warning per file that looks like kustomize's own (a kubebuilder patch, kustomizeconfig.yaml) in a
-    kustomization's folder that does not list it: configuration, not a broken object."""
+    """SD010 per file that looks like kustomize's own in a kustomization's folder that does not list it."""
     return [Result(Severity.WARNING, f"{_where(item)} looks like kustomize configuration the kustomization in {kustomization_folder(item)} does not list: left out; list it there if used, or in .krmignore (kpt) if not", ref_of(item), **where(item), id="SD010")
             for item in stray_files(items)]
 
