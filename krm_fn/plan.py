@@ -1,9 +1,5 @@
-"""The stages in order (docs/architecture.md draws them), folded into one plan; nothing here does I/O.
-
-Results whose id the `disable` setting names are dropped as each step is folded in, so a disabled error
-blocks nothing. After errors nothing is written, but the objects without errors still get the change stages,
-for their findings.
-"""
+"""The stages in order, folded into one plan, `disable` applied and the error gate; nothing here does I/O
+(docs/architecture.md, steps 4 and 5)."""
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
