@@ -212,12 +212,9 @@ class Index:
         return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])
 
     def _children(self) -> dict[tuple[str, str, str, str], list[Workload]]:
-        """(parent kind, namespace, parent name, child kind) -> children, built once in one pass.
-
-        As KAITO's controllers find them: an InferenceSet's Workspaces by the label
-        `inferenceset.kaito.sh/created-by: <inferenceset>` alone (inferenceset.ListWorkspaces); a
-        MultiRoleInference's InferenceSets by the name `<mri>-<role type>` alone (reconcileInferenceSet's
-        CreateOrUpdate). An ownerReference without that label or name makes nothing a child."""
+        """(parent kind, namespace, parent name, child kind) -> children, built once in one pass, as KAITO's
+        controllers find them: by label or name alone (docs/checks.md, step 5; inferenceset.ListWorkspaces,
+        reconcileInferenceSet's CreateOrUpdate)."""
         if self._by_parent is None:
             self._by_parent = {}
             by_name: dict[tuple[str, str], Workload] = {}
