@@ -1,9 +1,5 @@
-"""KAITO's speculative-decoding presets and the decision of the method.
-
-A preset name is lower-cased, legacy short names are mapped to their Hugging Face id, and the
-result is looked up in the tuned table: tuned presets get ``mtp``, every other preset the
-universal ``ngram`` fallback. The tables are KAITO v0.13.0's; ``PresetTable.extended`` lets the
-functionConfig pin more tuned presets or a different fallback.
+"""KAITO's speculative-decoding presets and the decision of the method (docs/checks.md, step 2). The tables
+are KAITO v0.13.0's; ``PresetTable.extended`` lets the functionConfig pin more tuned presets or another fallback.
 """
 
 
