@@ -3,14 +3,10 @@
 `check_speculative_config(value, vllm_version)` returns findings as plain data (the JSON key each is about, a
 proposed value where the fix is mechanical); no Items, and no I/O but reading the facts' data file once.
 
-Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running it:
-`tools/vllm_verdicts.py` installs each release's wheel, builds its `SpeculativeConfig` from each value the way
-`vllm serve` does (`AsyncEngineArgs.from_cli_args` -> `create_speculative_config`), and records the verdict
-and the release's fields, method names and MTP aliases in `tests/vllm_verdicts.json`; the facts this module
-reads, krm_fn/domain/data/vllm_schema.json, are written from that table (`python tools/vllm_verdicts.py --data
-tests/vllm_verdicts.json`), and tests/test_vllm_schema.py holds this module's verdict against every row. The
-source that decides is `vllm/config/speculative.py` (`vllm/config.py` before 0.11) and
-`vllm/engine/arg_utils.py` (`create_speculative_config`) of each release.
+Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running its
+`create_speculative_config` (tools/vllm_verdicts.py says how): the facts this module reads,
+krm_fn/domain/data/vllm_schema.json, are written from tests/vllm_verdicts.json, against whose every row
+tests/test_vllm_schema.py holds this module's verdict.
 
 PASS:  '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 FAIL:  '{"method":"Ngram","num_speculative_tokens":5}'             SD603 (case-sensitive)
@@ -323,7 +319,7 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
         # From this release create_speculative_config reads `num-speculative-tokens` as `num_speculative_tokens`.
         cfg = {(k.replace("-", "_") if isinstance(k, str) else k): val for k, val in cfg.items()}
     method, findings = _method(cfg, version, v, newer)
-    findings += _tokens(cfg, method, version)
+    findings += _tokens(cfg, version)
     findings += _lookup(cfg, method, version)
     findings += _values(cfg, version, v, method)
     findings += _keys(cfg, version, v, newer)
@@ -349,7 +345,7 @@ def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tu
         if not has_model:
             return None, [Finding('speculative-config has neither "method" nor "model"; vLLM takes it for a draft model without one and exits at start-up: add "method" (for example "ngram" or "mtp")', id="SD605", severity=Severity.ERROR)]
         method = _inferred(cfg, version)
-        return method, _draft_model(cfg, method, version, v, inferred=True)
+        return method, _draft_model(method, version, v, inferred=True)
     spans = facts().methods
     if not isinstance(method, str) or method not in spans:
         fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
@@ -371,7 +367,7 @@ def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tu
         return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
     if method in NEEDS_MODEL and not has_model:
         return None, [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
-    return ("mtp" if method in facts().mtp_aliases else method), _draft_model(cfg, method, version, v, inferred=False)
+    return ("mtp" if method in facts().mtp_aliases else method), _draft_model(method, version, v, inferred=False)
 
 
 def _newer_method(cfg: dict, shown_method: str, why: str, v: str, newer: str, choices: str, fixed: str | None) -> Finding:
@@ -380,7 +376,7 @@ def _newer_method(cfg: dict, shown_method: str, why: str, v: str, newer: str, ch
     return Finding(f"method {shown_method} is not one vLLM {v} knows {why}; vLLM {v} is the newest release modelled, older than the vLLM {newer} named: check that vLLM {newer} has it, or use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD623", severity=Severity.WARNING)
 
 
-def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
+def _draft_model(method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
     """Draft-model speculation: refused up to 0.14 ("not supported yet"), and without a method up to 0.16."""
     if method != "draft_model":
         return []
@@ -393,7 +389,7 @@ def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: 
     return [Finding(f'speculative-config {what}, and vLLM {v} cannot run that ({why}), so the server exits at start-up: give the "method" the draft model is for (for example "eagle3"), or use "ngram"', "model", id="SD618", severity=Severity.ERROR)]
 
 
-def _tokens(cfg: dict, method: str | None, version: Version) -> list[Finding]:
+def _tokens(cfg: dict, version: Version) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # suffix defaults num_speculative_tokens (to 24)

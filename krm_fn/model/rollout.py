@@ -84,7 +84,7 @@ def kept_for(index: Index, item: Item) -> Item | None:
     return None
 
 
-def kept_step(index: Index, item: Item, parent: Item) -> tuple[list[dict], Result]:
+def kept_step(item: Item, parent: Item) -> tuple[list[dict], Result]:
     """The mark and the info that keep `item` for `parent`'s existing Workspaces."""
     mark = f"{parent.kind}/{parent.name}"
     ops = [] if item.annotation(KEPT_ANNOTATION) == mark else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)

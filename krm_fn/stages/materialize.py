@@ -207,7 +207,7 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
             # created with: what they mount stays while their parent is in the input.
             parent = rollout.kept_for(index, item)
             if parent is not None:
-                mark, told = rollout.kept_step(index, item, parent)
+                mark, told = rollout.kept_step(item, parent)
                 if mark:
                     ops[item.index] = mark
                 out.append(told)
