@@ -499,7 +499,9 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
         spans = fields.get(key, ()) if isinstance(key, str) else ()
         if _in(spans, version):
             if key in UNUSED_KEYS:
-                gone = _since_gone(spans, version)
+                # the first release run after `version` without it
+                ends = [until for since, until in spans if until is not None and since <= _release(version) < until]
+                gone = min(ends) if ends else None
                 findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {named(gone)} removed it)" if gone else ""), v))
             continue
         removed, added = _until(spans, version), _since(spans, version)
@@ -529,12 +531,6 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
 # Fields a release accepts and validates but no other code of it reads (read, not run: a grep of each
 # release's source from 0.10.2 to 0.16.0 finds `disable_by_batch_size` only in its config class).
 UNUSED_KEYS = frozenset({"disable_by_batch_size"})
-
-
-def _since_gone(spans: Spans, version: Version) -> Version | None:
-    """The first release run after `version` without it (it has it at `version`)."""
-    ends = [until for since, until in spans if until is not None and since <= _release(version) < until]
-    return min(ends) if ends else None
 
 
 def _ignored(cfg: dict, key: str, why: str, v: str) -> Finding:

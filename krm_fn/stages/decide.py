@@ -142,15 +142,11 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
 
 
 def _why(res: Resolution, table: PresetTable, refused: bool = False) -> str:
+    fallback = "universal fallback" if table.fallback == DEFAULT_TABLE.fallback else "the ngramFallback setting"
     if refused:  # tuned, but the vllmVersion vLLM refuses the tuned config (SD308): the fallback
-        if table.fallback == DEFAULT_TABLE.fallback:
-            return "has a tuned config this vLLM refuses (universal fallback)"
-        return "has a tuned config this vLLM refuses (the ngramFallback setting)"
-    default = DEFAULT_TABLE.tuned.get(res.canonical)
+        return f"has a tuned config this vLLM refuses ({fallback})"
     if res.tuned:
-        if default is not None and table.tuned[res.canonical] == default:
-            return "is KAITO-tuned"
-        return "is tuned by the tunedPresets setting"
-    if table.fallback == DEFAULT_TABLE.fallback:
-        return "is untuned (universal fallback)"
-    return "is untuned (the ngramFallback setting)"
+        default = DEFAULT_TABLE.tuned.get(res.canonical)
+        return "is KAITO-tuned" if default is not None and table.tuned[res.canonical] == default \
+            else "is tuned by the tunedPresets setting"
+    return f"is untuned ({fallback})"
