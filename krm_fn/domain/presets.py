@@ -128,14 +128,9 @@ def not_unicode(setting: str, text: str, what: str = "") -> str:
 
 
 def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict:
-    """Validate a user-supplied speculative config (functionConfig `tunedPresets` / `ngramFallback`).
-
-    `text` is a JSON object as a string, or already a mapping (a typed SpeculativeDecodingPolicy
-    gives YAML objects). Raises ValueError naming `setting` when the value cannot be used: not an
-    object with a method and a token count (the function names derived ConfigMaps by the method), or
-    what vLLM `vllm_version` refuses at start-up (vllm_schema's errors; its warnings and infos are about
-    configs that still start, so a setting carrying one is accepted).
-    """
+    """Validate a user-supplied speculative config (`tunedPresets` / `ngramFallback`: docs/settings.md says what
+    it must be), a JSON object as a string or already a mapping (a policy's YAML). Raises ValueError naming
+    `setting`. Only vllm_schema's errors refuse it: its warnings and infos are about configs that still start."""
     if isinstance(text, Mapping):
         obj: Any = dict(text)
         try:
