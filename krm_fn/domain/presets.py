@@ -129,8 +129,9 @@ def not_unicode(setting: str, text: str, what: str = "") -> str:
 
 def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict:
     """Validate a user-supplied speculative config (`tunedPresets` / `ngramFallback`: docs/settings.md says what
-    it must be), a JSON object as a string or already a mapping (a policy's YAML). Raises ValueError naming
-    `setting`. Only vllm_schema's errors refuse it: its warnings and infos are about configs that still start."""
+    it must be; its method names the derived ConfigMaps), a JSON object as a string or already a mapping (a
+    policy's YAML). Raises ValueError naming `setting`. Only vllm_schema's errors refuse it: its warnings and
+    infos are about configs that still start."""
     if isinstance(text, Mapping):
         obj: Any = dict(text)
         try:
