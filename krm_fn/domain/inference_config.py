@@ -32,7 +32,6 @@ SPEC_KEY = "speculative-config"
 # vLLM's argparse accepts this spelling too, but KAITO's override detection does not.
 SPEC_KEY_UNDERSCORE = "speculative_config"
 
-_STR_TAG = yamlio.STR_TAG
 _BOM = "\ufeff"
 
 
@@ -176,7 +175,7 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
     errors: list[str] = []
     # yaml.v2 decodes every `vllm:` of the document (a repeated key, one a merge key brings) into the same
     # map in turn: a null empties it, a mapping adds to it, anything else is an error.
-    for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == _STR_TAG
+    for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == yamlio.STR_TAG
                  and k.value == VLLM_KEY):
         if yamlio.is_null(vllm):
             values = {}

@@ -24,8 +24,6 @@ FINDINGS = {
     "SD422": "a derived ConfigMap kept: the Workspaces an InferenceSet already has still mount it",
 }
 KEPT_ANNOTATION = C.KEPT_ANNOTATION
-OFF_BODY = "vllm: {}\n"
-DELETE_CHILDREN = "kubectl delete workspace -l inferenceset.kaito.sh/created-by="
 
 
 def command_is_fixed(settings: Settings) -> bool:
@@ -43,7 +41,7 @@ def off_configmap(namespace: str) -> dict:
     """The derived ConfigMap a disabled Workspace keeps on v0.11-v0.12: its flag needs a file, and an empty
     `vllm:` adds nothing to the command."""
     annotations = {C.DERIVED_ANNOTATION: "true"}
-    data = {DATA_KEY: OFF_BODY}
+    data = {DATA_KEY: "vllm: {}\n"}
     name = "specdec-off-" + content_hash({"labels": {}, "annotations": annotations, "data": data})
     return {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND,
             "metadata": metadata(name, namespace, {}, annotations), "data": data}
@@ -103,5 +101,5 @@ def _recreate(parent: Item) -> str:
     """One kubectl command that deletes the Workspaces of the InferenceSet (or of each of a MultiRoleInference's)."""
     names = _children_sets(parent)
     if len(names) == 1:
-        return f"{DELETE_CHILDREN}{names[0]}{_ns(parent.namespace)}"
+        return f"kubectl delete workspace -l inferenceset.kaito.sh/created-by={names[0]}{_ns(parent.namespace)}"
     return f"kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in ({','.join(names)})'{_ns(parent.namespace)}"
