@@ -90,8 +90,7 @@ def cut(names: Names, limit: int) -> Names:
     """The first `limit` characters of each name."""
     out = []
     for alt in names:
-        longest = _longest(alt)
-        if longest is not None and longest <= limit:
+        if all(hi is not None for _, _, hi in alt) and sum(hi for _, _, hi in alt) <= limit:  # no name is longer
             out.append(alt)
             continue
         for counts in product(*(_counts(run, limit) for run in alt)):
@@ -112,15 +111,6 @@ def _counts(run: Run, limit: int) -> range:
         # on is cut to the same prefix.
         hi = max(lo, limit)
     return range(lo, hi + 1)
-
-
-def _longest(alt: Alternative) -> int | None:
-    total = 0
-    for _, _, hi in alt:
-        if hi is None:
-            return None
-        total += hi
-    return total
 
 
 def _merged_runs(alt: Alternative) -> Alternative:
