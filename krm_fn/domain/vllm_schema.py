@@ -279,10 +279,8 @@ _BOOL_TEXT = frozenset({"0", "off", "f", "false", "n", "no", "1", "on", "t", "tr
 def _as_bool_ok(value: object) -> bool:
     if isinstance(value, bool):
         return True
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return value in (0, 1)
-    if isinstance(value, float):
-        return value in (0.0, 1.0)
     return isinstance(value, str) and value.strip().lower() in _BOOL_TEXT
 
 
