@@ -86,13 +86,6 @@ class ConfigError(Exception):
         return first
 
 
-def _all(errors: list[ConfigError]) -> None:
-    """Raise the errors found, all of them, as one ConfigError (nothing when there are none)."""
-    if errors:
-        errors[0].more = tuple(errors[1:])
-        raise errors[0]
-
-
 # The KAITO releases this function has facts of (minor releases, every patch release of them; docs/settings.md):
 # outside them a kaitoVersion is an error (SD021); before MODELLED_FROM, whose admission, rollout and lifecycle
 # are read off KAITO's source, it is judged as MODELLED_FROM's where rules differ, with a warning (SD048).
@@ -362,7 +355,9 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
                       unset=(None,))
     rules = checked("prometheusRules", parse_prometheus_rules, False)
     threshold = checked("minAcceptanceRate", parse_min_acceptance_rate, DEFAULT_MIN_ACCEPTANCE_RATE)
-    _all(errors)
+    if errors:  # all of them, as one ConfigError
+        errors[0].more = tuple(errors[1:])
+        raise errors[0]
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
                     vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
                     min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""),
