@@ -39,21 +39,21 @@ def content_hash(content: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
-_NOT_DNS = re.compile(r"[^a-z0-9.-]+")
-_RAGGED_DOTS = re.compile(r"[.-]*\.[.-]*")  # `..`, `.-`, `-.` would leave an empty or ragged label
+_NOT_DNS = r"[^a-z0-9.-]+"
+_RAGGED_DOTS = r"[.-]*\.[.-]*"  # `..`, `.-`, `-.` would leave an empty or ragged label
 
 
 def _dns_part(text: str, limit: int) -> str:
     """Lower-case alphanumerics, '-' and '.', every dot-separated label starting and ending alphanumeric."""
-    text = _RAGGED_DOTS.sub(".", _NOT_DNS.sub("-", text.lower()))
+    text = re.sub(_RAGGED_DOTS, ".", re.sub(_NOT_DNS, "-", text.lower()))
     return text[:limit].strip("-.")
 
 
 # What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
 # (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
-FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
+FROM_SOURCE = r"(?P<source>.+)-specdec-[0-9a-f]{10}"
 # … or `specdec-<method>-<hash>`.
-FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
+FROM_NOTHING = r"specdec-[a-z0-9.-]+-[0-9a-f]{10}"
 
 
 def metadata(name: str, namespace: str, labels: dict, annotations: dict) -> dict:

@@ -167,13 +167,13 @@ MODELS: tuple[tuple[str, str, int, int, int, int, int, int, int], ...] = (
 
 _SKUS = {name.lower(): (cloud, name, gpus, memory) for cloud, name, gpus, memory in SKUS}
 _MODELS = {m[0].lower(): m for m in MODELS}
-_QUANTITY = re.compile(r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?")
+_QUANTITY = r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?"
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 
 def quantity_bytes(text: str) -> int:
     """A Kubernetes binary quantity (`641.30Gi`) in bytes, rounded up as resource.Quantity.Value() does."""
-    m = _QUANTITY.fullmatch(text)
+    m = re.fullmatch(_QUANTITY, text)
     if m is None:
         raise ValueError(f"not a quantity: {text!r}")
     whole, _, fraction = m.group(1).partition(".")

@@ -134,8 +134,8 @@ def takes_no_value(option: str) -> bool:
 # vLLM's own images, whose tags are the release they ship (`vllm/vllm-openai:v0.10.1.1`,
 # `docker.io/vllm/vllm-openai:v0.8.5.post1`); an image of another project (`ghcr.io/llm-d/llm-d:v0.2.0`,
 # `quay.io/rh-aiservices-bu/vllm-openai-ubi9:0.3`) is versioned its own way.
-_OFFICIAL = re.compile(r"(?:(?:docker\.io|index\.docker\.io|registry-1\.docker\.io)/)?vllm/vllm-[a-z0-9-]+")
-_RELEASE_TAG = re.compile(r"v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)")
+_OFFICIAL = r"(?:(?:docker\.io|index\.docker\.io|registry-1\.docker\.io)/)?vllm/vllm-[a-z0-9-]+"
+_RELEASE_TAG = r"v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
 
 
 def image_release(image: str | None) -> str | None:
@@ -145,7 +145,7 @@ def image_release(image: str | None) -> str | None:
         return None
     name = image.split("@", 1)[0]
     repo, sep, tag = name.rpartition(":")
-    if not sep or "/" in tag or not _OFFICIAL.fullmatch(repo):
+    if not sep or "/" in tag or not re.fullmatch(_OFFICIAL, repo):
         return None
-    m = _RELEASE_TAG.fullmatch(tag)
+    m = re.fullmatch(_RELEASE_TAG, tag)
     return m.group(1) if m else None

@@ -41,7 +41,7 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = re.compile(r"SD[0-9]{3}")
+_FINDING_ID = r"SD[0-9]{3}"
 # ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
 _VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
 
@@ -211,7 +211,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_DECIMAL = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
 
 
 def parse_min_acceptance_rate(value: Any) -> float:
@@ -219,7 +219,7 @@ def parse_min_acceptance_rate(value: Any) -> float:
     number = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = float(value)
-    elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+    elif isinstance(value, str) and re.fullmatch(_DECIMAL, value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
         raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD021")
@@ -303,7 +303,7 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
-        if not _FINDING_ID.fullmatch(entry):
+        if not re.fullmatch(_FINDING_ID, entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD021")
         if entry not in ids:
             raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD021")

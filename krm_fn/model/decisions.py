@@ -4,6 +4,7 @@ them from the plan. Here too: how a reference leads back to the user's ConfigMap
 derived ones (`source_of`), which every stage that re-points a reference asks.
 """
 
+import re
 from typing import Any, NamedTuple
 
 from ..domain import constants as C
@@ -160,10 +161,10 @@ def _recorded_source(index: Index, namespace: str, ref: str | None) -> tuple[str
     if item is None:
         # Our name pattern, but the object is gone (deleted, or retired by a subpackage's own pipeline):
         # still ours, to regenerate or to revert.
-        m = FROM_SOURCE.fullmatch(ref)
+        m = re.fullmatch(FROM_SOURCE, ref)
         if m:
             return m.group("source"), index.source(namespace, m.group("source")), True
-        if FROM_NOTHING.fullmatch(ref):
+        if re.fullmatch(FROM_NOTHING, ref):
             return None, None, True
     # Under kustomize the reference may still use a previous name; keep it as written (kustomize fixes
     # references after the function runs), so disabling restores exactly what the user wrote.

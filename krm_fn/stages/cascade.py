@@ -4,6 +4,7 @@ MultiRoleInference's child is checked and decided as KAITO will have rewritten i
 """
 
 import copy
+import re
 from typing import Any
 
 from ..domain import constants as C
@@ -157,7 +158,7 @@ def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
     if not isinstance(ref, str) or not ref:
         return False
     found = index.configmap(child.namespace, ref)
-    return is_derived(found) if found is not None else bool(FROM_SOURCE.fullmatch(ref) or FROM_NOTHING.fullmatch(ref))
+    return is_derived(found) if found is not None else bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
 
 
 def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:
