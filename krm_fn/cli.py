@@ -60,9 +60,11 @@ ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin;
                "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
 
 
-# render's flags that set a setting as they are given (the settings' own checks judge the value).
-FLAG_SETTINGS = (("fail_on", "failOn"), ("tuned_presets", "tunedPresets"), ("ngram_fallback", "ngramFallback"),
-                 ("kaito_version", "kaitoVersion"), ("vllm_version", "vllmVersion"), ("feature_gates", "featureGates"))
+# render's flags that set a setting as they are given (the settings' own checks judge the value); given at all,
+# they count: `--disable ""` turns off what the config or environment disabled.
+FLAG_SETTINGS = (("mode", "mode"), ("fail_on", "failOn"), ("tuned_presets", "tunedPresets"),
+                 ("ngram_fallback", "ngramFallback"), ("kaito_version", "kaitoVersion"), ("vllm_version", "vllmVersion"),
+                 ("feature_gates", "featureGates"), ("disable", "disable"), ("min_acceptance_rate", "minAcceptanceRate"))
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -142,20 +144,14 @@ def _write_fd(fd: int, data: bytes) -> None:
     view = memoryview(data)
     done = 0
     while done < len(view):
-        try:
+        try:  # an interrupted write is retried by os.write itself (PEP 475)
             done += os.write(fd, view[done:done + (1 << 20)])
         except BlockingIOError:
             select.select([], [fd], [])
-        except InterruptedError:
-            continue
         except OSError as exc:
-            raise _WriteFailed(_write_error(exc, done, len(view))) from None
-
-
-def _write_error(exc: OSError, done: int, total: int) -> Result:
-    if exc.errno == errno.EPIPE:
-        return streams.pipe_closed(done, total)
-    return streams.cannot_write(str(exc.strerror or exc), done, total)
+            failed = (streams.pipe_closed(done, len(view)) if exc.errno == errno.EPIPE
+                      else streams.cannot_write(str(exc.strerror or exc), done, len(view)))
+            raise _WriteFailed(failed) from None
 
 
 def _emit(stdout: Any, text: str) -> None:
@@ -197,15 +193,11 @@ def _read_stdin(stdin: Any, budget: int, what: str, limit: int | None = None) ->
     chunks: list[bytes] = []
     total = 0
     while True:
-        try:
-            if fd is not None:
-                chunk = os.read(fd, min(1 << 20, budget + 1 - total))
-            else:
-                chunk = stdin.read(min(1 << 20, budget + 1 - total))
+        try:  # an interrupted read is retried by os.read and read() themselves (PEP 475)
+            size = min(1 << 20, budget + 1 - total)
+            chunk = os.read(fd, size) if fd is not None else stdin.read(size)
         except BlockingIOError:
             select.select([fd] if fd is not None else [], [], [])
-            continue
-        except InterruptedError:
             continue
         except OSError as exc:
             raise streams.stdin_unreadable(str(exc.strerror or exc)) from None
@@ -231,11 +223,9 @@ def _size(n: int) -> str:
 
 
 def _kind_of(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
-        if test(mode):
-            return name
-    return "not a regular file"
+    kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
 def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
@@ -267,16 +257,9 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
         os.close(fd)
 
 
-def _inside(path: str, roots: Sequence[str]) -> bool:
-    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
 def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
-    """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out).
-
-    A folder that cannot be listed fails the run (its manifests would silently be missing). Symlinks
-    are followed only to files inside the folders given; symlinked folders are not descended into.
-    """
+    """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out), as
+    docs/cli.md's "Input and output limits" says: a folder that cannot be listed would silently miss manifests."""
     from pathlib import Path
     found: list[Path] = []
     stack = [top]
@@ -301,7 +284,7 @@ def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
                     continue
                 if not os.path.exists(target):
                     raise streams.broken_symlink(str(path), target)
-                if not _inside(target, roots):
+                if not any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
                     raise streams.symlink_outside(str(path), target)
                 found.append(path)  # a FIFO or device behind it is refused when read
             elif entry.is_dir(follow_symlinks=False):
@@ -447,16 +430,10 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
             # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
             helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
             fc = _load_config(args.config, limit)
-            overrides = {"mode": args.mode} if args.mode else {}
-            if args.disable is not None:  # `--disable ""` turns off what the config or environment disabled
-                overrides["disable"] = args.disable
+            overrides = {setting: getattr(args, flag) for flag, setting in FLAG_SETTINGS
+                         if getattr(args, flag) is not None}
             if args.prometheus_rules is not None:
                 overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
-            if args.min_acceptance_rate is not None:
-                overrides["minAcceptanceRate"] = args.min_acceptance_rate
-            for flag, setting in FLAG_SETTINGS:
-                if getattr(args, flag) is not None:
-                    overrides[setting] = getattr(args, flag)
             outcome = run_render(sources, fc, environ, overrides)
         else:
             if _isatty(stdin):
@@ -489,12 +466,9 @@ def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "
             summary: pipeline.Summary | None = None, verbose: bool = False, krm: bool = False,
             under_kpt: bool = False) -> None:
     """The results on stderr: a line per error and warning (text, github; infos too with --verbose) and a
-    last line that sums up, or one JSON document of all.
-
-    The last line sums up: render's always, KRM mode's when there is an error or a warning. Each finding is
-    said once by every runner: kpt prints the ResourceList's results itself (under
-    `Results:`), so under kpt stderr carries only the summary line; kustomize, Argo CD, Flux, Helm and
-    pre-commit show only stderr, which carries every error and warning."""
+    last line that sums up (render's always, KRM mode's when there is an error or a warning), or one JSON
+    document of all. Each finding is said once by every runner (docs/cli.md): under kpt, which prints the
+    ResourceList's results itself, stderr carries only the summary line."""
     if fmt == "json":
         _say(stderr, json_document(results, exit_code))
         return

@@ -1,12 +1,8 @@
 """The catalogue of findings: every module's `FINDINGS` (id -> one-line title), in one table.
 
 Each module that emits findings declares them once, at module level, as `FINDINGS = {"SD101": "title"}`,
-and passes the id as a literal at each call site; ids that `disable` may not name are in the module's
-`ALWAYS_ON`. Ranges: SD0xx input, shape, settings, streams; SD1xx checks/ (KAITO's admission rules);
-SD2xx cascade; SD3xx decide, materialize, revert, retire; SD4xx advice; SD5xx render and files; SD6xx
-vllm_schema (what vLLM refuses in a speculative-config, by vllmVersion: advice reports them); SD7xx
-plain vLLM workloads (vllm_command: one container's command; plain_workloads: the workload); SD8xx the
-opt-in PrometheusRule (prometheus_rules).
+and passes the id as a literal at each call site (docs/findings.md: the ranges); ids that `disable` may not
+name are in the module's `ALWAYS_ON`.
 This module sits above every stage, so no stage imports it. Building the table imports every module, the
 plain-workload and monitoring ones too, which a run loads only when the input needs them: a run imports
 it only to read a `disable` setting (pipeline.known_ids).
@@ -45,6 +41,3 @@ CAN_DISABLE: dict[str, bool] = {id: id not in ALWAYS_ON for id in CATALOGUE}
 # A retired id in `disable` is taken as the id that says it now (none of them can be turned off today).
 CAN_DISABLE.update({old: CAN_DISABLE[new] for old, new in RETIRED.items()})
 
-
-def title(id: str) -> str:
-    return CATALOGUE[id][0]

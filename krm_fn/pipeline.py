@@ -36,10 +36,6 @@ class Outcome(NamedTuple):
     exit_code: int
     summary: Summary | None = None
 
-    def lines(self) -> list[str]:
-        """The stderr lines: every error and warning (info results are in the ResourceList only)."""
-        return [r.line() for r in self.results if r.severity is not Severity.INFO]
-
 
 def known_ids() -> Mapping[str, bool]:
     """Every finding id -> whether `disable` may name it (findings.CAN_DISABLE). The catalogue imports every
@@ -111,9 +107,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
     return Outcome(output, results, exit_status(results, settings.fail_on), summary)
 
 
-# kpt's package reader marks every item it reads from a file with the indentation of its sequences; kustomize
-# never does (its items carry kustomize.config.k8s.io/id instead).
-KPT_READ = "internal.config.kubernetes.io/seqindent"
+KPT_READ = "internal.config.kubernetes.io/seqindent"  # kpt's package reader sets it, kustomize never (docs/cli.md)
 
 
 def read_by_kpt(items: list[Item]) -> bool:
@@ -217,5 +211,3 @@ def orchestrator_config(items: list[Item]) -> set[int]:
     configs), KRM function configs."""
     return kustomize_config(items) | {item.index for item in items if is_function_config(item)}
 
-
-__all__ = ["Outcome", "Settings", "Summary", "run_krm", "run_render"]

@@ -1,20 +1,9 @@
-"""The stages in order, folded into one plan; nothing here does I/O.
-
-Each stage is a function of (the read-only index, the settings, the plan so far) that returns its Step
-(ops per item, items added and removed, results; see changes.py). Results whose id the `disable` setting
-names are dropped as each step is folded in, so a disabled error blocks nothing.
-
-    check_input -> cascade -> validate -> misplaced_annotation -> plain_opt_in
-                                                                  | errors stop here: nothing is written,
-                                                                  | the objects without errors still get
-                                                                  | the stages below, for their findings
-    decide -> materialize -> advise -> revert -> rollout_notes -> retire -> plain_vllm -> prometheus_rules
-    then, on the final changes (none after errors), the placement: kpt's files or render's stream
-"""
+"""The stages in order, folded into one plan, `disable` applied and the error gate; nothing here does I/O
+(docs/architecture.md, steps 4 and 5)."""
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import checks
 from .domain.localconfig import kustomize_config
@@ -91,22 +80,17 @@ def _nothing_written(results: Iterable[Result], why: str) -> tuple[Changes, list
     return Changes(), [r._replace(message=f"{r.message} [not written: {why}]") if r.change else r for r in results]
 
 
-class Planned(NamedTuple):
-    changes: Changes
-    results: list[Result]
-    enabled: dict[str, int]  # workloads that run speculative decoding by kind of config (the summary line)
-
-
 def plan(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result]]:
     """Read-only over the items: the changes to make (none when anything is in error) and every result,
     the placement's warnings on the final changes last; none that `disable` turns off."""
-    planned = plan_all(items, settings, placement)
-    return planned.changes, planned.results
+    changes, results, _ = plan_all(items, settings, placement)
+    return changes, results
 
 
 def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None,
-             known_ids: KnownIds | None = None) -> Planned:
-    """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config.
+             known_ids: KnownIds | None = None) -> tuple[Changes, list[Result], dict[str, int]]:
+    """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config (the
+    summary line).
     `known_ids`: every finding id -> whether it may be turned off, asked for only when an object carries
     the `kaito-specdec.dev/disable` annotation (pipeline.known_ids)."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
@@ -117,7 +101,7 @@ def plan_all(items: list[Item], settings: Settings, placement: Placement | None 
     if placement is not None:
         results += [r for r in placement(index, changes) if r.id not in settings.disable
                     and r.id not in silenced.get(r.resource, ())]  # type: ignore[arg-type]
-    return Planned(changes, results, enabled_by_config(decisions))
+    return changes, results, enabled_by_config(decisions)
 
 
 def _silenced(index: Index, known_ids: KnownIds | None) -> tuple[Mapping[ResourceRef, frozenset[str]], list[Result]]:

@@ -33,11 +33,6 @@ FINDINGS = {
 ALWAYS_ON = frozenset(FINDINGS)
 
 
-def written(w: Workload) -> str | None:
-    """The annotation's value exactly as written in the item (None when it is not a plain scalar there)."""
-    return written_at(w.item.node, w.spec.annotations)
-
-
 def written_at(node: yaml.Node | None, annotations: Path) -> str | None:
     """The annotation's value as written under the annotations mapping at `annotations` of `node`."""
     for key in (*annotations, "kaito.sh/enable-speculative-decoding"):

@@ -7,9 +7,8 @@ RUNTIME_ANNOTATION = "kaito.sh/runtime"
 RUNTIME_TRANSFORMERS = "transformers"
 RUNTIME_VLLM = "vllm"
 
-# Labels KAITO's controllers put on the children they create.
+# The label KAITO's InferenceSet controller puts on the Workspaces it creates.
 INFERENCESET_CREATED_BY = "inferenceset.kaito.sh/created-by"
-MULTIROLE_CREATED_BY = "multiroleinference.kaito.sh/created-by"
 
 # Our own annotations on derived ConfigMaps, so the function recognises its output when fed back in.
 DERIVED_ANNOTATION = "kaito-specdec.dev/derived"
@@ -19,12 +18,10 @@ SOURCE_ANNOTATION = "kaito-specdec.dev/source-configmap"
 # `<kind>/<name>` of the InferenceSet or MultiRoleInference whose existing Workspaces still mount a derived
 # ConfigMap nothing else references (krm_fn/model/rollout.py).
 KEPT_ANNOTATION = "kaito-specdec.dev/kept-for"
-# Where a plain workload's pod template records the JSON the function injected into its vLLM containers
-#: a container argument equal to the recorded injection is the function's own, anything else the
-# user's; it makes a re-run a fixpoint and a disable exact, and rolls the pods when it changes.
+# Where a plain workload's pod template records the JSON the function injected into its vLLM containers: a
+# container argument equal to it is the function's own, anything else the user's (docs/plain-vllm.md).
 INJECTED_ANNOTATION = "kaito-specdec.dev/speculative-config"
 
-KAITO_GROUP = "kaito.sh"
 # The opt-in PrometheusRule (monitoring.py builds it), and the prometheusRules setting's alert threshold: here
 # so that a run that writes no rule loads neither monitoring.py nor its tables.
 PROMETHEUS_RULE_API_VERSION = "monitoring.coreos.com/v1"

@@ -24,12 +24,6 @@ _NOT_COPIED = (krm.INTERNAL_PREFIX, "config.kubernetes.io/", "config.k8s.io/", "
                "kubectl.kubernetes.io/last-applied-configuration", "kaito-specdec.dev/")
 
 
-def user_annotations(annotations: Any) -> dict[str, Any]:
-    if not isinstance(annotations, dict):
-        return {}
-    return {k: v for k, v in annotations.items() if not str(k).startswith(_NOT_COPIED)}
-
-
 def _keys_as_str(data: Any) -> Any:
     # JSON sorts keys only when they are all strings; Kubernetes keys are, a hand-written `1:` is not.
     if isinstance(data, dict):
@@ -45,21 +39,27 @@ def content_hash(content: dict) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
-_NOT_DNS = re.compile(r"[^a-z0-9.-]+")
-_RAGGED_DOTS = re.compile(r"[.-]*\.[.-]*")  # `..`, `.-`, `-.` would leave an empty or ragged label
+_NOT_DNS = r"[^a-z0-9.-]+"
+_RAGGED_DOTS = r"[.-]*\.[.-]*"  # `..`, `.-`, `-.` would leave an empty or ragged label
 
 
 def _dns_part(text: str, limit: int) -> str:
     """Lower-case alphanumerics, '-' and '.', every dot-separated label starting and ending alphanumeric."""
-    text = _RAGGED_DOTS.sub(".", _NOT_DNS.sub("-", text.lower()))
+    text = re.sub(_RAGGED_DOTS, ".", re.sub(_NOT_DNS, "-", text.lower()))
     return text[:limit].strip("-.")
 
 
 # What derived_name() makes, to recognise a reference to a derived ConfigMap that is not in the input
 # (deleted by hand, or retired by a subpackage's own kpt pipeline): `<source>-specdec-<hash>` …
-FROM_SOURCE = re.compile(r"(?P<source>.+)-specdec-[0-9a-f]{10}")
+FROM_SOURCE = r"(?P<source>.+)-specdec-[0-9a-f]{10}"
 # … or `specdec-<method>-<hash>`.
-FROM_NOTHING = re.compile(r"specdec-[a-z0-9.-]+-[0-9a-f]{10}")
+FROM_NOTHING = r"specdec-[a-z0-9.-]+-[0-9a-f]{10}"
+
+
+def metadata(name: str, namespace: str, labels: dict, annotations: dict) -> dict:
+    """A derived object's metadata, without an empty namespace or labels (its annotations are never empty)."""
+    fields = (("name", name), ("namespace", namespace), ("labels", labels), ("annotations", annotations))
+    return {key: value for key, value in fields if value}
 
 
 def derived_name(source: str | None, method: str, content: dict) -> str:
@@ -82,7 +82,9 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
         if not isinstance(meta, dict):
             meta = {}
         labels = copy.deepcopy(meta["labels"]) if isinstance(meta.get("labels"), dict) else {}
-        annotations = user_annotations(meta.get("annotations"))
+        found = meta.get("annotations")
+        annotations = ({k: v for k, v in found.items() if not str(k).startswith(_NOT_COPIED)}
+                       if isinstance(found, dict) else {})
         data = copy.deepcopy(source["data"]) if isinstance(source.get("data"), dict) else {}
         for key in ("binaryData", "immutable"):
             if key in source:
@@ -94,13 +96,8 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     content = {"labels": labels, "annotations": annotations, "data": data, **extra}
     # Named after the reference as written (kustomize may rename the source before or after the function
     # runs; the written name is what stays stable when the output is rendered again).
-    metadata: dict = {"name": derived_name(source_name, method, content)}
-    if namespace:
-        metadata["namespace"] = namespace
-    if labels:
-        metadata["labels"] = labels
-    metadata["annotations"] = annotations
-    out: dict = {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND, "metadata": metadata}
+    out: dict = {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND,
+                 "metadata": metadata(derived_name(source_name, method, content), namespace, labels, annotations)}
     out.update(extra)
     out["data"] = data
     return out

@@ -3,19 +3,9 @@
 KAITO passes every key under the document's top-level `vllm:` mapping to vLLM as `--<key> <value>`,
 so a speculative config is the string scalar `vllm.speculative-config`.
 
-How KAITO reads the file (api/v1beta1/inference_config_validation.go, mirrored by `kaito_problem`):
-
-    type InferenceConfig struct { VLLM map[string]string `yaml:"vllm"` }
-    inferenceConfigYAML, ok := cm.Data["inference_config.yaml"]
-    if !ok { return apis.ErrMissingField("inference_config.yaml in ConfigMap") }
-    if err := yaml.Unmarshal([]byte(inferenceConfigYAML), &inferenceConfig); err != nil {
-        return apis.ErrGeneric(fmt.Sprintf("Failed to parse inference_config.yaml: %v", err), ...) }
-    ... val, err := strconv.Atoi(strings.TrimSpace(rawMaxModelLen)); if err != nil {
-        return apis.ErrInvalidValue(fmt.Sprintf("max-model-len must be an integer: %v", err), "max-model-len") }
-
-gopkg.in/yaml.v2's Unmarshal reads the first YAML document only; into a `string` it takes any scalar's
+KAITO's webhook reads the file into `VLLM map[string]string` (checks/inference_configmap.py quotes it) with
+gopkg.in/yaml.v2's Unmarshal, which reads the first YAML document only; into a `string` it takes any scalar's
 text as written (a null is ""), and refuses a mapping or a list ("cannot unmarshal !!map into string").
-Only `data` is read: a key under `binaryData` is missing to KAITO.
 
 The inference server reads the same file again (presets/workspace/inference/vllm/inference_api.py,
 `KaitoConfig.from_yaml`: `config_data = yaml.safe_load(file)`), with PyYAML's pure-Python SafeLoader:
@@ -23,11 +13,8 @@ The inference server reads the same file again (presets/workspace/inference/vllm
 which yaml.v2 and libyaml take for a blank), so the file is always read here with it
 (StrictPureLoader, below), whatever backend this process has: the same verdict with or without libyaml.
 
-This module knows only what is KAITO's: how KAITO and vLLM read the file (`inspect`, `kaito_values`,
-`kaito_problem`) and the JSON Patch that sets or removes `speculative-config` (`set_ops`, `remove_ops`).
-The edit itself is textedit's (`edit_document`), the same engine that edits items: a text edit so
-that the user's comments, key order and quoting survive, verified by re-parsing, else the document
-emitted whole (losing comments, never meaning).
+The edit itself is textedit's (`edit_document`), the same engine that edits items: the user's comments, key
+order and quoting survive.
 """
 
 
@@ -45,7 +32,6 @@ SPEC_KEY = "speculative-config"
 # vLLM's argparse accepts this spelling too, but KAITO's override detection does not.
 SPEC_KEY_UNDERSCORE = "speculative_config"
 
-_STR_TAG = yamlio.STR_TAG
 _BOM = "\ufeff"
 
 
@@ -170,8 +156,7 @@ def _go_shown(node: yaml.Node) -> str:
     """yaml.v2's way of naming a value in an unmarshal error: its tag, and a scalar's text (cut at 10)."""
     tag = _SHORT_TAGS.get(node.tag, node.tag)
     if isinstance(node, yaml.MappingNode):
-        tag = "!!map" if node.tag.startswith("tag:yaml.org,2002:") else tag
-        return tag
+        return "!!map" if node.tag.startswith("tag:yaml.org,2002:") else tag
     if isinstance(node, yaml.SequenceNode):
         return "!!seq" if node.tag.startswith("tag:yaml.org,2002:") else tag
     value = node.value if len(node.value) <= 10 else node.value[:7] + "..."
@@ -194,7 +179,7 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
     errors: list[str] = []
     # yaml.v2 decodes every `vllm:` of the document (a repeated key, one a merge key brings) into the same
     # map in turn: a null empties it, a mapping adds to it, anything else is an error.
-    for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == _STR_TAG
+    for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == yamlio.STR_TAG
                  and k.value == VLLM_KEY):
         if yamlio.is_null(vllm):
             values = {}
@@ -284,7 +269,8 @@ def remove_ops(doc: Any) -> list[dict]:
 def with_speculative_config(text: str | None, json_text: str) -> str:
     """`text` with `vllm.speculative-config: '<json_text>'` set, everything else left as it was."""
     if not text or not text.strip():
-        return f"{VLLM_KEY}:\n  {SPEC_KEY}: {_single_quoted(json_text)}\n"
+        quoted = "'" + json_text.replace("'", "''") + "'"
+        return f"{VLLM_KEY}:\n  {SPEC_KEY}: {quoted}\n"
     doc = _parse(text.removeprefix(_BOM))  # refuses what KAITO cannot read, in its terms
     return textedit.edit_document(text, set_ops(doc, json_text), quote="'")
 
@@ -294,7 +280,3 @@ def without_speculative_config(text: str) -> str:
     doc = _parse(text.removeprefix(_BOM))
     ops = remove_ops(doc)
     return textedit.edit_document(text, ops) if ops else text
-
-
-def _single_quoted(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"

@@ -64,13 +64,13 @@ def tables() -> Tables:
     return Tables(skus, models)
 
 
-_QUANTITY = re.compile(r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?")
+_QUANTITY = r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?"
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 
 def quantity_bytes(text: str) -> int:
     """A Kubernetes binary quantity (`641.30Gi`) in bytes, rounded up as resource.Quantity.Value() does."""
-    m = _QUANTITY.fullmatch(text)
+    m = re.fullmatch(_QUANTITY, text)
     if m is None:
         raise ValueError(f"not a quantity: {text!r}")
     whole, _, fraction = m.group(1).partition(".")
@@ -84,10 +84,6 @@ class GPUs(NamedTuple):
     cloud: str
     gpu_count: int
     memory: int          # bytes, the whole node
-
-    @property
-    def memory_gib(self) -> float:
-        return self.memory / GIB
 
 
 class Model(NamedTuple):

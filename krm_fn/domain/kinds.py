@@ -6,7 +6,7 @@ This table is the only place in the code that knows those paths.
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from ..text.pointer import build as build_pointer
+from ..text.pointer import build as pointer  # the JSON Pointer of a path, for the stages that think in paths
 from . import constants as C
 
 Path = tuple  # of str keys and int indexes
@@ -41,11 +41,6 @@ def dotted(path: Path) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (("." if out else "") + part)
     return out
-
-
-def pointer(path: Path) -> str:
-    """The JSON Pointer of a path (pointer.build; kept here for the stages that think in paths)."""
-    return build_pointer(path)
 
 
 def _roles(data: Any) -> list[Path]:

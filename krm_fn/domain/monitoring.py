@@ -1,30 +1,8 @@
-"""The opt-in PrometheusRule: how well speculative decoding works, per workload, once it runs.
+"""The opt-in PrometheusRule: per workload, records of its acceptance rate, mean acceptance length, decode
+tokens and drafts, and alerts on no drafts and low acceptance (docs/monitoring.md says what and why).
 
-One `monitoring.coreos.com/v1` PrometheusRule per namespace with enabled workloads: two recording rules per
-workload, from vLLM V1's counters,
-
-  acceptance rate         = accepted tokens / draft tokens
-  mean acceptance length  = 1 + accepted tokens / drafts
-
-each a `rate()` over a window summed over the workload's pods, and one alert when a workload's acceptance rate
-stays below a threshold for 30 minutes: drafts that are rarely accepted cost GPU time and throughput.
-An idle workload divides 0 by 0: the record is NaN, which compares false, so no alert fires for it; nor
-does it for a workload that drafts nothing at all. So two more records per workload, over 15 minutes,
-
-  decode tokens  = generated tokens - finished requests (each request's first token comes from its prefill,
-                   which drafts nothing: a request must decode to draft)
-  drafts         = draft rounds (vLLM exports the counter only when speculative decoding is configured:
-                   a server whose config never reached vLLM has no such series at all)
-
-and an alert when a workload decodes and drafts none (flat or absent), held for 15 minutes. These count the
-pods that draft only: a MultiRoleInference's or an LLMInferenceService's prefill side runs requests' prompts
-and hands their KV cache over, and drafts nothing by design (drafting_names_of).
-
-Which series are a workload's. vLLM's metrics carry only `model_name` and `engine`; the scrape adds the pod's
-`namespace` and `pod` (prometheus-operator's PodMonitor and ServiceMonitor do so by default, as does the
-usual `kubernetes_sd` relabelling), and pod labels only when a monitor copies them (`podTargetLabels`). So
-the series are selected by pod name (pod_names.py: how Kubernetes names a controller's pods), which the
-controllers fix:
+vLLM's series carry no workload, so a workload's are selected by the names of its pods (pod_names.py), which
+the controllers fix:
 - Workspace `w` (kaito-project/kaito, v0.12.0 and main 2026-08): a StatefulSet `Name: ctx.Workspace.Name`
   (pkg/workspace/manifests/manifests.go, GenerateStatefulSetManifest; "From v0.8.0 onwards, StatefulSet is
   the default workload for all workspaces", workspace_controller.go, applyInference; #1523) -> pods
@@ -38,11 +16,9 @@ controllers fix:
 - MultiRoleInference `m`: child InferenceSets `isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)`
   (pkg/controllers/multiroleinference/controller.go) -> `m-prefill`, `m-decode`, their pods as above.
   Prefill pods draft nothing, so summing both roles gives the decode side's figures.
-- Plain vLLM workloads (plain_kinds.py): a Deployment's pods `<d>-<pod-template-hash>-<5>`, a StatefulSet's
-  `<s>-<ordinal>`, a DaemonSet's or ReplicaSet's `<name>-<5>`, a Job's `<j>-<5>` or (Indexed)
-  `<j>-<index>-<5>`, a CronJob's those of its Jobs `<cj>-<minutes>`, a Pod's its own name (pod_names.py).
-  A LeaderWorkerSet `l`: the leader StatefulSet `appsapplyv1.StatefulSet(lws.Name, …)` and a worker
-  StatefulSet per group `appsapplyv1.StatefulSet(leaderPod.Name, …)…WithOrdinals(…WithStart(1))`
+- Plain vLLM workloads (plain_kinds.py): Kubernetes' own controllers' pods as pod_names.py says. A
+  LeaderWorkerSet `l`: the leader StatefulSet `appsapplyv1.StatefulSet(lws.Name, …)` and a worker StatefulSet
+  per group `appsapplyv1.StatefulSet(leaderPod.Name, …)…WithOrdinals(…WithStart(1))`
   (kubernetes-sigs/lws v0.10.0, leaderworkerset_controller.go, pod_controller.go) -> `l-<group>` and
   `l-<group>-<worker>`. A KServe InferenceService `i` (kserve/kserve v0.20.0): the predictor is
   `PredictorServiceName(name) = name + "-predictor"` (pkg/constants/constants.go); in Standard
@@ -61,8 +37,6 @@ controllers fix:
   "only supported in Standard deployment mode", inference_service_validation.go), whose pods run the
   stable predictor with the canary's fields merged over it (buildCanaryPredictor: `mergo.Merge(
   &canaryPredictor, canary.Predictor, mergo.WithOverride)`), the function's argument included.
-The pods also carry labels (`kaito.sh/workspace: <workspace>`, `app: …`), but a selector on those would work
-only where the monitor copies them.
 """
 
 import bisect
@@ -73,10 +47,8 @@ from collections.abc import Iterable
 
 from . import constants as C
 from . import pod_names
-from .derived import content_hash
+from .derived import content_hash, metadata
 
-API_VERSION = C.PROMETHEUS_RULE_API_VERSION
-KIND = C.PROMETHEUS_RULE_KIND
 NAME_PREFIX = "specdec-prometheusrule-"
 
 # vLLM V1 counters.
@@ -154,13 +126,14 @@ def child_name(parent: str, suffix: str) -> str:
     return parent[:31 - len(suffix)] + digest + suffix
 
 
-def _literal(name: str) -> str:
-    """`name` as an RE2 pattern that matches only itself (a Kubernetes name: only its dots need escaping)."""
-    return pod_names.regex(pod_names.literal(name))
-
-
 def _statefulset(name: str) -> pod_names.Names:
     return pod_names.concat(pod_names.literal(name + "-"), pod_names.ordinal())
+
+
+def _leader_workers(name: str) -> pod_names.Names:
+    """A LeaderWorkerSet's pods: the leaders `<name>-<group>`, the workers `<name>-<group>-<worker>`."""
+    group = _statefulset(name)
+    return pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal()))
 
 
 def _deployment(name: pod_names.Names) -> pod_names.Names:
@@ -218,22 +191,15 @@ def names_of(workload: Monitored) -> pod_names.Names:
     if kind == "Pod":
         return pod_names.literal(name)
     if kind == "LeaderWorkerSet":
-        group = _statefulset(name)
-        return pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal()))
+        return _leader_workers(name)
     if kind == "InferenceService":
         found = _kserve(name, workload.variant, workload.predictor, workload.canaries)
         if found:
             return found
     if kind == "LLMInferenceService" and workload.parts:
-        forms = []
-        for suffix in workload.parts:
-            child = child_name(name, suffix)
-            if suffix in (LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL_MULTI_NODE):
-                group = _statefulset(child)
-                forms.append(pod_names.union(group, pod_names.concat(group, pod_names.literal("-"), pod_names.ordinal())))
-            else:
-                forms.append(_deployment(pod_names.literal(child)))
-        return pod_names.union(*forms)
+        multi_node = (LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL_MULTI_NODE)
+        return pod_names.union(*(_leader_workers(child_name(name, s)) if s in multi_node
+                                 else _deployment(pod_names.literal(child_name(name, s))) for s in workload.parts))
     raise ValueError(f"no pods known for kind {kind!r}")
 
 
@@ -294,17 +260,12 @@ class Neighbours:
 
 def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours,
               mine: pod_names.Names | None = None) -> list[Monitored]:
-    """The other workloads of the namespace whose pods the workload's pattern would also match.
-
-    Every pod name of every kind starts with `<name>-` up to GenerateName's cut, so only a workload whose
-    name starts so can have pods the workload's pattern matches; pod_names.meet says whether it does: a
-    Workspace or plain StatefulSet `s-b2c4d` next to an InferenceSet `s`, `m-decode-b2c4d` next to a
-    MultiRoleInference `m`, a Pod `s-b2c4d-0`. Such pods are the neighbour's (the InferenceSet cannot
-    generate a name that is taken), so they are excluded by name (`pod!~`). A neighbour of the same name
-    (a Deployment `phi-4` next to a Workspace `phi-4`) is no candidate: their pods never meet, or (the
-    same kind of controller, one name) they cannot both exist. A Pod's one name is its own. Pods of
-    workloads that are not in the input cannot be told apart (see docs/monitoring.md). `mine`: the names to
-    compare instead of all the workload's (drafting_names_of)."""
+    """The other workloads of the namespace whose pods the workload's pattern would also match
+    (docs/monitoring.md, "Which pods are whose"). Every pod name of every kind starts with `<name>-` up to
+    GenerateName's cut, so only a workload whose name starts so is a candidate, and pod_names.meet says
+    whether its pods meet the workload's. A neighbour of the same name is none (their pods never meet, or
+    they cannot both exist), nor is a Pod's neighbour. `mine`: the names to compare instead of all the
+    workload's (drafting_names_of)."""
     if workload.kind == "Pod":
         return []
     around = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours)
@@ -375,15 +336,12 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
     out: list[dict] = []
     for w in unique:
         labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}
-        exprs = expressions(namespace, w, window, around)
-        out.append({"record": ACCEPTANCE_RATE.format(window=window), "expr": exprs["acceptance_rate"],
-                    "labels": dict(labels)})
-        out.append({"record": ACCEPTANCE_LENGTH.format(window=window), "expr": exprs["mean_acceptance_length"],
-                    "labels": dict(labels)})
-        out.append({"record": DECODE_TOKENS, "expr": exprs["decode_tokens"], "labels": dict(labels)})
-        out.append({"record": DRAFTS_RECORD, "expr": exprs["drafts"], "labels": dict(labels)})
+        records = (ACCEPTANCE_RATE.format(window=window), ACCEPTANCE_LENGTH.format(window=window), DECODE_TOKENS,
+                   DRAFTS_RECORD)
+        for record, expr in zip(records, expressions(namespace, w, window, around).values(), strict=True):
+            out.append({"record": record, "expr": expr, "labels": dict(labels)})
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
-    matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(_literal(n) for n in dict.fromkeys(w.name for w in unique)))}")
+    matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in unique)))}")
     threshold = number(min_acceptance_rate)
     # Drafts flat (0) or absent (no series: no record) alike leave the workload's decode tokens standing.
     out.append({
@@ -421,13 +379,10 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
 def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
                     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
                     labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict:
-    """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content.
-
-    `labels` go on the object (a Prometheus' `ruleSelector` often asks for one, e.g. `release: <name>`). The
-    `kaito-specdec.dev/derived` annotation marks it as the function's own, like a derived ConfigMap, so that
-    a run over its own output regenerates or retires it. `neighbours`: see `rules`. Raises ValueError for a bad window or threshold, or
-    for no workloads (nothing to watch: the caller retires the rule instead).
-    """
+    """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content and marked
+    as the function's own, like a derived ConfigMap. `labels` go on the object (a Prometheus' `ruleSelector`
+    often asks for one, e.g. `release: <name>`); `neighbours`: see `rules`. Raises ValueError for a bad window
+    or threshold, or for no workloads (nothing to watch: the caller retires the rule instead)."""
     workloads = list(workloads)
     if not workloads:
         raise ValueError("a PrometheusRule needs at least one workload")
@@ -435,10 +390,6 @@ def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
     spec = {"groups": [{"name": f"kaito-specdec.{namespace}" if namespace else "kaito-specdec",
                         "rules": rules(namespace, workloads, min_acceptance_rate, window, neighbours)}]}
     content = {"labels": dict(labels or {}), "annotations": annotations, "spec": spec}
-    metadata: dict = {"name": NAME_PREFIX + content_hash(content)}
-    if namespace:
-        metadata["namespace"] = namespace
-    if labels:
-        metadata["labels"] = dict(labels)
-    metadata["annotations"] = annotations
-    return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
+    return {"apiVersion": C.PROMETHEUS_RULE_API_VERSION, "kind": C.PROMETHEUS_RULE_KIND,
+            "metadata": metadata(NAME_PREFIX + content_hash(content), namespace, dict(labels or {}), annotations),
+            "spec": spec}

@@ -1,10 +1,9 @@
-"""The table of plain vLLM workload kinds, as data: per kind, its apiVersions, where
-its pod templates are, where the opt-in annotation may be read; for KServe, where the model comes from and
-where the argument goes.
+"""The table of plain vLLM workload kinds, as data: per kind, its apiVersions, where its pod templates are,
+where the opt-in annotation may be read; for KServe, where the model comes from and where the argument goes.
 
-Apart from plain_workloads.py (the plan for one workload, which re-exports this table) so that the index
-can tell a plain workload without loading the vLLM command parser (vllm_command, shellwords, vllm_model):
-a run whose input has no plain workload that could carry the opt-in never loads them.
+Apart from plain_workloads.py (which re-exports it) so that the index can tell a plain workload without
+loading the vLLM command parser: a run whose input has no plain workload that could carry the opt-in never
+loads it.
 """
 
 from typing import Any, NamedTuple
@@ -76,10 +75,8 @@ KINDS: tuple[WorkloadKind, ...] = (
     WorkloadKind("InferenceService", ("serving.kserve.io/v1beta1",),
                  (PodTemplate("predictor", ("spec", "predictor"), ("spec", "predictor", "annotations")),),
                  kserve=KServeModel()),
-    # KServe's LLMInferenceService (pkg/apis/serving/v1alpha2/llm_inference_service_types.go): the inlined
-    # WorkloadSpec's `template` (the main, or decode, pod: a corev1.PodSpec) and `worker` (multi-node), and
-    # the same two under `prefill` (disaggregated serving); `annotations` (and `prefill.annotations`) "will
-    # be added to the component pod", so the record goes there, one per WorkloadSpec.
+    # KServe's LLMInferenceService: its pod specs and the annotations that reach its pods (docs/plain-vllm.md),
+    # where the record goes, one per WorkloadSpec.
     WorkloadKind("LLMInferenceService", ("serving.kserve.io/v1alpha1", "serving.kserve.io/v1alpha2"), (
         PodTemplate("main", ("spec", "template"), ("spec", "annotations")),
         PodTemplate("worker", ("spec", "worker"), ("spec", "annotations")),

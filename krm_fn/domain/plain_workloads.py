@@ -1,11 +1,7 @@
-"""Plain vLLM workloads: the plan for one workload, JSON Patch ops on plain data, and
-findings. The table of kinds (per kind, its apiVersions, where its pod templates are, where the opt-in
-annotation may be read; for KServe, where the model comes from and where the argument goes) is
-plain_kinds.py, the only place that knows those paths (as kinds.py is for KAITO's kinds), re-exported here. The opt-in is the
-KAITO annotation (constants.ENABLE_ANNOTATION) with KAITO's values; it may sit on the workload's
-`metadata.annotations` or on a pod template's annotations. Each pod template records the JSON the function
-injected into its vLLM containers in constants.INJECTED_ANNOTATION, which makes a re-run a fixpoint and
-a disable exact (and, being part of the template, rolls the pods when it changes).
+"""Plain vLLM workloads: the plan for one workload, JSON Patch ops on plain data, and findings
+(docs/plain-vllm.md). The table of kinds is plain_kinds.py's, re-exported here. Each pod template records the
+JSON the function injected into its vLLM containers (constants.INJECTED_ANNOTATION), which makes a re-run a
+fixpoint and a disable exact (and, being part of the template, rolls the pods when it changes).
 """
 
 from collections.abc import Callable
@@ -49,7 +45,9 @@ def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     spec = _BY_KIND.get(kind) if isinstance(kind, str) else None
     if spec is None or api_version in spec.api_versions:
         return None
-    found = next((p for p in _opt_in_paths_any(data) if _has_opt_in(data, p)), None)
+    # Any kind's places, so an old apiVersion is recognised wherever its template keeps the annotation.
+    places = dict.fromkeys(p for k in KINDS for p in k.opt_in_paths)
+    found = next((p for p in places if _has_opt_in(data, p)), None)
     if found is None:
         return None
     return Finding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
@@ -94,11 +92,6 @@ def _annotation_in(data: Any, at: Path, depth: int) -> Path | None:
         if found is not None:
             return found
     return None
-
-
-def _opt_in_paths_any(data: Any) -> list[Path]:
-    # Any kind's places, so an old apiVersion is recognised wherever its template keeps the annotation.
-    return list(dict.fromkeys(p for k in KINDS for p in k.opt_in_paths))
 
 
 def _has_opt_in(data: Any, path: Path) -> bool:
@@ -157,25 +150,31 @@ def containers(template: PodTemplate, data: Any) -> list[tuple[Path, dict]]:
 
 
 # --- KServe ------------------------------------------------------------------------------------------------------
-def kserve_model(model: KServeModel, data: Any) -> str | None:
-    """The model the Hugging Face runtime serves, as a name `vllm_model` reads: `--model_id` wins (the
-    server ignores the download then), else the `storageUri` without scheme and `:revision`."""
-    args = get(data, model.args)
-    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
-    read = read_arguments(values, positional=False, model_flags=model.model_flags)
-    if read.model is not None:
-        return read.model
-    uri = get(data, model.storage_uri)
+def _texts(args: Any) -> list[str]:
+    """The strings of an argument list (none when it is no list)."""
+    return [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+
+
+def _model_id(model: KServeModel, data: Any) -> str | None:
+    return read_arguments(_texts(get(data, model.args)), positional=False, model_flags=model.model_flags).model
+
+
+def _downloaded(uri: Any) -> str | None:
+    """The model a storage URI names: `hf://org/name[:revision]` without scheme and revision, a path as it is."""
     if not isinstance(uri, str) or not uri:
         return None
-    if uri.startswith("hf://"):
-        return uri[len("hf://"):].split(":", 1)[0]
-    return uri
+    return uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri
+
+
+def kserve_model(model: KServeModel, data: Any) -> str | None:
+    """The model the Hugging Face runtime serves, as a name `vllm_model` reads: `--model_id` wins (the
+    server ignores the download then), else what the `storageUri` downloads."""
+    found = _model_id(model, data)
+    return found if found is not None else _downloaded(get(data, model.storage_uri))
 
 
 def kserve_backend(model: KServeModel, data: Any) -> str:
-    args = get(data, model.args)
-    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
+    values = _texts(get(data, model.args))
     backend = "auto"
     for i, value in enumerate(values):
         name, eq, rest = value.partition("=")
@@ -195,11 +194,8 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool) -> Callabl
         why = "no --model_id and no storageUri" if name is None else unknowable(name)
         model_at = (f"args[{read.model_index}]" if read.model_index is not None else
                     "storageUri" if name is not None else "args")
-        return Inspection(True, "kserve", model=name, model_at=model_at, unknown_model=why,
-                          overrides=read.overrides, removed=read.removed, target="args",
-                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
-                          backend=read.backend)
+        return read._replace(form="kserve", model=name, model_at=model_at, unknown_model=why, target="args",
+                             config_files=())
     return inspector
 
 
@@ -235,11 +231,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     if opt_in.present and opt_in.value not in ("true", "false"):
         return WorkloadPlan(opt_in)
     enabled = opt_in.value == "true"
-    # kserve/kserve#5687 (open): LLMInferenceService `spec.speculator`, whose controller "handles ... vLLM
-    # `--speculative-config` argument injection for decode workloads" from `spec.speculator.config` ("map
-    # passed to vLLM `--speculative-config`"). A config added here beside it would come later on the command
-    # line and replace the user's: with spec.speculator set, the function adds nothing (and takes out what
-    # it added before), as for any user override.
+    # LLMInferenceService's `spec.speculator` (kserve/kserve#5687) is the user's own config: SD732.
     speculator = spec.llm_isvc and enabled and isinstance(data, dict) and get(data, ("spec", "speculator")) is not None
     if speculator:
         enabled = False
@@ -308,14 +300,9 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
 
 
 # --- KServe LLMInferenceService ------------------------------------------------------------------------------
-# Its pods' containers are merged by name (strategic merge) over KServe's well-known LLMInferenceServiceConfigs,
-# whose `main` container runs vLLM (config/llmisvcconfig/config-llm-template.yaml and the worker, prefill and
-# decode ones: `/bin/bash -c '… eval "exec vllm serve /mnt/models … ${VLLM_ADDITIONAL_ARGS} $@"' --`): a `main`
-# without a command of its own is that server, its `args` the `$@`, parsed again by that eval. So the config
-# goes there as dotted arguments (vllm_command.dotted_arguments), the form that passes the eval unchanged.
-# That template came with KServe 0.17 (2026-03), the first release with the serving.kserve.io/v1alpha2 API;
-# KServe 0.16's had args of its own (--served-model-name, --port), which a container's args replace, so a
-# v1alpha1 manifest, which either may run, is left unchanged with the arguments to add (SD730).
+# A `main` without a command of its own runs KServe's template vLLM, its `args` parsed again by that template's
+# eval: the config goes there as dotted arguments (vllm_command.dotted_arguments), and a manifest of an
+# apiVersion before the template's is left unchanged (SD730). docs/plain-vllm.md says why, with the sources.
 _LLMISVC_TEMPLATE_FROM = "serving.kserve.io/v1alpha2"
 _LLMISVC_MOUNT = "/mnt/models"
 _LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("spec", "parallelism", "pipeline"),
@@ -326,9 +313,9 @@ _LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("sp
 def llm_isvc_model(data: Any) -> str | None:
     """The model KServe downloads to /mnt/models: `spec.model.uri` (`hf://org/name`, a bucket or PVC path),
     else `spec.model.name`."""
-    uri = get(data, ("spec", "model", "uri"))
-    if isinstance(uri, str) and uri:
-        return uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri
+    uri = _downloaded(get(data, ("spec", "model", "uri")))
+    if uri is not None:
+        return uri
     name = get(data, ("spec", "model", "name"))
     return name if isinstance(name, str) and name else None
 
@@ -370,19 +357,13 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
                 dotted(path), id="SD730", severity=Severity.WARNING))
         return [(path, Reconciled(None, args, None, Inspection(True, "kserve-template")))]
     model = llm_isvc_model(data)
-    stages = get(data, _LLMISVC_PIPELINE[template.role])
-    pipeline = ((stages, f"{dotted(_LLMISVC_PIPELINE[template.role])}: {stages}")
-                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
+    pipeline = _stages(data, _LLMISVC_PIPELINE[template.role])
 
     def inspector(command: Any, args: Any) -> Inspection:
         values = [v if isinstance(v, str) else str(v) for v in args] if isinstance(args, list) else []
         read = read_arguments(values, positional=False)
-        return Inspection(True, "kserve-template", model=model, model_at="spec.model.uri",
-                          unknown_model="no spec.model.uri" if model is None else unknowable(model),
-                          overrides=read.overrides, removed=read.removed, target="args",
-                          override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                          pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling,
-                          backend=read.backend)
+        return read._replace(form="kserve-template", model=model, model_at="spec.model.uri", target="args",
+                             unknown_model="no spec.model.uri" if model is None else unknowable(model), config_files=())
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table, inspector=inspector,
                     release=release, pipeline=pipeline)
     return [(path, out)]
@@ -492,13 +473,9 @@ def _recorded(data: Any, template: PodTemplate) -> str | None:
 
 def canary_findings(model: KServeModel, data: Any, record: str | None, table: PresetTable) -> list[Finding]:
     """SD731 for each KServe v0.20 `spec.canary[]` entry whose pods would not run the config the function
-    chose for their model. KServe builds a canary's predictor as the stable one with the canary's fields
-    merged over it (pkg/controller/v1beta1/inferenceservice/components/predictor.go, buildCanaryPredictor:
-    `canaryPredictor := *stable.DeepCopy()`, `mergo.Merge(&canaryPredictor, canary.Predictor,
-    mergo.WithOverride)`): a canary `model.args` list replaces the predictor's, the function's argument
-    with it; without one the canary inherits the predictor's args, argument included, chosen for the
-    predictor's model, while the canary's `storageUri` may name another. The function edits only
-    `spec.predictor` (the canary is a rollout step the user writes), so it says so."""
+    chose for their model: KServe merges the canary over the predictor (monitoring.py quotes its
+    buildCanaryPredictor); the function edits only `spec.predictor` (the canary is a rollout step the user
+    writes), so it says so."""
     if record is None:
         return []
     canaries = get(data, ("spec", "canary"))
@@ -516,9 +493,8 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
                 out.append(Finding(f"{shown} sets its own model.args, so its pods run without --speculative-config={record}: add it to {dotted(at + ('args',))}, or leave args out to inherit the predictor's",
                     dotted(at + ("args",)), id="SD731", severity=Severity.WARNING))
             continue
-        uri = own.get("storageUri")
-        merged = stable if _has_model_id(model, data) or not isinstance(uri, str) or not uri else (
-            uri[len("hf://"):].split(":", 1)[0] if uri.startswith("hf://") else uri)
+        own_download = _downloaded(own.get("storageUri"))
+        merged = stable if _model_id(model, data) is not None or own_download is None else own_download
         if merged is None or stable is None or merged == stable or unknowable(merged) is not None:
             continue
         chosen = decide_model(merged, table).resolution.json
@@ -526,12 +502,6 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
             out.append(Finding(f"{shown} serves {merged} with the predictor's --speculative-config={record} (chosen for {stable}); give it its own model.args with --speculative-config={chosen}",
                 dotted(at), id="SD731", severity=Severity.WARNING))
     return out
-
-
-def _has_model_id(model: KServeModel, data: Any) -> bool:
-    args = get(data, model.args)
-    values = [v for v in args if isinstance(v, str)] if isinstance(args, list) else []
-    return read_arguments(values, positional=False, model_flags=model.model_flags).model is not None
 
 
 def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str | None, table: PresetTable,
@@ -549,15 +519,21 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
         findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
             dotted(model.args), id="SD724", severity=Severity.WARNING))
     # Not vLLM (any more): an argument the function added earlier is still taken out again.
-    stages = get(data, model.pipeline)
-    pipeline = ((stages, f"{dotted(model.pipeline)}: {stages}")
-                if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1 else None)
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
-                    inspector=_kserve_inspector(model, data, runs_vllm), release=release, pipeline=pipeline)
+                    inspector=_kserve_inspector(model, data, runs_vllm), release=release,
+                    pipeline=_stages(data, model.pipeline))
     if out.args == [] and args == [exec_argument(recorded or "")]:
         # the function created `args` for its argument: disabling takes the whole key away again
         out = Reconciled(out.command, None, out.injected, out.inspection, out.findings)
     return [(model.model, out)]
+
+
+def _stages(data: Any, path: Path) -> tuple[int, str] | None:
+    """The pipeline stages a field outside the arguments sets, when more than 1, and the field saying so."""
+    stages = get(data, path)
+    if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1:
+        return stages, f"{dotted(path)}: {stages}"
+    return None
 
 
 def _container_ops(path: Path, container: Any, out: Reconciled) -> list[dict]:
@@ -583,11 +559,9 @@ def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
     old_mid, new_mid = old[head:len(old) - tail], new[head:len(new) - tail]
     ops = [{"op": "replace", "path": pointer(path + (head + i,)), "value": v}
            for i, v in enumerate(new_mid[:len(old_mid)])]
-    for i in reversed(range(len(new_mid), len(old_mid))):
-        ops.append({"op": "remove", "path": pointer(path + (head + i,))})
-    for i in range(len(old_mid), len(new_mid)):
-        ops.append({"op": "add", "path": pointer(path + (head + i,)), "value": new_mid[i]})
-    return ops
+    ops += [{"op": "remove", "path": pointer(path + (head + i,))} for i in reversed(range(len(new_mid), len(old_mid)))]
+    return ops + [{"op": "add", "path": pointer(path + (head + i,)), "value": new_mid[i]}
+                  for i in range(len(old_mid), len(new_mid))]
 
 
 def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[dict]:

@@ -1,10 +1,8 @@
 """How Kubernetes and the controllers above it name pods: as patterns that a PromQL `pod=~` matcher holds and
 that can be compared (whether two workloads' pods can have the same name).
 
-vLLM's counters carry no workload; a scrape adds `namespace` and `pod` (the README's Monitoring section), so
-a workload's series are selected by the names its controller gives its pods. Each form below is built from
-the code that makes the names (quoted where it is written), so that a pattern matches every pod a workload
-can have and, where the alphabet allows it, no pod of another:
+Each form below is built from the code that makes the names (quoted where it is written), so that a pattern
+matches every pod a workload can have and, where the alphabet allows it, no pod of another:
 
 - The API server's GenerateName (k8s.io/apiserver pkg/storage/names/generate.go): `maxNameLength = 63`,
   `randomLength = 5`, `MaxGeneratedNameLength = maxNameLength - randomLength`; `if len(base) >
@@ -84,19 +82,15 @@ def replicaset_of(deployment: Names) -> Names:
 def indexed_job_pods(job: Names) -> Names:
     """The pods of an Indexed Job: `<job>-<index>-` + 5 random, the job's name cut first so that the
     index always stays (podGenerateNameWithIndex)."""
-    out = []
-    for digits in range(1, 11):   # an int32 index
-        out.append(concat(cut(job, MAX_GENERATED_BASE - digits - 2), literal("-"), chars(DIGITS, digits, digits),
-                          literal("-"), chars(RANDOM, 5, 5)))
-    return union(*out)
+    return union(*(concat(cut(job, MAX_GENERATED_BASE - digits - 2), literal("-"), chars(DIGITS, digits, digits),
+                          literal("-"), chars(RANDOM, 5, 5)) for digits in range(1, 11)))   # an int32 index
 
 
 def cut(names: Names, limit: int) -> Names:
     """The first `limit` characters of each name."""
     out = []
     for alt in names:
-        longest = _longest(alt)
-        if longest is not None and longest <= limit:
+        if all(hi is not None for _, _, hi in alt) and sum(hi for _, _, hi in alt) <= limit:  # no name is longer
             out.append(alt)
             continue
         for counts in product(*(_counts(run, limit) for run in alt)):
@@ -119,15 +113,6 @@ def _counts(run: Run, limit: int) -> range:
     return range(lo, hi + 1)
 
 
-def _longest(alt: Alternative) -> int | None:
-    total = 0
-    for _, _, hi in alt:
-        if hi is None:
-            return None
-        total += hi
-    return total
-
-
 def _merged_runs(alt: Alternative) -> Alternative:
     out: list[Run] = []
     for cls, lo, hi in alt:
@@ -143,20 +128,14 @@ def _tidy(names: Names) -> Names:
     """Runs of one class joined, duplicates dropped, alternatives that differ only in one run's count (1, 2,
     3 …) merged into one range; in a stable order."""
     alts = list(dict.fromkeys(_merged_runs(a) for a in names))
-    changed = True
-    while changed:
-        changed = False
-        for i, a in enumerate(alts):
-            for j in range(i + 1, len(alts)):
-                merged = _merge(a, alts[j])
-                if merged is not None:
-                    alts[i] = merged
-                    del alts[j]
-                    changed = True
-                    break
-            if changed:
-                break
-    return tuple(alts)
+    while True:
+        found = next(((i, j, m) for i in range(len(alts)) for j in range(i + 1, len(alts))
+                      if (m := _merge(alts[i], alts[j])) is not None), None)
+        if found is None:
+            return tuple(alts)
+        i, j, merged = found
+        alts[i] = merged
+        del alts[j]
 
 
 def _merge(a: Alternative, b: Alternative) -> Alternative | None:

@@ -1,9 +1,5 @@
-"""KAITO's speculative-decoding presets and the decision of the method.
-
-A preset name is lower-cased, legacy short names are mapped to their Hugging Face id, and the
-result is looked up in the tuned table: tuned presets get ``mtp``, every other preset the
-universal ``ngram`` fallback. The tables are KAITO v0.13.0's; ``PresetTable.extended`` lets the
-functionConfig pin more tuned presets or a different fallback.
+"""KAITO's speculative-decoding presets and the decision of the method (docs/checks.md, step 2). The tables
+are KAITO v0.13.0's; ``PresetTable.extended`` lets the functionConfig pin more tuned presets or another fallback.
 """
 
 
@@ -17,9 +13,6 @@ from typing import Any, NamedTuple
 from ..text.quoting import goquote
 from ..text.results import Severity
 from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
-
-# The KAITO release these tables come from (the `kaitoVersion` setting's default).
-TABLES_VERSION = "v0.13.0"
 
 MTP: dict = {"method": "mtp", "num_speculative_tokens": 1}
 NGRAM_FALLBACK: dict = {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
@@ -44,32 +37,9 @@ TUNED_DISPLAY: tuple[str, ...] = (
     "Qwen/Qwen3.6-27B",
 )
 
-# KAITO keys its table by lower-cased HF id; the two DeepSeek legacy names of the
-# documentation reach their entries through ALIASES.
-TUNED: dict[str, dict] = {
-    name: MTP
-    for name in (
-        "deepseek-ai/deepseek-r1-0528",
-        "deepseek-ai/deepseek-v3-0324",
-        "deepseek-ai/deepseek-v3.2",
-        "zai-org/glm-5.2-fp8",
-        "nvidia/deepseek-v4-flash-nvfp4",
-        "xiaomimimo/mimo-7b-base",
-        "qwen/qwen3.5-2b",
-        "qwen/qwen3.5-4b",
-        "qwen/qwen3.5-9b",
-        "qwen/qwen3.5-122b-a10b-gptq-int4",
-        "qwen/qwen3.5-122b-a10b",
-        "qwen/qwen3.5-397b-a17b-gptq-int4",
-        "qwen/qwen3.6-35b-a3b-fp8",
-        "qwen/qwen3.6-35b-a3b",
-        "qwen/qwen3.6-27b",
-    )
-}
-
 # KAITO's tables the KAITO source holds as data (the legacy short names here, the SKU tables and the model
 # catalog kaito_sizing.py reads): krm_fn/domain/data/kaito_catalog.json, written by tools/kaito_catalog.py from
-# KAITO's source at the commit the file records, read on first use (a run that resolves no preset never reads it).
+# KAITO's source at the commit the file records, read once, at import: TUNED below names two presets by their short names.
 KAITO_CATALOG = os.path.join(os.path.dirname(__file__), "data", "kaito_catalog.json")
 
 
@@ -95,6 +65,11 @@ def canonical(name: str) -> str:
     """
     key = name.lower()
     return aliases().get(key, key)
+
+
+# KAITO keys its table by lower-cased HF id; the two DeepSeek legacy names of the documentation reach
+# their entries through aliases().
+TUNED: dict[str, dict] = {canonical(name): MTP for name in TUNED_DISPLAY}
 
 
 def config_json(cfg: Mapping) -> str:
@@ -146,14 +121,10 @@ def not_unicode(setting: str, text: str, what: str = "") -> str:
 
 
 def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict:
-    """Validate a user-supplied speculative config (functionConfig `tunedPresets` / `ngramFallback`).
-
-    `text` is a JSON object as a string, or already a mapping (a typed SpeculativeDecodingPolicy
-    gives YAML objects). Raises ValueError naming `setting` when the value cannot be used: not an
-    object with a method and a token count (the function names derived ConfigMaps by the method), or
-    what vLLM `vllm_version` refuses at start-up (vllm_schema's errors; its warnings and infos are about
-    configs that still start, so a setting carrying one is accepted).
-    """
+    """Validate a user-supplied speculative config (`tunedPresets` / `ngramFallback`: docs/settings.md says what
+    it must be; its method names the derived ConfigMaps), a JSON object as a string or already a mapping (a
+    policy's YAML). Raises ValueError naming `setting`. Only vllm_schema's errors refuse it: its warnings and
+    infos are about configs that still start."""
     if isinstance(text, Mapping):
         obj: Any = dict(text)
         try:
@@ -165,7 +136,7 @@ def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEF
         try:
             obj = json.loads(text, parse_constant=_reject_constant, parse_int=json_int)
         except ValueError as exc:
-            raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {_q(text)}: {exc}") from None
+            raise ValueError(f"{setting}: must be a JSON object, got invalid JSON {quoted(text)}: {exc}") from None
     else:
         raise ValueError(f"{setting}: must be a JSON object string, got {type(text).__name__}")
     if not isinstance(obj, dict):
@@ -179,9 +150,7 @@ def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEF
     tokens = obj.get("num_speculative_tokens")
     # bool is a subclass of int in Python; `true` is not a token count.
     if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens <= 0:
-        raise ValueError(
-            f"{setting}: num_speculative_tokens must be a positive integer, got {json.dumps(tokens)}"
-        )
+        raise ValueError(f"{setting}: num_speculative_tokens must be a positive integer, got {json.dumps(tokens)}")
     for found in check_speculative_config(obj, vllm_version):
         if found.severity is Severity.ERROR:
             raise ValueError(f"{setting}: {found.message}")
@@ -196,9 +165,6 @@ class PresetTable:
     """The tuned presets (canonical name -> config) and the config for every other preset; compared by
     both, never changed once made."""
 
-    tuned: Mapping[str, dict]
-    fallback: dict
-
     __slots__ = ("tuned", "fallback")
 
     def __init__(self, tuned: Mapping[str, dict] | None = None, fallback: dict | None = None) -> None:
@@ -212,12 +178,8 @@ class PresetTable:
 
     def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> "PresetTable":
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
-        tuned = dict(self.tuned)
-        tuned.update({canonical(name): dict(cfg) for name, cfg in tuned_extra.items()})
-        return PresetTable(
-            tuned=MappingProxyType(tuned),
-            fallback=dict(fallback) if fallback is not None else self.fallback,
-        )
+        tuned = {**self.tuned, **{canonical(name): dict(cfg) for name, cfg in tuned_extra.items()}}
+        return PresetTable(MappingProxyType(tuned), dict(fallback) if fallback is not None else self.fallback)
 
 
 DEFAULT_TABLE = PresetTable()
@@ -236,15 +198,14 @@ class Resolution(NamedTuple):
 def resolve(preset: str, table: PresetTable = DEFAULT_TABLE) -> Resolution:
     """Decide the speculative config for a preset name."""
     key = canonical(preset)
-    tuned = key in table.tuned
-    cfg = table.tuned[key] if tuned else table.fallback
-    return Resolution(
-        preset=preset,
-        canonical=key,
-        method=str(cfg["method"]),
-        json=config_json(cfg),
-        tuned=tuned,
-    )
+    if key not in table.tuned:
+        return fallback(table, preset, key)
+    return Resolution(preset, key, str(table.tuned[key]["method"]), config_json(table.tuned[key]), tuned=True)
+
+
+def fallback(table: PresetTable = DEFAULT_TABLE, preset: str = "", key: str = "") -> Resolution:
+    """The config of an untuned preset (canonical `key`), or of a model that cannot be known (no preset)."""
+    return Resolution(preset, key, str(table.fallback["method"]), config_json(table.fallback), tuned=False)
 
 
 def _display_names(table: PresetTable) -> list[tuple[str, str]]:
@@ -277,6 +238,6 @@ def describe(table: PresetTable = DEFAULT_TABLE, as_json: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _q(value: Any) -> str:
+def quoted(value: Any) -> str:
     """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
     return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)

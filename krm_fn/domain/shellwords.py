@@ -62,29 +62,19 @@ def _skip_quoted(s: str, i: int) -> int:
         if end < 0:
             raise Unreadable("an unterminated single quote")
         return end + 1
-    if c == '"':
-        i += 1
-        while i < len(s):
-            if s[i] == "\\":
-                i += 2
-            elif s[i] == '"':
-                return i + 1
-            elif s[i] in "$`":
-                i = _skip_dollar(s, i) if s[i] == "$" else _skip_quoted(s, i)
-            else:
-                i += 1
-        raise Unreadable("an unterminated double quote")
-    if c == "`":
-        i += 1
-        while i < len(s):
-            if s[i] == "\\":
-                i += 2
-            elif s[i] == "`":
-                return i + 1
-            else:
-                i += 1
-        raise Unreadable("an unterminated backquote")
-    raise AssertionError(c)
+    if c not in '"`':
+        raise AssertionError(c)
+    i += 1
+    while i < len(s):
+        if s[i] == "\\":
+            i += 2
+        elif s[i] == c:
+            return i + 1
+        elif c == '"' and s[i] in "$`":   # a double-quoted string's substitutions may hold quotes
+            i = _skip_dollar(s, i) if s[i] == "$" else _skip_quoted(s, i)
+        else:
+            i += 1
+    raise Unreadable("an unterminated double quote" if c == '"' else "an unterminated backquote")
 
 
 def _skip_dollar(s: str, i: int) -> int:

@@ -1,25 +1,9 @@
 """A container's `command` and `args` -> does it run vLLM, with which model, and the speculative config
-written into (or taken out of) its arguments.
-
-Recognised invocations, as an exec list or inside a `sh|bash -c` script:
-  `vllm serve MODEL …`                                    (the model positional, or `--model X`/`--model=X`)
-  `python[3] -m vllm.entrypoints.openai.api_server --model MODEL …`
-  `python[3] …/vllm/inference_api.py --model MODEL …`     (KAITO's vLLM entry point; its tfs namesake is
-                                                           not vLLM)
-  no `command` in an image named `…vllm-openai` (vLLM's own image: its ENTRYPOINT is the server), `args`
-  being the server's arguments.
-Prefixes that do not change what runs are looked through: `VAR=value`, `exec`, `env`, `nohup`, `tini`,
-`dumb-init`, `--`.
-
-Injection: an exec list gets one element `--speculative-config=<json>` appended to `args`, or to
-`command` when there are no `args`; a script gets ` --speculative-config='<json>'` right after the last word
-of the vLLM command (before any `&&`, `;`, `|`, `&`, redirection or comment after it). The JSON is compact
-(presets.config_json). Removal takes out exactly that text again, so enable -> disable gives back the
-original lists and script byte for byte. Everything here is pure: lists in, new lists out, findings as data.
-
-Left unchanged, with a finding: any existing speculative spelling (the user's override), the flags vLLM 0.8.3
-removed, a settings file vLLM or KAITO reads at start-up (it may hold the config), a script that starts vLLM
-twice or that the scan cannot follow. Arguments that expand only at run time (`$EXTRA_ARGS`) are named.
+written into (or taken out of) its arguments: the invocations it recognises, where the argument goes and what
+is left unchanged are in docs/plain-vllm.md. Prefixes that do not change what runs are looked through
+(`VAR=value`, `exec`, `env`, `nohup`, `tini`, `dumb-init`, `--`). Removal takes out exactly the text injected,
+so enable -> disable gives back the original lists and script byte for byte. Pure: lists in, new lists out,
+findings as data.
 """
 
 import json
@@ -29,13 +13,12 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from . import shellwords
-from .constants import INJECTED_ANNOTATION  # noqa: F401  (re-exported: the record's key, next to the argument it records)
 from ..text.results import Finding, Severity
 from . import vllm_releases as releases
-from .presets import DEFAULT_TABLE, PresetTable, Resolution, config_json
-from .vllm_model import decide_model, fallback, unknowable
-from .vllm_schema import (DEFAULT_VLLM_VERSION, FINDINGS as SCHEMA_FINDINGS, beyond, check_speculative_config,
-    dotted_config, named, newer_release, parse_version, shown)
+from .presets import DEFAULT_TABLE, PresetTable, fallback
+from .vllm_model import decide_model, unknowable
+from .vllm_schema import (DEFAULT_VLLM_VERSION, beyond, check_speculative_config, dotted_config, named,
+    newer_release, parse_version, refusal, shown)
 
 FINDINGS = {
     "SD701": "vLLM container: speculative config decided by its model",
@@ -60,12 +43,9 @@ FINDINGS = {
 }
 
 FLAG = "--speculative-config"
-# Every spelling vLLM reads as the speculative config: `=` or separate value, `_` spelling,
-# dotted keys merged into one object, and the short `-sc`. FlexibleArgumentParser turns `_` into `-` in a
-# name up to its first `.` (vllm/utils/argparse_utils.py:231-246 at 0.12.0: `pattern =
-# re.compile(r"(?<=--)[^\.]*")`) and leaves argparse's allow_abbrev at its default (True: no vLLM release
-# sets it), so a unique prefix is the option too: `--speculative-conf=…` is --speculative-config (no other
-# option of 0.8.3 or later starts with `--specu`).
+# Every spelling vLLM reads as the speculative config (docs/plain-vllm.md: a unique prefix too, argparse's
+# allow_abbrev). FlexibleArgumentParser turns `_` into `-` in a name up to its first `.`
+# (vllm/utils/argparse_utils.py:231-246 at 0.12.0: `pattern = re.compile(r"(?<=--)[^\.]*")`).
 _OVERRIDE_NAMES = ("--speculative-config", "-sc")
 _OVERRIDE_PREFIXES = ("--speculative-config.",)
 _ABBREVIATION_FROM = "--specu"
@@ -114,40 +94,27 @@ class Where(NamedTuple):
         return f"{self.list}[{self.position}]"
 
 
-class Arguments(NamedTuple):
-    """What the vLLM arguments say: the model (as vLLM reads it) and every speculative spelling."""
-    model: str | None = None
-    model_index: int | None = None     # index of the model's element among the arguments
-    overrides: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    config_files: tuple[str, ...] = ()   # the files named by --config / --kaito-config-file
-    override_value: str | None = None  # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
-    dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
-    shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
-    pipeline: int | None = None        # --pipeline-parallel-size / -pp, when more than 1
-    pipeline_flag: str = ""
-    pooling: str = ""                    # `--task embed`: the arguments that make it a pooling server
-    backend: str | None = None           # --distributed-executor-backend (vLLM 0.8-0.9 decide the engine by it)
-
-
 class Inspection(NamedTuple):
+    """What a container runs and, for a vLLM server, what its arguments say (read_arguments): the model as vLLM
+    reads it and every speculative spelling."""
     runs_vllm: bool
     form: str = ""              # "serve" | "api_server" | "kaito" | "image"
     script: Where | None = None  # the `sh -c` script holding the invocation, for shell forms
     model: str | None = None
+    model_index: int | None = None  # index of the model's element among the arguments
     model_at: str = ""          # field of the model (`command[2]`; the script's for shell forms)
     unknown_model: str | None = None  # why the model cannot be known at render time
     overrides: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
-    config_files: tuple[str, ...] = ()
+    config_files: tuple[str, ...] = ()  # the files named by --config / --kaito-config-file
     expansions: tuple[str, ...] = ()  # arguments (not an option's value) that expand only at run time
-    override_value: str | None = None  # the user's JSON, for the render-time checks of vLLM's schema (#11)
-    dotted: tuple[tuple[str, str], ...] = ()
-    shorthands: tuple[tuple[str, str], ...] = ()
-    pipeline: int | None = None
+    override_value: str | None = None  # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
+    dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
+    shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
+    pipeline: int | None = None  # --pipeline-parallel-size / -pp, when more than 1
     pipeline_flag: str = ""
-    pooling: str = ""
-    backend: str | None = None  # --distributed-executor-backend, as given
+    pooling: str = ""           # `--task embed`: the arguments that make it a pooling server
+    backend: str | None = None  # --distributed-executor-backend, as given (vLLM 0.8-0.9 decide the engine by it)
     problem: Finding | None = None  # set when the command must not be edited (SD705, SD706, SD707)
     target: str = ""            # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1         # shell forms: the offset in the script the argument is inserted at
@@ -208,8 +175,8 @@ def _positional(values: list[str]) -> int | None:
 
 
 def read_arguments(values: list[str], positional: bool = True,
-                   model_flags: tuple[str, ...] = ("--model",)) -> Arguments:
-    """The model and the speculative spellings among a vLLM invocation's arguments. `positional`: the model
+                   model_flags: tuple[str, ...] = ("--model",)) -> Inspection:
+    """The model and the speculative spellings among a vLLM server's arguments. `positional`: the model
     may be a positional argument (`vllm serve MODEL`, before or after the options), which wins over
     `--model` as in vLLM's serve command."""
     model = index = None
@@ -263,16 +230,15 @@ def read_arguments(values: list[str], positional: bool = True,
         at = _positional(values)
         if at is not None:
             model, index = values[at], at
-    return Arguments(model, index, tuple(dict.fromkeys(overrides)), tuple(dict.fromkeys(removed)),
-                     tuple(files), given, tuple(dotted), tuple(shorthands), pipeline, pipeline_flag, pooling, backend)
+    return Inspection(True, model=model, model_index=index, overrides=tuple(dict.fromkeys(overrides)),
+                      removed=tuple(dict.fromkeys(removed)), config_files=tuple(files), override_value=given,
+                      dotted=tuple(dotted), shorthands=tuple(shorthands), pipeline=pipeline,
+                      pipeline_flag=pipeline_flag, pooling=pooling, backend=backend)
 
 
 # --- Kubernetes' $(VAR) expansion of command and args -------------------------------------------------------
-# The kubelet expands `$(VAR)` in a container's command and args from its environment before anything runs
-# (also inside a `sh -c` script, before the shell sees it). Mirrored from kubernetes/kubernetes
-# third_party/forked/golang/expansion/expand.go (Expand, tryReadVariableName, MappingFuncFor), byte for byte:
-# `$$` is a `$`; `$(NAME)` is NAME's value, or stays as written when NAME is not defined; `$(` without `)`
-# and a `$` before anything else stay as written.
+# Mirrored from kubernetes' expand.go byte for byte (docs/plain-vllm.md, "Kubernetes' expansion first"): `$(`
+# without `)` and a `$` before anything else stay as written too.
 def k8s_expand(text: str, mapping: dict[str, str]) -> str:
     """`Expand(input, MappingFuncFor(mapping))` of expand.go: the names not in `mapping` stay `$(NAME)`."""
     if "$" not in text:
@@ -305,10 +271,9 @@ def _read_variable_name(text: str) -> tuple[str, bool, int]:
 
 
 def kubernetes_env(env: Any) -> dict[str, str]:
-    """The variables a container's `env` defines with a literal `value`, as the kubelet builds them: in order,
-    each value expanded with the ones before it (makeEnvironmentVariables: `runtimeVal =
-    expansion.Expand(envVar.Value, mappingFunc)`); a later `valueFrom` of the same name takes it away (its
-    value is known only at run time). `envFrom` can define only names not given here."""
+    """The variables a container's `env` defines with a literal `value`, as the kubelet's
+    makeEnvironmentVariables builds them (docs/plain-vllm.md); a later `valueFrom` of the same name takes it
+    away. `envFrom` can define only names not given here."""
     out: dict[str, str] = {}
     for var in env if isinstance(env, list) else []:
         if not isinstance(var, dict) or not isinstance(var.get("name"), str):
@@ -351,6 +316,7 @@ def head(values: list[str]) -> tuple[str, int] | None:
         if values[j:j + 1] == ["-m"] and j + 1 < len(values) and values[j + 1] in _MODULES:
             return _MODULES[values[j + 1]], j + 2
         script = values[j] if j < len(values) else ""
+        # KAITO's vLLM entry point (its transformers namesake, …/tfs/inference_api.py, is not vLLM)
         if script.endswith("inference_api.py") and os.path.basename(os.path.dirname(script)) == "vllm":
             return "kaito", j + 1
     return None
@@ -408,19 +374,16 @@ def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, st
             not_text.field, id="SD707"))
     read = read_arguments(values[start:], positional=form in ("serve", "image"))
     model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
-    return _finish(Inspection(True, form, model_at=model_at, target=target), read, values[start:], shell=False,
+    return _finish(read, form, values[start:], False, model_at=model_at, target=target,
                    model_option=form == "serve" and "--model" in values[start:])
 
 
-def _finish(insp: Inspection, read: Arguments, texts: list[str], shell: bool, model_option: bool) -> Inspection:
-    """`model_option`: the server is `vllm serve` and one of its words, as the program receives it (quotes
-    removed), is `--model`."""
+def _finish(read: Inspection, form: str, texts: list[str], shell: bool, **fields: Any) -> Inspection:
+    """A command line's server: its arguments as `read` says, what in them expands at run time, and `fields`
+    (`model_option`: the server is `vllm serve` and one of its words, quotes removed, is `--model`)."""
     why = "no model argument" if read.model is None else unknowable(read.model)
-    return insp._replace(model=read.model, unknown_model=why, overrides=read.overrides, removed=read.removed,
-                   config_files=read.config_files, expansions=_expansions(texts, read.model_index, shell),
-                   override_value=read.override_value, dotted=read.dotted, shorthands=read.shorthands,
-                   pipeline=read.pipeline, pipeline_flag=read.pipeline_flag, pooling=read.pooling, backend=read.backend,
-                   model_option=model_option)
+    return read._replace(form=form, unknown_model=why, expansions=_expansions(texts, read.model_index, shell),
+                         **fields)
 
 
 _SINGLE_QUOTED = re.compile(r"'[^']*'")
@@ -471,9 +434,8 @@ def _inspect_script(at: Where, script: str, expanded: str | None = None) -> Insp
     rcmd, (rform, rstart) = read_from[0] if len(read_from) == 1 else servers[0]
     words = [w.value for w in rcmd.words[rstart:]]
     read = read_arguments(words, positional=rform == "serve")
-    return _finish(Inspection(True, form, script=at, model_at=at.field, target=at.field,
-                              insert_at=cmd.words[-1].end), read, [w.text for w in rcmd.words[rstart:]], shell=True,
-                   model_option=rform == "serve" and "--model" in words)
+    return _finish(read, form, [w.text for w in rcmd.words[rstart:]], True, script=at, model_at=at.field,
+                   target=at.field, insert_at=cmd.words[-1].end, model_option=rform == "serve" and "--model" in words)
 
 
 def shell_argument(config_json: str) -> str:
@@ -592,8 +554,7 @@ class Release(NamedTuple):
 
     @property
     def said(self) -> str:
-        """The release as messages name it; one newer than every release modelled is judged by the newest one's
-        facts, and the messages name that one (nothing here knows what the newer release does)."""
+        """The release as messages name it: for one newer than every release modelled, the newest (SD622)."""
         known = beyond(self.number)
         if known is not None:
             return f"vLLM {named(known)} (the newest release modelled; {self.source} names vLLM {self.shown})"
@@ -669,16 +630,14 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         resolution = fallback(table)
         findings.append(Finding(f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
             insp.model_at or insp.target, id="SD702", severity=Severity.INFO))
-    refused = _refusal(resolution.json, release)
+    refused = refusal(resolution.json, release.version)
     if refused and resolution.tuned:
-        # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`) refuses
-        # the tuned config at start-up, so the fallback is what runs there (decide.py's SD308 for KAITO).
+        # The fallback runs where the tuned config is refused, as decide.py's SD308 for KAITO (SD713).
         tuned_json = resolution.json
-        resolution = Resolution(resolution.preset, resolution.canonical, str(table.fallback["method"]),
-                                config_json(table.fallback), tuned=False)
+        resolution = fallback(table, resolution.preset, resolution.canonical)
         findings.append(Finding(f"{release.said} refuses the tuned {tuned_json}, so the fallback --speculative-config={resolution.json} is written; set vllmVersion if the image runs a newer vLLM",
             insp.target, id="SD713", severity=Severity.INFO))
-        refused = _refusal(resolution.json, release)
+        refused = refusal(resolution.json, release.version)
     if refused:
         return Reconciled(base_command, base_args, None, insp, (Finding(f"--speculative-config={resolution.json} is refused by {release.said} ({refused}), so nothing is added: choose a config that release accepts (functionConfig tunedPresets/ngramFallback), or upgrade the image",
             insp.target, id="SD714", severity=Severity.ERROR),))
@@ -721,29 +680,19 @@ def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
     return out
 
 
-def _refusal(config: str, release: Release) -> str:
-    """Why the release refuses `config` at start-up (vllm_schema's first error's title), or ""."""
-    errors = [f for f in check_speculative_config(config, release.version) if f.severity is Severity.ERROR]
-    return SCHEMA_FINDINGS[errors[0].id] if errors else ""
-
-
 def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
     """The user's own config, checked as a KAITO override is (advice.override_checks): vllm_schema's findings
     for the release, at the container; plus what the command line itself gets wrong for that release."""
-    out: list[Finding] = []
     if release.number < releases.JSON_FLAG_SINCE and (insp.override_value is not None or insp.dotted):
-        out.append(Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it) and exits at start-up: upgrade the image to vLLM 0.8.2 or later, or use that release's flags",
-            insp.target, id="SD712", severity=Severity.ERROR))
-        return out
+        return [Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it) and exits at start-up: upgrade the image to vLLM 0.8.2 or later, or use that release's flags",
+            insp.target, id="SD712", severity=Severity.ERROR)]
     if "-sc" in insp.overrides and release.number < releases.SHORT_SC_SINCE:
-        out.append(Finding(f"-sc: {release.said} does not have it (the short -sc for --speculative-config came in vLLM 0.19) and exits with \"unrecognized arguments: -sc\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
-            insp.target, id="SD717", severity=Severity.ERROR))
-        return out
+        return [Finding(f"-sc: {release.said} does not have it (the short -sc for --speculative-config came in vLLM 0.19) and exits with \"unrecognized arguments: -sc\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
+            insp.target, id="SD717", severity=Severity.ERROR)]
     if insp.shorthands and release.number < releases.SPEC_SHORTHANDS_SINCE:
         flags = ", ".join(dict.fromkeys(f for f, _ in insp.shorthands))
-        out.append(Finding(f"{flags}: {release.said} does not have it (--spec-method, --spec-model and --spec-tokens came in vLLM 0.22) and exits with \"unrecognized arguments\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
-            insp.target, id="SD716", severity=Severity.ERROR))
-        return out
+        return [Finding(f"{flags}: {release.said} does not have it (--spec-method, --spec-model and --spec-tokens came in vLLM 0.22) and exits with \"unrecognized arguments\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
+            insp.target, id="SD716", severity=Severity.ERROR)]
     config: Any = None
     if insp.dotted:
         config = dotted_config([(name, text) for name, text in insp.dotted])
@@ -756,16 +705,14 @@ def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
         base = config if isinstance(config, dict) else {}
         clash = [f for f, _ in insp.shorthands if releases.SPEC_SHORTHANDS[f] in base]
         if clash:
-            out.append(Finding(f"{clash[0]} and --speculative-config both set {releases.SPEC_SHORTHANDS[clash[0]]}: vLLM exits at start-up (\"{clash[0]} and --speculative-config['{releases.SPEC_SHORTHANDS[clash[0]]}'] are mutually exclusive\"); keep one of them",
-                insp.target, id="SD716", severity=Severity.ERROR))
-            return out
+            return [Finding(f"{clash[0]} and --speculative-config both set {releases.SPEC_SHORTHANDS[clash[0]]}: vLLM exits at start-up (\"{clash[0]} and --speculative-config['{releases.SPEC_SHORTHANDS[clash[0]]}'] are mutually exclusive\"); keep one of them",
+                insp.target, id="SD716", severity=Severity.ERROR)]
         config = {**base, **{releases.SPEC_SHORTHANDS[f]: _shorthand_value(f, text) for f, text in insp.shorthands}}
     if config is None:
-        return out
-    for found in check_speculative_config(config if not isinstance(config, str) else insp.override_value,
-                                          release.version):
-        out.append(Finding(found.message, insp.target, id=found.id, severity=found.severity))
-    return out
+        return []
+    checked = config if not isinstance(config, str) else insp.override_value
+    return [Finding(found.message, insp.target, id=found.id, severity=found.severity)
+            for found in check_speculative_config(checked, release.version)]
 
 
 def _shorthand_value(flag: str, text: str) -> Any:

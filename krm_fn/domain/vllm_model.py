@@ -1,19 +1,13 @@
-"""A vLLM model argument -> the same tuned-or-fallback decision KAITO makes for a preset.
-
-KAITO keys its tuned table by lower-cased Hugging Face id (`presets.TUNED`), and a preset name is
-either such an id or a legacy short name that `presets.aliases()` maps onto one. A plain vLLM
-workload names its model the way vLLM reads it: a Hugging Face id (`deepseek-ai/DeepSeek-V3.2`) or a path
-to the weights (`/models/Qwen/Qwen3.5-4B`, `s3://bucket/Qwen/Qwen3.5-4B`). A path is mapped onto an id by
-its last two components (the common `<root>/<org>/<name>` layout), or by a Hugging Face cache folder in it
-(`…/hub/models--Qwen--Qwen3.5-4B/snapshots/<sha>`); the last component alone is tried through the legacy
-aliases too (`/models/deepseek-r1-0528`).
-No new table: `presets.canonical` and `presets.resolve` decide, so `tunedPresets`/`ngramFallback` apply.
+"""A vLLM model argument (a Hugging Face id, or a path to the weights: docs/plain-vllm.md) -> the same
+tuned-or-fallback decision KAITO makes for a preset. No new table: `presets.canonical` and `presets.resolve`
+decide, so `tunedPresets`/`ngramFallback` apply.
 """
 
 from typing import NamedTuple
 import re
 
-from .presets import DEFAULT_TABLE, PresetTable, Resolution, aliases, canonical, config_json, resolve
+from .presets import DEFAULT_TABLE, PresetTable, Resolution, aliases, canonical, resolve
+from .presets import fallback  # noqa: F401  (re-exported: the decision for a model that cannot be known)
 
 # Text that makes a model argument unknowable at render time: a shell or Kubernetes variable
 # (`$MODEL`, `${MODEL}`, `$(MODEL)`), a template left unrendered (`{{ .Values.model }}`), a command
@@ -91,8 +85,3 @@ def decide_model(model: str, table: PresetTable = DEFAULT_TABLE) -> ModelDecisio
         return ModelDecision(model, named, resolve(named, table))
     return ModelDecision(model, keys[0], resolve(keys[0], table))
 
-
-def fallback(table: PresetTable = DEFAULT_TABLE) -> Resolution:
-    """The decision when the model cannot be determined: the universal fallback, as for an untuned preset."""
-    return Resolution(preset="", canonical="", method=str(table.fallback["method"]),
-                      json=config_json(table.fallback), tuned=False)

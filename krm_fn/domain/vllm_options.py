@@ -1,11 +1,7 @@
 """The options of `vllm serve` in every vLLM release from 0.10.2 to 0.34.0, as each release's own parser has
 them (tools/vllm_argv.py reads `ServeSubcommand().subparser_init(...)._actions`; tests/vllm_argv.json's
-`facts`): those that take no value (argparse `nargs == 0`: store_true, BooleanOptionalAction) and the others.
-
-vllm_releases.takes_no_value reads it for every option, short ones (`-ep`) and abbreviations too. vLLM's FlexibleArgumentParser leaves argparse's `allow_abbrev` on (no release
-sets it), so `--trust-remote` is `--trust-remote-code` when no other option starts so; the word after a
-flag without a value is the next argument, the model of `vllm serve --trust-remote MODEL`. An option with
-an attached value (`-O3`, argparse's single-dash form) takes none from the next word either.
+`facts`): those that take no value (argparse `nargs == 0`: store_true, BooleanOptionalAction) and the others,
+for vllm_releases.takes_no_value (which also reads short options and abbreviations by them).
 
 The table is data, krm_fn/domain/data/vllm_options.json, generated: `python tools/vllm_argv.py --data
 tests/vllm_argv.json` rewrites it. It is read on first use (a plain workload's command), once a process.

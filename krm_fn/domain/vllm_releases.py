@@ -4,8 +4,8 @@ under pipeline parallelism, which arguments make it serve a pooling model, which
 value, and which image tags name a vLLM release.
 
 Pure data and small pure functions; every fact names the vLLM source line it mirrors (`file:line at X`: the
-release's wheel, `pip download --no-deps vllm==X`). The speculative-config schema by release (methods, keys)
-is vllm_schema's.
+release's wheel, `pip download --no-deps vllm==X`), here or in docs/plain-vllm.md's table of what a release
+judges. The speculative-config schema by release (methods, keys) is vllm_schema's.
 """
 
 from typing import NamedTuple
@@ -15,17 +15,12 @@ from ..text.results import Severity
 
 Version = tuple[int, int, int]
 
-# vllm/engine/arg_utils.py:783 at 0.8.2: `parser.add_argument('--speculative-config', type=nullable_str, ...
-# help='The configurations for speculative decoding. Should be a JSON string.')`; 0.8.1 has no such flag,
-# only `'--speculative-model'` (arg_utils.py:779) and `--num-speculative-tokens`, the flags 0.5 to 0.8.2 take.
-# An older server exits with "unrecognized arguments".
+# An older server exits with "unrecognized arguments" on it (docs/plain-vllm.md, SD712).
 JSON_FLAG_SINCE: Version = (0, 8, 2)
 # vllm/engine/arg_utils.py at 0.8.3 has no '--speculative-model' any more (0.8.2 deprecates it: "will be
 # deprecated in the next release", arg_utils.py:1225-1231).
 OLD_FLAGS_REMOVED_IN: Version = (0, 8, 3)
-# vllm/engine/arg_utils.py:1463-1467 at 0.22.0: `vllm_group.add_argument("--spec-method", ...)`,
-# `"--spec-model"`, `"--spec-tokens"`; create_speculative_config (arg_utils.py:1668-1680) raises
-# f"{flag} and --speculative-config['{key}'] are mutually exclusive" when both set a key.
+# --spec-method, --spec-model, --spec-tokens (docs/plain-vllm.md, SD716).
 SPEC_SHORTHANDS_SINCE: Version = (0, 22, 0)
 # vllm/engine/arg_utils.py:1304 at 0.19.1: `vllm_group.add_argument("--speculative-config", "-sc", ...)`; 0.18.1
 # has only "--speculative-config" (every release's own parser, tests/vllm_argv.json's facts: -sc from 0.19.1 on,
@@ -70,31 +65,14 @@ def pipeline_verdict(version: Version, said: str, backend: str | None = None, us
                      method: str | None = None) -> PipelineVerdict:
     """`said` ("vLLM 0.9.2 (image …)", = `version`) running `method` (an mtp or ngram draft) with
     --pipeline-parallel-size > 1, `backend` its --distributed-executor-backend and `use_v1` its VLLM_USE_V1
-    (as given; None: not set). Which engine runs decides, by `EngineArgs._is_v1_supported_oracle`
-    (vllm/engine/arg_utils.py), and V0 refuses speculative decoding under pipeline parallelism
-    (spec_decode_worker.py:63-65 at 0.8.5). V1 builds the drafter on the last stage only (0.8.5's
-    vllm/v1/worker/gpu_model_runner.py:169-171 `if get_pp_group().is_last_rank:`, 0.9.2's :176-178, 0.12.0's
-    :371-374 "currently we put the entire draft model on the last PP rank. This is not ideal if there are many
-    layers in the draft model."), which needs that stage's memory and leaves the others idle while it drafts:
-    a warning, so the combination is a decision. Per release:
-
-    - before 0.8.5 (not read here): every speculative method on V0: refused;
-    - 0.8.5: `if (self.pipeline_parallel_size > 1 and self.distributed_executor_backend != "ray"):
-      _raise_or_fallback(...)` (arg_utils.py:1478-1482) and `if is_ngram_enabled and _warn_or_fallback("ngram")`
-      (:1485), which stays on V1 only with `envs.is_set("VLLM_USE_V1") and envs.VLLM_USE_V1` (:1662): V1 for
-      ngram and eagle with VLLM_USE_V1=1 and the Ray executor, else V0 (or, with VLLM_USE_V1=1, the
-      NotImplementedError "VLLM_USE_V1=1 is not supported with ..."): refused;
-    - 0.9.0: `self.distributed_executor_backend not in ("ray", "mp", "external_launcher")` (arg_utils.py:1378-1383):
-      without the flag the oracle falls back to V0, which refuses (vLLM PR #18915 let the default through in
-      0.9.1);
-    - 0.9.1 and 0.9.2: `not in (ParallelConfig.distributed_executor_backend, "ray", "mp", "external_launcher")`
-      (arg_utils.py:1482-1489 at 0.9.2): the default stays on V1 with the mp or the Ray executor;
-    - from 0.10.0 V1 takes pipeline parallelism with the mp and Ray executors and nothing refuses mtp or ngram
-      there. (0.33's Model Runner V2 relays drafts between stages, vllm/v1/worker/gpu/model_runner.py:333-338,
-      but refuses eagle3 and dflash under pipeline parallelism, model_runner.py:196-202 at 0.24.0; neither is
-      a config this function writes.)
-    VLLM_USE_V1=0 before 0.10: V0 (`try_v1 = envs.VLLM_USE_V1 or not envs.is_set("VLLM_USE_V1")`,
-    arg_utils.py:991 at 0.9.0): refused.
+    (as given; None: not set). Which engine runs decides (`EngineArgs._is_v1_supported_oracle`): V0 refuses
+    (an error), V1 drafts on the last stage only (a warning, so the combination is a decision).
+    docs/plain-vllm.md (SD715) gives each release's verdict and the lines it is read from; besides those: 0.8.5
+    keeps ngram on V1 only with `envs.is_set("VLLM_USE_V1") and envs.VLLM_USE_V1` (arg_utils.py:1662); vLLM PR
+    #18915 let the default through in 0.9.1; VLLM_USE_V1=0 before 0.10 is V0 (`try_v1 = envs.VLLM_USE_V1 or
+    not envs.is_set("VLLM_USE_V1")`, arg_utils.py:991 at 0.9.0); the last-stage drafter is also
+    gpu_model_runner.py:169-171 at 0.8.5 and :176-178 at 0.9.2; Model Runner V2 refuses eagle3 and dflash
+    under pipeline parallelism (model_runner.py:196-202 at 0.24.0), no config this function writes.
     """
     v1 = _use_v1(use_v1)
     if version < (0, 10, 0) and v1 == _V1_OFF:
@@ -156,8 +134,8 @@ def takes_no_value(option: str) -> bool:
 # vLLM's own images, whose tags are the release they ship (`vllm/vllm-openai:v0.10.1.1`,
 # `docker.io/vllm/vllm-openai:v0.8.5.post1`); an image of another project (`ghcr.io/llm-d/llm-d:v0.2.0`,
 # `quay.io/rh-aiservices-bu/vllm-openai-ubi9:0.3`) is versioned its own way.
-_OFFICIAL = re.compile(r"(?:(?:docker\.io|index\.docker\.io|registry-1\.docker\.io)/)?vllm/vllm-[a-z0-9-]+")
-_RELEASE_TAG = re.compile(r"v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)")
+_OFFICIAL = r"(?:(?:docker\.io|index\.docker\.io|registry-1\.docker\.io)/)?vllm/vllm-[a-z0-9-]+"
+_RELEASE_TAG = r"v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
 
 
 def image_release(image: str | None) -> str | None:
@@ -167,7 +145,7 @@ def image_release(image: str | None) -> str | None:
         return None
     name = image.split("@", 1)[0]
     repo, sep, tag = name.rpartition(":")
-    if not sep or "/" in tag or not _OFFICIAL.fullmatch(repo):
+    if not sep or "/" in tag or not re.fullmatch(_OFFICIAL, repo):
         return None
-    m = _RELEASE_TAG.fullmatch(tag)
+    m = re.fullmatch(_RELEASE_TAG, tag)
     return m.group(1) if m else None

@@ -1,19 +1,12 @@
 """vLLM's `--speculative-config` by version, and a check of a user's value against it.
 
-Pure knowledge and one pure function: `check_speculative_config(value, vllm_version)` returns findings as
-plain data (id, severity, one-literal message that says how to fix it, the JSON key it is about, a proposed
-value where the fix is mechanical). No Items, and no I/O but reading the facts' data file once: a stage
-reports the findings on the ConfigMap whose `inference_config.yaml` carries the value (field
-`data[inference_config.yaml]`, key `vllm.speculative-config`).
+`check_speculative_config(value, vllm_version)` returns findings as plain data (the JSON key each is about, a
+proposed value where the fix is mechanical); no Items, and no I/O but reading the facts' data file once.
 
-Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running it:
-`tools/vllm_verdicts.py` installs each release's wheel, builds its `SpeculativeConfig` from each value the way
-`vllm serve` does (`AsyncEngineArgs.from_cli_args` -> `create_speculative_config`), and records the verdict
-and the release's fields, method names and MTP aliases in `tests/vllm_verdicts.json`; the facts this module
-reads, krm_fn/domain/data/vllm_schema.json, are written from that table (`python tools/vllm_verdicts.py --data
-tests/vllm_verdicts.json`), and tests/test_vllm_schema.py holds this module's verdict against every row. The
-source that decides is `vllm/config/speculative.py` (`vllm/config.py` before 0.11) and
-`vllm/engine/arg_utils.py` (`create_speculative_config`) of each release.
+Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running its
+`create_speculative_config` (tools/vllm_verdicts.py says how): the facts this module reads,
+krm_fn/domain/data/vllm_schema.json, are written from tests/vllm_verdicts.json, against whose every row
+tests/test_vllm_schema.py holds this module's verdict.
 
 PASS:  '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 FAIL:  '{"method":"Ngram","num_speculative_tokens":5}'             SD603 (case-sensitive)
@@ -30,10 +23,8 @@ import re
 
 from ..text.results import Finding, Severity
 
-# The vLLM that KAITO's current inference image ships: kaito-project/kaito main (2026-08-21, tag v0.12.0),
-# `presets/workspace/dependencies/requirements.txt` pins `vllm==0.25.1` (v0.11.0: 0.22.1, v0.10.0: 0.17.1,
-# v0.9.4: 0.14.1). KAITO v0.13.0, the release that brings speculative decoding, is not in the stored snapshot of
-# KAITO's repository; when it ships another vLLM, this constant and docs/settings.md change together.
+# The vLLM that KAITO's current inference image ships (docs/settings.md says where it is pinned; v0.11.0: 0.22.1,
+# v0.10.0: 0.17.1, v0.9.4: 0.14.1); when KAITO ships another, this constant and docs/settings.md change together.
 DEFAULT_VLLM_VERSION = "0.25.1"
 
 FINDINGS = {
@@ -71,15 +62,11 @@ _VERSION = (r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:\.[0-9]{1,9})*" 
 
 
 def parse_version(text: str) -> Version:
-    """`0.25.1`, `v0.11`, `0.10.1.1`, `0.11.0rc2`, `0.9.2.post1+cu128` -> (major, minor, patch).
-
-    Pre-release, post-release and local parts are dropped: a 0.16 release candidate is judged as 0.16.
-    Raises ValueError.
-    """
-    if isinstance(text, str):
-        plain = _plain_release(text.strip())
-        if plain is not None:
-            return plain
+    """`0.25.1`, `v0.11`, `0.10.1.1`, `0.11.0rc2`, `0.9.2.post1+cu128` -> (major, minor, patch); ValueError.
+    Pre-release, post-release and local parts are dropped: a 0.16 release candidate is judged as 0.16."""
+    plain = _plain_release(text.strip()) if isinstance(text, str) else None
+    if plain is not None:
+        return plain
     m = re.fullmatch(_VERSION, text.strip()) if isinstance(text, str) else None
     if m is None:
         raise ValueError(f"vllmVersion must be a vLLM release such as {DEFAULT_VLLM_VERSION}, got {text!r}")
@@ -100,11 +87,10 @@ def shown(version: Version) -> str:
 
 
 # --- the facts, per release ------------------------------------------------------------------------------
-# Generated from the releases themselves into a data file, DATA, read on first use (a run that checks no
-# speculative-config never reads it): `python tools/vllm_verdicts.py --data tests/vllm_verdicts.json` writes
-# it (tests/vllm_verdicts.json's header says how each release was installed and run). A span is (the first
-# release run that has it, the first later release run without it); a release between two releases run is
-# judged by the older one, a release older than all by the oldest, a newer one by the newest.
+# DATA (the module's docstring says how it is written) is read on first use: a run that checks no
+# speculative-config never reads it. A span is (the first release run that has it, the first later release
+# run without it); a release between two releases run is judged by the older one, a release older than all by
+# the oldest, a newer one by the newest.
 #   releases:     the releases run, oldest first.
 #   fields:       the fields of `SpeculativeConfig` (vllm/config/speculative.py; vllm/config.py before 0.11).
 #   methods:      the values its `method` field takes (`SpeculativeMethod`, MTP aliases included).
@@ -124,17 +110,18 @@ class Facts:
 
     __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "rejection", "releases")
 
-    def __init__(self, releases: tuple[Version, ...], fields: dict[str, Spans], methods: dict[str, Spans],
-                 mtp: dict[str, Spans], quantization: dict[str, Spans], flags: dict[str, Spans],
-                 rejection: dict[str, Spans]) -> None:
-        self.releases = releases
-        self.fields = fields
-        self.methods = methods
-        self.mtp = mtp
-        self.quantization = quantization
-        self.flags = flags
-        self.rejection = rejection
-        self.mtp_aliases = tuple(sorted(n for n in mtp if n != "mtp"))
+    def __init__(self, data: dict) -> None:
+        def spans(key: str) -> dict[str, Spans]:
+            return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
+                    for name, runs in data[key].items()}
+        self.releases = tuple(_run(r) for r in data["releases"])
+        self.fields = spans("fields")
+        self.methods = spans("methods")
+        self.mtp = spans("mtp_aliases")
+        self.quantization = spans("quantization")
+        self.flags = spans("flags")
+        self.rejection = spans("rejection_sample_methods")
+        self.mtp_aliases = tuple(sorted(n for n in self.mtp if n != "mtp"))
 
 
 def _run(text: str) -> Version:
@@ -146,13 +133,7 @@ def _run(text: str) -> Version:
 def facts() -> Facts:
     """The facts, read from the package's data file on the first call."""
     with open(DATA, "rb") as f:
-        data = json.loads(f.read())
-
-    def spans(key: str) -> dict[str, Spans]:
-        return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
-                for name, runs in data[key].items()}
-    return Facts(tuple(_run(r) for r in data["releases"]), spans("fields"), spans("methods"), spans("mtp_aliases"),
-                 spans("quantization"), spans("flags"), spans("rejection_sample_methods"))
+        return Facts(json.loads(f.read()))
 
 
 def _release(version: Version) -> Version:
@@ -174,11 +155,6 @@ def beyond(version: Version) -> Version | None:
     return newest if version > newest else None
 
 
-def named(release: Version) -> str:
-    """A release run as messages name it (0.34, 0.11.1)."""
-    return _named(release)
-
-
 def newer_release(vllm_version: str, source: str) -> Finding | None:
     """SD622 for a release newer than every release run (`source`: where it was read, "the vllmVersion
     setting", "image vllm/vllm-openai:v0.40.0"), else None."""
@@ -186,14 +162,20 @@ def newer_release(vllm_version: str, source: str) -> Finding | None:
     known = beyond(version)
     if known is None:
         return None
-    return Finding(f"vLLM {shown(version)} ({source}) is newer than vLLM {_named(known)}, the newest release this function models: speculative configs are judged by vLLM {_named(known)}'s facts, and a method or key vLLM {_named(known)} does not know is a warning, not an error; check them against vLLM {shown(version)}'s release notes, or use a kaito-specdec that models it", id="SD622", severity=Severity.WARNING)
+    return Finding(f"vLLM {shown(version)} ({source}) is newer than vLLM {named(known)}, the newest release this function models: speculative configs are judged by vLLM {named(known)}'s facts, and a method or key vLLM {named(known)} does not know is a warning, not an error; check them against vLLM {shown(version)}'s release notes, or use a kaito-specdec that models it", id="SD622", severity=Severity.WARNING)
 
 
-def _named(release: Version) -> str:
-    """A release run as messages name it: its minor where only one patch of that minor was run."""
+def named(release: Version) -> str:
+    """A release run as messages name it: its minor where only one patch of that minor was run (0.34, 0.11.1)."""
     if sum(1 for r in facts().releases if r[:2] == release[:2]) == 1:
         return shown((release[0], release[1], 0))
     return shown(release)
+
+
+def refusal(value: object, vllm_version: str) -> str:
+    """Why `vllm_version` refuses `value` at start-up (the title of its first error), or ""."""
+    errors = [f for f in check_speculative_config(value, vllm_version) if f.severity is Severity.ERROR]
+    return FINDINGS[errors[0].id] if errors else ""
 
 
 def _in(spans: Spans, version: Version) -> bool:
@@ -252,12 +234,6 @@ def methods_for(version: Version) -> list[str]:
     return first + sorted(m for m in names if m not in first)
 
 
-def introduced(method: str) -> Version | None:
-    """The first release run that takes `method` (for other stages: e.g. plain workloads' fallback)."""
-    spans = facts().methods.get(method)
-    return spans[0][0] if spans else None
-
-
 def _compact(obj: object) -> str:
     # default=str: an already-parsed value from YAML may hold a date; the proposal then shows it as text.
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
@@ -303,20 +279,9 @@ _BOOL_TEXT = frozenset({"0", "off", "f", "false", "n", "no", "1", "on", "t", "tr
 def _as_bool_ok(value: object) -> bool:
     if isinstance(value, bool):
         return True
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return value in (0, 1)
-    if isinstance(value, float):
-        return value in (0.0, 1.0)
     return isinstance(value, str) and value.strip().lower() in _BOOL_TEXT
-
-
-def _parse(value: object) -> tuple[object, list[Finding]]:
-    if not isinstance(value, str):
-        return value, []  # already parsed (a mapping from a policy, or what json.loads made of the text)
-    try:
-        return json.loads(value), []
-    except ValueError as exc:
-        return None, [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
 
 
 def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VERSION) -> list[Finding]:
@@ -325,33 +290,34 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     Raises ValueError for a `vllm_version` that is no release number (the setting is validated up front).
     """
     version = parse_version(vllm_version)
-    # A release newer than every release run is judged by the newest one's facts, and the messages name that
-    # one (`v`): nothing here knows what the newer release does. What that release does not know (a method,
-    # a key) is a warning, for the newer vLLM may have it (`newer`: the release as the user named it).
+    # A release newer than every release run is judged by the newest one's facts, named `v` (docs/settings.md,
+    # SD622-SD624); `newer`: the release as the user named it.
     known = beyond(version)
-    v = shown(version) if known is None else _named(known)
+    v = shown(version) if known is None else named(known)
     newer = None if known is None else shown(version)
     # vLLM's `optional_type`: "" and "None" are no config at all, as is JSON null; the server starts without
     # speculative decoding (from 0.10.1: `vllm_kwargs["speculative_config"]["type"] = optional_type(json.loads)`,
     # vllm/engine/arg_utils.py:843 at 0.10.1). Before, `--speculative-config` has `type=json.loads`
     # (arg_utils.py:746 at 0.10.0, :750 at 0.8.5): argparse exits on "" and "None" ("invalid loads value"),
-    # which _parse reports as not JSON (SD601); null is JSON's None there too.
+    # which is not JSON below (SD601); null is JSON's None there too.
     empty_is_none = version >= EMPTY_IS_NONE_SINCE or value is None or not isinstance(value, str) or value.strip() == "null"
     if empty_is_none and (value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null"))):
         shown_value = "null" if value is None else json.dumps(value)
         return [Finding(f"speculative-config is {shown_value}, which vLLM {v} reads as no speculative config: the server starts without speculative decoding; write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}', or remove the key", id="SD617", severity=Severity.WARNING)]
-    cfg, findings = _parse(value)
-    if findings:
-        return findings
+    cfg = value  # a text, or already parsed (a mapping from a policy, or what json.loads made of the text)
+    if isinstance(value, str):
+        try:
+            cfg = json.loads(value)
+        except ValueError as exc:
+            return [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
     if not isinstance(cfg, dict):
         kind = "a list" if isinstance(cfg, list) else "a string" if isinstance(cfg, str) else "a boolean" if isinstance(cfg, bool) else "a number"
         return [Finding(f"speculative-config is {kind}, not a JSON object; vLLM exits at start-up: write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}'", id="SD602", severity=Severity.ERROR)]
     if _flag("dashed_keys", version):
         # From this release create_speculative_config reads `num-speculative-tokens` as `num_speculative_tokens`.
         cfg = {(k.replace("-", "_") if isinstance(k, str) else k): val for k, val in cfg.items()}
-    method, method_findings = _method(cfg, version, v, newer)
-    findings += method_findings
-    findings += _tokens(cfg, method, version)
+    method, findings = _method(cfg, version, v, newer)
+    findings += _tokens(cfg, version)
     findings += _lookup(cfg, method, version)
     findings += _values(cfg, version, v, method)
     findings += _keys(cfg, version, v, newer)
@@ -377,7 +343,7 @@ def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tu
         if not has_model:
             return None, [Finding('speculative-config has neither "method" nor "model"; vLLM takes it for a draft model without one and exits at start-up: add "method" (for example "ngram" or "mtp")', id="SD605", severity=Severity.ERROR)]
         method = _inferred(cfg, version)
-        return method, _draft_model(cfg, method, version, v, inferred=True)
+        return method, _draft_model(method, version, v, inferred=True)
     spans = facts().methods
     if not isinstance(method, str) or method not in spans:
         fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
@@ -389,17 +355,17 @@ def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tu
         read = method in _READ_SINCE and version < _READ_SINCE[method]
         since = _READ_SINCE[method] if read else _since(spans[method], version)
         if since:
-            when = f"added in vLLM {shown(since) if read else _named(since)}"
+            when = f"added in vLLM {shown(since) if read else named(since)}"
         else:
             removed = _until(spans[method], version)
             assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
-            when = f"removed in vLLM {_named(removed)}"
+            when = f"removed in vLLM {named(removed)}"
         if newer is not None:
             return None, [_newer_method(cfg, json.dumps(method), f"({when})", v, newer, choices, None)]
         return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
     if method in NEEDS_MODEL and not has_model:
         return None, [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
-    return ("mtp" if method in facts().mtp_aliases else method), _draft_model(cfg, method, version, v, inferred=False)
+    return ("mtp" if method in facts().mtp_aliases else method), _draft_model(method, version, v, inferred=False)
 
 
 def _newer_method(cfg: dict, shown_method: str, why: str, v: str, newer: str, choices: str, fixed: str | None) -> Finding:
@@ -408,7 +374,7 @@ def _newer_method(cfg: dict, shown_method: str, why: str, v: str, newer: str, ch
     return Finding(f"method {shown_method} is not one vLLM {v} knows {why}; vLLM {v} is the newest release modelled, older than the vLLM {newer} named: check that vLLM {newer} has it, or use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD623", severity=Severity.WARNING)
 
 
-def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
+def _draft_model(method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
     """Draft-model speculation: refused up to 0.14 ("not supported yet"), and without a method up to 0.16."""
     if method != "draft_model":
         return []
@@ -421,7 +387,7 @@ def _draft_model(cfg: dict, method: str, version: Version, v: str, *, inferred: 
     return [Finding(f'speculative-config {what}, and vLLM {v} cannot run that ({why}), so the server exits at start-up: give the "method" the draft model is for (for example "eagle3"), or use "ngram"', "model", id="SD618", severity=Severity.ERROR)]
 
 
-def _tokens(cfg: dict, method: str | None, version: Version) -> list[Finding]:
+def _tokens(cfg: dict, version: Version) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # suffix defaults num_speculative_tokens (to 24)
@@ -521,6 +487,7 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
 def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list[Finding]:
     findings: list[Finding] = []
     refuses = _flag("refuses_unknown_keys", version)
+    newest = refuses and newer is not None
     fields = facts().fields
     known = sorted(k for k, spans in fields.items() if _in(spans, version))
     for key in cfg:
@@ -530,50 +497,38 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
         spans = fields.get(key, ()) if isinstance(key, str) else ()
         if _in(spans, version):
             if key in UNUSED_KEYS:
-                gone = _since_gone(spans, version)
-                findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {_named(gone)} removed it)" if gone else ""), v))
+                # the first release run after `version` without it
+                ends = [until for since, until in spans if until is not None and since <= _release(version) < until]
+                gone = min(ends) if ends else None
+                findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {named(gone)} removed it)" if gone else ""), v))
             continue
         removed, added = _until(spans, version), _since(spans, version)
-        if refuses and newer is not None:
-            findings.append(_newer_key(cfg, key, f" (removed in vLLM {_named(removed)})" if removed else "", v, newer, known))
+        if removed and refuses and not newest:
+            findings.append(Finding(f"{key} was removed in vLLM {named(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
             continue
-        if removed and refuses:
-            findings.append(Finding(f"{key} was removed in vLLM {_named(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
-            continue
-        if removed:
-            findings.append(_ignored(cfg, key, f"was removed in vLLM {_named(removed)}", v))
+        if removed and not refuses:
+            findings.append(_ignored(cfg, key, f"was removed in vLLM {named(removed)}", v))
             continue
         import difflib  # only for a misspelled key: its import compiles a pattern and a namedtuple
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
-        fix = f'rename it to "{close[0]}"' if close else "remove it"
+        fix = f'rename it to "{close[0]}"' if close else f"remove {key}" if newest else "remove it"
         proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
-        later = f" (vLLM {_named(added)} added it)" if added else ""
-        if refuses:
+        later = f" (vLLM {named(added)} added it)" if added else ""
+        if newest:
+            # A vLLM newer than every release modelled: what `v`, the newest, refuses, a warning (the newer
+            # release may take it); nothing said of what that release does.
+            dropped = f" (removed in vLLM {named(removed)})" if removed else ""
+            findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{dropped}, which refuses unknown keys; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} takes it, or {fix}", key, proposed=proposed, id="SD624", severity=Severity.WARNING))
+        elif refuses:
             findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which refuses unknown keys, so the server exits at start-up: {fix}", key, proposed=proposed, id="SD613", severity=Severity.ERROR))
         else:
             findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which ignores it: {fix}", key, proposed=proposed, id="SD614", severity=Severity.WARNING))
     return findings
 
 
-def _newer_key(cfg: dict, key: str, removed: str, v: str, newer: str, known: list[str]) -> Finding:
-    """SD611/SD613 for a vLLM newer than every release modelled: a key `v`, the newest, refuses, a warning
-    (the newer release may take it); nothing said of what that release does."""
-    import difflib
-    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
-    fix = f'rename it to "{close[0]}"' if close else f"remove {key}"
-    proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
-    return Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{removed}, which refuses unknown keys; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} takes it, or {fix}", key, proposed=proposed, id="SD624", severity=Severity.WARNING)
-
-
 # Fields a release accepts and validates but no other code of it reads (read, not run: a grep of each
 # release's source from 0.10.2 to 0.16.0 finds `disable_by_batch_size` only in its config class).
 UNUSED_KEYS = frozenset({"disable_by_batch_size"})
-
-
-def _since_gone(spans: Spans, version: Version) -> Version | None:
-    """The first release run after `version` without it (it has it at `version`)."""
-    ends = [until for since, until in spans if until is not None and since <= _release(version) < until]
-    return min(ends) if ends else None
 
 
 def _ignored(cfg: dict, key: str, why: str, v: str) -> Finding:

@@ -1,10 +1,7 @@
 """The plan as a value: what each stage adds (a Step), folded in order into the plan (a Plan).
 
-A stage is a function of (the read-only index, the settings, the plan so far) that returns its Step:
-JSON Patch ops per item, items added after the item they serve, items removed, results, and what later
-stages build on (how KAITO's controllers rewrite an item, the decisions). Nothing is mutated: what a stage
-needs to know of earlier stages' effects it asks the plan (`data_of`, `workload`). The writer gets only
-`Changes` (ops, added, removed).
+Nothing is mutated: what a stage needs to know of earlier stages' effects it asks the plan (`data_of`,
+`workload`). The writer gets only `Changes` (ops, added, removed).
 """
 
 from types import MappingProxyType

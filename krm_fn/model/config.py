@@ -11,28 +11,22 @@ from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..text import krm
-from ..text.quoting import goquote
 from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surrogate, not_unicode,
-    parse_config_json)
+    parse_config_json, quoted as _q)
 from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Result, Severity
 
-# The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, the open pull request
-# kaito-project/kaito#2312, the newest rules). The rollout output for a user who sets nothing is not this
-# release's but the one safe on every release v0.10-v0.13 (`Settings.kaito_version_unknown`, krm_fn/model/rollout.py):
-# a cluster's release cannot be read from the input, and v0.13.0's rollout output crash-loops on v0.11-v0.12.
+# The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, kaito-project/kaito#2312);
+# the rollout output is then the one safe on every release (docs/settings.md; `Settings.kaito_version_unknown`).
 DEFAULT_KAITO_VERSION = "v0.13.0"
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
 SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
             "disable", "prometheusRules", "minAcceptanceRate")
-# Environment names for the settings that make sense outside a functionConfig.
-ENV_NAMES = {"mode": "MODE", "failOn": "FAIL_ON", "tunedPresets": "TUNED_PRESETS",
-             "ngramFallback": "NGRAM_FALLBACK", "kaitoVersion": "KAITO_VERSION",
-             "vllmVersion": "VLLM_VERSION", "featureGates": "FEATURE_GATES", "disable": "DISABLE",
-             "prometheusRules": "PROMETHEUS_RULES", "minAcceptanceRate": "MIN_ACCEPTANCE_RATE"}
+# Each setting's environment name (after C.ENV_PREFIX): its name in upper snake case (failOn: FAIL_ON).
+ENV_NAMES = {s: "".join("_" + c if c.isupper() else c.upper() for c in s) for s in SETTINGS}
 
 # KAITO's --feature-gates names (pkg/featuregates/featuregates.go, v0.12.0). The function follows two of
 # them; the others are accepted so that a cluster's flag can be pasted as it is.
@@ -47,7 +41,7 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = re.compile(r"SD[0-9]{3}")
+_FINDING_ID = r"SD[0-9]{3}"
 # ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
 _VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
 
@@ -92,20 +86,10 @@ class ConfigError(Exception):
         return first
 
 
-def _all(errors: list[ConfigError]) -> None:
-    """Raise the errors found, all of them, as one ConfigError (nothing when there are none)."""
-    if errors:
-        errors[0].more = tuple(errors[1:])
-        raise errors[0]
-
-
-# The KAITO releases this function has facts of (minor releases, every patch release of them): the webhook
-# rules by the release that brought them (checks/releases.py and the checks, from v0.3.0's adapters), the
-# pre-v0.8 Workspace Deployment (monitoring), the v0.10-v0.13 rollout rules (rollout.py), v0.13.0's tables.
-# Outside them a kaitoVersion is an error (SD021); before MODELLED_FROM, a warning (SD048).
+# The KAITO releases this function has facts of (minor releases, every patch release of them; docs/settings.md):
+# outside them a kaitoVersion is an error (SD021); before MODELLED_FROM, whose admission, rollout and lifecycle
+# are read off KAITO's source, it is judged as MODELLED_FROM's where rules differ, with a warning (SD048).
 KAITO_RELEASES = ((0, 3), (0, 13))
-# From this release on KAITO's admission, rollout and lifecycle are read off its source (v0.10.0-v0.12.0; v0.13
-# from its design): an older kaitoVersion is judged as this one's where rules differ, with a warning (SD048).
 MODELLED_FROM = (0, 10)
 
 
@@ -227,7 +211,7 @@ def parse_prometheus_rules(value: Any) -> bool:
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_DECIMAL = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
 
 
 def parse_min_acceptance_rate(value: Any) -> float:
@@ -235,7 +219,7 @@ def parse_min_acceptance_rate(value: Any) -> float:
     number = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = float(value)
-    elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+    elif isinstance(value, str) and re.fullmatch(_DECIMAL, value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
         raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD021")
@@ -319,7 +303,7 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
-        if not _FINDING_ID.fullmatch(entry):
+        if not re.fullmatch(_FINDING_ID, entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD021")
         if entry not in ids:
             raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD021")
@@ -339,13 +323,18 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
     errors: list[ConfigError] = []
 
-    def checked(parse: Callable[[], Any], default: Any) -> Any:
-        """What `parse` reads, or `default` with its error kept: every setting is checked, every error said."""
+    def checked(key: str, parse: Callable[[Any], Any], default: Any, unset: tuple = (None, "")) -> Any:
+        """What `parse` reads of setting `key`, or `default` where it is unset or in error (the error kept:
+        every setting is checked, every error said)."""
+        if raw.get(key) in unset:
+            return default
         try:
-            return parse()
+            return parse(raw[key])
         except ConfigError as exc:
             errors.append(exc)
-            return default
+        except ValueError as exc:  # presets.py words what is wrong with a config
+            errors.append(ConfigError(str(exc), key, id="SD021"))
+        return default
 
     for key in sorted(set(raw) - set(SETTINGS), key=str):  # keys may be of mixed types (`1:` and `a:`)
         errors.append(ConfigError(f"unknown setting {_q(key)}; {_resembles(key)}", key, id="SD020"))
@@ -355,29 +344,20 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
         errors.append(ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD021"))
-    vllm = checked(lambda: parse_vllm_version(raw["vllmVersion"]), DEFAULT_VLLM_VERSION) \
-        if raw.get("vllmVersion") not in (None, "") else DEFAULT_VLLM_VERSION
+    vllm = checked("vllmVersion", parse_vllm_version, DEFAULT_VLLM_VERSION)
     judge = judge_by or vllm
-    tuned = checked(lambda: _tuned_presets(raw["tunedPresets"], judge), {}) \
-        if raw.get("tunedPresets") not in (None, "") else {}
-    fallback = None
-    if raw.get("ngramFallback") not in (None, ""):
-        try:
-            fallback = parse_config_json(raw["ngramFallback"], "ngramFallback", judge)
-        except ValueError as exc:
-            errors.append(ConfigError(str(exc), "ngramFallback", id="SD021"))
+    tuned = checked("tunedPresets", lambda value: _tuned_presets(value, judge), {})
+    fallback = checked("ngramFallback", lambda value: parse_config_json(value, "ngramFallback", judge), None)
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
-    version = checked(lambda: parse_version(raw["kaitoVersion"]), DEFAULT_KAITO_VERSION) \
-        if raw.get("kaitoVersion") not in (None, "") else DEFAULT_KAITO_VERSION
-    gates = checked(lambda: parse_feature_gates(raw["featureGates"]), DEFAULT_GATES) \
-        if raw.get("featureGates") is not None else DEFAULT_GATES
-    disable = checked(lambda: parse_disable(raw["disable"], known_ids() if known_ids else {}), frozenset()) \
-        if raw.get("disable") is not None else frozenset()
-    rules = checked(lambda: parse_prometheus_rules(raw["prometheusRules"]), False) \
-        if raw.get("prometheusRules") not in (None, "") else False
-    threshold = checked(lambda: parse_min_acceptance_rate(raw["minAcceptanceRate"]), DEFAULT_MIN_ACCEPTANCE_RATE) \
-        if raw.get("minAcceptanceRate") not in (None, "") else DEFAULT_MIN_ACCEPTANCE_RATE
-    _all(errors)
+    version = checked("kaitoVersion", parse_version, DEFAULT_KAITO_VERSION)
+    gates = checked("featureGates", parse_feature_gates, DEFAULT_GATES, unset=(None,))
+    disable = checked("disable", lambda value: parse_disable(value, known_ids() if known_ids else {}), frozenset(),
+                      unset=(None,))
+    rules = checked("prometheusRules", parse_prometheus_rules, False)
+    threshold = checked("minAcceptanceRate", parse_min_acceptance_rate, DEFAULT_MIN_ACCEPTANCE_RATE)
+    if errors:  # all of them, as one ConfigError
+        errors[0].more = tuple(errors[1:])
+        raise errors[0]
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
                     vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
                     min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""),
@@ -466,8 +446,3 @@ def _merged_version(*sources: Mapping[str, Any]) -> str | None:
 def unreadable(exc: Exception) -> ConfigError:
     """A functionConfig that is not YAML one can construct (an alias bomb, a bad tag)."""
     return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD032")
-
-
-def _q(value: Any) -> str:
-    """A value in a message, as Go's %q writes it (the way KAITO's messages quote values)."""
-    return goquote(value) if isinstance(value, str) else json.dumps(value, default=str)

@@ -1,18 +1,16 @@
-"""The decisions, as values: per enabled workload and config reference, what KAITO would do with it.
-
-One of four outcomes, each a type with only its own fields: `Inject` (a derived ConfigMap and the reference
-pointed at it), `Override` (the user's ConfigMap sets the flag), `NotVisible` (the ConfigMap is not in the
-list: KAITO decides in the cluster; `Unrenamed`, kustomize renamed it), `Broken` (KAITO could not read the
-ConfigMap). The `decide` stage makes them and says each in a result; materialize, advise and the
-PrometheusRule stage read them from the plan; `Speculates`, which the plain_vllm stage adds, only the last. Here too: how a reference leads back to the user's ConfigMap
-through the function's own derived ones (`source_of`), which every stage that re-points a reference asks.
+"""The decisions, as values: per enabled workload and config reference, what KAITO would do with it (one of
+the outcomes below, each a type with only its own fields). The `decide` stage makes them; later stages read
+them from the plan. Here too: how a reference leads back to the user's ConfigMap through the function's own
+derived ones (`source_of`), which every stage that re-points a reference asks.
 """
 
+import re
 from typing import Any, NamedTuple
 
 from ..domain import constants as C
 from ..domain import kinds
 from ..domain.derived import FROM_NOTHING, FROM_SOURCE
+from ..domain.inference_config import DATA_KEY
 from ..domain.kinds import Path
 from ..text.items import Item
 from .index import Index, PlainWorkload, Workload, is_derived
@@ -26,40 +24,30 @@ class Reference:
     The outcomes are its subclasses (`isinstance(d, NotVisible)` takes Unrenamed too), each adding its own
     fields as keywords; never changed once made."""
 
-    workload: Workload
-    path: Path                 # the config reference field
-    current: str | None        # what the reference says now
-    source_name: str | None    # the user's ConfigMap behind it (through a derived one, if any)
-    source: Item | None
-    via_derived: bool          # the reference names one of our derived ConfigMaps
-
     __slots__ = ("workload", "path", "current", "source_name", "source", "via_derived")
 
     def __init__(self, workload: Workload, path: Path, current: str | None, source_name: str | None,
                  source: Item | None, via_derived: bool) -> None:
         self.workload = workload
-        self.path = path
-        self.current = current
-        self.source_name = source_name
+        self.path = path                # the config reference field
+        self.current = current          # what the reference says now
+        self.source_name = source_name  # the user's ConfigMap behind it (through a derived one, if any)
         self.source = source
-        self.via_derived = via_derived
+        self.via_derived = via_derived  # the reference names one of our derived ConfigMaps
 
     @property
     def field(self) -> str:
         return kinds.dotted(self.path)
 
+    def inference_config(self) -> str | None:
+        """The source ConfigMap's inference_config.yaml, when it has one that is a string."""
+        data = self.source.data().get("data") if self.source is not None else None
+        text = data.get(DATA_KEY) if isinstance(data, dict) else None
+        return text if isinstance(text, str) else None
+
 
 class Inject(Reference):
     """Write a derived ConfigMap carrying the speculative config and point the reference at it."""
-
-    json: str
-    method: str
-    why: str                   # in words: where the config came from
-    configmap: dict | None     # the derived ConfigMap (None when it cannot be built: `problem` says why)
-    problem: str
-    refused: str               # the tuned config the vllmVersion vLLM refuses, when the fallback replaced it
-    refused_why: str           # what that vLLM refuses about it (vllm_schema's title of the finding)
-    vllm_version: str
 
     __slots__ = ("json", "method", "why", "configmap", "problem", "refused", "refused_why", "vllm_version")
 
@@ -68,11 +56,11 @@ class Inject(Reference):
         Reference.__init__(self, *reference)
         self.json = json
         self.method = method
-        self.why = why
-        self.configmap = configmap
+        self.why = why                  # in words: where the config came from
+        self.configmap = configmap      # the derived ConfigMap (None when it cannot be built: `problem` says why)
         self.problem = problem
-        self.refused = refused
-        self.refused_why = refused_why
+        self.refused = refused          # the tuned config vllmVersion's vLLM refuses (the fallback replaced it)
+        self.refused_why = refused_why  # what that vLLM refuses about it (vllm_schema's title of the finding)
         self.vllm_version = vllm_version
 
     @property
@@ -84,29 +72,23 @@ class Override(Reference):
     """The user's ConfigMap sets the flag itself (any spelling vLLM reads): nothing is added. Through one of
     our derived ConfigMaps, the reference goes back to that source."""
 
-    value: Any                 # the user's value (DOTTED when only dotted keys set it)
-    keys: tuple[str, ...]      # every key under vllm that sets the flag
-    other_spellings: tuple[str, ...]  # speculative_config, speculative-config.<field> …
-
     __slots__ = ("value", "keys", "other_spellings")
 
     def __init__(self, *reference: Any, value: Any, keys: tuple[str, ...], other_spellings: tuple[str, ...] = ()) -> None:
         Reference.__init__(self, *reference)
-        self.value = value
-        self.keys = keys
-        self.other_spellings = other_spellings
+        self.value = value                      # the user's value (DOTTED when only dotted keys set it)
+        self.keys = keys                        # every key under vllm that sets the flag
+        self.other_spellings = other_spellings  # speculative_config, speculative-config.<field> …
 
 
 class NotVisible(Reference):
     """The referenced ConfigMap is not in the list: whether it overrides cannot be seen; nothing changes."""
 
-    derived_found: bool        # via_derived, and that derived ConfigMap is in the input
-
     __slots__ = ("derived_found",)
 
     def __init__(self, *reference: Any, derived_found: bool = False) -> None:
         Reference.__init__(self, *reference)
-        self.derived_found = derived_found
+        self.derived_found = derived_found  # via_derived, and that derived ConfigMap is in the input
 
 
 class Unrenamed(NotVisible):
@@ -114,29 +96,23 @@ class Unrenamed(NotVisible):
     (`<name>-<hash>`): kustomize renamed the ConfigMap and left this reference alone, because nothing told
     it that the KAITO field names a ConfigMap. In the cluster the workload points at nothing."""
 
-    generated: str             # the name kustomize gave the ConfigMap
-
     __slots__ = ("generated",)
 
     def __init__(self, *reference: Any, generated: str = "") -> None:
         NotVisible.__init__(self, *reference)
-        self.generated = generated
+        self.generated = generated  # the name kustomize gave the ConfigMap
 
 
 class Broken(Reference):
     """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
-
-    detail: str
-    problem_field: str         # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
-    refused_id: str            # the id of the admission rule that refuses it (checks/inference_configmap)
 
     __slots__ = ("detail", "problem_field", "refused_id")
 
     def __init__(self, *reference: Any, detail: str, problem_field: str = "", refused_id: str = "") -> None:
         Reference.__init__(self, *reference)
         self.detail = detail
-        self.problem_field = problem_field
-        self.refused_id = refused_id
+        self.problem_field = problem_field  # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
+        self.refused_id = refused_id        # the id of the admission rule refusing it (checks/inference_configmap)
 
 
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
@@ -185,10 +161,10 @@ def _recorded_source(index: Index, namespace: str, ref: str | None) -> tuple[str
     if item is None:
         # Our name pattern, but the object is gone (deleted, or retired by a subpackage's own pipeline):
         # still ours, to regenerate or to revert.
-        m = FROM_SOURCE.fullmatch(ref)
+        m = re.fullmatch(FROM_SOURCE, ref)
         if m:
             return m.group("source"), index.source(namespace, m.group("source")), True
-        if FROM_NOTHING.fullmatch(ref):
+        if re.fullmatch(FROM_NOTHING, ref):
             return None, None, True
     # Under kustomize the reference may still use a previous name; keep it as written (kustomize fixes
     # references after the function runs), so disabling restores exactly what the user wrote.

@@ -23,7 +23,7 @@ _WORD = r"[\w.-]+"
 _PLAIN_KEY = r"[A-Za-z_][\w-]*"
 # kustomize's configMapGenerator suffix: ten characters of its hash alphabet (hex with 0 1 3 a e replaced
 # by g h k m t, so no vowels and no look-alikes).
-_GENERATED = r"(.+)-[2456789bcdfghkmt]{10}"  # the annotation is not set at all
+_GENERATED = r"(.+)-[2456789bcdfghkmt]{10}"
 
 
 class Workload:
@@ -31,16 +31,6 @@ class Workload:
 
     The index holds each workload as read; `changes.Plan.workload` gives it as planned so far (its data
     with the planned ops, as KAITO's controllers rewrite it)."""
-
-    item: Item
-    spec: KindSpec
-    data: Any
-    value: Any
-    # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
-    # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
-    # decisions read `effective`; patches are made against `data`, the item as planned.
-    rewritten: Any
-    rewritten_by: Any  # the MultiRoleInference Workload whose controller rewrites this one
 
     __slots__ = ("item", "spec", "data", "value", "rewritten", "rewritten_by")  # compared by identity
 
@@ -50,8 +40,11 @@ class Workload:
         self.spec = spec
         self.data = data
         self.value = value
+        # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
+        # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
+        # decisions read `effective`; patches are made against `data`, the item as planned.
         self.rewritten = rewritten
-        self.rewritten_by = rewritten_by
+        self.rewritten_by = rewritten_by  # the MultiRoleInference Workload whose controller rewrites this one
 
     @property
     def effective(self) -> Any:
@@ -77,10 +70,6 @@ class Workload:
 class PlainWorkload:
     """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService) that may
     carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
-
-    item: Item
-    spec: WorkloadKind
-    data: Any
 
     __slots__ = ("item", "spec", "data")  # compared by identity
 
@@ -110,46 +99,31 @@ def annotation_value(spec: KindSpec, data: Any) -> Any:
 
 
 class Index:
-    items: list[Item]
-    workloads: list[Workload]
-    # Plain vLLM workloads that may carry the opt-in; and plain kinds at an apiVersion the function
-    # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
-    plain: list[PlainWorkload]
-    plain_other_versions: list[tuple[Item, Any]]
-    # Other kinds whose text names the opt-in (ServingRuntime, RayService, …): warned about when they carry it.
-    unhandled: list[tuple[Item, Any]]
-    configmaps: dict[tuple[str, str], Item]
-    # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
-    # the names the references still use are in previousNames.
-    previous: dict[tuple[str, str], Item]
-    unreadable: list[tuple[Item, str]]  # KAITO items with no data model
-    config: frozenset[int]  # kustomize's files among the items (kustomizations, patches …)
-    # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
-    # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
-    misversioned: dict[tuple[str, str], Item]
-    _by_parent: dict | None
-    _generated: dict | None
-    _derived_any: bool | None
-    _paths: frozenset[str] | None
-
     __slots__ = ("items", "workloads", "plain", "plain_other_versions", "unhandled", "configmaps", "previous",
                  "unreadable", "config", "misversioned", "_by_parent", "_generated", "_derived_any", "_paths")
 
     def __init__(self, items: list[Item] | None = None, config: frozenset[int] = frozenset()) -> None:
         self.items = [] if items is None else items
-        self.workloads = []
-        self.plain = []
-        self.plain_other_versions = []
-        self.unhandled = []
-        self.configmaps = {}
-        self.previous = {}
-        self.unreadable = []
-        self.config = config
-        self.misversioned = {}
-        self._by_parent = None
-        self._generated = None
-        self._derived_any = None
-        self._paths = None
+        self.workloads: list[Workload] = []
+        # Plain vLLM workloads that may carry the opt-in; and plain kinds at an apiVersion the function
+        # does not handle (`extensions/v1beta1` Deployment), which are only warned about when they opt in.
+        self.plain: list[PlainWorkload] = []
+        self.plain_other_versions: list[tuple[Item, Any]] = []
+        # Other kinds whose text names the opt-in (ServingRuntime, RayService, …): warned about when they carry it.
+        self.unhandled: list[tuple[Item, Any]] = []
+        self.configmaps: dict[tuple[str, str], Item] = {}
+        # kustomize renames (namePrefix, nameSuffix) before the function runs and fixes references after it;
+        # the names the references still use are in previousNames.
+        self.previous: dict[tuple[str, str], Item] = {}
+        self.unreadable: list[tuple[Item, str]] = []  # KAITO items with no data model
+        self.config = config  # kustomize's files among the items (kustomizations, patches …)
+        # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
+        # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
+        self.misversioned: dict[tuple[str, str], Item] = {}
+        self._by_parent: dict | None = None
+        self._generated: dict | None = None
+        self._derived_any: bool | None = None
+        self._paths: frozenset[str] | None = None
 
     def without(self, left_out: Collection[int]) -> "Index":
         """The same index without the workloads at the item indexes `left_out` (KAITO and plain ones)."""
@@ -178,10 +152,8 @@ class Index:
         return self._derived_any
 
     def configmap(self, namespace: str, name: str) -> Item | None:
-        """The ConfigMap a workload in `namespace` means by `name`.
-
-        A ConfigMap without a namespace lands in the workload's namespace when both are applied together.
-        """
+        """The ConfigMap a workload in `namespace` means by `name` (a ConfigMap without a namespace lands in the
+        workload's namespace when both are applied together)."""
         for table in (self.configmaps, self.previous):
             found = table.get((namespace, name))
             if found is None and namespace:
@@ -208,13 +180,9 @@ class Index:
 
     def users(self, names: Collection[str], planned: Callable[[Item], Any]) -> dict[str, tuple[Item, str]]:
         """For each of `names` another object uses: the first such object, in input order, and the field
-        that names it (a Deployment mounting a derived ConfigMap, a projected volume, an argument …).
-
-        Decided from values, never from text: a key or a string value holds the name as a whole word
-        (not part of a longer name), as YAML composes it (escapes decoded, double-quoted lines joined,
-        aliases and merge keys followed). Every object counts but derived ConfigMaps; a KAITO workload by
-        its data as `planned` (a disabled workload's own reference is gone from it), any other object as
-        it came in. Namespaces are not compared: a name alike in another namespace keeps it too.
+        that names it (a Deployment mounting a derived ConfigMap, a projected volume, an argument …), decided
+        from values as docs/checks.md (step 4) says. Every object counts but derived ConfigMaps; a KAITO
+        workload by its data as `planned` (a disabled workload's own reference is gone from it).
 
         The text only picks the objects worth composing, and can never skip one that names it: without
         an escape (`\\`) or an alias (`*`, merge keys included) every character of a value is in the
@@ -244,12 +212,9 @@ class Index:
         return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])
 
     def _children(self) -> dict[tuple[str, str, str, str], list[Workload]]:
-        """(parent kind, namespace, parent name, child kind) -> children, built once in one pass.
-
-        As KAITO's controllers find them: an InferenceSet's Workspaces by the label
-        `inferenceset.kaito.sh/created-by: <inferenceset>` alone (inferenceset.ListWorkspaces); a
-        MultiRoleInference's InferenceSets by the name `<mri>-<role type>` alone (reconcileInferenceSet's
-        CreateOrUpdate). An ownerReference without that label or name makes nothing a child."""
+        """(parent kind, namespace, parent name, child kind) -> children, built once in one pass, as KAITO's
+        controllers find them: by label or name alone (docs/checks.md, step 5; inferenceset.ListWorkspaces,
+        reconcileInferenceSet's CreateOrUpdate)."""
         if self._by_parent is None:
             self._by_parent = {}
             by_name: dict[tuple[str, str], Workload] = {}
@@ -321,33 +286,22 @@ def _mentions(root: Any, names: _Names, done: Collection[str]) -> Iterator[tuple
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, str):
-            value: Any = node
-        elif isinstance(node, yaml.ScalarNode):
-            value = node.value
-        else:
-            value = None
+        value = node if isinstance(node, str) else node.value if isinstance(node, yaml.ScalarNode) else None
         if value is not None:
-            for name in names.held_by(value):
-                if name not in done:
-                    yield name, path
+            yield from ((name, path) for name in names.held_by(value) if name not in done)
             continue
         children: list[tuple[Any, str]] = []
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
                 if isinstance(k, yaml.ScalarNode) and k.tag == _MERGE_TAG:
-                    merged = v.value if isinstance(v, yaml.SequenceNode) else [v]
-                    children.extend((m, path) for m in merged)
+                    children.extend((m, path) for m in (v.value if isinstance(v, yaml.SequenceNode) else [v]))
                     continue
                 key = k.value if isinstance(k, yaml.ScalarNode) else "?"
-                children.append((k, _step(path, key)))
-                children.append((v, _step(path, key)))
+                children += [(k, _step(path, key)), (v, _step(path, key))]
         elif isinstance(node, yaml.SequenceNode):
             children = [(v, _step(path, i)) for i, v in enumerate(node.value)]
         elif isinstance(node, dict):
-            for k, v in node.items():
-                children.append((k, _step(path, k)))
-                children.append((v, _step(path, k)))
+            children = [(x, _step(path, k)) for k, v in node.items() for x in (k, v)]
         elif isinstance(node, list):
             children = [(v, _step(path, i)) for i, v in enumerate(node)]
         stack.extend(reversed(children))

@@ -1,24 +1,8 @@
-"""Speculative decoding on a workload KAITO spreads over more than one node.
-
-KAITO runs a replica that needs more than one node with vLLM's pipeline parallelism across the nodes (a Ray
-cluster: tensor parallelism inside a node, pipeline parallelism between them). What vLLM does with
-speculative decoding there is read from its source per release (vllm_releases.pipeline_verdict, the same
-verdict and weight as a plain workload's --pipeline-parallel-size, SD715, with KAITO's Ray executor): on
-V0 it refuses at start-up (an error: before 0.9, since KAITO sets no VLLM_USE_V1=1), on V1 (0.9 and later,
-Ray) it runs it with the whole draft on the last stage (a warning: that stage's memory, the others idle while
-it drafts).
-
-How many nodes: KAITO's node estimator decides, for every vLLM Workspace (also those an InferenceSet or a
-MultiRoleInference role creates), from the instance type's GPUs and the model's size (kaito_sizing.py
-mirrors it for KAITO's SKU tables and model catalog). Where that is knowable offline the warning names the
-estimate and proposes the instance type of the same cloud with the least GPU memory that holds the model
-on one node (SD412). Where it is not (an instance type or a model outside KAITO's tables, or BYO nodes:
-featureGates disableNodeAutoProvisioning=true) the function cannot see the GPUs; a Workspace that asks for
-more than one node with `resource.count` (deprecated; KAITO's estimator starts from it) gets the warning
-with that count (SD413). A GPU partition (MIG, accelerator count) is left alone: BYO, one slice per replica.
-
-Said once per workload and instance-type field: on the InferenceSet, not on the Workspaces it creates; on
-the MultiRoleInference's role, not on its InferenceSets.
+"""Speculative decoding on a workload KAITO spreads over more than one node, where vLLM runs it with pipeline
+parallelism (SD412, SD413: docs/findings.md says what vLLM does there, vllm_releases.pipeline_verdict by
+release). A GPU partition (MIG, accelerator count) is left alone: BYO, one slice per replica. Said once per
+workload and instance-type field: on the InferenceSet, not on the Workspaces it creates; on the
+MultiRoleInference's role, not on its InferenceSets.
 """
 
 from typing import Any
@@ -26,7 +10,6 @@ from typing import Any
 
 from ..domain import kinds
 from collections.abc import Callable, Sequence
-from ..domain.inference_config import DATA_KEY
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
 from ..domain.vllm_releases import PipelineVerdict, pipeline_verdict
 from ..domain.vllm_schema import beyond, named, parse_version, shown
@@ -57,7 +40,8 @@ def multinode_warnings(index: Index, ds: Sequence[Decision], settings: Settings,
         w = d.workload
         if w.item.index in children or w.rewritten_by is not None:
             continue
-        resource = _resource(w.spec.kind, d.path)
+        # Where the workload names its resources; a MultiRoleInference's role: beside this runtimeConfig.
+        resource = d.path[:-1] if w.spec.kind == "MultiRoleInference" else _RESOURCE.get(w.spec.kind)
         if resource is None or (w.item.index, resource) in seen:
             continue
         seen.add((w.item.index, resource))
@@ -74,13 +58,6 @@ def _reported_on_parent(index: Index) -> set[int]:
             for c in index.children(w, "Workspace")}
 
 
-def _resource(kind: str, ref_path: tuple) -> tuple | None:
-    """Where the workload (or the role of this config reference) names its resources."""
-    if kind == "MultiRoleInference":
-        return ref_path[:-1]  # spec.roles[i]: instanceType beside runtimeConfig
-    return _RESOURCE.get(kind)
-
-
 def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> Result | None:
     w = d.workload
     data = w.effective
@@ -91,10 +68,11 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
     gpus = None if settings.feature_gates.get(GATE_BYO, False) else gpus_of(instance_type)
     model = model_of(preset)
     if gpus is not None and model is not None:
-        nodes = nodes_per_replica(model, gpus, explicit_max_model_len(_inference_config(d)))
+        max_model_len = explicit_max_model_len(d.inference_config())
+        nodes = nodes_per_replica(model, gpus, max_model_len)
         if nodes is None or nodes < 2:
             return None
-        alt = one_node_instance_type(model, gpus, explicit_max_model_len(_inference_config(d)))
+        alt = one_node_instance_type(model, gpus, max_model_len)
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
         hint = f" (such as {alt})" if alt else ""
         verdict = _pipeline(settings, method)
@@ -119,12 +97,3 @@ def _pipeline(settings: Settings, method: str) -> PipelineVerdict:
         return pipeline_verdict(known, f"vLLM {named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})", "ray", None, method)
     return pipeline_verdict(version, f"vLLM {shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
                             else f"vLLM {shown(version)}", "ray", None, method)
-
-
-def _inference_config(d: Decision) -> str | None:
-    if d.source is None:
-        return None
-    data = d.source.data().get("data")
-    text = data.get(DATA_KEY) if isinstance(data, dict) else None
-    return text if isinstance(text, str) else None
-

@@ -12,9 +12,6 @@ from ..text.items import Item, child
 from ..text.results import Result, Severity
 from .index import ref_of
 
-__all__ = ["about", "goquote", "q"]
-
-
 def q(value: object) -> str:
     """A value in a message, quoted as KAITO quotes it (Go's `%q`)."""
     return goquote(value) if isinstance(value, str) else json.dumps(value)

@@ -1,27 +1,7 @@
-"""What KAITO's controllers make of the output on each release, between two renders.
-
-The function cannot see the cluster, so its output must be safe for workloads that already run. The facts,
-read off KAITO's source (quoted in tests/kaito_model.py, which tests every life cycle against them):
-
-- v0.11-v0.12: `--kaito-config-file` is on the vLLM command only when the Workspace had a config when its
-  StatefulSet was made (`pkg/model/interface.go`; `preset_inferences.go` mounts one only `if userConfig :=
-  ctx.Workspace.Inference.Config; userConfig != ""`), and on a new revision the Workspace controller copies
-  env, volume mounts, init containers and volumes into the existing StatefulSet, not the command
-  (`workspace_controller.go`, v0.12.0, 669-672). So a config reference added to a running Workspace is
-  mounted and never read (speculation silently off), and one taken away leaves the flag naming a file no
-  volume provides (inference_api.py opens it: crash-loop). v0.10 always mounts a config (its default
-  `inference-params-template` when none is named), so the flag is always there; the v0.13 code copies the
-  command too (design #2303, step 4.5).
-- Every release: an InferenceSet's existing Workspaces keep the `inference` they were created with (v0.12
-  updates their labels only, `inferenceset_controller.go` 389-425; the v0.13 code syncs the opt-in key
-  only), and a MultiRoleInference reaches its Workspaces through its InferenceSets.
-- A MultiRoleInference's annotations are copied to its InferenceSets only `if len(mri.Annotations) > 0`
-  (`pkg/controllers/multiroleinference/controller.go`, v0.12.0, 466).
-
-So: a disabled Workspace the function gave a config keeps a config reference on v0.11-v0.12 (a derived
-ConfigMap without `speculative-config`, SD421); derived ConfigMaps an InferenceSet's or MultiRoleInference's
-existing Workspaces mount are kept (SD422); and warnings say what only recreating achieves (SD420, SD424)
-or what KAITO leaves as it was (SD423); those notes are the stage in rollout_notes.py.
+"""What KAITO's controllers make of the output on each release, between two renders: the function cannot see the
+cluster, so its output must be safe for workloads that already run. docs/rollout.md says what each release
+does and what follows (SD420-SD424); tests/kaito_model.py quotes KAITO's source for it and tests every life
+cycle against it. The notes are the stage in rollout_notes.py.
 """
 
 from typing import Any
@@ -29,7 +9,7 @@ from typing import Any
 
 from ..domain import constants as C
 from ..domain import kinds
-from ..domain.derived import content_hash
+from ..domain.derived import content_hash, metadata
 from ..domain.inference_config import DATA_KEY
 from ..text import krm
 from ..text.items import Item
@@ -44,8 +24,6 @@ FINDINGS = {
     "SD422": "a derived ConfigMap kept: the Workspaces an InferenceSet already has still mount it",
 }
 KEPT_ANNOTATION = C.KEPT_ANNOTATION
-OFF_BODY = "vllm: {}\n"
-DELETE_CHILDREN = "kubectl delete workspace -l inferenceset.kaito.sh/created-by="
 
 
 def command_is_fixed(settings: Settings) -> bool:
@@ -59,25 +37,14 @@ def _ns(namespace: str) -> str:
     return f" -n {namespace}" if namespace else ""
 
 
-def _is_child(w: Workload) -> bool:
-    return w.spec is kinds.WORKSPACE and C.INFERENCESET_CREATED_BY in w.labels()
-
-
-def _runs_vllm_preset(w: Workload, settings: Settings) -> bool:
-    return kinds.preset_name(w.spec, w.data) is not None and kinds.runtime(w.spec, w.data, settings.vllm_gate) == C.RUNTIME_VLLM
-
-
 def off_configmap(namespace: str) -> dict:
     """The derived ConfigMap a disabled Workspace keeps on v0.11-v0.12: its flag needs a file, and an empty
     `vllm:` adds nothing to the command."""
     annotations = {C.DERIVED_ANNOTATION: "true"}
-    data = {DATA_KEY: OFF_BODY}
+    data = {DATA_KEY: "vllm: {}\n"}
     name = "specdec-off-" + content_hash({"labels": {}, "annotations": annotations, "data": data})
-    metadata: dict = {"name": name}
-    if namespace:
-        metadata["namespace"] = namespace
-    metadata["annotations"] = annotations
-    return {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND, "metadata": metadata, "data": data}
+    return {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND,
+            "metadata": metadata(name, namespace, {}, annotations), "data": data}
 
 
 def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) -> bool:
@@ -86,7 +53,8 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
     never show the reference an earlier render gave)."""
     # A Workspace an InferenceSet made (label inferenceset.kaito.sh/created-by) too: written back to the
     # cluster it is updated as any Workspace, and its StatefulSet keeps the command it was made with.
-    if w.spec is not kinds.WORKSPACE or not command_is_fixed(settings) or not _runs_vllm_preset(w, settings):
+    if w.spec is not kinds.WORKSPACE or not command_is_fixed(settings) or kinds.preset_name(w.spec, w.data) is None \
+            or kinds.runtime(w.spec, w.data, settings.vllm_gate) != C.RUNTIME_VLLM:
         return False
     if isinstance(current, str) and current:
         src_name, _, via = source_of(index, w.namespace, current)
@@ -114,7 +82,7 @@ def kept_for(index: Index, item: Item) -> Item | None:
     return None
 
 
-def kept_step(index: Index, item: Item, parent: Item) -> tuple[list[dict], Result]:
+def kept_step(item: Item, parent: Item) -> tuple[list[dict], Result]:
     """The mark and the info that keep `item` for `parent`'s existing Workspaces."""
     mark = f"{parent.kind}/{parent.name}"
     ops = [] if item.annotation(KEPT_ANNOTATION) == mark else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)
@@ -133,5 +101,5 @@ def _recreate(parent: Item) -> str:
     """One kubectl command that deletes the Workspaces of the InferenceSet (or of each of a MultiRoleInference's)."""
     names = _children_sets(parent)
     if len(names) == 1:
-        return f"{DELETE_CHILDREN}{names[0]}{_ns(parent.namespace)}"
+        return f"kubectl delete workspace -l inferenceset.kaito.sh/created-by={names[0]}{_ns(parent.namespace)}"
     return f"kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in ({','.join(names)})'{_ns(parent.namespace)}"

@@ -16,7 +16,7 @@ from ..model.index import Index
 from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents,
     with_speculative_config, without_speculative_config)
 from ..domain.presets import resolve
-from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config, newer_release
+from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config, newer_release, refusal
 from ..model.multinode import multinode_warnings
 from ..model.report import about, q
 from ..text.results import Result, Severity
@@ -65,14 +65,9 @@ def _what(value: object) -> str:
 
 def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
     """A user's own speculative-config must be a JSON object in a string that the chosen vLLM accepts, or
-    the pods never start (or, for warnings and infos, start without what the user meant).
-
-    KAITO admits null, a number or an empty value (its map[string]string takes any scalar as text) and,
-    from v0.13, treats it as the user's override; vLLM then refuses a number, a boolean or blanks at
-    start-up, and reads null and "" as no config (it starts without speculative decoding, SD617). So the error
-    says what vLLM does, not what KAITO's webhook does (it does nothing). A string is judged by
-    vllm_schema for `vllmVersion` (SD601-SD621: not JSON, not an object, methods and keys by version), one
-    finding per mistake; its messages are that module's literals, reported here as checks.validate does."""
+    the pods never start (or, for warnings and infos, start without what the user meant). KAITO admits any
+    scalar (its map[string]string takes it as text), so the error says what vLLM does (SD401); a string is
+    judged by vllm_schema for `vllmVersion`, one finding per mistake, reported as checks.validate does."""
     out, seen = [], set()
     for d in ds:
         if not isinstance(d, Override) or d.source is None or d.source.index in seen:
@@ -105,16 +100,10 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
     return out
 
 
-def _inference_config(d: Override) -> str | None:
-    data = d.source.data().get("data") if d.source is not None else None
-    text = data.get(DATA_KEY) if isinstance(data, dict) else None
-    return text if isinstance(text, str) else None
-
-
 def _dotted_entries(d: Override) -> list[tuple[str, Any]]:
     """The dotted `speculative-config.<field>` keys of the override with their YAML values, in file order."""
     keys = {k for k in d.keys if "." in k}
-    text = _inference_config(d)
+    text = d.inference_config()
     if not keys or text is None:
         return []
     try:
@@ -159,10 +148,10 @@ def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
         res = resolve(preset, settings.presets)
         if not res.tuned or res.method in DRAFT_FREE or (d.source.index, res.canonical) in seen:
             continue
-        if any(f.severity is Severity.ERROR for f in check_speculative_config(res.json, settings.vllm_version)):
+        if refusal(res.json, settings.vllm_version):
             continue
         seen.add((d.source.index, res.canonical))
-        text = _inference_config(d)
+        text = d.inference_config()
         extra = {}
         if d.keys == ("speculative-config",) and text is not None:
             try:
@@ -178,11 +167,8 @@ def _proposal(d: Override, key: str, found: Finding) -> str | None:
     """The whole inference_config.yaml with the corrected value, where the fix is mechanical: the field is
     the ConfigMap's data key, so its proposed value is that key's text. Only for the spelling KAITO reads
     (another spelling is SD404's to fix first)."""
-    if found.proposed is None or key != "speculative-config" or d.source is None:
-        return None
-    data = d.source.data().get("data")
-    text = data.get(DATA_KEY) if isinstance(data, dict) else None
-    if not isinstance(text, str):
+    text = d.inference_config()
+    if found.proposed is None or key != "speculative-config" or text is None:
         return None
     try:
         return with_speculative_config(text, found.proposed)
@@ -191,12 +177,9 @@ def _proposal(d: Override, key: str, found: Finding) -> str | None:
 
 
 def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
-    """Prefill/decode disaggregation: a model-based method (mtp, eagle, eagle3, …)
-    must be configured identically on the prefill and the decode side, so roles that end up with different
-    configs where either drafts with a model are an error; draft-free methods (ngram, ngram_gpu, suffix)
-    may differ and only draft where tokens are decoded: a warning, since the two configs say different
-    things. Configs are compared as JSON values (key order and spacing do not count); a config that is
-    no JSON object is left out (SD601/SD602 report it)."""
+    """Roles of a MultiRoleInference with different configs: an error where one drafts with a model (SD409), a
+    warning where both are draft-free (SD403). Configs are compared as JSON values (key order and spacing do
+    not count); a config that is no JSON object is left out (SD601/SD602 report it)."""
     by_workload: dict[int, list[Decision]] = {}
     for d in ds:
         if d.workload.spec.kind == "MultiRoleInference":
@@ -241,9 +224,7 @@ def _config(d: Decision) -> dict | None:
 
 
 def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
-    """`speculative_config` and dotted `speculative-config.<field>` keys are vLLM's spellings of the same
-    flag: the user's override. KAITO >= v0.13 checks only `speculative-config`, so it injects its own flag
-    too; vLLM keeps the last one, the user's (KAITO appends the ConfigMap's flags after its own)."""
+    """SD404: an override in a spelling of the flag KAITO >= v0.13 does not see, once per ConfigMap."""
     out, seen = [], set()
     for d in ds:
         if not isinstance(d, Override) or not d.other_spellings or d.source is None or d.source.index in seen:
@@ -256,9 +237,8 @@ def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
 
 
 def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> list[Result]:
-    """Before KAITO v0.13.0 the annotation means nothing in the cluster, and an InferenceSet does not push a
-    changed `spec.template.inference` to the Workspaces it already has: say so on every
-    InferenceSet and MultiRoleInference whose reference the function changes."""
+    """SD405 on every InferenceSet and MultiRoleInference whose reference the function changes, before KAITO
+    v0.13.0."""
     if settings.knows_annotation:
         return []
     out, seen = [], set()
@@ -284,8 +264,7 @@ def document_warnings(ds: Sequence[Decision]) -> list[Result]:
         if d.source is None or d.source.index in seen or not isinstance(d, (Inject, Override)):
             continue
         seen.add(d.source.index)
-        data = d.source.data().get("data")
-        if isinstance(data, dict) and isinstance(data.get(DATA_KEY), str) and has_later_documents(data[DATA_KEY]):
+        if has_later_documents(d.inference_config()):
             out.append(about(Severity.WARNING, "inference_config.yaml holds more than one YAML document: KAITO's webhook reads the first only, but KAITO's vLLM runtime reads the file with yaml.safe_load, which refuses a second document, so the pods fail at start; keep one document",
                              d.source, f"data[{DATA_KEY}]", id="SD406"))
     return out

@@ -1,23 +1,10 @@
-"""Parents to children, as KAITO's controllers write them.
-
-InferenceSet -> Workspaces (label `inferenceset.kaito.sh/created-by`): KAITO syncs the one opt-in key, so
-the child's annotation is set to the template's value, or removed when the template has none.
-
-MultiRoleInference -> InferenceSets named `<mri>-<role type>` (pkg/controllers/multiroleinference,
-reconcileInferenceSet):
-
-    isName := fmt.Sprintf("%s-%s", mri.Name, role.Type)
-    if len(mri.Annotations) > 0 { ... desired.Spec.Template.Annotations = templateAnnotations }  // a copy
-    desired.Spec.Template.Inference = kaitov1beta1.InferenceSpec{Preset: &kaitov1beta1.PresetSpec{
-        PresetMeta: kaitov1beta1.PresetMeta{Name: kaitov1beta1.ModelName(mri.Spec.Model.Name)}, ...}}
-    if role.RuntimeConfig != "" { desired.Spec.Template.Inference.Config = role.RuntimeConfig }
-
-So the child is checked and decided as KAITO will have rewritten it (a `Rewrite` in the plan), the opt-in key
-is written to it as above, and where the child in the list says otherwise a warning says so. With KAITO's
-`enableMultiRoleInferenceController` gate off nothing is created from a MultiRoleInference: no cascade.
+"""Parents to children, as KAITO's controllers write them (docs/checks.md, step 5; tests/kaito_model.py quotes
+the MultiRoleInference controller): InferenceSet -> Workspaces, MultiRoleInference -> InferenceSets. A
+MultiRoleInference's child is checked and decided as KAITO will have rewritten it (a `Rewrite` in the plan).
 """
 
 import copy
+import re
 from typing import Any
 
 from ..domain import constants as C
@@ -42,10 +29,6 @@ FINDINGS = {
 ALWAYS_ON = frozenset(('SD203',))
 
 
-def _valid(value: object) -> bool:
-    return value is ABSENT or value in ("true", "false")
-
-
 def cascade(index: Index, settings: Settings, plan: Plan) -> Step:
     """Parents to the children KAITO creates: MultiRoleInference -> InferenceSets -> Workspaces.
 
@@ -64,7 +47,7 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
     claims: dict[int, list[Workload]] = {}
     children: dict[int, Workload] = {}
     for parent in (plan.workload(w) for w in index.workloads if w.spec.kind == parent_kind):
-        if not _valid(parent.value):
+        if parent.value is not ABSENT and parent.value not in ("true", "false"):
             continue  # reported on the parent; copying a bad value would only repeat it
         for child in index.children(parent, child_kind):
             claims.setdefault(child.item.index, []).append(parent)
@@ -74,7 +57,7 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
     rewrites: dict[int, Rewrite] = {}
     for key, parents in claims.items():
         child = plan.workload(children[key])
-        if len({_value_key(p.value) for p in parents}) > 1:
+        if len({"<absent>" if p.value is ABSENT else str(p.value) for p in parents}) > 1:
             # Two controllers disagree: whichever came last in the files would win. Say so instead.
             shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
             names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
@@ -102,18 +85,11 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
 
 def _not_a_mapping(child: Workload) -> str:
     """The first field on the way to what the cascade writes that is there but no mapping ("" if none)."""
-    paths = [child.spec.annotations]
-    if child.spec.inference is not None:
-        paths.append(child.spec.inference)
-    for path in paths:
-        blocked = kinds.not_a_mapping(child.data, path)
+    for path in (child.spec.annotations, child.spec.inference):
+        blocked = kinds.not_a_mapping(child.data, path) if path is not None else None
         if blocked is not None:
             return kinds.dotted(blocked)
     return ""
-
-
-def _value_key(value: object) -> str:
-    return "<absent>" if value is ABSENT else str(value)
 
 
 def _annotations(data: Any) -> dict:
@@ -121,16 +97,11 @@ def _annotations(data: Any) -> dict:
     return ann if isinstance(ann, dict) else {}
 
 
-def _role(mri: Workload, child: Workload) -> dict:
-    """The role `child` was found for: the index finds a MultiRoleInference's children by these names, so
-    there is one."""
-    roles = kinds.get(mri.data, ("spec", "roles"))
-    return next(role for role in roles if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}")
-
-
 def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Result]]:
     """The child InferenceSet as the MultiRoleInference controller writes it; a warning where it differs."""
-    role = _role(mri, child)
+    # The role `child` was found for: the index finds a MultiRoleInference's children by these names.
+    role = next(role for role in kinds.get(mri.data, ("spec", "roles"))
+                if isinstance(role, dict) and child.name == f"{mri.name}-{role.get('type')}")
     view = copy.deepcopy(child.data)
     template = view.setdefault("spec", {}) if isinstance(view, dict) else {}
     template = template.setdefault("template", {}) if isinstance(template, dict) else {}
@@ -155,11 +126,10 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
         inference["config"] = role["runtimeConfig"]
     given = template.get("inference")
     before = given if isinstance(given, dict) else {}
-    for key in ("preset", "config"):
-        mine = kinds.get(before, (key, "name")) if key == "preset" else before.get(key)
-        theirs = preset["name"] if key == "preset" else inference.get(key)
-        if mine != theirs:
-            differs.append(f"spec.template.inference.{'preset.name' if key == 'preset' else key}")
+    if kinds.get(before, ("preset", "name")) != preset["name"]:
+        differs.append("spec.template.inference.preset.name")
+    if before.get("config") != inference.get("config"):
+        differs.append("spec.template.inference.config")
     differs += [f"spec.template.inference.{k}" for k in before if k not in ("preset", "config")]
     template["inference"] = inference
     rewrite = Rewrite(view, mri)
@@ -170,10 +140,9 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
 
 
 def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result]:
-    """An info when the child's file carries the opt-in with another value than its parent's: KAITO's
-    controller overwrites it, so the value written there decides nothing (the place to change it is the
-    parent). Not for a child that references a derived ConfigMap with "true": that value is this function's
-    own earlier cascade, and the parent has been switched off since (SD206/SD205 tell the change)."""
+    """SD207 when the child's file carries the opt-in with another value than its parent's. Not for a child
+    that references a derived ConfigMap with "true": that value is this function's own earlier cascade, and
+    the parent has been switched off since (SD206/SD205 tell the change)."""
     mine = annotation_value(child.spec, child.item.data())
     if mine is ABSENT or mine == parent.value:
         return []
@@ -189,7 +158,7 @@ def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
     if not isinstance(ref, str) or not ref:
         return False
     found = index.configmap(child.namespace, ref)
-    return is_derived(found) if found is not None else bool(FROM_SOURCE.fullmatch(ref) or FROM_NOTHING.fullmatch(ref))
+    return is_derived(found) if found is not None else bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
 
 
 def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:

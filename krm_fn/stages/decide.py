@@ -1,13 +1,7 @@
-"""Per enabled workload and config reference: what KAITO would inject, and why.
-
-A referenced ConfigMap KAITO could not read is an error in KAITO's words (checks/inference_configmap.py).
-Any spelling vLLM reads as `--speculative-config` is the user's override: `speculative-config`,
-`speculative_config` (vLLM's argparse turns `_` into `-`) and dotted `speculative-config.<field>` keys;
-KAITO appends the ConfigMap's flags after its own, so in the cluster the user's value wins.
-A MultiRoleInference's child InferenceSet is decided as KAITO's controller will have rewritten it
-(`Workload.effective`).
-
-A decision is one of the outcomes in decisions.py; `said` tells each in its own message.
+"""Per enabled workload and config reference: what KAITO would inject, and why (docs/checks.md, step 2: any
+spelling vLLM reads as `--speculative-config` is the user's override). A MultiRoleInference's child
+InferenceSet is decided as KAITO's controller will have rewritten it (`Workload.effective`). A decision is one
+of the outcomes in decisions.py; `said` tells each in its own message.
 """
 
 from ..checks import inference_configmap
@@ -15,9 +9,8 @@ from ..domain import kinds
 from ..domain.derived import build
 from ..domain.inference_config import DATA_KEY, InferenceConfigError, inspect
 from ..domain.kinds import Path
-from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, config_json, resolve
-from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, check_speculative_config, named, parse_version, shown
-from ..domain.vllm_schema import FINDINGS as VLLM_FINDINGS
+from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, fallback, resolve
+from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, named, parse_version, refusal, shown
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
@@ -92,8 +85,7 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
 
 def _fallback(d: Inject) -> Result:
     preset = kinds.preset_name(d.workload.spec, d.workload.effective)
-    # A vllmVersion newer than every release modelled is judged by the newest one's facts: the message names
-    # that one (nothing here knows what the newer release refuses), as SD713's `Release.said` does.
+    # A vllmVersion newer than every release modelled: the message names the newest one (SD308's why).
     known = beyond(parse_version(d.vllm_version))
     said = (f"vLLM {d.vllm_version} (vllmVersion)" if known is None
             else f"vLLM {named(known)} (the newest modelled; vllmVersion {d.vllm_version})")
@@ -135,15 +127,11 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
                             + inspected.other_spellings,
                             other_spellings=inspected.other_spellings)
     res = resolve(preset, table)
-    refused = refused_why = ""
-    if res.tuned:
-        # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`)
-        # refuses the tuned config at start-up, so the fallback is what runs there.
-        errors = [f for f in check_speculative_config(res.json, vllm_version) if f.severity is Severity.ERROR]
-        if errors:
-            refused, refused_why = res.json, VLLM_FINDINGS[errors[0].id]
-            res = Resolution(res.preset, res.canonical, str(table.fallback["method"]), config_json(table.fallback),
-                             tuned=False)
+    # KAITO's tuned table assumes the vLLM of its own image; an older one (before 0.11: no `mtp`) refuses the
+    # tuned config at start-up, so the fallback is what runs there.
+    refused, refused_why = "", refusal(res.json, vllm_version) if res.tuned else ""
+    if refused_why:
+        refused, res = res.json, fallback(table, res.preset, res.canonical)
     try:
         configmap, problem = build(src.data() if src else None, src_name, w.namespace, res.json, res.method), ""
     except InferenceConfigError as exc:
@@ -154,15 +142,11 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
 
 
 def _why(res: Resolution, table: PresetTable, refused: bool = False) -> str:
+    fallback = "universal fallback" if table.fallback == DEFAULT_TABLE.fallback else "the ngramFallback setting"
     if refused:  # tuned, but the vllmVersion vLLM refuses the tuned config (SD308): the fallback
-        if table.fallback == DEFAULT_TABLE.fallback:
-            return "has a tuned config this vLLM refuses (universal fallback)"
-        return "has a tuned config this vLLM refuses (the ngramFallback setting)"
-    default = DEFAULT_TABLE.tuned.get(res.canonical)
+        return f"has a tuned config this vLLM refuses ({fallback})"
     if res.tuned:
-        if default is not None and table.tuned[res.canonical] == default:
-            return "is KAITO-tuned"
-        return "is tuned by the tunedPresets setting"
-    if table.fallback == DEFAULT_TABLE.fallback:
-        return "is untuned (universal fallback)"
-    return "is untuned (the ngramFallback setting)"
+        default = DEFAULT_TABLE.tuned.get(res.canonical)
+        return "is KAITO-tuned" if default is not None and table.tuned[res.canonical] == default \
+            else "is tuned by the tunedPresets setting"
+    return f"is untuned ({fallback})"

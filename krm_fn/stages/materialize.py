@@ -1,9 +1,5 @@
-"""Derived ConfigMaps in, references re-pointed, reverted and retired.
-
-Three stages, each (index, settings, plan so far) -> Step: `materialize` places the derived ConfigMaps
-the decisions name and points the references at them, `revert` points disabled workloads back at their
-sources, `retire` drops derived ConfigMaps that nothing references any more.
-"""
+"""Derived ConfigMaps in, references re-pointed (`materialize`), reverted (`revert`) and retired (`retire`):
+three stages."""
 
 from typing import Any
 
@@ -67,18 +63,14 @@ class _Placement:
     """What materialize has placed so far: derived ConfigMaps (namespace, name), input items reused as
     derived ConfigMaps, file paths in use (kpt refuses two items at one path), and the new items."""
 
-    planned: set[tuple[str, str]]
-    reused: set[int]
-    added: list[Added]
-
     __slots__ = ("_index", "_taken", "planned", "reused", "added")
 
     def __init__(self, index: Index) -> None:
         self._index = index
         self._taken: set[str] | None = None
-        self.planned = set()
-        self.reused = set()
-        self.added = []
+        self.planned: set[tuple[str, str]] = set()
+        self.reused: set[int] = set()
+        self.added: list[Added] = []
 
     @property
     def taken(self) -> set[str]:
@@ -135,11 +127,11 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
     if not is_derived(existing):
         return [about(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function derived; rename it",
                       existing, id="SD313")]
-    problem = _read_error(existing)
-    if problem:
-        return [about(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: {problem}; delete it to regenerate it",
+    try:
+        found = comparable(existing.data())
+    except ItemError as exc:
+        return [about(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: {exc}; delete it to regenerate it",
                       existing, id="SD314")]
-    found = comparable(existing.data())
     if found != cm:
         # A derived ConfigMap edited by hand (or, namespace-less, given the workload's namespace):
         # regenerate it from its source, keeping its file.
@@ -153,14 +145,6 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
         return [about(Severity.WARNING, f"derived ConfigMap {q(name)} differs from what its source gives (edited by hand?): regenerated; edit its source ConfigMap instead",
                       existing, id="SD315")]
     return []
-
-
-def _read_error(item: Item) -> str:
-    try:
-        item.data()
-        return ""
-    except ItemError as exc:
-        return str(exc)
 
 
 def revert(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -223,7 +207,7 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
             # created with: what they mount stays while their parent is in the input.
             parent = rollout.kept_for(index, item)
             if parent is not None:
-                mark, told = rollout.kept_step(index, item, parent)
+                mark, told = rollout.kept_step(item, parent)
                 if mark:
                     ops[item.index] = mark
                 out.append(told)

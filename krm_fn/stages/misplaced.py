@@ -1,12 +1,7 @@
-"""The opt-in annotation where KAITO does not read it.
-
-KAITO reads an InferenceSet's opt-in from `spec.template.metadata.annotations` (KAITO's
-documentation: "InferenceSet: spec.template.metadata.annotations"). The same key on the InferenceSet's own
-`metadata.annotations` passes admission and does nothing: speculative decoding silently never happens. This
-stage says so before the error gate, so the warning shows even when something else stops the run.
-The same for the other ways an opt-in silently does nothing: the key under `labels:` (SD414), at any other
-place in the object (SD415), or a key that is almost the opt-in's, in a different case or misspelled
-(SD416): KAITO compares keys exactly. Each names the key or the place that works.
+"""The opt-in annotation where KAITO does not read it, which passes admission and silently does nothing: on
+an InferenceSet's own `metadata.annotations` (KAITO reads `spec.template.metadata.annotations`, SD408),
+under `labels:` (SD414), anywhere else (SD415), or a key almost the opt-in's (SD416: KAITO compares keys
+exactly). Said before the error gate, so the warning shows even when something else stops the run.
 """
 
 from collections.abc import Iterator

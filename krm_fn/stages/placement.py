@@ -1,10 +1,7 @@
-"""Where the output lands: warnings decided from the plan's final changes, the last step of the plan.
-
-kpt writes each new item to the file its path annotation names and deletes the files of the items a run
-retires, so in KRM mode a kustomization beside them must list the new files and stop listing the dropped
-ones (SD050, SD051; the derived PrometheusRule's, SD808, SD809). `render` writes one stream and leaves
-kustomize's configuration out, so a kustomization in its input is rendered as it is, not built (SD501).
-Both look at what is written, so they run on the final changes, which are none when errors stop the plan.
+"""Where the output lands: warnings decided from the plan's final changes, the last step of the plan (they
+look at what is written, which is nothing when errors stop the plan). kpt writes each new item to the file
+its path annotation names and deletes the files of the items a run retires, so in KRM mode a kustomization
+beside them must list the new files and stop listing the dropped ones; `render` builds no kustomization.
 """
 
 from collections.abc import Callable
@@ -32,10 +29,10 @@ Placement = Callable[[Index, Changes], list[Result]]
 def kpt_files(index: Index, changes: Changes) -> list[Result]:
     """KRM mode: the files kpt writes and deletes, against the kustomizations beside them."""
     items = index.items
-    return (unlisted_warnings(items, derived_files(items, changes))
-            + dropped_listed_warnings(items, dropped_files(items, changes))
-            + rule_unlisted_warnings(items, changes)
-            + rule_dropped_listed_warnings(items, changes))
+    written, dropped = _files(items, changes, krm.CONFIGMAP_KIND, is_derived)
+    rules_written, rules_dropped = _files(items, changes, C.PROMETHEUS_RULE_KIND, is_derived_rule)
+    return (unlisted_warnings(items, written) + dropped_listed_warnings(items, dropped)
+            + rule_unlisted_warnings(items, rules_written) + rule_dropped_listed_warnings(items, rules_dropped))
 
 
 def render_stream(index: Index, changes: Changes) -> list[Result]:
@@ -43,16 +40,15 @@ def render_stream(index: Index, changes: Changes) -> list[Result]:
     return kustomization_warnings(index.items)
 
 
-def derived_files(items: list[Item], changes: Changes) -> list[str]:
-    """The files of the derived ConfigMaps kpt will write: new ones, and those an earlier run wrote."""
+def _files(items: list[Item], changes: Changes, kind: str,
+           ours: Callable[[Item], bool]) -> tuple[list[str], list[str]]:
+    """The files of the function's objects of `kind` kpt will write (new ones, and those an earlier run wrote),
+    and those of the ones this run drops (kpt deletes them)."""
     paths = [((data.get("metadata") or {}).get("annotations") or {}).get(krm.PATH_ANNOTATION, "")
-             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == krm.CONFIGMAP_KIND]
-    return paths + [item.file()[0] for item in items if is_derived(item) and item.index not in changes.removed]
-
-
-def dropped_files(items: list[Item], changes: Changes) -> list[str]:
-    """The files of the derived ConfigMaps this run drops (kpt deletes them)."""
-    return [item.file()[0] for item in items if is_derived(item) and item.index in changes.removed]
+             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == kind]
+    found = [item for item in items if ours(item)]
+    return (paths + [item.file()[0] for item in found if item.index not in changes.removed],
+            [item.file()[0] for item in found if item.index in changes.removed])
 
 
 def unlisted_warnings(items: list[Item], paths: list[str]) -> list[Result]:
@@ -76,23 +72,15 @@ def kustomization_warnings(items: list[Item]) -> list[Result]:
             for item in items if is_kustomization(item) and not item.kind == "Component"]
 
 
-def rule_files(items: list[Item], changes: Changes) -> list[str]:
-    """The files of the derived PrometheusRules kpt will write: new ones, and those an earlier run wrote."""
-    paths = [((data.get("metadata") or {}).get("annotations") or {}).get(krm.PATH_ANNOTATION, "")
-             for _, data in changes.added if isinstance(data, dict) and data.get("kind") == C.PROMETHEUS_RULE_KIND]
-    return paths + [item.file()[0] for item in items if is_derived_rule(item) and item.index not in changes.removed]
-
-
-def rule_unlisted_warnings(items: list[Item], changes: Changes) -> list[Result]:
+def rule_unlisted_warnings(items: list[Item], paths: list[str]) -> list[Result]:
     """kpt on a kustomize folder: a rule's file the folder's kustomization does not list is left out of
     `kustomize build` (nothing breaks, but nothing is watched)."""
     return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, the PrometheusRule kaito-specdec derived for the workloads there (prometheusRules setting): `kustomize build` would leave it out and nothing would watch their acceptance rate; add it to resources", **where(kustomization), id="SD808")
-            for kustomization, name in unlisted_files(items, rule_files(items, changes))]
+            for kustomization, name in unlisted_files(items, paths)]
 
 
-def rule_dropped_listed_warnings(items: list[Item], changes: Changes) -> list[Result]:
+def rule_dropped_listed_warnings(items: list[Item], paths: list[str]) -> list[Result]:
     """kpt on a kustomize folder: a derived rule this run drops or replaces is deleted by kpt, but a
     kustomization that lists its file (as SD808 asked) would then fail to build."""
-    paths = [item.file()[0] for item in items if is_derived_rule(item) and item.index in changes.removed]
     return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a PrometheusRule kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD809")
             for kustomization, name in listed_files(items, paths)]

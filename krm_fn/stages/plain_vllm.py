@@ -1,16 +1,7 @@
-"""The stages for plain vLLM workloads: Deployments, StatefulSets, …, LeaderWorkerSets and
-KServe InferenceServices that carry KAITO's opt-in annotation get the speculative config in their vLLM
-containers' arguments.
+"""The stages for plain vLLM workloads (docs/plain-vllm.md): `plain_opt_in` with the checks, before the error
+gate; `plain_vllm` with the changes, plain_workloads.plan_workload's ops and findings placed on their items.
 
-    plain_opt_in  (with the checks, before the error gate): KAITO's invalid-value error at the place the
-                  opt-in was read (checks/annotation_value), the opt-in set twice differently (SD720), a pod
-                  template Kubernetes would refuse (SD728), a handled kind at another apiVersion (SD722).
-    plain_vllm    (with the changes): plain_workloads.plan_workload's ops and findings, the findings' fields
-                  made absolute (`spec.template.spec.containers[0].args`); a `Speculates` per workload that
-                  runs speculative decoding after them, for the PrometheusRule stage.
-
-The ids are declared where the findings are made (plain_workloads, vllm_command, checks/annotation_value);
-this module only places them on their items. `mode: validate` keeps the findings and drops the ops (plan.py).
+The ids are declared where the findings are made (plain_workloads, vllm_command, checks/annotation_value).
 plain_workloads (with the vLLM command parser it uses) is loaded only when the index holds a plain workload
 that could carry the opt-in: most runs have none.
 """
@@ -54,14 +45,11 @@ def plain_opt_in(index: Index, settings: Settings, plan: Plan) -> Step:
             continue
         out += [_placed(f, w.item) for f in shape_problems(w.spec, data)
                 if opt_in.value == "true" or has_record(w.spec, data)]
-    for item, data in index.plain_other_versions:
-        found = other_version(item.api_version, item.kind, data)
-        if found is not None:
-            out.append(_placed(found, item))
-    for item, data in index.unhandled:
-        found = unhandled_kind(item.api_version, item.kind, data)
-        if found is not None:
-            out.append(_placed(found, item))
+    for check, listed in ((other_version, index.plain_other_versions), (unhandled_kind, index.unhandled)):
+        for item, data in listed:
+            found = check(item.api_version, item.kind, data)
+            if found is not None:
+                out.append(_placed(found, item))
     return step(out)
 
 

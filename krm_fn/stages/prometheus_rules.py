@@ -1,29 +1,15 @@
-"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap.
-
-With `prometheusRules: "true"`, each namespace whose workloads the decisions enable (an Inject or an
-Override, or a ConfigMap not in the input under a KAITO that reads the annotation: speculative decoding
-runs) gets one `monitoring.coreos.com/v1` PrometheusRule, built by
-monitoring.py for the namespace's top-level workloads: a Workspace an InferenceSet in the input creates is
-watched as part of that InferenceSet (its pods are the InferenceSet's), an InferenceSet a MultiRoleInference
-creates as part of that MultiRoleInference; and the plain vLLM workloads that run speculative decoding after
-the plan (decisions.Speculates: the function's config, or the user's own). Every workload of a watched kind
+"""The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap (docs/monitoring.md: which
+workloads it watches, where it is written, when it is replaced or dropped). Every workload of a watched kind
 in the namespace, watched or not, is a neighbour whose pods are left out of a pattern that would take them
-(monitoring.swallowed). Workloads without a namespace get a rule without a namespace matcher and SD810; a
-KServe InferenceService whose Knative pods no pattern can name, SD811. The rule's name is a hash of its content, so when the workloads
-or the threshold change, the rule in the input (recognised by the `kaito-specdec.dev/derived` annotation)
-is replaced by a new one; one edited by hand is regenerated in its file, as a derived ConfigMap is. When
-nothing in its namespace is enabled any more, or the setting is off, it is dropped. A new rule is written
-after the namespace's first watched workload, in a file in that workload's folder (kpt's path annotations,
-as for derived ConfigMaps).
-
-One stage, (index, settings, plan so far) -> Step, after the decisions and the derived ConfigMaps. monitoring.py
-is loaded only when a rule is wanted or one is in the input: most runs have neither.
+(monitoring.swallowed). monitoring.py is loaded only when a rule is wanted or one is in the input: most runs
+have neither.
 """
 
 from typing import TYPE_CHECKING, Any
 import jsonpatch
 
 from ..domain import constants as C
+from ..domain import kinds
 from ..text import krm
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
@@ -100,24 +86,14 @@ def _plain(item: Item, data: Any = None) -> "monitoring.Monitored":
     return monitoring.Monitored(item.kind, item.name, _kserve_mode(item), predictor, canaries)
 
 
-def _has_base_refs(data: Any) -> bool:
-    """`spec.baseRefs` names configs KServe merges into the spec before it makes the workloads
-    (pkg/controller/v1alpha2/llmisvc/controller.go: `llmSvc.Spec = baseCfg.Spec`)."""
-    spec = data.get("spec") if isinstance(data, dict) else None
-    return isinstance(spec, dict) and bool(spec.get("baseRefs"))
-
-
 def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
     """The workloads KServe makes of an LLMInferenceService (monitoring.LLMISVC_*): a `worker` (even `{}`)
     makes the main or the prefill side multi-node; only YAML null leaves it out, as a nil pointer."""
-    from ..domain import monitoring
-    spec = data.get("spec") if isinstance(data, dict) else None
-    spec = spec if isinstance(spec, dict) else {}
-    parts: tuple[str, ...] = (monitoring.LLMISVC_MAIN if spec.get("worker") is None else monitoring.LLMISVC_MAIN_MULTI_NODE,)
-    prefill = spec.get("prefill")
-    if isinstance(prefill, dict):
-        parts += (monitoring.LLMISVC_PREFILL if prefill.get("worker") is None else monitoring.LLMISVC_PREFILL_MULTI_NODE,)
-    return parts
+    from ..domain.monitoring import LLMISVC_MAIN, LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL, LLMISVC_PREFILL_MULTI_NODE
+    main = LLMISVC_MAIN if kinds.get(data, ("spec", "worker")) is None else LLMISVC_MAIN_MULTI_NODE
+    if not isinstance(kinds.get(data, ("spec", "prefill")), dict):
+        return (main,)
+    return main, LLMISVC_PREFILL if kinds.get(data, ("spec", "prefill", "worker")) is None else LLMISVC_PREFILL_MULTI_NODE
 
 
 def _kserve_data(item: Item) -> Any:
@@ -134,18 +110,11 @@ def _kserve_data(item: Item) -> Any:
 def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     """`spec.predictor.name` and each `spec.canary[].predictor.name` (KServe v0.20: they name the
     predictor's and the canaries' Deployments, monitoring.py); "" and () where not set."""
-    spec = data.get("spec") if isinstance(data, dict) else None
-    spec = spec if isinstance(spec, dict) else {}
-    predictor = spec.get("predictor")
-    name = predictor.get("name") if isinstance(predictor, dict) else None
-    canaries = []
-    canary = spec.get("canary")
-    for entry in canary if isinstance(canary, list) else []:
-        found = entry.get("predictor") if isinstance(entry, dict) else None
-        found = found.get("name") if isinstance(found, dict) else None
-        if isinstance(found, str) and found:
-            canaries.append(found)
-    return (name if isinstance(name, str) else ""), tuple(dict.fromkeys(canaries))
+    name = kinds.get(data, ("spec", "predictor", "name"))
+    canary = kinds.get(data, ("spec", "canary"))
+    named = [kinds.get(entry, ("predictor", "name")) for entry in canary] if isinstance(canary, list) else []
+    canaries = tuple(dict.fromkeys(n for n in named if isinstance(n, str) and n))
+    return (name if isinstance(name, str) else ""), canaries
 
 
 # A workload a rule watches: its item (where the rule is written, what results name) and its pods. A pair,
@@ -180,7 +149,9 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
                 out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: no PrometheusRule watches it ({why}); give it a shorter name, or watch the pod label serving.kserve.io/inferenceservice yourself",
                                  item, id="SD811"))
                 continue
-            if found.kind == "LLMInferenceService" and _has_base_refs(d.workload.data):
+            # `spec.baseRefs` names configs KServe merges into the spec before it makes the workloads
+            # (pkg/controller/v1alpha2/llmisvc/controller.go: `llmSvc.Spec = baseCfg.Spec`).
+            if found.kind == "LLMInferenceService" and kinds.get(d.workload.data, ("spec", "baseRefs")):
                 made = ", ".join(monitoring.child_name(found.name, part) for part in found.parts)
                 out.append(about(Severity.INFO, f"LLMInferenceService {q(found.name)}: the PrometheusRule counts only {made}; a worker or prefill set in spec.baseRefs makes other pods: write spec.worker and spec.prefill here",
                                  item, "spec.baseRefs", id="SD811"))

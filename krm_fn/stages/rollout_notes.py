@@ -41,13 +41,9 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
             out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} has no annotations left, so KAITO copies none and {', '.join(_children_sets(w.item))} keep the old opt-in; set it to \"false\" instead of removing it",
                              w.item, w.spec.annotation_field, id="SD423"))
         if w.spec is kinds.MULTIROLEINFERENCE:
-            changed = _model_changed(index, w)
-            if changed is not None:
-                old, child = changed
+            old = _model_changed(index, w)
+            if old is not None:
                 model = kinds.get(w.data, ("spec", "model", "name"))
-                # api/v1alpha1/multiroleinference_validation.go:75-80 at v0.12.0 (:73-76 at v0.11.0): `if
-                # m.Spec.Model.Name != old.Spec.Model.Name { ... "model name is immutable, was %q, now %q" }`:
-                # the update is refused, so recreating its Workspaces (SD424) brings the old model back.
                 out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} changes its model from {q(old)} to {q(model)}, which KAITO refuses (model name is immutable): delete and re-create it (kubectl delete multiroleinference {w.name}{_ns(w.namespace)}, then apply)",
                                  w.item, "spec.model.name", id="SD425"))
                 continue
@@ -66,15 +62,15 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(out)
 
 
-def _model_changed(index: Index, w: Workload) -> tuple[str, str] | None:
-    """(the model, the child) when a MultiRoleInference's InferenceSet in the input runs another model than
+def _model_changed(index: Index, w: Workload) -> str | None:
+    """The model a MultiRoleInference's InferenceSet in the input runs when it is another than
     the MultiRoleInference names: KAITO's controller sets each child's preset from spec.model.name, so the
     MultiRoleInference was created with that one."""
     model = kinds.get(w.data, ("spec", "model", "name"))
     for child in index.children(w, "InferenceSet"):
         old = kinds.preset_name(child.spec, child.item.data())
         if isinstance(old, str) and old and isinstance(model, str) and old != model:
-            return old, child.name
+            return old
     return None
 
 

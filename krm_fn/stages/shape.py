@@ -25,7 +25,7 @@ FINDINGS = {
 }
 ALWAYS_ON = frozenset(("SD003", "SD004", "SD009"))
 RETIRED = {"SD005": "SD003", "SD006": "SD003", "SD007": "SD003"}  # merged: one id for an item that is no object
-_FINDING_ID = re.compile(r"SD[0-9]{3}")
+_FINDING_ID = r"SD[0-9]{3}"
 
 
 def _where(item: Item) -> str:
@@ -114,7 +114,7 @@ def disabled_per_object(items: Iterable[Item], known: Mapping[str, bool] | None
         for entry in (e.strip() for e in value.split(",")):
             if not entry:
                 continue
-            why = ("is no finding id (SD and three digits)" if not _FINDING_ID.fullmatch(entry) else
+            why = ("is no finding id (SD and three digits)" if not re.fullmatch(_FINDING_ID, entry) else
                    "is no finding id of this version" if known is not None and entry not in known else
                    "cannot be turned off (docs/findings.md)" if known is not None and not known[entry] else "")
             if why:
@@ -128,8 +128,7 @@ def disabled_per_object(items: Iterable[Item], known: Mapping[str, bool] | None
 
 
 def stray_kustomize_files(items: list[Item]) -> list[Result]:
-    """A warning per file that looks like kustomize's own (a kubebuilder patch, kustomizeconfig.yaml) in a
-    kustomization's folder that does not list it: configuration, not a broken object."""
+    """SD010 per file that looks like kustomize's own in a kustomization's folder that does not list it."""
     return [Result(Severity.WARNING, f"{_where(item)} looks like kustomize configuration the kustomization in {kustomization_folder(item)} does not list: left out; list it there if used, or in .krmignore (kpt) if not", ref_of(item), **where(item), id="SD010")
             for item in stray_files(items)]
 
