@@ -223,7 +223,7 @@ def test_the_performance_table_is_the_benchmarks() -> None:
 def test_the_performance_commands_use_real_flags() -> None:
     source = (ROOT / "bench" / "run.py").read_text(encoding="utf-8")
     commands = [ln for ln in _read("performance.md").splitlines() if ln.startswith("python bench/run.py")]
-    assert len(commands) >= 3
+    assert len(commands) >= 2  # the usage and the command the figures came from
     for command in commands:
         for flag in re.findall(r"--[a-z-]+", command):
             assert f'"{flag}"' in source, flag
