@@ -25,7 +25,7 @@ import generate  # noqa: E402
 from run import function_argv, interpreter  # noqa: E402
 
 RECORDS = """
-import sys, typing
+import sys
 from krm_fn import cli
 print(sum(1 for m in list(sys.modules.values()) if m.__name__.startswith("krm_fn")
           for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__

@@ -40,7 +40,7 @@ def test_the_data_file_has_kaitos_rows_in_the_shape_the_function_reads():
 
 def test_the_data_file_is_what_the_tool_writes_from_it():
     data = json.loads(Path(presets.KAITO_CATALOG).read_text(encoding="utf-8"))
-    assert _tool().data_text(data) == Path(presets.KAITO_CATALOG).read_text(encoding="utf-8")
+    assert _tool().data_text(data, sort=False) == Path(presets.KAITO_CATALOG).read_text(encoding="utf-8")
 
 
 AZURE = '''package sku

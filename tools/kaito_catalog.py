@@ -26,7 +26,6 @@ What new rows mean for the function (a model whose sizing changes, goldens that 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import subprocess
 import sys
@@ -35,6 +34,9 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_verdicts import data_text, write_data  # noqa: E402,F401  (data_text(data, sort=False): the file's text)
+
 DATA = ROOT / "krm_fn" / "domain" / "data" / "kaito_catalog.json"
 
 SKU_FILES = (("azure", "pkg/sku/azure_sku_handler.go"), ("aws", "pkg/sku/aws_sku_handler.go"),
@@ -126,23 +128,6 @@ def catalog(source: Source) -> dict:
     }
 
 
-def data_text(data: dict) -> str:
-    """The data file's text: keys in the order written, one row or mapping entry a line."""
-    def dump(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False)
-    parts = []
-    for key, value in data.items():
-        if isinstance(value, dict) and value:
-            inner = ",\n".join(f"  {dump(k)}: {dump(v)}" for k, v in value.items())
-            parts.append(f" {dump(key)}: {{\n{inner}\n }}")
-        elif isinstance(value, list) and value:
-            inner = ",\n".join(f"  {dump(v)}" for v in value)
-            parts.append(f" {dump(key)}: [\n{inner}\n ]")
-        else:
-            parts.append(f" {dump(key)}: {dump(value)}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
-
-
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("kaito", type=Path, help="a KAITO checkout or bare git directory")
@@ -150,15 +135,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--out", type=Path, default=DATA, help=f"the data file (default {DATA.relative_to(ROOT)})")
     p.add_argument("--check", action="store_true", help="write nothing; 1 if the data file is not what KAITO gives")
     a = p.parse_args(argv)
-    text = data_text(catalog(Source(a.kaito, a.commit)))
-    if a.check:
-        if a.out.exists() and a.out.read_text(encoding="utf-8") == text:
-            return 0
-        print(f"{a.out} is not what KAITO at {a.commit} gives: run {sys.argv[0]} without --check", file=sys.stderr)
-        return 1
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(text, encoding="utf-8")
-    return 0
+    # KAITO's order kept: the rows and the keys as KAITO's source has them.
+    return write_data(a.out, catalog(Source(a.kaito, a.commit)), check=a.check, sort=False)
 
 
 if __name__ == "__main__":

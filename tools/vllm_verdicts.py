@@ -534,16 +534,16 @@ def schema_data(table: dict) -> dict:
     return out
 
 
-def data_text(data: dict) -> str:
-    """A data file's text: keys sorted, one list element or mapping entry a line (each entry's value on its
-    line), so that a new release diffs line by line."""
+def data_text(data: dict, sort: bool = True) -> str:
+    """A data file's text: keys sorted (or, `sort=False`, in the order given), one list element or mapping
+    entry a line (each entry's value on its line), so that a new release diffs line by line."""
     def dump(value) -> str:
         return json.dumps(value, ensure_ascii=False)
     parts = []
-    for key in sorted(data):
+    for key in sorted(data) if sort else data:
         value = data[key]
         if isinstance(value, dict) and value:
-            inner = ",\n".join(f"  {dump(k)}: {dump(value[k])}" for k in sorted(value))
+            inner = ",\n".join(f"  {dump(k)}: {dump(value[k])}" for k in (sorted(value) if sort else value))
             parts.append(f" {dump(key)}: {{\n{inner}\n }}")
         elif isinstance(value, list) and value:
             inner = ",\n".join(f"  {dump(v)}" for v in value)
@@ -553,9 +553,9 @@ def data_text(data: dict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def write_data(path: Path, data: dict, check: bool = False) -> int:
+def write_data(path: Path, data: dict, check: bool = False, sort: bool = True) -> int:
     """Write a data file (0), or with `check` say whether it is already what `data` gives (0) or not (1)."""
-    text = data_text(data)
+    text = data_text(data, sort)
     if check:
         if path.exists() and path.read_text(encoding="utf-8") == text:
             return 0
