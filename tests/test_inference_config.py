@@ -3,9 +3,10 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from krm_fn.checks import inference_configmap
 from krm_fn.domain import inference_config
 from krm_fn.text import textedit
-from krm_fn.domain.inference_config import (DATA_KEY, InferenceConfigError, Inspection, inspect, kaito_problem,
+from krm_fn.domain.inference_config import (DATA_KEY, InferenceConfigError, Inspection, inspect,
     with_speculative_config)
 
 
@@ -248,15 +249,14 @@ def test_inspect(text, want):
     ("vllm:\n  max-model-len: 99999999999999999999\n",
      'max-model-len must be an integer: strconv.Atoi: parsing "99999999999999999999": value out of range'),
     ("vllm:\n  a: {b: 1}\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: cannot "
-                              "unmarshal !!map into string (vllm.a) (KAITO reads every value under vllm as one "
-                              "string: write it as one quoted string)"),
+                              "unmarshal !!map into string (vllm.a) (write each vllm value as one quoted string)"),
     ("vllm:\n  a: true\n  b: 1.5\n  c: ~\n", None),  # scalars are text to KAITO
     ("- a\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 1: cannot unmarshal !!seq "
               "into v1beta1.InferenceConfig"),
     ("vllm: {}\n---\n[broken\n", None),  # KAITO reads the first document only
     ("vllm:\n  <<: {a: {b: 1}}\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: "
-                                  "cannot unmarshal !!map into string (vllm.a) (KAITO reads every value under "
-                                  "vllm as one string: write it as one quoted string)"),
+                                  "cannot unmarshal !!map into string (vllm.a) (write each vllm value as one quoted "
+                                  "string)"),
     ("base: &b {x: '1'}\nvllm:\n  <<: *b\n  y: 2\n", None),
     ("vllm:\n  ? [complex]\n  : 1\n", "Failed to parse inference_config.yaml: yaml: unmarshal errors: line 2: "
                                     "cannot unmarshal !!seq into string (a key under vllm)"),
@@ -264,7 +264,9 @@ def test_inspect(text, want):
      'max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax'),
 ])
 def test_kaito_problem(text, problem):
-    assert kaito_problem(text) == problem
+    # What the inference-configmap check says of a ConfigMap holding `text`, in KAITO's words.
+    found = inference_configmap.problem({"data": {DATA_KEY: text}})
+    assert (found and found.message) == problem
 
 
 def test_edit_keeps_later_documents():

@@ -227,26 +227,6 @@ def atoi_error(raw: str) -> str | None:
     return f"strconv.Atoi: parsing {goquote(raw)}: invalid syntax"
 
 
-def kaito_problem(text: str, max_model_len: bool = True) -> str | None:
-    """What KAITO's webhook says about this inference_config.yaml, in its words, or None.
-
-    `max_model_len=False`: the v1alpha1 Workspace webhook, which does not parse max-model-len."""
-    try:
-        values, errors = kaito_values(text)
-    except InferenceConfigError as exc:
-        return f"Failed to parse {DATA_KEY}: {exc.message}" + (
-            f" (line {exc.line}, column {exc.column})" if exc.line is not None else "")
-    if errors:
-        hint = (" (KAITO reads every value under vllm as one string: write it as one quoted string)"
-                if any(e.endswith(")") and "into string (vllm." in e for e in errors) else "")
-        return f"Failed to parse {DATA_KEY}: yaml: unmarshal errors: " + "; ".join(errors) + hint
-    raw = values.get("max-model-len", "").strip()
-    problem = atoi_error(raw) if raw and max_model_len else None
-    if problem:
-        return f"max-model-len must be an integer: {problem}"
-    return None
-
-
 def set_ops(doc: Any, json_text: str) -> list[dict]:
     """JSON Patch that sets `vllm.speculative-config` in a parsed document: a missing, null or empty
     `vllm` is written whole (as a block mapping), else the key is added to it or replaced."""
