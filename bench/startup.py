@@ -6,9 +6,10 @@ Counts the instructions (valgrind's callgrind, `Ir`) of whole processes on the f
 with PYTHONHASHSEED=0 so that two runs count the same: the interpreter alone, `import yaml, jsonpatch` (the
 budget's baseline), that plus each standard module the function imports on every run (typing for its
 NamedTuple records, hashlib for the derived ConfigMaps' content hashes, argparse with gettext), the function's
-records themselves (as many typing.NamedTuple classes as a run defines, five fields each), and the function on
-bench/generate.py's one-Workspace ResourceList. Prints a markdown table: each row's count and its ratio to
-the baseline. On a quiet machine CPU time follows these counts within about 10 %; timings are bench/run.py's.
+records themselves (as many typing.NamedTuple classes as a run defines, five fields each), as many empty
+modules as a run imports (what a module costs before its body runs: finding, reading and loading it), and the
+function on bench/generate.py's one-Workspace ResourceList. Prints a markdown table: each row's count and its
+ratio to the baseline. On a quiet machine CPU time follows these counts within about 10 %; timings are bench/run.py's.
 Standard library only; without valgrind it says so and exits 2.
 """
 import argparse
@@ -27,9 +28,9 @@ from run import function_argv, interpreter  # noqa: E402
 RECORDS = """
 import sys
 from krm_fn import cli
-print(sum(1 for m in list(sys.modules.values()) if m.__name__.startswith("krm_fn")
-          for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__
-          and issubclass(v, tuple) and hasattr(v, "_fields")))
+ours = [m for m in list(sys.modules.values()) if m.__name__.startswith("krm_fn")]
+print(sum(1 for m in ours for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__
+          and issubclass(v, tuple) and hasattr(v, "_fields")), len(ours))
 """
 
 
@@ -49,6 +50,18 @@ def records_source(n: int) -> str:
     return "from typing import NamedTuple\n" + "".join(f"class R{k}(NamedTuple):\n{fields}\n" for k in range(n))
 
 
+def empty_package(python: str, root: Path, n: int) -> str:
+    """A package `floor` of `n` modules of one line under `root`, their bytecode written by `python` (as a
+    wheel's is when it is installed), and the statement that imports them all."""
+    package = root / "floor"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for i in range(n):
+        (package / f"m{i}.py").write_text(f"x = {i}\n")
+    subprocess.run([python, "-m", "compileall", "-q", str(package)], check=True)
+    return "import floor, " + ", ".join(f"floor.m{i}" for i in range(n - 1))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--function", help="the function's command (default: kaito-specdec beside this Python)")
@@ -60,7 +73,7 @@ def main() -> int:
     fn = function_argv(args.function)
     python = interpreter(fn)
     records = subprocess.run([python, "-c", RECORDS], capture_output=True, text=True)
-    n = int(records.stdout) if records.returncode == 0 else 0
+    n, modules = (int(v) for v in records.stdout.split()) if records.returncode == 0 else (0, 0)
     one = generate.resource_list(generate.one_workspace()).encode()
     base = "import yaml, jsonpatch"
     rows = [
@@ -71,13 +84,18 @@ def main() -> int:
         ("+ argparse", [python, "-c", base + ", argparse"], b""),
         (f"+ typing, hashlib, argparse and {n} NamedTuple records",
          [python, "-c", base + ", hashlib, argparse\n" + records_source(n)], b""),
-        ("the function, one Workspace (KRM mode)", fn, one),
     ]
-    counted = [(label, count(argv, stdin)) for label, argv, stdin in rows]
+    with tempfile.TemporaryDirectory() as tmp:
+        floor = empty_package(python, Path(tmp), modules)
+        rows.append((f"+ typing, hashlib, argparse, {n} records and {modules} empty modules",
+                     [python, "-c", f"import sys; sys.path.insert(0, {tmp!r})\n{floor}\n{base}, hashlib, argparse\n"
+                      + records_source(n)], b""))
+        rows.append(("the function, one Workspace (KRM mode)", fn, one))
+        counted = [(label, count(argv, stdin)) for label, argv, stdin in rows]
     baseline = counted[1][1]
     version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"], capture_output=True,
                              text=True).stdout.strip()
-    print(f"Python {version}; {n} NamedTuple classes defined by a run\n")
+    print(f"Python {version}; a run imports {modules} modules of its own and defines {n} NamedTuple classes\n")
     print("| what runs | instructions | ratio to the baseline |")
     print("|---|---:|---:|")
     for label, ir in counted:
