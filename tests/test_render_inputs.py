@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from krm_fn import cli
 from runner import run
 
@@ -79,6 +81,38 @@ def test_render_keeps_crlf_streams_crlf() -> None:
     code, out, err = run(["render", "-"], (WS[2:].replace("\n  ", "\n")).replace("\n", "\r\n"))
     assert code == 0, err
     assert out.count("\n") == out.count("\r\n") > 10
+
+
+@pytest.mark.parametrize("end", ["\r", "\u2028", "\x85", ""])
+def test_every_document_ends_in_a_line_feed_before_the_next_separator(tmp_path, end) -> None:
+    """kubectl, kustomize and kpt split documents at `---` lines after a line feed: a file whose last line
+    ends in a bare CR (or NEL, LS, or nothing) must not swallow the next file's document for them."""
+    (tmp_path / "a.yaml").write_bytes(("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a" + end).encode())
+    (tmp_path / "b.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n")
+    code, out, err = run(["render", str(tmp_path)])
+    assert (code, err) == (0, "")
+    assert out == f"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a{end}\n---\n" \
+                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
+
+
+def test_a_file_of_bare_cr_lines_keeps_them_inside_its_documents_only(tmp_path) -> None:
+    """A CR-only file keeps its line breaks, but the separators are `---` lines ending in a line feed: a
+    `---\r` line is no separator to kubectl ("invalid Yaml document separator")."""
+    cm = "apiVersion: v1\rkind: ConfigMap\rmetadata:\r  name: {}\r"
+    (tmp_path / "a.yaml").write_bytes(cm.format("a").encode())
+    code, out, err = run(["render", str(tmp_path / "a.yaml")])
+    assert (code, err) == (0, "")
+    assert out == "---\n" + cm.format("a") + "\n"
+
+
+def test_a_file_with_one_crlf_line_keeps_its_other_lines(tmp_path) -> None:
+    """Only a stream read from CRLF files throughout is written with CRLF: one CRLF line does not make the
+    file's other lines (or the next file's) CRLF."""
+    mixed = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\r\n"
+    (tmp_path / "a.yaml").write_bytes(mixed.encode())
+    code, out, err = run(["render", str(tmp_path / "a.yaml")])
+    assert (code, err) == (0, "")
+    assert out == "---\n" + mixed
 
 
 def test_render_of_a_resource_list_uses_its_function_config() -> None:

@@ -357,7 +357,10 @@ def write_stream(stream: Stream, changes: Changes) -> str:
     # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.
     styles = {newline_of(text) for text in {id(item.source): item.source for item in stream.items}.values()}
     nl = styles.pop() if len(styles) == 1 else "\n"
-    return _newlines("".join("---\n" + (d if ends_line(d) else d + "\n") for d in docs), nl)
+    # kubectl, kustomize and kpt split documents at `---` lines ending in LF: a document that ends in a bare
+    # CR (or NEL, LS, PS, or nothing) would swallow the next one for them.
+    lf = "\r\n" if nl == "\r\n" else "\n"
+    return "".join(f"---{lf}{d}" + ("" if d.endswith("\n") else lf) for d in (_newlines(d, nl) for d in docs))
 
 
 def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:

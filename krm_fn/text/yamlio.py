@@ -584,7 +584,8 @@ def searchable(text: str) -> str:
 
 def newline_of(text: str) -> str:
     """The line break new text gets: CRLF or a bare CR when the text uses only that, else LF."""
-    if "\r\n" in text:
+    crlf = text.count("\r\n")
+    if crlf and crlf == text.count("\n") == text.count("\r"):
         return "\r\n"
     if "\r" in text and "\n" not in text:
         return "\r"

@@ -90,3 +90,16 @@ def test_a_directive_is_refused_by_both(kubectl: str, tmp_path: Path) -> None:
     assert kubectl_reads(kubectl, _file(tmp_path, DIRECTIVE), refused=True) is None
     r = run_function(["render", "-"], DIRECTIVE)
     assert r.code == 1 and "directive" in r.err
+
+
+def test_a_file_ending_in_a_bare_cr_does_not_hide_the_next_document(kubectl: str, tmp_path: Path) -> None:
+    """kubectl splits documents at `---` lines after a line feed: render must write one after a file whose
+    last line ends in a bare CR, or kubectl reads the next file's object as part of it and loses it."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.yaml").write_bytes(b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\r")
+    (src / "b.yaml").write_bytes(b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n")
+    r = run_function(["render", str(src)])
+    assert r.code == 0, r.err
+    seen = kubectl_reads(kubectl, _file(tmp_path, r.out))
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a", "b"]

@@ -67,7 +67,8 @@ def test_line_views(text, pos, start, end, column):
     assert len(yamlio.searchable(text)) == len(text)
 
 
-@pytest.mark.parametrize("text, newline", [("a\nb\n", "\n"), ("a\r\nb\n", "\r\n"), ("a\rb\r", "\r"), ("a", "\n")])
+@pytest.mark.parametrize("text, newline", [("a\nb\n", "\n"), ("a\r\nb\r\n", "\r\n"), ("a\r\nb\n", "\n"),
+                                           ("a\rb\r", "\r"), ("a\rb\r\n", "\n"), ("a", "\n")])
 def test_newline_of(text, newline):
     assert yamlio.newline_of(text) == newline
 
