@@ -10,7 +10,8 @@ from ..model.index import ref_of
 from ..domain import constants as C
 from ..model.report import about, q, where
 from ..text import krm
-from ..text.items import Item
+from ..text.items import Item, ends_line, line_end
+from ..text.textedit import last_scalar
 from ..text.results import ResourceRef, Result, Severity
 
 # Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written
@@ -22,6 +23,7 @@ FINDINGS = {
     "SD009": "a KAITO object or ConfigMap whose fields cannot be read",
     "SD010": "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
     "SD011": "the kaito-specdec.dev/disable annotation names what it cannot turn off",
+    "SD012": "a file ends in a block scalar without a final line break: kubectl and kustomize read its value apart",
 }
 ALWAYS_ON = frozenset(("SD003", "SD004", "SD009"))
 RETIRED = {"SD005": "SD003", "SD006": "SD003", "SD007": "SD003"}  # merged: one id for an item that is no object
@@ -74,7 +76,10 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
         dup = item.duplicate  # the reader checked every mapping of every item
         if dup is not None:
             key, first, second = dup
-            out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key)} appears twice (line {first} and line {second}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
+            if key == "<<":  # kubectl merges both; kustomize refuses ("duplicate merge key")
+                out.append(Result(Severity.ERROR, f"{_where(item)}: the merge key << appears twice (line {first} and line {second}); kustomize and kpt refuse such a document, kubectl merges both: merge them in one `<<: [*a, *b]`", ref_of(item), **where(item), id="SD004"))
+            else:
+                out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key)} appears twice (line {first} and line {second}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
             continue
         if not item.kind:
             what = _not_kubernetes(item)
@@ -148,6 +153,32 @@ def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:
         if first is not item:
             where = first.file()[0] or f"items[{first.index}]"
             out.append(about(Severity.WARNING, f"the same object as {where} (kind, namespace and name): one of them would be lost", item, id="SD008"))
+    return out
+
+
+def unterminated_block_scalars(items: list[Item]) -> list[Result]:
+    """render: a file without a final line break whose last value is a `|` or `>` block scalar (not `|-`).
+    kubectl's document reader ends every line it reads with "\n" (k8s.io/apimachinery/pkg/util/yaml,
+    LineReader.Read: `buffer.WriteByte('\n')`), so it reads one more line break into such a value than
+    go-yaml v3 (kustomize, kpt) and YAML itself do; the output keeps YAML's reading (textedit.tail_edits)."""
+    out = []
+    for item in items:
+        src = item.source
+        if not item.origin or ends_line(src) or src[item.end:].strip(" \t") or not item.is_mapping:
+            continue
+        last = last_scalar(item.node)
+        if last is None or last.style not in ("|", ">"):
+            continue
+        chomping = src[last.start_mark.index + 1:line_end(src, last.start_mark.index)].split("#")[0]
+        # Its last line is unterminated, or (keep) a blank line after it is, which kubectl counts as one more.
+        if "-" not in chomping and (last.end_mark.index == len(src) or "+" in chomping):
+            node, path = item.node, ""
+            while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value:
+                if isinstance(node, yaml.MappingNode):
+                    path, node = f"{path}.{node.value[-1][0].value}".lstrip("."), node.value[-1][1]
+                else:
+                    path, node = f"{path}[{len(node.value) - 1}]", node.value[-1]
+            out.append(about(Severity.WARNING, "the file ends in this block scalar without a line break: kubectl reads its value with one more final line break than kustomize, kpt and the output do; end the file with a line break", item, field=path, id="SD012"))
     return out
 
 

@@ -296,7 +296,7 @@ def duplicate_key(node: yaml.Node | None) -> tuple[yaml.Node, yaml.Node] | None:
         if isinstance(current, yaml.MappingNode):
             keys: dict[str, yaml.Node] = {}
             for k, v in current.value:
-                if isinstance(k, yaml.ScalarNode) and k.value != "<<":
+                if isinstance(k, yaml.ScalarNode):
                     first = keys.get(k.value)
                     if first is not None:
                         return k, first

@@ -56,11 +56,13 @@ def _string(event: ScalarEvent) -> str | None:
 def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> list[_Doc]:
     """The documents of `text` (which begins at offset `base`, line `line0` of `source`). `envelope`: KRM
     mode, whose one document's root is composed but for its items."""
+    if "\\/" in text:
+        yamlio.refuse_slash_escapes(text, yamlio.marker(base, line0))
     stream = yamlio.events(text)
     docs: list[_Doc] = []
     for event in stream:
         if event.__class__ is DocumentStartEvent:
-            yamlio.refuse_directives(event, yamlio.marker(base, line0)(event.start_mark))
+            yamlio.refuse_document_start(text, event, yamlio.marker(base, line0)(event.start_mark))
             docs.append(_document(next(stream), stream, source, base, line0, envelope, "&" in text))
             next(stream)  # its DocumentEndEvent
     return docs
@@ -104,7 +106,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             else:
                 pending = node
                 top[3] = node.value if isinstance(node, ScalarNode) else None
-                if isinstance(node, ScalarNode) and node.value != "<<":
+                if isinstance(node, ScalarNode):
                     first = top[1].get(node.value)
                     line = node.start_mark.line
                     if first is None:
@@ -144,10 +146,11 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             elif not top[2]:  # a key
                 key = event.value if cls is ScalarEvent else None
                 top[3] = key
-                if key == "<<":
-                    if top[4] != _OTHER:
-                        rec.derive = True  # a merge key in its identity: read it from its data
-                elif key is not None:
+                if key == "<<" and top[4] != _OTHER:
+                    rec.derive = True  # a merge key in its identity: read it from its data
+                # A second `<<` is a key given twice too: kustomize refuses it ("duplicate merge key"), kubectl
+                # merges both.
+                if key is not None:
                     seen = top[1]
                     first = seen.get(key)
                     line = event.start_mark.line + line0

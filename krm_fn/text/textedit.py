@@ -420,7 +420,7 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
         if not _starts_line(text, dash):
             raise Unsupported("a sequence element that does not start its line")
         cut = line_end(text, node_end(node, text))
-        before = _last_scalar(elements[index - 1]) if index else None
+        before = last_scalar(elements[index - 1]) if index else None
         view = searchable(text)
         after = view[cut:len(text) if view.find("\n", cut) < 0 else view.find("\n", cut)].rstrip("\r")
         if before is not None and _is_block_scalar(before) and after.lstrip(" ")[:1] == "#" \
@@ -677,7 +677,7 @@ def splice(text: str, start: int, end: int, edits: Iterable[Sequence]) -> str:
     return "".join(out)
 
 
-def _last_scalar(node: yaml.Node) -> yaml.ScalarNode | None:
+def last_scalar(node: yaml.Node) -> yaml.ScalarNode | None:
     while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style and node.value:
         node = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
     return node if isinstance(node, yaml.ScalarNode) else None
@@ -693,7 +693,7 @@ def tail_edits(text: str, node: yaml.Node) -> list[tuple[int, int, str]]:
     """
     if not text or ends_line(text):
         return []
-    last = _last_scalar(node)
+    last = last_scalar(node)
     if last is None or last.style not in ("|", ">") or last.end_mark.index != len(text):
         return []
     at = last.start_mark.index

@@ -46,19 +46,50 @@ class ExpansionTooLarge(ValueError):
     """Aliases make an object too large to walk or emit (an alias bomb)."""
 
 
-class DirectiveError(yaml.MarkedYAMLError):
-    """A `%YAML` or `%TAG` directive: kubectl, kustomize and kpt refuse the file (go-yaml reads none)."""
+class Refused(yaml.MarkedYAMLError):
+    """What kubectl, kustomize or kpt refuse, or read otherwise than libyaml does, and libyaml reads."""
 
 
 def too_deep(mark: Any) -> NestingTooDeep:
     return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep", problem_mark=mark)
 
 
-def refuse_directives(event: DocumentStartEvent, mark: Any) -> None:
+def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> None:
+    """Refuse a document start the cluster's tools do not read as libyaml does: a directive (go-yaml reads
+    none), or a `---` line kubectl's splitter (k8s.io/apimachinery/pkg/util/yaml, YAMLReader.Read) takes
+    apart otherwise. That splitter reads lines up to "\n" only, and of a line starting with `---`: "We only
+    allow comments and spaces following the yaml doc separator, otherwise we'll return an error" (`invalid
+    Yaml document separator`); kustomize and kpt split at the same `---` lines."""
     if event.version is not None or event.tags:
         which = "%YAML" if event.version is not None else "%TAG"
-        raise DirectiveError(problem=f"a {which} directive: kubectl, kustomize and kpt refuse a file with one; "
-                                     "remove it", problem_mark=mark)
+        raise Refused(problem=f"a {which} directive: kubectl, kustomize and kpt refuse a file with one; "
+                                         "remove it", problem_mark=mark)
+    if not event.explicit or event.start_mark is None:
+        return
+    at = event.start_mark.index
+    end = text.find("\n", at)
+    rest = text[at + 3:len(text) if end < 0 else end].removesuffix("\r")
+    if (at > 0 and text[at - 1] != "\n") or any(c in rest for c in "\r\x85\u2028\u2029"):
+        raise Refused(problem="a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and "
+                                         "kpt break lines only at line feeds, so they split the documents elsewhere "
+                                         "or refuse the file; use LF or CRLF line breaks", problem_mark=mark)
+    if rest.strip() and not rest.strip().startswith("#"):
+        raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml "
+                                         "document separator\"); start the document on the next line",
+                                 problem_mark=mark)
+
+
+def refuse_slash_escapes(text: str, mark: Any) -> None:
+    """Refuse an escaped slash in a double-quoted scalar: libyaml reads it (YAML 1.2 has it), go-yaml has no
+    such escape (scannerc.go: "found unknown escape character"), so kustomize and kpt refuse the file, and so
+    does kubectl once it is YAML (a JSON file it reads with its JSON decoder, but not inside render's `---`
+    stream). Only for a text that holds one (the caller's test): its scalars are read once more."""
+    for event in events(text):
+        start, end = event.start_mark, event.end_mark
+        if event.__class__ is ScalarEvent and event.style == '"' and start is not None and end is not None and \
+                re.search(r"(?<!\\)(?:\\\\)*\\/", text[start.index:end.index]):
+            raise Refused(problem="`\\/` in a double-quoted string: go-yaml (kubectl, kustomize, kpt) has no "
+                                             "such escape and refuses the file; write `/`", problem_mark=mark(event.start_mark))
 
 
 class Depth:

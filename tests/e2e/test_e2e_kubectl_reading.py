@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import kubectl_reads, require_tool
+from e2e_support import clean_env, kubectl_reads, require_tool, run
 from krm_fn.text import reader
 from runner import run as run_function
 
@@ -103,3 +103,66 @@ def test_a_file_ending_in_a_bare_cr_does_not_hide_the_next_document(kubectl: str
     assert r.code == 0, r.err
     seen = kubectl_reads(kubectl, _file(tmp_path, r.out))
     assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a", "b"]
+
+
+def _kustomize_reads(kubectl: str, tmp_path: Path, text: str) -> tuple[int, str]:
+    """`kubectl kustomize` (kustomize v5, go-yaml v3) of a folder whose one resource is `text`."""
+    folder = tmp_path / "kz"
+    folder.mkdir(exist_ok=True)
+    (folder / "m.yaml").write_bytes(text.encode("utf-8"))
+    (folder / "kustomization.yaml").write_text("resources: [m.yaml]\n")
+    proc = run([kubectl, "kustomize", str(folder)], tmp_path, clean_env())
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
+
+
+def test_text_after_the_separator_is_refused_as_kubectl_refuses_it(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + "--- &root\n" + CM.format("b")
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "text after `---` on its line" in r.err, r.err
+
+
+def test_a_separator_after_a_bare_cr_is_refused_where_kubectl_loses_the_document(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a").rstrip("\n") + "\r---\n" + CM.format("b")
+    seen = kubectl_reads(kubectl, _file(tmp_path, text), refused=True)
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a"]  # b is lost to kubectl
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "a `---` next to a bare CR" in r.err, r.err
+
+
+def test_an_escaped_slash_is_refused_as_go_yaml_refuses_it(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + 'data:\n  url: "http:\\/\\/example.com"\n'
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and "unknown escape character" in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "has no such escape" in r.err, r.err
+
+
+def test_a_second_merge_key_is_refused_where_kubectl_and_kustomize_read_apart(kubectl: str, tmp_path: Path) -> None:
+    text = (CM.format("a") + "  annotations:\n    <<: {" + OPT_IN + ': "false"}\n    <<: {' + OPT_IN
+            + ': "true"}\n')
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text), refused=True) or [None]
+    assert seen is not None and seen["metadata"]["annotations"][OPT_IN] == "true"  # kubectl merges both
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and "duplicate merge key" in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "the merge key << appears twice" in r.err, r.err
+
+
+def test_a_file_ending_inside_a_block_scalar_is_read_apart_and_warned_about(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + "data:\n  x: |\n    hello"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["data"]["x"] == "hello\n"  # kubectl's reader ends the last line with "\n"
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and "  x: hello\n" in said, said
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.yaml").write_text(text)
+    r = run_function(["render", str(src / "a.yaml")])
+    assert r.code == 0 and "[SD012]" in r.err, r.err
+    (out,) = kubectl_reads(kubectl, _file(tmp_path, r.out)) or [None]
+    assert out is not None and out["data"]["x"] == "hello"  # the output reads as kustomize and kpt read it
