@@ -179,9 +179,24 @@ class _Guard:
         self._depth -= 1
 
 
-class _Loader(_Guard, yaml.CSafeLoader):
+class _LaterAnchorWins(yaml.composer.Composer):
+    """PyYAML's composer, but an anchor given again names the later node (YAML 1.2, go-yaml) instead of
+    refusing the document."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if not isinstance(event, yaml.AliasEvent) and event.anchor is not None:
+            self.anchors.pop(event.anchor, None)
+        return super().compose_node(parent, index)
+
+
+class _Loader(_Guard, _LaterAnchorWins, yaml.CSafeLoader):
     """PyYAML on libyaml's parser, as the function reads, that constructs any tag by its node's shape and keeps
     odd scalars as strings; tabs read by libyaml's (go-yaml's) rules (tests/text/test_tabs.py)."""
+
+    def __init__(self, stream: Any) -> None:
+        yaml.CSafeLoader.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
 
 
 class Unconstructed(str):

@@ -129,7 +129,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                 if home != here:
                     ties.update(i for i in (home, here) if i >= 0)
             elif anchored and event.anchor is not None:
-                _define(owner, event.anchor, entry.index if entry is not None else -1, mark(event.start_mark))
+                owner[event.anchor] = entry.index if entry is not None else -1  # a later one wins (_anchor)
             if top is None:  # a document that is one scalar: nothing (skipped), or an item that is no mapping
                 root.is_mapping = False
                 if cls is ScalarEvent and event.tag is None and \
@@ -208,7 +208,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             else:
                 top[3] = None  # a key that is a mapping or a sequence
             if anchored and event.anchor is not None:
-                _define(owner, event.anchor, entry.index if entry is not None else -1, mark(event.start_mark))
+                owner[event.anchor] = entry.index if entry is not None else -1  # a later one wins (_anchor)
             stack.append([is_map, {} if is_map else None, False, None, role, event.flow_style])
         else:  # the end of a mapping or a sequence
             done = stack.pop()
@@ -236,13 +236,6 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
     for item in entries:
         item.shared = item.index in ties
     return _Doc(root, entries if items_node is not None else None, items_node, envelope_root, root_dup)
-
-
-def _define(owner: dict[str, int], name: str, here: int, at: Any) -> None:
-    if name in owner:  # as the composer refuses it (go-yaml would take the later one)
-        raise yaml.composer.ComposerError(f"found duplicate anchor {name!r}; first occurrence", None,
-                                          "second occurrence", at)
-    owner[name] = here
 
 
 def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:

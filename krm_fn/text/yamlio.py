@@ -218,11 +218,9 @@ def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node
 
 
 def _anchor(anchors: dict[str, yaml.Node], name: str | None, node: yaml.Node) -> None:
+    # An anchor given again names the later node from there on, as YAML 1.2 and go-yaml read it (kubectl,
+    # kustomize and kpt pass such a file); PyYAML's composer refuses it.
     if name is not None:
-        first = anchors.get(name)
-        if first is not None:
-            raise yaml.composer.ComposerError(f"found duplicate anchor {name!r}; first occurrence",
-                                              first.start_mark, "second occurrence", node.start_mark)
         anchors[name] = node
 
 
@@ -265,8 +263,9 @@ def load_first(text: str) -> Any:
 
 def load(text: str) -> Any:
     """The data of the one document of `text` (the function's own output, a settings file, a text edit's
-    result). Without a tag (no `!`) libyaml's own composer reads it as compose_events does, and faster."""
-    if "!" not in text:
+    result). Without a tag or an anchor (no `!`, no `&`: libyaml's composer refuses an anchor given twice)
+    libyaml's own composer reads it as compose_events does, and faster."""
+    if "!" not in text and "&" not in text:
         try:
             return _guarded(lambda: yaml.load(text, Loader=_CLoader))
         except NestingTooDeep:

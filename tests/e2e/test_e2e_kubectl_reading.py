@@ -166,3 +166,11 @@ def test_a_file_ending_inside_a_block_scalar_is_read_apart_and_warned_about(kube
     assert r.code == 0 and "[SD012]" in r.err, r.err
     (out,) = kubectl_reads(kubectl, _file(tmp_path, r.out)) or [None]
     assert out is not None and out["data"]["x"] == "hello"  # the output reads as kustomize and kpt read it
+
+
+def test_an_anchor_given_again_is_read_as_kubectl_reads_it(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + "data:\n  a: &v one\n  b: *v\n  c: &v two\n  d: *v\n"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    assert item.data()["data"] == seen["data"] == {"a": "one", "b": "one", "c": "two", "d": "two"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from krm_fn.text import reader
 from runner import run
 
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
@@ -86,3 +87,16 @@ def test_a_file_ending_inside_a_block_scalar_is_warned_about(tmp_path, tail: str
            "a line break: kubectl reads its value with one more final line break than kustomize, kpt and the " \
            "output do; end the file with a line break [SD012]"
     assert (said in r.err) == warned, r.err
+
+
+def test_an_anchor_given_again_names_the_later_node() -> None:
+    """YAML 1.2 and go-yaml (kubectl, kustomize, kpt) let an anchor be given again: an alias names the latest
+    node of that name. PyYAML's composer refused the file."""
+    text = CM.format("a") + "data:\n  a: &v one\n  b: *v\n  c: &v two\n  d: *v\n"
+    r = run(["render", "-"], text)
+    assert (r.code, r.out) == (0, "---\n" + text), r.err  # read, and written as it came
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    assert item.data()["data"] == {"a": "one", "b": "one", "c": "two", "d": "two"}
+    krm = run([], "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- "
+              + (CM.format("a") + "data:\n  a: &v one\n  b: *v\n  c: &v two\n  d: *v\n").replace("\n", "\n  "))
+    assert krm.code == 0, krm.err
