@@ -439,6 +439,12 @@ def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
         problem = exc.problem or exc.context or "invalid YAML"
         if problem == "found incompatible YAML document":  # libyaml's words for `%YAML 1.2`
             problem = "a %YAML directive: kubectl, kustomize and kpt refuse a file with one; remove it"
+        elif problem == "found unknown escape character" and mark is not None and \
+                text[mark.index:mark.index + 2] == "\\'":
+            # go-yaml reads `\'` as `'` (kubectl and kustomize read "it's"); libyaml has no such escape. The one
+            # thing the cluster's tools read that the function cannot: say so plainly.
+            problem = "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' " \
+                      "but libyaml (which kaito-specdec reads with) refuses; write ' without the backslash"
         context = ""
         if exc.context and exc.problem:
             began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \

@@ -174,3 +174,11 @@ def test_an_anchor_given_again_is_read_as_kubectl_reads_it(kubectl: str, tmp_pat
     assert seen is not None
     (item,) = reader.read_stream([("m.yaml", text.encode())]).items
     assert item.data()["data"] == seen["data"] == {"a": "one", "b": "one", "c": "two", "d": "two"}
+
+
+def test_an_escaped_single_quote_kubectl_reads_is_refused_in_plain_words(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + "data:\n  k: \"it\\'s\"\n"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["data"]["k"] == "it's"
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "which kubectl, kustomize and kpt read as '" in r.err, r.err

@@ -100,3 +100,12 @@ def test_an_anchor_given_again_names_the_later_node() -> None:
     krm = run([], "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- "
               + (CM.format("a") + "data:\n  a: &v one\n  b: *v\n  c: &v two\n  d: *v\n").replace("\n", "\n  "))
     assert krm.code == 0, krm.err
+
+
+def test_an_escaped_single_quote_is_refused_in_words_that_say_why() -> None:
+    """go-yaml reads `\\'` as `'`; libyaml, which the function reads with, refuses it: the message says so."""
+    r = run(["render", "-"], CM.format("a") + "data:\n  k: \"it\\'s\"\n")
+    assert (r.code, r.out) == (1, ""), r.err
+    assert "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' but " \
+           "libyaml (which kaito-specdec reads with) refuses; write ' without the backslash (line 6, column 9)" \
+           in r.err, r.err
