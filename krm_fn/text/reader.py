@@ -443,8 +443,7 @@ def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
                 text[mark.index:mark.index + 2] == "\\'":
             # go-yaml reads `\'` as `'` (kubectl and kustomize read "it's"); libyaml has no such escape. The one
             # thing the cluster's tools read that the function cannot: say so plainly.
-            problem = "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' " \
-                      "but libyaml (which kaito-specdec reads with) refuses; write ' without the backslash"
+            problem = "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' but libyaml (which kaito-specdec reads with) refuses; write ' without the backslash"
         context = ""
         if exc.context and exc.problem:
             began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \

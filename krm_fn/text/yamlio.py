@@ -70,13 +70,9 @@ def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> No
     end = text.find("\n", at)
     rest = text[at + 3:len(text) if end < 0 else end].removesuffix("\r")
     if (at > 0 and text[at - 1] != "\n") or any(c in rest for c in "\r\x85\u2028\u2029"):
-        raise Refused(problem="a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and "
-                                         "kpt break lines only at line feeds, so they split the documents elsewhere "
-                                         "or refuse the file; use LF or CRLF line breaks", problem_mark=mark)
+        raise Refused(problem="a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and kpt break lines only at line feeds, so they split the documents elsewhere or refuse the file; use LF or CRLF line breaks", problem_mark=mark)
     if rest.strip() and not rest.strip().startswith("#"):
-        raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml "
-                                         "document separator\"); start the document on the next line",
-                                 problem_mark=mark)
+        raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=mark)
 
 
 def refuse_slash_escapes(text: str, mark: Any) -> None:
@@ -88,8 +84,7 @@ def refuse_slash_escapes(text: str, mark: Any) -> None:
         start, end = event.start_mark, event.end_mark
         if event.__class__ is ScalarEvent and event.style == '"' and start is not None and end is not None and \
                 re.search(r"(?<!\\)(?:\\\\)*\\/", text[start.index:end.index]):
-            raise Refused(problem="`\\/` in a double-quoted string: go-yaml (kubectl, kustomize, kpt) has no "
-                                             "such escape and refuses the file; write `/`", problem_mark=mark(event.start_mark))
+            raise Refused(problem="`\\/` in a double-quoted string: go-yaml (kubectl, kustomize, kpt) has no such escape and refuses the file; write `/`", problem_mark=mark(event.start_mark))
 
 
 class Depth:
