@@ -209,8 +209,10 @@ def _scalar(event: yaml.ScalarEvent, resolve: Any) -> Any:
     if event.tag is None:
         # Quoted and block scalars are never resolved (decode.go: `n.tag == "" && !n.implicit`).
         return resolve(event.value) if event.style in (None, "") else event.value
-    if event.tag in _STR_TAGS:
-        return event.value  # `!` is no tag resolve() knows: the text stays a string
+    if event.tag in _STR_TAGS or not event.tag.startswith("tag:yaml.org,2002:"):
+        # `!` or a local tag (`!foo`) is no tag resolve() knows (`if !resolvableTag(tag) { return tag, in }`):
+        # the text stays a string
+        return event.value
     raise ValueError(f"tag {event.tag} is not read here")
 
 

@@ -142,8 +142,9 @@ def _as_derived_reads(out: str, docs: list) -> list:
 
 def test_a_derived_configmap_copies_the_sources_strings_as_strings():
     """The issue's case: the derived ConfigMap copies the source's data, labels and annotations; kubectl
-    read `feature: y` as true and `port: 0X50` as 80."""
-    stream = yaml.safe_dump_all([SOURCE, WORKSPACE], sort_keys=False)
+    read `feature: y` as true and `port: 0X50` as 80. (The input is JSON, its strings quoted: PyYAML would
+    write `y` plain, which kubectl, and so the function, reads as true.)"""
+    stream = "---\n".join(json.dumps(doc) + "\n" for doc in (SOURCE, WORKSPACE))
     code, out, err = run(["render", "-"], stream)
     assert code == 0, err
     docs = list(yaml.safe_load_all(out))

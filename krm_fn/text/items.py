@@ -181,7 +181,7 @@ class Item:
             node = self.node
             try:
                 region = self.region
-                self._data = yamlio.construct(node, may_merge="<<" in region, may_alias="*" in region)
+                self._data = yamlio.construct(node, may_merge="<<" in region or "merge" in region, may_alias="*" in region)
             except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
                 message = " ".join(str(exc).split()) or type(exc).__name__
                 where = unreadable_path(node)

@@ -44,13 +44,9 @@ class _Tangled(Exception):
 
 
 def _string(event: ScalarEvent) -> str | None:
-    """The scalar's value when go-yaml reads it as a string (plain text that is no number, bool or null)."""
-    tag = event.tag
-    if tag is None:
-        if not event.implicit[0] or yamlio._resolve(ScalarNode, event.value, event.implicit) == yamlio.STR_TAG:
-            return event.value
-        return None
-    return event.value if tag == "!" or tag == yamlio.STR_TAG else None
+    """The scalar's value when go-yaml reads it as a string (plain text that is no number, bool or null, a
+    quoted one, one tagged `!` or with a tag go-yaml does not know): yamlio.scalar_tag, as a value."""
+    return event.value if yamlio.scalar_tag(event) == yamlio.STR_TAG else None
 
 
 def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> list[_Doc]:
@@ -132,8 +128,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                 owner[event.anchor] = entry.index if entry is not None else -1  # a later one wins (_anchor)
             if top is None:  # a document that is one scalar: nothing (skipped), or an item that is no mapping
                 root.is_mapping = False
-                if cls is ScalarEvent and event.tag is None and \
-                        yamlio._resolve(ScalarNode, event.value, event.implicit) == yamlio.NULL_TAG:
+                if cls is ScalarEvent and event.tag is None and yamlio.scalar_tag(event) == yamlio.NULL_TAG:
                     return _Doc()
                 root.end = line_end(full, last_end)
                 return _Doc(root)

@@ -3,11 +3,14 @@
 Composing keeps node positions (character offsets) so the writer can edit source text in place. The
 composer is this module's own (`compose_events`), over libyaml's event stream, so that every node is read
 as go-yaml reads it (kubectl, Argo CD and sigs.k8s.io/yaml on go-yaml v2; kustomize and kpt on v3): a
-scalar tagged `!` is a string, a tag on a mapping or a sequence is no reason to read it as anything else,
-and no document has a directive. Emitting is block style, without anchors, with strings quoted wherever
+plain scalar resolves by go-yaml v2's resolve.go (`go_resolve`: `1e3` and `0o17` numbers, `1:20` and `=`
+strings), a scalar tagged `!` or with a tag go-yaml does not know is a string, a tag on a mapping or a
+sequence is no reason to read it as anything else, `<<` merges only as a key (and a key kubectl and
+kustomize merge apart is refused), and no document has a directive. Emitting is block style, without anchors, with strings quoted wherever
 go-yaml v2 or v3, YAML 1.1 or YAML 1.2 would read them as something else (`ambiguous`).
 """
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -29,6 +32,14 @@ NULL_TAG = "tag:yaml.org,2002:null"
 MERGE_TAG = "tag:yaml.org,2002:merge"
 MAP_TAG = "tag:yaml.org,2002:map"
 SEQ_TAG = "tag:yaml.org,2002:seq"
+BOOL_TAG = "tag:yaml.org,2002:bool"
+INT_TAG = "tag:yaml.org,2002:int"
+FLOAT_TAG = "tag:yaml.org,2002:float"
+TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+BINARY_TAG = "tag:yaml.org,2002:binary"
+# A key kubectl and kustomize read apart, one as a merge key and one not (`!!merge x`, `! "<<"`): compose_node
+# gives it this tag, merge_conflict refuses the object it is in, and no constructor knows it.
+DISPUTED_MERGE_TAG = "tag:kaito-specdec,2025:disputed-merge"
 
 # Deeper than any Kubernetes object nests, and shallow enough for everything that walks an item afterwards
 # (constructing, copying, patching, emitting: Python recursion).
@@ -104,21 +115,195 @@ class Depth:
 
 
 def timestamp_as_str(loader: Any, node: yaml.ScalarNode) -> str:
-    # Kubernetes reads timestamps as strings; so do we, or they would change type on the way out.
+    # Kubernetes reads timestamps as strings; so do we, or they would change type on the way out. (The
+    # scalar's text: also what a `<<` value is.)
     return loader.construct_scalar(node)
 
 
+# --- plain scalars as go-yaml reads them ------------------------------------------------------------------
+# kubectl, Argo CD and sigs.k8s.io/yaml decide what an untagged plain scalar is with go-yaml v2's resolve.go
+# (v2.4.0, which sigs.k8s.io/yaml forks as goyaml.v2); kustomize and kpt with v3's, the same rules but for the
+# words noted below. PyYAML's YAML 1.1 resolver reads otherwise (`1e3` and `0o17` strings, `1:20` an int, `=`
+# a "value"), so the function resolves plain scalars itself, as v2 does:
+#
+#   hint := byte('N'); if in != "" { hint = resolveTable[in[0]] }  // 'S' +-, 'D' 0-9, 'M' yYnNtTfFoO~, '.'
+#   if item, ok := resolveMap[in]; ok { return item.tag, item.value }
+#   case '.': floatv, err := strconv.ParseFloat(in, 64)
+#   case 'D', 'S': parseTimestamp(in) ...
+#       plain := strings.Replace(in, "_", "", -1)
+#       intv, err := strconv.ParseInt(plain, 0, 64) ... uintv, err := strconv.ParseUint(plain, 0, 64)
+#       if yamlStyleFloat.MatchString(plain) { floatv, err := strconv.ParseFloat(plain, 64) ... }
+#       if strings.HasPrefix(plain, "0b") { intv, err := strconv.ParseInt(plain[2:], 2, 64) ... }
+#   return yaml_STR_TAG, in
+#
+# resolve.go init(), resolveMapList (v2.4.0). v3 has the same map without y/yes/on and n/no/off; they stay
+# bools here, as kubectl reads them (and as checks of the opt-in annotation's value expect).
+GO_WORDS: dict[str, tuple[str, Any]] = {}
+for _tag, _value, _words in (
+        (BOOL_TAG, True, "y Y yes Yes YES true True TRUE on On ON"),
+        (BOOL_TAG, False, "n N no No NO false False FALSE off Off OFF"),
+        (NULL_TAG, None, "~ null Null NULL"),
+        (FLOAT_TAG, math.nan, ".nan .NaN .NAN"),
+        (FLOAT_TAG, math.inf, ".inf .Inf .INF +.inf +.Inf +.INF"),
+        (FLOAT_TAG, -math.inf, "-.inf -.Inf -.INF"),
+        (MERGE_TAG, "<<", "<<")):  # out of the hints' reach: a merge key is the parser's (scalar_tag)
+    for _word in _words.split():
+        GO_WORDS[_word] = (_tag, _value)
+GO_WORDS[""] = (NULL_TAG, None)
+# resolveTable: a plain scalar whose first character is none of these is a string.
+_GO_HINTS = frozenset("+-0123456789.yYnNtTfFoO~")
+_SIGN_OR_DIGIT = frozenset("+-0123456789")
+# strconv.ParseInt(plain, 0, 64)'s literals (Go's: 0x 0o 0b in either case, a leading 0 for octal, a sign).
+_GO_INT = re.compile(r"([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+_GO_BASES = {"x": 16, "X": 16, "o": 8, "O": 8, "b": 2, "B": 2}
+# var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+_YAML_STYLE_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+# strconv.ParseFloat(in, 64) of a text starting with `.` (underscores only between digits: underscoreOK).
+_GO_DOT_FLOAT = re.compile(r"\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?")
+# `if strings.HasPrefix(plain, "0b") { intv, err := strconv.ParseInt(plain[2:], 2, 64)`: a sign after 0b.
+# (The `-0b` branch after it reads nothing ParseInt(plain, 0, 64) did not.)
+_GO_SIGNED_BINARY = re.compile(r"0b([-+])([01]+)")
+# Timestamps keep PyYAML's YAML 1.1 pattern (its resolver.py; go-yaml's parseTimestamp reads some others; either way the
+# value is the text, a string, as v2 decodes a timestamp into an interface{}).
+_TIMESTAMP = re.compile(r"""[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+    |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+     (?:[Tt]|[ \t]+)[0-9][0-9]?
+     :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+     (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?""", re.X)
+_INT64 = 1 << 63
+
+
+def _go_int(sign: str, digits: str, base: int) -> int | None:
+    """strconv.ParseInt's value, else ParseUint's (no sign), else None (out of range: an error in Go)."""
+    if base == 10 and len(digits) > 20:  # past uint64 whatever the digits (and Python's int() limit)
+        return None
+    value = int(digits, base)
+    if sign == "-":
+        value = -value
+    if -_INT64 <= value < _INT64 or (not sign and value < 1 << 64):
+        return value
+    return None
+
+
+def _go_number(plain: str) -> int | float | None:
+    """The number go-yaml v2 reads `plain` (a plain scalar without its underscores) as, or None."""
+    m = _GO_INT.fullmatch(plain)
+    if m is not None:
+        sign, literal = m.groups()
+        base = _GO_BASES.get(literal[1:2])
+        value = _go_int(sign, literal[2:], base) if base else _go_int(sign, literal, 8 if literal[0] == "0" else 10)
+        if value is not None:
+            return value
+    if _YAML_STYLE_FLOAT.fullmatch(plain):
+        number = float(plain)
+        if not math.isinf(number):  # ParseFloat's ErrRange: `1e400` stays a string
+            return number
+    m = _GO_SIGNED_BINARY.fullmatch(plain)
+    if m is not None:
+        value = int(m.group(2), 2) * (-1 if m.group(1) == "-" else 1)
+        if -_INT64 <= value < _INT64:
+            return value
+    return None
+
+
+def go_resolve(text: str) -> tuple[str, Any]:
+    """(tag, value) of an untagged plain scalar as go-yaml v2 reads it (resolve.go `resolve("", in)`, above):
+    null, bool, int, float, a timestamp (its text), else the string (`<<` too: scalar_tag makes merge keys)."""
+    hint = text[:1]
+    if hint not in _GO_HINTS:
+        return (NULL_TAG, None) if not text else (STR_TAG, text)
+    found = GO_WORDS.get(text)
+    if found is not None:
+        return found
+    if hint == ".":
+        if _GO_DOT_FLOAT.fullmatch(text):
+            number = float(text.replace("_", ""))
+            if not math.isinf(number):
+                return FLOAT_TAG, number
+    elif hint in _SIGN_OR_DIGIT:
+        if _TIMESTAMP.fullmatch(text):
+            return TIMESTAMP_TAG, text
+        value = _go_number(text.replace("_", "") if "_" in text else text)
+        if value is not None:
+            return (FLOAT_TAG if isinstance(value, float) else INT_TAG), value
+    return STR_TAG, text
+
+
+# The tags go-yaml knows on a scalar (resolvableTag, and !!binary); any other (`!foo`, `!!set`)
+# leaves the scalar's text a string: `if !resolvableTag(tag) { return tag, in }`.
+_GO_TAGS = frozenset((STR_TAG, NULL_TAG, BOOL_TAG, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, BINARY_TAG))
+
+
+def scalar_tag(event: ScalarEvent, key: bool = False) -> str:
+    """The tag of a scalar event as go-yaml reads it; `key`: the scalar is a mapping's key.
+
+    Untagged plain scalars resolve as go_resolve says; quoted and block ones, and those tagged `!` or a tag
+    go-yaml does not know, are strings. `<<` (or anything tagged `!!merge`) is a string but as a key, where
+    the parser, not the resolver, makes it a merge key. v2's decode.go: `func isMerge(n *node) bool {
+    return n.kind == scalarNode && n.value == "<<" && (n.implicit == true || n.tag == yaml_MERGE_TAG) }`
+    (its parser makes a scalar tagged `!` implicit, quoted or not); v3's decode.go: `n.Value == "<<" &&
+    (n.Tag == "" || n.Tag == "!" || shortTag(n.Tag) == mergeTag)`, where its parser has tagged a quoted
+    `! "<<"` `!!str`. A quoted `! "<<"` is thus a merge key to kubectl only, and a key `!!merge x` one to
+    kustomize only (kyaml merges any key tagged `!!merge`; both go-yaml versions read the key `x`):
+    those two get DISPUTED_MERGE_TAG."""
+    tag, value = event.tag, event.value
+    if tag is None:
+        if not event.implicit[0]:
+            return STR_TAG
+        if value == "<<":
+            return MERGE_TAG if key else STR_TAG
+        return go_resolve(value)[0]
+    if tag == "!":
+        if key and value == "<<":
+            return DISPUTED_MERGE_TAG if event.style else MERGE_TAG
+        return STR_TAG
+    if tag == MERGE_TAG:
+        if not key:
+            return STR_TAG
+        return MERGE_TAG if value == "<<" else DISPUTED_MERGE_TAG
+    return tag if tag in _GO_TAGS else STR_TAG
+
+
+def go_scalar(loader: Any, node: yaml.ScalarNode) -> Any:
+    """A `!!bool`, `!!int`, `!!float` or `!!null` scalar (plain ones resolved to them too) decoded as go-yaml
+    v2 decodes it: its text resolved as a plain scalar's, which must give the tag, but that an int is
+    read as a float where the tag says float (resolve.go: `case yaml_FLOAT_TAG: if rtag == yaml_INT_TAG`
+    ... `out = float64(v)`, for what fits in an int64); anything else is Go's `failf("cannot decode %s
+    `%s` as a %s", ...)`."""
+    text = loader.construct_scalar(node)
+    tag, value = go_resolve(text)
+    if tag == node.tag:
+        return value
+    if node.tag == FLOAT_TAG and tag == INT_TAG and -_INT64 <= value < _INT64:
+        return float(value)
+    raise yaml.constructor.ConstructorError(
+        None, None, f"cannot decode !!{tag.rsplit(':', 1)[-1]} `{text}` as a !!{node.tag.rsplit(':', 1)[-1]}",
+        node.start_mark)
+
+
 class _Constructor(yaml.constructor.SafeConstructor):
-    """Turns nodes from compose_events into Python data (PyYAML's safe constructors)."""
+    """Turns nodes from compose_events into Python data (PyYAML's safe constructors, go-yaml's scalars)."""
 
 
 class _CLoader(Depth, CSafeLoader):
-    """libyaml's composer, for `load` of a text without tags (where it reads as compose_events)."""
+    """libyaml's composer, for `load` of a text without tags (where it reads as compose_events): the C
+    composer asks this `resolve` for every untagged scalar."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is ScalarNode and implicit[0]:
+            return MERGE_TAG if value == "<<" else go_resolve(value)[0]
+        return super().resolve(kind, value, implicit)
 
 
 for _cls in (_Constructor, _CLoader):
-    _cls.add_constructor("tag:yaml.org,2002:timestamp", timestamp_as_str)
+    _cls.add_constructor(TIMESTAMP_TAG, timestamp_as_str)
+    for _tag in (BOOL_TAG, INT_TAG, FLOAT_TAG, NULL_TAG):
+        _cls.add_constructor(_tag, go_scalar)
+# `<<` as a value, a string: the C composer cannot tell a key from a value (the constructor merges keys
+# before it constructs any, so only values reach this).
+_CLoader.add_constructor(MERGE_TAG, timestamp_as_str)
 
+# PyYAML's YAML 1.1 resolver: only for `ambiguous` (output must read back under YAML 1.1 too).
 _RESOLVER = yaml.resolver.Resolver()
 _resolve = _RESOLVER.resolve
 
@@ -165,19 +350,18 @@ def compose_events(stream: Iterator[yaml.Event], index: int = 0, line: int = 0) 
 def compose_node(event: Any, stream: Iterator[Any], anchors: dict[str, yaml.Node], mark: Any,
                  depth: int = 0) -> yaml.Node:
     """The node that starts with `event`, its further events taken from `stream`, as go-yaml reads it:
-    a scalar tagged `!` is a string (go-yaml resolves only the tags it knows), a mapping is a mapping and a
-    sequence a sequence whatever their tag (`!!set`, `!!omap`, `!custom`). `depth`: how deep `event` is."""
+    a scalar's tag is `scalar_tag`'s (a plain one resolved by go-yaml v2's rules, not PyYAML's YAML 1.1
+    resolver; one tagged `!` or `!custom` a string, as go-yaml resolves only the tags it knows; `<<` a merge
+    key only as a key), a mapping is a mapping and a sequence a sequence whatever their tag (`!!set`,
+    `!!omap`, `!custom`). `depth`: how deep `event` is."""
     stack: list[list[Any]] = []  # [collection node, its pending key]
     while True:
         cls = event.__class__
         if cls is ScalarEvent:
             if len(stack) + depth >= MAX_DEPTH:
                 raise too_deep(mark(event.start_mark))
-            tag = event.tag
-            if tag is None:
-                tag = _resolve(ScalarNode, event.value, event.implicit)
-            elif tag == "!":
-                tag = STR_TAG
+            top = stack[-1] if stack else None
+            tag = scalar_tag(event, top is not None and top[1] is None and top[0].__class__ is MappingNode)
             node: yaml.Node = ScalarNode(tag, event.value, mark(event.start_mark), mark(event.end_mark), event.style)
             _anchor(anchors, event.anchor, node)
         elif cls is AliasEvent:
@@ -347,12 +531,20 @@ def check_expansion(root: yaml.Node) -> None:
 def merge_conflict(root: yaml.Node) -> str | None:
     """Where kubectl and kustomize read a mapping differently: a key set before a merge key `<<` that the
     merge sets too. go-yaml v2 (kubectl, Argo CD, sigs.k8s.io/yaml) lets the later merge win, go-yaml v3
-    (kustomize, kpt) and YAML's own rule keep the key written in the mapping. Keys after `<<` win for all."""
+    (kustomize, kpt) and YAML's own rule keep the key written in the mapping. Keys after `<<` win for all.
+    And a key one of them merges and the other does not (DISPUTED_MERGE_TAG, see scalar_tag)."""
     for node in nodes(root):
         if not isinstance(node, yaml.MappingNode):
             continue
         before: dict[str, yaml.Node] = {}
         for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag == DISPUTED_MERGE_TAG:
+                line = key.start_mark.line + 1
+                if key.value == "<<":
+                    return (f"the key `<<` tagged `!` and quoted (line {line}): kubectl merges its value, kustomize "
+                            "drops the key; write a plain `<<` to merge")
+                return (f"the key {key.value!r} tagged `!!merge` (line {line}): kubectl reads the key {key.value!r}, "
+                        "kustomize merges its value; write `<<` to merge, or drop the tag")
             if isinstance(key, yaml.ScalarNode) and key.tag == MERGE_TAG:
                 for name in before.keys() & _merged_keys(value):
                     first = before[name]
@@ -474,9 +666,7 @@ def _dumper_for(data: Any) -> type:
 # Which plain scalars some reader of the output takes for something else than a string. Every string the
 # function writes must read back as that string under each of them:
 # - go-yaml v2 (kubectl, Argo CD, every sigs.k8s.io/yaml user; sigs.k8s.io/yaml forks v2.4.0), resolve.go:
-#     resolveMap: "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON" (true);
-#     "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF" (false);
-#     "", "~", "null", "Null", "NULL"; ".nan" ".inf" "+.inf" "-.inf" (and their .NaN/.Inf/.INF spellings); "<<".
+#     resolveMap (GO_WORDS: y/yes/on, true, n/no/off, false in three spellings, nulls, .nan/.inf, "<<").
 #     A first character `+ - 0-9` ('S', 'D'): `plain := strings.Replace(in, "_", "", -1)`, then
 #     `strconv.ParseInt(plain, 0, 64)` and `strconv.ParseUint(plain, 0, 64)` (Go literals: 0x 0o 0b in
 #     either case, a leading 0 for octal), `yamlStyleFloat` =
@@ -489,8 +679,7 @@ def _dumper_for(data: Any) -> type:
 #   core schema (a subset of go-yaml's numbers).
 # The test is wider than the readers where that is simpler (any Go literal's digits, whatever the range):
 # quoting a string that needed none costs two characters; writing one plain that needed quotes changes it.
-_WORDS = frozenset("""y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF
-    ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF <<""".split()) | {""}
+_WORDS = frozenset(GO_WORDS)  # v2's resolveMap, v3's within it
 _NUMBER_START = frozenset("-+.0123456789")
 # Tried on the text without its underscores.
 _GO_NUMBER = (

@@ -44,9 +44,9 @@ def test_pass(text: str) -> None:
     (_ws(MODE, '""'), [('"" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"metadata.annotations[{MODE}]", "SD136")]),
     (_ws(FAMILY, '" "'), [('unsupported node image family " ", supported values are azurelinux, ubuntu', f"metadata.annotations[{FAMILY}]", "SD135")]),
     (_iset(MODE, "fast"), [('"fast" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"spec.template.metadata.annotations[{MODE}]", "SD136")]),
-    (_ws(f'{FAMILY}: x\n    {MODE}: y\n    {LOCAL}', '"z"'), [
+    (_ws(f'{FAMILY}: x\n    {MODE}: w\n    {LOCAL}', '"z"'), [
         ('unsupported node image family "x", supported values are azurelinux, ubuntu', f"metadata.annotations[{FAMILY}]", "SD135"),
-        ('"y" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"metadata.annotations[{MODE}]", "SD136"),
+        ('"w" is not a valid performance mode; choose one of: balanced, interactivity, throughput', f"metadata.annotations[{MODE}]", "SD136"),
         ('"z" must be "true" or "false"', f"metadata.annotations[{LOCAL}]", "SD137")]),
 ])
 def test_fail(text: str, expected: list) -> None:

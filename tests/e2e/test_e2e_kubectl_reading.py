@@ -5,10 +5,14 @@ readers; where the two disagree (a merge key after the key it sets) the function
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
+import goyaml
 from e2e_support import clean_env, kubectl_reads, require_tool, run
 from krm_fn.text import reader
 from runner import run as run_function
@@ -182,3 +186,60 @@ def test_an_escaped_single_quote_kubectl_reads_is_refused_in_plain_words(kubectl
     assert seen is not None and seen["data"]["k"] == "it's"
     r = run_function(["render", "-"], text)
     assert r.code == 1 and "which kubectl, kustomize and kpt read as '" in r.err, r.err
+
+
+# Plain scalars PyYAML's YAML 1.1 resolver and go-yaml v2's resolve.go read apart, and their neighbours.
+PLAIN = ["1e3", "+1e3", "1e+3", "1E3", "1_000e1", "1.e3", "0o17", "0O17", "0X1F", "0x1f", "0B11", "0b11", "0b-1",
+         "0b+1", "-0b1", "0o-7", "017", "-017", "08", "0888", "00", "-0", "+0x1F", "0x_1F", "0_x1F", "1_", "+_1",
+         "1__0", ".1_0", ".5e3", "-.5", ".", ".e3", "1e", "e3", "1e-400", "1e400", "9" * 400, "1:20", "12:30:00",
+         "190:20:30.15", "=", "<<", "~", "null", "NULL", "y", "Y", "n", "N", "yes", "On", "OFF", "true", "tRue",
+         "9223372036854775807", "-9223372036854775808", "-9223372036854775809", "18446744073709551616",
+         "0x10000000000000000", "2024-01-01", "2024-1-1", "2024-01-01T00:00:00Z", "0x1p3", "1i", "1,000", "_1"]
+# Tagged scalars: a tag go-yaml does not know leaves the text; an explicit number tag resolves the text.
+TAGGED = ["!foo x", "!foo 1e3", "! 1e3", "!!set x", "!!merge x", "! <<", "!!str 0o17", "!!int '0o17'",
+          "!!float 1", "!!bool y", "!!float '1e3'"]
+# Merge keys both readers merge, and keys both read as plain keys.
+MERGES = ["<<", "! <<", "!!merge <<", '!!merge "<<"', '"<<"', "!!str <<", "!foo <<"]
+
+
+def _plain(text: str) -> bool:
+    """Is `text` one plain scalar as a mapping's value (a lookalike may be a key or a comment)?"""
+    try:
+        scalars = [e for e in yaml.parse(f"v: {text}\n") if isinstance(e, yaml.ScalarEvent)]
+    except yaml.YAMLError:
+        return False
+    return len(scalars) == 2 and scalars[1].value == text and scalars[1].tag is None and not scalars[1].style
+
+
+def _agree(mine: Any, seen: Any) -> bool:
+    """The function's value and kubectl's JSON hold the same data, types and all: a number is a number (kubectl
+    writes a whole float64 as an integer, so an int and a float agree where the float is that integer's
+    nearest), an int64 an exact int, a bool a bool."""
+    number = (int, float)
+    if isinstance(mine, number) and not isinstance(mine, bool):
+        if not isinstance(seen, number) or isinstance(seen, bool):
+            return False
+        if isinstance(mine, int) and isinstance(seen, int) and -(1 << 63) <= mine < 1 << 63:
+            return mine == seen
+        return float(mine) == float(seen)  # past int64 (go-yaml's uint64) kubectl's JSON decoding holds a float64
+    if isinstance(mine, dict):
+        return isinstance(seen, dict) and mine.keys() == seen.keys() and all(_agree(v, seen[k]) for k, v in mine.items())
+    return type(mine) is type(seen) and mine == seen
+
+
+def test_plain_and_tagged_scalars_are_read_as_kubectl_reads_them(kubectl: str, tmp_path: Path) -> None:
+    """The oracle: every value the function reads (`Item.data()`, what each check looks at) is the value
+    kubectl reads, type and all, for plain scalars PyYAML's YAML 1.1 reads otherwise (`1e3`, `0o17`, `1:20`,
+    `=`, `y`), drawn lookalikes, tags go-yaml does not know, and merge keys."""
+    plain = [t for t in dict.fromkeys(PLAIN + goyaml.lookalikes(7, 300)) if _plain(t)]
+    plain = [t for t in plain if not (isinstance(v := goyaml.resolve_plain(t), float) and not math.isfinite(v))]
+    lines = [f"  p{i}: {t}\n" for i, t in enumerate(plain)] + [f"  t{i}: {t}\n" for i, t in enumerate(TAGGED)]
+    lines += [f"  m{i}: {{a: '1', {k}: {{k: v}}}}\n" for i, k in enumerate(MERGES)]
+    text = "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: x\nspec:\n" + "".join(lines)
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text))
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    mine = item.data()["spec"]
+    assert set(mine) == set(seen["spec"])
+    wrong = {key: (text.split(f"  {key}: ", 1)[1].split("\n", 1)[0], value, seen["spec"][key])
+             for key, value in mine.items() if not _agree(value, seen["spec"][key])}
+    assert wrong == {}

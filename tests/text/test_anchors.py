@@ -42,10 +42,10 @@ def test_anchors_shared_across_items_untouched_are_kept_as_written() -> None:
 def test_render_splits_a_list_whose_items_share_anchors_into_standalone_documents(tmp_path: Path) -> None:
     (tmp_path / "list.yaml").write_text(
         "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n"
-        "    labels: &l {x: y}\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\n    labels: *l\n")
+        "    labels: &l {x: z}\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\n    labels: *l\n")
     r = run(["render", str(tmp_path)])
     assert r.code == 0, r.err
-    assert [d["metadata"]["labels"] for d in r.docs] == [{"x": "y"}, {"x": "y"}]
+    assert [d["metadata"]["labels"] for d in r.docs] == [{"x": "z"}, {"x": "z"}]
 
 
 # --- anchors in the envelope (issue #19, class 3) ------------------------------------------------------------
@@ -82,8 +82,8 @@ ENVELOPES = {
     # the old results an alias of an anchor before them: replaced where they are, never written twice
     "old-results-an-alias": (HEAD + "extra: &e []\nresults: *e\nitems:\n" + WS_ON,
                              {"extra": [], "results": "SD301", "kinds": ["Workspace", "ConfigMap"]}),
-    # the items aliased, one of them YAML gives no data (a custom tag): its own text, once in each place
-    "items-aliased-unreadable-item": (HEAD + "items: &i\n" + SVC + "    annotations: {x: !custom y}\n"
+    # the items aliased, one of them YAML gives no data (`!!bool 6`): its own text, once in each place
+    "items-aliased-unreadable-item": (HEAD + "items: &i\n" + SVC + "    annotations: {x: !!bool 6}\n"
                                       "other: *i\nresults: []\n", {"kinds": ["Service"], "other-kinds": ["Service"]}),
 }
 
@@ -119,9 +119,9 @@ def test_anchors_in_the_envelope_never_dangle_nor_move(text, want) -> None:
 
 
 def test_items_written_out_whole_keep_an_unreadable_one_as_one_item() -> None:
-    """Items tied by anchors and changed are written out whole; an untouched one YAML gives no data (a
-    custom tag) keeps its own lines, moved under its dash: one item, not a null entry and a list."""
-    text = ANCHORED + "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: t\n    annotations: {x: !custom y}\n  spec:\n"
+    """Items tied by anchors and changed are written out whole; an untouched one YAML gives no data
+    (`!!bool 6`) keeps its own lines, moved under its dash: one item, not a null entry and a list."""
+    text = ANCHORED + "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: t\n    annotations: {x: !!bool 6}\n  spec:\n"
     r = run([], text)
     assert r.code == 0, r.err
     import fuzz
@@ -129,14 +129,14 @@ def test_items_written_out_whole_keep_an_unreadable_one_as_one_item() -> None:
     assert status == "ok"
     assert [(i["kind"], i["metadata"]["name"]) for i in docs[0]["items"]] == [
         ("Workspace", "ws"), ("ConfigMap", "specdec-ngram-80815d3ebc"), ("Service", "svc"), ("Service", "t")]
-    assert "    annotations: {x: !custom y}\n  spec:\n" in r.out
+    assert "    annotations: {x: !!bool 6}\n  spec:\n" in r.out
 
 
 def test_a_function_config_aliasing_the_old_results_it_cannot_read_is_its_error_alone() -> None:
     """The functionConfig is an alias of the old results and cannot be read: its error, exit 1, and no
     ResourceList (it could only be written out whole, expanded, which it cannot be): never an internal error
     nor a list with a dangling alias."""
-    text = HEAD + "results: &r\n- message: old\n  x: !custom y\nfunctionConfig: *r\nitems:\n" + SVC
+    text = HEAD + "results: &r\n- message: old\n  x: !!bool 6\nfunctionConfig: *r\nitems:\n" + SVC
     r = run([], text)
     assert (r.code, r.out) == (1, "")
     assert "invalid functionConfig" in r.err and "[SD032]" in r.err and "internal error" not in r.err

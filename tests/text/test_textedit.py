@@ -202,12 +202,12 @@ def test_reparse_check_rejects_a_wrong_edit(monkeypatch):
 
 
 def test_reparse_check_rejects_an_edit_that_breaks_yaml(monkeypatch):
-    src = "metadata:\n  name: a\n  namespace: n\n"
+    src = 'metadata:\n  name: a\n  namespace: "n"\n'
     ops = [add("/metadata/labels", {"x": "y"})]
     monkeypatch.setattr(textedit, "_block", lambda value, indent: "\n x: y\n  - broken")
     with pytest.raises(yaml.YAMLError):
         yaml.safe_load(edit(src, ops))
-    # re-emitted whole: `n` and `y` are booleans to go-yaml v2, so they are quoted
+    # re-emitted whole: the strings `n` and `y` are booleans to go-yaml v2 written plain, so they are quoted
     assert edit_item(item_of(src), ops) == 'metadata:\n  name: a\n  namespace: "n"\n  labels:\n    x: "y"\n'
 
 

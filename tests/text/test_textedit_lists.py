@@ -224,7 +224,7 @@ REFUSED = [
     ("comment-in-flow-list", 'args: [\n  "--port",  # c\n  "8000"\n]\n', [rm("/args/1")], "comment inside"),
     ("empty-element", "args:\n-\n- b\n", [add("/args/-", "c")], "empty element"),
     ("script-rewritten-whole", "args:\n- >-\n  a\n  b\n", [rep("/args/0", "c")], "outside its lines"),
-    ("comment-would-join-a-block-scalar", "args:\n  - |\n    vllm serve m\n  - x\n    # about x\n  - y\n",
+    ("comment-would-join-a-block-scalar", "args:\n  - |\n    vllm serve m\n  - x\n    # about x\n  - z\n",
      [rm("/args/1")], "join the block scalar"),
     ("collection-element", "args:\n- a\n", [add("/args/-", {"k": "v"})], "collection"),
     ("add-before-an-added-element", "args: [a]\n", [add("/args/0", "b"), add("/args/0", "c")],
