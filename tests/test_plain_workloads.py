@@ -509,6 +509,98 @@ def test_disabling_reports_what_it_takes_out():
     assert MTP in plan.findings[0].message and '"false"' in plan.findings[0].message
 
 
+# --- a disable after the function's argument was edited by hand ------------------------------------------------
+SPACED = '{"method": "mtp", "num_speculative_tokens": 1}'
+
+
+def _recorded_deployment(*containers: dict, value: str = "false") -> dict:
+    return workload("Deployment", "apps/v1", {"template": pod_template(*containers, annotations={
+        INJECTED_ANNOTATION: MTP})}, annotations={ANN: value})
+
+
+def test_disable_takes_out_our_argument_split_in_two_with_its_record():
+    c = vllm_container()
+    c["args"] = ["--speculative-config", MTP, "--port", "8000"]
+    obj = _recorded_deployment(c)
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    back = jsonpatch.apply_patch(obj, list(plan.ops))
+    assert back["spec"]["template"]["spec"]["containers"][0]["args"] == ["--port", "8000"]
+    assert INJECTED_ANNOTATION not in back["spec"]["template"]["metadata"].get("annotations", {})
+    assert [f.id for f in plan.findings] == ["SD727"] and not plan.speculates
+
+
+def test_disable_keeps_an_argument_changed_by_hand_and_its_record_with_a_warning():
+    c = vllm_container()
+    c["args"] = ["--speculative-config", '{"method":"mtp","num_speculative_tokens":2}', "--port", "8000"]
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), _recorded_deployment(c))
+    assert plan.ops == () and plan.speculates   # the pods still speculate: the summary and PrometheusRule say so
+    assert [(f.id, f.severity, f.field) for f in plan.findings] == [
+        ("SD733", Severity.WARNING, "spec.template.spec.containers[0].args")]
+
+
+def test_enabled_a_respelled_argument_of_ours_changes_nothing():
+    c = vllm_container()
+    c["args"] = ["--port", "8000", "--speculative-config=" + SPACED]
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), _recorded_deployment(c, value="true"))
+    assert plan.ops == () and plan.speculates and [f.id for f in plan.findings] == ["SD701"]
+
+
+def test_a_config_of_its_own_beside_the_argument_taken_out_is_the_users():
+    """Two containers of one template: the recorded argument is taken out of the first; the second's config
+    of another value was never the function's (it said SD703 there), so no warning and the record goes."""
+    ours, theirs = vllm_container(name="a"), vllm_container(name="b")
+    ours["args"] = ["--port", "8000", E_MTP]
+    theirs["args"] = ["--port", "8001", "--speculative-config", NGRAM]
+    obj = _recorded_deployment(ours, theirs)
+    plan = plan_workload(kind_of("apps/v1", "Deployment"), obj)
+    assert [f.id for f in plan.findings] == ["SD727"]
+    back = jsonpatch.apply_patch(obj, list(plan.ops))
+    assert INJECTED_ANNOTATION not in back["spec"]["template"]["metadata"].get("annotations", {})
+    assert back["spec"]["template"]["spec"]["containers"][1]["args"] == theirs["args"]
+
+
+SPLIT_BY_HAND = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: qwen
+  annotations:
+    kaito.sh/enable-speculative-decoding: "false"
+spec:
+  template:
+    metadata:
+      annotations:
+        kaito-specdec.dev/speculative-config: '{"method":"mtp","num_speculative_tokens":1}'
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.11.0
+          command: ["vllm", "serve", "Qwen/Qwen3.5-4B"]
+          args:
+            - --speculative-config
+            - '{"method":"mtp","num_speculative_tokens":1}'
+            - --port
+            - "8000"
+"""
+
+
+def test_render_disables_an_argument_split_by_hand_and_keeps_one_changed():
+    from runner import run
+    code, out, err = run(["render", "-v", "-"], SPLIT_BY_HAND)   # -v: infos too (SD727)
+    want = SPLIT_BY_HAND.replace("""    metadata:
+      annotations:
+        kaito-specdec.dev/speculative-config: '{"method":"mtp","num_speculative_tokens":1}'
+""", "").replace("""            - --speculative-config
+            - '{"method":"mtp","num_speculative_tokens":1}'
+""", "")
+    assert (code, out) == (0, "---\n" + want) and "[SD727]" in err
+    changed = SPLIT_BY_HAND.replace("""            - '{"method":"mtp","num_speculative_tokens":1}'""",
+                                    """            - '{"method":"mtp","num_speculative_tokens":2}'""")
+    code, out, err = run(["render", "-"], changed)
+    assert (code, out) == (0, "---\n" + changed)
+    assert "[warning]" in err and "changed by hand" in err and "[SD733]" in err
+
+
 # --- issue #30: an LLMInferenceService whose spec.speculator (kserve/kserve#5687) configures speculation ---------
 def _llmisvc(**spec_extra) -> dict:
     return {"apiVersion": "serving.kserve.io/v1alpha2", "kind": "LLMInferenceService",

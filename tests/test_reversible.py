@@ -148,3 +148,40 @@ def test_some_cases_are_reversed() -> None:
     assert sum(case.startswith("plain-") for case in REVERSED) >= 15, REVERSED
     assert set(PLAIN_REWRAPPED) <= set(REVERSED)
     assert ENVELOPE_REWRITTEN <= set(REVERSED)
+
+
+# A file whose `args` end it without a final line break: the element and the record both go after its last
+# line, and only the first of them supplies the line break (no empty line between them, none left behind).
+NO_FINAL_NEWLINE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: q
+  annotations:
+    kaito.sh/enable-speculative-decoding: "true"
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:v0.11.0
+        command: ["vllm", "serve"]
+        args:
+        - Qwen/Qwen3.5-4B
+        # between
+        - --port # c1
+        - "8000\""""
+
+
+def test_a_file_without_a_final_newline_is_enabled_and_disabled_without_an_empty_line() -> None:
+    code, on, err = run(["render", "-"], NO_FINAL_NEWLINE)
+    assert code == 0, err
+    assert on.endswith('''        - "8000"
+        - '--speculative-config={"method":"mtp","num_speculative_tokens":1}'
+    metadata:
+      annotations:
+        kaito-specdec.dev/speculative-config: '{"method":"mtp","num_speculative_tokens":1}'
+''')
+    code, off, err = run(["render", "-"], _off(on))
+    assert code == 0, err
+    assert off == "---\n" + _off(NO_FINAL_NEWLINE) + "\n"   # render ends every document with a line break

@@ -89,6 +89,9 @@ def test_vllm_parses_what_the_function_meant(row: dict) -> None:
         elif "SD703" in row["ids"]:
             # the user's own config: vLLM reads it as one
             assert parsed["speculative_config"] is not None, "SD703 where vLLM sees no speculative config"
+        elif "SD733" in row["ids"]:
+            # the function's argument changed by hand and left in place: speculative decoding stays on
+            assert parsed["speculative_config"] is not None, "SD733, but vLLM reads no speculative config"
         elif "SD727" in row["ids"]:
             # the function's argument taken out again: nothing of it is left for vLLM
             assert parsed["speculative_config"] is None, "SD727, but vLLM still reads a speculative config"

@@ -346,6 +346,79 @@ def test_args_appended_after_ours_are_kept_in_place_on_rerun():
     assert off.args == ["--port", "1", "--max-model-len", "4096"]
 
 
+# The argument the function wrote, edited by hand to the same JSON in another spelling: still its own.
+SPACED = '{"method": "mtp", "num_speculative_tokens": 1}'
+RESPELLED = [
+    ("spacing", ["--port", "1", "--speculative-config=" + SPACED]),
+    ("two elements", ["--speculative-config", MTP, "--port", "1"]),
+    ("keys reordered, -sc", ["--port", "1", "-sc", '{"num_speculative_tokens":1,"method":"mtp"}']),
+    ("underscores, abbreviated", ["--speculative_conf=" + SPACED, "--port", "1"]),
+]
+
+
+@pytest.mark.parametrize("name,args", RESPELLED, ids=[r[0] for r in RESPELLED])
+def test_a_respelled_argument_of_ours_is_taken_out_and_kept_on_a_rerun(name, args):
+    command = ["vllm", "serve", "Qwen/Qwen3.5-4B"]
+    off = reconcile(command, args, enabled=False, recorded=MTP)
+    assert (off.command, off.args, off.injected, off.findings) == (command, ["--port", "1"], None, ())
+    on = reconcile(command, args, enabled=True, recorded=MTP)
+    assert on.args is args and on.injected == MTP           # no SD703, no second copy, the record stays
+    assert [f.id for f in on.findings] == ["SD701"]
+
+
+def test_a_respelled_argument_of_ours_is_replaced_when_the_config_changes():
+    args = ["--speculative-config", '{"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}',
+            "--port", "1"]
+    out = reconcile(["vllm", "serve", "Qwen/Qwen3.5-4B"], args, enabled=True, recorded=NGRAM)
+    assert out.args == ["--port", "1", E_MTP] and out.injected == MTP
+
+
+@pytest.mark.parametrize("script,want", [
+    ("vllm serve a/b -sc   \"{\\\"method\\\": \\\"mtp\\\", \\\"num_speculative_tokens\\\": 1}\" --port 8000 2>&1 | tee /log",
+     "vllm serve a/b --port 8000 2>&1 | tee /log"),
+    ("exec vllm serve a/b \\\n  --speculative-config '" + SPACED + "' --port 8000\n",
+     "exec vllm serve a/b \\\n  --port 8000\n"),
+])
+def test_a_respelled_argument_of_ours_is_cut_out_of_a_script(script, want):
+    off = reconcile(["sh", "-c", script], None, enabled=False, recorded=MTP)
+    assert off.command == ["sh", "-c", want] and off.findings == ()
+
+
+CHANGED = [
+    ("another value", ["vllm", "serve", "a/b"], ["--speculative-config", '{"method":"mtp","num_speculative_tokens":2}']),
+    ("1.0 is not 1", ["vllm", "serve", "a/b"], ['--speculative-config={"method":"mtp","num_speculative_tokens":1.0}']),
+    ("dotted", ["vllm", "serve", "a/b"], ["--speculative-config.method=mtp",
+                                          "--speculative-config.num_speculative_tokens=1"]),
+    ("twice", ["vllm", "serve", "a/b"], ["--speculative-config", SPACED, "-sc", SPACED]),
+    ("expanded by Kubernetes", ["vllm", "serve", "a/b"], ["--speculative-config=$(SC)"]),
+    ("across a line continuation", ["sh", "-c", "vllm serve a/b \\\n  --speculative-config '" + SPACED + "'"], None),
+    ("a shell variable", ["sh", "-c", "SC='" + MTP + "'; vllm serve a/b --speculative-config \"$SC\""], None),
+]
+
+
+@pytest.mark.parametrize("name,command,args", CHANGED, ids=[c[0] for c in CHANGED])
+def test_an_argument_changed_by_hand_is_left_with_a_warning(name, command, args):
+    out = reconcile(command, args, enabled=False, recorded=MTP, env={"SC": MTP})
+    assert out.command is command and out.args is args and out.injected is None
+    (finding,) = out.findings
+    assert (finding.id, finding.severity) == ("SD733", Severity.WARNING)
+    assert finding.message.startswith("the --speculative-config=" + MTP + " kaito-specdec added was changed by hand")
+    assert finding.message.endswith("yourself, and the kaito-specdec.dev/speculative-config annotation")
+
+
+def test_enabled_a_config_equal_to_the_record_that_cannot_be_taken_out_keeps_the_record():
+    """Its user is told SD703 as before, and the record stays, so a later disable warns (SD733) rather than
+    taking the config for the user's own."""
+    args = ["--speculative-config", SPACED, "-sc", SPACED]
+    out = reconcile(["vllm", "serve", "Qwen/Qwen3.5-4B"], args, enabled=True, recorded=MTP)
+    assert out.args is args and out.injected == MTP and out.findings[0].id == "SD703"
+
+
+def test_a_record_without_any_argument_left_is_dropped_quietly():
+    out = reconcile(["vllm", "serve", "a/b"], ["--port", "1"], enabled=False, recorded=MTP)
+    assert out.args == ["--port", "1"] and out.findings == ()
+
+
 def test_remove_reports_whether_it_found_the_argument():
     assert remove(["vllm", "serve", "a/b"], None, MTP) == (["vllm", "serve", "a/b"], None, False)
     assert remove(["sh", "-c", "vllm serve a/b" + S_MTP + " | tee x"], None, MTP) == (
@@ -369,7 +442,7 @@ def test_shellwords_positions_and_values():
 
 
 def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 10)}
+    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 10)} | {"SD733"}
     assert all(isinstance(t, str) and t for t in FINDINGS.values())
 
 

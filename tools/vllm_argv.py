@@ -13,7 +13,8 @@ and for each container the plain-* golden fixtures inject into (fixtures/plain-*
            api_server`, the vllm-openai image's ENTRYPOINT), redirections dropped;
   before   the same for the container as it was given (the user's own command);
   meant    what the function says it wrote: the JSON of the pod template's `kaito-specdec.dev/speculative-
-           config` record, and the model its SD701 finding names (None when it said SD702: not known);
+           config` record (None where SD733 says the argument beside it was changed by hand), and the model
+           its SD701 finding names (None when it said SD702: not known);
   parsed   what the release's parser made of `argv` (and `parsed_before` of `before`): `speculative_config`
            (with the 0.22+ `--spec-method`/`--spec-model`/`--spec-tokens` merged into it as
            EngineArgs.create_speculative_config does, arg_utils.py:1668-1680 at 0.22.1), `model`, or `error`.
@@ -445,7 +446,9 @@ def rows_of(source: str, before: dict, after: dict, results: list[dict], setting
                    "release": _table_release(version), "judged_as": version,
                    "form": found[0] if found else None, "argv": found[1] if found else None,
                    "before": found_before[1] if found_before else None,
-                   "meant": {"config": json.loads(meant_config) if meant_config else None, "model": model},
+                   # SD733: the record stays beside an argument changed by hand, which is not what it says
+                   "meant": {"config": json.loads(meant_config) if meant_config and "SD733" not in ids else None,
+                             "model": model},
                    "injected": container != original, "ids": sorted(i for i in ids if i)}
             if found is not None and found[0] not in PARSED_FORMS:
                 row["skipped"] = f"form {found[0]}: its parser is not run here"

@@ -205,7 +205,8 @@ class WorkloadPlan(NamedTuple):
     ops: tuple[dict, ...] = ()
     findings: tuple[Finding, ...] = ()
     runs_vllm: bool = False
-    speculates: bool = False  # enabled, and a vLLM container gets (or keeps) a config: the function's or its own
+    speculates: bool = False  # enabled, and a vLLM container gets (or keeps) a config: the function's or its own;
+    # or not enabled, and a config the function added stays because it was changed by hand (SD733)
 
 
 def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> Release:
@@ -269,14 +270,26 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
                 dotted(template.spec + ("containers",)), id="SD725", severity=Severity.WARNING))
             records[template.annotations] = (template, None, True)
             continue
+        left: list[Finding] = []   # SD733: a config the record describes, changed by hand, left in place
+        removed = False
         for path, out in outcomes:
-            findings.extend(f.under(dotted(path)) for f in out.findings)
+            for f in out.findings:
+                (left if f.id == "SD733" else findings).append(f.under(dotted(path)))
             changed = (_llm_isvc_ops(path, data, out, template.spec[-1] == "template")
                        if out.inspection.form == "kserve-template" else _container_ops(path, get(data, path), out))
             ops.extend(changed)
             if changed and not enabled and not speculator:
+                removed = True
                 findings.append(Finding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
                     _changed_field(path, changed), id="SD727", severity=Severity.INFO))
+        if left and not removed:
+            # Nothing of the record was found to take out: the config left is the function's, edited by hand,
+            # so the record stays with it and the pods still speculate. (Where the argument was taken out of
+            # another container, a config left is that container's own.)
+            findings.extend(left)
+            records[template.annotations] = (template, None, True)
+            speculates = True
+            continue
         record = next(iter(injected), None)
         speculates = speculates or (enabled and (record is not None or any(
             o.inspection.runs_vllm and o.inspection.overrides for _, o in outcomes)))

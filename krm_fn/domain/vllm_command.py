@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from . import shellwords
 from ..text.results import Finding, Severity
 from . import vllm_releases as releases
+from .constants import INJECTED_ANNOTATION
 from .presets import DEFAULT_TABLE, PresetTable, fallback
 from .vllm_model import decide_model, unknowable
 from .vllm_schema import (DEFAULT_VLLM_VERSION, beyond, check_speculative_config, dotted_config, named,
@@ -40,6 +41,7 @@ FINDINGS = {
     "SD717": "-sc, the short --speculative-config, which the workload's vLLM does not have",
     "SD718": "vllm serve --model, which vLLM before 0.11.1 refuses at start-up",
     "SD719": "python -m vllm.entrypoints.grpc_server on a vLLM without that module",
+    "SD733": "opt-in \"false\" or removed, but the config the function added was changed by hand: left in place",
 }
 
 FLAG = "--speculative-config"
@@ -109,6 +111,10 @@ class Inspection(NamedTuple):
     config_files: tuple[str, ...] = ()  # the files named by --config / --kaito-config-file
     expansions: tuple[str, ...] = ()  # arguments (not an option's value) that expand only at run time
     override_value: str | None = None  # the JSON of the last `--speculative-config[=]X` (vLLM keeps it)
+    # The elements (indexes into command + args) of the one whole-JSON spelling, when there is exactly one and
+    # nothing in it expands at run time; for a script, the text (start, end) that takes it out.
+    override_at: tuple[int, ...] = ()
+    override_span: tuple[int, int] | None = None
     dotted: tuple[tuple[str, str], ...] = ()  # `--speculative-config.<key>` (name, value text), in order
     shorthands: tuple[tuple[str, str], ...] = ()  # `--spec-method X` …: (flag, value text)
     pipeline: int | None = None  # --pipeline-parallel-size / -pp, when more than 1
@@ -188,6 +194,7 @@ def read_arguments(values: list[str], positional: bool = True,
     pipeline = backend = None
     pipeline_flag = pooling = ""
     given = None
+    whole: list[tuple[int, ...]] = []
     for i, value in enumerate(values):
         name, eq, rest = value.partition("=")
         norm = _normalised(name)
@@ -203,6 +210,7 @@ def read_arguments(values: list[str], positional: bool = True,
             overrides.append(name)
             if _is_override(norm):
                 given = following if following is not None else given
+                whole.append((i,) if eq else (i, i + 1) if following is not None else ())
             elif following is not None:
                 dotted.append((norm, following))
         flag = _shorthand(norm)
@@ -232,6 +240,7 @@ def read_arguments(values: list[str], positional: bool = True,
             model, index = values[at], at
     return Inspection(True, model=model, model_index=index, overrides=tuple(dict.fromkeys(overrides)),
                       removed=tuple(dict.fromkeys(removed)), config_files=tuple(files), override_value=given,
+                      override_at=whole[0] if len(whole) == 1 else (),
                       dotted=tuple(dotted), shorthands=tuple(shorthands), pipeline=pipeline,
                       pipeline_flag=pipeline_flag, pooling=pooling, backend=backend)
 
@@ -374,7 +383,11 @@ def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, st
             not_text.field, id="SD707"))
     read = read_arguments(values[start:], positional=form in ("serve", "image"))
     model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
-    return _finish(read, form, values[start:], False, model_at=model_at, target=target,
+    # an element Kubernetes expands is not text the function wrote (remove_respelled)
+    override_at = tuple(start + i for i in read.override_at)
+    if any(argv[i][1] != values[i] for i in override_at):
+        override_at = ()
+    return _finish(read, form, values[start:], False, model_at=model_at, target=target, override_at=override_at,
                    model_option=form == "serve" and "--model" in values[start:])
 
 
@@ -434,8 +447,35 @@ def _inspect_script(at: Where, script: str, expanded: str | None = None) -> Insp
     rcmd, (rform, rstart) = read_from[0] if len(read_from) == 1 else servers[0]
     words = [w.value for w in rcmd.words[rstart:]]
     read = read_arguments(words, positional=rform == "serve")
+    span = None
+    if read.override_at and start == rstart and len(cmd.words) == len(rcmd.words):
+        span = _cut(script, cmd.words[start - 1:], rcmd.words[start - 1:], read.override_at)
     return _finish(read, form, [w.text for w in rcmd.words[rstart:]], True, script=at, model_at=at.field,
-                   target=at.field, insert_at=cmd.words[-1].end, model_option=rform == "serve" and "--model" in words)
+                   target=at.field, insert_at=cmd.words[-1].end, override_at=(), override_span=span,
+                   model_option=rform == "serve" and "--model" in words)
+
+
+# Spaces and tabs only: a cut across lines (a line continuation) is no edit the writer makes in place.
+_BLANKS = re.compile(r"[ \t]+")
+
+
+def _cut(script: str, written: Any, read: Any, override_at: tuple[int, ...]) -> tuple[int, int] | None:
+    """The text of `script` that takes out the words `override_at` (indexes after the first of `written`,
+    the word before the server's arguments): only when those words expand to nothing else (no `$`, no
+    backquote, the same as Kubernetes leaves them) and only spaces stand between them and the word before
+    (cut with them) or, on a line of its own after a line continuation, the word after (cut up to it), so the
+    command left is the same command without them."""
+    first, last = override_at[0] + 1, override_at[-1] + 1
+    if any(written[j].text != read[j].text or "$" in written[j].text or "`" in written[j].text
+           for j in range(first, last + 1)):
+        return None
+    if not all(_BLANKS.fullmatch(script[written[j - 1].end:written[j].start]) for j in range(first + 1, last + 1)):
+        return None
+    if _BLANKS.fullmatch(script[written[first - 1].end:written[first].start]):
+        return written[first - 1].end, written[last].end
+    if last + 1 < len(written) and _BLANKS.fullmatch(script[written[last].end:written[last + 1].start]):
+        return written[first].start, written[last + 1].start
+    return None
 
 
 def shell_argument(config_json: str) -> str:
@@ -531,6 +571,38 @@ def remove(command: Any, args: Any, config_json: str) -> tuple[Any, Any, bool]:
     return command, args, False
 
 
+def same_config(text: str, other: str) -> bool:
+    """Whether two JSON texts are one value to vLLM (which json.loads the flag): spacing and key order aside;
+    1 and 1.0, or true and 1, stay different."""
+    try:
+        return json.dumps(json.loads(text), sort_keys=True) == json.dumps(json.loads(other), sort_keys=True)
+    except (ValueError, RecursionError):
+        return False
+
+
+def remove_respelled(command: Any, args: Any, config_json: str, inspection: Inspection) -> tuple[Any, Any] | None:
+    """`command`/`args` without the container's speculative config when it is `config_json` written another
+    way (the function's own argument edited by hand: other spacing, `--speculative-config X` as two
+    elements, `-sc`); None when it is another config, or cannot be taken out as safely as `remove` takes out
+    its own text (not the only spelling, expanded at run time, in a script not cut out within its line)."""
+    if (not inspection.editable or inspection.override_value is None or inspection.dotted
+            or inspection.shorthands or not same_config(inspection.override_value, config_json)):
+        return None
+    if inspection.script is not None:
+        if inspection.override_span is None:
+            return None
+        at, (start, end) = inspection.script, inspection.override_span
+        script = (command if at.list == "command" else args)[at.position]
+        return _replace(command, args, at, script[:start] + script[end:])
+    if not inspection.override_at:
+        return None
+    argv = _argv(command, args)
+    drop = {argv[i][0] for i in inspection.override_at}
+    kept = {name: [v for i, v in enumerate(lst) if Where(name, i) not in drop] if isinstance(lst, list) else lst
+            for name, lst in (("command", command), ("args", args))}
+    return kept["command"], kept["args"]
+
+
 def shell_argument_or_none(config_json: str) -> str | None:
     try:
         return shell_argument(config_json)
@@ -577,12 +649,30 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     vLLM it runs; `pipeline`: pipeline stages the workload sets outside the arguments (KServe's
     `workerSpec.pipelineParallelSize`), with the field saying so. `mounted`: (a path, the model the platform
     downloads there): an LLMInferenceService's /mnt/models is its spec.model.uri."""
+    def look(command: Any, args: Any) -> Inspection:
+        return inspector(command, args) if inspector else inspect(command, args, image, env)
+
     base_command, base_args, ours = (remove(command, args, recorded) if recorded
                                      else (command, args, False))
-    insp = inspector(base_command, base_args) if inspector else inspect(base_command, base_args, image, env)
+    insp = look(base_command, base_args)
+    described = False   # a config the record describes stays in the arguments: the record stays with it
+    if recorded and not ours and insp.runs_vllm:
+        respelled = remove_respelled(base_command, base_args, recorded, insp)
+        if respelled is not None:
+            base_command, base_args = respelled
+            ours = True
+            insp = look(base_command, base_args)
+        elif not enabled and insp.overrides:
+            # Dropping the record here would leave the pods speculating with the config read as the user's
+            # own from then on (SD703), never taken out again: both stay, and the user is told.
+            spelled = ", ".join(insp.overrides)
+            return Reconciled(command, args, None, insp, (Finding(f"the --speculative-config={recorded} kaito-specdec added was changed by hand, so it is not taken out and speculative decoding stays on: remove {spelled} yourself, and the {INJECTED_ANNOTATION} annotation",
+                insp.target, id="SD733", severity=Severity.WARNING),))
+        else:
+            described = insp.override_value is not None and same_config(insp.override_value, recorded)
     if not insp.runs_vllm or not enabled:
         return Reconciled(base_command, base_args, None, insp)
-    kept = recorded if ours else None
+    kept = recorded if ours or described else None
     if insp.problem is not None:
         return Reconciled(command, args, kept, insp, (insp.problem,))
     if insp.removed and release.number < releases.OLD_FLAGS_REMOVED_IN:
@@ -602,7 +692,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         newer = newer_release(release.version, release.source)
         if newer is not None:
             findings.append(newer._replace(field=insp.target))
-        return Reconciled(base_command, base_args, None, insp, tuple(findings))
+        return Reconciled(base_command, base_args, recorded if described else None, insp, tuple(findings))
     if insp.config_files:
         shown_files = ", ".join(insp.config_files)
         return Reconciled(command, args, kept, insp, (_problem(f"the vLLM command reads settings from {shown_files}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",

@@ -661,6 +661,13 @@ def apply_text_edits(text: str, root: yaml.Node, ops: Sequence[dict], start: int
     # equal insertions are two elements added at one place: both stay).
     edits = list({(e.start, e.end, e.text) if e.start < e.end else e: e for e in edits}.values())
     edits.sort(key=lambda e: (e.start, e.seq))
+    # Each insertion after a last line without a line break starts with one; after another that ends with
+    # one, a second would leave an empty line.
+    for i in range(1, len(edits)):
+        before, e = edits[i - 1], edits[i]
+        if e.start == e.end == before.end and e.text.startswith(nl) and before.text.endswith(nl) \
+                and not ends_line(text[e.start - 1:e.start]):
+            edits[i] = Edit(e.start, e.end, e.text[len(nl):], e.seq)
     return splice(text, start, end, edits)
 
 
