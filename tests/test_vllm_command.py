@@ -366,6 +366,24 @@ def test_a_respelled_argument_of_ours_is_taken_out_and_kept_on_a_rerun(name, arg
     assert [f.id for f in on.findings] == ["SD701"]
 
 
+@pytest.mark.parametrize("extra", [E_MTP, "--speculative-config=" + SPACED], ids=["pasted twice", "and respelled"])
+def test_a_second_copy_of_our_argument_goes_with_the_first(extra):
+    """The argument the function wrote, given again (as it is, or respelled): disabling takes out every copy,
+    or the pods would keep speculating while the run says no workload does."""
+    command = ["vllm", "serve", "Qwen/Qwen3.5-4B"]
+    args = ["--port", "1", E_MTP, extra]
+    off = reconcile(command, args, enabled=False, recorded=MTP)
+    assert (off.args, off.injected) == (["--port", "1"], None)
+    on = reconcile(command, args, enabled=True, recorded=MTP)
+    assert on.args is args and on.injected == MTP  # enabled, the same config twice runs as once: unchanged
+
+
+def test_a_config_of_the_users_beside_ours_is_theirs_when_ours_goes():
+    args = ["--port", "1", E_MTP, "--speculative-config", NGRAM]
+    off = reconcile(["vllm", "serve", "Qwen/Qwen3.5-4B"], args, enabled=False, recorded=MTP)
+    assert off.args == ["--port", "1", "--speculative-config", NGRAM] and off.findings == ()
+
+
 def test_a_respelled_argument_of_ours_is_replaced_when_the_config_changes():
     args = ["--speculative-config", '{"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}',
             "--port", "1"]

@@ -654,14 +654,21 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
 
     base_command, base_args, ours = (remove(command, args, recorded) if recorded
                                      else (command, args, False))
+    while ours and recorded:  # the same text pasted again is the function's too: one copy left would keep it speculating
+        again_command, again_args, again = remove(base_command, base_args, recorded)
+        if not again:
+            break
+        base_command, base_args = again_command, again_args
     insp = look(base_command, base_args)
     described = False   # a config the record describes stays in the arguments: the record stays with it
-    if recorded and not ours and insp.runs_vllm:
+    if recorded and insp.runs_vllm and (not ours or insp.overrides):
         respelled = remove_respelled(base_command, base_args, recorded, insp)
         if respelled is not None:
             base_command, base_args = respelled
             ours = True
             insp = look(base_command, base_args)
+        elif ours:
+            pass  # beside the function's own, taken out: a config of the user's, theirs to keep
         elif not enabled and insp.overrides:
             # Dropping the record here would leave the pods speculating with the config read as the user's
             # own from then on (SD703), never taken out again: both stay, and the user is told.
