@@ -77,7 +77,7 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
         if dup is not None:
             key, first, second = dup
             if key == "<<":  # kubectl merges both; kustomize refuses ("duplicate merge key")
-                out.append(Result(Severity.ERROR, f"{_where(item)}: the merge key << appears twice (line {first} and line {second}); kustomize and kpt refuse such a document, kubectl merges both: merge them in one `<<: [*a, *b]`", ref_of(item), **where(item), id="SD004"))
+                out.append(Result(Severity.ERROR, f"{_where(item)}: the key << appears twice (line {first} and line {second}); kustomize and kpt refuse such a document, and kubectl reads it otherwise: keep one << (it takes a list of mappings to merge)", ref_of(item), **where(item), id="SD004"))
             else:
                 out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key)} appears twice (line {first} and line {second}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
             continue

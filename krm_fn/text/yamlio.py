@@ -40,6 +40,9 @@ BINARY_TAG = "tag:yaml.org,2002:binary"
 # A key kubectl and kustomize read apart, one as a merge key and one not (`!!merge x`, `! "<<"`): compose_node
 # gives it this tag, merge_conflict refuses the object it is in, and no constructor knows it.
 DISPUTED_MERGE_TAG = "tag:kaito-specdec,2025:disputed-merge"
+# A key `<<` go-yaml does not merge (quoted, or tagged `!!str` or `!foo`): kubectl reads a key named `<<`,
+# kustomize and kpt drop it (kyaml). merge_conflict refuses it too.
+DROPPED_MERGE_TAG = "tag:kaito-specdec,2025:dropped-merge"
 
 # Deeper than any Kubernetes object nests, and shallow enough for everything that walks an item afterwards
 # (constructing, copying, patching, emitting: Python recursion).
@@ -245,22 +248,19 @@ def scalar_tag(event: ScalarEvent, key: bool = False) -> str:
     (n.Tag == "" || n.Tag == "!" || shortTag(n.Tag) == mergeTag)`, where its parser has tagged a quoted
     `! "<<"` `!!str`. A quoted `! "<<"` is thus a merge key to kubectl only, and a key `!!merge x` one to
     kustomize only (kyaml merges any key tagged `!!merge`; both go-yaml versions read the key `x`):
-    those two get DISPUTED_MERGE_TAG."""
+    those two get DISPUTED_MERGE_TAG. Any other key `<<` (quoted, `!!str`, `!foo`) is a key named `<<` to
+    kubectl and dropped by kustomize and kpt: DROPPED_MERGE_TAG."""
     tag, value = event.tag, event.value
+    if key and value == "<<":
+        if (tag is None and event.implicit[0]) or tag == MERGE_TAG or (tag == "!" and not event.style):
+            return MERGE_TAG
+        return DISPUTED_MERGE_TAG if tag == "!" else DROPPED_MERGE_TAG
     if tag is None:
-        if not event.implicit[0]:
+        if not event.implicit[0] or value == "<<":  # `<<` as a value is a string
             return STR_TAG
-        if value == "<<":
-            return MERGE_TAG if key else STR_TAG
         return go_resolve(value)[0]
-    if tag == "!":
-        if key and value == "<<":
-            return DISPUTED_MERGE_TAG if event.style else MERGE_TAG
-        return STR_TAG
-    if tag == MERGE_TAG:
-        if not key:
-            return STR_TAG
-        return MERGE_TAG if value == "<<" else DISPUTED_MERGE_TAG
+    if tag == MERGE_TAG and key:
+        return DISPUTED_MERGE_TAG
     return tag if tag in _GO_TAGS else STR_TAG
 
 
@@ -538,6 +538,8 @@ def merge_conflict(root: yaml.Node) -> str | None:
             continue
         before: dict[str, yaml.Node] = {}
         for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag == DROPPED_MERGE_TAG:
+                return (f"the key << quoted or tagged (line {key.start_mark.line + 1}): kubectl reads a key named <<, kustomize and kpt drop it; write a plain << to merge, or name the key otherwise")
             if isinstance(key, yaml.ScalarNode) and key.tag == DISPUTED_MERGE_TAG:
                 line = key.start_mark.line + 1
                 if key.value == "<<":

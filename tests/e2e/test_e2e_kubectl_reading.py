@@ -154,7 +154,18 @@ def test_a_second_merge_key_is_refused_where_kubectl_and_kustomize_read_apart(ku
     code, said = _kustomize_reads(kubectl, tmp_path, text)
     assert code != 0 and "duplicate merge key" in said, said
     r = run_function(["render", "-"], text)
-    assert r.code == 1 and r.out == "" and "the merge key << appears twice" in r.err, r.err
+    assert r.code == 1 and r.out == "" and "the key << appears twice" in r.err, r.err
+
+
+def test_a_quoted_merge_key_kustomize_drops_is_refused(kubectl: str, tmp_path: Path) -> None:
+    text = ('apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: ws\nx: &b {p: "1"}\nresource:\n'
+            '  "<<": *b\n  instanceType: Standard_NC24ads_A100_v4\ninference:\n  preset:\n    name: phi-4\n')
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["resource"]["<<"] == {"p": "1"}  # a key named <<
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and "<<" not in said and "instanceType" in said, said  # dropped
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "kubectl reads a key named <<, kustomize and kpt drop it" in r.err, r.err
 
 
 def test_a_file_ending_inside_a_block_scalar_is_read_apart_and_warned_about(kubectl: str, tmp_path: Path) -> None:
@@ -198,8 +209,9 @@ PLAIN = ["1e3", "+1e3", "1e+3", "1E3", "1_000e1", "1.e3", "0o17", "0O17", "0X1F"
 # Tagged scalars: a tag go-yaml does not know leaves the text; an explicit number tag resolves the text.
 TAGGED = ["!foo x", "!foo 1e3", "! 1e3", "!!set x", "!!merge x", "! <<", "!!str 0o17", "!!int '0o17'",
           "!!float 1", "!!bool y", "!!float '1e3'"]
-# Merge keys both readers merge, and keys both read as plain keys.
-MERGES = ["<<", "! <<", "!!merge <<", '!!merge "<<"', '"<<"', "!!str <<", "!foo <<"]
+# Merge keys both readers merge (a key `<<` kubectl reads as a key kustomize drops, and is refused:
+# test_a_quoted_merge_key_kustomize_drops_is_refused).
+MERGES = ["<<", "! <<", "!!merge <<", '!!merge "<<"']
 
 
 def _plain(text: str) -> bool:

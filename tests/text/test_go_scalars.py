@@ -99,11 +99,16 @@ def test_a_tagged_scalar_go_yaml_refuses_is_refused(text: str) -> None:
 
 @pytest.mark.parametrize(("key", "merged"), [
     ("<<", True), ("! <<", True), ("!!merge <<", True), ('!!merge "<<"', True), ("&a <<", True),
-    ('"<<"', False), ("!!str <<", False), ("!foo <<", False),
 ])
 def test_a_merge_key_is_the_one_both_go_yaml_versions_merge(key: str, merged: bool) -> None:
     data = yamlio.construct(yamlio.compose(f"a: 1\n{key}: {{k: v}}\n"))
     assert data == ({"a": 1, "k": "v"} if merged else {"a": 1, "<<": {"k": "v"}})
+
+
+@pytest.mark.parametrize("key", ['"<<"', "'<<'", "!!str <<", "!foo <<"])
+def test_a_key_named_merge_kubectl_keeps_and_kustomize_drops_is_refused(key: str) -> None:
+    with pytest.raises(ValueError, match="^the key << quoted or tagged \\(line 2\\): kubectl reads a key named <<"):
+        yamlio.construct(yamlio.compose(f"a: 1\n{key}: {{k: v}}\n"))
 
 
 @pytest.mark.parametrize(("key", "words"), [

@@ -65,8 +65,19 @@ def test_a_second_merge_key_is_a_key_given_twice() -> None:
             "    <<: {x: \"1\"}\n    <<: {x: \"2\"}\n")
     r = run(["render", "-"], text)
     assert (r.code, r.out) == (1, ""), r.err
-    assert "the merge key << appears twice (line 6 and line 7); kustomize and kpt refuse such a document, " \
-           "kubectl merges both" in r.err and "[SD004]" in r.err, r.err
+    assert "the key << appears twice (line 6 and line 7); kustomize and kpt refuse such a document, and kubectl " \
+           "reads it otherwise: keep one << (it takes a list of mappings to merge) [SD004]" in r.err, r.err
+
+
+@pytest.mark.parametrize("key", ['"<<"', "'<<'", "!!str <<", "!foo <<"])
+def test_a_key_kubectl_reads_as_a_key_named_merge_and_kustomize_drops_is_refused(key: str) -> None:
+    # A Workspace: an object the function reads (an untouched ConfigMap passes through as it came).
+    text = ("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: ws\nx: &b {p: \"1\"}\nresource:\n"
+            "  " + key + ": *b\n  instanceType: Standard_NC24ads_A100_v4\ninference:\n  preset:\n    name: phi-4\n")
+    r = run(["render", "-"], text)
+    assert (r.code, r.out) == (1, ""), r.err
+    assert "the key << quoted or tagged (line 7): kubectl reads a key named <<, kustomize and kpt drop it; write a " \
+           "plain << to merge, or name the key otherwise [SD009]" in r.err, r.err
 
 
 @pytest.mark.parametrize("tail, warned", [
