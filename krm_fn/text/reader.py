@@ -248,6 +248,7 @@ def read_resource_list(data: bytes) -> ResourceList:
     if not text.strip():
         raise InputError("input is empty; expected a ResourceList on stdin")
     try:
+        yamlio.refuse_separator_lines(text)
         return _resource_list(text, Source(text))
     except yaml.YAMLError as exc:
         raise _input_error(exc, text) from None
@@ -318,6 +319,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         text = ""
         try:
             text = decode(data)
+            yamlio.refuse_separator_lines(text)
             source = Source(text)
             docs = [d for base, line, piece in source.pieces() for d in _walk(piece, source, base, line, False)]
         except InputError as exc:

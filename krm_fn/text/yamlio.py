@@ -68,6 +68,9 @@ def too_deep(mark: Any) -> NestingTooDeep:
     return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep", problem_mark=mark)
 
 
+_ODD_BREAK_SEPARATOR = "a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and kpt break lines only at line feeds, so they split the documents elsewhere or refuse the file; use LF or CRLF line breaks"
+
+
 def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> None:
     """Refuse a document start the cluster's tools do not read as libyaml does: a directive (go-yaml reads
     none), or a `---` line kubectl's splitter (k8s.io/apimachinery/pkg/util/yaml, YAMLReader.Read) takes
@@ -84,9 +87,33 @@ def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> No
     end = text.find("\n", at)
     rest = text[at + 3:len(text) if end < 0 else end].removesuffix("\r")
     if (at > 0 and text[at - 1] != "\n") or any(c in rest for c in "\r\x85\u2028\u2029"):
-        raise Refused(problem="a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and kpt break lines only at line feeds, so they split the documents elsewhere or refuse the file; use LF or CRLF line breaks", problem_mark=mark)
-    if rest.strip() and not rest.strip().startswith("#"):
-        raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=mark)
+        raise Refused(problem=_ODD_BREAK_SEPARATOR, problem_mark=mark)
+
+
+def refuse_separator_lines(text: str) -> None:
+    """Every line that starts with `---` as kubectl's splitter reads it (refuse_document_start): only blanks
+    and a comment may follow, whether or not libyaml takes the line for a document start (`---x: y` is a key
+    to it, a separator to kubectl); and a `---` after a byte-order mark is no separator to kubectl or
+    kustomize, which refuse the file. One pass over the text; a line number only for the refusal."""
+    at = 0 if text.startswith("---") else text.find("\n---")
+    while at >= 0:
+        start = at if at == 0 and text.startswith("---") else at + 1
+        end = text.find("\n", start)
+        line = text[start + 3:len(text) if end < 0 else end].removesuffix("\r")
+        rest = line.strip()
+        if any(c in line for c in "\r\x85\u2028\u2029"):
+            raise Refused(problem=_ODD_BREAK_SEPARATOR, problem_mark=_line_mark(text, start))
+        if rest and not rest.startswith("#"):
+            raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=_line_mark(text, start))
+        at = text.find("\n---", start + 3)
+    at = text.find("\n\ufeff---")
+    if at >= 0:
+        raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))
+
+
+def _line_mark(text: str, at: int) -> Any:
+    line = searchable(text).count("\n", 0, at)
+    return Mark(at, line, 0)
 
 
 def refuse_slash_escapes(text: str, mark: Any) -> None:
@@ -265,9 +292,10 @@ def scalar_tag(event: ScalarEvent, key: bool = False) -> str:
 
 
 def go_scalar(loader: Any, node: yaml.ScalarNode) -> Any:
-    """A `!!bool`, `!!int`, `!!float` or `!!null` scalar (plain ones resolved to them too) decoded as go-yaml
-    v2 decodes it: its text resolved as a plain scalar's, which must give the tag, but that an int is
-    read as a float where the tag says float (resolve.go: `case yaml_FLOAT_TAG: if rtag == yaml_INT_TAG`
+    """A `!!bool`, `!!int`, `!!float`, `!!null` or `!!timestamp` scalar (plain ones resolved to them too)
+    decoded as go-yaml v2 decodes it (a timestamp into interface{} is its text: "for backward compatibility
+    reasons we set it as a string"): its text resolved as a plain scalar's, which must give the tag, but
+    that an int is read as a float where the tag says float (resolve.go: `case yaml_FLOAT_TAG: if rtag == yaml_INT_TAG`
     ... `out = float64(v)`, for what fits in an int64); anything else is Go's `failf("cannot decode %s
     `%s` as a %s", ...)`."""
     text = loader.construct_scalar(node)
@@ -276,9 +304,9 @@ def go_scalar(loader: Any, node: yaml.ScalarNode) -> Any:
         return value
     if node.tag == FLOAT_TAG and tag == INT_TAG and -_INT64 <= value < _INT64:
         return float(value)
+    # No mark: the item's error names the field and its line already (`in "<unicode string>"` would not help).
     raise yaml.constructor.ConstructorError(
-        None, None, f"cannot decode !!{tag.rsplit(':', 1)[-1]} `{text}` as a !!{node.tag.rsplit(':', 1)[-1]}",
-        node.start_mark)
+        None, None, f"cannot decode !!{tag.rsplit(':', 1)[-1]} `{text}` as a !!{node.tag.rsplit(':', 1)[-1]}")
 
 
 class _Constructor(yaml.constructor.SafeConstructor):
@@ -296,8 +324,7 @@ class _CLoader(Depth, CSafeLoader):
 
 
 for _cls in (_Constructor, _CLoader):
-    _cls.add_constructor(TIMESTAMP_TAG, timestamp_as_str)
-    for _tag in (BOOL_TAG, INT_TAG, FLOAT_TAG, NULL_TAG):
+    for _tag in (BOOL_TAG, INT_TAG, FLOAT_TAG, NULL_TAG, TIMESTAMP_TAG):
         _cls.add_constructor(_tag, go_scalar)
 # `<<` as a value, a string: the C composer cannot tell a key from a value (the constructor merges keys
 # before it constructs any, so only values reach this).

@@ -255,3 +255,24 @@ def test_plain_and_tagged_scalars_are_read_as_kubectl_reads_them(kubectl: str, t
     wrong = {key: (text.split(f"  {key}: ", 1)[1].split("\n", 1)[0], value, seen["spec"][key])
              for key, value in mine.items() if not _agree(value, seen["spec"][key])}
     assert wrong == {}
+
+
+def test_a_timestamp_tag_on_no_timestamp_is_refused_as_kubectl_refuses_it(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + "  annotations:\n    " + OPT_IN + ': !!timestamp "true"\n'
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    with pytest.raises(Exception, match=r"cannot decode !!bool `true` as a !!timestamp"):
+        item.data()
+    ok = CM.format("a") + "data:\n  x: !!timestamp 2024-01-01\n"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, ok)) or [None]
+    (item,) = reader.read_stream([("m.yaml", ok.encode())]).items
+    assert seen is not None and item.data()["data"] == seen["data"] == {"x": "2024-01-01"}
+
+
+@pytest.mark.parametrize("tail", ["---b: c\n", 'data:\n  k: "x\n---y"\n', "\ufeff---\n" + CM.format("b")],
+                         ids=["key", "quoted", "bom"])
+def test_lines_kubectl_takes_for_bad_separators_are_refused(kubectl: str, tmp_path: Path, tail: str) -> None:
+    text = CM.format("a") + tail
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "[SD001]" in r.err, r.err

@@ -91,7 +91,7 @@ def test_a_tagged_scalar_reads_as_go_yaml_reads_it(text: str, want: Any) -> None
 
 
 @pytest.mark.parametrize("text", ["!!int 1e3", "!!int 08", "!!int ''", "!!bool 6", "!!float 18446744073709551615",
-                                  "!!null x", "!!int " + "9" * 400], ids=repr)
+                                  "!!null x", "!!int " + "9" * 400, "!!timestamp 'true'"], ids=repr)
 def test_a_tagged_scalar_go_yaml_refuses_is_refused(text: str) -> None:
     with pytest.raises(yaml.YAMLError, match="cannot decode"):
         yamlio.construct(yamlio.compose(f"v: {text}\n"))

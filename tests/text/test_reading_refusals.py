@@ -24,10 +24,29 @@ def test_text_after_the_separator_is_refused(text: str) -> None:
     assert "text after `---` on its line: kubectl refuses the file" in r.err and "[SD001]" in r.err, r.err
 
 
+@pytest.mark.parametrize("text, line", [
+    (CM.format("a") + "---b: c\n", 5),                      # a key to libyaml, a separator to kubectl
+    (CM.format("a") + 'data:\n  k: "x\n---y"\n', 7),          # inside a quoted string
+    (CM.format("a") + "data: {k: v,\n---x: y}\n", 6),         # inside a flow mapping
+], ids=["key", "quoted", "flow"])
+def test_a_line_starting_with_three_dashes_is_read_as_kubectl_splits(text: str, line: int) -> None:
+    r = run(["render", "-"], text)
+    assert (r.code, r.out) == (1, ""), r.err
+    assert f"<stdin>:{line}: [error] input is not valid YAML: text after `---` on its line" in r.err, r.err
+
+
+def test_a_byte_order_mark_before_the_separator_is_refused() -> None:
+    r = run(["render", "-"], CM.format("a") + "\ufeff---\n" + CM.format("b"))
+    assert (r.code, r.out) == (1, ""), r.err
+    assert "<stdin>:5: [error] input is not valid YAML: a byte-order mark before `---`" in r.err, r.err
+
+
 @pytest.mark.parametrize("text", [
     "--- # the first\n" + CM.format("a") + "---   \n" + CM.format("b"),
+    CM.format("a") + "---\t\n" + CM.format("b"),
+    CM.format("a") + "---\n\ufeff" + CM.format("b"),  # a mark at the start of the document is read
     ("---\n" + CM.format("a") + "---\n" + CM.format("b")).replace("\n", "\r\n"),
-], ids=["comment", "crlf"])
+], ids=["comment", "tab", "bom after", "crlf"])
 def test_a_separator_with_a_comment_or_crlf_is_read(text: str) -> None:
     r = run(["render", "-"], text)
     assert r.code == 0, r.err
