@@ -111,3 +111,36 @@ def test_a_key_kubectl_and_kustomize_merge_apart_is_refused(key: str, words: str
     r = run(["render", "-"], text)
     assert r.code == 1 and r.out == "", r.err
     assert "cannot be read as a Kubernetes object" in r.err and words in r.err and "[SD009]" in r.err
+
+
+IDENTITY = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: {namespace}\n"
+
+
+@pytest.mark.parametrize("name, namespace, said", [
+    ("a", "1000", "metadata.namespace has invalid value 1000 (unquoted, YAML reads it as a number)"),
+    ("a", "1e3", "metadata.namespace has invalid value 1e3 (unquoted, YAML reads it as a number)"),
+    ("a", "true", "metadata.namespace has invalid value true (unquoted, YAML reads it as a boolean)"),
+    ("0x1F", "ns", "metadata.name has invalid value 0x1F (unquoted, YAML reads it as a number)"),
+    ("2024-01-01", "ns", "metadata.name 2024-01-01 is unquoted: kubectl reads the text, kustomize and kpt a "
+                         "timestamp they write back in another form; write it in quotes"),
+], ids=["int", "exponent", "bool", "hex name", "date name"])
+def test_a_name_or_namespace_that_is_no_string_is_refused(name: str, namespace: str, said: str) -> None:
+    """kubectl refuses a name or namespace that is no string (and the function derived a ConfigMap with no
+    namespace for `namespace: 1000`); a date kustomize and kpt rewrite as a timestamp is read apart."""
+    for argv in (["render", "-"], []):
+        text = IDENTITY.format(name=name, namespace=namespace)
+        if not argv:  # KRM mode: the same object as an item
+            text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- " + text.replace("\n", "\n  ")
+        r = run(argv, text)
+        assert r.code == 1 and said in r.err and "[SD003]" in r.err, r.err
+
+
+@pytest.mark.parametrize("namespace", ['"1000"', "~", ""])
+def test_a_quoted_or_null_namespace_is_read(namespace: str) -> None:
+    r = run(["render", "-"], IDENTITY.format(name="a", namespace=namespace))
+    assert r.code == 0, r.err
+
+
+def test_a_namespace_that_is_no_string_is_refused_through_a_merge_key() -> None:
+    r = run(["render", "-"], "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  <<: {name: a, namespace: 1000}\n")
+    assert r.code == 1 and "metadata.namespace has invalid value 1000" in r.err, r.err

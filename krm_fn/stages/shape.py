@@ -90,6 +90,13 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
             if not item.api_version:
                 out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD003"))
                 continue
+        if item.odd is not None:
+            field, text, reads = item.odd
+            if reads == "a timestamp":
+                out.append(Result(Severity.ERROR, f"{_where(item)}: {field} {text} is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes", ref_of(item), field_path=field, **where(item), id="SD003"))
+            else:
+                out.append(Result(Severity.ERROR, f"{_where(item)}: {field} has invalid value {text} (unquoted, YAML reads it as {reads}); the API server refuses anything but a string here: write it in quotes", ref_of(item), field_path=field, **where(item), id="SD003"))
+            continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
             fields.append(("metadata.name", item.name))

@@ -82,7 +82,7 @@ class Item:
 
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
-                 "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base")
+                 "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -104,6 +104,9 @@ class Item:
         self.ann: dict[str, str] = {}         # metadata.annotations whose values are strings
         self.ann_keys: list[str] = []         # every key of metadata.annotations, whatever its value
         self.generate_name = False            # metadata.generateName is a string: the cluster names it
+        # (field, text, what YAML reads it as) of the first of apiVersion, kind, metadata.name or
+        # metadata.namespace that is a scalar but no string (`namespace: 1000`): kubectl refuses the object
+        self.odd: tuple[str, str, str] | None = None
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -121,6 +124,11 @@ class Item:
             self.name = scalar(child(meta, "name")) or ""
             self.namespace = scalar(child(meta, "namespace")) or ""
             self.generate_name = scalar(child(meta, "generateName")) is not None
+            for field, value in (("apiVersion", child(node, "apiVersion")), ("kind", child(node, "kind")),
+                                 ("metadata.name", child(meta, "name")), ("metadata.namespace", child(meta, "namespace"))):
+                if isinstance(value, yaml.ScalarNode) and value.tag not in (yamlio.STR_TAG, yamlio.NULL_TAG):
+                    self.odd = (field, value.value, yamlio.reads_as(value.tag))
+                    break
             ann = child(meta, "annotations")
             if isinstance(ann, yaml.MappingNode):
                 self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]

@@ -165,7 +165,12 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                 elif role in _IDENTITY:
                     attr = _IDENTITY[role].get(key)
                     if attr is not None:
-                        setattr(rec, attr, _string(event) or "")
+                        value = _string(event)
+                        setattr(rec, attr, value or "")
+                        if value is None and rec.odd is None:
+                            tag = yamlio.scalar_tag(event)
+                            if tag != yamlio.NULL_TAG:
+                                rec.odd = (("metadata." if role == _META else "") + key, event.value, yamlio.reads_as(tag))
                     elif role == _META and key == "generateName":
                         rec.generate_name = _string(event) is not None
                 elif role == _ANNS and key is not None:
@@ -419,6 +424,13 @@ def _derive(items: list[Item]) -> None:
         item.api_version, item.kind = text(data.get("apiVersion")), text(data.get("kind"))
         item.name, item.namespace = text(meta.get("name")), text(meta.get("namespace"))
         item.generate_name = isinstance(meta.get("generateName"), str)
+        item.odd = None
+        for field, value in (("apiVersion", data.get("apiVersion")), ("kind", data.get("kind")),
+                             ("metadata.name", meta.get("name")), ("metadata.namespace", meta.get("namespace"))):
+            if value is not None and not isinstance(value, (str, dict, list)):
+                item.odd = (field, str(value).lower() if isinstance(value, bool) else str(value),
+                            "a boolean" if isinstance(value, bool) else "a number")
+                break
         item.ann_keys = [k for k in ann if isinstance(k, str)]
         item.ann = {k: v for k, v in ann.items() if isinstance(k, str) and isinstance(v, str)}
 

@@ -291,6 +291,15 @@ def scalar_tag(event: ScalarEvent, key: bool = False) -> str:
     return tag if tag in _GO_TAGS else STR_TAG
 
 
+_READS = {BOOL_TAG: "a boolean", INT_TAG: "a number", FLOAT_TAG: "a number", TIMESTAMP_TAG: "a timestamp",
+          BINARY_TAG: "binary data"}
+
+
+def reads_as(tag: str) -> str:
+    """What a scalar of this tag is, in words, for a value that had to be a string."""
+    return _READS.get(tag, "no string")
+
+
 def go_scalar(loader: Any, node: yaml.ScalarNode) -> Any:
     """A `!!bool`, `!!int`, `!!float`, `!!null` or `!!timestamp` scalar (plain ones resolved to them too)
     decoded as go-yaml v2 decodes it (a timestamp into interface{} is its text: "for backward compatibility

@@ -276,3 +276,20 @@ def test_lines_kubectl_takes_for_bad_separators_are_refused(kubectl: str, tmp_pa
     assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
     r = run_function(["render", "-"], text)
     assert r.code == 1 and r.out == "" and "[SD001]" in r.err, r.err
+
+
+def test_a_namespace_that_is_no_string_is_refused_as_kubectl_refuses_it(kubectl: str, tmp_path: Path) -> None:
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: 1000\n"
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "metadata.namespace has invalid value 1000" in r.err, r.err
+
+
+def test_a_date_as_a_name_is_read_apart_and_refused(kubectl: str, tmp_path: Path) -> None:
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 2024-01-01\n"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["metadata"]["name"] == "2024-01-01"
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert "2024-01-01T00:00:00Z" in said, said  # kustomize: a timestamp, written back in another form
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "metadata.name 2024-01-01 is unquoted" in r.err, r.err
