@@ -9,6 +9,7 @@ derived ConfigMap's name (the user's value would be lost) and never calls it a m
 PASS:  inference.preset.name: phi-4, inference.config: "5"
 FAIL:  inference.preset.name: 123 (unquoted: a number), spec.model.name: true (a boolean)
 FAIL:  inference.config: 5, spec.roles[0].runtimeConfig: 0x1F, spec.template.inference.preset.name: [phi-4]
+FAIL:  inference.config: 2024-01-01   (a date: kustomize and kpt rewrite it as a timestamp, kubectl reads the text)
 """
 
 import yaml
@@ -17,6 +18,7 @@ from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import field_node
+from ..text import yamlio
 from ..text.results import Finding
 from .annotation_value import reads_as
 
@@ -43,5 +45,17 @@ def not_a_string(data: object, path: kinds.Path) -> bool:
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
-    return [_finding(w, kinds.dotted(path), kinds.get(w.data, path))
-            for path in (w.spec.preset, *w.spec.config_refs(w.data)) if not_a_string(w.data, path)]
+    out = []
+    for path in (w.spec.preset, *w.spec.config_refs(w.data)):
+        field = kinds.dotted(path)
+        if not_a_string(w.data, path):
+            out.append(_finding(w, field, kinds.get(w.data, path)))
+            continue
+        value = kinds.get(w.data, path)
+        # Only a value that reads as a date is looked up in the node (one look, not kept: memory at scale).
+        node = field_node(w.item.passing_node(), field) \
+            if isinstance(value, str) and yamlio.go_resolve(value)[0] == yamlio.TIMESTAMP_TAG else None
+        if isinstance(node, yaml.ScalarNode) and node.tag == yamlio.TIMESTAMP_TAG:
+            # A date: the text to kubectl (go-yaml v2 into interface{}), a timestamp kustomize and kpt rewrite.
+            out.append(Finding(f"{field} {node.value} is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes", field, id="SD108"))
+    return out
