@@ -73,10 +73,9 @@ _ODD_BREAK_SEPARATOR = "a `---` next to a bare CR, NEL, LS or PS line break: kub
 
 def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> None:
     """Refuse a document start the cluster's tools do not read as libyaml does: a directive (go-yaml reads
-    none), or a `---` line kubectl's splitter (k8s.io/apimachinery/pkg/util/yaml, YAMLReader.Read) takes
-    apart otherwise. That splitter reads lines up to "\n" only, and of a line starting with `---`: "We only
-    allow comments and spaces following the yaml doc separator, otherwise we'll return an error" (`invalid
-    Yaml document separator`); kustomize and kpt split at the same `---` lines."""
+    none), or a `---` after a line break that is no line feed. kubectl's splitter (k8s.io/apimachinery/pkg/
+    util/yaml, YAMLReader.Read) reads lines up to "\n" only, and kustomize and kpt split at the same `---`
+    lines; what may follow `---` on its line is refuse_separator_lines' business."""
     if event.version is not None or event.tags:
         which = "%YAML" if event.version is not None else "%TAG"
         raise Refused(problem=f"a {which} directive: kubectl, kustomize and kpt refuse a file with one; "
@@ -84,17 +83,16 @@ def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> No
     if not event.explicit or event.start_mark is None:
         return
     at = event.start_mark.index
-    end = text.find("\n", at)
-    rest = text[at + 3:len(text) if end < 0 else end].removesuffix("\r")
-    if (at > 0 and text[at - 1] != "\n") or any(c in rest for c in "\r\x85\u2028\u2029"):
+    if at > 0 and text[at - 1] != "\n":
         raise Refused(problem=_ODD_BREAK_SEPARATOR, problem_mark=mark)
 
 
 def refuse_separator_lines(text: str) -> None:
-    """Every line that starts with `---` as kubectl's splitter reads it (refuse_document_start): only blanks
-    and a comment may follow, whether or not libyaml takes the line for a document start (`---x: y` is a key
-    to it, a separator to kubectl); and a `---` after a byte-order mark is no separator to kubectl or
-    kustomize, which refuse the file. One pass over the text; a line number only for the refusal."""
+    """Every line that starts with `---` as kubectl's splitter reads it: "We only allow comments and spaces
+    following the yaml doc separator, otherwise we'll return an error" (`invalid Yaml document separator`),
+    whether or not libyaml takes the line for a document start (`---x: y` is a key to it, a separator to
+    kubectl); no bare CR, NEL, LS or PS on it; and a `---` after a byte-order mark is no separator to kubectl
+    or kustomize, which refuse the file. One pass over the text; a line number only for the refusal."""
     at = 0 if text.startswith("---") else text.find("\n---")
     while at >= 0:
         start = at if at == 0 and text.startswith("---") else at + 1
