@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from . import pipeline
+from .findings import CATALOGUE
 from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
@@ -421,7 +422,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         return 1
     try:
         if args.command == "presets":
-            settings = resolve_settings(_load_config(args.config, limit), environ, known_ids=pipeline.known_ids)
+            settings = resolve_settings(_load_config(args.config, limit), environ)
             outcome = Outcome(describe(settings.presets, as_json=args.json), [], 0)
         elif args.command == "render":
             if "-" in args.paths and _isatty(stdin):
@@ -473,10 +474,9 @@ def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "
         _say(stderr, json_document(results, exit_code))
         return
     if fmt == "sarif":
-        from .findings import CATALOGUE
         # Info results only with --verbose: code scanning would make an alert of every decision.
         kept = [r for r in results if verbose or r.severity is not Severity.INFO]
-        _say(stderr, sarif_document(kept, {id: title for id, (title, _) in CATALOGUE.items()}, __version__))
+        _say(stderr, sarif_document(kept, {id: s.title for id, s in CATALOGUE.items()}, __version__))
         return
     shown = [r for r in results if verbose or r.severity is not Severity.INFO]
     if under_kpt:

@@ -37,14 +37,6 @@ class Outcome(NamedTuple):
     summary: Summary | None = None
 
 
-def known_ids() -> Mapping[str, bool]:
-    """Every finding id -> whether `disable` may name it (findings.CAN_DISABLE). The catalogue imports every
-    module that declares findings, the plain-workload and monitoring ones too, so the settings ask for it
-    only when they read a `disable` setting."""
-    from .findings import CAN_DISABLE
-    return CAN_DISABLE
-
-
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
@@ -86,7 +78,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         return _error_outcome(streams.unreadable_input(str(exc)))
     try:
         fc = _function_config(rl)
-        settings = resolve_settings(fc, environ, known_ids=known_ids)
+        settings = resolve_settings(fc, environ)
     except ConfigError as exc:
         ref = _function_config_ref(rl)
         results = [Result(Severity.ERROR, str(e), ref, field_path=e.field, id=e.id) for e in exc.each()]
@@ -94,7 +86,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
             return Outcome(write_resource_list(rl, Changes(), results), results, 1)
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
             return Outcome("", results, 1)
-    changes, results, enabled = plan_all(rl.items, settings, placement.kpt_files, known_ids)
+    changes, results, enabled = plan_all(rl.items, settings, placement.kpt_files)
     results = settings_notes(settings, _function_config_ref(rl)) + results
     # Errors first, then warnings, then infos (each in input order): kpt shows the first lines of `Results:`.
     results = sorted(_ordered(results, rl.items), key=lambda r: _SEVERITY_ORDER[r.severity])
@@ -174,7 +166,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
         if fc is None and stream.function_config is not None:
             fc = yamlio.construct(stream.function_config)
-        settings = resolve_settings(fc, environ, overrides, known_ids=known_ids)
+        settings = resolve_settings(fc, environ, overrides)
     except ConfigError as exc:
         return Outcome("", broken + [Result(Severity.ERROR, str(e), id=e.id, scope="render") for e in exc.each()], 1)
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
@@ -185,7 +177,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         if [name for name, _ in sources] == ["<stdin>"]:
             return _error_outcome(streams.empty_stdin())
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
-    changes, results, enabled = plan_all(stream.items, settings, placement.render_stream, known_ids)
+    changes, results, enabled = plan_all(stream.items, settings, placement.render_stream)
     left_out = orchestrator_config(stream.items)
     results = settings_notes(settings, scope="render") + _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)

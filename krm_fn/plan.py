@@ -28,7 +28,6 @@ from .text.items import Item
 from .text.results import ResourceRef, Result, Severity, has_errors
 
 _NONE: Mapping[ResourceRef, frozenset[str]] = MappingProxyType({})
-KnownIds = Callable[[], Mapping[str, bool]]
 
 Stage = Callable[[Index, Settings, Plan], Step]
 
@@ -89,15 +88,12 @@ def plan(items: list[Item], settings: Settings, placement: Placement | None = No
     return changes, results
 
 
-def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None,
-             known_ids: KnownIds | None = None) -> tuple[Changes, list[Result], dict[str, int]]:
+def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result], dict[str, int]]:
     """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config (the
-    summary line).
-    `known_ids`: every finding id -> whether it may be turned off, asked for only when an object carries
-    the `kaito-specdec.dev/disable` annotation (pipeline.known_ids)."""
+    summary line)."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
     index = build_index(items, skip=kustomize_config(items))
-    silenced, said = _silenced(index, known_ids)
+    silenced, said = _silenced(index)
     changes, results, decisions = _planned(index, settings, silenced)
     results = [r for r in said if r.id not in settings.disable] + results
     if placement is not None:
@@ -106,11 +102,11 @@ def plan_all(items: list[Item], settings: Settings, placement: Placement | None 
     return changes, results, enabled_by_config(decisions)
 
 
-def _silenced(index: Index, known_ids: KnownIds | None) -> tuple[Mapping[ResourceRef, frozenset[str]], list[Result]]:
+def _silenced(index: Index) -> tuple[Mapping[ResourceRef, frozenset[str]], list[Result]]:
     """The objects' own `kaito-specdec.dev/disable` ids (looked for only where an item's text names it)."""
     if not any(C.DISABLE_ANNOTATION in item.region for item in index.items if item.is_mapping):
         return _NONE, []
-    return disabled_per_object(index.items, known_ids() if known_ids is not None else None)
+    return disabled_per_object(index.items)
 
 
 def enabled_by_config(decisions: Iterable[Any]) -> dict[str, int]:

@@ -9,10 +9,9 @@ import pytest
 from krm_fn import findings
 from krm_fn.cli import main
 from krm_fn.model.config import ConfigError, resolve_settings
-from krm_fn.pipeline import known_ids
 from runner import without_summary
 
-KNOWN = findings.CAN_DISABLE
+KNOWN = {id: findings.can_disable(id) for id in [*findings.CATALOGUE, *findings.RETIRED]}
 
 
 def _cm(disable) -> dict:
@@ -26,21 +25,21 @@ def _cm(disable) -> dict:
     ("SD112,SD112", {"SD112"}),
 ])
 def test_a_functionconfig_string_is_parsed(value: str, ids: set) -> None:
-    assert resolve_settings(_cm(value), {}, known_ids=known_ids).disable == frozenset(ids)
+    assert resolve_settings(_cm(value), {}).disable == frozenset(ids)
 
 
 def test_a_policy_may_give_a_list() -> None:
     policy = {"kind": "SpeculativeDecodingPolicy", "spec": {"disable": ["SD112", "SD050"]}}
-    assert resolve_settings(policy, {}, known_ids=known_ids).disable == {"SD112", "SD050"}
+    assert resolve_settings(policy, {}).disable == {"SD112", "SD050"}
 
 
 def test_the_default_is_nothing_disabled() -> None:
-    assert resolve_settings(None, {}, known_ids=known_ids).disable == frozenset()
+    assert resolve_settings(None, {}).disable == frozenset()
 
 
 @pytest.mark.parametrize("env", ["KAITO_SPECDEC_DISABLE", "ARGOCD_ENV_KAITO_SPECDEC_DISABLE"])
 def test_the_environment_sets_it(env: str) -> None:
-    assert resolve_settings(None, {env: "SD008"}, known_ids=known_ids).disable == {"SD008"}
+    assert resolve_settings(None, {env: "SD008"}).disable == {"SD008"}
 
 
 @pytest.mark.parametrize("value, id, words", [
@@ -54,31 +53,31 @@ def test_the_environment_sets_it(env: str) -> None:
 ])
 def test_a_bad_id_is_a_config_error_naming_it(value, id: str, words: str) -> None:
     with pytest.raises(ConfigError) as err:
-        resolve_settings(_cm(value), {}, known_ids=known_ids)
+        resolve_settings(_cm(value), {})
     assert err.value.id == id and str(err.value).startswith("invalid functionConfig: " + words), str(err.value)
     assert err.value.field == "functionConfig.data.disable"
 
 
 def test_an_environment_typo_names_the_variable() -> None:
     with pytest.raises(ConfigError) as err:
-        resolve_settings(None, {"KAITO_SPECDEC_DISABLE": "SD999"}, known_ids=known_ids)
+        resolve_settings(None, {"KAITO_SPECDEC_DISABLE": "SD999"})
     assert str(err.value).startswith("environment variable KAITO_SPECDEC_DISABLE (or ARGOCD_ENV_KAITO_SPECDEC_DISABLE): "
                                      "disable: unknown finding id SD999")
 
 
-def test_without_the_catalogue_every_id_is_refused() -> None:
-    """A caller that forgets to pass the catalogue gets an error, never a silently ignored setting."""
-    with pytest.raises(ConfigError, match="unknown finding id SD112"):
-        resolve_settings(_cm("SD112"), {})
+def test_an_id_the_catalogue_does_not_have_is_refused() -> None:
+    """A typo never silently turns off nothing."""
+    with pytest.raises(ConfigError, match="unknown finding id SD999"):
+        resolve_settings(_cm("SD999"), {})
 
 
 def test_every_id_of_the_catalogue_is_accepted_or_refused_as_declared() -> None:
     for id, can in KNOWN.items():
         if can:
-            assert resolve_settings(_cm(id), {}, known_ids=known_ids).disable == {id}
+            assert resolve_settings(_cm(id), {}).disable == {id}
         else:
             with pytest.raises(ConfigError, match=f"{id} cannot be turned off"):
-                resolve_settings(_cm(id), {}, known_ids=known_ids)
+                resolve_settings(_cm(id), {})
 
 
 # --- render --disable ---------------------------------------------------------------------------------------
@@ -143,6 +142,5 @@ def test_the_same_object_twice_can_be_turned_off(tmp_path: Path) -> None:
 
 
 def test_a_run_reads_the_ids_from_the_catalogue_itself() -> None:
-    """pipeline.known_ids, which the settings call only when a `disable` setting is read: the same table."""
-    assert known_ids() is findings.CAN_DISABLE
-    assert known_ids()["SD050"] is True and known_ids()["SD020"] is False
+    assert findings.can_disable("SD050") is True and findings.can_disable("SD020") is False
+    assert findings.can_disable("SD022") is False  # merged into SD021, which cannot be turned off

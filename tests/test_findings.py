@@ -1,122 +1,91 @@
-"""Every finding has a stable id, one home and one greppable message: the catalogue and the code agree."""
+"""Every finding is declared once in the catalogue (krm_fn/findings/), and the code and the catalogue agree:
+each id a call site names exists, each declared id is reported somewhere, each message variant is used, and
+each template fills in."""
 from __future__ import annotations
 
-import ast
-import io
 import re
-import tokenize
+import string
 from pathlib import Path
 
 import pytest
 
+from finding_ids import ids_used
 from krm_fn import checks, findings
+from krm_fn.findings import CATALOGUE, RETIRED, Severity, Spec
+from krm_fn.text.results import finding
 
-PACKAGE = Path(findings.__file__).resolve().parent
-# Built, table-tested, not yet wired into the plan (issues #11 and #12): their ids join the catalogue, and so
-# docs/findings.md and `disable`, in the change that makes the function emit them.
-NOT_WIRED: set[str] = set()
-# The calls that make a finding, and the position of their message argument.
-FINDING_CALLS = {"about": 1, "Result": 1, "Finding": 0, "ConfigError": 0, "_failure": 0}
+PACKAGE = Path(findings.__file__).resolve().parent.parent
 ID = re.compile(r"SD[0-9]{3}")
-ID_LITERAL = re.compile(r'\bid="(SD[0-9]+)"')
+VARIANT = re.compile(r'\bfinding\(\s*"(SD[0-9]{3})\.([A-Za-z0-9_-]+)"')
 
 
-def _sources() -> dict[str, Path]:
-    """Module name (`shape`, `checks.roles`) -> file, for every module of the package."""
-    return {".".join(p.relative_to(PACKAGE).with_suffix("").parts): p for p in sorted(PACKAGE.rglob("*.py"))
-            if p.name != "__main__.py"}
+def _sources() -> dict[str, str]:
+    return {p.relative_to(PACKAGE).as_posix(): p.read_text(encoding="utf-8") for p in sorted(PACKAGE.rglob("*.py"))
+            if "findings" not in p.relative_to(PACKAGE).parts}
 
 
-def _short(module) -> str:
-    return module.__name__.removeprefix("krm_fn.")
+def test_every_spec_is_well_formed() -> None:
+    for id, s in CATALOGUE.items():
+        assert ID.fullmatch(id) and s.id == id
+        assert isinstance(s.severity, Severity)
+        assert s.title.strip() and "\n" not in s.title, f"{id}: no one-line title"
+        assert s.templates() and all(t.strip() and "\n" not in t for t in s.templates()), f"{id}: no message"
+        for template in s.templates():
+            list(string.Formatter().parse(template))  # braces balanced: `{{` for a literal brace
 
 
-def _calls(tree: ast.AST):
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            name = node.func.id if isinstance(node.func, ast.Name) else \
-                node.func.attr if isinstance(node.func, ast.Attribute) else ""
-            if name in FINDING_CALLS:
-                yield name, node
+def test_each_range_lives_in_its_module() -> None:
+    """SD0xx in findings/input.py, SD1xx in findings/kaito.py, …: a new id goes with its range."""
+    modules = {"0": "input", "1": "kaito", "2": "cascade", "3": "decisions", "4": "advice", "5": "render",
+               "6": "vllm_config", "7": "plain_vllm", "8": "monitoring"}
+    for name in modules.values():
+        for s in getattr(findings, name).SPECS:
+            assert modules[s.id[2]] == name, f"{s.id} is declared in findings/{name}.py"
 
 
-def test_ids_are_unique_well_formed_and_titled() -> None:
-    seen: dict[str, str] = {}
-    for module in findings.MODULES:
-        for id, title in getattr(module, "FINDINGS", {}).items():
-            assert ID.fullmatch(id), f"{_short(module)}: malformed id {id!r}"
-            assert id not in seen, f"{id} is declared by {seen[id]} and {_short(module)}"
-            seen[id] = _short(module)
-            assert isinstance(title, str) and title.strip() and "\n" not in title, f"{id}: no one-line title"
-        always = getattr(module, "ALWAYS_ON", frozenset())
-        assert always <= set(getattr(module, "FINDINGS", {})), f"{_short(module)}: ALWAYS_ON names undeclared ids"
-    assert set(findings.CATALOGUE) == set(seen)
-    # and the ids merged into others, which `disable` still takes as the id that says them now
-    assert set(findings.CAN_DISABLE) == set(seen) | set(findings.RETIRED)
-    assert set(findings.RETIRED).isdisjoint(seen) and set(findings.RETIRED.values()) <= set(seen)
+def test_retired_ids_point_at_ids_that_say_them_now() -> None:
+    assert set(RETIRED).isdisjoint(CATALOGUE) and set(RETIRED.values()) <= set(CATALOGUE)
+    assert all(findings.spec(old) is CATALOGUE[new] for old, new in RETIRED.items())
+
+
+def test_every_id_named_in_the_code_is_declared_and_every_declared_id_is_named() -> None:
+    used = {id for text in _sources().values() for id in re.findall(r'"(SD[0-9]{3})(?:\.[A-Za-z0-9_-]+)?"', text)}
+    assert used - set(CATALOGUE) - {"SD000"} == set(), "named in the code, not in the catalogue"  # SD000: SARIF's rule of a result without an id
+    named_at_a_call = {id for path in PACKAGE.rglob("*.py") if "findings" not in path.parts for id in ids_used(path)}
+    assert set(CATALOGUE) - named_at_a_call == set(), "declared, never reported"
+
+
+def test_every_variant_named_exists_and_every_variant_declared_is_named() -> None:
+    named = {(id, v) for text in _sources().values() for id, v in VARIANT.findall(text)}
+    declared = {(s.id, v) for s in CATALOGUE.values() if not isinstance(s.message, str) for v in s.message}
+    assert named - declared == set(), "a call names a variant the catalogue does not have"
+    assert declared - named == set(), "a variant no call names"
 
 
 def test_kaito_checks_hold_the_sd1xx_ids_and_nothing_else_does() -> None:
-    """SD1xx are KAITO's admission rules (checks.CHECKS); the other ranges: docs/findings.md, findings.py."""
-    kaito = set(checks.CHECKS)
-    for id, (_, module) in findings.CATALOGUE.items():
-        assert (module in kaito) == id.startswith("SD1"), f"{id} of {_short(module)}: SD1xx are KAITO's checks'"
+    """SD1xx are KAITO's admission rules (checks.CHECKS), and only checks/ reports them."""
+    for name, text in _sources().items():
+        sd1 = [id for id in ids_used(PACKAGE / name) if id.startswith("SD1")]
+        assert not sd1 or name.startswith("checks/"), f"{name} reports {sd1}, KAITO's admission rules"
 
 
-def test_every_module_with_findings_is_in_the_catalogue() -> None:
-    catalogued = {_short(m) for m in findings.MODULES}
-    for name, path in _sources().items():
-        if re.search(r"^FINDINGS = ", path.read_text(encoding="utf-8"), re.M):
-            assert name in catalogued or name in NOT_WIRED, f"{name} declares FINDINGS but is not in findings.MODULES"
-    assert not NOT_WIRED & catalogued, "a wired module is still listed in NOT_WIRED"
+def test_a_template_fills_in_by_name_and_quotes_as_kaito_does() -> None:
+    f = finding("SD101", "metadata.annotations[x]", value='tr"ue')
+    assert f.message == 'annotation kaito.sh/enable-speculative-decoding has invalid value "tr\\"ue"; expected "true" or "false"'
+    assert (f.id, f.severity, f.field) == ("SD101", Severity.ERROR, "metadata.annotations[x]")
+    with pytest.raises(KeyError):
+        finding("SD101", "x")  # a field the template needs, not given
 
 
-@pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
-def test_every_id_used_is_declared_in_its_module_and_every_declared_id_is_used(name: str) -> None:
-    text = _sources()[name].read_text(encoding="utf-8")
-    used = set(ID_LITERAL.findall(text))
-    module = __import__(f"krm_fn.{name}", fromlist=["_"])
-    declared = set(getattr(module, "FINDINGS", {}))
-    assert used == declared, (f"{name}: used but not declared {sorted(used - declared)}, "
-                              f"declared but not used {sorted(declared - used)}")
+def test_a_spec_with_variants_needs_one_named() -> None:
+    s = Spec("SD999", Severity.ERROR, "t", {"a": "A {x}", "b": "B"})
+    assert s.template("a") == "A {x}" and s.templates() == ("A {x}", "B")
+    with pytest.raises(KeyError):
+        s.template("")
+    with pytest.raises(KeyError):
+        Spec("SD998", Severity.ERROR, "t", "one").template("a")
 
 
-@pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
-def test_every_call_that_makes_a_finding_passes_an_id(name: str) -> None:
-    if name == "model.report":  # report.about forwards its caller's id (**values)
-        return
-    tree = ast.parse(_sources()[name].read_text(encoding="utf-8"))
-    for call, node in _calls(tree):
-        keywords = {k.arg for k in node.keywords}
-        assert "id" in keywords, f"{name}, line {node.lineno}: {call}(...) without id="
-
-
-def _string_pieces(segment: str) -> int:
-    """How many string literals a source segment is made of (2 or more: implicit concatenation)."""
-    count, depth = 0, 0
-    for tok in tokenize.generate_tokens(io.StringIO(segment).readline):
-        kind = tokenize.tok_name[tok.type]
-        if kind == "FSTRING_START":  # Python 3.12 tokenizes f-strings in parts
-            count += depth == 0
-            depth += 1
-        elif kind == "FSTRING_END":
-            depth -= 1
-        elif kind == "STRING" and depth == 0:
-            count += 1
-    return count
-
-
-@pytest.mark.parametrize("name", sorted(set(_sources()) - NOT_WIRED))  # NOT_WIRED: their own id tests
-def test_every_message_is_one_literal(name: str) -> None:
-    """`grep` for a message seen in a fixture finds its one home: no message split across literals."""
-    text = _sources()[name].read_text(encoding="utf-8")
-    for call, node in _calls(ast.parse(text)):
-        at = FINDING_CALLS[call]
-        if len(node.args) > at and isinstance(node.args[at], (ast.Constant, ast.JoinedStr)):
-            segment = ast.get_source_segment(text, node.args[at])
-            assert _string_pieces(segment) == 1, f"{name}, line {node.lineno}: a message split across literals"
-
-
-def test_the_string_piece_counter_can_fail() -> None:
-    assert _string_pieces('f"a {x}" "b"') == 2
-    assert _string_pieces('f"a {\', \'.join(x)}"') == 1
+def test_the_checks_report_only_their_range() -> None:
+    for check in checks.CHECKS:
+        assert all(id.startswith("SD1") for id in ids_used(check)), check.__name__

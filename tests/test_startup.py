@@ -32,7 +32,7 @@ NEVER = ["socket", "ssl", "http.client", "urllib.request"]
 # vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
 # the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
 PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
-LAZY = ["krm_fn.findings", *PLAIN, "krm_fn.domain.monitoring"]
+LAZY = [*PLAIN, "krm_fn.domain.monitoring"]
 HINT = "a run imports a network module: `python -X importtime` names the importer"
 
 PROBE = """

@@ -8,7 +8,7 @@ import pytest
 from krm_fn.domain import shellwords
 from krm_fn.domain.presets import DEFAULT_TABLE, NGRAM_FALLBACK, config_json
 from krm_fn.text.results import Severity
-from krm_fn.domain.vllm_command import (FINDINGS, REMOVED_FLAGS, inject, inspect, read_arguments, reconcile, remove,
+from krm_fn.domain.vllm_command import (REMOVED_FLAGS, inject, inspect, read_arguments, reconcile, remove,
     shell_argument)
 
 MTP = '{"method":"mtp","num_speculative_tokens":1}'
@@ -459,9 +459,10 @@ def test_shellwords_positions_and_values():
     assert script[word.start:word.end] == "'a b'\"c\""
 
 
-def test_findings_are_declared_with_titles():
-    assert set(FINDINGS) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 10)} | {"SD733"}
-    assert all(isinstance(t, str) and t for t in FINDINGS.values())
+def test_the_command_reports_its_ids():
+    from finding_ids import ids_used
+    from krm_fn.domain import vllm_command
+    assert set(ids_used(vllm_command)) == {f"SD70{i}" for i in range(1, 10)} | {f"SD71{i}" for i in range(0, 10)} | {"SD733", "SD734"}
 
 
 # --- hostile scripts -------------------------------------------------------------------------------------------

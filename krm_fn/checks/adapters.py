@@ -35,10 +35,6 @@ from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "adapters"
 KINDS = ("Workspace", "InferenceSet")
-FINDINGS = {
-    "SD138": "an inference with more than 10 adapters",
-    "SD139": "an inference with two adapters of one source name",
-}
 MAX_ADAPTERS = 10
 
 

@@ -19,18 +19,11 @@ import yaml
 from ..domain.kinds import Path, dotted
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
 from ..text.items import child
-from ..text.results import Finding
+from ..text.results import Finding, finding
 
 ID = "annotation-value"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD101": "the opt-in annotation is a string other than \"true\" or \"false\"",
-    "SD102": "the opt-in annotation is unquoted: YAML reads it as no string",
-}
-# Not disableable: with the opt-in unreadable, whether the workload is enabled at all is unknown.
-ALWAYS_ON = frozenset(FINDINGS)
 
 
 def written_at(node: yaml.Node | None, annotations: Path) -> str | None:
@@ -64,8 +57,8 @@ def invalid(value: object, node: yaml.Node | None, annotations: Path) -> Finding
     `annotations` of the item `node` (a KAITO workload's place, or a plain workload's)."""
     field = dotted(annotations) + "[kaito.sh/enable-speculative-decoding]"
     if isinstance(value, str):
-        return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {goquote(value)}; expected "true" or "false"', field, id="SD101")
+        return finding("SD101", field, value=value)
     as_written = written_at(node, annotations)
     # A mapping or a list has no one-word spelling; an empty value (`key:`) shows as (empty).
     shown = "(empty)" if as_written == "" else as_written if as_written is not None else "(a collection)"
-    return Finding(f'annotation kaito.sh/enable-speculative-decoding has invalid value {shown} (unquoted, YAML reads it as {reads_as(value)}; write "true" or "false" in quotes)', field, id="SD102")
+    return finding("SD102", field, written=shown, reads_as=reads_as(value))

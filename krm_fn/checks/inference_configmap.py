@@ -28,18 +28,6 @@ from ..domain.inference_config import DATA_KEY, InferenceConfigError, atoi_error
 from ..text.results import Finding
 
 ID = "inference-configmap"
-FINDINGS = {
-    "SD120": "a referenced ConfigMap whose data is not a mapping",
-    "SD121": "a referenced ConfigMap with inference_config.yaml under both data and binaryData",
-    "SD122": "a referenced ConfigMap with inference_config.yaml under binaryData only",
-    "SD123": "a referenced ConfigMap without inference_config.yaml",
-    "SD124": "a referenced ConfigMap whose inference_config.yaml is not a string",
-    "SD125": "a referenced ConfigMap whose inference_config.yaml is not YAML",
-    "SD126": "a referenced ConfigMap whose vllm section KAITO cannot read as strings",
-    "SD127": "a referenced ConfigMap whose vllm.max-model-len is not an integer",
-}
-# Not disableable: a derived ConfigMap is a copy of this one, and KAITO would refuse the copy too.
-ALWAYS_ON = frozenset(FINDINGS)
 
 
 def problem(configmap: Any, max_model_len: bool = True) -> Finding | None:

@@ -28,10 +28,6 @@ from ..text.results import Finding
 
 ID = "inference-or-tuning"
 KINDS = ("Workspace",)
-FINDINGS = {
-    "SD110": "a Workspace with both inference and tuning",
-    "SD131": "a Workspace with neither inference nor tuning",
-}
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:

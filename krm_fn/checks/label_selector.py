@@ -59,12 +59,6 @@ from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "label-selector"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD129": "a MultiRoleInference without spec.labelSelector",
-    "SD130": "a MultiRoleInference whose labelSelector has no matchLabels or matchExpressions entry",
-    "SD140": "a Workspace labelSelector expression KAITO cannot read as a plain label map",
-    "SD141": "a Workspace labelSelector whose matchLabels are all labels KAITO reserves",
-}
 RESERVED = frozenset(("kaito.sh/workspace", "kaito.sh/ragengine", "kaito.sh/workspacenamespace",
                       "kaito.sh/ragenginenamespace", "karpenter.kaito.sh/workspace-name",
                       "karpenter.kaito.sh/workspace-namespace", "karpenter.kaito.sh/inferenceset",

@@ -49,11 +49,6 @@ from .releases import older
 
 ID = "maintenance-window"
 KINDS = ("InferenceSet",)
-FINDINGS = {
-    "SD142": "an InferenceSet maintenance window without a schedule",
-    "SD143": "an InferenceSet maintenance window whose schedule is no standard cron expression",
-    "SD144": "an InferenceSet maintenance window whose duration is not positive",
-}
 FIELD = "spec.autoUpgrade.maintenanceWindow.schedule"
 DESCRIPTORS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly")
 MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",

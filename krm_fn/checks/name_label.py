@@ -48,8 +48,6 @@ from .flux import substituted_later
 
 ID = "name-label"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {"SD128": "a Workspace, InferenceSet or MultiRoleInference name that is not a DNS-1123 label",
-            "SD145": "a MultiRoleInference whose child InferenceSet name <mri>-<role> is longer than 63 characters"}
 
 _LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 # Go's MatchString with ^…$ anchors the whole text (Python's `$` would also take a final line break).

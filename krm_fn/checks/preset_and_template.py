@@ -33,10 +33,6 @@ from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "preset-and-template"
 KINDS = ("Workspace", "InferenceSet")
-FINDINGS = {
-    "SD111": "an inference with both a preset and a template",
-    "SD132": "an inference with neither a preset nor a template",
-}
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:

@@ -21,12 +21,6 @@ from . import string_fields
 
 ID = "preset-required"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD103": "speculative decoding on a Workspace or InferenceSet without a preset inference",
-    "SD104": "speculative decoding on a MultiRoleInference without spec.model.name",
-}
-# Not disableable: without a model name there is no config to decide.
-ALWAYS_ON = frozenset(FINDINGS)
 
 
 def check(w: Workload, settings: Settings | None = None) -> Finding | None:

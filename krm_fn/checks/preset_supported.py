@@ -41,10 +41,6 @@ from .releases import older
 
 ID = "preset-supported"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD112": "a preset name KAITO does not know",
-    "SD113": "a preset KAITO's model catalog marks deprecated",
-}
 # KAITO's catalog entries with `deprecated: true` (lower-cased names).
 DEPRECATED = ("phi-2",)
 

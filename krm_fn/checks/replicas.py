@@ -33,11 +33,6 @@ from .releases import older
 
 ID = "replicas"
 KINDS = ("InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD133": "an InferenceSet with negative replicas",
-    "SD134": "a MultiRoleInference role with replicas below 1",
-    "SD147": "an InferenceSet with replicas below 1 (KAITO v0.10)",
-}
 # v0.10.0's InferenceSet: `Replicas int` with the CRD's `default: 1` and `minimum: 1`, and
 # `if is.Spec.Replicas < 1 { errs = errs.Also(apis.ErrInvalidValue(is.Spec.Replicas, "replicas", "must be at
 # least 1")) }` (api/v1alpha1/inferenceset_validation.go:54-56 at v0.10.0); v0.11.0 made it `*int32` checked

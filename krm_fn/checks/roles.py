@@ -25,13 +25,6 @@ from ..text.results import Finding
 
 ID = "roles"
 KINDS = ("MultiRoleInference",)
-FINDINGS = {
-    "SD114": "a MultiRoleInference without spec.model.name",
-    "SD115": "a MultiRoleInference without exactly two roles",
-    "SD116": "a MultiRoleInference with two roles of one type",
-    "SD117": "a MultiRoleInference role of a type other than prefill or decode",
-    "SD118": "a MultiRoleInference without a prefill or without a decode role",
-}
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:

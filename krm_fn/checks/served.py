@@ -25,9 +25,6 @@ from .releases import older
 
 ID = "served"
 KINDS = ("InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD146": "a kind or apiVersion the kaitoVersion KAITO does not serve (no CRD for it)",
-}
 # The release whose CRDs serve InferenceSet kaito.sh/v1beta1 and MultiRoleInference.
 SERVES_V1BETA1_AND_MULTIROLE = "v0.11.0"
 

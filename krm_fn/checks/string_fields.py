@@ -24,12 +24,6 @@ from .annotation_value import reads_as
 
 ID = "string-fields"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD107": "a preset name or config reference is a mapping or a list, not a string",
-    "SD108": "a preset name or config reference is unquoted: YAML reads it as no string",
-}
-# Not disableable: the function would replace the user's non-string value with a derived ConfigMap's name.
-ALWAYS_ON = frozenset(FINDINGS)
 
 
 def _finding(w: Workload, field: str, value: object) -> Finding:

@@ -18,10 +18,6 @@ from ..text.results import Finding
 
 ID = "vllm-runtime"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
-FINDINGS = {
-    "SD105": "speculative decoding on a workload whose runtime annotation says transformers",
-    "SD106": "speculative decoding while the featureGates setting turns KAITO's vLLM runtime off",
-}
 
 
 def check(w: Workload, settings: Settings | None = None) -> Finding | None:

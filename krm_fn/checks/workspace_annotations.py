@@ -49,11 +49,6 @@ from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "workspace-annotations"
 KINDS = ("Workspace", "InferenceSet")
-FINDINGS = {
-    "SD135": "a kaito.sh/node-image-family annotation other than azurelinux or ubuntu",
-    "SD136": "a kaito.sh/performance-mode annotation other than balanced, interactivity or throughput",
-    "SD137": "a kaito.sh/use-local-weights annotation other than \"true\" or \"false\"",
-}
 NODE_IMAGE_FAMILY = "kaito.sh/node-image-family"
 PERFORMANCE_MODE = "kaito.sh/performance-mode"
 USE_LOCAL_WEIGHTS = "kaito.sh/use-local-weights"

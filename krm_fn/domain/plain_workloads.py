@@ -20,23 +20,6 @@ from .vllm_releases import image_release
 from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import decide_model, unknowable
 
-FINDINGS = {
-    "SD720": "opt-in annotation set in two places with different values",
-    "SD721": "annotated workload without a vLLM container",
-    "SD722": "workload kind at an apiVersion the function does not handle",
-    "SD723": "annotated KServe InferenceService not on the Hugging Face runtime",
-    "SD724": "annotated KServe InferenceService whose --backend is not vLLM",
-    "SD725": "vLLM containers of one pod template need different configs: unchanged",
-    "SD726": "Pod or Job template changed: the API server refuses the update of an existing object",
-    "SD727": "opt-in \"false\" or removed: the speculative config the function added is taken out again",
-    "SD728": "annotated workload whose pod template is not the shape Kubernetes reads",
-    "SD729": "opt-in annotation on a kind the function does not handle: unchanged",
-    "SD730": "LLMInferenceService container running KServe's template vLLM: unchanged",
-    "SD731": "KServe canary predictor whose pods do not run the config chosen for their model",
-    "SD732": "LLMInferenceService with spec.speculator: KServe configures speculative decoding, nothing added",
-}
-# Not disableable: the function cannot read or edit such a pod template safely.
-ALWAYS_ON = frozenset({"SD728"})
 
 
 def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:

@@ -21,28 +21,6 @@ from .vllm_model import decide_model, unknowable
 from .vllm_schema import (DEFAULT_VLLM_VERSION, beyond, check_speculative_config, dotted_config, named,
     newer_release, parse_version, refusal, shown)
 
-FINDINGS = {
-    "SD701": "vLLM container: speculative config decided by its model",
-    "SD702": "vLLM model not known at render time: universal fallback",
-    "SD703": "vLLM container already sets a speculative config: user override, unchanged",
-    "SD704": "removed pre-0.8.3 speculative flags: vLLM refuses to start",
-    "SD705": "script starts vLLM more than once: unchanged",
-    "SD706": "shell script the function cannot read safely: unchanged",
-    "SD707": "vLLM command or argument that is not a string: unchanged",
-    "SD708": "speculative config with a single quote cannot go into a script: unchanged",
-    "SD709": "vLLM reads a config file the function cannot see: unchanged",
-    "SD710": "vLLM arguments that expand at run time: the injected argument comes after them",
-    "SD711": "vLLM serves a pooling or encoder model: no speculative decoding, unchanged",
-    "SD712": "vLLM release without the JSON --speculative-config flag: the server would refuse it",
-    "SD713": "tuned config the workload's vLLM refuses: the fallback is written instead",
-    "SD714": "speculative config the workload's vLLM refuses: unchanged",
-    "SD715": "speculative decoding under pipeline parallelism, judged by the workload's vLLM",
-    "SD716": "--spec-method/--spec-model/--spec-tokens the workload's vLLM refuses",
-    "SD717": "-sc, the short --speculative-config, which the workload's vLLM does not have",
-    "SD718": "vllm serve --model, which vLLM before 0.11.1 refuses at start-up",
-    "SD719": "python -m vllm.entrypoints.grpc_server on a vLLM without that module",
-    "SD733": "opt-in \"false\" or removed, but the config the function added was changed by hand: left in place",
-}
 
 FLAG = "--speculative-config"
 # Every spelling vLLM reads as the speculative config (docs/plain-vllm.md: a unique prefix too, argparse's

@@ -21,38 +21,13 @@ import json
 import os
 import re
 
+from ..findings import CATALOGUE
 from ..text.results import Finding, Severity
 
 # The vLLM that KAITO's current inference image ships (docs/settings.md says where it is pinned; v0.11.0: 0.22.1,
 # v0.10.0: 0.17.1, v0.9.4: 0.14.1); when KAITO ships another, this constant and docs/settings.md change together.
 DEFAULT_VLLM_VERSION = "0.25.1"
 
-FINDINGS = {
-    "SD601": "speculative-config is not valid JSON",
-    "SD602": "speculative-config is not a JSON object",
-    "SD603": "unknown speculative method (case-sensitive)",
-    "SD604": "speculative method not available in the chosen vLLM version",
-    "SD605": "neither method nor model given",
-    "SD606": "num_speculative_tokens missing",
-    "SD607": "num_speculative_tokens not a positive integer",
-    "SD608": "prompt_lookup_min/max not an integer of at least 1",
-    "SD609": "prompt_lookup_min greater than prompt_lookup_max",
-    "SD610": "method needs a draft model",
-    "SD611": "key removed from the chosen vLLM version (refused at start-up)",
-    "SD612": "key the chosen vLLM version ignores (removed, or read by nothing)",
-    "SD613": "unknown key (refused at start-up)",
-    "SD614": "unknown key (ignored)",
-    "SD615": "model-specific MTP method name: use mtp",
-    "SD616": "suffix decoding needs arctic-inference in the image",
-    "SD617": "empty speculative-config: vLLM starts without speculative decoding",
-    "SD618": "draft-model speculation (or a model without a method) the chosen vLLM version cannot run",
-    "SD619": "value the chosen vLLM version refuses for its key",
-    "SD620": "quantization method the chosen vLLM version does not know",
-    "SD621": "tensor_parallel_size in the speculative-config (refused at start-up)",
-    "SD622": "a vLLM release newer than the newest this function models: judged by that one's facts",
-    "SD623": "method the newest vLLM modelled does not know, for a newer vLLM (which may know it)",
-    "SD624": "key the newest vLLM modelled does not take, for a newer vLLM (which may take it)",
-}
 
 Version = tuple[int, int, int]
 
@@ -175,7 +150,7 @@ def named(release: Version) -> str:
 def refusal(value: object, vllm_version: str) -> str:
     """Why `vllm_version` refuses `value` at start-up (the title of its first error), or ""."""
     errors = [f for f in check_speculative_config(value, vllm_version) if f.severity is Severity.ERROR]
-    return FINDINGS[errors[0].id] if errors else ""
+    return CATALOGUE[errors[0].id].title if errors else ""
 
 
 def _in(spans: Spans, version: Version) -> bool:

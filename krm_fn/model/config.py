@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..domain import constants as C
+from ..findings import CATALOGUE, RETIRED, can_disable
 from ..text import krm
 from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surrogate, not_unicode,
     parse_config_json, quoted as _q)
@@ -46,21 +47,6 @@ _FINDING_ID = r"SD[0-9]{3}"
 _VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
 
 
-# Every config error is one: a run with a setting it cannot read must not go on (findings.ALWAYS_ON).
-FINDINGS = {
-    "SD020": "an unknown setting (the message names the setting it resembles)",
-    "SD021": "a setting has a value it does not take (the message names the setting)",
-    "SD032": "the functionConfig cannot be read as a ConfigMap or a SpeculativeDecodingPolicy",
-    "SD041": "disable names a finding that cannot be turned off",
-    "SD048": "a kaitoVersion older than v0.10.0: admission and rollout are judged as v0.10.0's",
-}
-# Ids merged into one per kind of fault (none could be turned off): each old id -> the one that says it now.
-# `disable` still takes the old ones as what they were, findings that cannot be turned off (findings.CAN_DISABLE).
-RETIRED = {**{old: "SD021" for old in ("SD022", "SD023", "SD024", "SD025", "SD026", "SD027", "SD028", "SD029",
-                                        "SD030", "SD031", "SD037", "SD038", "SD039", "SD040", "SD042", "SD046",
-                                        "SD047")},
-           **{old: "SD032" for old in ("SD033", "SD034", "SD035", "SD036")}}
-ALWAYS_ON = frozenset(FINDINGS) - {"SD048"}  # SD048 is a warning about a release the user knows they run
 
 
 class ConfigError(Exception):
@@ -293,9 +279,9 @@ def _mapping(value: Any, setting: str) -> dict[str, Any]:
     return value
 
 
-def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
-    """`SD112, SD008` (or, in a policy's spec, a list) -> the ids; `ids`: every known id -> whether it can
-    be turned off. A typo must not silently disable nothing, so each id is checked."""
+def parse_disable(value: Any) -> frozenset[str]:
+    """`SD112, SD008` (or, in a policy's spec, a list) -> the ids, each one the catalogue declares and lets
+    `disable` name (or one merged into such an id). A typo must not silently disable nothing, so each id is checked."""
     entries = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
     if entries is None or not all(isinstance(e, str) for e in entries):
         raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD021")
@@ -305,21 +291,16 @@ def parse_disable(value: Any, ids: Mapping[str, bool]) -> frozenset[str]:
             continue
         if not re.fullmatch(_FINDING_ID, entry):
             raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD021")
-        if entry not in ids:
+        if entry not in CATALOGUE and entry not in RETIRED:
             raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD021")
-        if not ids[entry]:
+        if not can_disable(entry):
             raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
         out.add(entry)
     return frozenset(out)
 
 
-# Every finding id -> whether `disable` may name it, asked for only when a `disable` setting is read.
-KnownIds = Callable[[], Mapping[str, bool]]
-
-
-def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, judge_by: str | None = None) -> Settings:
-    """`known_ids`: every finding id -> whether `disable` may name it (none known: any id in `disable` is refused).
-    `judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
+def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settings:
+    """`judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
     errors: list[ConfigError] = []
 
@@ -351,8 +332,7 @@ def settings_from(raw: Mapping[str, Any], known_ids: KnownIds | None = None, jud
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
     version = checked("kaitoVersion", parse_version, DEFAULT_KAITO_VERSION)
     gates = checked("featureGates", parse_feature_gates, DEFAULT_GATES, unset=(None,))
-    disable = checked("disable", lambda value: parse_disable(value, known_ids() if known_ids else {}), frozenset(),
-                      unset=(None,))
+    disable = checked("disable", parse_disable, frozenset(), unset=(None,))
     rules = checked("prometheusRules", parse_prometheus_rules, False)
     threshold = checked("minAcceptanceRate", parse_min_acceptance_rate, DEFAULT_MIN_ACCEPTANCE_RATE)
     if errors:  # all of them, as one ConfigError
@@ -389,14 +369,11 @@ def _resembles(key: Any) -> str:
     return f"known settings: {', '.join(SETTINGS)}"
 
 
-def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None,
-                     known_ids: KnownIds | None = None) -> Settings:
+def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None) -> Settings:
     """Environment, then the functionConfig, then explicit CLI flags: later wins (`disable` too: the
     later list replaces the earlier one).
 
-    Each source is checked on its own first, so an error says where the bad value was set. `known_ids`:
-    returns every finding id -> whether `disable` may name it (pipeline.known_ids: findings.CAN_DISABLE;
-    the catalogue sits above this module, which every stage imports).
+    Each source is checked on its own first, so an error says where the bad value was set.
     """
     env = from_environment(environ)
     where = "spec" if isinstance(fc, dict) and fc.get("kind") == krm.POLICY_KIND else "data"
@@ -407,7 +384,7 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     # vLLM runs the merged version: each source's configs are judged by it.
     version = _merged_version(env, later, overrides or {})
     try:
-        settings_from(env, known_ids, version)
+        settings_from(env, version)
     except ConfigError as exc:
         def in_env(e: ConfigError) -> ConfigError:
             name = C.ENV_PREFIX + ENV_NAMES.get(e.setting, e.setting.upper())
@@ -415,14 +392,14 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
         raise exc.mapped(in_env) from None
     try:
         raw = raw_from_function_config(fc)
-        settings_from(raw, known_ids, version)
+        settings_from(raw, version)
     except ConfigError as exc:
         def in_fc(e: ConfigError) -> ConfigError:
             known = e.setting in SETTINGS
             return ConfigError(f"invalid functionConfig: {e}", e.setting, f"functionConfig.{where}.{e.setting}" if known else "", id=e.id)
         raise exc.mapped(in_fc) from None
     merged = {**env, **raw, **(overrides or {})}
-    settings = settings_from(merged, known_ids)
+    settings = settings_from(merged)
     if settings.kaito_version_unknown:
         return settings
     # Said where the kaitoVersion that wins was set: the functionConfig's key, else the setting (a flag, the environment).

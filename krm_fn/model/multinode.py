@@ -19,10 +19,6 @@ from .decisions import Decision, Inject, Override
 from .index import Index
 from .report import about, q
 
-FINDINGS = {
-    "SD412": "speculative decoding on a workload KAITO's node estimator spreads over several nodes (pipeline parallelism)",
-    "SD413": "speculative decoding on a Workspace whose resource.count asks for several nodes",
-}
 GATE_BYO = "disableNodeAutoProvisioning"
 
 _RESOURCE = {"Workspace": ("resource",), "InferenceSet": ("spec", "template", "resource")}

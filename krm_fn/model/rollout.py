@@ -19,10 +19,6 @@ from .decisions import source_of
 from .index import Index, Workload
 from .report import about, q
 
-FINDINGS = {
-    "SD421": "KAITO v0.11-v0.12: a disabled Workspace keeps a config reference (a derived ConfigMap without speculative-config)",
-    "SD422": "a derived ConfigMap kept: the Workspaces an InferenceSet already has still mount it",
-}
 KEPT_ANNOTATION = C.KEPT_ANNOTATION
 
 

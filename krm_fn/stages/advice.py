@@ -21,17 +21,6 @@ from ..model.multinode import multinode_warnings
 from ..model.report import about, q
 from ..text.results import Result, Severity
 
-FINDINGS = {
-    "SD401": "the user's speculative-config is not a string (a boolean, a number) or only blanks: vLLM refuses it",
-    "SD403": "the roles of a MultiRoleInference get different draft-free (ngram) speculative configs",
-    "SD404": "speculative_config or speculative-config.<field>: an override KAITO v0.13 does not recognise",
-    "SD405": "a KAITO version before v0.13.0: only the written config enables speculative decoding",
-    "SD406": "inference_config.yaml holds more than one YAML document: KAITO's vLLM runtime refuses it",
-    "SD407": "enabled on an InferenceSet whose MultiRoleInference is not enabled: left unchanged",
-    "SD409": "the roles of a MultiRoleInference get different speculative configs where one drafts with a model",
-    "SD410": "a user override pins ngram on a preset whose tuned config is model-based (mtp)",
-    "SD411": "speculative-config beside dotted speculative-config.<field> keys: vLLM drops the JSON value",
-}
 
 
 def advise(index: Index, settings: Settings, plan: Plan) -> Step:

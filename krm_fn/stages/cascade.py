@@ -16,17 +16,6 @@ from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
 from ..model.report import about, q
 from ..text.results import Result, Severity
 
-FINDINGS = {
-    "SD201": "a MultiRoleInference opts in while KAITO's MultiRoleInference controller is off: nothing cascades",
-    "SD202": "a child claimed by parents that disagree on the annotation: left as it is",
-    "SD203": "a child whose annotations or inference is not a mapping (Kubernetes refuses it)",
-    "SD204": "a MultiRoleInference's child InferenceSet differs from what KAITO's controller makes of it",
-    "SD205": "the annotation set on a child from its parent",
-    "SD206": "the annotation removed from a child, as on its parent",
-    "SD207": "the annotation written on a child, where its parent's controller overwrites it",
-}
-# Kubernetes refuses such a child: there is nothing safe to write for it.
-ALWAYS_ON = frozenset(('SD203',))
 
 
 def cascade(index: Index, settings: Settings, plan: Plan) -> Step:

@@ -19,18 +19,6 @@ from ..model.report import about, q
 from ..text.items import ItemError
 from ..text.results import Result, Severity
 
-FINDINGS = {
-    "SD301": "speculative-config injected: a derived ConfigMap, and the reference pointed at it",
-    "SD302": "the referenced ConfigMap already sets speculative-config (a user override): left unchanged",
-    "SD303": "the source of a derived ConfigMap now sets speculative-config itself: the reference goes back to it",
-    "SD304": "the referenced ConfigMap is not in the input: KAITO decides in the cluster",
-    "SD305": "a derived ConfigMap whose source ConfigMap is not in the input: cannot be regenerated",
-    "SD306": "the referenced ConfigMap is one KAITO cannot read",
-    "SD307": "the reference names a ConfigMap the input has only with kustomize's hash suffix: a missing nameReference configuration",
-    "SD308": "a tuned config the vllmVersion vLLM refuses: the fallback is written instead",
-}
-# KAITO refuses what these name; turning them off would only hide why nothing is written.
-ALWAYS_ON = frozenset(("SD306",))
 
 
 def decide(index: Index, settings: Settings, plan: Plan) -> Step:

@@ -20,21 +20,6 @@ from ..text.patch import apply_ops
 from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
 
-FINDINGS = {
-    "SD311": "the derived ConfigMap cannot be built from the referenced ConfigMap",
-    "SD312": "a ConfigMap of a derived ConfigMap's name with another apiVersion than v1",
-    "SD313": "a ConfigMap of a derived ConfigMap's name that this function did not derive",
-    "SD314": "a derived ConfigMap in the input cannot be read",
-    "SD315": "a derived ConfigMap edited by hand: regenerated from its source",
-    "SD321": "disabled, but neither the derived ConfigMap nor its source is in the input: the reference stays",
-    "SD322": "disabled: the reference goes back to the source ConfigMap",
-    "SD323": "disabled: the reference to a derived ConfigMap made from none is removed",
-    "SD331": "an unreferenced derived ConfigMap kept, as another object mentions it",
-    "SD332": "a derived ConfigMap no workload references any more: dropped",
-}
-# Without the derived ConfigMap (or with another object of its name) a re-pointed reference would name the
-# wrong ConfigMap: these cannot be turned off.
-ALWAYS_ON = frozenset(('SD311', 'SD312', 'SD313', 'SD314'))
 
 
 class _Edits:

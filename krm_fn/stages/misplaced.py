@@ -14,12 +14,6 @@ from ..model.index import Index, Workload
 from ..model.report import about, q
 from ..text.results import Result, Severity
 
-FINDINGS = {
-    "SD408": "the annotation on an InferenceSet's own metadata, where KAITO does not read it",
-    "SD414": "the opt-in key as a label, where KAITO does not read it",
-    "SD415": "the opt-in key at a place in the object where KAITO does not read it",
-    "SD416": "an annotation or label key that is almost the opt-in key (case, spelling)",
-}
 # How alike a key must be to the opt-in's to be taken for a misspelling of it: `…/enable-speculative-decode`
 # and `…/enable-speculative-decodng` are, `kaito.sh/runtime` is not.
 _ALIKE = 0.85

@@ -15,13 +15,6 @@ from ..text.edits import Changes
 from ..text.items import Item
 from ..text.results import Result, Severity
 
-FINDINGS = {
-    "SD050": "a kustomization does not list the derived ConfigMap kpt writes beside it",
-    "SD051": "a kustomization lists the file of a derived ConfigMap this run drops",
-    "SD501": "render: a kustomization is rendered as it is, not built",
-    "SD808": "a kustomization does not list the PrometheusRule kpt writes beside it",
-    "SD809": "a kustomization lists the file of a derived PrometheusRule this run drops",
-}
 
 Placement = Callable[[Index, Changes], list[Result]]
 

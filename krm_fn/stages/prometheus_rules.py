@@ -25,19 +25,6 @@ from ..text.results import Result, Severity
 if TYPE_CHECKING:
     from ..domain import monitoring
 
-FINDINGS = {
-    "SD801": "a PrometheusRule added for a namespace's enabled workloads (the prometheusRules setting)",
-    "SD802": "a PrometheusRule replaced: the namespace's enabled workloads or the threshold changed",
-    "SD803": "a PrometheusRule dropped: nothing in its namespace has speculative decoding enabled any more",
-    "SD804": "a PrometheusRule dropped: the prometheusRules setting is off",
-    "SD805": "a PrometheusRule edited by hand: regenerated",
-    "SD806": "a PrometheusRule of the derived rule's name that this function did not derive",
-    "SD807": "a derived PrometheusRule in the input cannot be read",
-    "SD810": "workloads without a namespace: their PrometheusRule selects pods of their names in every namespace",
-    "SD811": "a plain vLLM workload with speculative decoding whose pods the PrometheusRule cannot all select by name",
-}
-# Another object of the rule's name would be overwritten, an unreadable one cannot be compared.
-ALWAYS_ON = frozenset(("SD806", "SD807"))
 
 
 def _parents(index: Index, settings: Settings) -> dict[int, Workload]:

@@ -11,12 +11,6 @@ from ..model.report import about, q
 from ..model.rollout import _children_sets, _ns, _recreate, command_is_fixed
 from ..text.results import Result, Severity
 
-FINDINGS = {
-    "SD420": "KAITO v0.11-v0.12: a Workspace enabled without a config of its own: a running one mounts it but never reads it",
-    "SD423": "a MultiRoleInference without annotations: KAITO leaves its InferenceSets' annotations as they were",
-    "SD424": "an InferenceSet or MultiRoleInference re-pointed or off: the Workspaces it already has keep their config",
-    "SD425": "a MultiRoleInference whose model changed: KAITO refuses the update (model name is immutable)",
-}
 DERIVED_PREFIX = "specdec-"  # every derived ConfigMap's name (derived.py)
 
 

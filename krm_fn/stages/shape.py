@@ -1,32 +1,20 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 
 import yaml
 
 from ..domain.localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
 from ..model.index import ref_of
 from ..domain import constants as C
+from ..findings import CATALOGUE, RETIRED, can_disable
 from ..model.report import about, q, where
 from ..text import krm
 from ..text.items import Item, ends_line, line_end
 from ..text.textedit import last_scalar
 from ..text.results import ResourceRef, Result, Severity
 
-# Not disableable (findings.ALWAYS_ON): an item that is no Kubernetes object cannot be processed or written
-# safely. SD008 (the same object twice) is a warning a user may turn off.
-FINDINGS = {
-    "SD003": "an item is no Kubernetes object (not a mapping, no kind or apiVersion, no name, a Helm or CI file)",
-    "SD004": "an item has a key twice",
-    "SD008": "the same object twice in the input",
-    "SD009": "a KAITO object or ConfigMap whose fields cannot be read",
-    "SD010": "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
-    "SD011": "the kaito-specdec.dev/disable annotation names what it cannot turn off",
-    "SD012": "a file ends in a block scalar without a final line break: kubectl and kustomize read its value apart",
-}
-ALWAYS_ON = frozenset(("SD003", "SD004", "SD009"))
-RETIRED = {"SD005": "SD003", "SD006": "SD003", "SD007": "SD003"}  # merged: one id for an item that is no object
 _FINDING_ID = r"SD[0-9]{3}"
 
 
@@ -106,11 +94,9 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
     return out
 
 
-def disabled_per_object(items: Iterable[Item], known: Mapping[str, bool] | None
-                        ) -> tuple[dict[ResourceRef, frozenset[str]], list[Result]]:
+def disabled_per_object(items: Iterable[Item]) -> tuple[dict[ResourceRef, frozenset[str]], list[Result]]:
     """The ids each object's `kaito-specdec.dev/disable` annotation turns off for that object alone, and a
-    warning per entry it cannot turn off (not an id, unknown, or one `disable` may not name). `known`: every
-    id -> whether `disable` may name it (None: every well-formed id is taken)."""
+    warning per entry it cannot turn off (not an id, unknown, or one `disable` may not name)."""
     out: dict[ResourceRef, frozenset[str]] = {}
     said: list[Result] = []
     for item in items:
@@ -127,8 +113,8 @@ def disabled_per_object(items: Iterable[Item], known: Mapping[str, bool] | None
             if not entry:
                 continue
             why = ("is no finding id (SD and three digits)" if not re.fullmatch(_FINDING_ID, entry) else
-                   "is no finding id of this version" if known is not None and entry not in known else
-                   "cannot be turned off (docs/findings.md)" if known is not None and not known[entry] else "")
+                   "is no finding id of this version" if entry not in CATALOGUE and entry not in RETIRED else
+                   "cannot be turned off (docs/findings.md)" if not can_disable(entry) else "")
             if why:
                 said.append(about(Severity.WARNING, f"{C.DISABLE_ANNOTATION}: {q(entry)} {why}; it is ignored",
                                   item, f"metadata.annotations[{C.DISABLE_ANNOTATION}]", id="SD011"))

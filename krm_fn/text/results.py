@@ -1,15 +1,14 @@
 """One Result type, rendered three ways: a KRM `results:` entry, a stderr line, an exit status."""
 
-from enum import Enum
+import json
+import string
 from typing import Any, NamedTuple
-from .quoting import visible
 from collections.abc import Iterable
 
+from ..findings import Severity, spec
+from .quoting import goquote, visible
 
-class Severity(str, Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
+__all__ = ["Finding", "ResourceRef", "Result", "Severity", "finding"]
 
 
 class ResourceRef(NamedTuple):
@@ -46,6 +45,10 @@ class Finding(NamedTuple):
     proposed: str | None = None
     at: str = ""  # the field whose line locates it, when `field` is KAITO's name for no real field
 
+    def result(self, **where: Any) -> "Result":
+        """This finding as a Result not placed on an item (`where`: Result's other fields)."""
+        return Result(self.severity, self.message, field_path=self.field, id=self.id, **where)
+
     def under(self, prefix: str) -> "Finding":
         """The same finding with its field under `prefix` (`spec.template.spec.containers[0]`): `args`
         becomes `….containers[0].args`, `[2]` becomes `…[2]`."""
@@ -54,6 +57,28 @@ class Finding(NamedTuple):
         field = prefix if not self.field else (
             prefix + self.field if self.field.startswith("[") else f"{prefix}.{self.field}")
         return self._replace(field=field)
+
+
+class _Template(string.Formatter):
+    """`str.format` with one more conversion: `{value!q}` quotes a value as KAITO's messages do (Go's `%q`
+    for a string, JSON for anything else)."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "q":
+            return goquote(value) if isinstance(value, str) else json.dumps(value)
+        return super().convert_field(value, conversion)
+
+
+_TEMPLATE = _Template()
+
+
+def finding(id: str, field: str = "", *, at: str = "", proposed: str | None = None, **values: Any) -> Finding:
+    """The finding `id` declared in the catalogue (krm_fn/findings/), its message filled in with `values`:
+    `finding("SDnnn", field, value=v)`; `"SDnnn.variant"` names one of an id's message variants."""
+    base, _, variant = id.partition(".")
+    declared = spec(base)
+    message = _TEMPLATE.format(declared.template(variant), **values)
+    return Finding(message, field, id=base, severity=declared.severity, proposed=proposed, at=at)
 
 
 class Result(NamedTuple):

@@ -2,37 +2,13 @@
 output that cannot be written. The messages and their ids; cli.py and pipeline.py, which do the reading
 and writing, raise or report them (this module does no I/O).
 
-None of these can be turned off (findings.ALWAYS_ON): each one means there is no output to trust.
+None of these can be turned off (can_disable=False in the catalogue): each one means there is no output to trust.
 """
 
 from typing import Any
 
 from .results import Result, Severity
 
-FINDINGS = {
-    "SD001": "the input cannot be read (not UTF-8, not YAML, not a ResourceList)",
-    "SD002": "the input is empty because a command piped into kaito-specdec failed",
-    "SD502": "a file looks like a Helm template",
-    "SD503": "render: stdin is empty",
-    "SD504": "render: the input holds no Kubernetes objects",
-    "SD505": "render: no object in the input is a manifest for a cluster",
-    "SD510": "stdin is closed",
-    "SD511": "stdin cannot be read",
-    "SD512": "the input is larger than the input size limit",
-    "SD513": "a file or folder named on the command line cannot be opened",
-    "SD514": "a path that is not a regular file",
-    "SD515": "a folder that cannot be listed",
-    "SD516": "a broken symlink",
-    "SD517": "a symlink to a file outside the folders given",
-    "SD518": "the --config file is not YAML",
-    "SD060": "stdout is closed",
-    "SD061": "the reader of stdout closed the pipe before the output was whole",
-    "SD062": "stdout cannot be written",
-    "SD063": "interrupted",
-    "SD064": "the input nests too deeply to process",
-    "SD065": "an internal error",
-}
-ALWAYS_ON = frozenset(FINDINGS)
 
 
 class InputProblem(Exception):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from krm_fn.model.config import Settings, resolve_settings
-from krm_fn.pipeline import known_ids
 from krm_fn.model.index import Workload, build_index
 from krm_fn.text.reader import read_stream
 
@@ -15,7 +14,7 @@ def make_workload(text: str) -> Workload:
 
 
 def settings(**data: str) -> Settings:
-    return resolve_settings({"kind": "ConfigMap", "data": data}, {}, known_ids=known_ids)
+    return resolve_settings({"kind": "ConfigMap", "data": data}, {})
 
 
 def ws(annotation: str = '"true"', inference: str = "  preset:\n    name: phi-4\n", extra: str = "",
