@@ -1,5 +1,4 @@
-"""A lean start: KRM function mode (no arguments, what runs on every render) imports only what the input needs,
-and never a network module; the entry point exits with main's status.
+"""A lean start: no run imports a network module; the entry point exits with main's status.
 
 Checked in a fresh interpreter started with -S, so that nothing a site hook or an editable install's
 finder imports (pathlib, contextlib, …) hides what the package itself imports. The figures are in the
@@ -27,12 +26,6 @@ STREAM = "".join(line[2:] + "\n" for line in ONE_WORKSPACE.split("items:\n", 1)[
 
 # What no run needs at all: nothing that reaches a network.
 NEVER = ["socket", "ssl", "http.client", "urllib.request"]
-# What a one-Workspace run does not need, loaded where the input needs it: findings (the catalogue: only
-# to read a `disable` setting), the plain
-# vLLM workloads' planner and its vLLM command parser (only for a plain workload that may carry the opt-in),
-# the PrometheusRule builder (only when the prometheusRules setting is on or a derived rule is in the input).
-PLAIN = ["krm_fn.domain.plain_workloads", "krm_fn.domain.vllm_command", "krm_fn.domain.shellwords", "krm_fn.domain.vllm_model", "shlex"]
-LAZY = [*PLAIN, "krm_fn.domain.monitoring"]
 HINT = "a run imports a network module: `python -X importtime` names the importer"
 
 PROBE = """
@@ -66,28 +59,11 @@ def test_krm_mode_imports_only_what_the_input_needs():
     assert "specdec-ngram-" in got["out"]  # the run did its work: a derived ConfigMap
     assert "krm_fn.pipeline" in got["imported"] and "yaml" in got["imported"]  # the probe sees imports
     assert [m for m in NEVER if m in got["imported"]] == [], HINT
-    assert [m for m in LAZY if m in got["imported"]] == [], "a one-Workspace run loads what it does not need"
 
 
 def _fixture(case: str) -> str:
     from golden import case_input
     return case_input(case)
-
-
-@pytest.mark.parametrize("case, lazy, words", [
-    ("plain-deployment", PLAIN, "--speculative-config="),
-    ("plain-other-apiversion", ["krm_fn.domain.plain_workloads"], "SD722"),
-    ("monitoring-one-namespace", ["krm_fn.domain.monitoring"], "kind: PrometheusRule"),
-    ("monitoring-setting-off", ["krm_fn.domain.monitoring"], "SD804"),
-    ("findings-disable-warning", ["krm_fn.findings"], "kind: ResourceList"),
-], ids=["plain-deployment", "plain-other-apiversion", "prometheus-rules-on", "derived-rule-in-the-input",
-        "disable-setting"])
-def test_what_loads_lazily_loads_when_the_input_needs_it(case, lazy, words):
-    """The other side of LAZY: an input that needs a lazily loaded module gets it (a missing import would
-    fail here, not hide behind the fixtures' in-process runs, where everything is loaded already)."""
-    got = _probe([], _fixture(case))
-    assert words in got["out"], got["err"]
-    assert [m for m in lazy if m not in got["imported"]] == []
 
 
 def _large(n: int) -> str:
@@ -106,7 +82,7 @@ def test_render_imports_none_of_what_no_run_needs():
 
 @pytest.mark.parametrize("case", ["plain-deployment", "monitoring-one-namespace", "findings-disable-warning"])
 def test_no_run_imports_what_no_run_needs(case):
-    """The lazily loaded parts keep the rule too: a plain vLLM workload, a PrometheusRule, a `disable`."""
+    """Every kind of run keeps the rule: a plain vLLM workload, a PrometheusRule, a `disable`."""
     got = _probe([], _fixture(case))
     assert got["code"] in (0, 1), got["err"]
     assert [m for m in NEVER if m in got["imported"]] == [], HINT
