@@ -96,4 +96,4 @@ def test_the_weekly_workflow_runs_the_script_and_opens_a_pull_request() -> None:
     runs = "\n".join(step.get("run", "") for step in flow["jobs"]["update"]["steps"])
     assert "tools/vllm_update.py --plan" in runs and "tools/vllm_update.py --apply" in runs
     assert "gh pr create" in runs
-    assert flow["permissions"] == {"contents": "write", "pull-requests": "write"}
+    assert flow["permissions"] == {"contents": "write", "pull-requests": "write", "actions": "write"}
