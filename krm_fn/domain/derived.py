@@ -33,7 +33,7 @@ def _keys_as_str(data: Any) -> Any:
     return data
 
 
-def content_hash(content: dict) -> str:
+def content_hash(content: dict[str, Any]) -> str:
     canonical = json.dumps(_keys_as_str(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                            default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:HASH_LEN]
@@ -56,13 +56,13 @@ FROM_SOURCE = r"(?P<source>.+)-specdec-[0-9a-f]{10}"
 FROM_NOTHING = r"specdec-[a-z0-9.-]+-[0-9a-f]{10}"
 
 
-def metadata(name: str, namespace: str, labels: dict, annotations: dict) -> dict:
+def metadata(name: str, namespace: str, labels: dict[str, Any], annotations: dict[str, Any]) -> dict[str, Any]:
     """A derived object's metadata, without an empty namespace or labels (its annotations are never empty)."""
     fields = (("name", name), ("namespace", namespace), ("labels", labels), ("annotations", annotations))
     return {key: value for key, value in fields if value}
 
 
-def derived_name(source: str | None, method: str, content: dict) -> str:
+def derived_name(source: str | None, method: str, content: dict[str, Any]) -> str:
     """`<source>-specdec-<hash>` or `specdec-<method>-<hash>`, cut to a 253-character DNS subdomain."""
     suffix = f"-specdec-{content_hash(content)}"
     if source:
@@ -70,13 +70,13 @@ def derived_name(source: str | None, method: str, content: dict) -> str:
     return "specdec-" + (_dns_part(method.replace(".", "-"), 40) or "config") + f"-{content_hash(content)}"
 
 
-def build(source: dict | None, source_name: str | None, namespace: str, json_text: str,
-          method: str) -> dict:
+def build(source: dict[str, Any] | None, source_name: str | None, namespace: str, json_text: str,
+          method: str) -> dict[str, Any]:
     """The derived ConfigMap's data (without orchestrator annotations); raises InferenceConfigError."""
-    labels: dict = {}
-    annotations: dict = {}
-    data: dict = {}
-    extra: dict = {}
+    labels: dict[str, Any] = {}
+    annotations: dict[str, Any] = {}
+    data: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
     if source is not None:
         meta = source.get("metadata")
         if not isinstance(meta, dict):
@@ -96,14 +96,14 @@ def build(source: dict | None, source_name: str | None, namespace: str, json_tex
     content = {"labels": labels, "annotations": annotations, "data": data, **extra}
     # Named after the reference as written (kustomize may rename the source before or after the function
     # runs; the written name is what stays stable when the output is rendered again).
-    out: dict = {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND,
+    out: dict[str, Any] = {"apiVersion": krm.CONFIGMAP_API_VERSION, "kind": krm.CONFIGMAP_KIND,
                  "metadata": metadata(derived_name(source_name, method, content), namespace, labels, annotations)}
     out.update(extra)
     out["data"] = data
     return out
 
 
-def file_candidates(cm: dict) -> Iterator[str]:
+def file_candidates(cm: dict[str, Any]) -> Iterator[str]:
     """File names for a new derived ConfigMap, the plain one first; the namespaced one when two
     namespaces need the same derived ConfigMap next to workloads in one folder; then numbered ones,
     without end (however many are taken, the next number is free)."""
@@ -116,7 +116,7 @@ def file_candidates(cm: dict) -> Iterator[str]:
         yield f"{name}-{n}.yaml"
 
 
-def with_location(cm: dict, served_annotations: dict[str, str], taken: set[str] | None = None) -> dict:
+def with_location(cm: dict[str, Any], served_annotations: dict[str, str], taken: set[str] | None = None) -> dict[str, Any]:
     """Give a new item a file next to the workload it serves (kpt writes items by these annotations).
 
     `taken` holds the paths already in use (kpt refuses two items at one path and index) and gets the

@@ -227,7 +227,7 @@ def atoi_error(raw: str) -> str | None:
     return f"strconv.Atoi: parsing {goquote(raw)}: invalid syntax"
 
 
-def set_ops(doc: Any, json_text: str) -> list[dict]:
+def set_ops(doc: Any, json_text: str) -> list[dict[str, Any]]:
     """JSON Patch that sets `vllm.speculative-config` in a parsed document: a missing, null or empty
     `vllm` is written whole (as a block mapping), else the key is added to it or replaced."""
     path = pointer.build((VLLM_KEY, SPEC_KEY))
@@ -238,7 +238,7 @@ def set_ops(doc: Any, json_text: str) -> list[dict]:
     return [{"op": "add", "path": path, "value": json_text}]
 
 
-def remove_ops(doc: Any) -> list[dict]:
+def remove_ops(doc: Any) -> list[dict[str, Any]]:
     """JSON Patch that removes `vllm.speculative-config` (`vllm: {}` stays when it was the only key)."""
     vllm = doc.get(VLLM_KEY) if isinstance(doc, dict) else None
     if not isinstance(vllm, dict) or SPEC_KEY not in vllm:

@@ -65,7 +65,7 @@ def tables() -> Tables:
 
 
 _QUANTITY = r"([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti)?"
-_UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
+_UNITS: dict[str | None, int] = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
 
 
 def quantity_bytes(text: str) -> int:
@@ -75,8 +75,9 @@ def quantity_bytes(text: str) -> int:
         raise ValueError(f"not a quantity: {text!r}")
     whole, _, fraction = m.group(1).partition(".")
     unit = _UNITS[m.group(2)]
+    scale: int = 10 ** len(fraction)  # int ** int is typed Any (a negative exponent makes a float)
     # exact, as resource.Quantity is (integers only: no float rounding)
-    return int(whole) * unit + -(-int(fraction or "0") * unit // 10 ** len(fraction))
+    return int(whole) * unit + -(-int(fraction or "0") * unit // scale)
 
 
 class GPUs(NamedTuple):

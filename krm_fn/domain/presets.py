@@ -14,8 +14,8 @@ from ..text.quoting import goquote
 from ..text.results import Severity
 from .vllm_schema import DEFAULT_VLLM_VERSION, NGRAM_METHODS, check_speculative_config
 
-MTP: dict = {"method": "mtp", "num_speculative_tokens": 1}
-NGRAM_FALLBACK: dict = {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
+MTP: dict[str, Any] = {"method": "mtp", "num_speculative_tokens": 1}
+NGRAM_FALLBACK: dict[str, Any] = {"method": "ngram", "num_speculative_tokens": 5, "prompt_lookup_max": 4}
 
 # The names as KAITO's user documentation lists them; `describe` shows these, because they are
 # what users type into `inference.preset.name`.
@@ -69,10 +69,10 @@ def canonical(name: str) -> str:
 
 # KAITO keys its table by lower-cased HF id; the two DeepSeek legacy names of the documentation reach
 # their entries through aliases().
-TUNED: dict[str, dict] = {canonical(name): MTP for name in TUNED_DISPLAY}
+TUNED: dict[str, dict[str, Any]] = {canonical(name): MTP for name in TUNED_DISPLAY}
 
 
-def config_json(cfg: Mapping) -> str:
+def config_json(cfg: Mapping[str, Any]) -> str:
     """The exact text vLLM receives: compact, sorted keys, stable across runs."""
     return json.dumps(cfg, separators=(",", ":"), sort_keys=True)
 
@@ -120,7 +120,7 @@ def not_unicode(setting: str, text: str, what: str = "") -> str:
             "without its pair, or a byte that is not UTF-8), which no output can carry: write the character itself")
 
 
-def parse_config_json(text: str | Mapping, setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict:
+def parse_config_json(text: str | Mapping[str, Any], setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict[str, Any]:
     """Validate a user-supplied speculative config (`tunedPresets` / `ngramFallback`: docs/settings.md says what
     it must be; its method names the derived ConfigMaps), a JSON object as a string or already a mapping (a
     policy's YAML). Raises ValueError naming `setting`. Only vllm_schema's errors refuse it: its warnings and
@@ -167,7 +167,7 @@ class PresetTable:
 
     __slots__ = ("tuned", "fallback")
 
-    def __init__(self, tuned: Mapping[str, dict] | None = None, fallback: dict | None = None) -> None:
+    def __init__(self, tuned: Mapping[str, dict[str, Any]] | None = None, fallback: dict[str, Any] | None = None) -> None:
         self.tuned = MappingProxyType(TUNED) if tuned is None else tuned
         self.fallback = dict(NGRAM_FALLBACK) if fallback is None else fallback
 
@@ -176,7 +176,7 @@ class PresetTable:
             return NotImplemented
         return (self.tuned, self.fallback) == (other.tuned, other.fallback)
 
-    def extended(self, tuned_extra: Mapping[str, dict], fallback: dict | None = None) -> "PresetTable":
+    def extended(self, tuned_extra: Mapping[str, dict[str, Any]], fallback: dict[str, Any] | None = None) -> "PresetTable":
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
         tuned = {**self.tuned, **{canonical(name): dict(cfg) for name, cfg in tuned_extra.items()}}
         return PresetTable(MappingProxyType(tuned), dict(fallback) if fallback is not None else self.fallback)

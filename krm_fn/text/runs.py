@@ -2,9 +2,10 @@
 run of a value and keep the rest, so both find that run the same way."""
 
 from collections.abc import Sequence
+from typing import Any
 
 
-def common_ends(old: Sequence, new: Sequence) -> tuple[int, int]:
+def common_ends(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int]:
     """(head, tail): how many leading and trailing elements `old` and `new` share, never overlapping."""
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
