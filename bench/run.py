@@ -89,6 +89,8 @@ with open(sys.argv[1], "w") as f:
 def run_once(cmd: Command, stdout: int | Path = subprocess.DEVNULL) -> tuple[float, float, int, int, str]:
     """Run `cmd` once: (wall seconds, CPU seconds, peak RSS in KiB of the child and what it waited for,
     exit status, the last line of stderr)."""
+    if cmd.argv is None:
+        raise ValueError(f"{cmd.name} cannot run: {cmd.missing}")
     stdin = open(cmd.stdin, "rb") if cmd.stdin else subprocess.DEVNULL
     out = open(stdout, "wb") if isinstance(stdout, Path) else stdout
     fd, figures = tempfile.mkstemp(prefix="kaito-specdec-bench-", suffix=".json")
@@ -310,7 +312,8 @@ STARTUP_HEADER = "| one Workspace | median | ratio to `import yaml, jsonpatch` |
 
 def size_row(w: Workload, t: dict[str, Timing]) -> str:
     fn = t["function"]
-    per = f"{fn.median() * 1000 / w.objects:.3f}" if fn.median() is not None else "n/a"
+    median = fn.median()
+    per = f"{median * 1000 / w.objects:.3f}" if median is not None else "n/a"
     cells = [f"{w.objects:,}".replace(",", " "), f"{w.input_bytes / 2**20:.1f} MiB", secs(fn), per,
              above_startup(w, fn, t.get("function, one Workspace")), mib(fn),
              secs(t["kpt fn source"]), ratio(fn, t["kpt fn source"]), secs(t["cat"]),

@@ -97,6 +97,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import importlib
+import importlib.metadata
+import importlib.util
 import io
 import json
 import os
@@ -104,8 +107,11 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -207,7 +213,6 @@ def resource_list() -> dict:
 
 def run_function(resource_list_doc: dict) -> dict:
     """`python -m krm_fn` over the list (JSON is YAML), its output read back."""
-    import yaml
     proc = subprocess.run([sys.executable, "-m", "krm_fn"], input=json.dumps(resource_list_doc),
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
@@ -228,6 +233,8 @@ _OFFICIAL = re.compile(r"^(docker\.io/)?vllm/vllm-openai(:|@|$)")
 
 
 def _expanded(values: list[str], env: Any) -> list[str]:
+    # krm_fn is imported where the rows are made (this package's venv), not at the top: --run, in the vLLM venv,
+    # has no krm_fn to import.
     from krm_fn.domain.vllm_command import k8s_expand, kubernetes_env
     mapping = kubernetes_env(env)
     return [k8s_expand(v, mapping) for v in values]
@@ -240,7 +247,8 @@ def _shell_words(script: str) -> list[list[str]]:
     lx = shlex.shlex(script.replace("\\\n", "").replace("\n", "\n\n"), posix=True, punctuation_chars=";&|<>()\n")
     lx.whitespace = " \t\r"
     lx.whitespace_split = True
-    commands, current = [], []
+    commands: list[list[str]] = []
+    current: list[str] = []
     words = list(lx)
     i = 0
     while i < len(words):
@@ -289,7 +297,7 @@ def vllm_argv(container: dict) -> tuple[str, list[str]] | None:
         return "llmisvc", ["/mnt/models", "--served-model-name", name, f"publishers/default/models/{name}",
                            "--port", "8000", *shlex.split(" ".join(_expanded(args or [], container.get("env"))))]
     values = _expanded([*(command or []), *(args or [])], container.get("env"))
-    image = container.get("image") if isinstance(container.get("image"), str) else ""
+    image = _str(container.get("image"))
     if command is None and args is not None:
         if _UBI9.search(image):
             return "api_server", values
@@ -299,8 +307,8 @@ def vllm_argv(container: dict) -> tuple[str, list[str]] | None:
         at = next((i for i, v in enumerate(values) if v.startswith("-") and "c" in v[1:]), None)
         if at is None or at + 1 >= len(values):
             return None
-        found = [(c, _head(c)) for c in _shell_words(values[at + 1])]
-        found = [(c, h) for c, h in found if h is not None]
+        heads = [(c, _head(c)) for c in _shell_words(values[at + 1])]
+        found = [(c, h) for c, h in heads if h is not None]
         if len(found) != 1:
             return None
         words, (form, start) = found[0]
@@ -356,6 +364,10 @@ def _dict(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def _kserve_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]:
     """An InferenceService's predictor: its Hugging Face `model` (as the runtime's container: a `kserve_hf`
     key holding the InferenceService's name) and its own `containers`."""
@@ -381,21 +393,22 @@ def _llm_isvc_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]
     model_name = _dict(spec.get("model")).get("name") or _dict(item.get("metadata")).get("name")
     template_args = item.get("apiVersion") == "serving.kserve.io/v1alpha2"
     out = []
-    for at, pod, annotations in (("spec.template", spec.get("template"), spec.get("annotations")),
-                                 ("spec.worker", spec.get("worker"), spec.get("annotations")),
-                                 ("spec.prefill.template", prefill.get("template"), prefill.get("annotations")),
-                                 ("spec.prefill.worker", prefill.get("worker"), prefill.get("annotations"))):
+    for at, pod, pod_annotations in (("spec.template", spec.get("template"), spec.get("annotations")),
+                                     ("spec.worker", spec.get("worker"), spec.get("annotations")),
+                                     ("spec.prefill.template", prefill.get("template"), prefill.get("annotations")),
+                                     ("spec.prefill.worker", prefill.get("worker"), prefill.get("annotations"))):
         listed = _dict(pod).get("containers")
         for i, c in enumerate(listed if isinstance(listed, list) else []):
             if not isinstance(c, dict):
                 continue
             if c.get("name") == "main" and c.get("command") is None and template_args:
                 c = {**c, "llmisvc": model_name}
-            out.append((f"{at}.containers[{i}]", c, _dict(annotations)))
+            out.append((f"{at}.containers[{i}]", c, _dict(pod_annotations)))
     return out
 
 
 def _release_of(container: dict, setting: str | None) -> str:
+    # krm_fn imported here: see _expanded.
     from krm_fn.domain.plain_workloads import release_of
     from krm_fn.domain.vllm_schema import DEFAULT_VLLM_VERSION
     return release_of(container.get("image"), setting or DEFAULT_VLLM_VERSION, setting is not None).version
@@ -424,13 +437,13 @@ def rows_of(source: str, before: dict, after: dict, results: list[dict], setting
         if given is None:
             continue
         given_containers = {f: c for f, c, _ in _containers(given)}
-        for field, container, annotations in _containers(item):
+        for field, container, template_annotations in _containers(item):
             found = vllm_argv(container)
             original = given_containers.get(field)
             if found is None and container == original:
                 continue
             found_before = vllm_argv(original) if original is not None else None
-            meant_config = annotations.get(RECORD)
+            meant_config = template_annotations.get(RECORD)
             model, ids = None, set()
             for r in results:
                 ref = r.get("resourceRef") or {}
@@ -460,6 +473,11 @@ def rows_of(source: str, before: dict, after: dict, results: list[dict], setting
     return rows
 
 
+def _only(doc: dict, name: str) -> dict:
+    """The ResourceList's item named `name`, alone."""
+    return {"items": [i for i in doc["items"] if i["metadata"]["name"] == name]}
+
+
 def case_rows() -> list[dict]:
     doc = resource_list()
     out = run_function(doc)
@@ -467,16 +485,15 @@ def case_rows() -> list[dict]:
     for name, _, image, since in CASES:
         for release in case_releases(image, since):
             wanted = item_name(name, release)
-            one = lambda d: {"items": [i for i in d["items"] if i["metadata"]["name"] == wanted]}  # noqa: E731
-            rows += rows_of(f"case:{name}", one(doc), one(out), out.get("results") or [], release=release)
+            rows += rows_of(f"case:{name}", _only(doc, wanted), _only(out, wanted), out.get("results") or [],
+                            release=release)
     return rows
 
 
 def fixture_rows() -> list[dict]:
     """The plain-* golden fixtures: their expected output (which tests/test_golden.py holds to the function's)."""
-    import yaml
     sys.path.insert(0, str(ROOT / "tests"))
-    from golden import case_input
+    from golden import case_input  # imported here: tests/ is on sys.path from the line above (golden needs krm_fn)
     rows = []
     for d in sorted((ROOT / "fixtures").glob("plain-*")):
         if not (d / "expected.yaml").exists() or not (d / "expected.yaml").read_text().strip():
@@ -505,9 +522,12 @@ def _prepare(release: str, src: str) -> None:
     # (get_model_path, arg_utils.py:483-488 at 0.10.2); unset, it leaves the model as parsed.
     os.environ.pop("HF_HUB_OFFLINE", None)
     sys.path.insert(0, src)
-    import importlib.metadata as md
-    real = md.version
-    md.version = lambda name: f"{release}+cpu" if name == "vllm" else real(name)
+    real = importlib.metadata.version
+
+    def version(distribution_name: str) -> str:
+        return f"{release}+cpu" if distribution_name == "vllm" else real(distribution_name)
+    importlib.metadata.version = version
+    # vLLM is imported here and in _parsers, not at the top: only --run needs it, from the release's source.
     try:
         from vllm.platforms.cpu import CpuPlatform
         CpuPlatform.import_kernels = classmethod(lambda cls: None)
@@ -515,12 +535,16 @@ def _prepare(release: str, src: str) -> None:
         pass
 
 
-def _parsers(src: str):
+Parser = Callable[[list[str]], argparse.Namespace]  # a form's parser: the server's argv -> what it parsed
+
+
+def _parsers(src: str) -> tuple[dict[str, Parser], Callable[[], dict[str, list[str]]], Any]:
+    """The parser of each form (PARSED_FORMS but `image`), the one that lists the options of `vllm serve`, and
+    vLLM's AsyncEngineArgs."""
     try:
         from vllm.utils.argparse_utils import FlexibleArgumentParser
     except ImportError:
         from vllm.utils import FlexibleArgumentParser
-    import importlib
     for where in ("vllm.entrypoints.common.cli_args", "vllm.entrypoints.launchers.cli_args",
                   "vllm.entrypoints.openai.cli_args"):
         try:
@@ -532,7 +556,7 @@ def _parsers(src: str):
     from vllm.entrypoints.cli.serve import ServeSubcommand
     from vllm.engine.arg_utils import AsyncEngineArgs
 
-    def serve(argv: list[str]):
+    def serve(argv: list[str]) -> argparse.Namespace:
         parser = FlexibleArgumentParser(description="vLLM CLI")
         subparsers = parser.add_subparsers(required=False, dest="subparser")
         cmd = ServeSubcommand()
@@ -543,13 +567,13 @@ def _parsers(src: str):
             args.model = args.model_tag
         return args
 
-    def api_server(argv: list[str]):
+    def api_server(argv: list[str]) -> argparse.Namespace:
         parser = make_arg_parser(FlexibleArgumentParser(description="vLLM OpenAI-Compatible RESTful API server."))
         args = parser.parse_args(argv)
         validate_parsed_serve_args(args)
         return args
 
-    def kserve_hf(argv: list[str]):
+    def kserve_hf(argv: list[str]) -> argparse.Namespace:
         # huggingfaceserver/__main__.py: its parser with the vLLM backend on, read with parse_known_args
         parser = FlexibleArgumentParser()
         parser.add_argument("--model_name", default="model")          # kserve.model_server.parser
@@ -572,8 +596,7 @@ def _parsers(src: str):
         args.model = args.model_id or args.model_dir
         return args
 
-    def grpc_server(argv: list[str]):
-        import importlib.util
+    def grpc_server(argv: list[str]) -> argparse.Namespace:
         if importlib.util.find_spec("vllm.entrypoints.grpc_server") is None:
             raise ModuleNotFoundError("No module named 'vllm.entrypoints.grpc_server'")
         launcher = Path(src, "vllm", "entrypoints", "launchers", "grpc_server.py")
@@ -586,7 +609,7 @@ def _parsers(src: str):
         parser = AsyncEngineArgs.add_cli_args(parser)
         return parser.parse_args(argv)
 
-    def kaito(argv: list[str]):
+    def kaito(argv: list[str]) -> argparse.Namespace:
         kaito_parser = argparse.ArgumentParser(description="KAITO wrapper of vLLM serving server")
         kaito_parser.add_argument("--kaito-adapters-dir", type=str, default="/mnt/adapter")
         kaito_parser.add_argument("--kaito-config-file", type=str, default="")
@@ -598,21 +621,22 @@ def _parsers(src: str):
         vllm_parser.set_defaults(model="/workspace/vllm/weights")
         return vllm_parser.parse_args(runtime_args)
 
-    def options() -> dict:
+    def options() -> dict[str, list[str]]:
         """Every option string of the `vllm serve` parser: those that take no value (argparse nargs 0:
         store_true, BooleanOptionalAction and the like) and the others."""
         parser = FlexibleArgumentParser(description="vLLM CLI")
         serve_parser = ServeSubcommand().subparser_init(parser.add_subparsers(required=False, dest="subparser"))
-        none, value = set(), set()
+        none: set[str] = set()
+        value: set[str] = set()
         for action in serve_parser._actions:
             (none if action.nargs == 0 else value).update(action.option_strings)
         return {"no_value": sorted(none), "value": sorted(value)}
 
-    return {"serve": serve, "api_server": api_server, "kserve_hf": kserve_hf, "llmisvc": serve,
-            "grpc_server": grpc_server, "kaito": kaito, "options": options}, AsyncEngineArgs
+    return ({"serve": serve, "api_server": api_server, "kserve_hf": kserve_hf, "llmisvc": serve,
+             "grpc_server": grpc_server, "kaito": kaito}, options, AsyncEngineArgs)
 
 
-def _parse(parsers, engine_cls, form: str, argv: list[str]) -> dict:
+def _parse(parsers: dict[str, Parser], engine_cls: Any, form: str, argv: list[str]) -> dict[str, object]:
     err = io.StringIO()
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
@@ -638,7 +662,7 @@ def _parse(parsers, engine_cls, form: str, argv: list[str]) -> dict:
 
 def run_release(release: str, src: str, rows: list[dict]) -> tuple[list[dict], dict]:
     _prepare(release, src)
-    parsers, engine_cls = _parsers(src)
+    parsers, options, engine_cls = _parsers(src)
     out = []
     for row in rows:
         if row["release"] != release:
@@ -653,7 +677,7 @@ def run_release(release: str, src: str, rows: list[dict]) -> tuple[list[dict], d
                 if row["before"] is not None and row["before"] != row["argv"]:
                     row["parsed_before" + suffix] = _parse(parsers, engine_cls, form, row["before"])
         out.append(row)
-    return out, {"release": release, **parsers["options"]()}
+    return out, {"release": release, **options()}
 
 
 OPTIONS_DATA = DATA / "vllm_options.json"
@@ -668,6 +692,23 @@ def options_data(table: dict) -> dict:
     return {"about": "the options of `vllm serve` in every release read, by whether they take a value; "
                      "generated by tools/vllm_argv.py --data tests/vllm_argv.json, do not edit",
             "releases": [f["release"] for f in facts], "no_value": sorted(no_value), "value": sorted(value)}
+
+
+def merge(paths: list[str], rows_file: str | None) -> None:
+    """--merge: the table of the rows (and facts) that --run wrote, and of `rows_file`'s rows no release
+    parses, printed."""
+    rows: list[dict] = [r for path in paths for r in json.loads(Path(path).read_text())]
+    facts: list[dict] = [json.loads(Path(path + ".facts").read_text()) for path in paths
+                         if Path(path + ".facts").exists()]
+    if rows_file:   # the rows no release parses (before 0.10, or a form not parsed), as they are
+        rows += [r for r in json.loads(Path(rows_file).read_text()) if r["release"] is None]
+    order = {r: i for i, r in enumerate(RELEASES)}
+    rows.sort(key=lambda r: (r["source"], r["item"], r["container"], order.get(r["release"], 999)))
+    facts.sort(key=lambda f: order.get(f["release"], 999))
+    print('{"about": "the argv kaito-specdec gives plain vLLM workloads, parsed by each vLLM release\'s own '
+          'parser; regenerate with tools/vllm_argv.py (its header says how)",')
+    print('"facts": [\n' + ",\n".join(json.dumps(f) for f in facts) + "],")
+    print('"rows": [\n' + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "]}")
 
 
 def main(argv: list[str]) -> int:
@@ -692,17 +733,7 @@ def main(argv: list[str]) -> int:
         Path(a.out + ".facts").write_text(json.dumps(facts) + "\n")
         return 0
     if a.merge:
-        rows = [r for path in a.merge for r in json.loads(Path(path).read_text())]
-        facts = [json.loads(Path(path + ".facts").read_text()) for path in a.merge if Path(path + ".facts").exists()]
-        if a.rows_file:   # the rows no release parses (before 0.10, or a form not parsed), as they are
-            rows += [r for r in json.loads(Path(a.rows_file).read_text()) if r["release"] is None]
-        order = {r: i for i, r in enumerate(RELEASES)}
-        rows.sort(key=lambda r: (r["source"], r["item"], r["container"], order.get(r["release"], 999)))
-        facts.sort(key=lambda f: order.get(f["release"], 999))
-        print('{"about": "the argv kaito-specdec gives plain vLLM workloads, parsed by each vLLM release\'s own '
-              'parser; regenerate with tools/vllm_argv.py (its header says how)",')
-        print('"facts": [\n' + ",\n".join(json.dumps(f) for f in facts) + "],")
-        print('"rows": [\n' + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "]}")
+        merge(a.merge, a.rows_file)
         return 0
     if a.data:
         return write_data(Path(a.write), options_data(json.loads(Path(a.data).read_text())), check=a.check)

@@ -76,15 +76,21 @@ run, is said there (`UNUSED_KEYS`).
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import copy
+import dataclasses
+import importlib.metadata
+import inspect
 import io
 import json
 import os
 import re
 import subprocess
 import sys
+import typing
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,7 +107,12 @@ MTP_ALIASES = ["deepseek_mtp", "mimo_mtp", "glm4_moe_mtp", "ernie_mtp", "qwen3_n
                "hy_v3_mtp", "hy_v4_mtp", "gemma4_mtp", "inkling_mtp", "glm5_next_mtp", "step5_mtp",
                "nemotron3_5_transcribe_mtp"]
 
-NG = '"method":"ngram","num_speculative_tokens":5'
+
+def ngram(keys: str) -> str:
+    """The ngram value most cases start from (5 tokens), with `keys`, JSON members, added after its own."""
+    return '{"method":"ngram","num_speculative_tokens":5,' + keys + "}"
+
+
 # (value as written in inference_config.yaml's `vllm.speculative-config`, target)
 CASES: list[tuple[str, str]] = [
     ('{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}', "llama"),
@@ -117,14 +128,14 @@ CASES: list[tuple[str, str]] = [
     ('{"method":"ngram","num_speculative_tokens":true}', "llama"),
     ('{"method":"ngram","num_speculative_tokens":"five"}', "llama"),
     ('{"method":"ngram","num_speculative_tokens":null}', "llama"),
-    ('{%s,"prompt_lookup_max":"4"}' % NG, "llama"),
-    ('{%s,"prompt_lookup_max":4.0}' % NG, "llama"),
-    ('{%s,"prompt_lookup_max":null}' % NG, "llama"),
-    ('{%s,"prompt_lookup_min":null,"prompt_lookup_max":null}' % NG, "llama"),
-    ('{%s,"prompt_lookup_max":0}' % NG, "llama"),
-    ('{%s,"prompt_lookup_min":0,"prompt_lookup_max":3}' % NG, "llama"),
-    ('{%s,"prompt_lookup_max":"x"}' % NG, "llama"),
-    ('{%s,"prompt_lookup_min":5,"prompt_lookup_max":2}' % NG, "llama"),
+    (ngram('"prompt_lookup_max":"4"'), "llama"),
+    (ngram('"prompt_lookup_max":4.0'), "llama"),
+    (ngram('"prompt_lookup_max":null'), "llama"),
+    (ngram('"prompt_lookup_min":null,"prompt_lookup_max":null'), "llama"),
+    (ngram('"prompt_lookup_max":0'), "llama"),
+    (ngram('"prompt_lookup_min":0,"prompt_lookup_max":3'), "llama"),
+    (ngram('"prompt_lookup_max":"x"'), "llama"),
+    (ngram('"prompt_lookup_min":5,"prompt_lookup_max":2'), "llama"),
     ('{"method":"mtp","num_speculative_tokens":1,"prompt_lookup_min":5,"prompt_lookup_max":2}', "dsv3"),
     ('{"method":"mtp","num_speculative_tokens":1}', "dsv3"),
     ('{"method":"mtp","num_speculative_tokens":"1"}', "dsv3"),
@@ -150,32 +161,32 @@ CASES: list[tuple[str, str]] = [
     ('{"method":{"name":"ngram"},"num_speculative_tokens":5}', "llama"),
     ('{"method":["ngram"],"num_speculative_tokens":5}', "llama"),
     ('{"method":5,"num_speculative_tokens":5}', "llama"),
-    ('{%s,"made_up_key":1}' % NG, "llama"),
-    ('{%s,"disable_by_batch_size":4}' % NG, "llama"),
-    ('{%s,"disable_by_batch_size":1}' % NG, "llama"),
-    ('{%s,"disable_logprobs":true}' % NG, "llama"),
-    ('{%s,"speculative_token_tree":"[(0,)]"}' % NG, "llama"),
-    ('{%s,"tensor_parallel_size":1}' % NG, "llama"),
-    ('{%s,"draft_tensor_parallel_size":1}' % NG, "llama"),
-    ('{%s,"draft_tensor_parallel_size":0}' % NG, "llama"),
-    ('{%s,"max_model_len":0}' % NG, "llama"),
-    ('{%s,"max_model_len":1024}' % NG, "llama"),
-    ('{%s,"disable_padded_drafter_batch":"maybe"}' % NG, "llama"),
-    ('{%s,"disable_padded_drafter_batch":true}' % NG, "llama"),
-    ('{%s,"quantization":"bogus"}' % NG, "llama"),
-    ('{%s,"enforce_eager":true}' % NG, "llama"),
-    ('{%s,"revision":"main"}' % NG, "llama"),
-    ('{%s,"kv_cache_dtype":"auto"}' % NG, "llama"),
-    ('{%s,"enable_adaptive_verification":true}' % NG, "llama"),
-    ('{%s,"disable_eagle_block_drop":true}' % NG, "llama"),
-    ('{%s,"attention_backend":"auto"}' % NG, "llama"),
-    ('{%s,"moe_backend":"auto"}' % NG, "llama"),
+    (ngram('"made_up_key":1'), "llama"),
+    (ngram('"disable_by_batch_size":4'), "llama"),
+    (ngram('"disable_by_batch_size":1'), "llama"),
+    (ngram('"disable_logprobs":true'), "llama"),
+    (ngram('"speculative_token_tree":"[(0,)]"'), "llama"),
+    (ngram('"tensor_parallel_size":1'), "llama"),
+    (ngram('"draft_tensor_parallel_size":1'), "llama"),
+    (ngram('"draft_tensor_parallel_size":0'), "llama"),
+    (ngram('"max_model_len":0'), "llama"),
+    (ngram('"max_model_len":1024'), "llama"),
+    (ngram('"disable_padded_drafter_batch":"maybe"'), "llama"),
+    (ngram('"disable_padded_drafter_batch":true'), "llama"),
+    (ngram('"quantization":"bogus"'), "llama"),
+    (ngram('"enforce_eager":true'), "llama"),
+    (ngram('"revision":"main"'), "llama"),
+    (ngram('"kv_cache_dtype":"auto"'), "llama"),
+    (ngram('"enable_adaptive_verification":true'), "llama"),
+    (ngram('"disable_eagle_block_drop":true'), "llama"),
+    (ngram('"attention_backend":"auto"'), "llama"),
+    (ngram('"moe_backend":"auto"'), "llama"),
     # keys and values 0.34.0 changed (run on 0.33.0 and 0.34.0 only; issue #30)
     ('{"method":"draft_model","model":"org/llama-draft","num_speculative_tokens":4,"use_heterogeneous_vocab":true}',
      "llama"),
     ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_max_tree_depth":0}', "llama"),
     ('{"method":"suffix","num_speculative_tokens":8,"suffix_decoding_corpus_tokens":0}', "llama"),
-    ('{%s,"draft_decode_context_parallel_size":1}' % NG, "llama"),
+    (ngram('"draft_decode_context_parallel_size":1'), "llama"),
     ('{"method":"ngram","num-speculative-tokens":5}', "llama"),
     ('{"method":"ngram","num_speculative_tokens":5,"prompt-lookup-max":4}', "llama"),
     ("", "llama"),
@@ -187,29 +198,29 @@ CASES: list[tuple[str, str]] = [
     ("5", "llama"),
     ("{'method':'ngram','num_speculative_tokens':5}", "llama"),
     ("ngram", "llama"),
-] + [('{"method":"%s","num_speculative_tokens":1}' % a, "dsv3") for a in MTP_ALIASES]
+] + [(f'{{"method":"{a}","num_speculative_tokens":1}}', "dsv3") for a in MTP_ALIASES]
 
 
 # Behaviours krm_fn/domain/vllm_schema.py reads off one row each: flag -> (value, the verdict that sets the flag).
 FLAGS = {
     "lax_numbers": ('{"method":"ngram","num_speculative_tokens":"5"}', "starts"),
     "tokens_any_number": ('{"method":"ngram","num_speculative_tokens":5.5}', "starts"),
-    "lax_lookup": ('{%s,"prompt_lookup_max":"4"}' % NG, "starts"),
-    "lookup_null": ('{%s,"prompt_lookup_max":null}' % NG, "starts"),
+    "lax_lookup": (ngram('"prompt_lookup_max":"4"'), "starts"),
+    "lookup_null": (ngram('"prompt_lookup_max":null'), "starts"),
     "lookup_order_ngram_only": (
         '{"method":"mtp","num_speculative_tokens":1,"prompt_lookup_min":5,"prompt_lookup_max":2}', "starts"),
     "method_null_infers": ('{"method":null,"model":"ngram","num_speculative_tokens":5}', "starts"),
     "draft_model_runs": ('{"method":"draft_model","model":"org/llama-draft","num_speculative_tokens":4}', "starts"),
     "draft_model_inferred": ('{"model":"org/llama-draft","num_speculative_tokens":4}', "starts"),
     "dashed_keys": ('{"method":"ngram","num-speculative-tokens":5}', "starts"),
-    "refuses_unknown_keys": ('{%s,"made_up_key":1}' % NG, "refuses"),
-    "tensor_parallel_size_refused": ('{%s,"tensor_parallel_size":1}' % NG, "refuses"),
-    "draft_tp_at_least_1": ('{%s,"draft_tensor_parallel_size":0}' % NG, "refuses"),
-    "max_model_len_at_least_1": ('{%s,"max_model_len":0}' % NG, "refuses"),
-    "bools_checked": ('{%s,"disable_padded_drafter_batch":"maybe"}' % NG, "refuses"),
-    "quantization_checked": ('{%s,"quantization":"bogus"}' % NG, "refuses"),
-    "adaptive_verification_dspark_only": ('{%s,"enable_adaptive_verification":true}' % NG, "refuses"),
-    "disable_by_batch_size_at_least_2": ('{%s,"disable_by_batch_size":1}' % NG, "refuses"),
+    "refuses_unknown_keys": (ngram('"made_up_key":1'), "refuses"),
+    "tensor_parallel_size_refused": (ngram('"tensor_parallel_size":1'), "refuses"),
+    "draft_tp_at_least_1": (ngram('"draft_tensor_parallel_size":0'), "refuses"),
+    "max_model_len_at_least_1": (ngram('"max_model_len":0'), "refuses"),
+    "bools_checked": (ngram('"disable_padded_drafter_batch":"maybe"'), "refuses"),
+    "quantization_checked": (ngram('"quantization":"bogus"'), "refuses"),
+    "adaptive_verification_dspark_only": (ngram('"enable_adaptive_verification":true'), "refuses"),
+    "disable_by_batch_size_at_least_2": (ngram('"disable_by_batch_size":1'), "refuses"),
     # Up to 0.33 suffix decoding needs arctic-inference (not in the venv: the row refuses); 0.34 has its own.
     "suffix_needs_arctic": ('{"method":"suffix"}', "refuses"),
 }
@@ -241,12 +252,11 @@ def make_models(root: Path) -> None:
 
 # --- one release, inside its venv -----------------------------------------------------------------------
 def _force_cpu(release: str) -> None:
-    import importlib.metadata as md
-    real = md.version
+    real = importlib.metadata.version
 
-    def version(name: str) -> str:
-        return f"{release}+cpu" if name == "vllm" else real(name)
-    md.version = version
+    def version(distribution_name: str) -> str:
+        return f"{release}+cpu" if distribution_name == "vllm" else real(distribution_name)
+    importlib.metadata.version = version
 
 
 def short(error: str) -> str:
@@ -261,7 +271,7 @@ def _last_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-def run_release(release: str, src: str, models: str) -> list[dict]:
+def run_release(release: str, src: str, models: str) -> list[dict[str, object]]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
@@ -276,7 +286,7 @@ def run_release(release: str, src: str, models: str) -> list[dict]:
     os.environ["PYTHONPATH"] = os.pathsep.join([str(site), src])
     make_models(Path(models))
     os.chdir(models)  # draft models are relative paths: org/llama-draft
-    import inspect
+    # vLLM is imported here, not at the top: only --run needs it, from the release's source put on sys.path above.
     from vllm.engine.arg_utils import AsyncEngineArgs
     # vLLM inspects a model class in a subprocess so that CUDA is not initialised in the server's process;
     # on CPU the same function runs in this one (the same answer, without a process per value).
@@ -295,11 +305,13 @@ def run_release(release: str, src: str, models: str) -> list[dict]:
         from vllm.utils.argparse_utils import FlexibleArgumentParser
     except ImportError:
         from vllm.utils import FlexibleArgumentParser
-    rows, targets = [], {}
+    rows: list[dict[str, object]] = []
+    targets: dict[str, Any] = {}  # target -> vLLM's ModelConfig
     for value, target in CASES:
         parser = AsyncEngineArgs.add_cli_args(FlexibleArgumentParser())
         err = io.StringIO()
-        verdict, message, result = "starts", "", None
+        verdict, message = "starts", ""
+        result: dict[str, object] | None = None
         try:
             with contextlib.redirect_stderr(err):
                 args = parser.parse_args(["--model", f"target-{target}", "--speculative-config", value])
@@ -314,7 +326,7 @@ def run_release(release: str, src: str, models: str) -> list[dict]:
             except Exception:  # noqa: BLE001 - not copyable: make it anew
                 model_config = engine_args.create_model_config()
             params = inspect.signature(engine_args.create_speculative_config).parameters
-            kwargs = {}
+            kwargs: dict[str, object] = {}
             if "target_parallel_config" in params:
                 from vllm.config import ParallelConfig
                 kwargs["target_parallel_config"] = ParallelConfig(tensor_parallel_size=1)
@@ -333,7 +345,8 @@ def run_release(release: str, src: str, models: str) -> list[dict]:
             verdict, message = "refuses", "argparse: " + (lines[-1] if lines else "exit")
         except BaseException as exc:  # noqa: BLE001 - every failure is a verdict
             verdict, message = "refuses", _last_line(exc)
-        row = {"release": release, "value": value, "target": target, "verdict": verdict, "how": "run"}
+        row: dict[str, object] = {"release": release, "value": value, "target": target, "verdict": verdict,
+                                  "how": "run"}
         if message:
             row["error"] = message[:600]
         if result:
@@ -344,23 +357,22 @@ def run_release(release: str, src: str, models: str) -> list[dict]:
 
 def release_facts(release: str) -> dict:
     """The release's SpeculativeConfig as data: its fields, its method names, its MTP aliases."""
-    import dataclasses
-    import typing
     try:
         import vllm.config.speculative as mod
     except ImportError:
         import vllm.config as mod
     cls = mod.SpeculativeConfig
 
-    def flat(t) -> list:
+    def flat(t: object) -> list[str]:
+        """The strings of a type: the values of a Literal, of the Literals of a Union, ..."""
         if isinstance(t, str):
             return [t]
-        out = []
+        out: list[str] = []
         for a in typing.get_args(t):
             out += flat(a)
         return out
 
-    def literal(name: str) -> list | None:
+    def literal(name: str) -> list[str] | None:
         t = getattr(mod, name, None)
         return sorted(set(flat(t))) if t is not None else None
 
@@ -385,7 +397,6 @@ def release_facts(release: str) -> dict:
 def read_facts(src: Path) -> dict:
     """The facts read from a release's source without running it (the same names release_facts takes from the
     imported module): `RejectionSampleMethod = Literal[...]` of vllm/config/speculative.py (None: no such type)."""
-    import ast
     for name in ("vllm/config/speculative.py", "vllm/config/__init__.py", "vllm/config.py"):
         path = src / name
         if not path.exists():
@@ -430,53 +441,69 @@ def main(argv: list[str]) -> int:
                     help="with --data: write nothing, exit 1 if the file is not what the table gives")
     a = ap.parse_args(argv)
     if a.run:
-        rows = run_release(a.run, a.src, a.models)
-        try:
-            facts = release_facts(a.run)
-        except Exception as exc:  # noqa: BLE001 - the rows stand without the facts
-            facts = {"release": a.run, "error": _last_line(exc)}
-        if a.out != "/dev/stdout":
-            Path(a.out + ".facts").write_text(json.dumps(facts) + "\n")
-        Path(a.out).write_text(json.dumps(rows, indent=0) + "\n")  # vLLM logs to stdout
+        write_run(a.run, a.src, a.models, a.out)
         return 0
     if a.fetch is not None:
         for release in a.fetch or RELEASES:
             print(fetch(release, Path(a.root)))
         return 0
     if a.reread:
-        table = json.loads(Path(a.reread).read_text())
-        facts = []
-        for f in table["facts"]:
-            src = Path(a.root) / "src" / f["release"]
-            if "rejection_sample_method" not in f.get("fields", []):
-                facts.append(dict(f, rejection_sample_methods=None))   # no such field: nothing to read
-                continue
-            if not src.exists():
-                raise SystemExit(f"no source of {f['release']} under {src}: run --fetch {f['release']} first")
-            facts.append(dict(f, **read_facts(src)))
-        print_table(table["about"], facts, table["rows"])
+        reread(Path(a.reread), Path(a.root))
         return 0
     if a.merge:
-        rows, facts = [], []
-        for path in a.merge:
-            rows += json.loads(Path(path).read_text())
-            if Path(path + ".facts").exists():
-                facts.append(json.loads(Path(path + ".facts").read_text()))
-        cases = {value for value, _ in CASES}
-        rows = [r for r in rows if r["value"] in cases]  # a case since dropped from CASES
-        for r in rows:
-            if "error" in r:
-                r["error"] = short(r["error"])
-        order = {r: i for i, r in enumerate(RELEASES)}
-        rows.sort(key=lambda r: order.get(r["release"], 999))
-        facts.sort(key=lambda r: order.get(r["release"], 999))
-        print_table("verdicts of vLLM releases on --speculative-config values; regenerate with "
-                    "tools/vllm_verdicts.py (its header says how)", facts, rows)
+        merge(a.merge)
         return 0
     if a.data:
         return write_data(Path(a.write), schema_data(json.loads(Path(a.data).read_text())), check=a.check)
     ap.print_help()
     return 2
+
+
+def write_run(release: str, src: str, models: str, out: str) -> None:
+    """--run: the release's rows to `out`, its facts beside them (`out`.facts)."""
+    rows = run_release(release, src, models)
+    try:
+        facts = release_facts(release)
+    except Exception as exc:  # noqa: BLE001 - the rows stand without the facts
+        facts = {"release": release, "error": _last_line(exc)}
+    if out != "/dev/stdout":
+        Path(out + ".facts").write_text(json.dumps(facts) + "\n")
+    Path(out).write_text(json.dumps(rows, indent=0) + "\n")  # vLLM logs to stdout
+
+
+def reread(table_path: Path, root: Path) -> None:
+    """--reread: the table printed with the facts read_facts reads from each release's source."""
+    table = json.loads(table_path.read_text())
+    facts = []
+    for f in table["facts"]:
+        src = root / "src" / f["release"]
+        if "rejection_sample_method" not in f.get("fields", []):
+            facts.append(dict(f, rejection_sample_methods=None))   # no such field: nothing to read
+            continue
+        if not src.exists():
+            raise SystemExit(f"no source of {f['release']} under {src}: run --fetch {f['release']} first")
+        facts.append(dict(f, **read_facts(src)))
+    print_table(table["about"], facts, table["rows"])
+
+
+def merge(paths: list[str]) -> None:
+    """--merge: the table of the rows (and facts) that --run wrote, printed."""
+    rows: list[dict] = []
+    facts: list[dict] = []
+    for path in paths:
+        rows += json.loads(Path(path).read_text())
+        if Path(path + ".facts").exists():
+            facts.append(json.loads(Path(path + ".facts").read_text()))
+    cases = {value for value, _ in CASES}
+    rows = [r for r in rows if r["value"] in cases]  # a case since dropped from CASES
+    for r in rows:
+        if "error" in r:
+            r["error"] = short(r["error"])
+    order = {r: i for i, r in enumerate(RELEASES)}
+    rows.sort(key=lambda r: order.get(r["release"], 999))
+    facts.sort(key=lambda r: order.get(r["release"], 999))
+    print_table("verdicts of vLLM releases on --speculative-config values; regenerate with "
+                "tools/vllm_verdicts.py (its header says how)", facts, rows)
 
 
 def print_table(about: str, facts: list[dict], rows: list[dict]) -> None:
@@ -524,7 +551,7 @@ SCHEMA_DATA = DATA / "vllm_schema.json"
 def schema_data(table: dict) -> dict:
     """krm_fn/domain/data/vllm_schema.json: the releases run, and per name the spans of releases that have it
     (`[first release run with it, first later release run without it or null]`), for each family of facts."""
-    facts = [dict(f, **g) for f, g in zip(table["facts"], flag_facts(table))]
+    facts = [dict(f, **g) for f, g in zip(table["facts"], flag_facts(table), strict=True)]
     out: dict = {"about": "vLLM's speculative config per release (fields, methods, MTP aliases, quantization "
                           "names, behaviours) as spans of the releases run; generated by tools/vllm_verdicts.py "
                           "--data tests/vllm_verdicts.json, do not edit",
@@ -537,7 +564,7 @@ def schema_data(table: dict) -> dict:
 def data_text(data: dict, sort: bool = True) -> str:
     """A data file's text: keys sorted (or, `sort=False`, in the order given), one list element or mapping
     entry a line (each entry's value on its line), so that a new release diffs line by line."""
-    def dump(value) -> str:
+    def dump(value: object) -> str:
         return json.dumps(value, ensure_ascii=False)
     parts = []
     for key in sorted(data) if sort else data:
