@@ -11,14 +11,13 @@ re-parse) checks that they did. Where an edit cannot be made safely (odd layouts
 or document is emitted whole instead: comments go, meaning stays.
 """
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import yaml
 
 from . import pointer, yamlio
-from .patch import apply_ops
+from .patch import apply_ops, same
 from .items import Item
 from .runs import common_ends
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
@@ -372,7 +371,7 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
         raise Unsupported("an operation on a list earlier operations emptied")  # `key: []` is written already
     at = len(current) if part == "-" else int(part)
     if at > len(current) or (kind != "add" and at == len(current)):
-        raise Unsupported("no such index")  # jsonpatch says which
+        raise Unsupported("no such index")  # apply_ops says which
     index = current[at] if at < len(current) else len(elements)
     if index is None:
         raise Unsupported("an element an earlier operation added or changed")
@@ -721,28 +720,7 @@ def tail_edits(text: str, node: yaml.Node) -> list[tuple[int, int, str]]:
     return []
 
 
-# --- the one verifier, and the patch as data -------------------------------------------------------
-
-def same(a: Any, b: Any, _seen: set[tuple[int, int]] | None = None) -> bool:
-    """Deep equality that also tells 1 from 1.0 from True (YAML writes them differently; `==` does not
-    tell them apart), and lets NaN equal NaN (`.nan` is one value to YAML).
-
-    Each pair of shared collections is compared once: aliases make a document a graph, and an alias bomb
-    walked as a tree would take forever (any difference still makes the whole answer False)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, (dict, list)):
-        seen = set() if _seen is None else _seen
-        if (id(a), id(b)) in seen:
-            return True
-        seen.add((id(a), id(b)))
-        if isinstance(a, dict):
-            return a.keys() == b.keys() and all(same(a[k], b[k], seen) for k in a)
-        return len(a) == len(b) and all(same(x, y, seen) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
-
+# --- the one verifier ----------------------------------------------------------------------------
 
 def _parses_to(text: str, target: Any, first_document: bool = False) -> bool:
     try:
