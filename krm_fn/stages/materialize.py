@@ -3,8 +3,6 @@ three stages."""
 
 from typing import Any
 
-import jsonpatch
-
 from ..domain import kinds
 from ..domain.derived import comparable, with_location
 from ..domain.inference_config import DATA_KEY
@@ -16,7 +14,7 @@ from ..model.index import ABSENT, Index, Workload, is_derived
 from ..model.report import about, q
 from ..text import krm
 from ..text.edits import Added
-from ..text.patch import apply_ops
+from ..text.patch import apply_ops, diff
 from ..text.items import Item, ItemError
 from ..text.results import Result, Severity
 
@@ -123,7 +121,7 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
         keep = (existing.data().get("metadata") or {}).get("annotations") or {}
         want = with_location(cm, {})
         want["metadata"]["annotations"].update({k: v for k, v in keep.items() if k.startswith(krm.RENDER_STRIPPED)})
-        edits.add(existing, jsonpatch.make_patch(edits.data(existing), want).patch)
+        edits.add(existing, diff(edits.data(existing), want))
         found.get("metadata", {}).pop("namespace", None)
         if found == {**cm, "metadata": {k: v for k, v in cm["metadata"].items() if k != "namespace"}}:
             return []

@@ -6,11 +6,11 @@ have neither.
 """
 
 from typing import TYPE_CHECKING, Any
-import jsonpatch
 
 from ..domain import constants as C
 from ..domain import kinds
 from ..text import krm
+from ..text.patch import diff
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
 from ..model.changes import Plan, Step, step
@@ -233,6 +233,6 @@ def _keep(item: Item, rule: dict, ops: dict[int, list[dict]]) -> list[Result]:
     keep = (data.get("metadata") or {}).get("annotations") or {}
     want = with_location(rule, {})
     want["metadata"]["annotations"].update({k: v for k, v in keep.items() if str(k).startswith(krm.RENDER_STRIPPED)})
-    ops[item.index] = jsonpatch.make_patch(data, want).patch
+    ops[item.index] = diff(data, want)
     return [about(Severity.WARNING, f"derived PrometheusRule {q(name)} differs from what the enabled workloads and settings give (edited by hand?): regenerated; set minAcceptanceRate, or write your own PrometheusRule, instead",
                   item, id="SD805", change=True)]

@@ -11,14 +11,13 @@ re-parse) checks that they did. Where an edit cannot be made safely (odd layouts
 or document is emitted whole instead: comments go, meaning stays.
 """
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import yaml
 
 from . import pointer, yamlio
-from .patch import apply_ops
+from .patch import apply_ops, same
 from .items import Item
 from .runs import common_ends
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
@@ -169,6 +168,7 @@ def _empty_value(node: yaml.Node) -> bool:
 
 def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None,
                lists: dict[int, list[int | None]]) -> list[Edit]:
+    """The text edits for one op: in a sequence, a flow mapping or a block mapping, by where its path ends."""
     kind = op["op"]
     parts = pointer.parse(op["path"])
     if not parts or parts == [""]:
@@ -184,54 +184,70 @@ def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None
     if parent.flow_style:
         return _flow_edits(text, parent, key_node, value_node, kind, parts[-1], op.get("value"), seq, quote)
     if kind in ("add", "replace") and value_node is not None:
-        new = op["value"]
         assert key_node is not None
-        if _is_alias(key_node, value_node):
-            raise Unsupported("replacing an alias")
-        if isinstance(new, (dict, list)) and new and _empty_value(value_node):
-            filled = _fill(text, key_node, value_node, new, quote, seq)
-            if filled is not None:
-                return filled
-        flow_scalar = isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node)
-        empty_flow = isinstance(value_node, yaml.CollectionNode) and _empty_value(value_node)
-        nothing = flow_scalar and value_node.start_mark.index == value_node.end_mark.index  # `key:`: a null
-        if nothing or (isinstance(new, (dict, list)) and ((flow_scalar and new) or empty_flow)):
-            return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
-                         _value_text(new, _key_column(text, parent) + 2, quote), seq)]
-        if flow_scalar:
-            return [Edit(value_node.start_mark.index, value_node.end_mark.index,
-                         _value_text(new, 0, quote or _quote_of(value_node)).lstrip(" "), seq)]
-        if not isinstance(new, (dict, list)):
-            # A block scalar or a collection becomes a scalar: the whole value goes, the key stays.
-            start, end = _after_colon(text, key_node), node_end(value_node, text)
-            tail = "\n" if ends_line(text[end - 1:end]) else ""
-            return [Edit(start, end, _value_text(new, 0, quote) + tail, seq)]
-        raise Unsupported("replacing a collection or block scalar")
+        return _block_value_edits(text, parent, key_node, value_node, op["value"], quote, seq)
     if kind == "add":
-        if not parent.value:
-            raise Unsupported("empty mapping")
-        col = _key_column(text, parent)
-        at = line_end(text, node_end(parent, text))
-        prefix = "" if at == 0 or ends_line(text[at - 1]) else "\n"
-        line = " " * col + yamlio.scalar_text(parts[-1]) + ":" + _value_text(op["value"], col + 2, quote) + "\n"
-        return [Edit(at, at, prefix + line, seq)]
+        return _block_key_add(text, parent, parts[-1], op["value"], quote, seq)
     if kind == "remove":
-        if value_node is None or key_node is None:
-            raise Unsupported("nothing to remove")
-        if len(parent.value) == 1:
-            # Removing the last key must leave `{}`, not a null.
-            owner_parts = parts[:-1]
-            if not owner_parts:
-                raise Unsupported("emptying the item")
-            _, owner_key, _ = _find(root, owner_parts)
-            if owner_key is None:
-                raise Unsupported("emptying a sequence entry")
-            return [Edit(_after_colon(text, owner_key), node_end(parent, text), " {}", seq)]
-        begin = line_start(text, key_node.start_mark.index)
-        if text[begin:key_node.start_mark.index].strip():
-            raise Unsupported("key does not start its line")
-        return [Edit(begin, line_end(text, node_end(value_node, text)), "", seq)]
+        return _block_key_remove(text, root, parts, parent, key_node, value_node, seq)
     raise Unsupported(f"operation {kind!r}")
+
+
+def _block_value_edits(text: str, parent: yaml.MappingNode, key_node: yaml.Node, value_node: yaml.Node,
+                       new: Any, quote: str | None, seq: int) -> list[Edit]:
+    """A key's value in a block mapping replaced (an `add` of a key that is there replaces too)."""
+    if _is_alias(key_node, value_node):
+        raise Unsupported("replacing an alias")
+    if isinstance(new, (dict, list)) and new and _empty_value(value_node):
+        filled = _fill(text, key_node, value_node, new, quote, seq)
+        if filled is not None:
+            return filled
+    flow_scalar = isinstance(value_node, yaml.ScalarNode) and not _is_block_scalar(value_node)
+    empty_flow = isinstance(value_node, yaml.CollectionNode) and _empty_value(value_node)
+    nothing = flow_scalar and value_node.start_mark.index == value_node.end_mark.index  # `key:`: a null
+    if nothing or (isinstance(new, (dict, list)) and ((flow_scalar and new) or empty_flow)):
+        return [Edit(_after_colon(text, key_node), value_node.end_mark.index,
+                     _value_text(new, _key_column(text, parent) + 2, quote), seq)]
+    if flow_scalar:
+        return [Edit(value_node.start_mark.index, value_node.end_mark.index,
+                     _value_text(new, 0, quote or _quote_of(value_node)).lstrip(" "), seq)]
+    if not isinstance(new, (dict, list)):
+        # A block scalar or a collection becomes a scalar: the whole value goes, the key stays.
+        start, end = _after_colon(text, key_node), node_end(value_node, text)
+        tail = "\n" if ends_line(text[end - 1:end]) else ""
+        return [Edit(start, end, _value_text(new, 0, quote) + tail, seq)]
+    raise Unsupported("replacing a collection or block scalar")
+
+
+def _block_key_add(text: str, parent: yaml.MappingNode, key: str, value: Any, quote: str | None,
+                   seq: int) -> list[Edit]:
+    """A new `key: value` line after the block mapping's last entry, at its keys' column."""
+    if not parent.value:
+        raise Unsupported("empty mapping")
+    col = _key_column(text, parent)
+    at = line_end(text, node_end(parent, text))
+    prefix = "" if at == 0 or ends_line(text[at - 1]) else "\n"
+    line = " " * col + yamlio.scalar_text(key) + ":" + _value_text(value, col + 2, quote) + "\n"
+    return [Edit(at, at, prefix + line, seq)]
+
+
+def _block_key_remove(text: str, root: yaml.Node, parts: list[str], parent: yaml.MappingNode,
+                      key_node: yaml.Node | None, value_node: yaml.Node | None, seq: int) -> list[Edit]:
+    """A key's lines cut from a block mapping; its last key leaves `{}`, not a null."""
+    if value_node is None or key_node is None:
+        raise Unsupported("nothing to remove")
+    if len(parent.value) == 1:
+        owner_parts = parts[:-1]
+        if not owner_parts:
+            raise Unsupported("emptying the item")
+        _, owner_key, _ = _find(root, owner_parts)
+        if owner_key is None:
+            raise Unsupported("emptying a sequence entry")
+        return [Edit(_after_colon(text, owner_key), node_end(parent, text), " {}", seq)]
+    begin = line_start(text, key_node.start_mark.index)
+    if text[begin:key_node.start_mark.index].strip():
+        raise Unsupported("key does not start its line")
+    return [Edit(begin, line_end(text, node_end(value_node, text)), "", seq)]
 
 
 def _flow_text(value: Any, json_style: bool = False, quote: str | None = None) -> str:
@@ -359,12 +375,34 @@ def _starts_line(text: str, pos: int) -> bool:
 def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.SequenceNode,
                     op: dict, seq: int, lists: dict[int, list[int | None]]) -> list[Edit]:
     """Edits of one element of a block or flow sequence: `add` at an index (or `-`), `remove`, `replace`
-    of a scalar (a block scalar in place, line by line).
+    of a scalar (a block scalar in place, line by line)."""
+    kind = op["op"]
+    at, index, emptied = _source_index(parts[-1], kind, parent, lists)
+    _check_sequence(text, parent)
+    if kind == "add":
+        if parent.flow_style:
+            # An empty list takes its quoting from its key: `"args": []` is JSON, and stays JSON.
+            _, owner_key, _ = _find(root, parts[:-1]) if not parent.value else (None, None, None)
+            json_key = isinstance(owner_key, yaml.ScalarNode) and owner_key.style == '"'
+            return _flow_sequence_add(text, parent, index, op["value"], seq, first=at == 0, json_key=json_key)
+        return _block_sequence_add(text, parent, index, op["value"], seq)
+    if kind == "remove":
+        if parent.flow_style:
+            return _flow_sequence_remove(text, parent, index, seq)
+        return _block_sequence_remove(text, root, parts, parent, index, emptied, seq)
+    if kind == "replace":
+        return _sequence_replace(text, parent, parent.value[index], op["value"], seq)
+    raise Unsupported(f"sequence operation {kind!r}")
+
+
+def _source_index(part: str, kind: str, parent: yaml.SequenceNode,
+                  lists: dict[int, list[int | None]]) -> tuple[int, int, bool]:
+    """(the op's index, the source element it lands on or len(elements) past the last, the list left empty).
 
     JSON Patch indexes count the list as the earlier ops left it; `lists` maps each list changed so far
     to its elements' source indexes (None: added by an op), so that two adds in a row, or a remove then
-    an add, land where JSON Patch puts them."""
-    kind, part, elements = op["op"], parts[-1], parent.value
+    an add, land where JSON Patch puts them. This op is recorded there for the ops after it."""
+    elements = parent.value
     if not ((part.isascii() and part.isdigit()) or (part == "-" and kind == "add")):
         raise Unsupported(f"{part!r} in a sequence: the parent is not a mapping")
     current = lists.setdefault(id(parent), list(range(len(elements))))
@@ -372,7 +410,7 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
         raise Unsupported("an operation on a list earlier operations emptied")  # `key: []` is written already
     at = len(current) if part == "-" else int(part)
     if at > len(current) or (kind != "add" and at == len(current)):
-        raise Unsupported("no such index")  # jsonpatch says which
+        raise Unsupported("no such index")  # apply_ops says which
     index = current[at] if at < len(current) else len(elements)
     if index is None:
         raise Unsupported("an element an earlier operation added or changed")
@@ -382,69 +420,85 @@ def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.S
         current.pop(at)
     else:
         current[at] = None  # its text is no longer the source's: a second edit would be made blind
-    node = elements[index] if index < len(elements) else None
+    return at, index, not current
+
+
+def _check_sequence(text: str, parent: yaml.SequenceNode) -> None:
+    """Unsupported unless every element's text is where its marks say, in order."""
+    elements = parent.value
     if not _in_order(parent) or not all(_scalar_at(text, e) for e in elements):
         raise Unsupported("aliases, anchors or tags in the sequence")
     if any(e.start_mark.index == e.end_mark.index for e in elements):
         raise Unsupported("an empty element (a null) in the sequence: its marks are not where its dash is")
     if parent.flow_style and text[parent.start_mark.index:parent.start_mark.index + 1] != "[":
         raise Unsupported("node positions disagree with the text")
-    if kind == "add":
-        if parent.flow_style:
-            # An empty list takes its quoting from its key: `"args": []` is JSON, and stays JSON.
-            _, owner_key, _ = _find(root, parts[:-1]) if not elements else (None, None, None)
-            json_key = isinstance(owner_key, yaml.ScalarNode) and owner_key.style == '"'
-            return _flow_sequence_add(text, parent, index, op["value"], seq, first=at == 0, json_key=json_key)
-        return _block_sequence_add(text, parent, index, op["value"], seq)
-    assert node is not None
-    if kind == "remove":
-        if parent.flow_style:
-            if len(elements) == 1:
-                return [Edit(parent.start_mark.index, parent.end_mark.index, "[]", seq)]
-            span = ((node.start_mark.index, elements[1].start_mark.index) if index == 0 else
-                    (node_end(elements[index - 1], text), node_end(node, text)))
-            own = text[node.start_mark.index:node.end_mark.index]  # a `#` in a quoted element is no comment
-            if "#" in searchable(text)[span[0]:span[1]].replace(own, "", 1):
-                raise Unsupported("a comment inside the flow sequence where an element goes")
-            return [Edit(span[0], span[1], "", seq)]
-        if not current and len(elements) > 1:
-            raise Unsupported("a list emptied by several operations")
-        if len(elements) == 1 and not current:
-            # The list stays, empty: `key: []` (its comments before the element go with it).
-            _, owner_key, _ = _find(root, parts[:-1])
-            if owner_key is None:
-                raise Unsupported("emptying a nested sequence")
-            end = node_end(parent, text)  # past the line break when a block scalar ends the list
-            return [Edit(_after_colon(text, owner_key), end, " []" + "\n" * ends_line(text[end - 1:end]), seq)]
-        dash = _dash(text, node)
-        if not _starts_line(text, dash):
-            raise Unsupported("a sequence element that does not start its line")
-        cut = line_end(text, node_end(node, text))
-        before = last_scalar(elements[index - 1]) if index else None
-        view = searchable(text)
-        after = view[cut:len(text) if view.find("\n", cut) < 0 else view.find("\n", cut)].rstrip("\r")
-        if before is not None and _is_block_scalar(before) and after.lstrip(" ")[:1] == "#" \
-                and len(after) - len(after.lstrip(" ")) > column_of(text, dash):
-            raise Unsupported("a comment after the element would join the block scalar before it")
-        return [Edit(line_start(text, dash), cut, "", seq)]
-    if kind == "replace":
-        new = op["value"]
-        if not isinstance(node, yaml.ScalarNode) or isinstance(new, (dict, list)):
-            raise Unsupported("replacing a collection in a sequence")
-        if _is_block_scalar(node):
-            return _block_scalar_edits(text, node, new, seq)
-        try:
-            return _flow_scalar_edits(text, node, new, bool(parent.flow_style), seq)
-        except Unsupported:
-            pass  # written whole below, in its quoting where the value allows
-        if not isinstance(new, str):
-            written = yamlio.scalar_text(new)
-        elif _quote_of(node) or "\n" in new:
-            written = _quoted(new, _quote_of(node) or '"')
-        else:
-            written = _element_text(new, []) if parent.flow_style else yamlio.scalar_text(new)
-        return [Edit(node.start_mark.index, node.end_mark.index, written, seq)]
-    raise Unsupported(f"sequence operation {kind!r}")
+
+
+def _flow_sequence_remove(text: str, parent: yaml.SequenceNode, index: int, seq: int) -> list[Edit]:
+    """Element `index` cut from a flow list with the comma that joins it to its neighbour; `[]` for the last one."""
+    elements = parent.value
+    node = elements[index]
+    if len(elements) == 1:
+        return [Edit(parent.start_mark.index, parent.end_mark.index, "[]", seq)]
+    span = ((node.start_mark.index, elements[1].start_mark.index) if index == 0 else
+            (node_end(elements[index - 1], text), node_end(node, text)))
+    own = text[node.start_mark.index:node.end_mark.index]  # a `#` in a quoted element is no comment
+    if "#" in searchable(text)[span[0]:span[1]].replace(own, "", 1):
+        raise Unsupported("a comment inside the flow sequence where an element goes")
+    return [Edit(span[0], span[1], "", seq)]
+
+
+def _block_sequence_remove(text: str, root: yaml.Node, parts: list[str], parent: yaml.SequenceNode, index: int,
+                           emptied: bool, seq: int) -> list[Edit]:
+    """Element `index`'s lines cut from a block list; `emptied`: no element is left, and the list stays,
+    as `key: []` (its comments before the element go with it)."""
+    elements = parent.value
+    if emptied and len(elements) > 1:
+        raise Unsupported("a list emptied by several operations")
+    if emptied:
+        _, owner_key, _ = _find(root, parts[:-1])
+        if owner_key is None:
+            raise Unsupported("emptying a nested sequence")
+        end = node_end(parent, text)  # past the line break when a block scalar ends the list
+        return [Edit(_after_colon(text, owner_key), end, " []" + "\n" * ends_line(text[end - 1:end]), seq)]
+    node = elements[index]
+    dash = _dash(text, node)
+    if not _starts_line(text, dash):
+        raise Unsupported("a sequence element that does not start its line")
+    cut = line_end(text, node_end(node, text))
+    if index and _comment_would_join(text, last_scalar(elements[index - 1]), cut, column_of(text, dash)):
+        raise Unsupported("a comment after the element would join the block scalar before it")
+    return [Edit(line_start(text, dash), cut, "", seq)]
+
+
+def _comment_would_join(text: str, before: yaml.ScalarNode | None, cut: int, dash_column: int) -> bool:
+    """The line at `cut` is a comment indented past the dash, and what ends the element before is a block
+    scalar: with the element between them gone, the comment would read as a line of that scalar."""
+    if before is None or not _is_block_scalar(before):
+        return False
+    view = searchable(text)
+    after = view[cut:len(text) if view.find("\n", cut) < 0 else view.find("\n", cut)].rstrip("\r")
+    return after.lstrip(" ")[:1] == "#" and len(after) - len(after.lstrip(" ")) > dash_column
+
+
+def _sequence_replace(text: str, parent: yaml.SequenceNode, node: yaml.Node, new: Any, seq: int) -> list[Edit]:
+    """A scalar element replaced: edited where its value changes when that can be done, else rewritten whole
+    in its quoting where the value allows."""
+    if not isinstance(node, yaml.ScalarNode) or isinstance(new, (dict, list)):
+        raise Unsupported("replacing a collection in a sequence")
+    if _is_block_scalar(node):
+        return _block_scalar_edits(text, node, new, seq)
+    try:
+        return _flow_scalar_edits(text, node, new, bool(parent.flow_style), seq)
+    except Unsupported:
+        pass
+    if not isinstance(new, str):
+        written = yamlio.scalar_text(new)
+    elif _quote_of(node) or "\n" in new:
+        written = _quoted(new, _quote_of(node) or '"')
+    else:
+        written = _element_text(new, []) if parent.flow_style else yamlio.scalar_text(new)
+    return [Edit(node.start_mark.index, node.end_mark.index, written, seq)]
 
 
 def _block_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: Any, seq: int) -> list[Edit]:
@@ -721,28 +775,7 @@ def tail_edits(text: str, node: yaml.Node) -> list[tuple[int, int, str]]:
     return []
 
 
-# --- the one verifier, and the patch as data -------------------------------------------------------
-
-def same(a: Any, b: Any, _seen: set[tuple[int, int]] | None = None) -> bool:
-    """Deep equality that also tells 1 from 1.0 from True (YAML writes them differently; `==` does not
-    tell them apart), and lets NaN equal NaN (`.nan` is one value to YAML).
-
-    Each pair of shared collections is compared once: aliases make a document a graph, and an alias bomb
-    walked as a tree would take forever (any difference still makes the whole answer False)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, (dict, list)):
-        seen = set() if _seen is None else _seen
-        if (id(a), id(b)) in seen:
-            return True
-        seen.add((id(a), id(b)))
-        if isinstance(a, dict):
-            return a.keys() == b.keys() and all(same(a[k], b[k], seen) for k in a)
-        return len(a) == len(b) and all(same(x, y, seen) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
-
+# --- the one verifier ----------------------------------------------------------------------------
 
 def _parses_to(text: str, target: Any, first_document: bool = False) -> bool:
     try:

@@ -7,12 +7,12 @@ function has no reason to change comes out as it came in.
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import jsonpatch
 import yaml
 
 from . import krm
 from . import pointer, yamlio
 from .edits import Changes
+from .patch import apply_ops
 from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
 from .textedit import edit_item, emit_item, indented, splice, tail_edits
@@ -223,7 +223,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
             entries: list[str] = []
             for item in rl.items:
                 if item.index in changes.patches:
-                    entries.append(_entry(jsonpatch.apply_patch(item.data(), changes.patches[item.index]), 0))
+                    entries.append(_entry(apply_ops(item.data(), changes.patches[item.index]), 0))
                 elif item.index not in changes.removed:
                     entries.append(_kept(item.node, rl.text, item.start, item.end, "- ",
                                          lambda it=item: _whole(it) if it.index in shared else it.data()))
@@ -311,13 +311,15 @@ def _touches_annotations(ops: Iterable[dict]) -> bool:
 
 
 def strip_data(data: dict) -> dict:
-    ann = data.get("metadata", {}).get("annotations")
-    if isinstance(ann, dict):
-        for k in [k for k in ann if k.startswith(krm.RENDER_STRIPPED)]:
-            del ann[k]
-        if not ann:
-            del data["metadata"]["annotations"]
-    return data
+    """The data without the annotations only an orchestrator should see (nor `annotations`, when none are
+    left); `data` itself untouched: what apply_ops gives shares all it did not change with an item's data."""
+    meta = data.get("metadata", {})
+    ann = meta.get("annotations")
+    if not isinstance(ann, dict):
+        return data
+    kept = {k: v for k, v in ann.items() if not k.startswith(krm.RENDER_STRIPPED)}
+    return {**data, "metadata": {k: kept if k == "annotations" else v for k, v in meta.items()
+                                 if k != "annotations" or kept}}
 
 
 def is_manifest(item: Item) -> bool:
@@ -342,7 +344,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
             pass
         elif item.index in stream.shared:
             # Its aliases point into other documents of its file: each document must stand alone.
-            data = jsonpatch.apply_patch(_whole(item), changes.patches.get(item.index, []))
+            data = apply_ops(_whole(item), changes.patches.get(item.index, []))
             docs.append(yamlio.dump(strip_data(data)))
         else:
             text = item.source
