@@ -62,13 +62,15 @@ def diff(src: Any, dst: Any) -> list[dict]:
     by type and value, so a date or a byte string is no error; and the ops' values are copies, sharing
     nothing with `dst`. Where its ops would not give `dst` (inside a list it takes 1 for True), the one
     op is a whole-document `replace`."""
-    builder = _OrderedDiff(src, dst, dumps=_typed)
-    builder._compare_values("", None, src, dst)
-    ops = [{**op, "value": copy.deepcopy(op["value"])} if "value" in op else dict(op) for op in builder.execute()]
     try:
+        # DiffBuilder's underscore methods are jsonpatch's own (1.33, requirements/pins.txt): a release that
+        # renamed them gets the whole-document replace below, correct if not minimal, never an error.
+        builder = _OrderedDiff(src, dst, dumps=_typed)
+        builder._compare_values("", None, src, dst)
+        ops = [{**op, "value": copy.deepcopy(op["value"])} if "value" in op else dict(op) for op in builder.execute()]
         if same(apply_ops(src, ops), dst):
             return ops
-    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException):
+    except (AttributeError, TypeError, jsonpatch.JsonPatchException, jsonpatch.JsonPointerException):
         pass
     return [{"op": "replace", "path": "", "value": copy.deepcopy(dst)}]
 
