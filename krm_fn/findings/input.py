@@ -3,13 +3,14 @@
 from ._spec import ERROR, WARNING, Spec
 
 SPECS = (
-    # krm_fn.text.streams
+    # The reader's own words (text/reader.py, yamlio.py: InputError), which name the file, line and fault in as
+    # many ways as YAML and the ResourceList can go wrong: the finding carries them as they are.
     Spec("SD001", ERROR, "the input cannot be read (not UTF-8, not YAML, not a ResourceList)",
-         "TODO",
+         "{reason}",
          can_disable=False),
-    # krm_fn.text.streams
+    # `reason`: the reader's words for the empty input.
     Spec("SD002", ERROR, "the input is empty because a command piped into kaito-specdec failed",
-         "… (when a command piped into kaito-specdec failed, its own error above says why)",
+         "{reason} (when a command piped into kaito-specdec failed, its own error above says why)",
          can_disable=False),
     # krm_fn.stages.shape
     Spec("SD003", ERROR, "an item is no Kubernetes object (not a mapping, no kind or apiVersion, no name, a Helm or CI file)",
@@ -104,28 +105,24 @@ SPECS = (
     # krm_fn.stages.placement
     Spec("SD051", WARNING, "a kustomization lists the file of a derived ConfigMap this run drops",
          "… lists …, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources"),
-    # krm_fn.text.streams
     Spec("SD060", ERROR, "stdout is closed",
          "stdout is closed: nowhere to write the output",
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD061", ERROR, "the reader of stdout closed the pipe before the output was whole",
-         "stdout: the reader closed the pipe after … of … bytes; the output is incomplete",
+         "stdout: the reader closed the pipe after {done} of {total} bytes; the output is incomplete",
          can_disable=False),
-    # krm_fn.text.streams
+    # `counted` where the writer knows how much went out (the real stdout's descriptor).
     Spec("SD062", ERROR, "stdout cannot be written",
-         "stdout: cannot write the output (…)…; the output is incomplete",
+         {"counted": "stdout: cannot write the output ({reason}) after {done} of {total} bytes; the output is incomplete",
+          "uncounted": "stdout: cannot write the output ({reason}); the output is incomplete"},
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD063", ERROR, "interrupted",
          "interrupted; any output is incomplete",
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD064", ERROR, "the input nests too deeply to process",
          "ResourceList: the input nests too deeply to process (hundreds of levels); no Kubernetes object does",
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD065", ERROR, "an internal error",
-         "kaito-specdec internal error: …: …",
+         "kaito-specdec internal error: {exception}: {reason}",
          can_disable=False),
 )
