@@ -12,38 +12,35 @@ SPECS = (
     Spec("SD002", ERROR, "the input is empty because a command piped into kaito-specdec failed",
          "{reason} (when a command piped into kaito-specdec failed, its own error above says why)",
          can_disable=False),
-    # krm_fn.stages.shape
+    # `where`: the item's document and line (stages/shape.py), for an item that may have no name to show.
     Spec("SD003", ERROR, "an item is no Kubernetes object (not a mapping, no kind or apiVersion, no name, a Helm or CI file)",
-         {"TODO0": "… is not a mapping; every item must be a Kubernetes object",
-          "TODO1": "… has no … (a non-empty string)",
-          "TODO2": "… is …, not a Kubernetes object (it has no kind); give kaito-specdec manifests only…",
-          "TODO3": "… is not a Kubernetes object: it has neither apiVersion nor kind",
-          "TODO4": "…: … … is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes",
-          "TODO5": "…: … has invalid value … (unquoted, YAML reads it as …); the API server refuses anything but a string here: write it in quotes"},
+         {"not-a-mapping": "{where} is not a mapping; every item must be a Kubernetes object",
+          "missing-field": "{where} has no {path} (a non-empty string)",
+          "helm-file": "{where} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only (render a chart with `helm template` first)",
+          "other-file": "{where} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only",
+          "no-kind-or-api-version": "{where} is not a Kubernetes object: it has neither apiVersion nor kind",
+          "unquoted-timestamp": "{where}: {path} {text} is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes",
+          "unquoted-not-a-string": "{where}: {path} has invalid value {text} (unquoted, YAML reads it as {reads}); the API server refuses anything but a string here: write it in quotes"},
          can_disable=False),
-    # krm_fn.stages.shape
     Spec("SD004", ERROR, "an item has a key twice",
-         {"TODO0": "…: the key << appears twice (line … and line …); kustomize and kpt refuse such a document, and kubectl reads it otherwise: keep one << (it takes a list of mappings to merge)",
-          "TODO1": "…: the key … appears twice (line … and line …); Kubernetes refuses such a document"},
+         {"merge-key": "{where}: the key << appears twice (line {first} and line {second}); kustomize and kpt refuse such a document, and kubectl reads it otherwise: keep one << (it takes a list of mappings to merge)",
+          "key": "{where}: the key {key!q} appears twice (line {first} and line {second}); Kubernetes refuses such a document"},
          can_disable=False),
-    # krm_fn.stages.shape
     Spec("SD008", WARNING, "the same object twice in the input",
-         "the same object as … (kind, namespace and name): one of them would be lost"),
-    # krm_fn.stages.shape
+         "the same object as {first} (kind, namespace and name): one of them would be lost"),
     Spec("SD009", ERROR, "a KAITO object or ConfigMap whose fields cannot be read",
-         "cannot be read as a Kubernetes object: …",
+         "cannot be read as a Kubernetes object: {reason}",
          can_disable=False),
-    # krm_fn.stages.shape
     Spec("SD010", WARNING, "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
-         "… looks like kustomize configuration the kustomization in … does not list: left out; list it there if used, or in .krmignore (kpt) if not",
+         "{where} looks like kustomize configuration the kustomization in {folder} does not list: left out; list it there if used, or in .krmignore (kpt) if not",
          why=("A file beside a kustomization that the kustomization does not list, and that looks like kustomize's own (a\n"
               "patch, or `kustomizeconfig.yaml`, as kubebuilder scaffolds): it is left out as configuration. List it in the\n"
               "kustomization if it is used, or in the package's `.krmignore` (kpt) if it is not.")),
-    # krm_fn.stages.shape
     Spec("SD011", WARNING, "the kaito-specdec.dev/disable annotation names what it cannot turn off",
-         {"TODO0": 'kaito-specdec.dev/disable is not a string of ids such as "SD412,SD420"; it is ignored',
-          "TODO1": "kaito-specdec.dev/disable: … …; it is ignored"}),
-    # krm_fn.stages.shape
+         {"not-a-string": 'kaito-specdec.dev/disable is not a string of ids such as "SD412,SD420"; it is ignored',
+          "malformed-id": "kaito-specdec.dev/disable: {entry!q} is no finding id (SD and three digits); it is ignored",
+          "unknown-id": "kaito-specdec.dev/disable: {entry!q} is no finding id of this version; it is ignored",
+          "cannot-disable": "kaito-specdec.dev/disable: {entry!q} cannot be turned off (docs/findings.md); it is ignored"}),
     Spec("SD012", WARNING, "a file ends in a block scalar without a final line break: kubectl and kustomize read its value apart",
          "the file ends in this block scalar without a line break: kubectl reads its value with one more final line break than kustomize, kpt and the output do; end the file with a line break"),
     # krm_fn.model.config
