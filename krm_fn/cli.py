@@ -417,8 +417,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
     try:
         limit = parse_size(option) if option is not None else max_input(environ)
     except ConfigError as exc:
-        shown = f"--max-input: {exc}" if option is not None else str(exc)
-        _report([Result(Severity.ERROR, shown, id=exc.id, scope="")], 1, stderr, fmt)
+        _report([(exc.prefixed("--max-input: ") if option is not None else exc).unplaced("")], 1, stderr, fmt)
         return 1
     try:
         if args.command == "presets":
@@ -444,7 +443,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         _report([exc.result], 1, stderr, fmt)
         return 1
     except ConfigError as exc:
-        _report([Result(Severity.ERROR, str(e), id=e.id, scope="") for e in exc.each()], 1, stderr, fmt)
+        _report([e.unplaced("") for e in exc.each()], 1, stderr, fmt)
         return 1
     except RecursionError:
         _report([streams.too_deep()], 1, stderr, fmt)

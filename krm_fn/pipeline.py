@@ -81,7 +81,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         settings = resolve_settings(fc, environ)
     except ConfigError as exc:
         ref = _function_config_ref(rl)
-        results = [Result(Severity.ERROR, str(e), ref, field_path=e.field, id=e.id) for e in exc.each()]
+        results = [e.finding.result(resource=ref) for e in exc.each()]
         try:
             return Outcome(write_resource_list(rl, Changes(), results), results, 1)
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
@@ -168,10 +168,9 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
             fc = yamlio.construct(stream.function_config)
         settings = resolve_settings(fc, environ, overrides)
     except ConfigError as exc:
-        return Outcome("", broken + [Result(Severity.ERROR, str(e), id=e.id, scope="render") for e in exc.each()], 1)
+        return Outcome("", broken + [e.unplaced("render") for e in exc.each()], 1)
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
-        config_error = unreadable(exc)
-        return _error_outcome(Result(Severity.ERROR, str(config_error), id=config_error.id, scope="render"))
+        return _error_outcome(unreadable(exc).unplaced("render"))
     if not stream.items:
         # An empty render handed to Argo CD with auto-prune deletes everything: never a silent success.
         if [name for name, _ in sources] == ["<stdin>"]:
