@@ -101,12 +101,10 @@ SPECS = (
               "warning says that the rest is v0.10.0's. Upgrade KAITO, or check the output on the cluster, then turn the\n"
               "warning off (`disable: SD048`; with `failOn: warning` it would fail every run). A release older than v0.3 or\n"
               "newer than v0.13 is an error (SD021): nothing of it is modelled.")),
-    # krm_fn.stages.placement
     Spec("SD050", WARNING, "a kustomization does not list the derived ConfigMap kpt writes beside it",
-         "… does not list …, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)"),
-    # krm_fn.stages.placement
+         "{kustomization} does not list {name}, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)"),
     Spec("SD051", WARNING, "a kustomization lists the file of a derived ConfigMap this run drops",
-         "… lists …, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources"),
+         "{kustomization} lists {name}, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources"),
     Spec("SD060", ERROR, "stdout is closed",
          "stdout is closed: nowhere to write the output",
          can_disable=False),

@@ -3,9 +3,8 @@
 from ._spec import ERROR, WARNING, Spec
 
 SPECS = (
-    # krm_fn.stages.placement
     Spec("SD501", WARNING, "render: a kustomization is rendered as it is, not built",
-         "… is a kustomization: render does not build it (its patches, generators, transformers and name prefixes are not applied) and leaves its kustomize configuration out; to build it, run `kustomize build … | kaito-specdec render -`"),
+         "{folder} is a kustomization: render does not build it (its patches, generators, transformers and name prefixes are not applied) and leaves its kustomize configuration out; to build it, run `kustomize build {folder} | kaito-specdec render -`"),
     # `reason`: the reader's words (SD001's) for the file that is not YAML.
     Spec("SD502", ERROR, "a file looks like a Helm template",
          "{reason}; this looks like a Helm template: render the chart with `helm template` and pipe that in",
