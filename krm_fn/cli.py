@@ -9,7 +9,8 @@ import select
 import stat
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from . import __version__
 from . import pipeline
@@ -21,9 +22,6 @@ from .text import streams, yamlio
 from .text.formats import FORMATS, github, json_document, sarif_document, summary_line
 from .text.results import Result, Severity
 from .text.streams import InputProblem
-
-if TYPE_CHECKING:
-    from pathlib import Path  # imported by render's file reading alone (with urllib and ipaddress, 2-3 ms)
 
 HELP = """\
 KAITO speculative decoding at render time.
@@ -258,10 +256,9 @@ def _read_file(path: str, budget: int, limit: int | None = None) -> bytes:
         os.close(fd)
 
 
-def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
+def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     """*.yaml/*.yml under `top` (hidden files and folders such as .git or kpt's .expected left out), as
     docs/cli.md's "Input and output limits" says: a folder that cannot be listed would silently miss manifests."""
-    from pathlib import Path
     found: list[Path] = []
     stack = [top]
     while stack:
@@ -298,7 +295,6 @@ def _walk(top: "Path", roots: Sequence[str]) -> "list[Path]":
 def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, bytes]]:
     """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
     file once, all of it together at most `limit` bytes."""
-    from pathlib import Path
     out: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]
@@ -417,8 +413,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
     try:
         limit = parse_size(option) if option is not None else max_input(environ)
     except ConfigError as exc:
-        shown = f"--max-input: {exc}" if option is not None else str(exc)
-        _report([Result(Severity.ERROR, shown, id=exc.id, scope="")], 1, stderr, fmt)
+        _report([(exc.prefixed("--max-input: ") if option is not None else exc).unplaced("")], 1, stderr, fmt)
         return 1
     try:
         if args.command == "presets":
@@ -444,7 +439,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         _report([exc.result], 1, stderr, fmt)
         return 1
     except ConfigError as exc:
-        _report([Result(Severity.ERROR, str(e), id=e.id, scope="") for e in exc.each()], 1, stderr, fmt)
+        _report([e.unplaced("") for e in exc.each()], 1, stderr, fmt)
         return 1
     except RecursionError:
         _report([streams.too_deep()], 1, stderr, fmt)

@@ -16,7 +16,7 @@ from .stages import placement
 from .text import streams, yamlio
 from .text.edits import Changes
 from .text.reader import read_resource_list, read_stream
-from .text.items import InputError, Item, ResourceList, child, scalar
+from .text.items import InputError, Item, ResourceList, Stream, child, scalar
 from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
 from .text.writer import write_resource_list, write_stream
 
@@ -81,7 +81,7 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         settings = resolve_settings(fc, environ)
     except ConfigError as exc:
         ref = _function_config_ref(rl)
-        results = [Result(Severity.ERROR, str(e), ref, field_path=e.field, id=e.id) for e in exc.each()]
+        results = [e.finding.result(resource=ref) for e in exc.each()]
         try:
             return Outcome(write_resource_list(rl, Changes(), results), results, 1)
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
@@ -137,51 +137,79 @@ def _unreadable_file(exc: InputError, sources: list[tuple[str, bytes]]) -> Resul
     return streams.helm_template(str(exc), **at) if helm else streams.unreadable_input(str(exc), "render", **at)
 
 
+class _Stop(Exception):
+    """A step of render after which nothing more is read, planned or written: `outcome` is the run's."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
                overrides: Mapping[str, Any]) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
     try:
-        stream = read_stream(sources)
-        broken: list[Result] = []
-    except InputError as exc:
-        # Each file that cannot be read gets its own error at its own place; the others are still read and
-        # checked, for their findings (nothing is written).
-        broken, readable = [], []
-        for source in sources:
-            try:
-                read_stream([source])
-            except InputError as each:
-                broken.append(_unreadable_file(each, sources))
-            else:
-                readable.append(source)
-        if not broken:  # only the files together fail (cannot happen today): the error as it came
-            return _error_outcome(_unreadable_file(exc, sources))
-        try:
-            stream = read_stream(readable)
-        except InputError:
-            return Outcome("", broken, 1)
-        if not stream.items:
-            return Outcome("", broken, 1)
-    try:
-        # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
-        if fc is None and stream.function_config is not None:
-            fc = yamlio.construct(stream.function_config)
-        settings = resolve_settings(fc, environ, overrides)
-    except ConfigError as exc:
-        return Outcome("", broken + [Result(Severity.ERROR, str(e), id=e.id, scope="render") for e in exc.each()], 1)
-    except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
-        config_error = unreadable(exc)
-        return _error_outcome(Result(Severity.ERROR, str(config_error), id=config_error.id, scope="render"))
+        stream, broken = _read_sources(sources)
+        settings = _render_settings(stream, fc, environ, overrides, broken)
+    except _Stop as stop:
+        return stop.outcome
     if not stream.items:
         # An empty render handed to Argo CD with auto-prune deletes everything: never a silent success.
         if [name for name, _ in sources] == ["<stdin>"]:
             return _error_outcome(streams.empty_stdin())
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
+    return _plan_and_write(stream, settings, broken, len(sources))
+
+
+def _read_sources(sources: list[tuple[str, bytes]]) -> tuple[Stream, list[Result]]:
+    """The stream of the files, and an error for each file that cannot be read. Each such file gets its own
+    error at its own place; the others are still read and checked, for their findings (nothing is written).
+    _Stop when nothing is left to check."""
+    try:
+        return read_stream(sources), []
+    except InputError as exc:
+        together = exc
+    broken, readable = [], []
+    for source in sources:
+        try:
+            read_stream([source])
+        except InputError as each:
+            broken.append(_unreadable_file(each, sources))
+        else:
+            readable.append(source)
+    if not broken:  # only the files together fail (cannot happen today): the error as it came
+        raise _Stop(_error_outcome(_unreadable_file(together, sources)))
+    try:
+        stream = read_stream(readable)
+    except InputError:
+        raise _Stop(Outcome("", broken, 1)) from None
+    if not stream.items:
+        raise _Stop(Outcome("", broken, 1))
+    return stream, broken
+
+
+def _render_settings(stream: Stream, fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any],
+                     broken: list[Result]) -> Settings:
+    """The settings of a render (_Stop with their errors, after `broken`'s)."""
+    try:
+        # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
+        if fc is None and stream.function_config is not None:
+            fc = yamlio.construct(stream.function_config)
+        return resolve_settings(fc, environ, overrides)
+    except ConfigError as exc:
+        raise _Stop(Outcome("", broken + [e.unplaced("render") for e in exc.each()], 1)) from None
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
+        raise _Stop(_error_outcome(unreadable(exc).unplaced("render"))) from None
+
+
+def _plan_and_write(stream: Stream, settings: Settings, broken: list[Result], files: int) -> Outcome:
+    """The plan of a stream read, and the stream it writes when nothing stops it (`broken`: the files that
+    could not be read, whose errors come first)."""
     changes, results, enabled = plan_all(stream.items, settings, placement.render_stream)
     left_out = orchestrator_config(stream.items)
     results = settings_notes(settings, scope="render") + _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
-    summary = Summary(len(sources), len(stream.items), tuple(sorted(enabled.items())))
+    summary = Summary(files, len(stream.items), tuple(sorted(enabled.items())))
     if broken:
         return Outcome("", broken + results, 1, summary)
     if code != 0:

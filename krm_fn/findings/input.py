@@ -3,89 +3,92 @@
 from ._spec import ERROR, WARNING, Spec
 
 SPECS = (
-    # krm_fn.text.streams
+    # The reader's own words (text/reader.py, yamlio.py: InputError), which name the file, line and fault in as
+    # many ways as YAML and the ResourceList can go wrong: the finding carries them as they are.
     Spec("SD001", ERROR, "the input cannot be read (not UTF-8, not YAML, not a ResourceList)",
-         "TODO",
+         "{reason}",
          can_disable=False),
-    # krm_fn.text.streams
+    # `reason`: the reader's words for the empty input.
     Spec("SD002", ERROR, "the input is empty because a command piped into kaito-specdec failed",
-         "… (when a command piped into kaito-specdec failed, its own error above says why)",
+         "{reason} (when a command piped into kaito-specdec failed, its own error above says why)",
          can_disable=False),
-    # krm_fn.stages.shape
+    # `where`: the item's document and line (stages/shape.py), for an item that may have no name to show.
     Spec("SD003", ERROR, "an item is no Kubernetes object (not a mapping, no kind or apiVersion, no name, a Helm or CI file)",
-         {"TODO0": "… is not a mapping; every item must be a Kubernetes object",
-          "TODO1": "… has no … (a non-empty string)",
-          "TODO2": "… is …, not a Kubernetes object (it has no kind); give kaito-specdec manifests only…",
-          "TODO3": "… is not a Kubernetes object: it has neither apiVersion nor kind",
-          "TODO4": "…: … … is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes",
-          "TODO5": "…: … has invalid value … (unquoted, YAML reads it as …); the API server refuses anything but a string here: write it in quotes"},
+         {"not-a-mapping": "{where} is not a mapping; every item must be a Kubernetes object",
+          "missing-field": "{where} has no {path} (a non-empty string)",
+          "helm-file": "{where} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only (render a chart with `helm template` first)",
+          "other-file": "{where} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only",
+          "no-kind-or-api-version": "{where} is not a Kubernetes object: it has neither apiVersion nor kind",
+          "unquoted-timestamp": "{where}: {path} {text} is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes",
+          "unquoted-not-a-string": "{where}: {path} has invalid value {text} (unquoted, YAML reads it as {reads}); the API server refuses anything but a string here: write it in quotes"},
          can_disable=False),
-    # krm_fn.stages.shape
     Spec("SD004", ERROR, "an item has a key twice",
-         {"TODO0": "…: the key << appears twice (line … and line …); kustomize and kpt refuse such a document, and kubectl reads it otherwise: keep one << (it takes a list of mappings to merge)",
-          "TODO1": "…: the key … appears twice (line … and line …); Kubernetes refuses such a document"},
+         {"merge-key": "{where}: the key << appears twice (line {first} and line {second}); kustomize and kpt refuse such a document, and kubectl reads it otherwise: keep one << (it takes a list of mappings to merge)",
+          "key": "{where}: the key {key!q} appears twice (line {first} and line {second}); Kubernetes refuses such a document"},
          can_disable=False),
-    # krm_fn.stages.shape
     Spec("SD008", WARNING, "the same object twice in the input",
-         "the same object as … (kind, namespace and name): one of them would be lost"),
-    # krm_fn.stages.shape
+         "the same object as {first} (kind, namespace and name): one of them would be lost"),
     Spec("SD009", ERROR, "a KAITO object or ConfigMap whose fields cannot be read",
-         "cannot be read as a Kubernetes object: …",
+         "cannot be read as a Kubernetes object: {reason}",
          can_disable=False),
-    # krm_fn.stages.shape
     Spec("SD010", WARNING, "a file beside a kustomization, not listed by it, that looks like kustomize's own: left out",
-         "… looks like kustomize configuration the kustomization in … does not list: left out; list it there if used, or in .krmignore (kpt) if not",
+         "{where} looks like kustomize configuration the kustomization in {folder} does not list: left out; list it there if used, or in .krmignore (kpt) if not",
          why=("A file beside a kustomization that the kustomization does not list, and that looks like kustomize's own (a\n"
               "patch, or `kustomizeconfig.yaml`, as kubebuilder scaffolds): it is left out as configuration. List it in the\n"
               "kustomization if it is used, or in the package's `.krmignore` (kpt) if it is not.")),
-    # krm_fn.stages.shape
     Spec("SD011", WARNING, "the kaito-specdec.dev/disable annotation names what it cannot turn off",
-         {"TODO0": 'kaito-specdec.dev/disable is not a string of ids such as "SD412,SD420"; it is ignored',
-          "TODO1": "kaito-specdec.dev/disable: … …; it is ignored"}),
-    # krm_fn.stages.shape
+         {"not-a-string": 'kaito-specdec.dev/disable is not a string of ids such as "SD412,SD420"; it is ignored',
+          "malformed-id": "kaito-specdec.dev/disable: {entry!q} is no finding id (SD and three digits); it is ignored",
+          "unknown-id": "kaito-specdec.dev/disable: {entry!q} is no finding id of this version; it is ignored",
+          "cannot-disable": "kaito-specdec.dev/disable: {entry!q} cannot be turned off (docs/findings.md); it is ignored"}),
     Spec("SD012", WARNING, "a file ends in a block scalar without a final line break: kubectl and kustomize read its value apart",
          "the file ends in this block scalar without a line break: kubectl reads its value with one more final line break than kustomize, kpt and the output do; end the file with a line break"),
-    # krm_fn.model.config
+    # SD020, SD021, SD032 and SD041 start with `source`, where the setting was set (`invalid functionConfig: `,
+    # `environment variable KAITO_SPECDEC_MODE (or …): `; model/config.py: ConfigError.prefixed), "" where a value is
+    # judged alone. What a source gave (`key`, `value`, `name`, SD032's `kind`) is quoted by the call site
+    # (presets.quoted): a YAML date or another value JSON cannot hold shows as its text, where `!q` would fail on it.
     Spec("SD020", ERROR, "an unknown setting (the message names the setting it resembles)",
-         "unknown setting …; …",
+         {"did-you-mean": "{source}unknown setting {key}; did you mean {setting}?",
+          "known-settings": "{source}unknown setting {key}; known settings: {known}"},
          can_disable=False),
-    # krm_fn.model.config
+    # A variant per setting (and per fault where a setting has several).
+    # `config`: presets.py's words about a speculative config (tunedPresets' or ngramFallback's JSON, its keys and
+    # values against the vLLM release), which name the setting and what in it is wrong in many ways.
     Spec("SD021", ERROR, "a setting has a value it does not take (the message names the setting)",
-         {"TODO0": 'prometheusRules: invalid value …; expected "true" or "false"',
-          "TODO1": "invalid size …; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)",
-          "TODO2": "kaitoVersion: invalid value …; expected a KAITO release such as v0.12.0",
-          "TODO3": "kaitoVersion: … is not a release this function models (v….… to v….…); set the release your cluster runs, or leave it unset",
-          "TODO4": "minAcceptanceRate: invalid value …; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as …",
-          "TODO5": 'featureGates: expected a string such as "vLLM=false", got …',
-          "TODO6": "…: expected a mapping of preset name to speculative config JSON, got …",
-          "TODO7": 'disable: expected finding ids separated by commas, such as "SD112, SD008", got …',
-          "TODO8": "vllmVersion: invalid value …; expected the vLLM release your inference image runs…, such as 0.25.1 (the one KAITO's current image ships)",
-          "TODO9": "featureGates: malformed pair …, expect name=bool",
-          "TODO10": "featureGates: unknown KAITO feature gate …; known gates: …",
-          "TODO11": "featureGates: invalid value of …: …; expected true or false",
-          "TODO12": "disable: malformed finding id …; an id is SD and three digits, such as SD112",
-          "TODO13": "disable: unknown finding id …; docs/findings.md lists every id",
-          "TODO14": "mode: invalid value …; expected one of: …",
-          "TODO15": "failOn: invalid value …; expected one of: …",
-          "TODO16": "tunedPresets: preset names must be non-empty strings, got …",
-          "TODO17": "…: not valid JSON (… at line …, column …)",
-          "TODO18": "…: cannot be read: …"},
+         {"mode": "{source}mode: invalid value {value}; expected one of: {expected}",
+          "failOn": "{source}failOn: invalid value {value}; expected one of: {expected}",
+          "tunedPresets": "{source}tunedPresets: expected a mapping of preset name to speculative config JSON, got {got}",
+          "tunedPresets-json": "{source}tunedPresets: not valid JSON ({reason} at line {line}, column {column})",
+          "tunedPresets-number": "{source}tunedPresets: cannot be read: {reason}",
+          "tunedPresets-name": "{source}tunedPresets: preset names must be non-empty strings, got {name}",
+          "config": "{source}{reason}",
+          "kaitoVersion": "{source}kaitoVersion: invalid value {value}; expected a KAITO release such as v0.12.0",
+          "kaitoVersion-unmodelled": "{source}kaitoVersion: {value} is not a release this function models ({first} to {last}); set the release your cluster runs, or leave it unset",
+          "vllmVersion": "{source}vllmVersion: invalid value {value}; expected the vLLM release your inference image runs, such as {default} (the one KAITO's current image ships)",
+          "vllmVersion-number": "{source}vllmVersion: invalid value {value}; expected the vLLM release your inference image runs in quotes (YAML reads an unquoted 0.10 as the number 0.1), such as {default} (the one KAITO's current image ships)",
+          "featureGates": '{source}featureGates: expected a string such as "vLLM=false", got {got}',
+          "featureGates-pair": "{source}featureGates: malformed pair {pair!q}, expect name=bool",
+          "featureGates-gate": "{source}featureGates: unknown KAITO feature gate {gate!q}; known gates: {known}",
+          "featureGates-value": "{source}featureGates: invalid value of {gate}: {value!q}; expected true or false",
+          "disable": '{source}disable: expected finding ids separated by commas, such as "SD112, SD008", got {value}',
+          "disable-malformed": "{source}disable: malformed finding id {entry!q}; an id is SD and three digits, such as SD112",
+          "disable-unknown": "{source}disable: unknown finding id {entry}; docs/findings.md lists every id",
+          "prometheusRules": '{source}prometheusRules: invalid value {value}; expected "true" or "false"',
+          "minAcceptanceRate": "{source}minAcceptanceRate: invalid value {value}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {default}",
+          "maxInput": "{source}invalid size {value!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)"},
          can_disable=False),
-    # krm_fn.model.config
     Spec("SD032", ERROR, "the functionConfig cannot be read as a ConfigMap or a SpeculativeDecodingPolicy",
-         {"TODO0": "functionConfig has kind …; expected ConfigMap or SpeculativeDecodingPolicy",
-          "TODO1": "invalid functionConfig: it cannot be read: …",
-          "TODO2": "functionConfig is not a mapping; expected a ConfigMap or a SpeculativeDecodingPolicy",
-          "TODO3": "functionConfig ConfigMap data is not a mapping of strings",
-          "TODO4": "functionConfig SpeculativeDecodingPolicy spec is not a mapping"},
+         {"kind": "{source}functionConfig has kind {kind}; expected ConfigMap or SpeculativeDecodingPolicy",
+          "unreadable": "invalid functionConfig: it cannot be read: {reason}",
+          "not-a-mapping": "{source}functionConfig is not a mapping; expected a ConfigMap or a SpeculativeDecodingPolicy",
+          "data-not-a-mapping": "{source}functionConfig ConfigMap data is not a mapping of strings",
+          "spec-not-a-mapping": "{source}functionConfig SpeculativeDecodingPolicy spec is not a mapping"},
          can_disable=False),
-    # krm_fn.model.config
     Spec("SD041", ERROR, "disable names a finding that cannot be turned off",
-         "disable: … cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead",
+         "{source}disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead",
          can_disable=False),
-    # krm_fn.model.config
     Spec("SD048", WARNING, "a kaitoVersion older than v0.10.0: admission and rollout are judged as v0.10.0's",
-         "KAITO … (the kaitoVersion setting) is older than the releases whose admission and rollout are modelled (… to v….…): those checks follow … (webhook rules and pod names still by release); check the output on your cluster, or upgrade KAITO",
+         "KAITO {version} (the kaitoVersion setting) is older than the releases whose admission and rollout are modelled ({first} to {last}): those checks follow {first} (webhook rules and pod names still by release); check the output on your cluster, or upgrade KAITO",
          why=("A `kaitoVersion` from v0.3 to v0.9. The function knows some facts of those releases: the webhook rules by the\n"
               "release that brought them (the adapter limit from v0.3.0, `kaito.sh/node-image-family` from v0.9.0; a rule\n"
               "brought later is not checked), and the Deployment a single-node Workspace ran as before v0.8.0 (the pod names\n"
@@ -98,34 +101,28 @@ SPECS = (
               "warning says that the rest is v0.10.0's. Upgrade KAITO, or check the output on the cluster, then turn the\n"
               "warning off (`disable: SD048`; with `failOn: warning` it would fail every run). A release older than v0.3 or\n"
               "newer than v0.13 is an error (SD021): nothing of it is modelled.")),
-    # krm_fn.stages.placement
     Spec("SD050", WARNING, "a kustomization does not list the derived ConfigMap kpt writes beside it",
-         "… does not list …, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)"),
-    # krm_fn.stages.placement
+         "{kustomization} does not list {name}, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)"),
     Spec("SD051", WARNING, "a kustomization lists the file of a derived ConfigMap this run drops",
-         "… lists …, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources"),
-    # krm_fn.text.streams
+         "{kustomization} lists {name}, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources"),
     Spec("SD060", ERROR, "stdout is closed",
          "stdout is closed: nowhere to write the output",
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD061", ERROR, "the reader of stdout closed the pipe before the output was whole",
-         "stdout: the reader closed the pipe after … of … bytes; the output is incomplete",
+         "stdout: the reader closed the pipe after {done} of {total} bytes; the output is incomplete",
          can_disable=False),
-    # krm_fn.text.streams
+    # `counted` where the writer knows how much went out (the real stdout's descriptor).
     Spec("SD062", ERROR, "stdout cannot be written",
-         "stdout: cannot write the output (…)…; the output is incomplete",
+         {"counted": "stdout: cannot write the output ({reason}) after {done} of {total} bytes; the output is incomplete",
+          "uncounted": "stdout: cannot write the output ({reason}); the output is incomplete"},
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD063", ERROR, "interrupted",
          "interrupted; any output is incomplete",
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD064", ERROR, "the input nests too deeply to process",
          "ResourceList: the input nests too deeply to process (hundreds of levels); no Kubernetes object does",
          can_disable=False),
-    # krm_fn.text.streams
     Spec("SD065", ERROR, "an internal error",
-         "kaito-specdec internal error: …: …",
+         "kaito-specdec internal error: {exception}: {reason}",
          can_disable=False),
 )

@@ -3,6 +3,7 @@
 Errors name the setting, say what arrived and what was expected. No other stage reads raw config.
 """
 
+import difflib
 import re
 import json
 from types import MappingProxyType
@@ -17,7 +18,7 @@ from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surroga
 from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
-from ..text.results import Result, Severity
+from ..text.results import Finding, Result, Severity, finding
 
 # The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, kaito-project/kaito#2312);
 # the rollout output is then the one safe on every release (docs/settings.md; `Settings.kaito_version_unknown`).
@@ -50,16 +51,36 @@ _VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0
 
 
 class ConfigError(Exception):
-    """A setting is unknown or has a bad value; the message names it, `field` says where it was set,
-    `id` which finding it is. `more`: the other errors of the same source, each said on its own."""
+    """A setting is unknown or has a bad value: `finding` says so (its message names the setting; its field,
+    where a functionConfig object set it), `setting` is the setting's name. `more`: the other errors of the
+    same source, each said on its own.
 
-    def __init__(self, message: str, setting: str = "", field: str = "", id: str = "",
-                 more: "tuple[ConfigError, ...]" = ()) -> None:
-        super().__init__(message)
+    Its message starts with where the value was set (the templates' `{source}`): "" where a value is judged,
+    which knows nothing of where it came from; resolve_settings says it (`prefixed`)."""
+
+    def __init__(self, found: Finding, setting: str = "", more: "tuple[ConfigError, ...]" = ()) -> None:
+        super().__init__(found.message)
+        self.finding = found
         self.setting = setting
-        self.field = field
-        self.id = id
         self.more = more
+
+    @property
+    def id(self) -> str:
+        return self.finding.id
+
+    @property
+    def field(self) -> str:
+        return self.finding.field
+
+    def prefixed(self, source: str, field: str = "") -> "ConfigError":
+        """A copy that says where the setting was set: `source` (`environment variable …: `) in the message's
+        leading `{source}`, `field` the functionConfig key it was set at."""
+        return ConfigError(self.finding._replace(message=source + self.finding.message, field=field), self.setting)
+
+    def unplaced(self, scope: str) -> Result:
+        """This error as a Result where no object stands for the settings' source (a --config file, the
+        environment): without the field, `scope` the stderr line's subject."""
+        return self.finding._replace(field="").result(scope=scope)
 
     def each(self) -> "list[ConfigError]":
         """This error and the others found with it, in order."""
@@ -94,7 +115,7 @@ def parse_size(text: str) -> int:
     # ASCII digits only: str.isdigit() is true for ² and ٣ (which int() refuses or reads as 3); 18 at most,
     # so int() never meets its 4 300-digit limit (and no size is larger).
     if not (number.isascii() and number.isdigit()) or len(number) > 18 or int(number) == 0:
-        raise ConfigError(f"invalid size {text!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)", "maxInput", id="SD021")
+        raise ConfigError(finding("SD021.maxInput", source="", value=text), "maxInput")
     return int(number) * _SIZE_UNITS[unit]
 
 
@@ -105,7 +126,7 @@ def max_input(environ: Mapping[str, str]) -> int:
             try:
                 return parse_size(environ[name])
             except ConfigError as exc:
-                raise ConfigError(f"environment variable {name}: {exc}", "maxInput", id=exc.id) from None
+                raise exc.prefixed(f"environment variable {name}: ") from None
     return DEFAULT_MAX_INPUT
 
 
@@ -157,11 +178,12 @@ def version_tuple(text: str) -> tuple[int, int, int]:
 
 def parse_version(value: Any) -> str:
     if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
-        raise ConfigError(f"kaitoVersion: invalid value {_q(value)}; expected a KAITO release such as v0.12.0", "kaitoVersion", id="SD021")
+        raise ConfigError(finding("SD021.kaitoVersion", source="", value=_q(value)), "kaitoVersion")
     major, minor, patch = version_tuple(value.strip())
-    (lo_major, lo_minor), (hi_major, hi_minor) = KAITO_RELEASES
-    if not (lo_major, lo_minor) <= (major, minor) <= (hi_major, hi_minor):
-        raise ConfigError(f"kaitoVersion: {value.strip()} is not a release this function models (v{lo_major}.{lo_minor} to v{hi_major}.{hi_minor}); set the release your cluster runs, or leave it unset", "kaitoVersion", id="SD021")
+    first, last = KAITO_RELEASES
+    if not first <= (major, minor) <= last:
+        raise ConfigError(finding("SD021.kaitoVersion-unmodelled", source="", value=value.strip(),
+                                  first="v{}.{}".format(*first), last="v{}.{}".format(*last)), "kaitoVersion")
     return f"v{major}.{minor}.{patch}"
 
 
@@ -171,9 +193,8 @@ def older_than_modelled(version: str, field: str) -> Result | None:
     major, minor, _ = version_tuple(version)
     if (major, minor) >= MODELLED_FROM:
         return None
-    first = "v{}.{}.0".format(*MODELLED_FROM)
-    return Result(Severity.WARNING, f"KAITO {version} (the kaitoVersion setting) is older than the releases whose admission and rollout are modelled ({first} to v{KAITO_RELEASES[1][0]}.{KAITO_RELEASES[1][1]}): those checks follow {first} (webhook rules and pod names still by release); check the output on your cluster, or upgrade KAITO",
-                  field_path=field, id="SD048")
+    return finding("SD048", field, version=version, first="v{}.{}.0".format(*MODELLED_FROM),
+                   last="v{}.{}".format(*KAITO_RELEASES[1])).result()
 
 
 def parse_vllm_version(value: Any) -> str:
@@ -182,8 +203,10 @@ def parse_vllm_version(value: Any) -> str:
         vllm_release(value)
     except ValueError:
         # Unquoted, YAML reads 0.10 as the number 0.1: refused rather than read as another release.
-        hint = " in quotes (YAML reads an unquoted 0.10 as the number 0.1)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
-        raise ConfigError(f"vllmVersion: invalid value {_q(value)}; expected the vLLM release your inference image runs{hint}, such as {DEFAULT_VLLM_VERSION} (the one KAITO's current image ships)", "vllmVersion", id="SD021") from None
+        said = {"value": _q(value), "default": DEFAULT_VLLM_VERSION}
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ConfigError(finding("SD021.vllmVersion-number", source="", **said), "vllmVersion") from None
+        raise ConfigError(finding("SD021.vllmVersion", source="", **said), "vllmVersion") from None
     return value.strip()
 
 
@@ -193,7 +216,7 @@ def parse_prometheus_rules(value: Any) -> bool:
         return value
     if value in ("true", "false"):
         return value == "true"
-    raise ConfigError(f"prometheusRules: invalid value {_q(value)}; expected \"true\" or \"false\"", "prometheusRules", id="SD021")
+    raise ConfigError(finding("SD021.prometheusRules", source="", value=_q(value)), "prometheusRules")
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
@@ -208,14 +231,15 @@ def parse_min_acceptance_rate(value: Any) -> float:
     elif isinstance(value, str) and re.fullmatch(_DECIMAL, value.strip()):
         number = float(value.strip())
     if number is None or not 0 <= number <= 1:
-        raise ConfigError(f"minAcceptanceRate: invalid value {_q(value)}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {DEFAULT_MIN_ACCEPTANCE_RATE}", "minAcceptanceRate", id="SD021")
+        raise ConfigError(finding("SD021.minAcceptanceRate", source="", value=_q(value),
+                                  default=DEFAULT_MIN_ACCEPTANCE_RATE), "minAcceptanceRate")
     return number
 
 
 def parse_feature_gates(value: Any) -> Mapping[str, bool]:
     """KAITO's `--feature-gates` syntax: `name=bool` pairs separated by commas (Go's ParseBool values)."""
     if not isinstance(value, str):
-        raise ConfigError(f"featureGates: expected a string such as \"vLLM=false\", got {type(value).__name__}", "featureGates", id="SD021")
+        raise ConfigError(finding("SD021.featureGates", source="", got=type(value).__name__), "featureGates")
     gates = dict(DEFAULT_GATES)
     for pair in value.split(","):
         if not pair.strip():
@@ -223,11 +247,12 @@ def parse_feature_gates(value: Any) -> Mapping[str, bool]:
         name, sep, raw = pair.partition("=")
         name, raw = name.strip(), raw.strip()
         if not sep:
-            raise ConfigError(f"featureGates: malformed pair {_q(pair.strip())}, expect name=bool", "featureGates", id="SD021")
+            raise ConfigError(finding("SD021.featureGates-pair", source="", pair=pair.strip()), "featureGates")
         if name not in KAITO_GATES:
-            raise ConfigError(f"featureGates: unknown KAITO feature gate {_q(name)}; known gates: {', '.join(KAITO_GATES)}", "featureGates", id="SD021")
+            raise ConfigError(finding("SD021.featureGates-gate", source="", gate=name, known=", ".join(KAITO_GATES)),
+                              "featureGates")
         if raw not in _GO_BOOLS:
-            raise ConfigError(f"featureGates: invalid value of {name}: {_q(raw)}; expected true or false", "featureGates", id="SD021")
+            raise ConfigError(finding("SD021.featureGates-value", source="", gate=name, value=raw), "featureGates")
         gates[name] = _GO_BOOLS[raw]
     return MappingProxyType(gates)
 
@@ -247,35 +272,37 @@ def raw_from_function_config(fc: Any) -> dict[str, Any]:
     if fc is None or fc == {}:
         return {}
     if not isinstance(fc, dict):
-        raise ConfigError(f"functionConfig is not a mapping; expected a ConfigMap or a {krm.POLICY_KIND}", id="SD032")
+        raise ConfigError(finding("SD032.not-a-mapping", source=""))
     kind = fc.get("kind")
     if kind == krm.CONFIGMAP_KIND:
         data = fc.get("data")
         if data is None:
             return {}
         if not isinstance(data, dict):
-            raise ConfigError("functionConfig ConfigMap data is not a mapping of strings", id="SD032")
+            raise ConfigError(finding("SD032.data-not-a-mapping", source=""))
         return {str(k): v for k, v in data.items()}
     if kind == krm.POLICY_KIND:
         spec = fc.get("spec")
         if spec is None:
             return {}
         if not isinstance(spec, dict):
-            raise ConfigError(f"functionConfig {krm.POLICY_KIND} spec is not a mapping", id="SD032")
+            raise ConfigError(finding("SD032.spec-not-a-mapping", source=""))
         return dict(spec)
-    raise ConfigError(f"functionConfig has kind {_q(kind)}; expected ConfigMap or {krm.POLICY_KIND}", id="SD032")
+    raise ConfigError(finding("SD032.kind", source="", kind=_q(kind)))
 
 
-def _mapping(value: Any, setting: str) -> dict[str, Any]:
+def _presets_mapping(value: Any) -> dict[str, Any]:
+    """tunedPresets: a JSON object as a string (a ConfigMap's data), or a mapping (a policy's spec)."""
     if isinstance(value, str):
         try:
             value = json.loads(value, parse_int=json_int) if value.strip() else {}
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{setting}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", setting, id="SD021") from None
+            raise ConfigError(finding("SD021.tunedPresets-json", source="", reason=exc.msg, line=exc.lineno,
+                                      column=exc.colno), "tunedPresets") from None
         except ValueError as exc:  # json_int's
-            raise ConfigError(f"{setting}: cannot be read: {exc}", setting, id="SD021") from None
+            raise ConfigError(finding("SD021.tunedPresets-number", source="", reason=exc), "tunedPresets") from None
     if not isinstance(value, dict):
-        raise ConfigError(f"{setting}: expected a mapping of preset name to speculative config JSON, got {type(value).__name__}", setting, id="SD021")
+        raise ConfigError(finding("SD021.tunedPresets", source="", got=type(value).__name__), "tunedPresets")
     return value
 
 
@@ -284,17 +311,17 @@ def parse_disable(value: Any) -> frozenset[str]:
     `disable` name (or one merged into such an id). A typo must not silently disable nothing, so each id is checked."""
     entries = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
     if entries is None or not all(isinstance(e, str) for e in entries):
-        raise ConfigError(f'disable: expected finding ids separated by commas, such as "SD112, SD008", got {_q(value)}', "disable", id="SD021")
+        raise ConfigError(finding("SD021.disable", source="", value=_q(value)), "disable")
     out = set()
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
         if not re.fullmatch(_FINDING_ID, entry):
-            raise ConfigError(f"disable: malformed finding id {_q(entry)}; an id is SD and three digits, such as SD112", "disable", id="SD021")
+            raise ConfigError(finding("SD021.disable-malformed", source="", entry=entry), "disable")
         if entry not in CATALOGUE and entry not in RETIRED:
-            raise ConfigError(f"disable: unknown finding id {entry}; docs/findings.md lists every id", "disable", id="SD021")
+            raise ConfigError(finding("SD021.disable-unknown", source="", entry=entry), "disable")
         if not can_disable(entry):
-            raise ConfigError(f"disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead", "disable", id="SD041")
+            raise ConfigError(finding("SD041", source="", entry=entry), "disable")
         out.add(entry)
     return frozenset(out)
 
@@ -314,17 +341,18 @@ def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settin
         except ConfigError as exc:
             errors.append(exc)
         except ValueError as exc:  # presets.py words what is wrong with a config
-            errors.append(ConfigError(str(exc), key, id="SD021"))
+            errors.append(ConfigError(finding("SD021.config", source="", reason=exc), key))
         return default
 
     for key in sorted(set(raw) - set(SETTINGS), key=str):  # keys may be of mixed types (`1:` and `a:`)
-        errors.append(ConfigError(f"unknown setting {_q(key)}; {_resembles(key)}", key, id="SD020"))
+        errors.append(_unknown(key))
     mode = raw.get("mode", "materialize")
     if mode not in MODES:
-        errors.append(ConfigError(f"mode: invalid value {_q(mode)}; expected one of: {', '.join(MODES)}", "mode", id="SD021"))
+        errors.append(ConfigError(finding("SD021.mode", source="", value=_q(mode), expected=", ".join(MODES)), "mode"))
     fail_on = raw.get("failOn", "error")
     if fail_on not in FAIL_ON:
-        errors.append(ConfigError(f"failOn: invalid value {_q(fail_on)}; expected one of: {', '.join(FAIL_ON)}", "failOn", id="SD021"))
+        errors.append(ConfigError(finding("SD021.failOn", source="", value=_q(fail_on), expected=", ".join(FAIL_ON)),
+                                  "failOn"))
     vllm = checked("vllmVersion", parse_vllm_version, DEFAULT_VLLM_VERSION)
     judge = judge_by or vllm
     tuned = checked("tunedPresets", lambda value: _tuned_presets(value, judge), {})
@@ -346,27 +374,28 @@ def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settin
 
 def _tuned_presets(value: Any, judge: str) -> dict[str, dict]:
     tuned: dict[str, dict] = {}
-    for name, cfg in _mapping(value, "tunedPresets").items():
+    for name, cfg in _presets_mapping(value).items():
         if not isinstance(name, str) or not name:
-            raise ConfigError(f"tunedPresets: preset names must be non-empty strings, got {_q(name)}", "tunedPresets", id="SD021")
+            raise ConfigError(finding("SD021.tunedPresets-name", source="", name=_q(name)), "tunedPresets")
         if lone_surrogate(name) is not None:
-            raise ConfigError(not_unicode("tunedPresets", name, "preset name "), "tunedPresets", id="SD021")
+            not_text = not_unicode("tunedPresets", name, "preset name ")
+            raise ConfigError(finding("SD021.config", source="", reason=not_text), "tunedPresets")
         try:
             tuned[name] = parse_config_json(cfg, f"tunedPresets[{json.dumps(name)}]", judge)
         except ValueError as exc:  # presets.py words what is wrong with the config
-            raise ConfigError(str(exc), "tunedPresets", id="SD021") from None
+            raise ConfigError(finding("SD021.config", source="", reason=exc), "tunedPresets") from None
     return tuned
 
 
-def _resembles(key: Any) -> str:
-    """The setting an unknown key most likely means (`failon`, `kaito_version`, `tunedPreset`), or all of them."""
-    import difflib
+def _unknown(key: Any) -> ConfigError:
+    """An unknown setting, with the one it most likely means (`failon`, `kaito_version`, `tunedPreset`), or all
+    of them."""
     folded = {s.lower(): s for s in SETTINGS}
     text = str(key).replace("_", "").replace("-", "").lower()
     close = folded.get(text) or next(iter(difflib.get_close_matches(text, list(folded), n=1, cutoff=0.6)), None)
     if close is not None:
-        return f"did you mean {folded.get(close, close)}?"
-    return f"known settings: {', '.join(SETTINGS)}"
+        return ConfigError(finding("SD020.did-you-mean", source="", key=_q(key), setting=folded.get(close, close)), key)
+    return ConfigError(finding("SD020.known-settings", source="", key=_q(key), known=", ".join(SETTINGS)), key)
 
 
 def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -388,7 +417,7 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     except ConfigError as exc:
         def in_env(e: ConfigError) -> ConfigError:
             name = C.ENV_PREFIX + ENV_NAMES.get(e.setting, e.setting.upper())
-            return ConfigError(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): {e}", e.setting, id=e.id)
+            return e.prefixed(f"environment variable {name} (or {C.ARGOCD_ENV_PREFIX}{name}): ")
         raise exc.mapped(in_env) from None
     try:
         raw = raw_from_function_config(fc)
@@ -396,7 +425,7 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     except ConfigError as exc:
         def in_fc(e: ConfigError) -> ConfigError:
             known = e.setting in SETTINGS
-            return ConfigError(f"invalid functionConfig: {e}", e.setting, f"functionConfig.{where}.{e.setting}" if known else "", id=e.id)
+            return e.prefixed("invalid functionConfig: ", f"functionConfig.{where}.{e.setting}" if known else "")
         raise exc.mapped(in_fc) from None
     merged = {**env, **raw, **(overrides or {})}
     settings = settings_from(merged)
@@ -422,4 +451,4 @@ def _merged_version(*sources: Mapping[str, Any]) -> str | None:
 
 def unreadable(exc: Exception) -> ConfigError:
     """A functionConfig that is not YAML one can construct (an alias bomb, a bad tag)."""
-    return ConfigError(f"invalid functionConfig: it cannot be read: {' '.join(str(exc).split())}", id="SD032")
+    return ConfigError(finding("SD032.unreadable", reason=" ".join(str(exc).split())))

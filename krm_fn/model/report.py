@@ -9,6 +9,7 @@ import yaml
 from ..text import krm
 from ..text.quoting import goquote
 from ..text.items import Item, child
+from ..text.yamlio import load
 from ..text.results import Finding, Result, Severity
 from .index import ref_of
 
@@ -42,7 +43,6 @@ def origin_file(item: Item) -> str:
     text = item.annotation(krm.ORIGIN_ANNOTATION)
     if not text:
         return ""
-    from ..text.yamlio import load
     try:
         origin = load(text)
     except Exception:  # a hand-written annotation that is not YAML: no source, the line of stdin stays

@@ -13,7 +13,7 @@ from ..model.report import where
 from ..text import krm
 from ..text.edits import Changes
 from ..text.items import Item
-from ..text.results import Result, Severity
+from ..text.results import Result, finding
 
 
 Placement = Callable[[Index, Changes], list[Result]]
@@ -48,32 +48,32 @@ def unlisted_warnings(items: list[Item], paths: list[str]) -> list[Result]:
     """kpt on a kustomize folder: a derived ConfigMap's file (`paths`: new, or written by an earlier run)
     that the folder's kustomization does not list is left out of `kustomize build`; its workload points at
     nothing."""
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)", **where(kustomization), id="SD050")
+    return [finding("SD050", kustomization=kustomization.file()[0], name=name).result(**where(kustomization))
             for kustomization, name in unlisted_files(items, paths)]
 
 
 def dropped_listed_warnings(items: list[Item], paths: list[str]) -> list[Result]:
     """kpt on a kustomize folder: a derived ConfigMap this run drops (`paths`: their files) is deleted by
     kpt, but a kustomization that lists it (as SD050 asked) would then fail to build."""
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD051")
+    return [finding("SD051", kustomization=kustomization.file()[0], name=name).result(**where(kustomization))
             for kustomization, name in listed_files(items, paths)]
 
 
 def kustomization_warnings(items: list[Item]) -> list[Result]:
     """`render DIR` of a kustomization renders its files as they are, unbuilt: say so, and what to run."""
-    return [Result(Severity.WARNING, f"{kustomization_folder(item)} is a kustomization: render does not build it (its patches, generators, transformers and name prefixes are not applied) and leaves its kustomize configuration out; to build it, run `kustomize build {kustomization_folder(item)} | kaito-specdec render -`", **where(item), id="SD501")
+    return [finding("SD501", folder=kustomization_folder(item)).result(**where(item))
             for item in items if is_kustomization(item) and not item.kind == "Component"]
 
 
 def rule_unlisted_warnings(items: list[Item], paths: list[str]) -> list[Result]:
     """kpt on a kustomize folder: a rule's file the folder's kustomization does not list is left out of
     `kustomize build` (nothing breaks, but nothing is watched)."""
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} does not list {name}, the PrometheusRule kaito-specdec derived for the workloads there (prometheusRules setting): `kustomize build` would leave it out and nothing would watch their acceptance rate; add it to resources", **where(kustomization), id="SD808")
+    return [finding("SD808", kustomization=kustomization.file()[0], name=name).result(**where(kustomization))
             for kustomization, name in unlisted_files(items, paths)]
 
 
 def rule_dropped_listed_warnings(items: list[Item], paths: list[str]) -> list[Result]:
     """kpt on a kustomize folder: a derived rule this run drops or replaces is deleted by kpt, but a
     kustomization that lists its file (as SD808 asked) would then fail to build."""
-    return [Result(Severity.WARNING, f"{kustomization.file()[0]} lists {name}, the file of a PrometheusRule kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources", **where(kustomization), id="SD809")
+    return [finding("SD809", kustomization=kustomization.file()[0], name=name).result(**where(kustomization))
             for kustomization, name in listed_files(items, paths)]

@@ -1,14 +1,13 @@
 """The opt-in PrometheusRule placed, regenerated and retired like a derived ConfigMap (docs/monitoring.md: which
 workloads it watches, where it is written, when it is replaced or dropped). Every workload of a watched kind
 in the namespace, watched or not, is a neighbour whose pods are left out of a pattern that would take them
-(monitoring.swallowed). monitoring.py is loaded only when a rule is wanted or one is in the input: most runs
-have neither.
+(monitoring.swallowed).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..domain import constants as C
-from ..domain import kinds
+from ..domain import kinds, monitoring
 from ..text import krm
 from ..text.patch import diff
 from ..domain.derived import comparable, with_location
@@ -20,11 +19,7 @@ from ..model.index import Index, Workload, is_derived_rule, is_rule
 from ..model.report import about, q
 from ..text.edits import Added
 from ..text.items import Item, ItemError
-from ..text.results import Result, Severity
-
-if TYPE_CHECKING:
-    from ..domain import monitoring
-
+from ..text.results import Result, finding
 
 
 def _parents(index: Index, settings: Settings) -> dict[int, Workload]:
@@ -46,15 +41,13 @@ def _top(w: Workload, parents: dict[int, Workload]) -> Workload:
     return w
 
 
-def _monitored(w: Workload, settings: Settings) -> "monitoring.Monitored":
-    from ..domain import monitoring
+def _monitored(w: Workload, settings: Settings) -> monitoring.Monitored:
     # KAITO before v0.8.0 ran a single-node Workspace as a Deployment; from v0.8.0 on it makes none.
     old = w.spec.kind == "Workspace" and version_tuple(settings.kaito_version) < (0, 8, 0)
     return monitoring.Monitored(w.spec.kind, w.name, monitoring.KAITO_DEPLOYMENT if old else "")
 
 
 def _kserve_mode(item: Item) -> str:
-    from ..domain import monitoring
     mode = item.annotation(C.KSERVE_DEPLOYMENT_MODE_ANNOTATION)
     if mode in ("Standard", "RawDeployment"):
         return monitoring.KSERVE_STANDARD
@@ -63,8 +56,7 @@ def _kserve_mode(item: Item) -> str:
     return ""   # the cluster's default (inferenceservice-config): either
 
 
-def _plain(item: Item, data: Any = None) -> "monitoring.Monitored":
-    from ..domain import monitoring
+def _plain(item: Item, data: Any = None) -> monitoring.Monitored:
     if item.kind == "LLMInferenceService":
         return monitoring.Monitored(item.kind, item.name, "", parts=_llm_isvc_parts(data))
     if item.kind != "InferenceService":
@@ -76,11 +68,12 @@ def _plain(item: Item, data: Any = None) -> "monitoring.Monitored":
 def _llm_isvc_parts(data: Any) -> tuple[str, ...]:
     """The workloads KServe makes of an LLMInferenceService (monitoring.LLMISVC_*): a `worker` (even `{}`)
     makes the main or the prefill side multi-node; only YAML null leaves it out, as a nil pointer."""
-    from ..domain.monitoring import LLMISVC_MAIN, LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL, LLMISVC_PREFILL_MULTI_NODE
-    main = LLMISVC_MAIN if kinds.get(data, ("spec", "worker")) is None else LLMISVC_MAIN_MULTI_NODE
+    single = kinds.get(data, ("spec", "worker")) is None
+    main = monitoring.LLMISVC_MAIN if single else monitoring.LLMISVC_MAIN_MULTI_NODE
     if not isinstance(kinds.get(data, ("spec", "prefill")), dict):
         return (main,)
-    return main, LLMISVC_PREFILL if kinds.get(data, ("spec", "prefill", "worker")) is None else LLMISVC_PREFILL_MULTI_NODE
+    single = kinds.get(data, ("spec", "prefill", "worker")) is None
+    return main, monitoring.LLMISVC_PREFILL if single else monitoring.LLMISVC_PREFILL_MULTI_NODE
 
 
 def _kserve_data(item: Item) -> Any:
@@ -104,15 +97,13 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
     return (name if isinstance(name, str) else ""), canaries
 
 
-# A workload a rule watches: its item (where the rule is written, what results name) and its pods. A pair,
-# not a NamedTuple: its second type lives in monitoring.py, which loads only when a rule is wanted.
-Watched = tuple[Item, "monitoring.Monitored"]
+# A workload a rule watches: its item (where the rule is written, what results name) and its pods.
+Watched = tuple[Item, monitoring.Monitored]
 
 
 def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:
     """Namespace -> (the rule it should have, the item it is written after, the workloads it watches), and
     the results about what it cannot watch."""
-    from ..domain import monitoring
     parents = _parents(index, settings)
     watched: dict[str, dict[int, Watched]] = {}
     out: list[Result] = []
@@ -130,18 +121,15 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
             if why and found.variant == "":
                 found = monitoring.Monitored(found.kind, found.name, monitoring.KSERVE_STANDARD, found.predictor,
                                              found.canaries)
-                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: the PrometheusRule counts its pods in KServe's Standard mode only ({why}); set serving.kserve.io/deploymentMode: RawDeployment, or a shorter name",
-                                 item, id="SD811"))
+                out.append(about(finding("SD811.standard-mode-only", kind=found.kind, name=found.name, why=why), item))
             elif why:
-                out.append(about(Severity.INFO, f"{found.kind} {q(found.name)}: no PrometheusRule watches it ({why}); give it a shorter name, or watch the pod label serving.kserve.io/inferenceservice yourself",
-                                 item, id="SD811"))
+                out.append(about(finding("SD811.unwatched", kind=found.kind, name=found.name, why=why), item))
                 continue
             # `spec.baseRefs` names configs KServe merges into the spec before it makes the workloads
             # (pkg/controller/v1alpha2/llmisvc/controller.go: `llmSvc.Spec = baseCfg.Spec`).
             if found.kind == "LLMInferenceService" and kinds.get(d.workload.data, ("spec", "baseRefs")):
                 made = ", ".join(monitoring.child_name(found.name, part) for part in found.parts)
-                out.append(about(Severity.INFO, f"LLMInferenceService {q(found.name)}: the PrometheusRule counts only {made}; a worker or prefill set in spec.baseRefs makes other pods: write spec.worker and spec.prefill here",
-                                 item, "spec.baseRefs", id="SD811"))
+                out.append(about(finding("SD811.base-refs", "spec.baseRefs", name=found.name, made=made), item))
             watched.setdefault(item.namespace, {})[item.index] = (item, found)
     # Every top-level workload of each namespace (KAITO's and the plain kinds', watched or not), so that
     # one whose pods another's pattern would match is left out of it (monitoring.swallowed).
@@ -160,8 +148,7 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tupl
                                           neighbours=neighbours.get(namespace, ()))
         rules[namespace] = (rule, ws[0][0], ws)
         if not namespace:
-            out.append(about(Severity.WARNING, f"{_listed(ws)}: no metadata.namespace, so PrometheusRule {q(rule['metadata']['name'])} matches pods of these names in every namespace; set metadata.namespace, or run kaito-specdec after it is set",
-                             ws[0][0], id="SD810"))
+            out.append(about(finding("SD810", workloads=_listed(ws), name=rule["metadata"]["name"]), ws[0][0]))
     return rules, out
 
 
@@ -183,7 +170,6 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
     want, out = wanted(index, settings, plan) if settings.prometheus_rules else ({}, [])
     if not want and not found:
         return step(out)
-    from ..domain import monitoring
     ops: dict[int, list[dict]] = {}
     added: list[Added] = []
     removed: list[int] = []
@@ -194,29 +180,25 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
         same = [item for item in mine if item.name == name]
         other = others.get((namespace, name))
         if other is not None:
-            out.append(about(Severity.ERROR, f"PrometheusRule {q(name)} exists and is not one this function derived; rename it",
-                             other, id="SD806"))
+            out.append(about(finding("SD806", name=name), other))
         elif same:
             out += _keep(same[0], rule, ops)
         else:
             added.append(Added(first.index, with_location(rule, first.ann, taken)))
-            out.append(about(Severity.INFO, f"PrometheusRule {q(name)} added for {_listed(ws)}: alerts on no drafts for {monitoring.NOT_DRAFTING_FOR} or acceptance below {monitoring.number(settings.min_acceptance_rate)} for {monitoring.ALERT_FOR}",
-                             first, id="SD801", change=True))
+            added_rule = finding("SD801", name=name, workloads=_listed(ws),
+                                 not_drafting_for=monitoring.NOT_DRAFTING_FOR, alert_for=monitoring.ALERT_FOR,
+                                 threshold=monitoring.number(settings.min_acceptance_rate))
+            out.append(about(added_rule, first, change=True))
         for item in mine:
             if same and item is same[0]:
                 continue
             removed.append(item.index)
-            out.append(about(Severity.INFO, f"derived PrometheusRule replaced by {q(name)}: the namespace's enabled workloads or the threshold changed",
-                             item, id="SD802", change=True))
+            out.append(about(finding("SD802", name=name), item, change=True))
     for items in found.values():
         for item in items:
             removed.append(item.index)
-            if settings.prometheus_rules:
-                out.append(about(Severity.INFO, "derived PrometheusRule dropped: nothing in its namespace has speculative decoding enabled any more",
-                                 item, id="SD803", change=True))
-            else:
-                out.append(about(Severity.INFO, "derived PrometheusRule dropped: the prometheusRules setting is off",
-                                 item, id="SD804", change=True))
+            dropped = finding("SD803") if settings.prometheus_rules else finding("SD804")
+            out.append(about(dropped, item, change=True))
     return step(out, ops=ops, added=added, removed=removed)
 
 
@@ -226,13 +208,11 @@ def _keep(item: Item, rule: dict, ops: dict[int, list[dict]]) -> list[Result]:
     try:
         data = item.data()
     except ItemError as exc:
-        return [about(Severity.ERROR, f"derived PrometheusRule {q(name)} cannot be read: {exc}; delete it to regenerate it",
-                      item, id="SD807")]
+        return [about(finding("SD807", name=name, reason=exc), item)]
     if comparable(data) == rule:
         return []
     keep = (data.get("metadata") or {}).get("annotations") or {}
     want = with_location(rule, {})
     want["metadata"]["annotations"].update({k: v for k, v in keep.items() if str(k).startswith(krm.RENDER_STRIPPED)})
     ops[item.index] = diff(data, want)
-    return [about(Severity.WARNING, f"derived PrometheusRule {q(name)} differs from what the enabled workloads and settings give (edited by hand?): regenerated; set minAcceptanceRate, or write your own PrometheusRule, instead",
-                  item, id="SD805", change=True)]
+    return [about(finding("SD805", name=name), item, change=True)]

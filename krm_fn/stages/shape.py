@@ -9,11 +9,11 @@ from ..domain.localconfig import file_name, is_function_config, is_kustomization
 from ..model.index import ref_of
 from ..domain import constants as C
 from ..findings import CATALOGUE, RETIRED, can_disable
-from ..model.report import about, q, where
+from ..model.report import about, where
 from ..text import krm
 from ..text.items import Item, ends_line, line_end
 from ..text.textedit import last_scalar
-from ..text.results import ResourceRef, Result, Severity
+from ..text.results import Finding, ResourceRef, Result, finding
 
 _FINDING_ID = r"SD[0-9]{3}"
 
@@ -47,6 +47,11 @@ def _not_kubernetes(item: Item) -> str | None:
     return None
 
 
+def _on(found: Finding, item: Item) -> Result:
+    """A shape error at the item's first line, not its field's: the field may be missing, or be what is wrong."""
+    return found.result(resource=ref_of(item), **where(item))
+
+
 def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     """Items a Kubernetes API would refuse: not a mapping, or without apiVersion, kind, metadata.name.
 
@@ -57,40 +62,43 @@ def shape_errors(items: list[Item], config: Collection[int] = ()) -> list[Result
         if item.index in config:
             continue
         if not item.is_mapping:
-            out.append(Result(Severity.ERROR, f"{_where(item)} is not a mapping; every item must be a Kubernetes object", **where(item), id="SD003"))
+            out.append(finding("SD003.not-a-mapping", where=_where(item)).result(**where(item)))  # no object to name
             continue
         if is_kustomization(item):
             continue
         dup = item.duplicate  # the reader checked every mapping of every item
         if dup is not None:
             key, first, second = dup
-            if key == "<<":  # kubectl merges both; kustomize refuses ("duplicate merge key")
-                out.append(Result(Severity.ERROR, f"{_where(item)}: the key << appears twice (line {first} and line {second}); kustomize and kpt refuse such a document, and kubectl reads it otherwise: keep one << (it takes a list of mappings to merge)", ref_of(item), **where(item), id="SD004"))
+            if key == "<<":  # kubectl merges both; kustomize refuses them ("duplicate merge key")
+                found = finding("SD004.merge-key", where=_where(item), first=first, second=second)
             else:
-                out.append(Result(Severity.ERROR, f"{_where(item)}: the key {q(key)} appears twice (line {first} and line {second}); Kubernetes refuses such a document", ref_of(item), **where(item), id="SD004"))
+                found = finding("SD004.key", where=_where(item), key=key, first=first, second=second)
+            out.append(_on(found, item))
             continue
         if not item.kind:
             what = _not_kubernetes(item)
             if what is not None:
-                hint = " (render a chart with `helm template` first)" if "Helm" in what else ""
-                out.append(Result(Severity.ERROR, f"{_where(item)} is {what}, not a Kubernetes object (it has no kind); give kaito-specdec manifests only{hint}", ref_of(item), field_path="kind", **where(item), id="SD003"))
+                said = {"where": _where(item), "what": what}
+                found = (finding("SD003.helm-file", "kind", **said) if "Helm" in what
+                         else finding("SD003.other-file", "kind", **said))
+                out.append(_on(found, item))
                 continue
             if not item.api_version:
-                out.append(Result(Severity.ERROR, f"{_where(item)} is not a Kubernetes object: it has neither apiVersion nor kind", ref_of(item), **where(item), id="SD003"))
+                out.append(_on(finding("SD003.no-kind-or-api-version", where=_where(item)), item))
                 continue
         if item.odd is not None:
             field, text, reads = item.odd
-            if reads == "a timestamp":
-                out.append(Result(Severity.ERROR, f"{_where(item)}: {field} {text} is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes", ref_of(item), field_path=field, **where(item), id="SD003"))
-            else:
-                out.append(Result(Severity.ERROR, f"{_where(item)}: {field} has invalid value {text} (unquoted, YAML reads it as {reads}); the API server refuses anything but a string here: write it in quotes", ref_of(item), field_path=field, **where(item), id="SD003"))
+            said = {"where": _where(item), "path": field, "text": text}
+            found = (finding("SD003.unquoted-timestamp", field, **said) if reads == "a timestamp"
+                     else finding("SD003.unquoted-not-a-string", field, reads=reads, **said))
+            out.append(_on(found, item))
             continue
         fields = [("apiVersion", item.api_version), ("kind", item.kind)]
         if _needs_name(item):
             fields.append(("metadata.name", item.name))
         missing = [f for f, v in fields if not v]
         if missing:
-            out.append(Result(Severity.ERROR, f"{_where(item)} has no {missing[0]} (a non-empty string)", ref_of(item), field_path=missing[0], **where(item), id="SD003"))
+            out.append(_on(finding("SD003.missing-field", missing[0], where=_where(item), path=missing[0]), item))
     return out
 
 
@@ -99,25 +107,22 @@ def disabled_per_object(items: Iterable[Item]) -> tuple[dict[ResourceRef, frozen
     warning per entry it cannot turn off (not an id, unknown, or one `disable` may not name)."""
     out: dict[ResourceRef, frozenset[str]] = {}
     said: list[Result] = []
+    field = f"metadata.annotations[{C.DISABLE_ANNOTATION}]"
     for item in items:
         if not item.is_mapping:
             continue
         value = item.annotation(C.DISABLE_ANNOTATION)
         if value is None:
             if C.DISABLE_ANNOTATION in item.ann_keys:
-                said.append(about(Severity.WARNING, f"{C.DISABLE_ANNOTATION} is not a string of ids such as \"SD412,SD420\"; it is ignored",
-                                  item, f"metadata.annotations[{C.DISABLE_ANNOTATION}]", id="SD011"))
+                said.append(about(finding("SD011.not-a-string", field), item))
             continue
         ids: set[str] = set()
         for entry in (e.strip() for e in value.split(",")):
             if not entry:
                 continue
-            why = ("is no finding id (SD and three digits)" if not re.fullmatch(_FINDING_ID, entry) else
-                   "is no finding id of this version" if entry not in CATALOGUE and entry not in RETIRED else
-                   "cannot be turned off (docs/findings.md)" if not can_disable(entry) else "")
-            if why:
-                said.append(about(Severity.WARNING, f"{C.DISABLE_ANNOTATION}: {q(entry)} {why}; it is ignored",
-                                  item, f"metadata.annotations[{C.DISABLE_ANNOTATION}]", id="SD011"))
+            wrong = _cannot_disable(entry, field)
+            if wrong is not None:
+                said.append(about(wrong, item))
             else:
                 ids.add(entry)
         if ids:
@@ -125,9 +130,20 @@ def disabled_per_object(items: Iterable[Item]) -> tuple[dict[ResourceRef, frozen
     return out, said
 
 
+def _cannot_disable(entry: str, field: str) -> Finding | None:
+    """SD011 for an entry of the annotation that turns nothing off: not an id, unknown, or one `disable` may not name."""
+    if not re.fullmatch(_FINDING_ID, entry):
+        return finding("SD011.malformed-id", field, entry=entry)
+    if entry not in CATALOGUE and entry not in RETIRED:
+        return finding("SD011.unknown-id", field, entry=entry)
+    if not can_disable(entry):
+        return finding("SD011.cannot-disable", field, entry=entry)
+    return None
+
+
 def stray_kustomize_files(items: list[Item]) -> list[Result]:
     """SD010 per file that looks like kustomize's own in a kustomization's folder that does not list it."""
-    return [Result(Severity.WARNING, f"{_where(item)} looks like kustomize configuration the kustomization in {kustomization_folder(item)} does not list: left out; list it there if used, or in .krmignore (kpt) if not", ref_of(item), **where(item), id="SD010")
+    return [about(finding("SD010", where=_where(item), folder=kustomization_folder(item)), item)
             for item in stray_files(items)]
 
 
@@ -145,7 +161,7 @@ def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:
         first = seen.setdefault(key, item)
         if first is not item:
             where = first.file()[0] or f"items[{first.index}]"
-            out.append(about(Severity.WARNING, f"the same object as {where} (kind, namespace and name): one of them would be lost", item, id="SD008"))
+            out.append(about(finding("SD008", first=where), item))
     return out
 
 
@@ -171,7 +187,7 @@ def unterminated_block_scalars(items: list[Item]) -> list[Result]:
                     path, node = f"{path}.{node.value[-1][0].value}".lstrip("."), node.value[-1][1]
                 else:
                     path, node = f"{path}[{len(node.value) - 1}]", node.value[-1]
-            out.append(about(Severity.WARNING, "the file ends in this block scalar without a line break: kubectl reads its value with one more final line break than kustomize, kpt and the output do; end the file with a line break", item, field=path, id="SD012"))
+            out.append(about(finding("SD012", path), item))
     return out
 
 
@@ -186,4 +202,4 @@ def _needs_name(item: Item) -> bool:
 
 def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:
     """The items the index could not read (why in words): nothing about them can be decided."""
-    return [about(Severity.ERROR, f"cannot be read as a Kubernetes object: {why}", item, id="SD009") for item, why in found]
+    return [about(finding("SD009", reason=why), item) for item, why in found]
