@@ -6,8 +6,6 @@ text. Each "came in" release was read off KAITO's history (`git tag --contains` 
 rule or the field); the rule's own source line is quoted where the behaviour is mirrored (checks/, model/, stages/).
 """
 
-from __future__ import annotations
-
 import re
 from typing import NamedTuple
 
