@@ -49,38 +49,30 @@ SPECS = (
               "does not have): the fallback is written instead. If the image runs a newer vLLM, set `vllmVersion` to it and\n"
               "the tuned config is written. A `vllmVersion` newer than the newest release modelled is judged by that release's\n"
               "facts, and the message names that release's verdict, not the newer one's (which is not known here).")),
-    # krm_fn.stages.materialize
+    # The problem: why the derived ConfigMap cannot be built, in domain.inference_config's words.
     Spec("SD311", ERROR, "the derived ConfigMap cannot be built from the referenced ConfigMap",
-         "ConfigMap …: …",
+         "ConfigMap {configmap!q}: {problem}",
          can_disable=False),
-    # krm_fn.stages.materialize
     Spec("SD312", ERROR, "a ConfigMap of a derived ConfigMap's name with another apiVersion than v1",
-         "ConfigMap … is in the input with apiVersion …, not v1: a derived ConfigMap of that name would be the same object; set apiVersion v1, or delete it to regenerate it",
+         "ConfigMap {configmap!q} is in the input with apiVersion {api_version!q}, not v1: a derived ConfigMap of that name would be the same object; set apiVersion v1, or delete it to regenerate it",
          can_disable=False),
-    # krm_fn.stages.materialize
     Spec("SD313", ERROR, "a ConfigMap of a derived ConfigMap's name that this function did not derive",
-         "ConfigMap … exists and is not one this function derived; rename it",
+         "ConfigMap {configmap!q} exists and is not one this function derived; rename it",
          can_disable=False),
-    # krm_fn.stages.materialize
     Spec("SD314", ERROR, "a derived ConfigMap in the input cannot be read",
-         "derived ConfigMap … cannot be read: …; delete it to regenerate it",
+         "derived ConfigMap {configmap!q} cannot be read: {error}; delete it to regenerate it",
          can_disable=False),
-    # krm_fn.stages.materialize
     Spec("SD315", WARNING, "a derived ConfigMap edited by hand: regenerated from its source",
-         "derived ConfigMap … differs from what its source gives (edited by hand?): regenerated; edit its source ConfigMap instead"),
-    # krm_fn.stages.materialize
+         "derived ConfigMap {configmap!q} differs from what its source gives (edited by hand?): regenerated; edit its source ConfigMap instead"),
     Spec("SD321", WARNING, "disabled, but neither the derived ConfigMap nor its source is in the input: the reference stays",
-         "speculative decoding is disabled, but the derived ConfigMap … and its source … are not in the input: set the reference by hand"),
-    # krm_fn.stages.materialize
+         "speculative decoding is disabled, but the derived ConfigMap {derived!q} and its source {source!q} are not in the input: set the reference by hand"),
     Spec("SD322", INFO, "disabled: the reference goes back to the source ConfigMap",
-         "speculative decoding is disabled: reference restored to ConfigMap …"),
-    # krm_fn.stages.materialize
+         "speculative decoding is disabled: reference restored to ConfigMap {configmap!q}"),
     Spec("SD323", INFO, "disabled: the reference to a derived ConfigMap made from none is removed",
          "speculative decoding is disabled: derived ConfigMap reference removed"),
-    # krm_fn.stages.materialize
     Spec("SD331", INFO, "an unreferenced derived ConfigMap kept, as another object mentions it",
-         "derived ConfigMap kept: … … mentions it at …"),
-    # krm_fn.stages.materialize
+         {"at-field": "derived ConfigMap kept: {kind} {name!q} mentions it at {place}",
+          "at-top-level": "derived ConfigMap kept: {kind} {name!q} mentions it at its top level"}),
     Spec("SD332", INFO, "a derived ConfigMap no workload references any more: dropped",
          "derived ConfigMap no workload references any more: dropped"),
 )
