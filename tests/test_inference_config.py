@@ -143,7 +143,7 @@ def test_a_tab_the_inference_server_refuses_is_sd125(text):
     from krm_fn.checks.inference_configmap import problem
     with pytest.raises(yaml.YAMLError):
         yaml.safe_load(text)  # KAITO's inference server: inference_api.py, KaitoConfig.from_yaml
-    found = problem({"data": {"inference_config.yaml": text}})
+    found = problem({"data": {"inference_config.yaml": text}}, "cfg", "Workspace", "ws")
     assert found is not None and found.id == "SD125", found
     assert "yaml.safe_load" in found.message
 
@@ -154,7 +154,7 @@ def test_a_tab_in_a_block_scalars_indentation_is_what_the_webhook_refuses():
     text = "vllm:\n  served-model-name: |\n     \tx\n"
     assert yaml.safe_load(text) == {"vllm": {"served-model-name": "\tx\n"}}
     from krm_fn.checks.inference_configmap import problem
-    found = problem({"data": {"inference_config.yaml": text}})
+    found = problem({"data": {"inference_config.yaml": text}}, "cfg", "Workspace", "ws")
     assert found is not None and found.id == "SD125", found
     assert "yaml.safe_load" not in found.message
 
@@ -265,8 +265,8 @@ def test_inspect(text, want):
 ])
 def test_kaito_problem(text, problem):
     # What the inference-configmap check says of a ConfigMap holding `text`, in KAITO's words.
-    found = inference_configmap.problem({"data": {DATA_KEY: text}})
-    assert (found and found.message) == problem
+    found = inference_configmap.problem({"data": {DATA_KEY: text}}, "cfg", "Workspace", "ws")
+    assert (found and found.message) == (problem and f'ConfigMap "cfg" referenced by Workspace "ws": {problem}')
 
 
 def test_edit_keeps_later_documents():

@@ -29,13 +29,13 @@ from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .preset_supported import is_valid_preset
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "adapters"
 KINDS = ("Workspace", "InferenceSet")
-MAX_ADAPTERS = 10
+MAX_ADAPTERS = 10  # KAITO's MaxAdaptersNumber (SD138's message says it)
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
@@ -56,7 +56,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     field = kinds.dotted(path) + ".adapters"
     out = []
     if len(adapters) > MAX_ADAPTERS:
-        out.append(Finding(f"Number of Adapters exceeds the maximum limit, maximum of {MAX_ADAPTERS} allowed", field, id="SD138"))
+        out.append(finding("SD138", field))
     seen: set[str] = set()
     reported: set[str] = set()
     for i, adapter in enumerate(adapters):
@@ -70,6 +70,6 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
             reported.add(source_name)
             # KAITO prints the name bare (%s); a line break or control character would break the result's line.
             shown = source_name if source_name.isprintable() else goquote(source_name)
-            out.append(Finding(f"Duplicate adapter source name found: {shown}", f"{field}[{i}].source.name", id="SD139"))
+            out.append(finding("SD139", f"{field}[{i}].source.name", name=shown))
         seen.add(source_name)
     return out

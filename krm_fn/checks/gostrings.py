@@ -35,69 +35,98 @@ _UNITS = {"ns": 1, "us": 1000, "\u00b5s": 1000, "\u03bcs": 1000, "ms": 10**6, "s
 
 
 def go_parse_duration(text: str) -> int:
-    """time.ParseDuration (Go 1.2x, src/time/format.go) in nanoseconds; DurationError with Go's message."""
-    invalid = DurationError(f"time: invalid duration {_quote(text)}")
-    s, d, neg = text, 0, False
+    """time.ParseDuration (Go 1.2x, src/time/format.go) in nanoseconds; DurationError with Go's message.
+    `[-+]?([0-9]*(\\.[0-9]*)?[a-z]+)+`: the components one after another, summed."""
+    s, neg = text, False
     if s and s[0] in "+-":
         neg, s = s[0] == "-", s[1:]
     if s == "0":
         return 0
     if not s:
-        raise invalid
+        raise _invalid(text)
+    d = 0
     while s:
-        if not (s[0] == "." or "0" <= s[0] <= "9"):
-            raise invalid
-        i = 0
-        v = 0
-        while i < len(s) and "0" <= s[i] <= "9":  # leadingInt: an error on overflow
-            if v > (1 << 63) // 10:
-                raise invalid
-            v = v * 10 + ord(s[i]) - 48
-            if v > 1 << 63:
-                raise invalid
-            i += 1
-        pre, s = i > 0, s[i:]
-        f, scale, post = 0, 1.0, False
-        if s and s[0] == ".":
-            s, i, overflow = s[1:], 0, False
-            while i < len(s) and "0" <= s[i] <= "9":  # leadingFraction: stops gaining precision
-                if not overflow:
-                    if f > ((1 << 63) - 1) // 10:
-                        overflow = True
-                    else:
-                        y = f * 10 + ord(s[i]) - 48
-                        if y > 1 << 63:
-                            overflow = True
-                        else:
-                            f, scale = y, scale * 10
-                i += 1
-            post, s = i > 0, s[i:]
-        if not pre and not post:
-            raise invalid
-        i = 0
-        while i < len(s) and not (s[i] == "." or "0" <= s[i] <= "9"):
-            i += 1
-        if i == 0:
-            raise DurationError(f"time: missing unit in duration {_quote(text)}")
-        unit_text, s = s[:i], s[i:]
-        unit = _UNITS.get(unit_text)
-        if unit is None:
-            raise DurationError(f"time: unknown unit {_quote(unit_text)} in duration {_quote(text)}")
-        if v > (1 << 63) // unit:
-            raise invalid
-        v *= unit
-        if f > 0:
-            v += int(float(f) * (float(unit) / scale))
-            if v > 1 << 63:
-                raise invalid
+        v, s = _component(s, text)
         d += v
         if d > 1 << 63:
-            raise invalid
+            raise _invalid(text)
     if neg:
         return -d
     if d > (1 << 63) - 1:
-        raise invalid
+        raise _invalid(text)
     return d
+
+
+def _invalid(text: str) -> DurationError:
+    return DurationError(f"time: invalid duration {_quote(text)}")
+
+
+def _digit(c: str) -> bool:
+    return "0" <= c <= "9"
+
+
+def _component(s: str, text: str) -> tuple[int, str]:
+    """One `[0-9]*(\\.[0-9]*)?unit` at the start of `s`, in nanoseconds, and the rest of `s` (`text`: the
+    whole duration, which the errors name)."""
+    if not (s[0] == "." or _digit(s[0])):
+        raise _invalid(text)
+    v, rest = _leading_int(s, text)
+    pre, s = len(rest) != len(s), rest
+    f, scale, post = 0, 1.0, False
+    if s and s[0] == ".":
+        f, scale, rest = _leading_fraction(s[1:])
+        post, s = len(rest) != len(s) - 1, rest
+    if not pre and not post:
+        raise _invalid(text)
+    unit, s = _unit(s, text)
+    if v > (1 << 63) // unit:
+        raise _invalid(text)
+    v *= unit
+    if f > 0:
+        v += int(float(f) * (float(unit) / scale))
+        if v > 1 << 63:
+            raise _invalid(text)
+    return v, s
+
+
+def _leading_int(s: str, text: str) -> tuple[int, str]:
+    """leadingInt: the digits at the start of `s` as a number (an error past 1<<63), and the rest."""
+    i = v = 0
+    while i < len(s) and _digit(s[i]):
+        if v > (1 << 63) // 10:
+            raise _invalid(text)
+        v = v * 10 + ord(s[i]) - 48
+        if v > 1 << 63:
+            raise _invalid(text)
+        i += 1
+    return v, s[i:]
+
+
+def _leading_fraction(s: str) -> tuple[int, float, str]:
+    """leadingFraction: the digits at the start of `s` as a number, as many as fit (past that it stops gaining
+    precision and skips the rest), their scale (10 per digit taken), and the rest."""
+    i, f, scale, overflow = 0, 0, 1.0, False
+    while i < len(s) and _digit(s[i]):
+        if not overflow:
+            y = f * 10 + ord(s[i]) - 48
+            overflow = f > ((1 << 63) - 1) // 10 or y > 1 << 63
+            if not overflow:
+                f, scale = y, scale * 10
+        i += 1
+    return f, scale, s[i:]
+
+
+def _unit(s: str, text: str) -> tuple[int, str]:
+    """The unit at the start of `s` (the run up to the next digit or dot) in nanoseconds, and the rest."""
+    i = 0
+    while i < len(s) and not (s[i] == "." or _digit(s[i])):
+        i += 1
+    if i == 0:
+        raise DurationError(f"time: missing unit in duration {_quote(text)}")
+    unit = _UNITS.get(s[:i])
+    if unit is None:
+        raise DurationError(f"time: unknown unit {_quote(s[:i])} in duration {_quote(text)}")
+    return unit, s[i:]
 
 
 def go_duration_string(d: int) -> str:

@@ -23,52 +23,54 @@ FAIL:  vllm: {max-model-len: 4k}   (not on a v1alpha1 Workspace: its webhook doe
 
 from typing import Any
 
-
 from ..domain.inference_config import DATA_KEY, InferenceConfigError, atoi_error, kaito_values
-from ..text.results import Finding
+from ..text.results import Finding, finding
 
 ID = "inference-configmap"
 
 
-def problem(configmap: Any, max_model_len: bool = True) -> Finding | None:
-    """What KAITO says of a ConfigMap it would refuse as a workload's inference config, or None.
+def problem(configmap: Any, name: str, kind: str, workload: str, max_model_len: bool = True) -> Finding | None:
+    """What KAITO says of a ConfigMap it would refuse as a workload's inference config, or None: the
+    ConfigMap `name`, referenced by the `kind` named `workload`, which the finding names.
 
     `max_model_len=False` for a v1alpha1 Workspace: its webhook (api/v1alpha1/inference_config_validation.go)
     does not parse max-model-len (it only requires one on small multi-GPU SKUs), so `max-model-len: auto`,
     which KAITO itself passes to vLLM, is admitted and runs."""
+    where = {"configmap": name, "kind": kind, "workload": workload}
     data = configmap.get("data") if isinstance(configmap, dict) else None
     if data is not None and not isinstance(data, dict):
-        return Finding("the ConfigMap's data is not a mapping", f"data[{DATA_KEY}]", id="SD120")
+        return finding("SD120", f"data[{DATA_KEY}]", **where)
     text = data.get(DATA_KEY) if isinstance(data, dict) else None
     binary = configmap.get("binaryData") if isinstance(configmap, dict) else None
     if isinstance(data, dict) and DATA_KEY in data and isinstance(binary, dict) and DATA_KEY in binary:
         # The API server refuses a key in both; a derived copy would carry the same conflict.
-        return Finding(f"{DATA_KEY} is under both data and binaryData, which the API server refuses; keep it under data only", f"binaryData[{DATA_KEY}]", id="SD121")
+        return finding("SD121", f"binaryData[{DATA_KEY}]", **where)
     if text is None or (isinstance(data, dict) and DATA_KEY not in data):
         if isinstance(binary, dict) and DATA_KEY in binary:
-            return Finding(f"missing field(s): {DATA_KEY} in ConfigMap (it is under binaryData, and KAITO reads only data: move it to data)", f"binaryData[{DATA_KEY}]", id="SD122")
+            return finding("SD122", f"binaryData[{DATA_KEY}]", **where)
         if text is None and isinstance(data, dict) and DATA_KEY in data:
             return None  # `inference_config.yaml:` with nothing: an empty string to KAITO
-        return Finding(f"missing field(s): {DATA_KEY} in ConfigMap", f"data[{DATA_KEY}]", id="SD123")
+        return finding("SD123", f"data[{DATA_KEY}]", **where)
     if not isinstance(text, str):
-        return Finding(f"{DATA_KEY} is not a string (quote it or write it as a block: `|`)", f"data[{DATA_KEY}]", id="SD124")
-    return _unreadable(text, max_model_len)
+        return finding("SD124", f"data[{DATA_KEY}]", **where)
+    return _unreadable(text, max_model_len, where)
 
 
-def _unreadable(text: str, max_model_len: bool) -> Finding | None:
+def _unreadable(text: str, max_model_len: bool, where: dict[str, str]) -> Finding | None:
     """KAITO's `yaml.Unmarshal` into its `vllm` string map, then its max-model-len check, in its words."""
     field = f"data[{DATA_KEY}]"
     try:
         values, errors = kaito_values(text)
     except InferenceConfigError as exc:
-        where = f" (line {exc.line}, column {exc.column})" if exc.line is not None else ""
-        return Finding(f"Failed to parse {DATA_KEY}: {exc.message}{where}", field, id="SD125")
+        if exc.line is None:
+            return finding("SD125.unlocated", field, error=exc.message, **where)
+        return finding("SD125.located", field, error=exc.message, line=exc.line, column=exc.column, **where)
     if errors:
-        hint = (" (write each vllm value as one quoted string)"
-                if any(e.endswith(")") and "into string (vllm." in e for e in errors) else "")
-        return Finding(f"Failed to parse {DATA_KEY}: yaml: unmarshal errors: {'; '.join(errors)}{hint}", field, id="SD126")
+        if any(e.endswith(")") and "into string (vllm." in e for e in errors):
+            return finding("SD126.vllm-value", field, errors="; ".join(errors), **where)
+        return finding("SD126.other", field, errors="; ".join(errors), **where)
     raw = values.get("max-model-len", "").strip()
     refused = atoi_error(raw) if raw and max_model_len else None
     if refused:
-        return Finding(f"max-model-len must be an integer: {refused}", field, id="SD127")
+        return finding("SD127", field, error=refused, **where)
     return None

@@ -24,7 +24,7 @@ FAIL:  a Workspace with inference and tuning; a Workspace with neither
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.results import Finding
+from ..text.results import Finding, finding
 
 ID = "inference-or-tuning"
 KINDS = ("Workspace",)
@@ -33,7 +33,7 @@ KINDS = ("Workspace",)
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     inference, tuning = kinds.get(w.effective, ("inference",)), kinds.get(w.effective, ("tuning",))
     if inference is None and tuning is None:
-        return [Finding("Either Inference or Tuning must be specified, not neither", "spec", id="SD131")]
+        return [finding("SD131", "spec")]
     if inference is not None and tuning is not None:
-        return [Finding("Either Inference or Tuning must be specified, but not both", "spec", id="SD110")]
+        return [finding("SD110", "spec")]
     return []

@@ -52,8 +52,7 @@ FAIL:  resource.labelSelector: {matchLabels: {kaito.sh/workspace: other}}   (onl
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .preset_supported import is_valid_preset
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
@@ -70,10 +69,10 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
         return _workspace_selector(w, settings)
     selector = kinds.get(w.data, ("spec", "labelSelector"))
     if selector is None:
-        return [Finding("missing field(s): spec.labelSelector", "spec.labelSelector", id="SD129")]
+        return [finding("SD129", "spec.labelSelector")]
     if isinstance(selector, dict) and not _entries(selector.get("matchLabels")) \
             and not _entries(selector.get("matchExpressions")):
-        return [Finding("labelSelector must have at least one matchLabels or matchExpressions entry", "spec.labelSelector", id="SD130")]
+        return [finding("SD130", "spec.labelSelector")]
     return []
 
 
@@ -102,14 +101,14 @@ def _workspace_selector(w: Workload, settings: Settings | None) -> list[Finding]
         at = f"{field}.matchExpressions[{i}]"
         if operator == "In":
             if not (isinstance(values, list) and len(values) == 1):
-                return [Finding(f"operator {goquote(operator)} without a single value cannot be converted into the old label selector format", at, id="SD140")]
+                return [finding("SD140.in-without-one-value", at, operator=operator)]
         elif operator in ("NotIn", "Exists", "DoesNotExist"):
-            return [Finding(f"operator {goquote(operator)} cannot be converted into the old label selector format", at, id="SD140")]
+            return [finding("SD140.not-convertible", at, operator=operator)]
         else:
-            return [Finding(f"{goquote(operator)} is not a valid selector operator", at, id="SD140")]
+            return [finding("SD140.unknown-operator", at, operator=operator)]
     labels = selector.get("matchLabels")
     if v1beta1 and not older(settings, "v0.11.0") and isinstance(labels, dict) and labels and all(key in RESERVED for key in labels):
-        return [Finding("matchLabels must contain at least one non-reserved label", f"{field}.matchLabels", id="SD141")]
+        return [finding("SD141", f"{field}.matchLabels")]
     return []
 
 

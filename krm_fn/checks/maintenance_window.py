@@ -42,7 +42,7 @@ from ..domain.inference_config import atoi_error
 from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .flux import substituted_later
 from .gostrings import DurationError, go_duration_string, go_fields, go_lower, go_parse_duration
 from .releases import older
@@ -71,7 +71,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
         return []
     schedule = window.get("schedule")
     if schedule is None or schedule == "":
-        return [Finding(f"missing field(s): {FIELD}", FIELD, id="SD142")]
+        return [finding("SD142", FIELD)]
     if not isinstance(schedule, str):
         return []  # the CRD schema's error (a string)
     out = []
@@ -81,7 +81,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
         # KAITO prints both bare; a line break would split the result's one line.
         schedule = schedule if schedule.splitlines() == [schedule] else goquote(schedule)
         problem = problem if problem.splitlines() == [problem] else goquote(problem)
-        out.append(Finding(f"invalid value: {schedule}: invalid cron expression: {problem}", FIELD, id="SD143"))
+        out.append(finding("SD143", FIELD, schedule=schedule, error=problem))
     duration = window.get("duration")
     if isinstance(duration, str) and not substituted_later(duration):
         try:
@@ -89,7 +89,8 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
         except DurationError:
             return out  # the API server's decoding error, before any webhook
         if nanoseconds <= 0:
-            out.append(Finding(f"invalid value: {go_duration_string(nanoseconds)}: must be a positive duration", "spec.autoUpgrade.maintenanceWindow.duration", id="SD144"))
+            out.append(finding("SD144", "spec.autoUpgrade.maintenanceWindow.duration",
+                               duration=go_duration_string(nanoseconds)))
     return out
 
 

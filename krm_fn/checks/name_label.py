@@ -43,13 +43,13 @@ import re
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .flux import substituted_later
 
 ID = "name-label"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
 
-_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"  # dns1123LabelFmt, which SD128's message names
 # Go's MatchString with ^…$ anchors the whole text (Python's `$` would also take a final line break).
 _LABEL = re.compile(_LABEL_FMT)
 _SUBDOMAIN = re.compile(_LABEL_FMT + r"(\." + _LABEL_FMT + ")*")
@@ -59,17 +59,17 @@ _GENERATED_PREFIX_MAX = 58
 _GENERATED_SUFFIX = "bcdfg"
 
 
-def label_errors(value: str) -> list[str]:
-    """`validation.IsDNS1123Label(value)`: apimachinery's messages, in its order."""
-    errs = []
-    if len(value.encode("utf-8", "surrogatepass")) > _MAX_LENGTH:
-        errs.append(f"must be no more than {_MAX_LENGTH} characters")
-    if not _LABEL.fullmatch(value):
-        if _SUBDOMAIN.fullmatch(value):
-            errs.append("must not contain dots")
-        else:
-            errs.append(f"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '{_LABEL_FMT}')")
-    return errs
+def not_a_label(value: str, field: str = "metadata.name") -> Finding | None:
+    """`validation.IsDNS1123Label(value)`: apimachinery's messages, in its order, joined as KAITO joins them
+    (the variants of SD128); None for a label."""
+    too_long = len(value.encode("utf-8", "surrogatepass")) > _MAX_LENGTH
+    if _LABEL.fullmatch(value):
+        return finding("SD128.too-long", field) if too_long else None
+    if _SUBDOMAIN.fullmatch(value):
+        return finding("SD128.too-long-dots", field) if too_long else finding("SD128.dots", field)
+    if too_long:
+        return finding("SD128.too-long-not-a-label", field, pattern=_LABEL_FMT)
+    return finding("SD128.not-a-label", field, pattern=_LABEL_FMT)
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
@@ -84,9 +84,9 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
         name, field = cut + _GENERATED_SUFFIX, "metadata.generateName"
     if substituted_later(name):
         return []  # a Flux postBuild variable: the name is made after the function ran
-    errs = label_errors(name)
-    if errs:
-        return [Finding(", ".join(errs), field, id="SD128")]
+    refused = not_a_label(name, field)
+    if refused is not None:
+        return [refused]
     if w.spec is kinds.MULTIROLEINFERENCE:
         return _child_names(w, name)
     return []
@@ -103,7 +103,7 @@ def _child_names(w: Workload, name: str) -> list[Finding]:
         kind = role.get("type") if isinstance(role, dict) else None
         child = f"{name}-{kind}"
         if isinstance(kind, str) and kind and len(child.encode("utf-8", "surrogatepass")) > _MAX_LENGTH:
-            out.append(Finding(f"KAITO names this role's InferenceSet {child!r}, {len(child)} characters, and its InferenceSet webhook refuses a name of more than {_MAX_LENGTH} (IsDNS1123Label), so the role never runs; shorten metadata.name to at most {_MAX_LENGTH - len(kind) - 1} characters",
-                               "metadata.name", id="SD145"))
+            out.append(finding("SD145", "metadata.name", child=child, length=len(child),
+                               most=_MAX_LENGTH - len(kind) - 1))
             break
     return out

@@ -28,7 +28,7 @@ FAIL:  inference: {config: my-config} (neither); a v1beta1 InferenceSet without 
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
 
 ID = "preset-and-template"
@@ -47,8 +47,8 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if (projected or w.spec is kinds.WORKSPACE) and (inference is None and projected or isinstance(inference, dict)
                                                      and inference.get("preset") is None
                                                      and inference.get("template") is None):
-        return [Finding(f"missing field(s): {field}.Preset or Template must be specified", field, id="SD132")]
+        return [finding("SD132", field, path=field)]
     if isinstance(inference, dict) and inference.get("preset") is not None \
             and inference.get("template") is not None:
-        return [Finding("Preset and Template cannot be set at the same time", field, id="SD111")]
+        return [finding("SD111", field)]
     return []

@@ -16,7 +16,7 @@ FAIL:  MultiRoleInference without spec.model.name
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from . import string_fields
 
 ID = "preset-required"
@@ -28,8 +28,8 @@ def check(w: Workload, settings: Settings | None = None) -> Finding | None:
         return None  # a name that is no string is string-fields' finding, not a missing preset
     field = w.spec.annotation_field
     if w.spec is kinds.MULTIROLEINFERENCE:
-        return Finding("kaito.sh/enable-speculative-decoding requires spec.model.name", field, id="SD104")
+        return finding("SD104", field)
     # A v1beta1 InferenceSet is refused in the words of the Workspace it projects (at spec.template.…).
     projected = w.spec is kinds.INFERENCESET and w.item.api_version == "kaito.sh/v1beta1"
     name_field = kinds.dotted((kinds.WORKSPACE if projected else w.spec).preset)
-    return Finding(f"kaito.sh/enable-speculative-decoding requires a preset inference; remove the annotation or set {name_field}", field, id="SD103")
+    return finding("SD103", field, preset_field=name_field)

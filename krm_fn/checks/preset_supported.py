@@ -30,12 +30,13 @@ FAIL:  falcon-7b, phi-2, qwen3.5-4b (not legacy names), " phi-4" (leading space)
 FAIL:  PHI-2 also "Model phi-2 is deprecated and no longer supported"
 """
 
+from difflib import get_close_matches
+
 from ..domain import kinds
 from ..domain.presets import TUNED_DISPLAY, aliases
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from . import string_fields
 from .releases import older
 
@@ -67,28 +68,31 @@ def is_valid_preset(name: str, case_sensitive: bool = False) -> bool:
 def closest(name: str) -> list[str]:
     """Up to three presets KAITO knows whose names are nearest `name`: the legacy short names and the
     Hugging Face ids of the tuned table (what a typo most likely meant), compared case-blind."""
-    from difflib import get_close_matches  # only for a name KAITO refuses: no import on an ordinary run
     names = {n.lower(): n for n in (*aliases(), *TUNED_DISPLAY)}
     return [names[m] for m in get_close_matches(name.strip().lower(), list(names), n=3, cutoff=0.6)]
 
 
 def _unsupported(name: object, field: str, at: str = "") -> Finding:
     text = name if isinstance(name, str) else "" if name is None else str(name)
-    shown, note = text, ""
+    near = ", ".join(closest(text)) if text else ""
     if text and text.splitlines() != [text]:
         # A line break would split the result's one line: the quoted name stands in for the bare one.
-        shown, note = goquote(text), " (quoted: the name holds a line break)"
-    elif text != text.strip() or not text.isprintable() or not text:
+        if near:
+            return finding("SD112.line-break-closest", field, at=at, name=text, closest=near)
+        return finding("SD112.line-break", field, at=at, name=text)
+    if text != text.strip() or not text.isprintable() or not text:
         # KAITO prints the name bare (%s): say what it is when that hides something.
-        note = f" (the name as written: {goquote(text)})"
-    near = closest(text) if text else []
-    hint = f" (closest presets: {', '.join(near)})" if near else ""
-    return Finding(f"Unsupported inference preset name {shown}{note}{hint}", field, id="SD112", at=at)
+        if near:
+            return finding("SD112.hidden-closest", field, at=at, name=text, closest=near)
+        return finding("SD112.hidden", field, at=at, name=text)
+    if near:
+        return finding("SD112.plain-closest", field, at=at, name=text, closest=near)
+    return finding("SD112.plain", field, at=at, name=text)
 
 
 def _deprecated(name: object, field: str) -> list[Finding]:
     if isinstance(name, str) and name.lower() in DEPRECATED:
-        return [Finding(f"Model {name.lower()} is deprecated and no longer supported", field, id="SD113")]
+        return [finding("SD113", field, name=name.lower())]
     return []
 
 

@@ -28,7 +28,7 @@ FAIL:  spec.replicas: -1; roles[0].replicas: 0
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .releases import older
 
 ID = "replicas"
@@ -51,9 +51,9 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is kinds.INFERENCESET:
         replicas = _int32(kinds.get(w.data, ("spec", "replicas")))
         if replicas is not None and replicas < 1 and older(settings, REPLICAS_ZERO_SINCE):
-            return [Finding(f"invalid value: {replicas}: must be at least 1", "spec.replicas", id="SD147")]
+            return [finding("SD147", "spec.replicas", replicas=replicas)]
         if replicas is not None and replicas < 0:
-            return [Finding(f"invalid value: {replicas}: must be non-negative", "spec.replicas", id="SD133")]
+            return [finding("SD133", "spec.replicas", replicas=replicas)]
         return []
     roles = kinds.get(w.data, ("spec", "roles"))
     if not isinstance(roles, list) or len(roles) != 2:
@@ -62,5 +62,5 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     for i, role in enumerate(roles):
         replicas = _int32(role.get("replicas")) if isinstance(role, dict) else None
         if replicas is not None and replicas < 1:
-            out.append(Finding(f"invalid value: {replicas}: must be at least 1", f"spec.roles[{i}].replicas", id="SD134"))
+            out.append(finding("SD134", f"spec.roles[{i}].replicas", replicas=replicas))
     return out

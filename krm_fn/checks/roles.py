@@ -20,8 +20,7 @@ FAIL:  one role, three roles, two prefill roles, a role of another type, no spec
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
-from ..text.results import Finding
+from ..text.results import Finding, finding
 
 ID = "roles"
 KINDS = ("MultiRoleInference",)
@@ -31,11 +30,11 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     out: list[Finding] = []
     model = kinds.get(w.data, ("spec", "model", "name"))
     if model is None or model == "":
-        out.append(Finding("missing field(s): spec.model.name", "spec.model.name", id="SD114"))
+        out.append(finding("SD114", "spec.model.name"))
     roles = kinds.get(w.data, ("spec", "roles"))
     roles = roles if isinstance(roles, list) else []
     if len(roles) != 2:
-        out.append(Finding(f"exactly 2 roles required (one prefill, one decode), got {len(roles)}", "spec.roles", id="SD115"))
+        out.append(finding("SD115", "spec.roles", count=len(roles)))
         return out
     seen: set[str] = set()
     for i, role in enumerate(roles):
@@ -43,12 +42,12 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
         field = f"spec.roles[{i}].type"
         if kind in ("prefill", "decode"):
             if kind in seen:
-                out.append(Finding(f"duplicate {kind} role", field, id="SD116"))
+                out.append(finding("SD116", field, role=kind))
             seen.add(kind)
         else:
-            shown = goquote(kind) if isinstance(kind, str) else goquote("" if kind is None else str(kind))
-            out.append(Finding(f"unsupported role type {shown}, must be prefill or decode", field, id="SD117"))
+            shown = kind if isinstance(kind, str) else "" if kind is None else str(kind)
+            out.append(finding("SD117", field, role=shown))
     for kind in ("prefill", "decode"):
         if kind not in seen:
-            out.append(Finding(f"missing field(s): spec.roles (missing {kind} role)", "spec.roles", id="SD118"))
+            out.append(finding("SD118", "spec.roles", role=kind))
     return out

@@ -20,7 +20,7 @@ FAIL:  kaitoVersion v0.10.0: a kaito.sh/v1beta1 InferenceSet; a kaito.sh/v1alpha
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .releases import older
 
 ID = "served"
@@ -35,5 +35,6 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     api_version = w.item.api_version
     if w.spec is kinds.MULTIROLEINFERENCE or api_version != "kaito.sh/v1alpha1":
         assert settings is not None
-        return [Finding(f"KAITO {settings.kaito_version} serves no {w.spec.kind} {api_version} (v1beta1 InferenceSets and MultiRoleInferences come in v0.11.0): the API server refuses it; use kaito.sh/v1alpha1 InferenceSets, or set kaitoVersion to your cluster's", "apiVersion", id="SD146")]
+        return [finding("SD146", "apiVersion", kaito_version=settings.kaito_version, kind=w.spec.kind,
+                        api_version=api_version)]
     return []

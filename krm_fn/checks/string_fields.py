@@ -19,7 +19,7 @@ from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import field_node
 from ..text import yamlio
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .annotation_value import reads_as
 
 ID = "string-fields"
@@ -29,8 +29,8 @@ KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
 def _finding(w: Workload, field: str, value: object) -> Finding:
     node = field_node(w.item.node, field)
     if isinstance(value, (dict, list)) or not isinstance(node, yaml.ScalarNode):
-        return Finding(f"{field} is {reads_as(value)}; the API server refuses anything but a string here", field, id="SD107")
-    return Finding(f"{field} has invalid value {node.value} (unquoted, YAML reads it as {reads_as(value)}; the API server refuses anything but a string here: write it in quotes)", field, id="SD108")
+        return finding("SD107", field, path=field, reads_as=reads_as(value))
+    return finding("SD108.unquoted", field, path=field, written=node.value, reads_as=reads_as(value))
 
 
 def not_a_string(data: object, path: kinds.Path) -> bool:
@@ -51,5 +51,5 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
             if isinstance(value, str) and yamlio.go_resolve(value)[0] == yamlio.TIMESTAMP_TAG else None
         if isinstance(node, yaml.ScalarNode) and node.tag == yamlio.TIMESTAMP_TAG:
             # A date: the text to kubectl (go-yaml v2 into interface{}), a timestamp kustomize and kpt rewrite.
-            out.append(Finding(f"{field} {node.value} is unquoted: kubectl reads the text, kustomize and kpt a timestamp they write back in another form; write it in quotes", field, id="SD108"))
+            out.append(finding("SD108.date", field, path=field, written=node.value))
     return out

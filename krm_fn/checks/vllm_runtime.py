@@ -13,8 +13,7 @@ from ..domain import constants as C
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
-from ..text.results import Finding
+from ..text.results import Finding, finding
 
 ID = "vllm-runtime"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
@@ -24,8 +23,7 @@ def check(w: Workload, settings: Settings | None = None) -> Finding | None:
     gate = getattr(settings, "vllm_gate", True)
     if kinds.runtime(w.spec, w.effective, gate) != C.RUNTIME_TRANSFORMERS:
         return None
-    preset = goquote(kinds.preset_name(w.spec, w.effective) or "")
-    field = w.spec.annotation_field
+    preset = kinds.preset_name(w.spec, w.effective) or ""
     if not gate:
-        return Finding(f'kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "transformers" (preset {preset}): KAITO runs with the feature gate vLLM=false (featureGates setting)', field, id="SD106")
-    return Finding(f'kaito.sh/enable-speculative-decoding requires the vLLM runtime; effective runtime resolves to "transformers" (preset {preset})', field, id="SD105")
+        return finding("SD106", w.spec.annotation_field, preset=preset)
+    return finding("SD105", w.spec.annotation_field, preset=preset)

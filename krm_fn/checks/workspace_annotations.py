@@ -41,8 +41,7 @@ FAIL:  kaito.sh/node-image-family: mariner, kaito.sh/performance-mode: Throughpu
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
-from ..text.results import Finding
+from ..text.results import Finding, finding
 from .flux import substituted_later
 from .gostrings import go_lower, go_trim_space
 from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
@@ -66,13 +65,13 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     out = []
     family = annotations.get(NODE_IMAGE_FAMILY)
     if isinstance(family, str) and not older(settings, "v0.9.0") and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
-        out.append(Finding(f"unsupported node image family {goquote(family)}, supported values are azurelinux, ubuntu", f"{at}[{NODE_IMAGE_FAMILY}]", id="SD135"))
+        out.append(finding("SD135", f"{at}[{NODE_IMAGE_FAMILY}]", family=family))
     if not v1beta1:
         return out  # validateAnnotations is v1beta1's
     mode = annotations.get(PERFORMANCE_MODE)
     if isinstance(mode, str) and not older(settings, "v0.10.0") and mode not in ("balanced", "interactivity", "throughput"):
-        out.append(Finding(f"{goquote(mode)} is not a valid performance mode; choose one of: balanced, interactivity, throughput", f"{at}[{PERFORMANCE_MODE}]", id="SD136"))
+        out.append(finding("SD136", f"{at}[{PERFORMANCE_MODE}]", mode=mode))
     local = annotations.get(USE_LOCAL_WEIGHTS)
     if isinstance(local, str) and not older(settings, "v0.12.0") and local not in ("true", "false"):
-        out.append(Finding(f'{goquote(local)} must be "true" or "false"', f"{at}[{USE_LOCAL_WEIGHTS}]", id="SD137"))
+        out.append(finding("SD137", f"{at}[{USE_LOCAL_WEIGHTS}]", value=local))
     return out

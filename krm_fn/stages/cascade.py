@@ -11,11 +11,10 @@ from ..domain import constants as C
 from ..domain import kinds
 from ..domain.derived import FROM_NOTHING, FROM_SOURCE
 from ..model.changes import Plan, Rewrite, Step, step
-from ..model.config import GATE_MRI, Settings
+from ..model.config import Settings
 from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
 from ..model.report import about, q
-from ..text.results import Result, Severity
-
+from ..text.results import Finding, Result, finding
 
 
 def cascade(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -23,8 +22,7 @@ def cascade(index: Index, settings: Settings, plan: Plan) -> Step:
 
     Two passes: an InferenceSet passes on what it has after its MultiRoleInference's pass."""
     if not settings.mri_controller:
-        off = step([about(Severity.WARNING, f"KAITO runs with the feature gate {GATE_MRI}=false (featureGates setting): it creates no InferenceSets for a MultiRoleInference, so nothing cascades from it",
-                          w.item, w.spec.annotation_field, id="SD201")
+        off = step([about(finding("SD201", w.spec.annotation_field), w.item)
                     for w in index.workloads if w.spec.kind == "MultiRoleInference" and w.value is not ABSENT])
         return off.then(_pass(index, plan, "InferenceSet", "Workspace"))
     roles = _pass(index, plan, "MultiRoleInference", "InferenceSet")
@@ -48,17 +46,13 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
         child = plan.workload(children[key])
         if len({"<absent>" if p.value is ABSENT else str(p.value) for p in parents}) > 1:
             # Two controllers disagree: whichever came last in the files would win. Say so instead.
-            shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
-            names = " and ".join(shown) + (f" ({len(parents)} objects of that name)" if len(shown) == 1 else "")
-            out.append(about(Severity.WARNING, f"claimed by {names}, which disagree on kaito.sh/enable-speculative-decoding; left as it is",
-                             child.item, child.spec.annotation_field, id="SD202"))
+            out.append(about(_disagree(child, parents), child.item))
             continue
         parent = parents[0]
         odd = _not_a_mapping(child)
         if odd:
             # Kubernetes refuses such an object at apply: bad input, not something to step around.
-            out.append(about(Severity.ERROR, f"a child of {parent.spec.kind} {q(parent.name)}, but its {odd} is not a mapping (Kubernetes refuses the object); make it a mapping",
-                             child.item, odd, id="SD203"))
+            out.append(about(finding("SD203", odd, kind=parent.spec.kind, name=parent.name, path=odd), child.item))
             continue
         if parent_kind == "MultiRoleInference":
             rewrite, told = _rewrite(parent, child)
@@ -70,6 +64,15 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
         ops[key], told = _propagate(parent, child)
         out += told + _overwritten(index, parent, child)
     return step(out, ops=ops, rewrites=rewrites)
+
+
+def _disagree(child: Workload, parents: list[Workload]) -> Finding:
+    """SD202: the parents that claim `child`, each named once (one name, several objects: how many)."""
+    shown = list(dict.fromkeys(f"{p.spec.kind} {q(p.name)}" for p in parents))
+    field = child.spec.annotation_field
+    if len(shown) == 1:
+        return finding("SD202.same-name", field, kind=parents[0].spec.kind, name=parents[0].name, count=len(parents))
+    return finding("SD202.parents", field, parents=" and ".join(shown))
 
 
 def _not_a_mapping(child: Workload) -> str:
@@ -124,8 +127,7 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
     rewrite = Rewrite(view, mri)
     if not differs or (mri.value is ABSENT and annotation_value(child.spec, child.data) is ABSENT):
         return rewrite, []  # speculative decoding is no concern of either: nothing to say
-    return rewrite, [about(Severity.WARNING, f"differs from what MultiRoleInference {q(mri.name)} makes of it ({', '.join(differs)}): KAITO's controller replaces these from the MultiRoleInference, so it is checked and decided as KAITO will run it; update the file to match",
-                           child.item, differs[0], id="SD204")]
+    return rewrite, [about(finding("SD204", differs[0], name=mri.name, fields=", ".join(differs)), child.item)]
 
 
 def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result]:
@@ -137,9 +139,11 @@ def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result
         return []
     if mine == "true" and any(_derived_reference(index, child, path) for path in child.spec.config_refs(child.data)):
         return []
-    theirs = "has none" if parent.value is ABSENT else f"says {q(parent.value)}"
-    return [about(Severity.INFO, f"{q(mine)} here decides nothing: KAITO copies the annotation from {parent.spec.kind} {q(parent.name)}, which {theirs}; set it there ({parent.spec.annotation_field})",
-                  child.item, child.spec.annotation_field, id="SD207")]
+    values = {"value": mine, "kind": parent.spec.kind, "name": parent.name, "there": parent.spec.annotation_field}
+    if parent.value is ABSENT:
+        return [about(finding("SD207.parent-has-none", child.spec.annotation_field, **values), child.item)]
+    return [about(finding("SD207.parent-says", child.spec.annotation_field, parent_value=parent.value, **values),
+                  child.item)]
 
 
 def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
@@ -155,10 +159,11 @@ def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Resu
     if annotation_value(child.spec, child.data) == parent.value:
         return [], []
     path = child.spec.annotations + (C.ENABLE_ANNOTATION,)
+    field = child.spec.annotation_field
+    values = {"kind": parent.spec.kind, "name": parent.name, "child_kind": child.spec.kind}
     if parent.value is ABSENT:
-        return kinds.remove_ops(child.data, path), [about(
-            Severity.INFO, f"annotation kaito.sh/enable-speculative-decoding removed, as on {parent.spec.kind} {q(parent.name)} (KAITO propagates it to the {child.spec.kind}s it creates)",
-            child.item, child.spec.annotation_field, proposed_value=None, id="SD206", change=True)]
-    return kinds.set_ops(child.data, path, parent.value), [about(
-        Severity.INFO, f"annotation kaito.sh/enable-speculative-decoding set to {q(parent.value)} from {parent.spec.kind} {q(parent.name)} (KAITO propagates it to the {child.spec.kind}s it creates)",
-        child.item, child.spec.annotation_field, proposed_value=parent.value, id="SD205", change=True)]
+        return kinds.remove_ops(child.data, path), [
+            about(finding("SD206", field, **values), child.item, proposed_value=None, change=True)]
+    return kinds.set_ops(child.data, path, parent.value), [
+        about(finding("SD205", field, value=parent.value, **values), child.item, proposed_value=parent.value,
+              change=True)]

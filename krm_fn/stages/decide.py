@@ -11,14 +11,14 @@ from ..domain.inference_config import DATA_KEY, InferenceConfigError, inspect
 from ..domain.kinds import Path
 from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, fallback, resolve
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, named, parse_version, refusal, shown
+from ..findings import spec
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
 from ..model.index import Index, Workload
-from ..model.report import about, q
+from ..model.report import about
 from ..text.items import ItemError
-from ..text.results import Result, Severity
-
+from ..text.results import Finding, Result, finding
 
 
 def decide(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -34,51 +34,65 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
     """The result that tells the decision (`settings`: for what the kaitoVersion KAITO does with it)."""
     w = d.workload
     if isinstance(d, Inject):
-        preset = kinds.preset_name(w.spec, w.effective)
-        where = f"from ConfigMap {q(d.source_name)}" if d.source_name else "new"
-        return about(Severity.INFO, f"preset {q(preset)} {d.why}: {d.method} in ConfigMap {q(d.target or '')} ({where})",
-                     w.item, d.field, proposed_value=d.target, id="SD301", change=True)
+        return about(_injected(d), w.item, proposed_value=d.target, change=True)
     if isinstance(d, Override):
         keys = ", ".join(f"vllm.{k}" for k in d.keys)
         if d.via_derived:
-            return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} now sets {keys} itself (a user override): the reference goes back to it",
-                         w.item, d.field, proposed_value=d.source_name, id="SD303", change=True)
-        return about(Severity.INFO, f"speculative decoding: ConfigMap {q(d.source_name)} already sets {keys} (a user override); left unchanged",
-                     w.item, d.field, id="SD302")
+            return about(finding("SD303", d.field, configmap=d.source_name, keys=keys), w.item,
+                         proposed_value=d.source_name, change=True)
+        return about(finding("SD302", d.field, configmap=d.source_name, keys=keys), w.item)
     if isinstance(d, Unrenamed):
-        field = kinds.dotted(tuple(p for p in d.path if isinstance(p, str))).replace(".", "/")
-        return about(Severity.ERROR, f"ConfigMap {q(d.source_name)} is missing but {q(d.generated)} is here: kustomize added a hash suffix and left this reference as written; add a nameReference for {w.spec.kind} path {field} (examples/kustomize/base/kaito-namereference.yaml)",
-                     w.item, d.field, id="SD307")
+        path = kinds.dotted(tuple(p for p in d.path if isinstance(p, str))).replace(".", "/")
+        return about(finding("SD307", d.field, source=d.source_name, generated=d.generated, kind=w.spec.kind,
+                             path=path), w.item)
     if isinstance(d, NotVisible):
-        if d.via_derived:
-            gone = "is in the input, but" if d.derived_found else "is not in the input, and"
-            return about(Severity.WARNING, f"speculative decoding: the derived ConfigMap {q(d.current)} {gone} its source ConfigMap {q(d.source_name)} is not: cannot regenerate it; left unchanged",
-                         w.item, d.field, id="SD305")
-        # Before v0.13.0 KAITO reads no kaito.sh/enable-speculative-decoding (settings.knows_annotation): there
-        # nothing decides in the cluster, and what the ConfigMap itself sets is what runs.
-        if settings is None or (settings.knows_annotation and not settings.kaito_version_unknown):
-            decides = "KAITO decides in the cluster"
-        elif settings.kaito_version_unknown:
-            decides = "KAITO v0.13 decides in the cluster; v0.10-v0.12 run it only if that ConfigMap sets it (set kaitoVersion)"
-        else:
-            decides = f"KAITO {settings.kaito_version} runs it only if that ConfigMap sets it"
-        return about(Severity.WARNING, f"speculative decoding: ConfigMap {q(d.source_name)} is not in the input, so its vllm.speculative-config cannot be seen; left unchanged, {decides}",
-                     w.item, d.field, id="SD304")
+        return about(_not_visible(d, settings), w.item)
     assert d.source is not None  # Broken: KAITO could not read the ConfigMap it names
-    message = f"ConfigMap {q(d.source_name)} referenced by {w.spec.kind} {q(w.name)}: {d.detail}"
-    if d.refused_id:
-        return about(Severity.ERROR, message, d.source, d.problem_field, id=d.refused_id)
-    return about(Severity.ERROR, message, d.source, f"data[{DATA_KEY}]", id="SD306")
+    return about(_refusal(d), d.source)
+
+
+def _broken(found: tuple, said_so: Finding) -> Broken:
+    """KAITO cannot read the ConfigMap the reference names: the decision keeps the finding that says so
+    (SD120-SD127 in KAITO's words, SD306 in the reader's), its message, field and id."""
+    return Broken(*found, detail=said_so.message, problem_field=said_so.field, refused_id=said_so.id)
+
+
+def _refusal(d: Broken) -> Finding:
+    """The finding `_broken` kept, put together again (its severity is the catalogue's)."""
+    return Finding(d.detail, d.problem_field, id=d.refused_id, severity=spec(d.refused_id).severity)
+
+
+def _injected(d: Inject) -> Finding:
+    preset = kinds.preset_name(d.workload.spec, d.workload.effective)
+    if d.source_name:
+        return finding("SD301.from-source", d.field, preset=preset, why=d.why, method=d.method,
+                       configmap=d.target or "", source=d.source_name)
+    return finding("SD301.new", d.field, preset=preset, why=d.why, method=d.method, configmap=d.target or "")
+
+
+def _not_visible(d: NotVisible, settings: Settings | None) -> Finding:
+    if d.via_derived:
+        if d.derived_found:
+            return finding("SD305.derived-in-input", d.field, derived=d.current, source=d.source_name)
+        return finding("SD305.neither-in-input", d.field, derived=d.current, source=d.source_name)
+    # Before v0.13.0 KAITO reads no kaito.sh/enable-speculative-decoding (settings.knows_annotation): there
+    # nothing decides in the cluster, and what the ConfigMap itself sets is what runs.
+    if settings is None or (settings.knows_annotation and not settings.kaito_version_unknown):
+        return finding("SD304.decided-in-cluster", d.field, configmap=d.source_name)
+    if settings.kaito_version_unknown:
+        return finding("SD304.version-unknown", d.field, configmap=d.source_name)
+    return finding("SD304.annotation-not-read", d.field, configmap=d.source_name, kaito_version=settings.kaito_version)
 
 
 def _fallback(d: Inject) -> Result:
     preset = kinds.preset_name(d.workload.spec, d.workload.effective)
     # A vllmVersion newer than every release modelled: the message names the newest one (SD308's why).
     known = beyond(parse_version(d.vllm_version))
-    said = (f"vLLM {d.vllm_version} (vllmVersion)" if known is None
-            else f"vLLM {named(known)} (the newest modelled; vllmVersion {d.vllm_version})")
-    return about(Severity.INFO, f"{said} refuses the tuned {d.refused} of preset {q(preset)}, so the fallback {d.json} is written; set vllmVersion if the image runs a newer vLLM",
-                 d.workload.item, d.field, id="SD308")
+    if known is None:
+        return about(finding("SD308.vllm-version", d.field, vllm_version=d.vllm_version, refused=d.refused,
+                             preset=preset, json=d.json), d.workload.item)
+    return about(finding("SD308.beyond-newest", d.field, newest=named(known), vllm_version=d.vllm_version,
+                         refused=d.refused, preset=preset, json=d.json), d.workload.item)
 
 
 def decision(index: Index, w: Workload, path: Path, table: PresetTable,
@@ -95,18 +109,20 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
             return Unrenamed(*found, generated=generated.name)
         return NotVisible(*found, derived_found=via and index.configmap(w.namespace, current or "") is not None)
     if src is not None:
+        name = src_name or ""  # a ConfigMap found has its name
+        where = {"configmap": name, "kind": w.spec.kind, "workload": w.name}
         try:
             whole = src.data()
         except ItemError as exc:
-            return Broken(*found, detail=f"the ConfigMap cannot be read: {exc}")
+            return _broken(found, finding("SD306.unreadable", f"data[{DATA_KEY}]", error=str(exc), **where))
         v1alpha1_workspace = w.spec is kinds.WORKSPACE and w.item.api_version == "kaito.sh/v1alpha1"
-        invalid = inference_configmap.problem(whole, max_model_len=not v1alpha1_workspace)
+        invalid = inference_configmap.problem(whole, name, w.spec.kind, w.name, max_model_len=not v1alpha1_workspace)
         if invalid is not None:
-            return Broken(*found, detail=invalid.message, problem_field=invalid.field, refused_id=invalid.id)
+            return _broken(found, invalid)
         try:
-            inspected = inspect(whole["data"][inference_configmap.DATA_KEY])
+            inspected = inspect(whole["data"][DATA_KEY])
         except InferenceConfigError as exc:
-            return Broken(*found, detail=str(exc))
+            return _broken(found, finding("SD306.uninspectable", f"data[{DATA_KEY}]", error=str(exc), **where))
         if inspected.overrides:
             return Override(*found,
                             value=inspected.speculative_config_value if inspected.has_speculative_config

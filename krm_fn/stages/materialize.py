@@ -11,13 +11,12 @@ from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import Inject, Override, restored_name, source_of
 from ..model.index import ABSENT, Index, Workload, is_derived
-from ..model.report import about, q
+from ..model.report import about
 from ..text import krm
 from ..text.edits import Added
 from ..text.patch import apply_ops, diff
 from ..text.items import Item, ItemError
-from ..text.results import Result, Severity
-
+from ..text.results import Result, finding
 
 
 class _Edits:
@@ -77,8 +76,8 @@ def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
         if not isinstance(d, Inject):
             continue
         if d.configmap is None:
-            out.append(about(Severity.ERROR, f"ConfigMap {q(d.source_name)}: {d.problem}", d.source or w.item,
-                             f"data[{DATA_KEY}]", id="SD311"))
+            out.append(about(finding("SD311", f"data[{DATA_KEY}]", configmap=d.source_name, problem=d.problem),
+                             d.source or w.item))
             continue
         out += _ensure(index, d.configmap, w, placed, edits)
         if d.current != d.target:
@@ -102,19 +101,16 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
         other = index.misversioned.get((w.namespace, name)) or (index.misversioned.get(("", name))
                                                                  if w.namespace else None)
         if other is not None:
-            return [about(Severity.ERROR, f"ConfigMap {q(name)} is in the input with apiVersion {q(other.api_version)}, not v1: a derived ConfigMap of that name would be the same object; set apiVersion v1, or delete it to regenerate it",
-                          other, "apiVersion", id="SD312")]
+            return [about(finding("SD312", "apiVersion", configmap=name, api_version=other.api_version), other)]
         placed.added.append(Added(w.item.index, with_location(cm, w.item.ann, placed.taken)))
         return []
     placed.reused.add(existing.index)
     if not is_derived(existing):
-        return [about(Severity.ERROR, f"ConfigMap {q(name)} exists and is not one this function derived; rename it",
-                      existing, id="SD313")]
+        return [about(finding("SD313", configmap=name), existing)]
     try:
         found = comparable(existing.data())
     except ItemError as exc:
-        return [about(Severity.ERROR, f"derived ConfigMap {q(name)} cannot be read: {exc}; delete it to regenerate it",
-                      existing, id="SD314")]
+        return [about(finding("SD314", configmap=name, error=str(exc)), existing)]
     if found != cm:
         # A derived ConfigMap edited by hand (or, namespace-less, given the workload's namespace):
         # regenerate it from its source, keeping its file.
@@ -125,8 +121,7 @@ def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edi
         found.get("metadata", {}).pop("namespace", None)
         if found == {**cm, "metadata": {k: v for k, v in cm["metadata"].items() if k != "namespace"}}:
             return []
-        return [about(Severity.WARNING, f"derived ConfigMap {q(name)} differs from what its source gives (edited by hand?): regenerated; edit its source ConfigMap instead",
-                      existing, id="SD315")]
+        return [about(finding("SD315", configmap=name), existing)]
     return []
 
 
@@ -155,17 +150,13 @@ def revert(index: Index, settings: Settings, plan: Plan) -> Step:
             if src is None and src_name is not None and index.configmap(w.namespace, current) is None:
                 # Only the derived name is left to go by, and its source is not here: a guess could name a
                 # ConfigMap that does not exist (long names are cut in derived names).
-                out.append(about(Severity.WARNING, f"speculative decoding is disabled, but the derived ConfigMap {q(current)} and its source {q(src_name)} are not in the input: set the reference by hand",
-                                 w.item, kinds.dotted(path), id="SD321"))
+                out.append(about(finding("SD321", kinds.dotted(path), derived=current, source=src_name), w.item))
                 continue
             src_name = restored_name(index, w.namespace, src_name, src)
             edits.point(w, path, src_name)
-            if src_name:
-                out.append(about(Severity.INFO, f"speculative decoding is disabled: reference restored to ConfigMap {q(src_name)}",
-                                 w.item, kinds.dotted(path), proposed_value=src_name, id="SD322", change=True))
-            else:
-                out.append(about(Severity.INFO, "speculative decoding is disabled: derived ConfigMap reference removed",
-                                 w.item, kinds.dotted(path), proposed_value=src_name, id="SD323", change=True))
+            told = finding("SD322", kinds.dotted(path), configmap=src_name) if src_name \
+                else finding("SD323", kinds.dotted(path))
+            out.append(about(told, w.item, proposed_value=src_name, change=True))
     return step(out, ops=edits.ops, added=placed.added)
 
 
@@ -203,10 +194,10 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
         use = users.get(item.name)
         if use is not None:
             user, where = use
-            out.append(about(Severity.INFO, f"derived ConfigMap kept: {user.kind} {q(user.name)} mentions it at {where or 'its top level'}",
-                             item, id="SD331"))
+            kept = finding("SD331.at-field", kind=user.kind, name=user.name, place=where) if where \
+                else finding("SD331.at-top-level", kind=user.kind, name=user.name)
+            out.append(about(kept, item))
             continue
         removed.append(item.index)
-        out.append(about(Severity.INFO, "derived ConfigMap no workload references any more: dropped", item,
-                         id="SD332", change=True))
+        out.append(about(finding("SD332"), item, change=True))
     return step(out, ops=ops, removed=removed)

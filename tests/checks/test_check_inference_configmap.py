@@ -7,6 +7,8 @@ from krm_fn.checks import inference_configmap
 
 DATA = "data[inference_config.yaml]"
 BINARY = "binaryData[inference_config.yaml]"
+REFERENCE = ("cfg", "Workspace", "ws")  # the ConfigMap's name, and the workload that references it
+SAID = 'ConfigMap "cfg" referenced by Workspace "ws": '  # what every message of these findings starts with
 
 
 @pytest.mark.parametrize("configmap, max_model_len", [
@@ -15,7 +17,7 @@ BINARY = "binaryData[inference_config.yaml]"
     ({"data": {"inference_config.yaml": "vllm:\n  max-model-len: auto\n"}}, False),  # v1alpha1 Workspace
 ])
 def test_pass(configmap: dict, max_model_len: bool) -> None:
-    assert inference_configmap.problem(configmap, max_model_len) is None
+    assert inference_configmap.problem(configmap, *REFERENCE, max_model_len=max_model_len) is None
 
 
 @pytest.mark.parametrize("configmap, expected", [
@@ -33,11 +35,12 @@ def test_pass(configmap: dict, max_model_len: bool) -> None:
      ('max-model-len must be an integer: strconv.Atoi: parsing "4k": invalid syntax', DATA, "SD127")),
 ])
 def test_fail(configmap: dict, expected: tuple) -> None:
-    assert inference_configmap.problem(configmap)[:3] == expected
+    message, *rest = expected
+    assert inference_configmap.problem(configmap, *REFERENCE)[:3] == (SAID + message, *rest)
 
 
 def test_fail_not_yaml() -> None:
     """The parser's own words (libyaml's) inside the message's frame, which is checked here with the id."""
-    message, field, id, *_ = inference_configmap.problem({"data": {"inference_config.yaml": "vllm: [\n"}})
-    assert message.startswith("Failed to parse inference_config.yaml: not valid YAML: ")
+    message, field, id, *_ = inference_configmap.problem({"data": {"inference_config.yaml": "vllm: [\n"}}, *REFERENCE)
+    assert message.startswith(SAID + "Failed to parse inference_config.yaml: not valid YAML: ")
     assert message.endswith("(line 2, column 1)") and (field, id) == (DATA, "SD125")
