@@ -368,7 +368,7 @@ def test_inferenceset_custom_fallback_on_v013(flow, prune):
 
 def test_no_false_alarms_where_the_release_needs_none():
     _, lines = render([ws(enabled="true")], "v0.13")
-    assert not any("[SD420]" in ln for ln in lines), lines
+    assert not any(ln.endswith(("[SD420]", "[SD426]")) for ln in lines), lines
     out, _ = render([ws(enabled="false")], "v0.13")
     assert not any(d["kind"] == "ConfigMap" for d in out)
     out, _ = render([ws(enabled="false")], "v0.10")
@@ -378,33 +378,36 @@ def test_no_false_alarms_where_the_release_needs_none():
 
 
 def test_unset_notes_say_where_they_hold_and_warn_only_on_evidence():
-    """kaitoVersion not set: SD420 names v0.11-v0.12 and the fix, as an info on source files (a first
-    enable, most often a new Workspace), as a warning once the input shows an earlier render (fails on main:
-    the default gave no SD420 at all, and its output crash-loops on v0.11-v0.12 when disabled)."""
+    """kaitoVersion not set: the note names v0.11-v0.12 and the fix, as an info on source files (SD426: a
+    first enable, most often a new Workspace), as a warning once the input shows an earlier render (SD420)
+    (fails on main: the default gave no note at all, and its output crash-loops on v0.11-v0.12 when disabled)."""
     out, lines = render([ws(enabled="true")], "v0.12" + UNSET)
-    sd420 = [ln for ln in lines if ln.endswith("[SD420]")]
-    assert len(sd420) == 1 and sd420[0].startswith("[info] on KAITO v0.11-v0.12 (set kaitoVersion to yours)") \
-        and "kubectl delete statefulset phi" in sd420[0], lines
+    sd426 = [ln for ln in lines if ln.endswith("[SD426]")]
+    assert len(sd426) == 1 and sd426[0].startswith("[info] on KAITO v0.11-v0.12 (set kaitoVersion to yours)") \
+        and "kubectl delete statefulset phi" in sd426[0] and not [ln for ln in lines if ln.endswith("[SD420]")], lines
     _, lines = render(out, "v0.12" + UNSET)
-    assert [ln[:10] for ln in lines if ln.endswith("[SD420]")] == ["[warning] "], lines
+    assert [ln[:10] for ln in lines if ln.endswith(("[SD420]", "[SD426]"))] == ["[warning] "], lines
     off, _ = render(apply_edit(out, "Workspace", "phi", edit_annotation("false")), "v0.12" + UNSET)
     assert [d["inference"]["config"] for d in off if d["kind"] == "Workspace"][0].startswith("specdec-off-")
 
 
 @pytest.mark.parametrize("release", ["v0.12", "v0.13", "v0.12" + UNSET])
 def test_sd424_is_a_warning_only_where_a_render_is_evident(release):
-    """SD424 on an InferenceSet's first enable from source files is an info (a new InferenceSet has no
-    Workspaces yet); with children in the input, or a derived ConfigMap (kpt's write-back), a warning (fails
-    on main: a warning on every first enable)."""
+    """An InferenceSet's first enable from source files is SD427, an info (a new InferenceSet has no
+    Workspaces yet); with children in the input, or a derived ConfigMap (kpt's write-back), SD424, a warning
+    (fails on main: a warning on every first enable)."""
     out, lines = render([iset(enabled="true")], release)
-    assert [ln[:7] for ln in lines if ln.endswith("[SD424]")] == ["[info] "], lines
+    assert [ln[:7] for ln in lines if ln.endswith(("[SD424]", "[SD427]"))] == ["[info] "], lines
+    assert [ln for ln in lines if ln.endswith("[SD427]")], lines
     child = {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace",
              "metadata": {"name": "phi-set-0", "labels": {"inferenceset.kaito.sh/created-by": "phi-set"}},
              "inference": {"preset": {"name": "microsoft/Phi-4-mini-instruct"}}}
     _, lines = render([iset(enabled="true"), child], release)
-    assert [ln[:10] for ln in lines if ln.endswith("[SD424]")] == ["[warning] "], lines
+    assert [ln[:10] for ln in lines if ln.endswith(("[SD424]", "[SD427]"))] == ["[warning] "], lines
+    assert [ln for ln in lines if ln.endswith("[SD424]")], lines
     _, lines = render(apply_edit(out, "InferenceSet", "phi-set", edit_annotation("false")), release)
-    assert [ln[:10] for ln in lines if ln.endswith("[SD424]")] == ["[warning] "], lines
+    assert [ln[:10] for ln in lines if ln.endswith(("[SD424]", "[SD427]"))] == ["[warning] "], lines
+    assert [ln for ln in lines if ln.endswith("[SD424]")], lines
 
 
 def child_ws(name="phi-set-0", parent="phi-set", enabled=None, config=None) -> dict:
@@ -440,9 +443,11 @@ def test_a_disabled_child_workspace_keeps_its_config_and_starts(release):
 @pytest.mark.parametrize("release", [r for r in RUNS if model(r) in ("v0.11", "v0.12")])
 def test_an_enabled_child_workspace_without_a_config_gets_sd420(release):
     """Enabled without a config of its own, the Workspace an InferenceSet made mounts the config and never
-    reads it on v0.11-v0.12, as any Workspace: SD420 names it (fails on main: none)."""
+    reads it on v0.11-v0.12, as any Workspace: SD420 names it, SD426 with kaitoVersion not set (fails on
+    main: none)."""
     _, lines = render([iset(enabled="true"), child_ws()], release)
-    assert any(ln.endswith("[SD420]") and "statefulset phi-set-0" in ln for ln in lines), lines
+    id = "[SD426]" if release.endswith(UNSET) else "[SD420]"
+    assert any(ln.endswith(id) and "statefulset phi-set-0" in ln for ln in lines), lines
 
 
 def edit_model(name):

@@ -247,10 +247,11 @@ def test_the_disable_annotation_silences_its_own_object_alone(tmp_path: Path) ->
     assert code == 0
     sd412 = [line for line in err.splitlines() if "[SD412]" in line]
     assert len(sd412) == 1 and "Workspace/loud " in sd412[0]
-    assert not [line for line in err.splitlines() if "Workspace/quiet" in line and "[SD420]" in line]
+    assert not [line for line in err.splitlines() if "Workspace/quiet" in line and "[SD426]" in line]
+    assert [line for line in err.splitlines() if "Workspace/loud" in line and "[SD426]" in line]
     assert [line.split('"')[1] for line in err.splitlines() if "[SD011]" in line] == ["SD101", "SD999", "nope"]
     # The annotation is the user's: it stays in the output.
-    assert 'kaito-specdec.dev/disable: "SD412, SD420, SD101, SD999, nope"' in out
+    assert 'kaito-specdec.dev/disable: "SD412, SD426, SD101, SD999, nope"' in out
     # An error it cannot turn off still stops the run.
     bad = text.replace('kaito.sh/enable-speculative-decoding: "true"\n    kaito-specdec.dev/disable',
                        'kaito.sh/enable-speculative-decoding: "yes"\n    kaito-specdec.dev/disable')

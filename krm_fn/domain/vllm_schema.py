@@ -16,13 +16,14 @@ WARN:  '', 'None', 'null' (the whole value)                              SD617 (
 INFO:  '{"method":"deepseek_mtp","num_speculative_tokens":1}'      SD615 (write "mtp")
 """
 
+import difflib
 import functools
 import json
 import os
 import re
 
-from ..findings import CATALOGUE
-from ..text.results import Finding, Severity
+from ..findings import spec
+from ..text.results import Finding, Severity, finding
 
 # The vLLM that KAITO's current inference image ships (docs/settings.md says where it is pinned; v0.11.0: 0.22.1,
 # v0.10.0: 0.17.1, v0.9.4: 0.14.1); when KAITO ships another, this constant and docs/settings.md change together.
@@ -137,7 +138,7 @@ def newer_release(vllm_version: str, source: str) -> Finding | None:
     known = beyond(version)
     if known is None:
         return None
-    return Finding(f"vLLM {shown(version)} ({source}) is newer than vLLM {named(known)}, the newest release this function models: speculative configs are judged by vLLM {named(known)}'s facts, and a method or key vLLM {named(known)} does not know is a warning, not an error; check them against vLLM {shown(version)}'s release notes, or use a kaito-specdec that models it", id="SD622", severity=Severity.WARNING)
+    return finding("SD622", version=shown(version), source=source, newest=named(known))
 
 
 def named(release: Version) -> str:
@@ -150,7 +151,7 @@ def named(release: Version) -> str:
 def refusal(value: object, vllm_version: str) -> str:
     """Why `vllm_version` refuses `value` at start-up (the title of its first error), or ""."""
     errors = [f for f in check_speculative_config(value, vllm_version) if f.severity is Severity.ERROR]
-    return CATALOGUE[errors[0].id].title if errors else ""
+    return spec(errors[0].id).title if errors else ""
 
 
 def _in(spans: Spans, version: Version) -> bool:
@@ -278,16 +279,16 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     empty_is_none = version >= EMPTY_IS_NONE_SINCE or value is None or not isinstance(value, str) or value.strip() == "null"
     if empty_is_none and (value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null"))):
         shown_value = "null" if value is None else json.dumps(value)
-        return [Finding(f"speculative-config is {shown_value}, which vLLM {v} reads as no speculative config: the server starts without speculative decoding; write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}', or remove the key", id="SD617", severity=Severity.WARNING)]
+        return [finding("SD617", value=shown_value, release=v)]
     cfg = value  # a text, or already parsed (a mapping from a policy, or what json.loads made of the text)
     if isinstance(value, str):
         try:
             cfg = json.loads(value)
         except ValueError as exc:
-            return [Finding(f"speculative-config is not valid JSON ({exc}); vLLM exits at start-up: write one JSON object with double-quoted keys and strings, e.g. '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}' (single quotes around it in YAML)", id="SD601", severity=Severity.ERROR)]
+            return [finding("SD601", error=exc)]
     if not isinstance(cfg, dict):
         kind = "a list" if isinstance(cfg, list) else "a string" if isinstance(cfg, str) else "a boolean" if isinstance(cfg, bool) else "a number"
-        return [Finding(f"speculative-config is {kind}, not a JSON object; vLLM exits at start-up: write an object such as '{{\"method\":\"ngram\",\"num_speculative_tokens\":5}}'", id="SD602", severity=Severity.ERROR)]
+        return [finding("SD602", kind=kind)]
     if _flag("dashed_keys", version):
         # From this release create_speculative_config reads `num-speculative-tokens` as `num_speculative_tokens`.
         cfg = {(k.replace("-", "_") if isinstance(k, str) else k): val for k, val in cfg.items()}
@@ -310,63 +311,76 @@ def _inferred(cfg: dict, version: Version) -> str:
 
 
 def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tuple[str | None, list[Finding]]:
-    """The method vLLM goes on with (None where it refuses the value), and what is wrong with it."""
+    """The method vLLM goes on with (None where it refuses the value), and what is wrong with it. For a vLLM
+    newer than every release modelled (`newer`), what `v`, the newest, does not know is SD623, a warning
+    (the newer release may know it); nothing is said of what that release does."""
     method = cfg.get("method")
     choices = ", ".join(methods_for(version))
     has_model = isinstance(cfg.get("model"), str) and bool(cfg["model"])
     if method is None and ("method" not in cfg or _flag("method_null_infers", version)):
         if not has_model:
-            return None, [Finding('speculative-config has neither "method" nor "model"; vLLM takes it for a draft model without one and exits at start-up: add "method" (for example "ngram" or "mtp")', id="SD605", severity=Severity.ERROR)]
+            return None, [finding("SD605")]
         method = _inferred(cfg, version)
         return method, _draft_model(method, version, v, inferred=True)
     spans = facts().methods
     if not isinstance(method, str) or method not in spans:
         fixed = next((m for m in methods_for(version) if isinstance(method, str) and m.lower() == method.lower()), None)
+        proposed = _with(cfg, "method", fixed) if fixed else None
         shown_method = _compact(method) if isinstance(method, (dict, list)) else json.dumps(method)
         if newer is not None and isinstance(method, str):
-            return None, [_newer_method(cfg, shown_method, "(names are case-sensitive)", v, newer, choices, fixed)]
-        return None, [Finding(f"method {shown_method} is not a speculative method vLLM {v} knows (names are case-sensitive), so the server exits at start-up; use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD603", severity=Severity.ERROR)]
+            return None, [finding("SD623.unknown", "method", proposed=proposed, method=shown_method, release=v,
+                                  newer=newer, choices=choices)]
+        return None, [finding("SD603", "method", proposed=proposed, method=shown_method, release=v, choices=choices)]
     if not available(method, version):
-        read = method in _READ_SINCE and version < _READ_SINCE[method]
-        since = _READ_SINCE[method] if read else _since(spans[method], version)
-        if since:
-            when = f"added in vLLM {shown(since) if read else named(since)}"
-        else:
-            removed = _until(spans[method], version)
-            assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
-            when = f"removed in vLLM {named(removed)}"
+        history = _method_history(method, version)
         if newer is not None:
-            return None, [_newer_method(cfg, json.dumps(method), f"({when})", v, newer, choices, None)]
-        return None, [Finding(f"method {json.dumps(method)} is not in vLLM {v} ({when}), so the server exits at start-up; use one of: {choices}, or set vllmVersion to the vLLM your image runs", "method", id="SD604", severity=Severity.ERROR)]
+            return None, [finding("SD623.not-in-release", "method", method=json.dumps(method), release=v,
+                                  history=history, newer=newer, choices=choices)]
+        return None, [finding("SD604", "method", method=json.dumps(method), release=v, history=history,
+                              choices=choices)]
     if method in NEEDS_MODEL and not has_model:
-        return None, [Finding(f'method {json.dumps(method)} needs a draft "model" (a Hugging Face id or path) and vLLM exits at start-up without one: add "model", or use "ngram", which needs none', "model", id="SD610", severity=Severity.ERROR)]
+        return None, [finding("SD610", "model", method=json.dumps(method))]
     return ("mtp" if method in facts().mtp_aliases else method), _draft_model(method, version, v, inferred=False)
 
 
-def _newer_method(cfg: dict, shown_method: str, why: str, v: str, newer: str, choices: str, fixed: str | None) -> Finding:
-    """SD603/SD604 for a vLLM newer than every release modelled: what `v`, the newest, does not know, a
-    warning (the newer release may know it); nothing said of what that release does."""
-    return Finding(f"method {shown_method} is not one vLLM {v} knows {why}; vLLM {v} is the newest release modelled, older than the vLLM {newer} named: check that vLLM {newer} has it, or use one of: {choices}", "method", proposed=_with(cfg, "method", fixed) if fixed else None, id="SD623", severity=Severity.WARNING)
+def _method_history(method: str, version: Version) -> str:
+    """Why a method vLLM knows is not in `version`: "added in vLLM 0.20", "removed in vLLM 0.12"."""
+    read = method in _READ_SINCE and version < _READ_SINCE[method]
+    spans = facts().methods[method]
+    since = _READ_SINCE[method] if read else _since(spans, version)
+    if since:
+        return f"added in vLLM {shown(since) if read else named(since)}"
+    removed = _until(spans, version)
+    assert removed is not None  # a known method no release after `version` adds: one at or before it removed it
+    return f"removed in vLLM {named(removed)}"
+
+
+# vLLM's words when it cannot run a draft model (SD618).
+_NOT_SUPPORTED = '"Speculative decoding with draft model is not supported yet"'
+_UNSUPPORTED_NONE = "\"Unsupported speculative method: 'None'\""
 
 
 def _draft_model(method: str, version: Version, v: str, *, inferred: bool) -> list[Finding]:
     """Draft-model speculation: refused up to 0.14 ("not supported yet"), and without a method up to 0.16."""
     if method != "draft_model":
         return []
+    runs = _flag("draft_model_runs", version)
     if inferred and not _flag("draft_model_inferred", version):
-        what, why = 'has a "model" and no "method", which vLLM reads as a draft model', "\"Unsupported speculative method: 'None'\"" if _flag("draft_model_runs", version) else '"Speculative decoding with draft model is not supported yet"'
-    elif not _flag("draft_model_runs", version):
-        what, why = "asks for a draft model" if not inferred else 'has a "model" and no "method", which vLLM reads as a draft model', '"Speculative decoding with draft model is not supported yet"'
+        error = _UNSUPPORTED_NONE if runs else _NOT_SUPPORTED
+    elif not runs:
+        error = _NOT_SUPPORTED
     else:
         return []
-    return [Finding(f'speculative-config {what}, and vLLM {v} cannot run that ({why}), so the server exits at start-up: give the "method" the draft model is for (for example "eagle3"), or use "ngram"', "model", id="SD618", severity=Severity.ERROR)]
+    if inferred:
+        return [finding("SD618.model-without-method", "model", release=v, error=error)]
+    return [finding("SD618.draft-model", "model", release=v, error=error)]
 
 
 def _tokens(cfg: dict, version: Version) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # suffix defaults num_speculative_tokens (to 24)
-        return [Finding('speculative-config has no "num_speculative_tokens"; vLLM needs it for every method but suffix and exits at start-up: add it (KAITO uses 1 for mtp, 5 for ngram)', "num_speculative_tokens", id="SD606", severity=Severity.ERROR)]
+        return [finding("SD606", "num_speculative_tokens")]
     tokens = cfg["num_speculative_tokens"]
     if _flag("tokens_any_number", version):
         # 0.11.0: a plain dataclass field, compared with 0: any JSON number (a boolean too) above it runs.
@@ -375,7 +389,7 @@ def _tokens(cfg: dict, version: Version) -> list[Finding]:
         count = _as_int(tokens, _flag("lax_numbers", version))
         bad = count is None or count < 1
     if bad:
-        return [Finding(f"num_speculative_tokens is {json.dumps(tokens, default=str)}; vLLM needs an integer greater than 0 and exits at start-up: write a JSON integer such as 5 (no quotes)", "num_speculative_tokens", id="SD607", severity=Severity.ERROR)]
+        return [finding("SD607", "num_speculative_tokens", value=json.dumps(tokens, default=str))]
     return []
 
 
@@ -397,12 +411,12 @@ def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
             continue
         number = _as_int(cfg[key], lax)
         if number is None or number < 1:
-            findings.append(Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM needs an integer of at least 1 and exits at start-up: write a JSON integer such as 2 (no quotes), or leave it out", key, id="SD608", severity=Severity.ERROR))
+            findings.append(finding("SD608", key, key=key, value=json.dumps(cfg[key], default=str)))
         numbers[key] = number
     low, high = numbers.get("prompt_lookup_min"), numbers.get("prompt_lookup_max")
     if (not findings and low is not None and high is not None and low > high
             and (method in NGRAM_METHODS or not _flag("lookup_order_ngram_only", version))):
-        findings.append(Finding(f"prompt_lookup_min ({low}) is greater than prompt_lookup_max ({high}); vLLM exits at start-up: make prompt_lookup_min at most prompt_lookup_max", "prompt_lookup_min", id="SD609", severity=Severity.ERROR))
+        findings.append(finding("SD609", "prompt_lookup_min", low=low, high=high))
     return findings
 
 
@@ -450,12 +464,14 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
         names = sorted(n for n, spans in known.rejection.items() if _in(spans, version))
         if names and rejection not in names:
             problems.append(("rejection_sample_method", "one of " + ", ".join(names), "write one of them, or leave it out"))
-    findings = [Finding(f"{key} is {json.dumps(cfg[key], default=str)}; vLLM {v} needs {what} and exits at start-up: {fix}", key, id="SD619", severity=Severity.ERROR) for key, what, fix in problems]
+    findings = [finding("SD619", key, key=key, value=json.dumps(cfg[key], default=str), release=v, needs=needs, fix=fix)
+                for key, needs, fix in problems]
     quant = cfg.get("quantization")
     if isinstance(quant, str) and _flag("quantization_checked", version) and known.quantization:
         names = sorted(n for n, spans in known.quantization.items() if _in(spans, version))
         if names and quant not in names:
-            findings.append(Finding(f"quantization {json.dumps(quant)} is not a quantization method vLLM {v} knows, so the server exits at start-up: use one of {', '.join(names)}, or leave it out (the draft then follows the target)", "quantization", id="SD620", severity=Severity.ERROR))
+            findings.append(finding("SD620", "quantization", value=json.dumps(quant), release=v,
+                                    choices=", ".join(names)))
     return findings
 
 
@@ -467,38 +483,49 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
     known = sorted(k for k, spans in fields.items() if _in(spans, version))
     for key in cfg:
         if key == "tensor_parallel_size" and _flag("tensor_parallel_size_refused", version):
-            findings.append(Finding(f"vLLM {v} refuses tensor_parallel_size in the speculative-config (\"'tensor_parallel_size' is not a valid argument\") and exits at start-up: rename it to draft_tensor_parallel_size", key, proposed=_with(cfg, key, rename="draft_tensor_parallel_size") if "draft_tensor_parallel_size" not in cfg else _with(cfg, key, drop=True), id="SD621", severity=Severity.ERROR))
+            renamed = (_with(cfg, key, rename="draft_tensor_parallel_size") if "draft_tensor_parallel_size" not in cfg
+                       else _with(cfg, key, drop=True))
+            findings.append(finding("SD621", key, proposed=renamed, release=v))
             continue
         spans = fields.get(key, ()) if isinstance(key, str) else ()
         if _in(spans, version):
             if key in UNUSED_KEYS:
                 # the first release run after `version` without it
                 ends = [until for since, until in spans if until is not None and since <= _release(version) < until]
-                gone = min(ends) if ends else None
-                findings.append(_ignored(cfg, key, "is read by nothing in vLLM's code" + (f" (vLLM {named(gone)} removed it)" if gone else ""), v))
+                history = f" (vLLM {named(min(ends))} removed it)" if ends else ""
+                findings.append(finding("SD612.unused", key, proposed=_with(cfg, key, drop=True), key=key,
+                                        history=history, release=v))
             continue
-        removed, added = _until(spans, version), _since(spans, version)
+        removed = _until(spans, version)
         if removed and refuses and not newest:
-            findings.append(Finding(f"{key} was removed in vLLM {named(removed)} and vLLM {v} refuses unknown keys, so the server exits at start-up: remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD611", severity=Severity.ERROR))
-            continue
-        if removed and not refuses:
-            findings.append(_ignored(cfg, key, f"was removed in vLLM {named(removed)}", v))
-            continue
-        import difflib  # only for a misspelled key: its import compiles a pattern and a namedtuple
-        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
-        fix = f'rename it to "{close[0]}"' if close else f"remove {key}" if newest else "remove it"
-        proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
-        later = f" (vLLM {named(added)} added it)" if added else ""
-        if newest:
-            # A vLLM newer than every release modelled: what `v`, the newest, refuses, a warning (the newer
-            # release may take it); nothing said of what that release does.
-            dropped = f" (removed in vLLM {named(removed)})" if removed else ""
-            findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{dropped}, which refuses unknown keys; vLLM {v} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} takes it, or {fix}", key, proposed=proposed, id="SD624", severity=Severity.WARNING))
-        elif refuses:
-            findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which refuses unknown keys, so the server exits at start-up: {fix}", key, proposed=proposed, id="SD613", severity=Severity.ERROR))
+            findings.append(finding("SD611", key, proposed=_with(cfg, key, drop=True), key=key, removed=named(removed),
+                                    release=v))
+        elif removed and not refuses:
+            findings.append(finding("SD612.removed", key, proposed=_with(cfg, key, drop=True), key=key,
+                                    removed=named(removed), release=v))
         else:
-            findings.append(Finding(f"{json.dumps(key)} is not a speculative-config key of vLLM {v}{later}, which ignores it: {fix}", key, proposed=proposed, id="SD614", severity=Severity.WARNING))
+            findings.append(_unknown(cfg, key, spans, version, v, newer if newest else None, known))
     return findings
+
+
+def _unknown(cfg: dict, key: str, spans: Spans, version: Version, v: str, newer: str | None,
+             known: list[str]) -> Finding:
+    """A key `version` does not take: renamed to the known key it is close to, else dropped. For a vLLM newer
+    than every release modelled (`newer`, when `v`, the newest, refuses unknown keys) SD624, a warning (the
+    newer release may take it); nothing said of what that release does."""
+    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+    proposed = _with(cfg, key, rename=close[0]) if close and close[0] not in cfg else _with(cfg, key, drop=True)
+    if newer is not None:
+        removed = _until(spans, version)
+        return finding("SD624", key, proposed=proposed, key_json=json.dumps(key), release=v, newer=newer,
+                       history=f" (removed in vLLM {named(removed)})" if removed else "",
+                       fix=f'rename it to "{close[0]}"' if close else f"remove {key}")
+    added = _since(spans, version)
+    values = {"key_json": json.dumps(key), "release": v, "history": f" (vLLM {named(added)} added it)" if added else "",
+              "fix": f'rename it to "{close[0]}"' if close else "remove it"}
+    if _flag("refuses_unknown_keys", version):
+        return finding("SD613", key, proposed=proposed, **values)
+    return finding("SD614", key, proposed=proposed, **values)
 
 
 # Fields a release accepts and validates but no other code of it reads (read, not run: a grep of each
@@ -506,19 +533,15 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
 UNUSED_KEYS = frozenset({"disable_by_batch_size"})
 
 
-def _ignored(cfg: dict, key: str, why: str, v: str) -> Finding:
-    return Finding(f"{key} {why}: vLLM {v} ignores it; remove {key}", key, proposed=_with(cfg, key, drop=True), id="SD612", severity=Severity.WARNING)
-
-
 def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
     method = cfg.get("method")
     if isinstance(method, str) and method in facts().mtp_aliases and available(method, version) and available("mtp", version):
-        return [Finding(f'method {json.dumps(method)} is a model-specific MTP name that vLLM {v} rewrites to "mtp" with a deprecation warning: write "method":"mtp" (the target model\'s MTP layers are found either way)', "method", proposed=_with(cfg, "method", "mtp"), id="SD615", severity=Severity.INFO)]
+        return [finding("SD615", "method", proposed=_with(cfg, "method", "mtp"), method=json.dumps(method), release=v)]
     if method == "suffix" and available("suffix", version) and _flag("suffix_needs_arctic", version):
         # speculative.py _validate_suffix_decoding at 0.33.0: `if not has_arctic_inference(): raise ImportError(
         # "Arctic Inference is required for suffix decoding. ...")`; 0.34.0 runs its own suffix speculator
         # (vllm/v1/worker/gpu/spec_decode/suffix/), with no such import.
-        return [Finding("method \"suffix\" needs the arctic-inference package in the inference image (vLLM exits at start-up without it: \"Arctic Inference is required for suffix decoding\"): check the image has it, or use \"ngram\"", "method", id="SD616", severity=Severity.INFO)]
+        return [finding("SD616", "method")]
     return []
 
 

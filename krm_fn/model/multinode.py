@@ -1,23 +1,22 @@
 """Speculative decoding on a workload KAITO spreads over more than one node, where vLLM runs it with pipeline
-parallelism (SD412, SD413: docs/findings.md says what vLLM does there, vllm_releases.pipeline_verdict by
-release). A GPU partition (MIG, accelerator count) is left alone: BYO, one slice per replica. Said once per
-workload and instance-type field: on the InferenceSet, not on the Workspaces it creates; on the
-MultiRoleInference's role, not on its InferenceSets.
+parallelism (SD412, SD413; SD417, SD418 where the vllmVersion vLLM refuses it: docs/findings.md says what vLLM
+does there, vllm_releases.pipeline_verdict by release). A GPU partition (MIG, accelerator count) is left alone:
+BYO, one slice per replica. Said once per workload and instance-type field: on the InferenceSet, not on the
+Workspaces it creates; on the MultiRoleInference's role, not on its InferenceSets.
 """
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-
 from ..domain import kinds
-from collections.abc import Callable, Sequence
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
 from ..domain.vllm_releases import PipelineVerdict, pipeline_verdict
 from ..domain.vllm_schema import beyond, named, parse_version, shown
-from ..text.results import Result, Severity
+from ..text.results import Result, finding
 from .config import Settings
 from .decisions import Decision, Inject, Override
 from .index import Index
-from .report import about, q
+from .report import about
 
 GATE_BYO = "disableNodeAutoProvisioning"
 
@@ -70,15 +69,19 @@ def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> R
             return None
         alt = one_node_instance_type(model, gpus, max_model_len)
         extra: dict[str, Any] = {} if alt is None else {"proposed_value": alt}
-        hint = f" (such as {alt})" if alt else ""
         verdict = _pipeline(settings, method)
-        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"KAITO spreads {q(model.name)} over {nodes} nodes of {gpus.instance_type} (pipeline parallelism): {verdict.text}; use an instance type that holds it on one node{hint}",
-                     w.item, kinds.dotted(resource + ("instanceType",)), id="SD412", **extra)
+        field = kinds.dotted(resource + ("instanceType",))
+        values: dict[str, Any] = {"model": model.name, "nodes": nodes, "instance_type": gpus.instance_type,
+                                  "verdict": verdict.text, "such_as": f" (such as {alt})" if alt else ""}
+        found = finding("SD417", field, **values) if verdict.refuses else finding("SD412", field, **values)
+        return about(found, w.item, **extra)
     count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
     if isinstance(count, int) and not isinstance(count, bool) and count > 1:
         verdict = _pipeline(settings, method)
-        return about(Severity.ERROR if verdict.refuses else Severity.WARNING, f"resource.count {count} may spread one replica over {count} nodes (pipeline parallelism): {verdict.text}; keep it on one node",
-                     w.item, "resource.count", id="SD413")
+        field = "resource.count"
+        found = (finding("SD418", field, count=count, verdict=verdict.text) if verdict.refuses
+                 else finding("SD413", field, count=count, verdict=verdict.text))
+        return about(found, w.item)
     return None
 
 

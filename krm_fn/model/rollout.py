@@ -1,11 +1,10 @@
 """What KAITO's controllers make of the output on each release, between two renders: the function cannot see the
 cluster, so its output must be safe for workloads that already run. docs/rollout.md says what each release
-does and what follows (SD420-SD424); tests/kaito_model.py quotes KAITO's source for it and tests every life
+does and what follows (SD420-SD427); tests/kaito_model.py quotes KAITO's source for it and tests every life
 cycle against it. The notes are the stage in rollout_notes.py.
 """
 
 from typing import Any
-
 
 from ..domain import constants as C
 from ..domain import kinds
@@ -13,11 +12,11 @@ from ..domain.derived import content_hash, metadata
 from ..domain.inference_config import DATA_KEY
 from ..text import krm
 from ..text.items import Item
-from ..text.results import Result, Severity
+from ..text.results import Result, finding
 from .config import Settings, version_tuple
 from .decisions import source_of
 from .index import Index, Workload
-from .report import about, q
+from .report import about
 
 KEPT_ANNOTATION = C.KEPT_ANNOTATION
 
@@ -59,8 +58,9 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
 
 
 def off_result(w: Workload, path: kinds.Path, name: str, settings: Settings) -> Result:
-    return about(Severity.INFO, f"disabled; on KAITO {settings.rollout_releases} running pods still read a config file, so the reference now names {q(name)} (no speculative-config); keep the annotation \"false\" while it runs, or run kubectl delete statefulset {w.name}{_ns(w.namespace)} before removing both",
-                 w.item, kinds.dotted(path), proposed_value=name, id="SD421", change=True)
+    found = finding("SD421", kinds.dotted(path), releases=settings.rollout_releases, configmap=name, name=w.name,
+                    ns_flag=_ns(w.namespace))
+    return about(found, w.item, proposed_value=name, change=True)
 
 
 def kept_for(index: Index, item: Item) -> Item | None:
@@ -82,8 +82,7 @@ def kept_step(item: Item, parent: Item) -> tuple[list[dict], Result]:
     """The mark and the info that keep `item` for `parent`'s existing Workspaces."""
     mark = f"{parent.kind}/{parent.name}"
     ops = [] if item.annotation(KEPT_ANNOTATION) == mark else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)
-    return ops, about(Severity.INFO, f"derived ConfigMap kept: the Workspaces {parent.kind} {q(parent.name)} already has were created with it and KAITO does not change their config; once they are recreated ({_recreate(parent)}), delete this ConfigMap from the package",
-                      item, id="SD422")
+    return ops, about(finding("SD422", kind=parent.kind, name=parent.name, command=_recreate(parent)), item)
 
 
 def _children_sets(parent: Item) -> list[str]:

@@ -2,13 +2,14 @@
 disagree, spellings KAITO does not see, what an older KAITO does with the output."""
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
 
 from ..domain import kinds
 from ..text import yamlio
-from collections.abc import Sequence
+from ..text.items import Item
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Decision, Inject, Override, configurable
@@ -18,9 +19,10 @@ from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError,
 from ..domain.presets import resolve
 from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config, newer_release, refusal
 from ..model.multinode import multinode_warnings
-from ..model.report import about, q
-from ..text.results import Result, Severity
+from ..model.report import about
+from ..text.results import Result, finding
 
+CONFIG_FIELD = f"data[{DATA_KEY}]"  # the ConfigMap's key that holds inference_config.yaml
 
 
 def advise(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -37,7 +39,7 @@ def newer_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:
     if not ds or not settings.vllm_version_set:
         return []
     found = newer_release(settings.vllm_version, "the vllmVersion setting")
-    return [] if found is None else [Result(found.severity, found.message, field_path="vllmVersion", id=found.id)]
+    return [] if found is None else [found._replace(field="vllmVersion").result()]
 
 
 def _what(value: object) -> str:
@@ -67,10 +69,9 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
             # What runs is the object vLLM merges from the dotted keys; a JSON value beside them is dropped.
             plain = [k for k in d.keys if "." not in k]
             if plain:
-                out.append(about(Severity.WARNING, f"vllm.{plain[0]} and dotted vllm.speculative-config.<field> keys together: vLLM silently drops the JSON of vllm.{plain[0]}; keep one form, speculative-config with the whole JSON",
-                                 d.source, f"data[{DATA_KEY}]", id="SD411"))
+                out.append(about(finding("SD411", CONFIG_FIELD, key=plain[0]), d.source))
             for found in check_speculative_config(dotted_config(dotted), settings.vllm_version):
-                out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id))
+                out.append(_on_config(found, d.source))
             continue
         if d.value is DOTTED:
             continue
@@ -79,14 +80,18 @@ def override_checks(ds: Sequence[Decision], settings: Settings) -> list[Result]:
         # null (KAITO passes str(None), "None") and "" are no config at all to vLLM: vllm_schema says the
         # server starts without speculative decoding (SD617). A boolean, a number or blanks vLLM refuses.
         if value is not None and value != "" and (not isinstance(value, str) or not value.strip()):
-            out.append(about(Severity.ERROR, f"vllm.{key} is {_what(value)}: KAITO passes it to vLLM as --speculative-config, which vLLM refuses at start-up (it takes a JSON object); write speculative-config: '{{\"method\": …}}' or remove the key",
-                             d.source, f"data[{DATA_KEY}]", id="SD401"))
+            out.append(about(finding("SD401", CONFIG_FIELD, key=key, what=_what(value)), d.source))
             continue
         for found in check_speculative_config(value, settings.vllm_version):
             proposal = _proposal(d, key, found)
-            extra = {} if proposal is None else {"proposed_value": proposal}
-            out.append(about(found.severity, found.message, d.source, f"data[{DATA_KEY}]", id=found.id, **extra))
+            out.append(_on_config(found, d.source, **({} if proposal is None else {"proposed_value": proposal})))
     return out
+
+
+def _on_config(found: Finding, source: Item, **values: Any) -> Result:
+    """A finding of vllm_schema about the speculative config on the ConfigMap that holds it (the JSON key it
+    is about is in its message)."""
+    return about(found._replace(field=CONFIG_FIELD), source, **values)
 
 
 def _dotted_entries(d: Override) -> list[tuple[str, Any]]:
@@ -147,8 +152,9 @@ def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
                 extra = {"proposed_value": without_speculative_config(text)}
             except (InferenceConfigError, ValueError):
                 pass
-        out.append(about(Severity.INFO, f"ConfigMap {q(d.source.name)} pins speculative-config to {cfg['method']} for {d.workload.spec.kind} {q(d.workload.name)}, whose preset {q(preset)} is tuned for {res.json}; if {cfg['method']} is meant, nothing to do; for the tuned config remove vllm.speculative-config from the ConfigMap and this function writes it",
-                         d.source, f"data[{DATA_KEY}]", id="SD410", **extra))
+        found = finding("SD410", CONFIG_FIELD, configmap=d.source.name, method=cfg["method"],
+                        kind=d.workload.spec.kind, name=d.workload.name, preset=preset, tuned=res.json)
+        out.append(about(found, d.source, **extra))
     return out
 
 
@@ -180,12 +186,9 @@ def role_mismatches(ds: Sequence[Decision]) -> list[Result]:
             continue
         roles = ", ".join(f"{kinds.dotted(d.path)}: {_effective(d)}" for d, _ in parsed)
         model_based = sorted({str(c.get("method", c.get("model", ""))) for _, c in parsed} - DRAFT_FREE)
-        if model_based:
-            out.append(about(Severity.ERROR, f"the roles get different speculative configs ({roles}), but vLLM needs {', '.join(model_based)} alike on both; give both the same",
-                             group[0].workload.item, "spec.roles", id="SD409"))
-        else:
-            out.append(about(Severity.WARNING, f"the roles get different speculative configs ({roles}); give both the same unless that is meant",
-                             group[0].workload.item, "spec.roles", id="SD403"))
+        found = (finding("SD409", "spec.roles", roles=roles, methods=", ".join(model_based)) if model_based
+                 else finding("SD403", "spec.roles", roles=roles))
+        out.append(about(found, group[0].workload.item))
     return out
 
 
@@ -220,8 +223,7 @@ def spelling_warnings(ds: Sequence[Decision]) -> list[Result]:
             continue
         seen.add(d.source.index)
         keys = ", ".join(f"vllm.{k}" for k in d.other_spellings)
-        out.append(about(Severity.WARNING, f"{keys}: your override, in a spelling KAITO v0.13+ does not see (it adds its own --speculative-config too); write it as speculative-config",
-                         d.source, f"data[{DATA_KEY}]", id="SD404"))
+        out.append(about(finding("SD404", CONFIG_FIELD, keys=keys), d.source))
     return out
 
 
@@ -239,8 +241,8 @@ def version_notes(ds: Sequence[Decision], settings: Settings, plan: Plan) -> lis
         if kinds.get(plan.data_of(w.item), d.path) == kinds.get(w.item.data(), d.path):
             continue  # not re-pointed
         seen.add(w.item.index)
-        out.append(about(Severity.INFO, f"KAITO {settings.kaito_version} ignores the annotation: the config written here is what enables speculative decoding (an InferenceSet's existing Workspaces need recreating)",
-                         w.item, kinds.dotted(d.path), id="SD405", change=True))
+        out.append(about(finding("SD405", kinds.dotted(d.path), kaito_version=settings.kaito_version), w.item,
+                         change=True))
     return out
 
 
@@ -254,12 +256,10 @@ def document_warnings(ds: Sequence[Decision]) -> list[Result]:
             continue
         seen.add(d.source.index)
         if has_later_documents(d.inference_config()):
-            out.append(about(Severity.WARNING, "inference_config.yaml holds more than one YAML document: KAITO's webhook reads the first only, but KAITO's vLLM runtime reads the file with yaml.safe_load, which refuses a second document, so the pods fail at start; keep one document",
-                             d.source, f"data[{DATA_KEY}]", id="SD406"))
+            out.append(about(finding("SD406", CONFIG_FIELD), d.source))
     return out
 
 
 def unconfigurable(index: Index, plan: Plan) -> list[Result]:
-    return [about(Severity.WARNING, f"enabled here, but MultiRoleInference {q(w.rewritten_by.name)} is not: KAITO's controller sets this InferenceSet's spec.template.inference.config from the role's runtimeConfig, so a config written here would be replaced; left unchanged: enable kaito.sh/enable-speculative-decoding on the MultiRoleInference",
-                  w.item, w.spec.annotation_field, id="SD407")
+    return [about(finding("SD407", w.spec.annotation_field, name=w.rewritten_by.name), w.item)
             for w in map(plan.workload, index.workloads) if w.enabled and not configurable(w)]

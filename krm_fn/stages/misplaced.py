@@ -5,14 +5,15 @@ exactly). Said before the error gate, so the warning shows even when something e
 """
 
 from collections.abc import Iterator
+from difflib import SequenceMatcher
 
 from ..domain import constants as C
 from ..domain import kinds
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.index import Index, Workload
-from ..model.report import about, q
-from ..text.results import Result, Severity
+from ..model.report import about
+from ..text.results import Result, finding
 
 # How alike a key must be to the opt-in's to be taken for a misspelling of it: `…/enable-speculative-decode`
 # and `…/enable-speculative-decodng` are, `kaito.sh/runtime` is not.
@@ -30,7 +31,8 @@ def misplaced_annotation(index: Index, settings: Settings, plan: Plan) -> Step:
         own = kinds.get(plan.data_of(w.item), ("metadata", "annotations"))
         if not isinstance(own, dict) or C.ENABLE_ANNOTATION not in own:
             continue
-        out.append(about(Severity.WARNING, f"annotation {C.ENABLE_ANNOTATION} is on the InferenceSet's own metadata, where KAITO does not read it: speculative decoding is not enabled by it; move it to {TEMPLATE_ANNOTATIONS}", w.item, f"metadata.annotations[{C.ENABLE_ANNOTATION}]", id="SD408", proposed_value=TEMPLATE_ANNOTATIONS))
+        found = finding("SD408", f"metadata.annotations[{C.ENABLE_ANNOTATION}]")
+        out.append(about(found, w.item, proposed_value=TEMPLATE_ANNOTATIONS))
     for w in index.workloads:
         out.extend(_elsewhere(w, plan.data_of(w.item)))
     return step(out)
@@ -43,10 +45,9 @@ def _near(key: str) -> bool:
     if low == C.ENABLE_ANNOTATION:
         return True
     # A ratio of 0.85 needs lengths within about a sixth of each other: most keys are ruled out without
-    # difflib, which a run with none such never imports.
+    # comparing them.
     if abs(len(low) - len(C.ENABLE_ANNOTATION)) > 6:
         return False
-    from difflib import SequenceMatcher
     return SequenceMatcher(None, low, C.ENABLE_ANNOTATION).ratio() >= _ALIKE
 
 
@@ -75,10 +76,10 @@ def _elsewhere(w: Workload, data: object) -> list[Result]:
         if key == C.ENABLE_ANNOTATION:
             if path == w.spec.annotations or (w.spec is kinds.INFERENCESET and path == ("metadata", "annotations")):
                 continue
-            if path and path[-1] == "labels":
-                out.append(about(Severity.WARNING, f"{C.ENABLE_ANNOTATION} is a label at {at}; KAITO reads it only as an annotation, so speculative decoding is not enabled by it: move it to {right}", w.item, field, id="SD414", proposed_value=right))
-            else:
-                out.append(about(Severity.WARNING, f"{C.ENABLE_ANNOTATION} is at {at}, where KAITO does not read it, so speculative decoding is not enabled by it: move it to {right}", w.item, field, id="SD415", proposed_value=right))
+            found = (finding("SD414", field, where=at, annotations=right) if path and path[-1] == "labels"
+                     else finding("SD415", field, where=at, annotations=right))
+            out.append(about(found, w.item, proposed_value=right))
         elif path and path[-1] in ("annotations", "labels") and _near(key):
-            out.append(about(Severity.WARNING, f"key {q(key)} is not KAITO's opt-in key, which is compared exactly: speculative decoding is not enabled by it; did you mean {C.ENABLE_ANNOTATION} (at {right})?", w.item, field, id="SD416", proposed_value=C.ENABLE_ANNOTATION))
+            found = finding("SD416", field, key=key, annotations=right)
+            out.append(about(found, w.item, proposed_value=C.ENABLE_ANNOTATION))
     return out

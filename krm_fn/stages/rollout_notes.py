@@ -7,16 +7,17 @@ from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import Inject, source_of
 from ..model.index import Index, Workload
-from ..model.report import about, q
+from ..model.report import about
 from ..model.rollout import _children_sets, _ns, _recreate, command_is_fixed
-from ..text.results import Result, Severity
+from ..text.results import Finding, Result, finding
 
 DERIVED_PREFIX = "specdec-"  # every derived ConfigMap's name (derived.py)
 
 
 def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
-    """SD420 on Workspaces enabled without a config of their own (v0.11-v0.12), SD424 on InferenceSets and
-    MultiRoleInferences re-pointed or off, SD423 on a MultiRoleInference whose last annotation is gone."""
+    """SD420 (SD426) on Workspaces enabled without a config of their own (v0.11-v0.12), SD424 (SD427) on
+    InferenceSets and MultiRoleInferences re-pointed or off, SD423 on a MultiRoleInference whose last
+    annotation is gone, SD425 on one whose model changed."""
     out: list[Result] = []
     if command_is_fixed(settings):
         for d in plan.decisions:
@@ -24,22 +25,24 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
             # A Workspace an InferenceSet made too: its StatefulSet's command is as fixed as any other's.
             if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and d.source_name is None \
                     and w.name:  # a generateName'd Workspace is a new one every time
+                values = {"releases": settings.rollout_releases, "configmap": d.target or "", "name": w.name,
+                          "ns_flag": _ns(w.namespace)}
                 # kaitoVersion not set: a warning only where the input shows an earlier render (it may run).
                 sure = not settings.kaito_version_unknown or prior_render(index, w)
-                out.append(about(Severity.WARNING if sure else Severity.INFO, f"on KAITO {settings.rollout_releases} its running pods ignore ConfigMap {q(d.target or '')}: run kubectl delete statefulset {w.name}{_ns(w.namespace)} (and to turn it off later, set the annotation to \"false\", do not remove it)",
-                                 w.item, d.field, id="SD420"))
+                found = finding("SD420", d.field, **values) if sure else finding("SD426", d.field, **values)
+                out.append(about(found, w.item))
     for w in map(plan.workload, index.workloads):
         if w.spec is kinds.WORKSPACE:
             continue
         if w.spec is kinds.MULTIROLEINFERENCE and settings.mri_controller and _lost_annotations(index, w):
-            out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} has no annotations left, so KAITO copies none and {', '.join(_children_sets(w.item))} keep the old opt-in; set it to \"false\" instead of removing it",
-                             w.item, w.spec.annotation_field, id="SD423"))
+            out.append(about(finding("SD423", w.spec.annotation_field, name=w.name,
+                                     inference_sets=", ".join(_children_sets(w.item))), w.item))
         if w.spec is kinds.MULTIROLEINFERENCE:
             old = _model_changed(index, w)
             if old is not None:
-                model = kinds.get(w.data, ("spec", "model", "name"))
-                out.append(about(Severity.WARNING, f"MultiRoleInference {q(w.name)} changes its model from {q(old)} to {q(model)}, which KAITO refuses (model name is immutable): delete and re-create it (kubectl delete multiroleinference {w.name}{_ns(w.namespace)}, then apply)",
-                                 w.item, "spec.model.name", id="SD425"))
+                new = kinds.get(w.data, ("spec", "model", "name"))
+                out.append(about(finding("SD425", "spec.model.name", name=w.name, old=old, new=new,
+                                         ns_flag=_ns(w.namespace)), w.item))
                 continue
         before = [kinds.get(w.item.data(), p) for p in w.spec.config_refs(w.item.data())]
         after = [kinds.get(w.data, p) for p in w.spec.config_refs(w.data)]
@@ -49,11 +52,17 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
             continue
         if w.rewritten_by is not None:
             continue  # said on its MultiRoleInference, whose controller sets this InferenceSet's config
-        # A first enable from source files is most often a new one, with no Workspaces yet: a warning only
-        # where the input shows an earlier render.
-        out.append(about(Severity.WARNING if prior_render(index, w) else Severity.INFO, f"its existing Workspaces keep their old config (KAITO updates only new ones); to change them, run {_recreate(w.item)}",
-                         w.item, w.spec.annotation_field, id="SD424"))
+        out.append(about(_recreate_note(index, w), w.item))
     return step(out)
+
+
+def _recreate_note(index: Index, w: Workload) -> Finding:
+    """SD424: the Workspaces `w` already has keep their config. A first enable from source files is most
+    often a new one, with no Workspaces yet: a warning only where the input shows an earlier render (SD427)."""
+    field, command = w.spec.annotation_field, _recreate(w.item)
+    if prior_render(index, w):
+        return finding("SD424", field, command=command)
+    return finding("SD427", field, command=command)
 
 
 def _model_changed(index: Index, w: Workload) -> str | None:

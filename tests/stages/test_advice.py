@@ -240,16 +240,29 @@ def _deepseek(extra_resource: str = ""):
 
 def test_a_multi_node_workload_is_warned_about_once_with_a_one_node_instance_type():
     # The weight is what the vllmVersion vLLM does under pipeline parallelism (vllm_releases, issue #22):
-    # from 0.10 it runs with the whole draft on the last stage (warning); 0.9 only with Ray; before, it refuses.
+    # from 0.10 it runs with the whole draft on the last stage (warning); 0.9 only with Ray; before, it refuses
+    # (SD417, an error).
     out = [r for r in advise_results(_deepseek()) if r.id == "SD412"]
     assert [(r.severity.value, r.field_path, r.proposed_value) for r in out] == [
         ("warning", "resource.instanceType", "Standard_ND96isr_H200_v5")]
     # KAITO runs multi-node with --distributed-executor-backend ray (pkg/model/interface.go:571 at v0.12.0), which
     # 0.9.0's V1 takes (issue #30); 0.8.5 keeps ngram on V1 only with VLLM_USE_V1=1, which KAITO does not set.
-    for version, severity in (("0.9.2", "warning"), ("0.9.0", "warning"), ("0.8.5", "error")):
+    for version, found in (("0.9.2", ("SD412", "warning")), ("0.9.0", ("SD412", "warning")),
+                           ("0.8.5", ("SD417", "error"))):
         out = [r for r in advise_results(_deepseek(), settings=settings_from({"vllmVersion": version}))
-               if r.id == "SD412"]
-        assert [r.severity.value for r in out] == [severity]
+               if r.id.startswith("SD41")]
+        assert [(r.id, r.severity.value) for r in out] == [found]
+
+
+def test_a_resource_count_of_several_nodes_is_weighed_by_the_vllm_release():
+    """An instance type outside KAITO's tables with resource.count 2: SD413, a warning, where the vllmVersion
+    vLLM runs speculative decoding under pipeline parallelism; SD418, an error, where it refuses it."""
+    ws = workspace("c", annotation="true").replace("instanceType: Standard_NC24ads_A100_v4\n",
+                                                   "instanceType: Standard_NX_Future_v9\n  count: 2\n")
+    for version, found in (("0.25.1", ("SD413", "warning")), ("0.8.5", ("SD418", "error"))):
+        out = [r for r in advise_results(ws, settings=settings_from({"vllmVersion": version})) if r.id.startswith("SD41")]
+        assert [(r.id, r.severity.value, r.field_path) for r in out] == [(*found, "resource.count")]
+        assert out[0].message.startswith("resource.count 2 may spread one replica over 2 nodes (pipeline parallelism): ")
 
 
 def test_byo_nodes_or_a_partition_hide_the_gpus():

@@ -142,7 +142,7 @@ def test_at_the_gate_errors_come_before_what_the_cascade_would_have_changed():
                       workspace("set-0", preset="nope", labels={"inferenceset.kaito.sh/created-by": "set"}))
     assert [(r.severity.value, r.id, r.resource.name, r.message.endswith("[not written: errors]")) for r in results] == [
         ("error", "SD112", "set-0", False), ("info", "SD205", "set-0", True),
-        ("info", "SD301", "set", True), ("info", "SD424", "set", False)]
+        ("info", "SD301", "set", True), ("info", "SD427", "set", False)]
 
 
 def test_change_is_not_emitted():
