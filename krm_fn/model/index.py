@@ -2,6 +2,7 @@
 parents -> children."""
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -26,25 +27,25 @@ _PLAIN_KEY = r"[A-Za-z_][\w-]*"
 _GENERATED = r"(.+)-[2456789bcdfghkmt]{10}"
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Workload:
     """A KAITO workload: its item, its kind's table row, its data, and its effective annotation value.
+    Compared by identity: two objects of the same data are two workloads.
 
     The index holds each workload as read; `changes.Plan.workload` gives it as planned so far (its data
     with the planned ops, as KAITO's controllers rewrite it)."""
 
-    __slots__ = ("item", "spec", "data", "value", "rewritten", "rewritten_by")  # compared by identity
-
-    def __init__(self, item: Item, spec: KindSpec, data: Any, value: Any = ABSENT, rewritten: Any = None,
-                 rewritten_by: Any = None) -> None:
-        self.item = item
-        self.spec = spec
-        self.data = data
-        self.value = value
-        # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
-        # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
-        # decisions read `effective`; patches are made against `data`, the item as planned.
-        self.rewritten = rewritten
-        self.rewritten_by = rewritten_by  # the MultiRoleInference Workload whose controller rewrites this one
+    item: Item
+    spec: KindSpec
+    data: Any
+    value: Any = ABSENT
+    # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
+    # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
+    # decisions read `effective`; patches are made against `data`, the item as planned.
+    rewritten: Any = None
+    # The MultiRoleInference Workload whose controller rewrites this one. Any, not `Workload | None`: advice's
+    # SD407 reads its name where decisions.configurable has said it is there, which mypy cannot follow.
+    rewritten_by: Any = None
 
     @property
     def effective(self) -> Any:
@@ -67,16 +68,15 @@ class Workload:
         return labels if isinstance(labels, dict) else {}
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class PlainWorkload:
     """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService) that may
-    carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
+    carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data.
+    Compared by identity."""
 
-    __slots__ = ("item", "spec", "data")  # compared by identity
-
-    def __init__(self, item: Item, spec: WorkloadKind, data: Any) -> None:
-        self.item = item
-        self.spec = spec
-        self.data = data
+    item: Item
+    spec: WorkloadKind
+    data: Any
 
 
 def _may_opt_in(item: Item) -> bool:
