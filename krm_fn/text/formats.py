@@ -51,6 +51,7 @@ class Report(NamedTuple):
         """The results said one by one: errors and warnings, infos too with --verbose."""
         return [r for r in self.results if self.verbose or r.severity is not Severity.INFO]
 
+
 # GitHub's workflow-command levels; an info result is no annotation (text leaves it out of stderr too).
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning"}
 
