@@ -14,12 +14,11 @@ from typing import Any
 
 from . import __version__
 from . import pipeline
-from .findings import CATALOGUE
 from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
 from .text import streams, yamlio
-from .text.formats import FORMATS, github, json_document, sarif_document, summary_line
+from .text.formats import FORMATS, Report
 from .text.results import Result, Severity
 from .text.streams import InputProblem
 
@@ -54,10 +53,6 @@ WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mod
            "For files run `kaito-specdec render PATH`; see `kaito-specdec --help`.")
 
 YAML_SUFFIXES = (".yaml", ".yml")
-
-ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin; to have findings name the source "
-               "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
-
 
 # render's flags that set a setting as they are given (the settings' own checks judge the value); given at all,
 # they count: `--disable ""` turns off what the config or environment disabled.
@@ -461,31 +456,6 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
 def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True,
             summary: pipeline.Summary | None = None, verbose: bool = False, krm: bool = False,
             under_kpt: bool = False) -> None:
-    """The results on stderr: a line per error and warning (text, github; infos too with --verbose) and a
-    last line that sums up (render's always, KRM mode's when there is an error or a warning), or one JSON
-    document of all. Each finding is said once by every runner (docs/cli.md): under kpt, which prints the
-    ResourceList's results itself, stderr carries only the summary line."""
-    if fmt == "json":
-        _say(stderr, json_document(results, exit_code))
-        return
-    if fmt == "sarif":
-        # Info results only with --verbose: code scanning would make an alert of every decision.
-        kept = [r for r in results if verbose or r.severity is not Severity.INFO]
-        _say(stderr, sarif_document(kept, {id: s.title for id, s in CATALOGUE.items()}, __version__))
-        return
-    shown = [r for r in results if verbose or r.severity is not Severity.INFO]
-    if under_kpt:
-        shown = []
-    lines = [github(r) for r in shown] if fmt == "github" else [r.line() for r in shown]
-    for line in lines:
-        if line is not None:
-            _say(stderr, line)
-    if hint and fmt == "text" and any(r.file_path == "<stdin>" and r.resource is not None
-                                   and r.severity is not Severity.INFO for r in shown):
-        _say(stderr, ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)
-    # render sums up every run; a KRM function stays silent when it has nothing to say (kustomize build's output).
-    if summary is not None and fmt == "text" and (not krm or any(r.severity is not Severity.INFO for r in results)):
-        where = "" if under_kpt else "in the ResourceList's results" if krm else "" if verbose else "-v shows them"
-        line = summary_line(results, summary.files, summary.objects, summary.enabled, where)
-        _say(stderr, line + ("; each finding is under kpt's Results: (all of them with --truncate-output=false)"
-                             if under_kpt else ""))
+    """The results on stderr, in the format `fmt` (text/formats.py's FORMATS says what each writes)."""
+    for line in FORMATS[fmt](Report(results, exit_code, verbose, hint, summary, krm, under_kpt, __version__)):
+        _say(stderr, line)

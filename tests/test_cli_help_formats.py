@@ -83,6 +83,19 @@ def test_mistyped_option_prints_the_commands_usage() -> None:
     assert code == 2 and err.startswith("usage: kaito-specdec [-h]")
 
 
+def test_each_format_is_one_entry_of_the_table() -> None:
+    """`--format` takes exactly FORMATS' names, text first (the default); each writes lines of a Report."""
+    from krm_fn.text.formats import FORMATS, Report
+    from krm_fn.text.results import Result, Severity
+    code, _, err = _run(["render", "--format", "yaml", "-"], b"")
+    assert code == 2 and "invalid choice" in err and all(name in err for name in FORMATS)
+    assert list(FORMATS) == ["text", "github", "json", "sarif"]  # text first: the default
+    report = Report([Result(Severity.WARNING, "w", id="SD008")], 0)
+    for name, write in FORMATS.items():
+        lines = write(report)
+        assert lines and all(isinstance(line, str) and "\n" not in line for line in lines), name
+
+
 def test_format_github(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     Path("deploy").mkdir()

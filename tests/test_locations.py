@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn import cli
+from krm_fn.text.formats import ORIGIN_HINT
 from krm_fn.stages import misplaced
 from krm_fn.checks.preset_supported import closest
 from runner import run
@@ -40,17 +40,17 @@ def test_stdin_without_origin_gets_one_hint() -> None:
     two = BAD + "---\n" + BAD.replace("name: workspace-deepseek-r1\n", "name: second\n", 1)
     code, _, err = run(["render", "-"], two)
     lines = err.splitlines()
-    assert code == 1 and lines[-1] == cli.ORIGIN_HINT and lines.count(cli.ORIGIN_HINT) == 1
+    assert code == 1 and lines[-1] == ORIGIN_HINT and lines.count(ORIGIN_HINT) == 1
     assert lines[0].startswith("<stdin>:6: [error] ") and lines[1].startswith("<stdin>:21: [error] ")
-    assert "buildMetadata: [originAnnotations]" in cli.ORIGIN_HINT
+    assert "buildMetadata: [originAnnotations]" in ORIGIN_HINT
 
 
 def test_no_hint_for_files_or_with_origin(tmp_path) -> None:
     (tmp_path / "ws.yaml").write_text(BAD, encoding="utf-8")
     _, _, err = run(["render", str(tmp_path / "ws.yaml")])
-    assert cli.ORIGIN_HINT not in err
+    assert ORIGIN_HINT not in err
     _, _, err = run(["render", "-"], _with_origin("path: ws.yaml"))
-    assert cli.ORIGIN_HINT not in err
+    assert ORIGIN_HINT not in err
 
 
 def test_real_kustomize_origin_annotations(tmp_path) -> None:
@@ -106,4 +106,4 @@ def test_right_place_is_quiet_and_wrong_one_warns() -> None:
 def test_no_kustomize_hint_for_a_helm_stream() -> None:
     """Helm's post-renderer stream names each template in a `# Source:` comment: the hint is not for it."""
     code, _, err = run(["render", "-"], "---\n# Source: demo/templates/ws.yaml\n" + BAD)
-    assert code == 1 and "[SD101]" in err and cli.ORIGIN_HINT not in err
+    assert code == 1 and "[SD101]" in err and ORIGIN_HINT not in err

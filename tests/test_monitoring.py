@@ -148,6 +148,18 @@ def test_no_pods_known_for_other_kinds() -> None:
     assert pod_pattern(Monitored("InferenceService", "q" * 30, "Knative", "abcde"))
 
 
+def test_every_kind_the_function_reads_says_how_its_pods_are_named() -> None:
+    """Each KAITO and plain kind's record names its PodNaming, and each PodNaming has its pattern: a kind
+    added to kinds.py or plain_kinds.py alone gets a PrometheusRule, never the error of an unknown kind."""
+    from krm_fn.domain import kinds, monitoring, plain_kinds
+    from krm_fn.domain.pod_names import PodNaming
+    read = [k.kind for k in kinds.KINDS] + [k.kind for k in plain_kinds.KINDS]
+    assert sorted(monitoring.NAMING) == sorted(read) and len(set(read)) == len(read)
+    assert set(monitoring.PATTERNS) == set(PodNaming)
+    for kind in read:
+        assert pod_pattern(Monitored(kind, "vllm", parts=(monitoring.LLMISVC_MAIN,))), kind
+
+
 def test_kserve_predictor_name_in_the_unmonitored_reason() -> None:
     from krm_fn.domain.monitoring import unmonitored
     assert unmonitored("InferenceService", "q" * 30, "", "abcdef").endswith("longer than 46 characters")

@@ -1,8 +1,10 @@
 """The package's records: value records are `typing.NamedTuple` classes, each field typed and its default beside
-its name; records that need identity, a cache, subclasses or mutable state are plain classes with `__slots__`
-and their own `__init__`."""
+its name; records that need identity, a cache or subclasses are frozen dataclasses with slots (the workloads,
+the decisions, the plan); records with mutable state are plain classes with `__slots__` and their own
+`__init__`."""
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from collections import namedtuple
@@ -96,6 +98,26 @@ def test_the_outcomes_are_plain_subclasses_of_reference():
     assert issubclass(d.Unrenamed, d.NotVisible)  # isinstance(x, NotVisible) takes Unrenamed too
     got = d.Unrenamed(None, ("spec",), "cfg", "cfg", None, False, generated="cfg-2g4h6k8m9t")
     assert (got.source_name, got.derived_found, got.generated, got.field) == ("cfg", False, "cfg-2g4h6k8m9t", "spec")
+    # Values: equal by their fields and their outcome, never changed.
+    assert got == d.Unrenamed(None, ("spec",), "cfg", "cfg", None, False, generated="cfg-2g4h6k8m9t")
+    assert got != d.NotVisible(None, ("spec",), "cfg", "cfg", None, False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.generated = "other"  # type: ignore[misc]
+
+
+def test_the_workloads_decisions_and_plan_are_frozen_dataclasses_with_slots():
+    """Immutable, and as cheap as the hand-written classes were: slots, no per-instance dict (an index holds
+    one Workload per workload of a 10 000-item input)."""
+    from krm_fn.model import decisions as d
+    from krm_fn.model.changes import Plan
+    from krm_fn.model.index import PlainWorkload, Workload
+
+    for cls in (Workload, PlainWorkload, Plan, d.Reference, d.Inject, d.Override, d.NotVisible, d.Unrenamed, d.Broken):
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls  # type: ignore[attr-defined]
+        assert "__slots__" in vars(cls) and "__dict__" not in dir(cls), cls
+    w = Workload(None, None, {})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        w.data = {}  # type: ignore[misc]
 
 
 def test_results_are_not_mistaken_for_plain_tuples_where_they_are_compared():

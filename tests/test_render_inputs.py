@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn import cli
+from krm_fn.text.formats import ORIGIN_HINT
 from runner import run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
@@ -72,7 +72,7 @@ def test_the_same_object_twice_is_a_warning(tmp_path: Path) -> None:
     code, out, err = run(["render", str(tmp_path / "a.yaml"), "-"], svc)
     assert code == 0
     assert err == f"<stdin>:1: [warning] v1/Service/s: the same object as {tmp_path / 'a.yaml'} (kind, namespace and name): " \
-                  "one of them would be lost [SD008]\n" + cli.ORIGIN_HINT + "\n"
+                  "one of them would be lost [SD008]\n" + ORIGIN_HINT + "\n"
     code, _, err = run(["render", "-"], svc + "---\n" + svc.replace("v1", "apps/v1", 1).replace("Service", "Deployment"))
     assert (code, err) == (0, "")  # another kind of the same name is another object
 

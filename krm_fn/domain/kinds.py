@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from ..text.pointer import build as pointer  # the JSON Pointer of a path, for the stages that think in paths
 from . import constants as C
+from .pod_names import PodNaming
 
 Path = tuple  # of str keys and int indexes
 
@@ -18,6 +19,7 @@ class KindSpec(NamedTuple):
     annotations: Path          # the mapping that holds the opt-in and the runtime annotation
     preset: Path               # the preset (model) name
     config_refs: Callable[[Any], list[Path]]  # the config reference paths present in an object
+    pods: PodNaming            # how its pods are named (the PrometheusRule selects them by name)
     inference: Path | None = None      # the Workspace-shaped `inference` (None: no such field)
 
     @property
@@ -56,6 +58,7 @@ WORKSPACE = KindSpec(
     annotations=("metadata", "annotations"),
     preset=("inference", "preset", "name"),
     config_refs=lambda data: [("inference", "config")] if isinstance(get(data, ("inference",)), dict) else [],
+    pods=PodNaming.WORKSPACE,
     inference=("inference",),
 )
 
@@ -66,6 +69,7 @@ INFERENCESET = KindSpec(
     preset=("spec", "template", "inference", "preset", "name"),
     config_refs=lambda data: ([("spec", "template", "inference", "config")]
                               if isinstance(get(data, ("spec", "template", "inference")), dict) else []),
+    pods=PodNaming.INFERENCESET,
     inference=("spec", "template", "inference"),
 )
 
@@ -75,6 +79,7 @@ MULTIROLEINFERENCE = KindSpec(
     annotations=("metadata", "annotations"),
     preset=("spec", "model", "name"),
     config_refs=_roles,
+    pods=PodNaming.MULTIROLEINFERENCE,
 )
 
 KINDS = (WORKSPACE, INFERENCESET, MULTIROLEINFERENCE)

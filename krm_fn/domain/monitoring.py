@@ -43,11 +43,12 @@ import bisect
 import hashlib
 from typing import NamedTuple
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import constants as C
-from . import pod_names
+from . import kinds, plain_kinds, pod_names
 from .derived import content_hash, metadata
+from .pod_names import PodNaming
 
 NAME_PREFIX = "specdec-prometheusrule-"
 
@@ -167,40 +168,49 @@ def _kserve(name: str, variant: str, predictor_name: str = "", canaries: tuple[s
     return pod_names.union(*forms)
 
 
+def _workspace(workload: Monitored) -> pod_names.Names:
+    if workload.variant == KAITO_DEPLOYMENT:
+        return pod_names.union(_statefulset(workload.name), _deployment(pod_names.literal(workload.name)))
+    return _statefulset(workload.name)
+
+
+def _cronjob(name: str) -> pod_names.Names:
+    return _job(pod_names.concat(pod_names.literal(name + "-"), pod_names.chars(pod_names.DIGITS, 8, 8)))
+
+
+def _llm_inference_service(workload: Monitored) -> pod_names.Names:
+    multi_node = (LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL_MULTI_NODE)
+    return pod_names.union(*(_leader_workers(child_name(workload.name, s)) if s in multi_node
+                             else _deployment(pod_names.literal(child_name(workload.name, s))) for s in workload.parts))
+
+
+# The pattern of each way of naming pods; each kind's record says which is its own (pod_names.PodNaming).
+PATTERNS: dict[PodNaming, Callable[[Monitored], pod_names.Names]] = {
+    PodNaming.DEPLOYMENT: lambda w: _deployment(pod_names.literal(w.name)),
+    PodNaming.STATEFULSET: lambda w: _statefulset(w.name),
+    PodNaming.CONTROLLER: lambda w: pod_names.controller_pods(pod_names.literal(w.name)),
+    PodNaming.JOB: lambda w: _job(pod_names.literal(w.name)),
+    PodNaming.CRONJOB: lambda w: _cronjob(w.name),
+    PodNaming.POD: lambda w: pod_names.literal(w.name),
+    PodNaming.LEADER_WORKER_SET: lambda w: _leader_workers(w.name),
+    PodNaming.KSERVE_PREDICTOR: lambda w: _kserve(w.name, w.variant, w.predictor, w.canaries),
+    PodNaming.LLM_INFERENCE_SERVICE: _llm_inference_service,
+    PodNaming.WORKSPACE: _workspace,
+    PodNaming.INFERENCESET: lambda w: _inferenceset(w.name),
+    PodNaming.MULTIROLEINFERENCE: lambda w: pod_names.union(*(_inferenceset(f"{w.name}-{role}") for role in ROLES)),
+}
+# Kind -> how its pods are named, from the kinds' records (KAITO's and the plain ones).
+NAMING = {k.kind: k.pods for k in kinds.KINDS} | {k.kind: k.pods for k in plain_kinds.KINDS}
+
+
 def names_of(workload: Monitored) -> pod_names.Names:
-    """Every name the workload's pods can have (pod_names.py), and as far as the alphabets allow no other."""
-    kind, name = workload.kind, workload.name
-    if kind == "Workspace":
-        if workload.variant == KAITO_DEPLOYMENT:
-            return pod_names.union(_statefulset(name), _deployment(pod_names.literal(name)))
-        return _statefulset(name)
-    if kind == "InferenceSet":
-        return _inferenceset(name)
-    if kind == "MultiRoleInference":
-        return pod_names.union(*(_inferenceset(f"{name}-{role}") for role in ROLES))
-    if kind == "Deployment":
-        return _deployment(pod_names.literal(name))
-    if kind == "StatefulSet":
-        return _statefulset(name)
-    if kind in ("DaemonSet", "ReplicaSet"):
-        return pod_names.controller_pods(pod_names.literal(name))
-    if kind == "Job":
-        return _job(pod_names.literal(name))
-    if kind == "CronJob":
-        return _job(pod_names.concat(pod_names.literal(name + "-"), pod_names.chars(pod_names.DIGITS, 8, 8)))
-    if kind == "Pod":
-        return pod_names.literal(name)
-    if kind == "LeaderWorkerSet":
-        return _leader_workers(name)
-    if kind == "InferenceService":
-        found = _kserve(name, workload.variant, workload.predictor, workload.canaries)
-        if found:
-            return found
-    if kind == "LLMInferenceService" and workload.parts:
-        multi_node = (LLMISVC_MAIN_MULTI_NODE, LLMISVC_PREFILL_MULTI_NODE)
-        return pod_names.union(*(_leader_workers(child_name(name, s)) if s in multi_node
-                                 else _deployment(pod_names.literal(child_name(name, s))) for s in workload.parts))
-    raise ValueError(f"no pods known for kind {kind!r}")
+    """Every name the workload's pods can have (pod_names.py), and as far as the alphabets allow no other.
+    A kind of neither table, or a workload none of whose pods can be told by name (unmonitored), has none."""
+    naming = NAMING.get(workload.kind)
+    found = PATTERNS[naming](workload) if naming is not None else ()
+    if not found:
+        raise ValueError(f"no pods known for kind {workload.kind!r}")
+    return found
 
 
 def has_prefill(workload: Monitored) -> bool:
@@ -266,7 +276,7 @@ def swallowed(workload: Monitored, neighbours: Iterable[Monitored] | Neighbours,
     whether its pods meet the workload's. A neighbour of the same name is none (their pods never meet, or
     they cannot both exist), nor is a Pod's neighbour. `mine`: the names to compare instead of all the
     workload's (drafting_names_of)."""
-    if workload.kind == "Pod":
+    if NAMING.get(workload.kind) is PodNaming.POD:
         return []
     around = neighbours if isinstance(neighbours, Neighbours) else Neighbours(neighbours)
     prefix = (workload.name + "-")[:pod_names.MAX_GENERATED_BASE]

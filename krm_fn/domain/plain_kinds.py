@@ -1,5 +1,6 @@
 """The table of plain vLLM workload kinds, as data: per kind, its apiVersions, where its pod templates are,
-where the opt-in annotation may be read; for KServe, where the model comes from and where the argument goes.
+where the opt-in annotation may be read, how its pods are named; for KServe, where the model comes from and
+where the argument goes.
 
 Apart from plain_workloads.py (which re-exports it) so that the index can tell a plain workload without
 loading the vLLM command parser: a run whose input has no plain workload that could carry the opt-in never
@@ -9,6 +10,7 @@ loads it.
 from typing import Any, NamedTuple
 
 from .kinds import Path
+from .pod_names import PodNaming
 
 
 class PodTemplate(NamedTuple):
@@ -37,6 +39,7 @@ class WorkloadKind(NamedTuple):
     kind: str
     api_versions: tuple[str, ...]
     templates: tuple[PodTemplate, ...]
+    pods: PodNaming           # how its pods are named (the PrometheusRule selects them by name)
     metadata_annotations: Path = ("metadata", "annotations")
     kserve: KServeModel | None = None
     # Pod: a running pod's containers cannot change; Job: `spec.template` is immutable. (A CronJob's
@@ -59,22 +62,24 @@ def _template(role: str, path: Path) -> PodTemplate:
 
 _APPS = ("apps/v1",)
 KINDS: tuple[WorkloadKind, ...] = (
-    WorkloadKind("Deployment", _APPS, (_template("", ("spec", "template")),)),
-    WorkloadKind("StatefulSet", _APPS, (_template("", ("spec", "template")),)),
-    WorkloadKind("DaemonSet", _APPS, (_template("", ("spec", "template")),)),
-    WorkloadKind("ReplicaSet", _APPS, (_template("", ("spec", "template")),)),
-    WorkloadKind("Job", ("batch/v1",), (_template("", ("spec", "template")),), immutable_template=True),
-    WorkloadKind("CronJob", ("batch/v1",), (_template("", ("spec", "jobTemplate", "spec", "template")),)),
-    WorkloadKind("Pod", ("v1",), (PodTemplate("", ("spec",), ("metadata", "annotations")),),
+    WorkloadKind("Deployment", _APPS, (_template("", ("spec", "template")),), PodNaming.DEPLOYMENT),
+    WorkloadKind("StatefulSet", _APPS, (_template("", ("spec", "template")),), PodNaming.STATEFULSET),
+    WorkloadKind("DaemonSet", _APPS, (_template("", ("spec", "template")),), PodNaming.CONTROLLER),
+    WorkloadKind("ReplicaSet", _APPS, (_template("", ("spec", "template")),), PodNaming.CONTROLLER),
+    WorkloadKind("Job", ("batch/v1",), (_template("", ("spec", "template")),), PodNaming.JOB,
+                 immutable_template=True),
+    WorkloadKind("CronJob", ("batch/v1",), (_template("", ("spec", "jobTemplate", "spec", "template")),),
+                 PodNaming.CRONJOB),
+    WorkloadKind("Pod", ("v1",), (PodTemplate("", ("spec",), ("metadata", "annotations")),), PodNaming.POD,
                  immutable_template=True),
     # leaderTemplate is optional: without it LWS starts the leader from workerTemplate.
     WorkloadKind("LeaderWorkerSet", ("leaderworkerset.x-k8s.io/v1",), (
         _template("leader", ("spec", "leaderWorkerTemplate", "leaderTemplate")),
-        _template("worker", ("spec", "leaderWorkerTemplate", "workerTemplate")))),
+        _template("worker", ("spec", "leaderWorkerTemplate", "workerTemplate"))), PodNaming.LEADER_WORKER_SET),
     # PredictorSpec inlines a PodSpec (custom `containers`) and carries its own `annotations`.
     WorkloadKind("InferenceService", ("serving.kserve.io/v1beta1",),
                  (PodTemplate("predictor", ("spec", "predictor"), ("spec", "predictor", "annotations")),),
-                 kserve=KServeModel()),
+                 PodNaming.KSERVE_PREDICTOR, kserve=KServeModel()),
     # KServe's LLMInferenceService: its pod specs and the annotations that reach its pods (docs/plain-vllm.md),
     # where the record goes, one per WorkloadSpec.
     WorkloadKind("LLMInferenceService", ("serving.kserve.io/v1alpha1", "serving.kserve.io/v1alpha2"), (
@@ -82,7 +87,7 @@ KINDS: tuple[WorkloadKind, ...] = (
         PodTemplate("worker", ("spec", "worker"), ("spec", "annotations")),
         PodTemplate("prefill", ("spec", "prefill", "template"), ("spec", "prefill", "annotations")),
         PodTemplate("prefill-worker", ("spec", "prefill", "worker"), ("spec", "prefill", "annotations"))),
-        llm_isvc=True),
+        PodNaming.LLM_INFERENCE_SERVICE, llm_isvc=True),
 )
 _BY_KIND = {k.kind: k for k in KINDS}
 

@@ -28,6 +28,7 @@ characters from one class (`hi` None: no upper bound). RE2 cannot intersect patt
 runs: whether some name matches both.
 """
 
+from enum import Enum
 from itertools import product
 
 Run = tuple  # (characters: str, lo: int, hi: int | None)
@@ -40,6 +41,25 @@ DIGITS = "0123456789"
 MAX_GENERATED_BASE = 58                   # names.MaxGeneratedNameLength
 _CLASS_TEXT = {DIGITS: "0-9"}
 _META = frozenset("\\.+*?()|[]{}^$")
+
+
+class PodNaming(Enum):
+    """How a kind's pods are named: each kind's record (kinds.KINDS, plain_kinds.KINDS) says which, and
+    monitoring.py has the pattern of each. A kind whose pods are named as another kind's (an Argo Rollout's
+    as a Deployment's) takes that one; a new form is a new member here and its pattern there."""
+
+    DEPLOYMENT = "<name>-<pod-template-hash>-<5 random>"
+    STATEFULSET = "<name>-<ordinal>"
+    CONTROLLER = "<name>-<5 random>"                  # a ReplicaSet's, a DaemonSet's
+    JOB = "<name>-<5 random>, <name>-<index>-<5 random>"
+    CRONJOB = "<name>-<8 digits of minutes>-…, its Jobs' pods"
+    POD = "<name>"
+    LEADER_WORKER_SET = "<name>-<group>, <name>-<group>-<worker>"
+    KSERVE_PREDICTOR = "<name>[-<predictor name>]-predictor…, a Deployment's or a Knative revision's"
+    LLM_INFERENCE_SERVICE = "<name>-kserve…, as a Deployment's or a LeaderWorkerSet's"
+    WORKSPACE = "<name>-<ordinal>; before KAITO v0.8.0 also as a Deployment's"
+    INFERENCESET = "<name>-<5 random>-<ordinal>"
+    MULTIROLEINFERENCE = "<name>-<role>-<5 random>-<ordinal>"
 
 
 def literal(text: str) -> Names:

@@ -4,6 +4,7 @@ Nothing is mutated: what a stage needs to know of earlier stages' effects it ask
 `workload`). The writer gets only `Changes` (ops, added, removed).
 """
 
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
@@ -12,6 +13,7 @@ from ..text.edits import Added, Changes, Ops
 from ..text.patch import apply_ops
 from ..text.items import Item
 from ..text.results import Result
+from .decisions import Planned
 from .index import Workload, annotation_value
 
 _NONE: Mapping = MappingProxyType({})
@@ -34,15 +36,11 @@ class Step(NamedTuple):
     removed: frozenset[int] = frozenset()
     results: tuple[Result, ...] = ()
     rewrites: Mapping[int, Rewrite] = _NONE
-    decisions: tuple[Any, ...] = ()  # decide.Decision values (this module sits below decide)
+    decisions: tuple[Planned, ...] = ()
 
     def then(self, later: "Step") -> "Step":
         """This step followed by `later`, as one step."""
         return Step(**_folded(self, later))
-
-
-def _value(plan: "Plan") -> tuple:
-    return plan.ops, plan.added, plan.removed, plan.results, plan.rewrites, plan.decisions
 
 
 def _folded(first: "Step | Plan", later: Step) -> dict[str, Any]:
@@ -59,41 +57,24 @@ def _folded(first: "Step | Plan", later: Step) -> dict[str, Any]:
             "decisions": first.decisions + tuple(later.decisions)}
 
 
+@dataclass(frozen=True, slots=True)
 class Plan:
     """Every step so far, folded; answers what later stages need to know of earlier ones' effects.
 
     A Step's fields (a named tuple has no subclass with more fields), a value like a Step: compared by
     them, never assigned to."""
 
-    __slots__ = ("ops", "added", "removed", "results", "rewrites", "decisions", "_data")
-    ops: Mapping[int, Ops]
-    added: tuple[Added, ...]
-    removed: frozenset[int]
-    results: tuple[Result, ...]
-    rewrites: Mapping[int, Rewrite]
-    decisions: tuple[Any, ...]
-    _data: dict[int, Any]
-
-    def __init__(self, ops: Mapping[int, Ops] = _NONE, added: tuple[Added, ...] = (), removed: frozenset[int] = frozenset(),
-                 results: tuple[Result, ...] = (), rewrites: Mapping[int, Rewrite] = _NONE,
-                 decisions: tuple[Any, ...] = (), _data: dict[int, Any] | None = None) -> None:
-        init = object.__setattr__
-        init(self, "ops", ops)
-        init(self, "added", added)
-        init(self, "removed", removed)
-        init(self, "results", results)
-        init(self, "rewrites", rewrites)
-        init(self, "decisions", decisions)
-        # Each item's data with its ops applied, built on first use. Derived, not part of the value.
-        init(self, "_data", {} if _data is None else _data)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: a Plan is a value")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Plan:
-            return NotImplemented
-        return _value(self) == _value(other)
+    ops: Mapping[int, Ops] = field(default_factory=lambda: _NONE)
+    added: tuple[Added, ...] = ()
+    removed: frozenset[int] = frozenset()
+    results: tuple[Result, ...] = ()
+    rewrites: Mapping[int, Rewrite] = field(default_factory=lambda: _NONE)
+    # decide's Decisions, then plain_vllm's Speculates: decisions.Planned. Typed Any until advice, materialize
+    # and rollout_notes, which run before plain_vllm and read Decisions only, narrow them (under the real type
+    # mypy refuses their reads of a Decision's fields).
+    decisions: tuple[Any, ...] = ()
+    # Each item's data with its ops applied, built on first use. Derived, not part of the value.
+    _data: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def then(self, later: Step) -> "Plan":
         memo = {i: d for i, d in self._data.items() if i not in later.ops and i not in later.removed}
@@ -125,7 +106,7 @@ class Plan:
 
 def step(results: Iterable[Result] = (), *, ops: Mapping[int, Iterable[dict]] | None = None,
          added: Iterable[Added] = (), removed: Iterable[int] = (), rewrites: Mapping[int, Rewrite] | None = None,
-         decisions: Iterable[Any] = ()) -> Step:
+         decisions: Iterable[Planned] = ()) -> Step:
     """A Step from a stage's working lists and dicts, frozen (items without ops are left out)."""
     return Step(ops=MappingProxyType({i: tuple(o) for i, o in (ops or {}).items() if o}), added=tuple(added),
                 removed=frozenset(removed), results=tuple(results), rewrites=MappingProxyType(dict(rewrites or {})),

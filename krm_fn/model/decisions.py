@@ -5,6 +5,7 @@ derived ones (`source_of`), which every stage that re-points a reference asks.
 """
 
 import re
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..domain import constants as C
@@ -18,22 +19,19 @@ from .index import Index, PlainWorkload, Workload, is_derived
 DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value
 
 
+@dataclass(frozen=True, slots=True)
 class Reference:
     """One config reference of an enabled workload: what it names now and the user's ConfigMap behind it.
 
     The outcomes are its subclasses (`isinstance(d, NotVisible)` takes Unrenamed too), each adding its own
-    fields as keywords; never changed once made."""
+    fields as keywords; a value, compared by its fields, never changed once made."""
 
-    __slots__ = ("workload", "path", "current", "source_name", "source", "via_derived")
-
-    def __init__(self, workload: Workload, path: Path, current: str | None, source_name: str | None,
-                 source: Item | None, via_derived: bool) -> None:
-        self.workload = workload
-        self.path = path                # the config reference field
-        self.current = current          # what the reference says now
-        self.source_name = source_name  # the user's ConfigMap behind it (through a derived one, if any)
-        self.source = source
-        self.via_derived = via_derived  # the reference names one of our derived ConfigMaps
+    workload: Workload
+    path: Path                # the config reference field
+    current: str | None       # what the reference says now
+    source_name: str | None   # the user's ConfigMap behind it (through a derived one, if any)
+    source: Item | None
+    via_derived: bool         # the reference names one of our derived ConfigMaps
 
     @property
     def field(self) -> str:
@@ -46,73 +44,57 @@ class Reference:
         return text if isinstance(text, str) else None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Inject(Reference):
     """Write a derived ConfigMap carrying the speculative config and point the reference at it."""
 
-    __slots__ = ("json", "method", "why", "configmap", "problem", "refused", "refused_why", "vllm_version")
-
-    def __init__(self, *reference: Any, json: str, method: str, why: str, configmap: dict | None, problem: str = "",
-                 refused: str = "", refused_why: str = "", vllm_version: str = "") -> None:
-        Reference.__init__(self, *reference)
-        self.json = json
-        self.method = method
-        self.why = why                  # in words: where the config came from
-        self.configmap = configmap      # the derived ConfigMap (None when it cannot be built: `problem` says why)
-        self.problem = problem
-        self.refused = refused          # the tuned config vllmVersion's vLLM refuses (the fallback replaced it)
-        self.refused_why = refused_why  # what that vLLM refuses about it (vllm_schema's title of the finding)
-        self.vllm_version = vllm_version
+    json: str
+    method: str
+    why: str                    # in words: where the config came from
+    configmap: dict | None      # the derived ConfigMap (None when it cannot be built: `problem` says why)
+    problem: str = ""
+    refused: str = ""           # the tuned config vllmVersion's vLLM refuses (the fallback replaced it)
+    refused_why: str = ""       # what that vLLM refuses about it (vllm_schema's title of the finding)
+    vllm_version: str = ""
 
     @property
     def target(self) -> str | None:
         return self.configmap["metadata"]["name"] if self.configmap is not None else None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Override(Reference):
     """The user's ConfigMap sets the flag itself (any spelling vLLM reads): nothing is added. Through one of
     our derived ConfigMaps, the reference goes back to that source."""
 
-    __slots__ = ("value", "keys", "other_spellings")
-
-    def __init__(self, *reference: Any, value: Any, keys: tuple[str, ...], other_spellings: tuple[str, ...] = ()) -> None:
-        Reference.__init__(self, *reference)
-        self.value = value                      # the user's value (DOTTED when only dotted keys set it)
-        self.keys = keys                        # every key under vllm that sets the flag
-        self.other_spellings = other_spellings  # speculative_config, speculative-config.<field> …
+    value: Any                           # the user's value (DOTTED when only dotted keys set it)
+    keys: tuple[str, ...]                # every key under vllm that sets the flag
+    other_spellings: tuple[str, ...] = ()  # speculative_config, speculative-config.<field> …
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NotVisible(Reference):
     """The referenced ConfigMap is not in the list: whether it overrides cannot be seen; nothing changes."""
 
-    __slots__ = ("derived_found",)
-
-    def __init__(self, *reference: Any, derived_found: bool = False) -> None:
-        Reference.__init__(self, *reference)
-        self.derived_found = derived_found  # via_derived, and that derived ConfigMap is in the input
+    derived_found: bool = False  # via_derived, and that derived ConfigMap is in the input
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Unrenamed(NotVisible):
     """The reference misses, but the input has its ConfigMap under kustomize's generated name
     (`<name>-<hash>`): kustomize renamed the ConfigMap and left this reference alone, because nothing told
     it that the KAITO field names a ConfigMap. In the cluster the workload points at nothing."""
 
-    __slots__ = ("generated",)
-
-    def __init__(self, *reference: Any, generated: str = "") -> None:
-        NotVisible.__init__(self, *reference)
-        self.generated = generated  # the name kustomize gave the ConfigMap
+    generated: str = ""  # the name kustomize gave the ConfigMap
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Broken(Reference):
     """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
 
-    __slots__ = ("detail", "problem_field", "refused_id")
-
-    def __init__(self, *reference: Any, detail: str, problem_field: str = "", refused_id: str = "") -> None:
-        Reference.__init__(self, *reference)
-        self.detail = detail
-        self.problem_field = problem_field  # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
-        self.refused_id = refused_id        # the id of the admission rule refusing it (checks/inference_configmap)
+    detail: str
+    problem_field: str = ""  # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
+    refused_id: str = ""     # the id of the admission rule refusing it (checks/inference_configmap)
 
 
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed
@@ -124,6 +106,10 @@ class Speculates(NamedTuple):
     the plain_vllm stage makes it, after the stages that read Decisions; the PrometheusRule stage watches it."""
 
     workload: PlainWorkload
+
+
+# What a plan's `decisions` hold: decide's Decisions, then plain_vllm's Speculates.
+Planned = Decision | Speculates
 
 
 def configurable(w: Workload) -> bool:

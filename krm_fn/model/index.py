@@ -2,6 +2,7 @@
 parents -> children."""
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -26,25 +27,25 @@ _PLAIN_KEY = r"[A-Za-z_][\w-]*"
 _GENERATED = r"(.+)-[2456789bcdfghkmt]{10}"
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Workload:
     """A KAITO workload: its item, its kind's table row, its data, and its effective annotation value.
+    Compared by identity: two objects of the same data are two workloads.
 
     The index holds each workload as read; `changes.Plan.workload` gives it as planned so far (its data
     with the planned ops, as KAITO's controllers rewrite it)."""
 
-    __slots__ = ("item", "spec", "data", "value", "rewritten", "rewritten_by")  # compared by identity
-
-    def __init__(self, item: Item, spec: KindSpec, data: Any, value: Any = ABSENT, rewritten: Any = None,
-                 rewritten_by: Any = None) -> None:
-        self.item = item
-        self.spec = spec
-        self.data = data
-        self.value = value
-        # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
-        # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
-        # decisions read `effective`; patches are made against `data`, the item as planned.
-        self.rewritten = rewritten
-        self.rewritten_by = rewritten_by  # the MultiRoleInference Workload whose controller rewrites this one
+    item: Item
+    spec: KindSpec
+    data: Any
+    value: Any = ABSENT
+    # The object as KAITO's controllers will have rewritten it (a MultiRoleInference's child InferenceSet:
+    # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
+    # decisions read `effective`; patches are made against `data`, the item as planned.
+    rewritten: Any = None
+    # The MultiRoleInference Workload whose controller rewrites this one. Any, not `Workload | None`: advice's
+    # SD407 reads its name where decisions.configurable has said it is there, which mypy cannot follow.
+    rewritten_by: Any = None
 
     @property
     def effective(self) -> Any:
@@ -67,16 +68,15 @@ class Workload:
         return labels if isinstance(labels, dict) else {}
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class PlainWorkload:
     """A plain vLLM workload (Deployment, …, LeaderWorkerSet, KServe InferenceService) that may
-    carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data."""
+    carry the opt-in or the function's record: its item, its kind's row of plain_kinds.KINDS, its data.
+    Compared by identity."""
 
-    __slots__ = ("item", "spec", "data")  # compared by identity
-
-    def __init__(self, item: Item, spec: WorkloadKind, data: Any) -> None:
-        self.item = item
-        self.spec = spec
-        self.data = data
+    item: Item
+    spec: WorkloadKind
+    data: Any
 
 
 def _may_opt_in(item: Item) -> bool:
@@ -338,47 +338,74 @@ def build_index(items: Iterable[Item], skip: Collection[int] = ()) -> Index:
     """`skip`: indexes of kustomize's configuration (kustomizations, the patches they name)."""
     index = Index(items=list(items), config=frozenset(skip))
     for item in index.items:
-        # local-config objects (Kptfile, function configs, kustomize's transformer configs, patches) are
-        # never deployed: they are neither workloads nor the ConfigMaps workloads use.
-        if not item.is_mapping or item.annotation(krm.LOCAL_CONFIG_ANNOTATION) == "true" or item.index in skip:
+        if not _deployed(item, index.config):
             continue
         spec = kinds.spec_for(item.api_version, item.kind)
         if spec is not None:
-            try:
-                data = item.data()
-            except ItemError as exc:  # e.g. a complex key: YAML, but no Kubernetes object
-                index.unreadable.append((item, str(exc)))
-                continue
-            item.release_node()
-            index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
+            _add_kaito(index, item, spec)
         elif plain_kinds.known_kind(item.kind):
-            if not _may_opt_in(item):
-                continue
-            try:
-                data = item.data()
-            except ItemError as exc:
-                # Left alone, as any object the function has no business with; but text naming the opt-in
-                # may be an annotated workload, which must not silently get nothing.
-                if "speculative" in item.region:
-                    index.unreadable.append((item, str(exc)))
-                continue
-            item.release_node()
-            plain_spec = plain_kinds.kind_of(item.api_version, item.kind)
-            if plain_spec is not None:
-                index.plain.append(PlainWorkload(item, plain_spec, data))
-            else:
-                index.plain_other_versions.append((item, data))
-        elif (item.kind != krm.CONFIGMAP_KIND and not item.kind.startswith("Kustomization")
-              and C.ENABLE_ANNOTATION in item.region):
-            try:
-                index.unhandled.append((item, item.data()))
-            except ItemError:
-                pass   # not a Kubernetes object the function could act on either way
-        elif item.kind == krm.CONFIGMAP_KIND and "/" not in item.api_version and not is_configmap(item):
-            index.misversioned.setdefault((item.namespace, item.name), item)
-        elif is_configmap(item):
-            index.configmaps.setdefault((item.namespace, item.name), item)
-            for old in (item.annotation(krm.PREVIOUS_NAMES_ANNOTATION) or "").split(","):
-                if old and old != item.name:
-                    index.previous.setdefault((item.namespace, old), item)
+            _add_plain(index, item)
+        elif item.kind == krm.CONFIGMAP_KIND:
+            _add_configmap(index, item)
+        elif not item.kind.startswith("Kustomization") and C.ENABLE_ANNOTATION in item.region:
+            _add_unhandled(index, item)
     return index
+
+
+def _deployed(item: Item, config: Collection[int]) -> bool:
+    """Whether the item is an object a cluster gets: local-config objects (Kptfile, function configs,
+    kustomize's transformer configs, patches) are never deployed: they are neither workloads nor the
+    ConfigMaps workloads use."""
+    return item.is_mapping and item.annotation(krm.LOCAL_CONFIG_ANNOTATION) != "true" and item.index not in config
+
+
+def _add_kaito(index: Index, item: Item, spec: KindSpec) -> None:
+    """A KAITO workload, or an unreadable one (e.g. a complex key: YAML, but no Kubernetes object)."""
+    try:
+        data = item.data()
+    except ItemError as exc:
+        index.unreadable.append((item, str(exc)))
+        return
+    item.release_node()
+    index.workloads.append(Workload(item, spec, data, annotation_value(spec, data)))
+
+
+def _add_plain(index: Index, item: Item) -> None:
+    """A plain workload whose text can hold the opt-in or the record: at an apiVersion the function handles,
+    or another one (only warned about when it opts in)."""
+    if not _may_opt_in(item):
+        return
+    try:
+        data = item.data()
+    except ItemError as exc:
+        # Left alone, as any object the function has no business with; but text naming the opt-in
+        # may be an annotated workload, which must not silently get nothing.
+        if "speculative" in item.region:
+            index.unreadable.append((item, str(exc)))
+        return
+    item.release_node()
+    plain_spec = plain_kinds.kind_of(item.api_version, item.kind)
+    if plain_spec is not None:
+        index.plain.append(PlainWorkload(item, plain_spec, data))
+    else:
+        index.plain_other_versions.append((item, data))
+
+
+def _add_configmap(index: Index, item: Item) -> None:
+    """A ConfigMap by its name and the names kustomize gave it before (previousNames); one of the core
+    group under another apiVersion than v1 (`v2`) apart."""
+    if is_configmap(item):
+        index.configmaps.setdefault((item.namespace, item.name), item)
+        for old in (item.annotation(krm.PREVIOUS_NAMES_ANNOTATION) or "").split(","):
+            if old and old != item.name:
+                index.previous.setdefault((item.namespace, old), item)
+    elif "/" not in item.api_version:
+        index.misversioned.setdefault((item.namespace, item.name), item)
+
+
+def _add_unhandled(index: Index, item: Item) -> None:
+    """Another kind whose text names the opt-in (warned about when it carries it)."""
+    try:
+        index.unhandled.append((item, item.data()))
+    except ItemError:
+        pass   # not a Kubernetes object the function could act on either way

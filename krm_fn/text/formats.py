@@ -1,17 +1,56 @@
-"""`render --format`: the stderr report as text lines (the default), GitHub Actions workflow commands, or
-one JSON document, for CI systems that read findings as file:line annotations.
+"""`render --format`: the stderr report as text lines (the default), GitHub Actions workflow commands, one
+JSON document or one SARIF log, for CI systems that read findings as file:line annotations.
 
-Only `render` takes it: in KRM function mode the results are already machine-readable (the ResourceList's
-`results:`, which `kpt fn render --results-dir DIR` writes to a file).
+A format is one function from a Report to the lines it writes on stderr, and its entry in FORMATS (the name
+`--format` takes). Only `render` takes one: in KRM function mode the results are already machine-readable
+(the ResourceList's `results:`, which `kpt fn render --results-dir DIR` writes to a file), and the report is
+text.
 """
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple, Protocol
 
+from ..findings import CATALOGUE
 from .quoting import visible
 from .results import Result, Severity
 
-FORMATS = ("text", "github", "json", "sarif")
+ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin; to have findings name the source "
+               "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
+UNDER_KPT = "; each finding is under kpt's Results: (all of them with --truncate-output=false)"
+
+
+class Totals(Protocol):
+    """What the last line sums up besides the results (the run's pipeline.Summary)."""
+
+    @property
+    def files(self) -> int: ...
+
+    @property
+    def objects(self) -> int: ...
+
+    @property
+    def enabled(self) -> Iterable[tuple[str, int]]: ...
+
+
+class Report(NamedTuple):
+    """A run's results and what a format may say beside them. Each finding is said once by every runner
+    (docs/cli.md): under kpt, which prints the ResourceList's results itself, stderr carries only the
+    summary line."""
+
+    results: Sequence[Result]
+    exit_code: int
+    verbose: bool = False            # the info results too (what was decided), not only their number
+    hint: bool = True                # text: ORIGIN_HINT may follow findings on <stdin> (no help for Helm's stream)
+    summary: Totals | None = None    # text: the figures of the last line (None: no last line)
+    krm: bool = False                # KRM function mode: a last line only when there is an error or a warning
+    under_kpt: bool = False          # kpt prints the results: the last line only
+    version: str = ""                # sarif: the tool's version
+
+    def listed(self) -> list[Result]:
+        """The results said one by one: errors and warnings, infos too with --verbose."""
+        return [r for r in self.results if self.verbose or r.severity is not Severity.INFO]
+
 
 # GitHub's workflow-command levels; an info result is no annotation (text leaves it out of stderr too).
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning"}
@@ -112,3 +151,47 @@ def sarif_document(results: Iterable[Result], rules: Mapping[str, str], version:
     log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
            "runs": [{"tool": {"driver": driver}, "results": out}]}
     return json.dumps(log, ensure_ascii=True)
+
+
+def text(report: Report) -> list[str]:
+    """A line per result listed, the hint on kustomize's origin annotations, and a last line that sums up
+    (render's always, KRM mode's when there is an error or a warning)."""
+    shown = [] if report.under_kpt else report.listed()
+    lines = [r.line() for r in shown]
+    if report.hint and any(r.file_path == "<stdin>" and r.resource is not None and r.severity is not Severity.INFO
+                           for r in shown):
+        lines.append(ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)
+    # render sums up every run; a KRM function stays silent when it has nothing to say (kustomize build's output).
+    totals = report.summary
+    if totals is not None and (not report.krm or any(r.severity is not Severity.INFO for r in report.results)):
+        where = "" if report.under_kpt else "in the ResourceList's results" if report.krm \
+            else "" if report.verbose else "-v shows them"
+        line = summary_line(report.results, totals.files, totals.objects, totals.enabled, where)
+        lines.append(line + (UNDER_KPT if report.under_kpt else ""))
+    return lines
+
+
+def github_commands(report: Report) -> list[str]:
+    """A workflow command per error and warning listed (`github`); no summary."""
+    shown = [] if report.under_kpt else report.listed()
+    return [line for line in map(github, shown) if line is not None]
+
+
+def json_report(report: Report) -> list[str]:
+    """One JSON document of every result and the exit status."""
+    return [json_document(report.results, report.exit_code)]
+
+
+def sarif_report(report: Report) -> list[str]:
+    """One SARIF log of the results listed (infos only with --verbose: code scanning would make an alert of
+    every decision), a rule per finding id of the catalogue."""
+    return [sarif_document(report.listed(), {id: s.title for id, s in CATALOGUE.items()}, report.version)]
+
+
+# `--format NAME` -> the lines it writes on stderr; the first is the default.
+FORMATS: dict[str, Callable[[Report], list[str]]] = {
+    "text": text,
+    "github": github_commands,
+    "json": json_report,
+    "sarif": sarif_report,
+}
