@@ -19,7 +19,7 @@ from .model.config import MODES, ConfigError, max_input, parse_size, resolve_set
 from .pipeline import Outcome, run_krm, run_render
 from .text import streams, yamlio
 from .text.formats import FORMATS, Report
-from .text.results import Result, Severity
+from .text.results import Result
 from .text.streams import InputProblem
 
 HELP = """\
