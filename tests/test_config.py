@@ -66,12 +66,12 @@ def test_a_kaito_item_that_is_no_object_is_an_error_result_not_a_crash() -> None
     ("v0.12.0", "v0.12.0"), ("0.12", "v0.12.0"), (" v0.13.1 ", "v0.13.1"), ("v0.13.0-rc.1", "v0.13.0"),
 ])
 def test_kaito_version_values(value, want) -> None:
-    assert resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": value}}, {}).kaito_version == want
+    assert str(resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": value}}, {}).kaito_version) == want
 
 
 def test_kaito_version_default_is_the_tables_version_and_knows_the_annotation() -> None:
     settings = resolve_settings(None, {})
-    assert settings.kaito_version == "v0.13.0" and settings.knows_annotation
+    assert settings.kaito_version == (0, 13, 0) and settings.knows_annotation
     assert not resolve_settings(None, {"KAITO_SPECDEC_KAITO_VERSION": "v0.12.3"}).knows_annotation
 
 
@@ -82,7 +82,7 @@ def test_kaito_version_rejects(value) -> None:
 
 
 def test_kaito_version_empty_is_the_default() -> None:
-    assert resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": ""}}, {}).kaito_version == "v0.13.0"
+    assert resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": ""}}, {}).kaito_version == (0, 13, 0)
 
 
 @pytest.mark.parametrize("value, want", [("0.16", "0.16"), (" v0.11.0rc2 ", "v0.11.0rc2"), ("0.9.2.post1+cu128", "0.9.2.post1+cu128")])

@@ -86,7 +86,7 @@ def test_key_settings_are_real_settings_with_their_variables() -> None:
     for setting, variable in rows:
         assert setting in config.SETTINGS, setting
         assert variable == "KAITO_SPECDEC_" + config.ENV_NAMES[setting], (setting, variable)
-    assert config.DEFAULT_KAITO_VERSION == "v0.13.0" and "(not set: output safe on v0.10-v0.13, checks of `v0.13.0`)" in README
+    assert str(config.Settings().kaito_version) == "v0.13.0" and "(not set: output safe on v0.10-v0.13, checks of `v0.13.0`)" in README
     assert config.Settings().mode == "materialize" and "`materialize` (default)" in README
 
 

@@ -11,19 +11,52 @@ KAITO's webhooks collect every FieldError (`errs.Also`).
 """
 
 from collections.abc import Iterable
+from types import ModuleType
+from typing import Protocol
 
+from ..domain.kaito_releases import KaitoRelease
 from ..model.config import Settings
 from ..model.index import ABSENT, Workload
 from ..model.report import about
-from ..text.results import Result
+from ..text.results import Finding, Result
 from . import (adapters, annotation_value, inference_configmap, inference_or_tuning, label_selector,
     maintenance_window, name_label, preset_and_template, preset_required, preset_supported, replicas, roles,
     served, string_fields, vllm_runtime, workspace_annotations)
 
-OPT_IN = (annotation_value, preset_required, vllm_runtime)
-ADMISSION = (served, name_label, string_fields, inference_or_tuning, preset_and_template, preset_supported, roles,
-             label_selector, replicas, maintenance_window, workspace_annotations, adapters)
-CHECKS = OPT_IN + ADMISSION + (inference_configmap,)
+
+class WorkloadCheck(Protocol):
+    """What every workload check module declares (read-only: a module's constants are its own)."""
+
+    @property
+    def ID(self) -> str: ...  # its row in docs/checks.md
+    @property
+    def KINDS(self) -> tuple[str, ...]: ...  # the kinds it applies to
+    @property
+    def SINCE(self) -> KaitoRelease: ...  # the KAITO release that brought the rule: older ones are not checked
+
+
+class OptInCheck(WorkloadCheck, Protocol):
+    def check(self, w: Workload, settings: Settings | None = None) -> Finding | None: ...
+
+
+class AdmissionCheck(WorkloadCheck, Protocol):
+    def findings(self, w: Workload, settings: Settings | None = None) -> list[Finding]: ...
+
+
+OPT_IN: tuple[OptInCheck, ...] = (annotation_value, preset_required, vllm_runtime)
+ADMISSION: tuple[AdmissionCheck, ...] = (
+    served, name_label, string_fields, inference_or_tuning, preset_and_template, preset_supported, roles,
+    label_selector, replicas, maintenance_window, workspace_annotations, adapters)
+# Every check module, for docs/checks.md's table (inference_configmap's rules apply to a referenced ConfigMap).
+CHECKS: tuple[ModuleType, ...] = (
+    annotation_value, preset_required, vllm_runtime, served, name_label, string_fields, inference_or_tuning,
+    preset_and_template, preset_supported, roles, label_selector, replicas, maintenance_window, workspace_annotations,
+    adapters, inference_configmap)
+
+
+def applies(check: WorkloadCheck, w: Workload, settings: Settings | None) -> bool:
+    """`check` judges `w`: its kind, on a KAITO release that has its rule (no settings: the newest rules)."""
+    return w.spec.kind in check.KINDS and (settings is None or settings.kaito_version >= check.SINCE)
 
 
 def validate(workloads: Iterable[Workload], settings: Settings) -> list[Result]:
@@ -34,11 +67,11 @@ def validate(workloads: Iterable[Workload], settings: Settings) -> list[Result]:
         if w.value is ABSENT or w.value == "false":
             continue
         for check in OPT_IN:
-            found = check.check(w, settings) if w.spec.kind in check.KINDS else None
+            found = check.check(w, settings) if applies(check, w, settings) else None
             if found is not None:
                 out.append(about(found, w.item, current_value=w.value))
                 break
         for rule in ADMISSION:
-            if w.spec.kind in rule.KINDS:
+            if applies(rule, w, settings):
                 out += [about(f, w.item) for f in rule.findings(w, settings)]
     return out

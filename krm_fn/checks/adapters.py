@@ -25,22 +25,24 @@ PASS:  adapters with distinct source names, ten or fewer
 FAIL:  eleven adapters; two adapters with source.name: my-adapter
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import goquote
 from ..text.results import Finding, finding
 from .preset_supported import is_valid_preset
-from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
+from .releases import older
 
 ID = "adapters"
 KINDS = ("Workspace", "InferenceSet")
+SINCE = kaito_releases.FIRST_KNOWN
 MAX_ADAPTERS = 10  # KAITO's MaxAdaptersNumber (SD138's message says it)
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is kinds.INFERENCESET and (w.item.api_version != "kaito.sh/v1beta1"
-                                         or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
+                                         or older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     path = w.spec.inference
     inference = kinds.get(w.effective, path) if path is not None else None

@@ -16,6 +16,7 @@ YAML made of it ("true", "1") would hide the mistake.
 
 import yaml
 
+from ..domain import kaito_releases
 from ..domain.kinds import Path, dotted
 from ..model.config import Settings
 from ..model.index import Workload
@@ -24,6 +25,7 @@ from ..text.results import Finding, finding
 
 ID = "annotation-value"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def written_at(node: yaml.Node | None, annotations: Path) -> str | None:

@@ -21,6 +21,7 @@ PASS:  a Workspace with inference only (or tuning only)
 FAIL:  a Workspace with inference and tuning; a Workspace with neither
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
@@ -28,6 +29,7 @@ from ..text.results import Finding, finding
 
 ID = "inference-or-tuning"
 KINDS = ("Workspace",)
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:

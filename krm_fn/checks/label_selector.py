@@ -49,15 +49,17 @@ FAIL:  resource.labelSelector: {matchLabels: {kaito.sh/workspace: other}}   (onl
 (A selector that is no mapping at all is refused by the API server's schema; not this check's finding.)
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding, finding
 from .preset_supported import is_valid_preset
-from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
+from .releases import older
 
 ID = "label-selector"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+SINCE = kaito_releases.FIRST_KNOWN
 RESERVED = frozenset(("kaito.sh/workspace", "kaito.sh/ragengine", "kaito.sh/workspacenamespace",
                       "kaito.sh/ragenginenamespace", "karpenter.kaito.sh/workspace-name",
                       "karpenter.kaito.sh/workspace-namespace", "karpenter.kaito.sh/inferenceset",
@@ -78,7 +80,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
 
 def _workspace_selector(w: Workload, settings: Settings | None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
-    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
+    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     inference = kinds.get(w.effective, w.spec.inference) if w.spec.inference is not None else None
     if not isinstance(inference, dict) and w.spec is kinds.WORKSPACE:
@@ -107,7 +109,7 @@ def _workspace_selector(w: Workload, settings: Settings | None) -> list[Finding]
         else:
             return [finding("SD140.unknown-operator", at, operator=operator)]
     labels = selector.get("matchLabels")
-    if v1beta1 and not older(settings, "v0.11.0") and isinstance(labels, dict) and labels and all(key in RESERVED for key in labels):
+    if v1beta1 and not older(settings, kaito_releases.RESERVED_LABELS) and isinstance(labels, dict) and labels and all(key in RESERVED for key in labels):
         return [finding("SD141", f"{field}.matchLabels")]
     return []
 

@@ -37,6 +37,7 @@ FAIL:  schedule: "0 2 * *", "60 * * * *", "0 2 * * 7", "@fortnightly", "0 2 * * 
 FAIL:  duration: "0", "-1h" (with a schedule)
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..domain.inference_config import atoi_error
 from ..model.config import Settings
@@ -45,10 +46,10 @@ from ..model.report import goquote
 from ..text.results import Finding, finding
 from .flux import substituted_later
 from .gostrings import DurationError, go_duration_string, go_fields, go_lower, go_parse_duration
-from .releases import older
 
 ID = "maintenance-window"
 KINDS = ("InferenceSet",)
+SINCE = kaito_releases.AUTO_UPGRADE  # no autoUpgrade before it: the API server drops the field
 FIELD = "spec.autoUpgrade.maintenanceWindow.schedule"
 DESCRIPTORS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly")
 MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
@@ -64,8 +65,6 @@ class CronError(Exception):
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
-    if older(settings, "v0.11.0"):
-        return []  # no autoUpgrade before v0.11.0: the API server drops the field
     window = kinds.get(w.data, ("spec", "autoUpgrade", "maintenanceWindow"))
     if not isinstance(window, dict):
         return []

@@ -40,6 +40,7 @@ FAIL:  My-Workspace, ws_1, -ws, ws- (the regex); phi.4 ("must not contain dots")
 """
 
 import re
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
@@ -48,6 +49,7 @@ from .flux import substituted_later
 
 ID = "name-label"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+SINCE = kaito_releases.FIRST_KNOWN
 
 _LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"  # dns1123LabelFmt, which SD128's message names
 # Go's MatchString with ^…$ anchors the whole text (Python's `$` would also take a final line break).

@@ -25,14 +25,16 @@ FAIL:  inference.preset and inference.template both set
 FAIL:  inference: {config: my-config} (neither); a v1beta1 InferenceSet without spec.template.inference
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding, finding
-from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
+from .releases import older
 
 ID = "preset-and-template"
 KINDS = ("Workspace", "InferenceSet")
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
@@ -43,7 +45,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     # KAITO validates an InferenceSet's inference through the Workspace a v1beta1 one projects.
     # (Since v0.12.0: before it, an InferenceSet's webhook did not check the Workspace it projects.)
     projected = w.spec is kinds.INFERENCESET and w.item.api_version == "kaito.sh/v1beta1" \
-        and not older(settings, INFERENCESET_PROJECTS_WORKSPACE)
+        and not older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)
     if (projected or w.spec is kinds.WORKSPACE) and (inference is None and projected or isinstance(inference, dict)
                                                      and inference.get("preset") is None
                                                      and inference.get("template") is None):

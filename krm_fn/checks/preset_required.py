@@ -13,6 +13,7 @@ FAIL:  MultiRoleInference without spec.model.name
 (A name that is there but no string, `name: 123`, is string-fields' finding.)
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
@@ -21,6 +22,7 @@ from . import string_fields
 
 ID = "preset-required"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def check(w: Workload, settings: Settings | None = None) -> Finding | None:

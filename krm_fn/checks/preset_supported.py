@@ -32,6 +32,7 @@ FAIL:  PHI-2 also "Model phi-2 is deprecated and no longer supported"
 
 from difflib import get_close_matches
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..domain.presets import TUNED_DISPLAY, aliases
 from ..model.config import Settings
@@ -42,15 +43,11 @@ from .releases import older
 
 ID = "preset-supported"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+SINCE = kaito_releases.FIRST_KNOWN
 # KAITO's catalog entries with `deprecated: true` (lower-cased names).
 DEPRECATED = ("phi-2",)
 
 
-# v0.10.0's `IsValidPreset` asks only `KaitoModelRegister.Has(preset)` (pkg/utils/plugin/plugin.go:79-91 at
-# v0.10.0), whose names are the presets' own, compared as written; v0.11.0's also looks up
-# `normalizedPreset := strings.ToLower(preset)` in LegacyBuiltinToCatalog (plugin.go:115-117). Before v0.11.0
-# `Phi-4` is refused.
-CASE_BLIND_SINCE = "v0.11.0"
 # Registered at v0.10.0 and not after: `PresetFalcon7BModel = "falcon-7b"`, `PresetFalcon40BModel = "falcon-40b"`
 # and their `+ "-instruct"` (presets/workspace/models/falcon/model.go:25-38, 44-47 at v0.10.0); v0.11.0 has no
 # falcon presets. Every other name v0.10.0 registers is one of aliases().
@@ -100,7 +97,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     data = w.effective
     if w.spec is kinds.MULTIROLEINFERENCE:
         name = kinds.get(data, w.spec.preset)
-        if isinstance(name, str) and name and not is_valid_preset(name, older(settings, CASE_BLIND_SINCE)):
+        if isinstance(name, str) and name and not is_valid_preset(name, older(settings, kaito_releases.CASE_BLIND_PRESETS)):
             return _deprecated(name, "spec.model.name") + [_unsupported(name, "spec.model.name")]
         return []
     path = w.spec.inference
@@ -108,7 +105,7 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if path is None or not isinstance(inference, dict) or inference.get("preset") is None:
         return []
     name = kinds.get(data, w.spec.preset)
-    if (isinstance(name, str) and is_valid_preset(name, older(settings, CASE_BLIND_SINCE))) \
+    if (isinstance(name, str) and is_valid_preset(name, older(settings, kaito_releases.CASE_BLIND_PRESETS))) \
             or string_fields.not_a_string(data, w.spec.preset):
         return []  # a name that is no string is string-fields' finding
     resource = kinds.dotted(path[:-1] + ("resource", "presetName"))

@@ -1,16 +1,15 @@
-"""The KAITO release that brought a mirrored webhook rule: a cluster on an older `kaitoVersion` is not refused
-by it, so the check stays quiet there (a finding KAITO would not make is a broken pipeline).
+"""Whether a rule a check mirrors is one the cluster's KAITO has: a rule brought in a later release than the
+`kaitoVersion` setting is not checked, since that cluster's webhook admits what the rule refuses (a finding
+KAITO would not make is a broken pipeline). The releases are domain/kaito_releases.py's.
 
-Releases read off KAITO's history (`git tag --contains` of the commit that added the rule's message).
+A check whose whole rule came in one release says so in its `SINCE`, which `checks.validate` applies; a check
+with parts of several releases asks `older` for each part.
 """
 
-from ..model.config import Settings, version_tuple
-
-# `ValidateInferenceSetWorkspace` (pkg/utils/inferenceset): before it, an InferenceSet's webhook checked its
-# name, replicas and maintenance window only, not the Workspace it projects.
-INFERENCESET_PROJECTS_WORKSPACE = "v0.12.0"
+from ..domain.kaito_releases import KaitoRelease
+from ..model.config import Settings
 
 
-def older(settings: Settings | None, release: str) -> bool:
+def older(settings: Settings | None, release: KaitoRelease) -> bool:
     """The settings' kaitoVersion is older than `release` (no settings: the newest rules apply)."""
-    return settings is not None and version_tuple(settings.kaito_version) < version_tuple(release)
+    return settings is not None and settings.kaito_version < release

@@ -25,6 +25,7 @@ PASS:  spec.replicas: 0 or 2 (or none); roles[*].replicas: 1 (or none: autoscali
 FAIL:  spec.replicas: -1; roles[0].replicas: 0
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
@@ -33,11 +34,7 @@ from .releases import older
 
 ID = "replicas"
 KINDS = ("InferenceSet", "MultiRoleInference")
-# v0.10.0's InferenceSet: `Replicas int` with the CRD's `default: 1` and `minimum: 1`, and
-# `if is.Spec.Replicas < 1 { errs = errs.Also(apis.ErrInvalidValue(is.Spec.Replicas, "replicas", "must be at
-# least 1")) }` (api/v1alpha1/inferenceset_validation.go:54-56 at v0.10.0); v0.11.0 made it `*int32` checked
-# `< 0` (:56-57), which admits 0.
-REPLICAS_ZERO_SINCE = "v0.11.0"
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def _int32(value: object) -> int | None:
@@ -50,7 +47,7 @@ def _int32(value: object) -> int | None:
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     if w.spec is kinds.INFERENCESET:
         replicas = _int32(kinds.get(w.data, ("spec", "replicas")))
-        if replicas is not None and replicas < 1 and older(settings, REPLICAS_ZERO_SINCE):
+        if replicas is not None and replicas < 1 and older(settings, kaito_releases.ZERO_REPLICAS):
             return [finding("SD147", "spec.replicas", replicas=replicas)]
         if replicas is not None and replicas < 0:
             return [finding("SD133", "spec.replicas", replicas=replicas)]

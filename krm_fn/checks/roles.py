@@ -17,6 +17,7 @@ PASS:  roles: [{type: prefill}, {type: decode}] and spec.model.name set
 FAIL:  one role, three roles, two prefill roles, a role of another type, no spec.model.name
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
@@ -24,6 +25,7 @@ from ..text.results import Finding, finding
 
 ID = "roles"
 KINDS = ("MultiRoleInference",)
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:

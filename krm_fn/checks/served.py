@@ -17,6 +17,7 @@ PASS:  kaitoVersion v0.11.0: a kaito.sh/v1beta1 InferenceSet, a MultiRoleInferen
 FAIL:  kaitoVersion v0.10.0: a kaito.sh/v1beta1 InferenceSet; a kaito.sh/v1alpha1 MultiRoleInference
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
@@ -25,12 +26,11 @@ from .releases import older
 
 ID = "served"
 KINDS = ("InferenceSet", "MultiRoleInference")
-# The release whose CRDs serve InferenceSet kaito.sh/v1beta1 and MultiRoleInference.
-SERVES_V1BETA1_AND_MULTIROLE = "v0.11.0"
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
-    if not older(settings, SERVES_V1BETA1_AND_MULTIROLE):
+    if not older(settings, kaito_releases.SERVES_V1BETA1_AND_MULTIROLE):
         return []
     api_version = w.item.api_version
     if w.spec is kinds.MULTIROLEINFERENCE or api_version != "kaito.sh/v1alpha1":

@@ -14,6 +14,7 @@ FAIL:  inference.config: 2024-01-01   (a date: kustomize and kpt rewrite it as a
 
 import yaml
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
@@ -24,6 +25,7 @@ from .annotation_value import reads_as
 
 ID = "string-fields"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def _finding(w: Workload, field: str, value: object) -> Finding:

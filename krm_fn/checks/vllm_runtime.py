@@ -9,6 +9,7 @@ FAIL:  kaito.sh/runtime: "transformers"
 FAIL:  any workload when the featureGates setting says vLLM=false
 """
 
+from ..domain import kaito_releases
 from ..domain import constants as C
 from ..domain import kinds
 from ..model.config import Settings
@@ -17,6 +18,7 @@ from ..text.results import Finding, finding
 
 ID = "vllm-runtime"
 KINDS = ("Workspace", "InferenceSet", "MultiRoleInference")
+SINCE = kaito_releases.FIRST_KNOWN
 
 
 def check(w: Workload, settings: Settings | None = None) -> Finding | None:

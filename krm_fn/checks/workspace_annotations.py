@@ -38,23 +38,25 @@ FAIL:  kaito.sh/node-image-family: mariner, kaito.sh/performance-mode: Throughpu
        kaito.sh/use-local-weights: "yes"
 """
 
+from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..text.results import Finding, finding
 from .flux import substituted_later
 from .gostrings import go_lower, go_trim_space
-from .releases import INFERENCESET_PROJECTS_WORKSPACE, older
+from .releases import older
 
 ID = "workspace-annotations"
 KINDS = ("Workspace", "InferenceSet")
+SINCE = kaito_releases.FIRST_KNOWN
 NODE_IMAGE_FAMILY = "kaito.sh/node-image-family"
 PERFORMANCE_MODE = "kaito.sh/performance-mode"
 USE_LOCAL_WEIGHTS = "kaito.sh/use-local-weights"
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
-    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, INFERENCESET_PROJECTS_WORKSPACE)):
+    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     annotations = kinds.get(w.effective, w.spec.annotations)
     if not isinstance(annotations, dict):
@@ -64,14 +66,14 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     annotations = {k: v for k, v in annotations.items() if not substituted_later(v)}
     out = []
     family = annotations.get(NODE_IMAGE_FAMILY)
-    if isinstance(family, str) and not older(settings, "v0.9.0") and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
+    if isinstance(family, str) and not older(settings, kaito_releases.NODE_IMAGE_FAMILY) and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
         out.append(finding("SD135", f"{at}[{NODE_IMAGE_FAMILY}]", family=family))
     if not v1beta1:
         return out  # validateAnnotations is v1beta1's
     mode = annotations.get(PERFORMANCE_MODE)
-    if isinstance(mode, str) and not older(settings, "v0.10.0") and mode not in ("balanced", "interactivity", "throughput"):
+    if isinstance(mode, str) and not older(settings, kaito_releases.PERFORMANCE_MODE) and mode not in ("balanced", "interactivity", "throughput"):
         out.append(finding("SD136", f"{at}[{PERFORMANCE_MODE}]", mode=mode))
     local = annotations.get(USE_LOCAL_WEIGHTS)
-    if isinstance(local, str) and not older(settings, "v0.12.0") and local not in ("true", "false"):
+    if isinstance(local, str) and not older(settings, kaito_releases.USE_LOCAL_WEIGHTS) and local not in ("true", "false"):
         out.append(finding("SD137", f"{at}[{USE_LOCAL_WEIGHTS}]", value=local))
     return out

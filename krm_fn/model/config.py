@@ -16,13 +16,12 @@ from ..text import krm
 from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surrogate, not_unicode,
     parse_config_json, quoted as _q)
 from ..domain.constants import DEFAULT_MIN_ACCEPTANCE_RATE
+from ..domain import kaito_releases
+from ..domain.kaito_releases import KaitoRelease
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION
 from ..domain.vllm_schema import parse_version as vllm_release
 from ..text.results import Finding, Result, Severity, finding
 
-# The `kaitoVersion` whose tables and webhook rules apply when none is set (v0.13.0, kaito-project/kaito#2312);
-# the rollout output is then the one safe on every release (docs/settings.md; `Settings.kaito_version_unknown`).
-DEFAULT_KAITO_VERSION = "v0.13.0"
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
 SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
@@ -93,11 +92,6 @@ class ConfigError(Exception):
         return first
 
 
-# The KAITO releases this function has facts of (minor releases, every patch release of them; docs/settings.md):
-# outside them a kaitoVersion is an error (SD021); before MODELLED_FROM, whose admission, rollout and lifecycle
-# are read off KAITO's source, it is judged as MODELLED_FROM's where rules differ, with a warning (SD048).
-KAITO_RELEASES = ((0, 3), (0, 13))
-MODELLED_FROM = (0, 10)
 
 
 # The input size cap: read before any functionConfig exists, so only the environment (and
@@ -134,7 +128,9 @@ class Settings(NamedTuple):
     mode: str = "materialize"
     fail_on: Severity = Severity.ERROR
     presets: PresetTable = DEFAULT_TABLE
-    kaito_version: str = DEFAULT_KAITO_VERSION
+    # The release whose tables and webhook rules apply; with none set, the newest (v0.13.0, kaito-project/kaito#2312),
+    # and the rollout output is then the one safe on every release (docs/settings.md).
+    kaito_version: KaitoRelease = kaito_releases.DEFAULT
     kaito_version_unknown: bool = False  # no source set kaitoVersion: the rollout must be safe on every release
     vllm_version: str = DEFAULT_VLLM_VERSION  # the vLLM release whose --speculative-config schema applies
     vllm_version_set: bool = False     # given by a source (else a plain workload's image tag decides)
@@ -160,41 +156,35 @@ class Settings(NamedTuple):
     def rollout_releases(self) -> str:
         """Where a note of the v0.11-v0.12 rollout rules holds (krm_fn/model/rollout.py): the set release, or those."""
         return "v0.11-v0.12 (set kaitoVersion to yours)" \
-            if self.kaito_version_unknown else self.kaito_version
+            if self.kaito_version_unknown else str(self.kaito_version)
 
     @property
     def knows_annotation(self) -> bool:
         """KAITO v0.13.0 brought the annotation; older versions ignore it (and do not push a changed
         spec.template.inference to an InferenceSet's existing Workspaces)."""
-        return version_tuple(self.kaito_version) >= (0, 13, 0)
+        return self.kaito_version >= kaito_releases.READS_THE_ANNOTATION
 
 
-def version_tuple(text: str) -> tuple[int, int, int]:
-    m = _VERSION.fullmatch(text)
-    if not m:
-        raise ValueError(text)
-    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
-
-
-def parse_version(value: Any) -> str:
-    if not isinstance(value, str) or not _VERSION.fullmatch(value.strip()):
-        raise ConfigError(finding("SD021.kaitoVersion", source="", value=_q(value)), "kaitoVersion")
-    major, minor, patch = version_tuple(value.strip())
-    first, last = KAITO_RELEASES
-    if not first <= (major, minor) <= last:
+def parse_version(value: Any) -> KaitoRelease:
+    """A kaitoVersion (`v0.12.0`, `0.12`) as a release this function has facts of."""
+    try:
+        release = kaito_releases.parse(value.strip() if isinstance(value, str) else "")
+    except ValueError:
+        raise ConfigError(finding("SD021.kaitoVersion", source="", value=_q(value)), "kaitoVersion") from None
+    if not kaito_releases.known(release):
         raise ConfigError(finding("SD021.kaitoVersion-unmodelled", source="", value=value.strip(),
-                                  first="v{}.{}".format(*first), last="v{}.{}".format(*last)), "kaitoVersion")
-    return f"v{major}.{minor}.{patch}"
+                                  first=kaito_releases.FIRST_KNOWN.minor_release,
+                                  last=kaito_releases.LAST_KNOWN.minor_release), "kaitoVersion")
+    return release
 
 
-def older_than_modelled(version: str, field: str) -> Result | None:
-    """SD048 when `version` (a parsed kaitoVersion) is older than the releases whose admission and rollout are
-    modelled; `field`: where the setting was set (the functionConfig's key, or the setting's name)."""
-    major, minor, _ = version_tuple(version)
-    if (major, minor) >= MODELLED_FROM:
+def older_than_modelled(version: KaitoRelease, field: str) -> Result | None:
+    """SD048 when `version` is older than the releases whose admission and rollout are modelled; `field`:
+    where the setting was set (the functionConfig's key, or the setting's name)."""
+    if version[:2] >= kaito_releases.MODELLED_FROM[:2]:
         return None
-    return finding("SD048", field, version=version, first="v{}.{}.0".format(*MODELLED_FROM),
-                   last="v{}.{}".format(*KAITO_RELEASES[1])).result()
+    return finding("SD048", field, version=version, first=kaito_releases.MODELLED_FROM,
+                   last=kaito_releases.LAST_KNOWN.minor_release).result()
 
 
 def parse_vllm_version(value: Any) -> str:
@@ -358,7 +348,7 @@ def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settin
     tuned = checked("tunedPresets", lambda value: _tuned_presets(value, judge), {})
     fallback = checked("ngramFallback", lambda value: parse_config_json(value, "ngramFallback", judge), None)
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
-    version = checked("kaitoVersion", parse_version, DEFAULT_KAITO_VERSION)
+    version = checked("kaitoVersion", parse_version, kaito_releases.DEFAULT)
     gates = checked("featureGates", parse_feature_gates, DEFAULT_GATES, unset=(None,))
     disable = checked("disable", parse_disable, frozenset(), unset=(None,))
     rules = checked("prometheusRules", parse_prometheus_rules, False)

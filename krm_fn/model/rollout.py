@@ -13,7 +13,8 @@ from ..domain.inference_config import DATA_KEY
 from ..text import krm
 from ..text.items import Item
 from ..text.results import Result, finding
-from .config import Settings, version_tuple
+from ..domain import kaito_releases
+from .config import Settings
 from .decisions import source_of
 from .index import Index, Workload
 from .report import about
@@ -25,7 +26,8 @@ def command_is_fixed(settings: Settings) -> bool:
     """KAITO v0.11-v0.12: the vLLM command of an existing StatefulSet never changes, and it reads a config
     file only when the Workspace had a config at creation. With no kaitoVersion set the cluster may run
     them: their output is kept on v0.10 and v0.13 too, where it is safe (tests/test_lifecycle.py)."""
-    return settings.kaito_version_unknown or (0, 11, 0) <= version_tuple(settings.kaito_version) < (0, 13, 0)
+    first, after = kaito_releases.FIXED_COMMAND
+    return settings.kaito_version_unknown or first <= settings.kaito_version < after
 
 
 def _ns(namespace: str) -> str:

@@ -13,7 +13,8 @@ from ..text.patch import diff
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
 from ..model.changes import Plan, Step, step
-from ..model.config import Settings, version_tuple
+from ..domain import kaito_releases
+from ..model.config import Settings
 from ..model.decisions import Inject, NotVisible, Override, Speculates
 from ..model.index import Index, Workload, is_derived_rule, is_rule
 from ..model.report import about, q
@@ -43,7 +44,7 @@ def _top(w: Workload, parents: dict[int, Workload]) -> Workload:
 
 def _monitored(w: Workload, settings: Settings) -> monitoring.Monitored:
     # KAITO before v0.8.0 ran a single-node Workspace as a Deployment; from v0.8.0 on it makes none.
-    old = w.spec.kind == "Workspace" and version_tuple(settings.kaito_version) < (0, 8, 0)
+    old = w.spec.kind == "Workspace" and settings.kaito_version < kaito_releases.WORKSPACE_STATEFULSET
     return monitoring.Monitored(w.spec.kind, w.name, monitoring.KAITO_DEPLOYMENT if old else "")
 
 
