@@ -12,6 +12,7 @@ from typing import NamedTuple
 import re
 
 from ..text.results import Severity
+from .vllm_options import options
 
 Version = tuple[int, int, int]
 
@@ -119,7 +120,6 @@ def takes_no_value(option: str) -> bool:
     name = "--" + option[2:].replace("_", "-") if option.startswith("--") else option
     if name in OLDER_NO_VALUE:
         return True
-    from .vllm_options import options
     table = options()
     if name in table.no_value or name in table.value:
         return name in table.no_value
