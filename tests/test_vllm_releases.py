@@ -139,21 +139,21 @@ def test_the_pipeline_verdict_reads_the_backend_and_vllm_use_v1_of_the_container
     cmd = ["vllm", "serve", "Qwen/Qwen3-8B", "-pp", "2"]
     no_backend = reconcile(cmd, None, enabled=True, release=Release("0.9.0", "image x"))
     assert no_backend.injected is None and [(f.id, f.severity) for f in no_backend.findings] == [
-        ("SD715", Severity.ERROR)]
+        ("SD734", Severity.ERROR)]
     mp = reconcile(cmd + ["--distributed-executor-backend=mp"], None, enabled=True, release=Release("0.9.0", "image x"))
     assert mp.injected is not None and [f.severity for f in mp.findings if f.id == "SD715"] == [Severity.WARNING]
     on_v1 = reconcile(cmd + ["--distributed-executor-backend", "ray"], None, enabled=True,
                       release=Release("0.8.5", "image x"), env={"VLLM_USE_V1": "1"})
     assert on_v1.injected is not None and [f.severity for f in on_v1.findings if f.id == "SD715"] == [Severity.WARNING]
     v0 = reconcile(cmd, None, enabled=True, release=Release("0.9.2", "image x"), env={"VLLM_USE_V1": "0"})
-    assert v0.injected is None and [f.id for f in v0.findings] == ["SD715"]
+    assert v0.injected is None and [f.id for f in v0.findings] == ["SD734"]
 
 
 @pytest.mark.parametrize("extra", [["--pipeline-parallel-size", "2"], ["-pp", "2"], ["--pipeline_parallel_size", "2"],
                                    ["--pipeline-parallel-size=4"]])
 def test_every_pipeline_spelling(extra):
     out = reconcile(["vllm", "serve", "a/b", *extra], None, enabled=True, release=Release("0.8.5", "image x"))
-    assert out.injected is None and [(f.id, f.severity) for f in out.findings] == [("SD715", Severity.ERROR)]
+    assert out.injected is None and [(f.id, f.severity) for f in out.findings] == [("SD734", Severity.ERROR)]
     one = reconcile(["vllm", "serve", "a/b", "-pp", "1"], None, enabled=True, release=Release("0.8.5", "image x"))
     assert one.injected == NGRAM
 

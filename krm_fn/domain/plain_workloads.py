@@ -7,7 +7,7 @@ fixpoint and a disable exact (and, being part of the template, rolls the pods wh
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from ..text.results import Finding, Severity
+from ..text.results import Finding, finding
 from ..text.runs import common_ends
 from . import constants as C
 from . import kinds
@@ -33,7 +33,8 @@ def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     found = next((p for p in places if _has_opt_in(data, p)), None)
     if found is None:
         return None
-    return Finding(f"{kind} {api_version} is not handled (only {', '.join(spec.api_versions)}); move the manifest to {spec.api_versions[0]} for kaito.sh/enable-speculative-decoding to take effect", _annotation_field(found), id="SD722", severity=Severity.WARNING)
+    return finding("SD722", _annotation_field(found), kind=kind, api_version=api_version,
+                   handled=", ".join(spec.api_versions), move_to=spec.api_versions[0])
 
 
 # What to do instead, for the kinds that carry vLLM's arguments but are not workloads this function edits.
@@ -52,8 +53,7 @@ def unhandled_kind(api_version: Any, kind: Any, data: Any) -> Finding | None:
     if found is None:
         return None
     hint = _UNHANDLED_HINTS.get(kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
-    return Finding(f"{kind} {api_version} carries the opt-in, but kaito-specdec does not handle it and changes nothing: {hint}",
-        _annotation_field(found), id="SD729", severity=Severity.WARNING)
+    return finding("SD729", _annotation_field(found), kind=kind, api_version=api_version, hint=hint)
 
 
 def _annotation_in(data: Any, at: Path, depth: int) -> Path | None:
@@ -110,8 +110,8 @@ def read_opt_in(spec: WorkloadKind, data: Any) -> OptIn:
     other = next(((p, v) for p, v in rest if v != value), None)
     if other is None:
         return OptIn(value, first)
-    return OptIn(None, first, Finding(f"kaito.sh/enable-speculative-decoding is {_shown(value)} in {dotted(first)} but {_shown(other[1])} in {dotted(other[0])}; keep it in one place (the workload's metadata.annotations)",
-        _annotation_field(other[0]), id="SD720", severity=Severity.ERROR))
+    return OptIn(None, first, finding("SD720", _annotation_field(other[0]), value=_shown(value), place=dotted(first),
+                                      other_value=_shown(other[1]), other_place=dotted(other[0])))
 
 
 def _shown(value: Any) -> str:
@@ -214,85 +214,135 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
         return WorkloadPlan(opt_in, findings=(opt_in.conflict,))
     if opt_in.present and opt_in.value not in ("true", "false"):
         return WorkloadPlan(opt_in)
-    enabled = opt_in.value == "true"
     # LLMInferenceService's `spec.speculator` (kserve/kserve#5687) is the user's own config: SD732.
-    speculator = spec.llm_isvc and enabled and isinstance(data, dict) and get(data, ("spec", "speculator")) is not None
-    if speculator:
-        enabled = False
+    speculator = bool(spec.llm_isvc and opt_in.value == "true" and isinstance(data, dict)
+                      and get(data, ("spec", "speculator")) is not None)
+    said = (finding("SD732", "spec.speculator"),) if speculator else ()
+    ctx = _Workload(spec, data, opt_in, opt_in.value == "true" and not speculator, speculator, table,
+                    vllm_version, version_set)
     templates = _llm_isvc_pods(spec, data) if spec.llm_isvc else present_templates(spec, data)
-    said = (Finding("spec.speculator is set: KServe passes its config to vLLM, so kaito-specdec adds nothing (and takes out what it added before); remove spec.speculator to let kaito-specdec choose",
-        "spec.speculator", id="SD732", severity=Severity.INFO),) if speculator else ()
-    if not enabled and all(_recorded(data, t) is None for t in templates):
+    if not ctx.enabled and all(_recorded(data, t) is None for t in templates):
         return WorkloadPlan(opt_in, findings=said, speculates=bool(said))   # never opted in, or reverted
-    ops: list[dict] = []
-    findings: list[Finding] = []
-    runs_vllm = speculates = False
-    # One record per annotations mapping (an LLMInferenceService's template and worker share one): set when
-    # any of its templates got a config, kept as it is when one of them was left unchanged (SD725).
-    records: dict[Path, tuple[PodTemplate, str | None, bool]] = {}
-    for template in templates:
-        recorded = _recorded(data, template)
-        template_main = _llm_isvc_main(template, data) if spec.llm_isvc else None
-        outcomes = [(path, reconcile(c.get("command"), c.get("args"), enabled=enabled, recorded=recorded,
-                                     table=table, image=c.get("image") if isinstance(c.get("image"), str) else None,
-                                     env=kubernetes_env(c.get("env")),
-                                     release=release_of(c.get("image"), vllm_version, version_set),
-                                     mounted=(_LLMISVC_MOUNT, llm_isvc_model(data)) if spec.llm_isvc else None))
-                    for path, c in containers(template, data) if template_main is None or path != template_main[0]]
-        if spec.kserve is not None and template.role == "predictor":
-            outcomes += _kserve_outcome(spec.kserve, data, enabled, recorded, table, findings,
-                                        release_of(None, vllm_version, version_set))
-        if spec.llm_isvc:
-            image = template_main[1].get("image") if template_main and isinstance(template_main[1], dict) else None
-            outcomes += _llm_isvc_outcome(template, data, enabled, recorded, table,
-                                          release_of(image, vllm_version, version_set), findings)
-        runs_vllm = runs_vllm or any(o.inspection.runs_vllm for _, o in outcomes)
-        injected = {o.injected for _, o in outcomes if o.injected is not None}
-        if len(injected) > 1:
-            findings.append(Finding(f"the vLLM containers of {dotted(template.spec)} need different configs ({', '.join(sorted(injected))}), so none is changed: give them separate pod templates, or set --speculative-config yourself",
-                dotted(template.spec + ("containers",)), id="SD725", severity=Severity.WARNING))
-            records[template.annotations] = (template, None, True)
-            continue
-        left: list[Finding] = []   # SD733: a config the record describes, changed by hand, left in place
-        removed = False
-        for path, out in outcomes:
-            for f in out.findings:
-                (left if f.id == "SD733" else findings).append(f.under(dotted(path)))
-            changed = (_llm_isvc_ops(path, data, out, template.spec[-1] == "template")
-                       if out.inspection.form == "kserve-template" else _container_ops(path, get(data, path), out))
-            ops.extend(changed)
-            if changed and not enabled and not speculator:
-                removed = True
-                findings.append(Finding(f"kaito.sh/enable-speculative-decoding is {_shown(opt_in.value) if opt_in.present else 'not set'}: the --speculative-config={recorded} kaito-specdec added is removed again",
-                    _changed_field(path, changed), id="SD727", severity=Severity.INFO))
-        if left and not removed:
-            # Nothing of the record was found to take out: the config left is the function's, edited by hand,
-            # so the record stays with it and the pods still speculate. (Where the argument was taken out of
-            # another container, a config left is that container's own.)
-            findings.extend(left)
-            records[template.annotations] = (template, None, True)
-            speculates = True
-            continue
-        record = next(iter(injected), None)
-        speculates = speculates or (enabled and (record is not None or any(
-            o.inspection.runs_vllm and o.inspection.overrides for _, o in outcomes)))
-        _, before, keep = records.get(template.annotations, (template, None, False))
-        records[template.annotations] = (template, record or before, keep)
+    planned = [(template, _plan_template(ctx, template)) for template in templates]
+    ops = [op for _, p in planned for op in p.ops]
+    findings = [f for _, p in planned for f in p.findings]
+    records = _records(planned)
     # Later templates first: where two records end at the same place (spec.prefill.annotations at the end
     # of spec, spec.annotations after it), the inner one is written first, so each lands in its mapping.
     for template, record, keep in reversed(records.values()):
         if not keep:
             ops.extend(_record_ops(data, template, record))
-    if enabled and spec.kserve is not None:
+    runs_vllm = any(p.runs_vllm for _, p in planned)
+    findings += _workload_findings(ctx, records, runs_vllm, bool(ops), findings)
+    return WorkloadPlan(opt_in, tuple(ops), (*said, *findings), runs_vllm,
+                        any(p.speculates for _, p in planned) or speculator)
+
+
+class _Workload(NamedTuple):
+    """What each pod template of one workload is planned with."""
+    spec: WorkloadKind
+    data: Any
+    opt_in: OptIn
+    enabled: bool
+    speculator: bool   # an LLMInferenceService's spec.speculator (SD732): not enabled, and no removal said
+    table: PresetTable
+    vllm_version: str
+    version_set: bool
+
+    def release(self, image: Any) -> Release:
+        return release_of(image, self.vllm_version, self.version_set)
+
+
+class _TemplatePlan(NamedTuple):
+    """One pod template's part: its ops and findings, whether a container of it runs vLLM, whether it
+    speculates, and its record (`keep`: the record stays as it is, SD725 or SD733)."""
+    ops: list[dict]
+    findings: list[Finding]
+    runs_vllm: bool
+    speculates: bool = False
+    record: str | None = None
+    keep: bool = False
+
+
+def _plan_template(ctx: _Workload, template: PodTemplate) -> _TemplatePlan:
+    recorded = _recorded(ctx.data, template)
+    findings: list[Finding] = []
+    outcomes = _outcomes(ctx, template, recorded, findings)
+    runs_vllm = any(o.inspection.runs_vllm for _, o in outcomes)
+    injected = {o.injected for _, o in outcomes if o.injected is not None}
+    if len(injected) > 1:
+        findings.append(finding("SD725", dotted(template.spec + ("containers",)), template=dotted(template.spec),
+                                configs=", ".join(sorted(injected))))
+        return _TemplatePlan([], findings, runs_vllm, keep=True)
+    ops: list[dict] = []
+    left: list[Finding] = []   # SD733: a config the record describes, changed by hand, left in place
+    removed = False
+    for path, out in outcomes:
+        for f in out.findings:
+            (left if f.id == "SD733" else findings).append(f.under(dotted(path)))
+        changed = (_llm_isvc_ops(path, ctx.data, out, template.spec[-1] == "template")
+                   if out.inspection.form == "kserve-template" else _container_ops(path, get(ctx.data, path), out))
+        ops.extend(changed)
+        if changed and not ctx.enabled and not ctx.speculator:
+            removed = True
+            findings.append(finding("SD727", _changed_field(path, changed), config=recorded,
+                                    opt_in=_shown(ctx.opt_in.value) if ctx.opt_in.present else "not set"))
+    if left and not removed:
+        # Nothing of the record was found to take out: the config left is the function's, edited by hand,
+        # so the record stays with it and the pods still speculate. (Where the argument was taken out of
+        # another container, a config left is that container's own.)
+        return _TemplatePlan(ops, findings + left, runs_vllm, speculates=True, keep=True)
+    speculates = ctx.enabled and (bool(injected) or any(
+        o.inspection.runs_vllm and o.inspection.overrides for _, o in outcomes))
+    return _TemplatePlan(ops, findings, runs_vllm, speculates, next(iter(injected), None))
+
+
+def _outcomes(ctx: _Workload, template: PodTemplate, recorded: str | None,
+              findings: list[Finding]) -> list[tuple[Path, Reconciled]]:
+    """Each vLLM "container" of the template, reconciled: its containers, KServe's predictor model and an
+    LLMInferenceService's template-vLLM `main` (what these say of the workload goes to `findings`)."""
+    spec, data = ctx.spec, ctx.data
+    main = _llm_isvc_main(template, data) if spec.llm_isvc else None
+    mounted = (_LLMISVC_MOUNT, llm_isvc_model(data)) if spec.llm_isvc else None
+    out = [(path, reconcile(c.get("command"), c.get("args"), enabled=ctx.enabled, recorded=recorded, table=ctx.table,
+                            image=c.get("image") if isinstance(c.get("image"), str) else None,
+                            env=kubernetes_env(c.get("env")), release=ctx.release(c.get("image")), mounted=mounted))
+           for path, c in containers(template, data) if main is None or path != main[0]]
+    if spec.kserve is not None and template.role == "predictor":
+        out += _kserve_outcome(spec.kserve, data, ctx.enabled, recorded, ctx.table, findings, ctx.release(None))
+    if spec.llm_isvc:
+        image = main[1].get("image") if main and isinstance(main[1], dict) else None
+        out += _llm_isvc_outcome(template, data, ctx.enabled, recorded, ctx.table, ctx.release(image), findings)
+    return out
+
+
+def _records(planned: list[tuple[PodTemplate, _TemplatePlan]]) -> dict[Path, tuple[PodTemplate, str | None, bool]]:
+    """One record per annotations mapping (an LLMInferenceService's template and worker share one): set when
+    any of its templates got a config, kept as it is when one of them was left unchanged (SD725, SD733)."""
+    records: dict[Path, tuple[PodTemplate, str | None, bool]] = {}
+    for template, p in planned:
+        if p.keep:
+            records[template.annotations] = (template, None, True)
+            continue
+        _, before, keep = records.get(template.annotations, (template, None, False))
+        records[template.annotations] = (template, p.record or before, keep)
+    return records
+
+
+def _workload_findings(ctx: _Workload, records: dict[Path, tuple[PodTemplate, str | None, bool]], runs_vllm: bool,
+                       changed: bool, said: list[Finding]) -> list[Finding]:
+    """What is said of the whole workload once its templates are planned (`said`: their findings): KServe
+    canaries (SD731), no vLLM found (SD721), a template the API server does not let change (SD726)."""
+    spec = ctx.spec
+    out: list[Finding] = []
+    if ctx.enabled and spec.kserve is not None:
         kserve_record = records.get(spec.templates[0].annotations, (None, None, False))[1]
-        findings.extend(canary_findings(spec.kserve, data, kserve_record, table))
-    if enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in findings):
-        findings.append(Finding(f"opted in, but no container of this {spec.kind} runs vLLM in a way kaito-specdec knows (docs/plain-vllm.md); remove the annotation, or start vLLM with vllm serve",
-            opt_in.field, id="SD721", severity=Severity.WARNING))
-    if ops and spec.immutable_template:
-        findings.append(Finding(f"the {spec.kind}'s pod template changed, and the API server refuses that change to an existing {spec.kind}: delete and re-create it to roll out the new arguments (Argo CD: Replace=true; Flux: force)",
-            dotted(spec.templates[0].spec), id="SD726", severity=Severity.INFO))
-    return WorkloadPlan(opt_in, tuple(ops), (*said, *findings), runs_vllm, speculates or speculator)
+        out.extend(canary_findings(spec.kserve, ctx.data, kserve_record, ctx.table))
+    if ctx.enabled and not runs_vllm and not any(f.id in ("SD723", "SD724") for f in said):
+        out.append(finding("SD721", ctx.opt_in.field, kind=spec.kind))
+    if changed and spec.immutable_template:
+        out.append(finding("SD726", dotted(spec.templates[0].spec), kind=spec.kind))
+    return out
 
 
 # --- KServe LLMInferenceService ------------------------------------------------------------------------------
@@ -349,8 +399,7 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
     args = container.get("args") if isinstance(container, dict) else None
     if data.get("apiVersion") != _LLMISVC_TEMPLATE_FROM:
         if enabled:
-            findings.append(Finding(f"with {data.get('apiVersion')} (maybe KServe 0.16) container args replace the template's, so nothing is changed: on KServe 0.17+ write apiVersion {_LLMISVC_TEMPLATE_FROM}, or add --speculative-config.method=… args yourself",
-                dotted(path), id="SD730", severity=Severity.WARNING))
+            findings.append(finding("SD730", dotted(path), api_version=data.get("apiVersion")))
         return [(path, Reconciled(None, args, None, Inspection(True, "kserve-template")))]
     model = llm_isvc_model(data)
     pipeline = _stages(data, _LLMISVC_PIPELINE[template.role])
@@ -451,8 +500,7 @@ def _what(value: Any) -> str:
 
 
 def _shape(spec: WorkloadKind, path: Path, value: Any, want: str) -> Finding:
-    return Finding(f"{dotted(path)} is {_what(value)}, not {want}: the API server refuses this {spec.kind}, and kaito-specdec cannot read or edit its pod template; fix the manifest",
-        dotted(path), id="SD728", severity=Severity.ERROR)
+    return finding("SD728", dotted(path), path=dotted(path), found=_what(value), wanted=want, kind=spec.kind)
 
 
 def has_record(spec: WorkloadKind, data: Any) -> bool:
@@ -486,8 +534,8 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
         shown = f"canary {name}" if isinstance(name, str) and name else f"spec.canary[{i}]"
         if isinstance(own.get("args"), list) and own["args"]:
             if not any(isinstance(a, str) and a.startswith(exec_argument("").rstrip("=")) for a in own["args"]):
-                out.append(Finding(f"{shown} sets its own model.args, so its pods run without --speculative-config={record}: add it to {dotted(at + ('args',))}, or leave args out to inherit the predictor's",
-                    dotted(at + ("args",)), id="SD731", severity=Severity.WARNING))
+                out.append(finding("SD731.own-args", dotted(at + ("args",)), canary=shown, config=record,
+                                   args=dotted(at + ("args",))))
             continue
         own_download = _downloaded(own.get("storageUri"))
         merged = stable if _model_id(model, data) is not None or own_download is None else own_download
@@ -495,8 +543,8 @@ def canary_findings(model: KServeModel, data: Any, record: str | None, table: Pr
             continue
         chosen = decide_model(merged, table).resolution.json
         if chosen != decide_model(stable, table).resolution.json:
-            out.append(Finding(f"{shown} serves {merged} with the predictor's --speculative-config={record} (chosen for {stable}); give it its own model.args with --speculative-config={chosen}",
-                dotted(at), id="SD731", severity=Severity.WARNING))
+            out.append(finding("SD731.other-model", dotted(at), canary=shown, model=merged, config=record,
+                               predictor_model=stable, chosen=chosen))
     return out
 
 
@@ -509,11 +557,9 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
     backend = kserve_backend(model, data)
     runs_vllm = get(data, model.format_name) == model.runtime_format and backend in model.vllm_backends
     if enabled and get(data, model.format_name) != model.runtime_format:
-        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but the predictor's model format is {_shown(get(data, model.format_name))}, not \"huggingface\": only KServe's Hugging Face runtime runs vLLM; remove the annotation or serve the model with modelFormat.name: huggingface",
-            dotted(model.format_name), id="SD723", severity=Severity.WARNING))
+        findings.append(finding("SD723", dotted(model.format_name), format=_shown(get(data, model.format_name))))
     elif enabled and not runs_vllm:
-        findings.append(Finding(f"kaito.sh/enable-speculative-decoding is \"true\" but --backend={backend} does not run vLLM; remove the annotation or use --backend=vllm (or auto)",
-            dotted(model.args), id="SD724", severity=Severity.WARNING))
+        findings.append(finding("SD724", dotted(model.args), backend=backend))
     # Not vLLM (any more): an argument the function added earlier is still taken out again.
     out = reconcile(None, args, enabled=enabled, recorded=recorded, table=table,
                     inspector=_kserve_inspector(model, data, runs_vllm), release=release,

@@ -13,10 +13,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from . import shellwords
-from ..text.results import Finding, Severity
+from ..text.results import Finding, finding
 from . import vllm_releases as releases
-from .constants import INJECTED_ANNOTATION
-from .presets import DEFAULT_TABLE, PresetTable, fallback
+from .presets import DEFAULT_TABLE, PresetTable, Resolution, fallback
 from .vllm_model import decide_model, unknowable
 from .vllm_schema import (DEFAULT_VLLM_VERSION, beyond, check_speculative_config, dotted_config, named,
     newer_release, parse_version, refusal, shown)
@@ -158,69 +157,111 @@ def _positional(values: list[str]) -> int | None:
     return None
 
 
+class _Option(NamedTuple):
+    """An argument read as an option (every argument is: a model or a value simply matches no name)."""
+    at: int             # its index among the arguments
+    name: str           # as written, before any `=`
+    norm: str           # as vLLM's parser reads the name (_normalised)
+    inline: bool        # written `--x=value`
+    value: str | None   # after `=`, else the next argument (None: the last argument)
+
+
+def _options(values: list[str]) -> list[_Option]:
+    out = []
+    for i, value in enumerate(values):
+        name, eq, rest = value.partition("=")
+        following = rest if eq else values[i + 1] if i + 1 < len(values) else None
+        out.append(_Option(i, name, _normalised(name), bool(eq), following))
+    return out
+
+
 def read_arguments(values: list[str], positional: bool = True,
                    model_flags: tuple[str, ...] = ("--model",)) -> Inspection:
     """The model and the speculative spellings among a vLLM server's arguments. `positional`: the model
     may be a positional argument (`vllm serve MODEL`, before or after the options), which wins over
     `--model` as in vLLM's serve command."""
+    options = _options(values)
+    model, index = _model(options, model_flags)
+    at = _positional(values) if positional else None
+    if at is not None:
+        model, index = values[at], at
+    return Inspection(True, model=model, model_index=index, **_speculative(options), **_settings(options))
+
+
+def _model(options: list[_Option], model_flags: tuple[str, ...]) -> tuple[str | None, int | None]:
+    """The model a model option names (the last one), and the index of its element."""
     model = index = None
+    for o in options:
+        if o.name in model_flags and o.value is not None:
+            model, index = o.value, o.at if o.inline else o.at + 1
+    return model, index
+
+
+def _speculative(options: list[_Option]) -> dict[str, Any]:
+    """Inspection's fields for the speculative spellings: every name (`overrides`), the flags vLLM 0.8.3
+    removed, the last whole-JSON value and, when there is one such spelling, its elements; the dotted
+    `--speculative-config.<key>` and the `--spec-*` shorthands with their values."""
     overrides: list[str] = []
     removed: list[str] = []
-    files: list[str] = []
     dotted: list[tuple[str, str]] = []
     shorthands: list[tuple[str, str]] = []
+    whole: list[tuple[int, ...]] = []
+    given = None
+    for o in options:
+        if _is_override(o.norm):
+            overrides.append(o.name)
+            given = o.value if o.value is not None else given
+            whole.append((o.at,) if o.inline else (o.at, o.at + 1) if o.value is not None else ())
+        elif o.norm.startswith(_OVERRIDE_PREFIXES):
+            overrides.append(o.name)
+            if o.value is not None:
+                dotted.append((o.norm, o.value))
+        flag = _shorthand(o.norm)
+        if flag is not None:
+            overrides.append(o.name)
+            if o.value is not None:
+                shorthands.append((flag, o.value))
+        if o.name in REMOVED_FLAGS:
+            removed.append(o.name)
+    return dict(overrides=tuple(dict.fromkeys(overrides)), removed=tuple(dict.fromkeys(removed)),
+                override_value=given, override_at=whole[0] if len(whole) == 1 else (), dotted=tuple(dotted),
+                shorthands=tuple(shorthands))
+
+
+def _settings(options: list[_Option]) -> dict[str, Any]:
+    """Inspection's fields for the other settings that decide what is written: the config files read, the
+    pipeline stages (when more than 1), the executor backend and what makes it a pooling server."""
+    files: list[str] = []
     pipeline = backend = None
     pipeline_flag = pooling = ""
-    given = None
-    whole: list[tuple[int, ...]] = []
-    for i, value in enumerate(values):
-        name, eq, rest = value.partition("=")
-        norm = _normalised(name)
-        following = rest if eq else values[i + 1] if i + 1 < len(values) else None
-        if norm in _CONFIG_FILE_FLAGS:
-            files.append(following or "")
-        if name in model_flags:
-            if eq:
-                model, index = rest, i
-            elif i + 1 < len(values):
-                model, index = values[i + 1], i + 1
-        if _is_override(norm) or norm.startswith(_OVERRIDE_PREFIXES):
-            overrides.append(name)
-            if _is_override(norm):
-                given = following if following is not None else given
-                whole.append((i,) if eq else (i, i + 1) if following is not None else ())
-            elif following is not None:
-                dotted.append((norm, following))
-        flag = _shorthand(norm)
-        if flag is not None:
-            overrides.append(name)
-            if following is not None:
-                shorthands.append((flag, following))
-        if name in REMOVED_FLAGS:
-            removed.append(name)
-        if norm in (_PIPELINE, "-pp") and following is not None:
-            try:
-                stages = int(following.strip())
-            except ValueError:
-                stages = None
-            if stages is not None and stages > 1:
-                pipeline, pipeline_flag = stages, f"{name} {following}"
-        if norm == "--distributed-executor-backend" and following is not None:
-            backend = following.strip()
-        if following is not None and (
-                (norm == "--task" and following in releases.POOLING_TASKS | releases.KSERVE_ENCODER_TASKS)
-                or (norm == "--runner" and following in releases.POOLING_RUNNERS)
-                or (norm == "--convert" and following in releases.POOLING_CONVERTS)):
-            pooling = pooling or f"{name} {following}"
-    if positional:
-        at = _positional(values)
-        if at is not None:
-            model, index = values[at], at
-    return Inspection(True, model=model, model_index=index, overrides=tuple(dict.fromkeys(overrides)),
-                      removed=tuple(dict.fromkeys(removed)), config_files=tuple(files), override_value=given,
-                      override_at=whole[0] if len(whole) == 1 else (),
-                      dotted=tuple(dotted), shorthands=tuple(shorthands), pipeline=pipeline,
-                      pipeline_flag=pipeline_flag, pooling=pooling, backend=backend)
+    for o in options:
+        if o.norm in _CONFIG_FILE_FLAGS:
+            files.append(o.value or "")
+        if o.value is None:
+            continue
+        stages = _stages(o.value) if o.norm in (_PIPELINE, "-pp") else None
+        if stages is not None and stages > 1:
+            pipeline, pipeline_flag = stages, f"{o.name} {o.value}"
+        if o.norm == "--distributed-executor-backend":
+            backend = o.value.strip()
+        if not pooling and _pooling(o.norm, o.value):
+            pooling = f"{o.name} {o.value}"
+    return dict(config_files=tuple(files), pipeline=pipeline, pipeline_flag=pipeline_flag, pooling=pooling,
+                backend=backend)
+
+
+def _stages(text: str) -> int | None:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
+
+
+def _pooling(norm: str, value: str) -> bool:
+    """Whether the option makes the server a pooling (or encoder) one: `--task embed`, `--runner pooling` …"""
+    return ((norm == "--task" and value in releases.POOLING_TASKS | releases.KSERVE_ENCODER_TASKS)
+            or (norm == "--runner" and value in releases.POOLING_RUNNERS)
+            or (norm == "--convert" and value in releases.POOLING_CONVERTS))
 
 
 # --- Kubernetes' $(VAR) expansion of command and args -------------------------------------------------------
@@ -331,11 +372,6 @@ def _argv(command: Any, args: Any) -> list[tuple[Where, Any]]:
     return out + [(Where("args", i), v) for i, v in enumerate(args if isinstance(args, list) else [])]
 
 
-def _problem(message: str, field: str, id: str) -> Finding:
-    """A reason to leave the command unchanged: a warning."""
-    return Finding(message, field, id=id, severity=Severity.WARNING)
-
-
 def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, str] | None = None) -> Inspection:
     """What the container runs, its command and args expanded as the kubelet does with `env`
     (kubernetes_env). Never raises: a shape it cannot follow is an Inspection with a problem."""
@@ -357,8 +393,7 @@ def inspect(command: Any, args: Any, image: str | None = None, env: dict[str, st
         return Inspection(False)
     not_text = next((w for w, v in argv if not isinstance(v, str)), None)
     if not_text is not None:
-        return Inspection(True, form, problem=_problem(f"{not_text.field} is not a string; quote it so the vLLM arguments can be read and extended",
-            not_text.field, id="SD707"))
+        return Inspection(True, form, problem=finding("SD707", not_text.field, element=not_text.field))
     read = read_arguments(values[start:], positional=form in ("serve", "image"))
     model_at = argv[start + read.model_index][0].field if read.model_index is not None else ""
     # an element Kubernetes expands is not text the function wrote (remove_respelled)
@@ -414,13 +449,13 @@ def _inspect_script(at: Where, script: str, expanded: str | None = None) -> Insp
     except shellwords.Unreadable as exc:
         if "vllm" not in script:
             return Inspection(False)
-        return Inspection(True, script=at, target=at.field, problem=_problem(f"cannot read the shell script in {at.field} safely ({exc}); add the argument --speculative-config='<json>' to its vLLM command yourself, or start vLLM without a script",
-            at.field, id="SD706"))
+        return Inspection(True, script=at, target=at.field,
+                          problem=finding("SD706", at.field, script=at.field, reason=exc))
     if not servers:
         return Inspection(False)
     if len(servers) > 1:
-        return Inspection(True, servers[0][1][0], script=at, target=at.field, problem=_problem(f"the shell script in {at.field} starts vLLM {len(servers)} times and the function cannot tell which one to configure; give each server its own container, or add --speculative-config='<json>' to the right one yourself",
-            at.field, id="SD705"))
+        return Inspection(True, servers[0][1][0], script=at, target=at.field,
+                          problem=finding("SD705", at.field, script=at.field, count=len(servers)))
     cmd, (form, start) = servers[0]
     rcmd, (rform, rstart) = read_from[0] if len(read_from) == 1 else servers[0]
     words = [w.value for w in rcmd.words[rstart:]]
@@ -630,116 +665,177 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
     def look(command: Any, args: Any) -> Inspection:
         return inspector(command, args) if inspector else inspect(command, args, image, env)
 
-    base_command, base_args, ours = (remove(command, args, recorded) if recorded
-                                     else (command, args, False))
-    while ours and recorded:  # the same text pasted again is the function's too: one copy left would keep it speculating
-        again_command, again_args, again = remove(base_command, base_args, recorded)
-        if not again:
-            break
-        base_command, base_args = again_command, again_args
-    insp = look(base_command, base_args)
-    described = False   # a config the record describes stays in the arguments: the record stays with it
-    if recorded and insp.runs_vllm and (not ours or insp.overrides):
-        respelled = remove_respelled(base_command, base_args, recorded, insp)
-        if respelled is not None:
-            base_command, base_args = respelled
-            ours = True
-            insp = look(base_command, base_args)
-        elif ours:
-            pass  # beside the function's own, taken out: a config of the user's, theirs to keep
-        elif not enabled and insp.overrides:
-            # Dropping the record here would leave the pods speculating with the config read as the user's
-            # own from then on (SD703), never taken out again: both stay, and the user is told.
-            spelled = ", ".join(insp.overrides)
-            return Reconciled(command, args, None, insp, (Finding(f"the --speculative-config={recorded} kaito-specdec added was changed by hand, so it is not taken out and speculative decoding stays on: remove {spelled} yourself, and the {INJECTED_ANNOTATION} annotation",
-                insp.target, id="SD733", severity=Severity.WARNING),))
-        else:
-            described = insp.override_value is not None and same_config(insp.override_value, recorded)
+    c = _unrecorded(command, args, recorded, enabled, look)
+    insp = c.inspection
+    if c.changed_by_hand:
+        return c.unchanged(finding("SD733", insp.target, config=recorded, flags=", ".join(insp.overrides)))
     if not insp.runs_vllm or not enabled:
-        return Reconciled(base_command, base_args, None, insp)
-    kept = recorded if ours or described else None
+        return c.bare()
+    left = _left_as_is(c, release)
+    if left is not None:
+        return left
+    c = c._replace(inspection=_mounted_model(insp, mounted))
+    return _configured(c, table, release, env, pipeline)
+
+
+class _Container(NamedTuple):
+    """A container being reconciled: its `command`/`args` as written and without the function's own
+    argument (`base_command`/`base_args`), what it runs then, and what the record says of it."""
+    command: Any
+    args: Any
+    base_command: Any
+    base_args: Any
+    inspection: Inspection
+    recorded: str | None = None
+    ours: bool = False       # the function's own argument was there (as written or respelled): taken out
+    described: bool = False  # a config the record describes stays in the arguments: the record stays with it
+    changed_by_hand: bool = False  # disabled, but the record's config was changed by hand: both stay (SD733)
+
+    @property
+    def kept(self) -> str | None:
+        """The record, where it still says what the arguments hold."""
+        return self.recorded if self.ours or self.described else None
+
+    def unchanged(self, *findings: Finding) -> Reconciled:
+        """The command as written, the record kept where it describes what is there."""
+        return Reconciled(self.command, self.args, self.kept, self.inspection, findings)
+
+    def bare(self, *findings: Finding) -> Reconciled:
+        """The command without the function's argument, and nothing added."""
+        return Reconciled(self.base_command, self.base_args, None, self.inspection, findings)
+
+
+def _unrecorded(command: Any, args: Any, recorded: str | None, enabled: bool,
+                look: Callable[[Any, Any], Inspection]) -> _Container:
+    """What the record and the user's own config mean: the function's argument taken out (as written, every
+    copy, or respelled), or, where the record's config is there in a spelling that cannot be taken out, left
+    with its record (`described`, or `changed_by_hand` when disabled)."""
+    if not recorded:
+        return _Container(command, args, command, args, look(command, args))
+    base_command, base_args, ours = _remove_every_copy(command, args, recorded)
+    insp = look(base_command, base_args)
+    c = _Container(command, args, base_command, base_args, insp, recorded, ours)
+    if not insp.runs_vllm or (ours and not insp.overrides):
+        return c
+    respelled = remove_respelled(base_command, base_args, recorded, insp)
+    if respelled is not None:
+        return c._replace(base_command=respelled[0], base_args=respelled[1], inspection=look(*respelled), ours=True)
+    if ours:
+        return c   # beside the function's own, taken out: a config of the user's, theirs to keep
+    if not enabled and insp.overrides:
+        # Dropping the record here would leave the pods speculating with the config read as the user's
+        # own from then on (SD703), never taken out again: both stay, and the user is told.
+        return c._replace(changed_by_hand=True)
+    return c._replace(described=insp.override_value is not None and same_config(insp.override_value, recorded))
+
+
+def _remove_every_copy(command: Any, args: Any, recorded: str) -> tuple[Any, Any, bool]:
+    """`remove` until the recorded text is gone: the same text pasted again is the function's too (one copy
+    left would keep it speculating)."""
+    ours = False
+    while True:
+        without_command, without_args, found = remove(command, args, recorded)
+        if not found:
+            return command, args, ours
+        command, args, ours = without_command, without_args, True
+
+
+def _left_as_is(c: _Container, release: Release) -> Reconciled | None:
+    """The refusals that leave the command as it is: a command that cannot be edited, the user's own config
+    (or the flags vLLM 0.8.3 removed), a settings file, a pooling model, a release without the flag. None:
+    a config is chosen."""
+    insp = c.inspection
     if insp.problem is not None:
-        return Reconciled(command, args, kept, insp, (insp.problem,))
+        return c.unchanged(insp.problem)
     if insp.removed and release.number < releases.OLD_FLAGS_REMOVED_IN:
         # vLLM 0.5 to 0.8.2 take these flags: the user's own speculative setting, in that release's spelling
-        flags = ", ".join(insp.removed)
-        return Reconciled(base_command, base_args, None, insp, (Finding(f"the vLLM command already sets {flags} ({release.said}'s flags): user override, left unchanged; vLLM 0.8.3+ refuses them, use --speculative-config='<json>' there",
-            insp.target, id="SD703", severity=Severity.INFO),))
+        return c.bare(finding("SD703.old-flags", insp.target, flags=", ".join(insp.removed), release=release.said))
     if insp.removed:
-        flags = ", ".join(insp.removed)
-        return Reconciled(command, args, kept, insp, (Finding(f"{flags}: removed in vLLM 0.8.3, the server refuses to start with them; replace them with one --speculative-config='<json>' (or delete them and let kaito-specdec choose the config)",
-            insp.target, id="SD704", severity=Severity.ERROR),))
+        return c.unchanged(finding("SD704", insp.target, flags=", ".join(insp.removed)))
     if insp.overrides:
-        spelled = ", ".join(insp.overrides)
-        findings = [Finding(f"the vLLM command already sets {spelled}: user override, left unchanged; remove it to let kaito-specdec choose the config",
-            insp.target, id="SD703", severity=Severity.INFO)]
-        findings += _override_checks(insp, release) + _launch_refusals(insp, release)
-        newer = newer_release(release.version, release.source)
-        if newer is not None:
-            findings.append(newer._replace(field=insp.target))
-        return Reconciled(base_command, base_args, recorded if described else None, insp, tuple(findings))
+        return Reconciled(c.base_command, c.base_args, c.recorded if c.described else None, insp,
+                          (finding("SD703.override", insp.target, flags=", ".join(insp.overrides)),
+                           *_override_checks(insp, release), *_launch_refusals(insp, release), *_newer(insp, release)))
     if insp.config_files:
-        shown_files = ", ".join(insp.config_files)
-        return Reconciled(command, args, kept, insp, (_problem(f"the vLLM command reads settings from {shown_files}, which the function cannot see and which may set speculative-config (a flag added on the command line would silently win over it); add --speculative-config='<json>' yourself, or move the settings onto the command line",
-            insp.target, id="SD709"), *_launch_refusals(insp, release)))
+        return c.unchanged(finding("SD709", insp.target, files=", ".join(insp.config_files)),
+                           *_launch_refusals(insp, release))
     if insp.pooling:
-        return Reconciled(base_command, base_args, None, insp, (Finding(f"{insp.pooling}: this server runs a pooling or encoder model (embeddings, classification or scores), which generates no tokens, so there is nothing to draft and no --speculative-config is added; remove the annotation from this workload",
-            insp.target, id="SD711", severity=Severity.INFO), *_launch_refusals(insp, release)))
+        return c.bare(finding("SD711", insp.target, arguments=insp.pooling), *_launch_refusals(insp, release))
     if release.number < releases.JSON_FLAG_SINCE:
-        return Reconciled(base_command, base_args, None, insp, (Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it), so nothing is added: upgrade the image to vLLM 0.8.2 or later (0.11+ for mtp), or remove the annotation",
-            insp.target, id="SD712", severity=Severity.ERROR),))
-    findings = _launch_refusals(insp, release)
-    newer = newer_release(release.version, release.source)
-    if newer is not None:
-        findings.append(newer._replace(field=insp.target))
-    if mounted is not None and insp.model is not None and insp.model.rstrip("/") == mounted[0]:
-        insp = insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
-                       else unknowable(mounted[1]))
+        return c.bare(finding("SD712.nothing-added", insp.target, release=release.said))
+    return None
+
+
+def _mounted_model(insp: Inspection, mounted: tuple[str, str | None] | None) -> Inspection:
+    """The model read as the one the platform downloads where the arguments name its mount path."""
+    if mounted is None or insp.model is None or insp.model.rstrip("/") != mounted[0]:
+        return insp
+    return insp._replace(model=mounted[1], unknown_model="no spec.model.uri" if mounted[1] is None
+                         else unknowable(mounted[1]))
+
+
+def _configured(c: _Container, table: PresetTable, release: Release, env: dict[str, str] | None,
+                pipeline: tuple[int, str] | None) -> Reconciled:
+    """The config chosen for the container's model and written, unless the release refuses it (SD714) or
+    refuses speculative decoding under the pipeline parallelism the workload sets (SD734)."""
+    insp = c.inspection
+    resolution, chosen, refused = _chosen(insp, table, release)
+    if refused:
+        return c.bare(finding("SD714", insp.target, config=resolution.json, release=release.said, reason=refused))
+    stages = (insp.pipeline, insp.pipeline_flag) if insp.pipeline else pipeline
+    findings = [*_launch_refusals(insp, release), *_newer(insp, release), *chosen]
+    if stages is not None:
+        # vllm_releases.pipeline_verdict holds the facts and their sources; the catalogue words each weight.
+        verdict = releases.pipeline_verdict(release.number, release.said, insp.backend,
+                                            (env or {}).get("VLLM_USE_V1"), resolution.method)
+        if verdict.refuses:
+            return c.bare(finding("SD734", insp.target, stages=stages[1], verdict=verdict.text, fix=verdict.fix))
+        findings.append(finding("SD715", insp.target, stages=stages[1], verdict=verdict.text))
+    if insp.expansions:
+        findings.append(finding("SD710", insp.target, expansions=" ".join(insp.expansions)))
+    return _written(c, resolution.json, findings)
+
+
+def _chosen(insp: Inspection, table: PresetTable, release: Release) -> tuple[Resolution, list[Finding], str]:
+    """The config for the container's model (SD701; SD702 for a model not known at render time), its
+    fallback where the release refuses the tuned one (SD713), and why the release refuses the config chosen
+    ("" : it takes it)."""
     if insp.unknown_model is None and insp.model is not None:
         decision = decide_model(insp.model, table)
         resolution = decision.resolution
         kind = "tuned" if resolution.tuned else "not tuned, universal fallback"
-        findings.append(Finding(f"model {insp.model} read as {decision.key} ({kind}): --speculative-config={resolution.json}",
-            insp.target, id="SD701", severity=Severity.INFO))
+        found = [finding("SD701", insp.target, model=insp.model, key=decision.key, kind=kind, config=resolution.json)]
     else:
         resolution = fallback(table)
-        findings.append(Finding(f"the model is not known at render time ({insp.unknown_model}): the universal fallback --speculative-config={resolution.json} is used; write the model as a Hugging Face id or a path ending in org/name to get its tuned config",
-            insp.model_at or insp.target, id="SD702", severity=Severity.INFO))
+        found = [finding("SD702", insp.model_at or insp.target, reason=insp.unknown_model, config=resolution.json)]
     refused = refusal(resolution.json, release.version)
     if refused and resolution.tuned:
         # The fallback runs where the tuned config is refused, as decide.py's SD308 for KAITO (SD713).
-        tuned_json = resolution.json
+        tuned = resolution.json
         resolution = fallback(table, resolution.preset, resolution.canonical)
-        findings.append(Finding(f"{release.said} refuses the tuned {tuned_json}, so the fallback --speculative-config={resolution.json} is written; set vllmVersion if the image runs a newer vLLM",
-            insp.target, id="SD713", severity=Severity.INFO))
+        found.append(finding("SD713", insp.target, release=release.said, tuned=tuned, config=resolution.json))
         refused = refusal(resolution.json, release.version)
-    if refused:
-        return Reconciled(base_command, base_args, None, insp, (Finding(f"--speculative-config={resolution.json} is refused by {release.said} ({refused}), so nothing is added: choose a config that release accepts (functionConfig tunedPresets/ngramFallback), or upgrade the image",
-            insp.target, id="SD714", severity=Severity.ERROR),))
-    stages = (insp.pipeline, insp.pipeline_flag) if insp.pipeline else pipeline
-    if stages is not None:
-        # vllm_releases.pipeline_verdict holds the facts and their sources; each weight has its message here.
-        verdict = releases.pipeline_verdict(release.number, release.said, insp.backend,
-                                            (env or {}).get("VLLM_USE_V1"), resolution.method)
-        if verdict.refuses:
-            return Reconciled(base_command, base_args, None, insp, (Finding(f"{stages[1]}: {verdict.text}, so nothing is added: run one pipeline stage, {verdict.fix}, or remove the annotation",
-                insp.target, id="SD715", severity=Severity.ERROR),))
-        findings.append(Finding(f"{stages[1]}: {verdict.text}: measure it against one stage, or set the annotation to \"false\"",
-            insp.target, id="SD715", severity=Severity.WARNING))
-    if insp.expansions:
-        shown_exp = " ".join(insp.expansions)
-        findings.append(Finding(f"{shown_exp} in the vLLM command expands only at run time; if it sets --speculative-config, the argument added here comes after it and wins: set the annotation to \"false\" to keep your own",
-            insp.target, id="SD710", severity=Severity.INFO))
-    if ours and recorded == resolution.json:
-        return Reconciled(command, args, recorded, insp, tuple(findings))
-    if insp.form == "kserve-template" and dotted_arguments(resolution.json) is None:
-        return Reconciled(command, args, kept, insp, (_problem(f"the speculative config {resolution.json} cannot be written as plain dotted arguments (--speculative-config.<key>=<value>), the only form that passes unchanged through the eval of KServe's LLMInferenceService template; choose a config of plain values (functionConfig tunedPresets/ngramFallback), or give the main container its own vllm serve command",
-            insp.target, id="SD708"),))
-    if insp.script is not None and shell_argument_or_none(resolution.json) is None:
-        return Reconciled(command, args, kept, insp, (_problem(f"the speculative config {resolution.json} holds a single quote and cannot be single-quoted in the script in {insp.target}; choose a config without one (functionConfig tunedPresets/ngramFallback)",
-            insp.target, id="SD708"),))
-    new_command, new_args = inject(base_command, base_args, resolution.json, insp)
-    return Reconciled(new_command, new_args, resolution.json, insp, tuple(findings))
+    return resolution, found, refused
+
+
+def _written(c: _Container, config: str, findings: list[Finding]) -> Reconciled:
+    """The container with `config` in its arguments: as it is when the function's own argument already says
+    it; unchanged where the config cannot be written in the form the command needs (SD708)."""
+    insp = c.inspection
+    if c.ours and c.recorded == config:
+        return c.unchanged(*findings)
+    if insp.form == "kserve-template" and dotted_arguments(config) is None:
+        return c.unchanged(finding("SD708.not-dotted", insp.target, config=config))
+    if insp.script is not None and shell_argument_or_none(config) is None:
+        return c.unchanged(finding("SD708.single-quote", insp.target, config=config, script=insp.target))
+    new_command, new_args = inject(c.base_command, c.base_args, config, insp)
+    return Reconciled(new_command, new_args, config, insp, tuple(findings))
+
+
+def _newer(insp: Inspection, release: Release) -> list[Finding]:
+    """SD622 (vllm_schema.newer_release) at the container, for a release newer than every one modelled."""
+    newer = newer_release(release.version, release.source)
+    return [] if newer is None else [newer._replace(field=insp.target)]
 
 
 def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
@@ -747,47 +843,55 @@ def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
     reconcile that leaves the command to run (an override, a config file, a pooling model, an injection)."""
     out: list[Finding] = []
     if insp.form == "grpc_server" and release.number < releases.GRPC_SERVER_SINCE:
-        out.append(Finding(f"python -m vllm.entrypoints.grpc_server: {release.said} has no such module (it is in vLLM 0.14.1 and later, not in 0.13.0), so the container exits at start-up whatever is added here (\"No module named vllm.entrypoints.grpc_server\"): use an image of vLLM 0.14 or later, or the OpenAI server (vllm serve MODEL)",
-            insp.target, id="SD719", severity=Severity.WARNING))
+        out.append(finding("SD719", insp.target, release=release.said))
     if insp.model_option and release.number < releases.SERVE_MODEL_OPTION_SINCE:
-        out.append(Finding(f"vllm serve --model: {release.said} exits at start-up on --model after vllm serve: write the model right after serve (vllm serve MODEL), or --model=MODEL",
-            insp.model_at or insp.target, id="SD718", severity=Severity.WARNING))
+        out.append(finding("SD718", insp.model_at or insp.target, release=release.said))
     return out
 
 
 def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
-    """The user's own config, checked as a KAITO override is (advice.override_checks): vllm_schema's findings
-    for the release, at the container; plus what the command line itself gets wrong for that release."""
-    if release.number < releases.JSON_FLAG_SINCE and (insp.override_value is not None or insp.dotted):
-        return [Finding(f"{release.said} has no --speculative-config flag (vLLM 0.8.2 added it) and exits at start-up: upgrade the image to vLLM 0.8.2 or later, or use that release's flags",
-            insp.target, id="SD712", severity=Severity.ERROR)]
-    if "-sc" in insp.overrides and release.number < releases.SHORT_SC_SINCE:
-        return [Finding(f"-sc: {release.said} does not have it (the short -sc for --speculative-config came in vLLM 0.19) and exits with \"unrecognized arguments: -sc\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
-            insp.target, id="SD717", severity=Severity.ERROR)]
-    if insp.shorthands and release.number < releases.SPEC_SHORTHANDS_SINCE:
-        flags = ", ".join(dict.fromkeys(f for f, _ in insp.shorthands))
-        return [Finding(f"{flags}: {release.said} does not have it (--spec-method, --spec-model and --spec-tokens came in vLLM 0.22) and exits with \"unrecognized arguments\": write --speculative-config='<json>' instead, or set vllmVersion to the release the image runs",
-            insp.target, id="SD716", severity=Severity.ERROR)]
-    config: Any = None
-    if insp.dotted:
-        config = dotted_config([(name, text) for name, text in insp.dotted])
-    elif insp.override_value is not None:
-        try:
-            config = json.loads(insp.override_value)
-        except ValueError:
-            config = insp.override_value   # not JSON: vllm_schema words it (SD601)
+    """The user's own config, checked as a KAITO override is (advice.override_checks): what the command line
+    itself gets wrong for the release, else vllm_schema's findings for the release, at the container."""
+    refused = _unknown_flags(insp, release)
+    if refused:
+        return refused
+    config = _user_config(insp)
     if insp.shorthands:
         base = config if isinstance(config, dict) else {}
         clash = [f for f, _ in insp.shorthands if releases.SPEC_SHORTHANDS[f] in base]
         if clash:
-            return [Finding(f"{clash[0]} and --speculative-config both set {releases.SPEC_SHORTHANDS[clash[0]]}: vLLM exits at start-up (\"{clash[0]} and --speculative-config['{releases.SPEC_SHORTHANDS[clash[0]]}'] are mutually exclusive\"); keep one of them",
-                insp.target, id="SD716", severity=Severity.ERROR)]
+            return [finding("SD716.both-set", insp.target, flag=clash[0], key=releases.SPEC_SHORTHANDS[clash[0]])]
         config = {**base, **{releases.SPEC_SHORTHANDS[f]: _shorthand_value(f, text) for f, text in insp.shorthands}}
     if config is None:
         return []
     checked = config if not isinstance(config, str) else insp.override_value
+    # vllm_schema's findings, relayed at the container: their words, id and severity are the schema's.
     return [Finding(found.message, insp.target, id=found.id, severity=found.severity)
             for found in check_speculative_config(checked, release.version)]
+
+
+def _unknown_flags(insp: Inspection, release: Release) -> list[Finding]:
+    """The speculative spellings the release does not have, with which it exits at start-up."""
+    if release.number < releases.JSON_FLAG_SINCE and (insp.override_value is not None or insp.dotted):
+        return [finding("SD712.user-config", insp.target, release=release.said)]
+    if "-sc" in insp.overrides and release.number < releases.SHORT_SC_SINCE:
+        return [finding("SD717", insp.target, release=release.said)]
+    if insp.shorthands and release.number < releases.SPEC_SHORTHANDS_SINCE:
+        flags = ", ".join(dict.fromkeys(f for f, _ in insp.shorthands))
+        return [finding("SD716.too-old", insp.target, flags=flags, release=release.said)]
+    return []
+
+
+def _user_config(insp: Inspection) -> Any:
+    """The config the user's dotted arguments or whole-JSON argument make (None: neither)."""
+    if insp.dotted:
+        return dotted_config([(name, text) for name, text in insp.dotted])
+    if insp.override_value is not None:
+        try:
+            return json.loads(insp.override_value)
+        except ValueError:
+            return insp.override_value   # not JSON: vllm_schema words it (SD601)
+    return None
 
 
 def _shorthand_value(flag: str, text: str) -> Any:

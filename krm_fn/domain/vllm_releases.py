@@ -12,6 +12,7 @@ from typing import NamedTuple
 import re
 
 from ..text.results import Severity
+from .vllm_options import options
 
 Version = tuple[int, int, int]
 
@@ -66,8 +67,8 @@ def pipeline_verdict(version: Version, said: str, backend: str | None = None, us
     """`said` ("vLLM 0.9.2 (image …)", = `version`) running `method` (an mtp or ngram draft) with
     --pipeline-parallel-size > 1, `backend` its --distributed-executor-backend and `use_v1` its VLLM_USE_V1
     (as given; None: not set). Which engine runs decides (`EngineArgs._is_v1_supported_oracle`): V0 refuses
-    (an error), V1 drafts on the last stage only (a warning, so the combination is a decision).
-    docs/plain-vllm.md (SD715) gives each release's verdict and the lines it is read from; besides those: 0.8.5
+    (an error, SD734), V1 drafts on the last stage only (a warning, SD715, so the combination is a decision).
+    docs/plain-vllm.md gives each release's verdict and the lines it is read from; besides those: 0.8.5
     keeps ngram on V1 only with `envs.is_set("VLLM_USE_V1") and envs.VLLM_USE_V1` (arg_utils.py:1662); vLLM PR
     #18915 let the default through in 0.9.1; VLLM_USE_V1=0 before 0.10 is V0 (`try_v1 = envs.VLLM_USE_V1 or
     not envs.is_set("VLLM_USE_V1")`, arg_utils.py:991 at 0.9.0); the last-stage drafter is also
@@ -119,7 +120,6 @@ def takes_no_value(option: str) -> bool:
     name = "--" + option[2:].replace("_", "-") if option.startswith("--") else option
     if name in OLDER_NO_VALUE:
         return True
-    from .vllm_options import options
     table = options()
     if name in table.no_value or name in table.value:
         return name in table.no_value
