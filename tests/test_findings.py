@@ -89,3 +89,16 @@ def test_a_spec_with_variants_needs_one_named() -> None:
 def test_the_checks_report_only_their_range() -> None:
     for check in checks.CHECKS:
         assert all(id.startswith("SD1") for id in ids_used(check)), check.__name__
+
+
+def test_only_the_catalogue_decides_a_findings_words_and_severity() -> None:
+    """No call site builds a Finding or a Result itself, or passes a severity: it names an id (finding())."""
+    import ast
+    makers = {"text/results.py", "model/report.py"}  # finding(), Finding.result() and about() themselves
+    for name, text in _sources().items():
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            assert called not in ("Finding", "Result") or name in makers, f"{name}:{node.lineno}: {called}(…) by hand"
+            assert all(k.arg != "severity" for k in node.keywords) or name in makers, f"{name}:{node.lineno}: a severity"

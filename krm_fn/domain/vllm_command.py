@@ -866,7 +866,7 @@ def _override_checks(insp: Inspection, release: Release) -> list[Finding]:
         return []
     checked = config if not isinstance(config, str) else insp.override_value
     # vllm_schema's findings, relayed at the container: their words, id and severity are the schema's.
-    return [Finding(found.message, insp.target, id=found.id, severity=found.severity)
+    return [found._replace(field=insp.target)
             for found in check_speculative_config(checked, release.version)]
 
 

@@ -14,6 +14,7 @@ from ..domain.derived import FROM_NOTHING, FROM_SOURCE
 from ..domain.inference_config import DATA_KEY
 from ..domain.kinds import Path
 from ..text.items import Item
+from ..text.results import Finding
 from .index import Index, PlainWorkload, Workload, is_derived
 
 DOTTED = object()          # an override by dotted keys only (speculative-config.method: …): no one value
@@ -92,9 +93,7 @@ class Unrenamed(NotVisible):
 class Broken(Reference):
     """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
 
-    detail: str
-    problem_field: str = ""  # the ConfigMap field KAITO refuses ("": its inference_config.yaml)
-    refused_id: str = ""     # the id of the admission rule refusing it (checks/inference_configmap)
+    refusal: Finding  # on the ConfigMap: SD120-SD127 in KAITO's words (checks/inference_configmap), SD306 in the reader's
 
 
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed

@@ -10,7 +10,7 @@ from ..text import krm
 from ..text.quoting import goquote
 from ..text.items import Item, child
 from ..text.yamlio import load
-from ..text.results import Finding, Result, Severity
+from ..text.results import Finding, Result
 from .index import ref_of
 
 def q(value: object) -> str:
@@ -72,19 +72,10 @@ def where(item: Item, field: str = "") -> dict:
     return {"file_path": path, "file_index": index, "file_line": line}
 
 
-def about(found: Finding | Severity, *args: Any, **values: Any) -> Result:
-    """`found` placed on an item: `about(finding("SDnnn", field, …), item, current_value=…)`; its line is that
+def about(found: Finding, item: Item, **values: Any) -> Result:
+    """`found` placed on `item`: `about(finding("SDnnn", field, …), item, current_value=…)`; its line is that
     of `found.at` when given (KAITO's `inference.presetName` names no field: its line is that of
-    `inference.preset.name`). `values`: the Result's other fields.
-
-    (The old form `about(severity, message, item, field, at, id=…)` is taken until every call site names
-    its finding from the catalogue.)"""
-    if isinstance(found, Finding):
-        (item,) = args
-        return Result(found.severity, found.message, ref_of(item), field_path=found.field, id=found.id,
-                      **where(item, found.at or found.field), **values)
-    message, item, *rest = args
-    field, at = (list(rest) + ["", ""])[:2]
-    field, at = values.pop("field", field), values.pop("at", at)
-    return Result(found, message, ref_of(item), field_path=field, **where(item, at or field), **values)
+    `inference.preset.name`). `values`: the Result's other fields."""
+    return Result(found.severity, found.message, ref_of(item), field_path=found.field, id=found.id,
+                  **where(item, found.at or found.field), **values)
 

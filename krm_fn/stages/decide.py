@@ -11,7 +11,6 @@ from ..domain.inference_config import DATA_KEY, InferenceConfigError, inspect
 from ..domain.kinds import Path
 from ..domain.presets import DEFAULT_TABLE, PresetTable, Resolution, fallback, resolve
 from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, named, parse_version, refusal, shown
-from ..findings import spec
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
@@ -48,18 +47,13 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
     if isinstance(d, NotVisible):
         return about(_not_visible(d, settings), w.item)
     assert d.source is not None  # Broken: KAITO could not read the ConfigMap it names
-    return about(_refusal(d), d.source)
+    return about(d.refusal, d.source)
 
 
 def _broken(found: tuple, said_so: Finding) -> Broken:
     """KAITO cannot read the ConfigMap the reference names: the decision keeps the finding that says so
-    (SD120-SD127 in KAITO's words, SD306 in the reader's), its message, field and id."""
-    return Broken(*found, detail=said_so.message, problem_field=said_so.field, refused_id=said_so.id)
-
-
-def _refusal(d: Broken) -> Finding:
-    """The finding `_broken` kept, put together again (its severity is the catalogue's)."""
-    return Finding(d.detail, d.problem_field, id=d.refused_id, severity=spec(d.refused_id).severity)
+    (SD120-SD127 in KAITO's words, SD306 in the reader's)."""
+    return Broken(*found, refusal=said_so)
 
 
 def _injected(d: Inject) -> Finding:

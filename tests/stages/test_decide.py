@@ -112,7 +112,7 @@ def test_a_derived_configmap_whose_source_is_gone_cannot_be_regenerated(derived_
 def test_a_configmap_kaito_cannot_read_is_an_error_on_the_configmap(text, detail, field, id):
     """The id is that of KAITO's rule that refuses it (checks/inference_configmap)."""
     d, r = _one(workspace("w", annotation="true", config="cfg"), configmap("cfg", text))
-    assert isinstance(d, Broken) and d.detail == r.message
+    assert isinstance(d, Broken) and d.refusal.message == r.message
     assert (r.id, r.severity.value, r.resource.kind, r.field_path) == (id, "error", "ConfigMap", field)
     assert r.message == f'ConfigMap "cfg" referenced by Workspace "w": {detail}'
 
@@ -121,7 +121,7 @@ def test_the_field_kaito_refuses_is_the_results_field():
     binary = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: ns\n"
               "binaryData:\n  inference_config.yaml: dmxsbTo=\n")
     d, r = _one(workspace("w", annotation="true", config="cfg"), binary)
-    assert isinstance(d, Broken) and (d.problem_field, r.field_path) == ("binaryData[inference_config.yaml]",) * 2
+    assert isinstance(d, Broken) and (d.refusal.field, r.field_path) == ("binaryData[inference_config.yaml]",) * 2
 
 
 @pytest.mark.parametrize("value", [None, "false", "yes"])
@@ -195,7 +195,7 @@ def test_an_injection_whose_derived_configmap_cannot_be_built_says_why(monkeypat
 def test_a_referenced_configmap_yaml_gives_no_data_for_is_broken():
     unreadable = configmap("cfg", None).replace("data: {}", "data: {[a, b]: c}")
     d, r = _one(workspace("w", annotation="true", config="cfg"), unreadable)
-    assert isinstance(d, Broken) and d.detail == r.message
+    assert isinstance(d, Broken) and d.refusal.message == r.message
     assert r.message.startswith('ConfigMap "cfg" referenced by Workspace "w": the ConfigMap cannot be read: ')
     assert (r.id, r.field_path) == ("SD306", "data[inference_config.yaml]")
 
