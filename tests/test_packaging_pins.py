@@ -48,3 +48,12 @@ def test_ci_and_the_readme_install_with_the_pins():
 def test_this_environment_runs_the_pinned_versions():
     for name, version in _pins("pins.txt").items():
         assert importlib.metadata.version(name) == version, f"{name}: run the suite as .ci/run does"
+
+
+def test_every_package_of_krm_fn_is_in_the_wheel() -> None:
+    """pyproject.toml lists the packages by name: a new folder left out installs a package that cannot import."""
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.11+ reads pyproject.toml")
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {".".join(p.parent.relative_to(root).parts) for p in (root / "krm_fn").rglob("__init__.py")}
+    assert folders == listed
