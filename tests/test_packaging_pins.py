@@ -8,6 +8,8 @@ import importlib.metadata
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PIN = re.compile(r"(?m)^([A-Za-z0-9_.-]+)==([^\s\\]+)")
 
