@@ -28,7 +28,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import yaml
 
@@ -602,7 +603,7 @@ def _raw_copied(text: str, out: str, in_objs: list[Obj]) -> bool:
     lines = text.splitlines(True)
     entries: list[list[str]] = []
     col = None
-    for i, ln in enumerate(lines):
+    for ln in lines:
         if col is None:
             if re.match(r"items:\s*(#.*)?$", ln.rstrip("\r\n")):
                 col = -1
@@ -619,7 +620,7 @@ def _raw_copied(text: str, out: str, in_objs: list[Obj]) -> bool:
             break
     if len(entries) != len(in_objs):
         return True  # a layout this simple splitter does not follow: the data checks still hold
-    for o, entry in zip(in_objs, entries):
+    for o, entry in zip(in_objs, entries, strict=True):
         while entry and (not entry[-1].strip() or entry[-1].lstrip().startswith("#")):
             entry.pop()
         if not o.targeted and "".join(entry).rstrip("\r\n") not in out:

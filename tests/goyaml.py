@@ -276,7 +276,7 @@ def strings_kept(data: Any, want: Any, path: str = "") -> list[str]:
     if isinstance(want, list):
         if not isinstance(data, list) or len(data) != len(want):
             return [f"{path}: {data!r} is not a list of {len(want)}"]
-        return [b for i, (d, w) in enumerate(zip(data, want)) for b in strings_kept(d, w, f"{path}[{i}]")]
+        return [b for i, (d, w) in enumerate(zip(data, want, strict=True)) for b in strings_kept(d, w, f"{path}[{i}]")]
     if type(want) is str and (type(data) is not str or data != want):
         return [f"{path}: {want!r} came back as {type(data).__name__} {data!r}"]
     return []

@@ -241,7 +241,7 @@ class Cluster:
     _generated: int = 0
 
     # ---- the sync -------------------------------------------------------------------------------------
-    def sync(self, output: str | list, prune: bool = True, stream_order: bool = False, replace: bool = False) -> "Cluster":
+    def sync(self, output: str | list, prune: bool = True, stream_order: bool = False, replace: bool = False) -> Cluster:
         """`replace`: an object refused as immutable is deleted and created again (Argo CD's `Replace=true`,
         `kubectl replace --force`): the only way a Workspace's preset changes."""
         docs = [d for d in (yaml.safe_load_all(output) if isinstance(output, str) else output) if d]
@@ -323,13 +323,13 @@ class Cluster:
                 self._delete(child)
 
     # ---- what the user can do about a warning ---------------------------------------------------------
-    def delete_statefulset(self, namespace: str, workspace: str) -> "Cluster":
+    def delete_statefulset(self, namespace: str, workspace: str) -> Cluster:
         """`kubectl delete statefulset <workspace>`: KAITO recreates it from the Workspace as it is now."""
         self.statefulsets.pop((namespace or "default", workspace), None)
         self.reconcile()
         return self
 
-    def delete_children(self, namespace: str, inferenceset: str) -> "Cluster":
+    def delete_children(self, namespace: str, inferenceset: str) -> Cluster:
         """`kubectl delete workspace -l inferenceset.kaito.sh/created-by=<name>`: KAITO recreates them from
         the template as it is now."""
         ns = namespace or "default"
@@ -412,7 +412,7 @@ class Cluster:
                          "annotations": dict(_ann(template.get("metadata")))},
             "inference": copy.deepcopy(template.get("inference") or {})}
 
-    def surge(self, namespace: str, inferenceset: str) -> "Cluster":
+    def surge(self, namespace: str, inferenceset: str) -> Cluster:
         """v0.12's AutoUpgradeRunner, Surge strategy (module docstring): one Workspace more, on the new base
         image, when a child runs an old one and the InferenceSet has exactly its replicas."""
         key = ("InferenceSet", namespace or "default", inferenceset)

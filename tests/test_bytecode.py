@@ -98,7 +98,7 @@ def test_a_start_from_the_compiled_image_compiles_nothing(tmp_path):
     out_after, compiled, cached = _start(site)
     assert out_after == out_before
     assert compiled == []
-    assert any(c.endswith("krm_fn/__pycache__/cli.cpython-%d%d.pyc" % sys.version_info[:2]) for c in cached)
+    assert any(c.endswith(f"krm_fn/__pycache__/cli.cpython-{sys.version_info[0]}{sys.version_info[1]}.pyc") for c in cached)
 
     # unchecked-hash: a source whose mtime changed (a layer tool, a copy) still starts from the bytecode.
     for py in site.rglob("*.py"):

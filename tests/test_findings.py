@@ -64,7 +64,7 @@ def test_every_variant_named_exists_and_every_variant_declared_is_named() -> Non
 
 def test_kaito_checks_hold_the_sd1xx_ids_and_nothing_else_does() -> None:
     """SD1xx are KAITO's admission rules (checks.CHECKS), and only checks/ reports them."""
-    for name, text in _sources().items():
+    for name in _sources():
         sd1 = [id for id in ids_used(PACKAGE / name) if id.startswith("SD1")]
         assert not sd1 or name.startswith("checks/"), f"{name} reports {sd1}, KAITO's admission rules"
 

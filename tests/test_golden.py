@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from golden import ROOT, UPDATE, case_env, case_input, cases, status_doc, without_results
 from runner import run, run_whole

@@ -5,6 +5,7 @@ a review found split across string literals.
 """
 from __future__ import annotations
 
+import itertools
 import tokenize
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def _split_literals(path: Path) -> list[int]:
     with path.open(encoding="utf-8") as f:
         toks = [t for t in tokenize.generate_tokens(f.readline)
                 if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
-    return [a.start[0] for a, b in zip(toks, toks[1:]) if a.type == tokenize.STRING and b.type == tokenize.STRING]
+    return [a.start[0] for a, b in itertools.pairwise(toks) if a.type == tokenize.STRING and b.type == tokenize.STRING]
 
 
 # The modules whose literals become findings' messages (cli.py's argparse help, monitoring.py's alert texts and

@@ -62,8 +62,8 @@ def _helm_stream(values: dict, namespace: str) -> str:
             return namespace
         quoted = re.fullmatch(r"\.Values\.(\w+) \| quote", expr)
         if quoted:
-            return '"%s"' % str(values[quoted.group(1)]).lower() if isinstance(values[quoted.group(1)], bool) \
-                else '"%s"' % values[quoted.group(1)]
+            value = values[quoted.group(1)]
+            return f'"{str(value).lower()}"' if isinstance(value, bool) else f'"{value}"'
         plain = re.fullmatch(r"\.Values\.(\w+)", expr)
         assert plain, f"the stand-in does not know the directive {{{{ {expr} }}}}: extend it or install helm"
         return str(values[plain.group(1)])
@@ -95,7 +95,7 @@ def test_helm_post_renderer_writes_the_derived_config(kaito_specdec) -> None:
     assert proc.returncode == 0, proc.stderr
     readme = (HELM / "README.md").read_text(encoding="utf-8")
     assert proc.stdout.endswith(_block(readme, "helm-output"))
-    assert proc.stdout.startswith(f"---\n# Source: kaito-demo/templates/phi-4-inference.yaml\n")
+    assert proc.stdout.startswith("---\n# Source: kaito-demo/templates/phi-4-inference.yaml\n")
 
 
 def test_helm_post_renderer_off_and_invalid(kaito_specdec) -> None:
@@ -184,7 +184,9 @@ def _plugin_command(plugin_dir: Path) -> list[str]:
     plugin = yaml.safe_load((HELM / "plugin" / "plugin.yaml").read_text(encoding="utf-8"))
     assert (plugin["apiVersion"], plugin["type"], plugin["runtime"]) == ("v1", "postrenderer/v1", "subprocess")
     (cmd,) = plugin["runtimeConfig"]["platformCommand"]
-    expand = lambda s: s.replace("${HELM_PLUGIN_DIR}", str(plugin_dir))
+    def expand(s: str) -> str:
+        return s.replace("${HELM_PLUGIN_DIR}", str(plugin_dir))
+
     return [expand(cmd["command"]), *map(expand, cmd.get("args", []))]
 
 

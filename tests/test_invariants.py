@@ -214,7 +214,7 @@ def _limits() -> None:
 _HOSTILE_KRM = [
     ("untouched-alias-bomb", b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
      b"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: bomb}\n  data:\n    a: &a [x, x, x, x, x, x, x, x]\n"
-      + "".join(f"    {c}: &{c} [{', '.join(['*' + p] * 8)}]\n" for p, c in zip("abcdefg", "bcdefgh")).encode()),
+      + "".join(f"    {c}: &{c} [{', '.join(['*' + p] * 8)}]\n" for p, c in zip("abcdefg", "bcdefgh", strict=True)).encode()),
     ("nesting-200", b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n"
      b"  kind: Service\n  metadata: {name: s}\n  spec: " + b"[" * 200 + b"]" * 200 + b"\n"),
     ("not-utf8", b"\xff\xfe\x00"),

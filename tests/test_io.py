@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import yaml
@@ -47,7 +47,7 @@ def one_error_line(stderr: bytes, *words: str) -> str:
 @pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "PYTHONUNBUFFERED"])
 def test_pipe_into_true(big_input, unbuffered):
     """`kaito-specdec < big | true`: the reader is gone; one line, exit 1 (no BrokenPipeError traceback)."""
-    proc = subprocess.run(["bash", "-c", f'"$0" -m krm_fn < "$1" | true; exit "${{PIPESTATUS[0]}}"',
+    proc = subprocess.run(["bash", "-c", '"$0" -m krm_fn < "$1" | true; exit "${PIPESTATUS[0]}"',
                            sys.executable, str(big_input)], capture_output=True, timeout=120,
                           env=env(PYTHONUNBUFFERED=unbuffered))
     assert proc.returncode == 1

@@ -161,7 +161,7 @@ def _unit_tests(rule: dict, pods: list[Pod]) -> list[dict]:
             for record in RECORDS:
                 exprs.append({"expr": f"{record}{{{sel}}} >= 0", "eval_time": SETTLED, "exp_samples": []})
             continue
-        for record, value in zip(RECORDS, figures):
+        for record, value in zip(RECORDS, figures, strict=True):
             # promtool compares sample values exactly, and the rate's extrapolation leaves a last-digit error:
             # compared in millionths (PromQL's round is floor(v + 0.5)).
             exprs.append({"expr": f"round({record}{{{sel}}} * {SCALE})", "eval_time": SETTLED,

@@ -3,7 +3,6 @@ against tests/vllm_verdicts.json, what each vLLM release itself does with each v
 from __future__ import annotations
 
 import importlib.util
-import inspect
 import json
 import re
 from pathlib import Path
@@ -15,7 +14,7 @@ from krm_fn.text.results import Severity
 from krm_fn.domain.vllm_schema import (DEFAULT_VLLM_VERSION, check_speculative_config, dotted_config,
     parse_version)
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 NGRAM = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 EXAMPLE = '\'{"method":"ngram","num_speculative_tokens":5}\''
 M012 = "ngram, draft_model, suffix, eagle, eagle3, medusa, mlp_speculator, mtp"
@@ -219,7 +218,7 @@ FAIL = [
         "tensor_parallel_size", '{"method":"ngram","num_speculative_tokens":5,"draft_tensor_parallel_size":2}')]),
     # SD615 / SD616: advice
     ('{"method":"deepseek_mtp","num_speculative_tokens":1}', "0.25.1", [(
-        "SD615", I, 'method "deepseek_mtp" is a model-specific MTP name that vLLM 0.25.1 rewrites to "mtp" with a '
+        "SD615", INFO, 'method "deepseek_mtp" is a model-specific MTP name that vLLM 0.25.1 rewrites to "mtp" with a '
         "deprecation warning: write \"method\":\"mtp\" (the target model's MTP layers are found either way)",
         "method", '{"method":"mtp","num_speculative_tokens":1}')]),
     ('{"method":"qwen3_5_mtp","num_speculative_tokens":1}', "0.16", [(
@@ -235,7 +234,7 @@ FAIL = [
     ('{"method":"suffix","num_speculative_tokens":0}', "0.25.1", [(
         "SD607", E, "num_speculative_tokens is 0; vLLM needs an integer greater than 0 and exits at start-up: write a "
         "JSON integer such as 5 (no quotes)", "num_speculative_tokens", None), (
-        "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
+        "SD616", INFO, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
         'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
         '"ngram"', "method", None)]),
     # SD619 for suffix_decoding_max_tree_depth (every release with suffix checks it, after arctic up to 0.33)
@@ -256,7 +255,7 @@ FAIL = [
         f"vLLM {NEWEST} is the newest release this function models, older than the vLLM 0.35.1 named: check that "
         "vLLM 0.35.1 takes it, or remove fancy_new_key", "fancy_new_key", '{"method":"ngram","num_speculative_tokens":5}')]),
     ('{"method":"suffix"}', "0.25.1", [(
-        "SD616", I, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
+        "SD616", INFO, 'method "suffix" needs the arctic-inference package in the inference image (vLLM exits at '
         'start-up without it: "Arctic Inference is required for suffix decoding"): check the image has it, or use '
         '"ngram"', "method", None)]),
 ]
@@ -358,7 +357,7 @@ def test_prompt_lookup_is_checked_for_mtp_only_from_0_11_1(version, ids) -> None
     """Issue #30: up to 0.11.0 the lookup values are checked in the ngram branch only (speculative.py:247-269 at
     0.11.0); from 0.11.1 a `Field(ge=1)` checks them for every method."""
     method = "deepseek_mtp" if version == "0.10.2" else "mtp"
-    value = '{"method":"%s","num_speculative_tokens":1,"prompt_lookup_max":0}' % method
+    value = f'{{"method":"{method}","num_speculative_tokens":1,"prompt_lookup_max":0}}'
     assert [(f[0], f[1]) for f in found(value, version) if f[0] != "SD615"] == ids
 
 
@@ -370,7 +369,7 @@ def test_prompt_lookup_is_checked_for_mtp_only_from_0_11_1(version, ids) -> None
     ("fly", "0.33.0", []), ("fly", "0.32.0", [("SD619", E)]),
 ])
 def test_rejection_sample_method_values_by_release(value, version, ids) -> None:
-    cfg = '{"method":"ngram","num_speculative_tokens":5,"rejection_sample_method":"%s"}' % value
+    cfg = f'{{"method":"ngram","num_speculative_tokens":5,"rejection_sample_method":"{value}"}}'
     assert [(f[0], f[1]) for f in found(cfg, version)] == ids
 
 

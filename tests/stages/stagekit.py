@@ -1,7 +1,8 @@
 """Small inputs for the stage table tests: items from YAML text, the index over them, a stage's step."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from krm_fn.model.changes import Plan, Step
 from krm_fn.model.config import Settings
@@ -68,7 +69,7 @@ def mri(name: str, *, annotations: dict[str, str] | None = None, model: str = "Q
     if annotations:
         out += "  annotations:\n" + "".join(f"    {k}: \"{v}\"\n" for k, v in annotations.items())
     out += f"spec:\n  model:\n    name: {model}\n  roles:\n"
-    for role, config in zip(("prefill", "decode"), configs):
+    for role, config in zip(("prefill", "decode"), configs, strict=False):
         out += f"  - type: {role}\n    replicas: 1\n" + (f"    runtimeConfig: {config}\n" if config else "")
     return out
 

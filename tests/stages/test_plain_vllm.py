@@ -20,7 +20,10 @@ def deployment(name: str = "llm", annotation: str | None = '"true"', template_an
             f"  template:\n{tpl}    spec:\n      containers:\n{containers}")
 
 
-def _results(stage, *docs: str, settings: Settings = Settings()) -> list[tuple[str, str, str]]:
+DEFAULT = Settings()
+
+
+def _results(stage, *docs: str, settings: Settings = DEFAULT) -> list[tuple[str, str, str]]:
     step = stage(index(*docs), settings, Plan())
     return [(r.id, r.severity.value, r.field_path) for r in step.results]
 

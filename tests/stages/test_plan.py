@@ -2,7 +2,7 @@
 "[not written: …]" marking."""
 from __future__ import annotations
 
-import ast
+import itertools
 import re
 import tokenize
 from pathlib import Path
@@ -172,7 +172,7 @@ def test_no_message_is_split_across_string_literals(module):
     skip = {tokenize.NL, tokenize.COMMENT}
     with open(module.__file__, "rb") as f:
         tokens = [t for t in tokenize.tokenize(f.readline) if t.type not in skip]
-    split = [b.start[0] for a, b in zip(tokens, tokens[1:]) if a.type in ends and b.type in starts]
+    split = [b.start[0] for a, b in itertools.pairwise(tokens) if a.type in ends and b.type in starts]
     assert split == [], f"{module.__name__}: strings joined implicitly at lines {split}"
 
 

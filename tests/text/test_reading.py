@@ -136,7 +136,7 @@ def test_6_thousands_of_results_are_written() -> None:
 
 def test_6_an_alias_bomb_in_an_item_is_still_refused() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefg", "bcdefgh"))
+        f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefg", "bcdefgh", strict=True))
     node = yamlio.compose(bomb)
     assert node is not None
     try:

@@ -11,7 +11,6 @@ these tabs (tests/test_inference_config.py).
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import subprocess
 from pathlib import Path
