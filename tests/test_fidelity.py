@@ -574,7 +574,7 @@ def test_trailing_spaces_in_the_source_keep_the_copy_a_literal_block() -> None:
           "    inference_config.yaml: |\n      # trailing space \n      vllm:\n        swap-space: 4  # tab\tinside\n")
     code, out, err = run([], RL_ITEMS + cm + WS_PHI4 + "    config: cfg\n")
     # (A tab between `4` and its comment is SD125 now: KAITO's inference server reads the file with
-    # yaml.safe_load, which refuses it; tests/test_inference_config.py.)
+    # yaml.safe_load, which refuses it; tests/domain/test_inference_config.py.)
     assert code == 0, err
     derived_text = out[out.index("name: cfg-specdec-"):]
     assert "    inference_config.yaml: |\n      # trailing space \n" in derived_text

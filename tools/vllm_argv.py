@@ -89,7 +89,7 @@ How to run it (no GPU, no network, no weights; parsing needs no model config):
 As in vllm_verdicts.py, vLLM's platform is forced to its CPU platform and CpuPlatform.import_kernels is a
 no-op; neither is read by the argument parser.
 
-tests/test_vllm_argv.py runs the function on the same inputs (one process) and holds every row against the
+tests/domain/test_vllm_argv.py runs the function on the same inputs (one process) and holds every row against the
 table, with no vLLM installed.
 """
 from __future__ import annotations

@@ -23,7 +23,7 @@ post) newer than the newest in RELEASES, the last patch of each minor, the way R
      older releases' rows as the table holds them (those the function still writes), --merge, --data.
 RELEASES in tools/vllm_verdicts.py gets the new releases first, so both tools see them.
 What the new facts mean for the function (a method renamed, a key refused) is for the pull request's
-reviewer: tests/test_vllm_schema.py then names each row the function judges otherwise.
+reviewer: tests/domain/test_vllm_schema.py then names each row the function judges otherwise.
 """
 from __future__ import annotations
 

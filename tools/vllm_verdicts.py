@@ -2,7 +2,7 @@
 
 The table holds one row per (release, value): `starts` (the server gets a speculative config), `off` (it starts
 without speculative decoding: the value reads as no config at all), or `refuses` with vLLM's error text. The
-suite (tests/test_vllm_schema.py) holds `krm_fn.domain.vllm_schema.check_speculative_config` against it row for row,
+suite (tests/domain/test_vllm_schema.py) holds `krm_fn.domain.vllm_schema.check_speculative_config` against it row for row,
 with no vLLM installed.
 
 How a row is made, for release X (all on CPU, no GPU, no network, no weights):
@@ -30,7 +30,7 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
      then `python tools/vllm_verdicts.py --merge rows-*.json > tests/vllm_verdicts.json` and
        python tools/vllm_verdicts.py --data tests/vllm_verdicts.json
      which writes the facts krm_fn/domain/vllm_schema.py reads, krm_fn/domain/data/vllm_schema.json (`--check`:
-     write nothing, exit 1 if the file is not what the table gives; tests/test_vllm_schema.py checks it too).
+     write nothing, exit 1 if the file is not what the table gives; tests/domain/test_vllm_schema.py checks it too).
      `python tools/vllm_verdicts.py --fetch` does step 1 for every release in RELEASES, one at a time; the
      loop used for this table (install a missing module, run again) was, per release R:
        python tools/vllm_verdicts.py --fetch R && for i in 1 2 3 4 5 6 7 8; do

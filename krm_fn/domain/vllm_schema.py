@@ -6,7 +6,7 @@ proposed value where the fix is mechanical); no Items, and no I/O but reading th
 Facts are vLLM's own, generated from every release from 0.10.2 to the newest by running its
 `create_speculative_config` (tools/vllm_verdicts.py says how): the facts this module reads,
 krm_fn/domain/data/vllm_schema.json, are written from tests/vllm_verdicts.json, against whose every row
-tests/test_vllm_schema.py holds this module's verdict.
+tests/domain/test_vllm_schema.py holds this module's verdict.
 
 PASS:  '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
 FAIL:  '{"method":"Ngram","num_speculative_tokens":5}'             SD603 (case-sensitive)

@@ -1,5 +1,5 @@
 """The plain-workload stages (issue #12): what the index reads, plain_opt_in's errors before the gate,
-plain_vllm's ops and placed findings. The pure parts are table-tested in tests/test_plain_workloads.py."""
+plain_vllm's ops and placed findings. The pure parts are table-tested in tests/domain/test_plain_workloads.py."""
 from __future__ import annotations
 
 from krm_fn.model.changes import Plan

@@ -6,7 +6,7 @@ are ports of libyaml and take a tab for a blank where libyaml does, and the func
 (kpt 1.0.0-beta.56: go-yaml v3), which agreed on every one of them; the kubectl test re-checks them live.
 
 inference_config.yaml is not an item: KAITO's inference server reads it with yaml.safe_load, which refuses
-these tabs (tests/test_inference_config.py).
+these tabs (tests/domain/test_inference_config.py).
 """
 from __future__ import annotations
 

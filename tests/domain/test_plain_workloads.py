@@ -419,7 +419,7 @@ def test_the_design_note_example_is_what_the_plan_does():
 
     import yaml
 
-    text = (pathlib.Path(__file__).parent.parent / "docs" / "plain-vllm.md").read_text()
+    text = (pathlib.Path(__file__).parents[2] / "docs" / "plain-vllm.md").read_text()
     blocks = dict(re.findall(r"<!-- plain-deployment-(\w+):start -->\n```yaml\n(.*?)```", text, re.S))
     before, after = yaml.safe_load(blocks["input"]), yaml.safe_load(blocks["output"])
     plan = plan_workload(kind_of(before["apiVersion"], before["kind"]), before)

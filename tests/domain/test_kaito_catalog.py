@@ -9,7 +9,7 @@ from pathlib import Path
 from krm_fn.domain import kaito_sizing, presets
 from krm_fn.domain.kaito_sizing import GIB, quantity_bytes
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tool():

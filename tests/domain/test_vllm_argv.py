@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TABLE = json.loads((ROOT / "tests" / "vllm_argv.json").read_text(encoding="utf-8"))
 REGENERATE = ("the function no longer writes what the releases parsed: a regression, or (a change on purpose) regenerate "
               "tests/vllm_argv.json with tools/vllm_argv.py, its header says how")

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
-KRM_FN = Path(__file__).resolve().parent.parent / "krm_fn"
+KRM_FN = Path(__file__).resolve().parents[2] / "krm_fn"
 
 
 def _module_of(path: Path) -> str:
