@@ -1129,7 +1129,7 @@ def main_fuzz(argv: list[str] | None = None) -> int:
     p.add_argument("--classes", default=",".join(MUTATIONS), help="mutation classes, comma-separated")
     p.add_argument("--modes", default="krm,render")
     p.add_argument("--corpus", metavar="DIR", action="append", default=[],
-                   help="more seeds: every YAML file under DIR (e.g. ../shared/corpus)")
+                   help="more seeds: every YAML file under DIR (e.g. tests/corpus)")
     p.add_argument("--max-mutations", type=int, default=3, help="mutations per input, at most")
     p.add_argument("--in-process", action="store_true",
                    help="run every input in this process (faster; a crash ends the pass)")
