@@ -355,7 +355,7 @@ def test_a_grandchild_is_watched_as_part_of_its_top_level_workload(gates: str, w
 
 
 def test_kaitos_example_tree_rendered_with_the_setting(tmp_path) -> None:
-    """`render DIR --prometheus-rules` on KAITO's inference examples (shared/corpus): as they are (nothing
+    """`render DIR --prometheus-rules` on KAITO's inference examples (tests/corpus): as they are (nothing
     enabled) the output is the same as without the setting; with every workload KAITO would admit enabled,
     each namespace gets one rule, every workload in it, every expression PromQL."""
     from test_corpus import CORPUS, DECIDED, _enabled
