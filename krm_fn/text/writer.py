@@ -12,7 +12,7 @@ import yaml
 from . import krm
 from . import pointer, yamlio
 from .edits import Changes
-from .patch import apply_ops
+from .patch import Op, apply_ops
 from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
 from .textedit import edit_item, emit_item, indented, splice, tail_edits
@@ -288,7 +288,7 @@ def _moved(line: str, col: int) -> str:
 
 # --- render: a plain stream -----------------------------------------------------------------------
 
-def strip_ops(item: Item, planned: Sequence[dict]) -> list[dict]:
+def strip_ops(item: Item, planned: Sequence[Op]) -> list[Op]:
     """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
     ann = child(child(item.node, "metadata"), "annotations")
     doomed = [k.value for k, _ in _doomed(ann)]
@@ -306,11 +306,11 @@ def _doomed(ann: yaml.Node | None) -> list[tuple[yaml.Node, yaml.Node]]:
     return [(k, v) for k, v in ann.value if isinstance(k, yaml.ScalarNode) and k.value.startswith(krm.RENDER_STRIPPED)]
 
 
-def _touches_annotations(ops: Iterable[dict]) -> bool:
+def _touches_annotations(ops: Iterable[Op]) -> bool:
     return any(pointer.parse(op["path"])[:2] == ["metadata", "annotations"] for op in ops)
 
 
-def strip_data(data: dict) -> dict:
+def strip_data(data: dict[str, Any]) -> dict[str, Any]:
     """The data without the annotations only an orchestrator should see (nor `annotations`, when none are
     left); `data` itself untouched: what apply_ops gives shares all it did not change with an item's data."""
     meta = data.get("metadata", {})
@@ -365,7 +365,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
     return "".join(f"---{lf}{d}" + ("" if d.endswith("\n") else lf) for d in (_newlines(d, nl) for d in docs))
 
 
-def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:
+def _render_region(item: Item, patch: Sequence[Op], has_tail: bool) -> str:
     """The item's text for `render`: its changes made, orchestrator annotations gone, and its last value
     meaning the same with the line break (and the next document) written after it."""
     # (A text ending in a line break needs no tail edits: its item is not composed for them.)
