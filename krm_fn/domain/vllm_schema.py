@@ -21,6 +21,7 @@ import functools
 import json
 import os
 import re
+from typing import Any
 
 from ..findings import spec
 from ..text.results import Finding, Severity, finding
@@ -86,7 +87,7 @@ class Facts:
 
     __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "rejection", "releases")
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict[str, Any]) -> None:
         def spans(key: str) -> dict[str, Spans]:
             return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
                     for name, runs in data[key].items()}
@@ -215,9 +216,9 @@ def _compact(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def _with(obj: dict, key: str, value: object = None, *, drop: bool = False, rename: str | None = None) -> str:
+def _with(obj: dict[str, Any], key: str, value: object = None, *, drop: bool = False, rename: str | None = None) -> str:
     """The value with one key changed, dropped or renamed, in the user's key order."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for k, v in obj.items():
         if k != key:
             out[k] = v
@@ -301,7 +302,7 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     return findings
 
 
-def _inferred(cfg: dict, version: Version) -> str:
+def _inferred(cfg: dict[str, Any], version: Version) -> str:
     """The method vLLM's `__post_init__` infers from a `model` without a method."""
     model = cfg.get("model")
     if (isinstance(model, str) and "." in model and "/" not in model and available("custom_class", version)
@@ -310,7 +311,7 @@ def _inferred(cfg: dict, version: Version) -> str:
     return "ngram" if model in ("ngram", "[ngram]") else "draft_model"
 
 
-def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tuple[str | None, list[Finding]]:
+def _method(cfg: dict[str, Any], version: Version, v: str, newer: str | None = None) -> tuple[str | None, list[Finding]]:
     """The method vLLM goes on with (None where it refuses the value), and what is wrong with it. For a vLLM
     newer than every release modelled (`newer`), what `v`, the newest, does not know is SD623, a warning
     (the newer release may know it); nothing is said of what that release does."""
@@ -376,7 +377,7 @@ def _draft_model(method: str, version: Version, v: str, *, inferred: bool) -> li
     return [finding("SD618.draft-model", "model", release=v, error=error)]
 
 
-def _tokens(cfg: dict, version: Version) -> list[Finding]:
+def _tokens(cfg: dict[str, Any], version: Version) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # suffix defaults num_speculative_tokens (to 24)
@@ -400,7 +401,7 @@ def _tokens(cfg: dict, version: Version) -> list[Finding]:
 LOOKUP_CHECKED_FOR_EVERY_METHOD_SINCE: Version = (0, 11, 1)
 
 
-def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
+def _lookup(cfg: dict[str, Any], method: str | None, version: Version) -> list[Finding]:
     findings: list[Finding] = []
     numbers: dict[str, int | None] = {}
     lax = _flag("lax_lookup", version)
@@ -430,7 +431,7 @@ _CHECKED = {
 }
 
 
-def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> list[Finding]:
+def _values(cfg: dict[str, Any], version: Version, v: str, method: str | None = None) -> list[Finding]:
     """Values of the other keys that the release's own validation refuses."""
     known = facts()
     problems: list[tuple[str, str, str]] = []
@@ -475,7 +476,7 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
     return findings
 
 
-def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list[Finding]:
+def _keys(cfg: dict[str, Any], version: Version, v: str, newer: str | None = None) -> list[Finding]:
     findings: list[Finding] = []
     refuses = _flag("refuses_unknown_keys", version)
     newest = refuses and newer is not None
@@ -508,7 +509,7 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
     return findings
 
 
-def _unknown(cfg: dict, key: str, spans: Spans, version: Version, v: str, newer: str | None,
+def _unknown(cfg: dict[str, Any], key: str, spans: Spans, version: Version, v: str, newer: str | None,
              known: list[str]) -> Finding:
     """A key `version` does not take: renamed to the known key it is close to, else dropped. For a vLLM newer
     than every release modelled (`newer`, when `v`, the newest, refuses unknown keys) SD624, a warning (the
@@ -533,7 +534,7 @@ def _unknown(cfg: dict, key: str, spans: Spans, version: Version, v: str, newer:
 UNUSED_KEYS = frozenset({"disable_by_batch_size"})
 
 
-def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
+def _advice(cfg: dict[str, Any], version: Version, v: str) -> list[Finding]:
     method = cfg.get("method")
     if isinstance(method, str) and method in facts().mtp_aliases and available(method, version) and available("mtp", version):
         return [finding("SD615", "method", proposed=_with(cfg, "method", "mtp"), method=json.dumps(method), release=v)]
@@ -602,7 +603,7 @@ def _human_int(text: str) -> int | None:
         return None
 
 
-def _merged(into: dict, update: dict) -> None:
+def _merged(into: dict[str, Any], update: dict[str, Any]) -> None:
     for k, v in update.items():
         if isinstance(v, dict) and isinstance(into.get(k), dict):
             _merged(into[k], v)
@@ -612,10 +613,10 @@ def _merged(into: dict, update: dict) -> None:
             into[k] = v
 
 
-def dotted_config(entries: list[tuple[str, object]]) -> dict:
+def dotted_config(entries: list[tuple[str, object]]) -> dict[str, Any]:
     """The object vLLM builds from dotted `speculative-config.<field>` keys (in file order; each key with
     its `vllm:` value as read from YAML), as KAITO's runtime passes them to it."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, raw in entries:
         field = key.split(".", 1)[1]
         text = _kaito_text(raw)
