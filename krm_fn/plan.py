@@ -3,14 +3,13 @@
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
 
 from . import checks
 from .domain.localconfig import kustomize_config
 from .model.changes import Plan, Step, step
 from .domain import constants as C
 from .model.config import Settings
-from .model.decisions import Inject, Override, Speculates
+from .model.decisions import Inject, Override, Planned, Speculates
 from .model.index import Index, build_index, ref_of
 from .stages.advice import advise
 from .stages.cascade import cascade
@@ -109,7 +108,7 @@ def _silenced(index: Index) -> tuple[Mapping[ResourceRef, frozenset[str]], list[
     return disabled_per_object(index.items)
 
 
-def enabled_by_config(decisions: Iterable[Any]) -> dict[str, int]:
+def enabled_by_config(decisions: Iterable[Planned]) -> dict[str, int]:
     """Each workload once per kind of config it gets: the method written (mtp, ngram …), "own config" (the
     user's speculative-config, left as it is), "plain vLLM" (a Deployment and friends)."""
     seen: set[tuple[int, str]] = set()
@@ -131,7 +130,7 @@ def enabled_by_config(decisions: Iterable[Any]) -> dict[str, int]:
 
 
 def _planned(index: Index, settings: Settings, silenced: Mapping[ResourceRef, frozenset[str]] = _NONE
-             ) -> tuple[Changes, list[Result], tuple[Any, ...]]:
+             ) -> tuple[Changes, list[Result], tuple[Planned, ...]]:
     read = fold(Plan(), index, settings, [check_input], silenced)
     checked = fold(read, index, settings, CHECKS, silenced)
     if has_errors(checked.results):
