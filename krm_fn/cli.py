@@ -173,9 +173,10 @@ def _emit(stdout: Any, text: str) -> None:
 
 def _fileno(stream: Any) -> int | None:
     try:
-        return stream.fileno()
+        fd: int = stream.fileno()
     except (AttributeError, OSError, ValueError):
         return None
+    return fd
 
 
 # --- input: stdin and files, capped, regular files only ---------------------------------------------------

@@ -29,7 +29,7 @@ from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
+from ..text.quoting import goquote
 from ..text.results import Finding, finding
 from .preset_supported import is_valid_preset
 from .releases import older
