@@ -77,7 +77,7 @@ def diff(src: Any, dst: Any) -> list[Op]:
     return [{"op": "replace", "path": "", "value": copy.deepcopy(dst)}]
 
 
-class _OrderedDiff(jsonpatch.DiffBuilder):
+class _OrderedDiff(jsonpatch.DiffBuilder):  # type: ignore[misc]  # jsonpatch has no types: DiffBuilder is Any
     def _compare_dicts(self, path: str, src: dict[str, Any], dst: dict[str, Any]) -> None:
         """DiffBuilder's own, with the keys in the mappings' order instead of a set's."""
         for key in [k for k in src if k not in dst]:
