@@ -320,9 +320,10 @@ def vllm_argv(container: dict[str, Any]) -> tuple[str, list[str]] | None:
 
 # --- rows -------------------------------------------------------------------------------------------------
 _SD701 = re.compile(r"^model (.+?) read as \S+ \(")
+Container = tuple[str, dict[str, Any], dict[str, Any]]  # (field of the container, container, template annotations)
 
 
-def _containers(item: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+def _containers(item: dict[str, Any]) -> list[Container]:
     """(field of the container, container, its template's annotations) for every pod template container."""
     kind = item.get("kind")
     spec = item.get("spec")
@@ -369,7 +370,7 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _kserve_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+def _kserve_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[Container]:
     """An InferenceService's predictor: its Hugging Face `model` (as the runtime's container: a `kserve_hf`
     key holding the InferenceService's name) and its own `containers`."""
     predictor = _dict(spec.get("predictor"))
@@ -386,7 +387,7 @@ def _kserve_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[tuple
     return out
 
 
-def _llm_isvc_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+def _llm_isvc_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[Container]:
     """An LLMInferenceService's pod specs (spec.template, spec.worker, spec.prefill.template,
     spec.prefill.worker): a `main` without a command is KServe's template (an `llmisvc` key: the model's
     name, only for serving.kserve.io/v1alpha2, whose template takes the args as `$@`)."""
@@ -427,8 +428,8 @@ def _table_release(version: str) -> str | None:
     return next((r for r in RELEASES if _version(r)[:2] == minor), None)
 
 
-def rows_of(source: str, before: dict[str, Any], after: dict[str, Any], results: list[dict[str, Any]], setting: str | None = None,
-            release: str | None = None) -> list[dict[str, Any]]:
+def rows_of(source: str, before: dict[str, Any], after: dict[str, Any], results: list[dict[str, Any]],
+            setting: str | None = None, release: str | None = None) -> list[dict[str, Any]]:
     """One row per container of `after` that starts vLLM (and any that the function changed)."""
     rows = []
     before_items = {(i.get("kind"), (i.get("metadata") or {}).get("name")): i for i in before.get("items", [])}

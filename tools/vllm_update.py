@@ -92,7 +92,8 @@ def with_releases(source: str, added: list[str]) -> str:
     return source[:m.start()] + "\n".join(lines) + source[m.end():]
 
 
-def split(table: dict[str, Any], folder: Path, prefix: str, keep: set[tuple[str, str, str, str | None]] | None = None) -> list[Path]:
+def split(table: dict[str, Any], folder: Path, prefix: str,
+          keep: set[tuple[str, str, str, str | None]] | None = None) -> list[Path]:
     """Each release's rows (and its facts) of a table as the files `--merge` reads: folder/<prefix>-R.json.
     `keep`: the row keys (source, item, container, release) to keep (vllm_argv's rows the function still
     writes); None keeps every row."""
