@@ -15,9 +15,9 @@ and `validateUpdate`, under `.ViaField("spec")`):
 `cron.ParseStandard` is github.com/robfig/cron/v3 v3.0.1 (parser.go): five fields (minute, hour, day of
 month, month, day of week), each a comma list of `*`, `?`, `N`, `N-M`, with `/step`; month and weekday
 names (jan, sun; any case); or a descriptor (@yearly, @annually, @monthly, @weekly, @daily, @midnight,
-@hourly, `@every <Go duration>`). Its errors are mirrored word for word (`expected exactly 5 fields, found 4: [0 2 * *]`,
-`end of range (60) above maximum (59): 60`, `failed to parse int from x: strconv.Atoi: parsing "x":
-invalid syntax`, …), as one line: `invalid value: <schedule>: invalid cron expression: <error>` (knative
+@hourly, `@every <Go duration>`). Its errors are mirrored word for word (`expected exactly 5 fields, found 4:
+[0 2 * *]`, `end of range (60) above maximum (59): 60`, `failed to parse int from x: strconv.Atoi: parsing
+"x": invalid syntax`, …), as one line: `invalid value: <schedule>: invalid cron expression: <error>` (knative
 puts the path between them and the detail on a line of its own).
 
 The duration is a `metav1.Duration`: the API server reads its text with Go's time.ParseDuration (a text

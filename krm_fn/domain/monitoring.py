@@ -351,7 +351,8 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
         for record, expr in zip(records, expressions(namespace, w, window, around).values(), strict=True):
             out.append({"record": record, "expr": expr, "labels": dict(labels)})
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
-    matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in unique)))}")
+    names = "|".join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in unique))
+    matchers.append(f"{WORKLOAD_LABEL}=~{_string(names)}")
     threshold = number(min_acceptance_rate)
     # Drafts flat (0) or absent (no series: no record) alike leave the workload's decode tokens standing.
     out.append({

@@ -54,7 +54,8 @@ def unhandled_kind(api_version: Any, kind: Any, data: Any) -> Finding | None:
     found = _annotation_in(data, (), 0)
     if found is None:
         return None
-    hint = _UNHANDLED_HINTS.get(kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
+    hint = _UNHANDLED_HINTS.get(
+        kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
     return finding("SD729", _annotation_field(found), kind=kind, api_version=api_version, hint=hint)
 
 
@@ -202,7 +203,8 @@ def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set
     tagged = image_release(image) if isinstance(image, str) else None
     if tagged is not None:
         return Release(tagged, f"image {image}")
-    return Release(vllm_version, "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs")
+    return Release(vllm_version,
+                   "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs")
 
 
 def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE,
