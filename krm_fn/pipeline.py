@@ -41,7 +41,8 @@ class Outcome(NamedTuple):
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-def settings_notes(settings: Settings, resource: ResourceRef | None = None, scope: str = "ResourceList") -> list[Result]:
+def settings_notes(settings: Settings, resource: ResourceRef | None = None,
+                   scope: str = "ResourceList") -> list[Result]:
     """The warnings about the settings themselves (an old kaitoVersion, SD048), once a run, unless disabled;
     `resource`: the functionConfig they were read from (KRM mode), as the settings' errors name it."""
     return [n._replace(resource=resource, scope=scope) for n in settings.notes if n.id not in settings.disable]

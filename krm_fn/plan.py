@@ -43,7 +43,8 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(checks.validate(map(plan.workload, index.workloads), settings))
 
 
-CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)  # after check_input; errors from any of these stop the plan
+# After check_input; errors from any of these stop the plan.
+CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)
 CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, rollout_notes, retire, plain_vllm, prometheus_rules)
 # After an error nothing is written, but every other object is still decided and advised, so that one error
 # hides no other object's findings. Not `retire`: with the objects in error left out, the derived ConfigMaps
@@ -87,7 +88,8 @@ def plan(items: list[Item], settings: Settings, placement: Placement | None = No
     return changes, results
 
 
-def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result], dict[str, int]]:
+def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None
+             ) -> tuple[Changes, list[Result], dict[str, int]]:
     """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config (the
     summary line)."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.

@@ -422,9 +422,11 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     settings = settings_from(merged)
     if settings.kaito_version_unknown:
         return settings
-    # Said where the kaitoVersion that wins was set: the functionConfig's key, else the setting (a flag, the environment).
+    # Said where the kaitoVersion that wins was set: the functionConfig's key, else the setting (a flag, the
+    # environment).
     from_fc = (overrides or {}).get("kaitoVersion") in (None, "") and raw.get("kaitoVersion") not in (None, "")
-    note = older_than_modelled(settings.kaito_version, f"functionConfig.{where}.kaitoVersion" if from_fc else "kaitoVersion")
+    note = older_than_modelled(settings.kaito_version,
+                               f"functionConfig.{where}.kaitoVersion" if from_fc else "kaitoVersion")
     return settings if note is None else settings._replace(notes=(note,))
 
 

@@ -93,7 +93,8 @@ class Unrenamed(NotVisible):
 class Broken(Reference):
     """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
 
-    refusal: Finding  # on the ConfigMap: SD120-SD127 in KAITO's words (checks/inference_configmap), SD306 in the reader's
+    # On the ConfigMap: SD120-SD127 in KAITO's words (checks/inference_configmap), SD306 in the reader's.
+    refusal: Finding
 
 
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed

@@ -94,6 +94,8 @@ def _pipeline(settings: Settings, method: str) -> PipelineVerdict:
     # "ray"` (pkg/model/interface.go:571 at v0.12.0, :513 at v0.11.0, :427 at v0.10.0), and sets no VLLM_USE_V1.
     known = beyond(version)
     if known is not None:  # newer than every release modelled: the newest one's verdict, named as its own
-        return pipeline_verdict(known, f"vLLM {named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})", "ray", None, method)
+        return pipeline_verdict(
+            known, f"vLLM {named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})",
+            "ray", None, method)
     return pipeline_verdict(version, f"vLLM {shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
                             else f"vLLM {shown(version)}", "ray", None, method)

@@ -84,14 +84,17 @@ def kept_for(index: Index, item: Item) -> Item | None:
 def kept_step(item: Item, parent: Item) -> tuple[list[Op], Result]:
     """The mark and the info that keep `item` for `parent`'s existing Workspaces."""
     mark = f"{parent.kind}/{parent.name}"
-    ops = [] if item.annotation(KEPT_ANNOTATION) == mark else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)
+    ops = [] if item.annotation(KEPT_ANNOTATION) == mark \
+        else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)
     return ops, about(finding("SD422", kind=parent.kind, name=parent.name, command=_recreate(parent)), item)
 
 
 def _children_sets(parent: Item) -> list[str]:
     if parent.kind == "MultiRoleInference":
         roles = kinds.get(parent.data(), ("spec", "roles"))
-        return [f"{parent.name}-{r.get('type')}" for r in roles if isinstance(r, dict)] if isinstance(roles, list) else []
+        if not isinstance(roles, list):
+            return []
+        return [f"{parent.name}-{r.get('type')}" for r in roles if isinstance(r, dict)]
     return [parent.name]
 
 
@@ -100,4 +103,5 @@ def _recreate(parent: Item) -> str:
     names = _children_sets(parent)
     if len(names) == 1:
         return f"kubectl delete workspace -l inferenceset.kaito.sh/created-by={names[0]}{_ns(parent.namespace)}"
-    return f"kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in ({','.join(names)})'{_ns(parent.namespace)}"
+    sets = ",".join(names)
+    return f"kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in ({sets})'{_ns(parent.namespace)}"

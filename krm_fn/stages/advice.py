@@ -137,7 +137,8 @@ def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
         cfg = _user_config(d)
         preset = kinds.preset_name(d.workload.spec, d.workload.effective)
         # A method that is no string (an object, a list) is unhashable here; vllm_schema reports it (SD603).
-        if not isinstance(cfg, dict) or not isinstance(cfg.get("method"), str) or cfg["method"] not in NGRAM_METHODS or not preset:
+        if not isinstance(cfg, dict) or not isinstance(cfg.get("method"), str) or cfg["method"] not in NGRAM_METHODS \
+                or not preset:
             continue
         res = resolve(preset, settings.presets)
         if not res.tuned or res.method in DRAFT_FREE or (d.source.index, res.canonical) in seen:

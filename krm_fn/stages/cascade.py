@@ -152,7 +152,9 @@ def _derived_reference(index: Index, child: Workload, path: kinds.Path) -> bool:
     if not isinstance(ref, str) or not ref:
         return False
     found = index.configmap(child.namespace, ref)
-    return is_derived(found) if found is not None else bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
+    if found is not None:
+        return is_derived(found)
+    return bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
 
 
 def _propagate(parent: Workload, child: Workload) -> tuple[list[Op], list[Result]]:

@@ -102,7 +102,8 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
 Watched = tuple[Item, monitoring.Monitored]
 
 
-def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict[str, Any], Item, list[Watched]]], list[Result]]:
+def wanted(index: Index, settings: Settings, plan: Plan,
+           ) -> tuple[dict[str, tuple[dict[str, Any], Item, list[Watched]]], list[Result]]:
     """Namespace -> (the rule it should have, the item it is written after, the workloads it watches), and
     the results about what it cannot watch."""
     parents = _parents(index, settings)

@@ -695,7 +695,8 @@ def _flow_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, flow: bool, s
             raise Unsupported("a plain scalar that would read as a number, bool or null")
         joined = text[a - 1:a] + new_mid + text[b:b + 1]
         if " #" in joined or ": " in joined or "\t" in joined or (flow and set(new_mid) & set("{}[],")) \
-                or (b == end and joined.rstrip().endswith(":")) or (a == first and new_mid[:1] in "-?:,[]{}#&*!|>'\"%@`"):
+                or (b == end and joined.rstrip().endswith(":")) \
+                or (a == first and new_mid[:1] in "-?:,[]{}#&*!|>'\"%@`"):
             raise Unsupported("a plain scalar that the new text would end or change")
         written = new_mid
     return [Edit(a, b, written, seq)]
