@@ -16,7 +16,9 @@ import argparse
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -26,7 +28,7 @@ MIB = 1 << 20
 PER_MB = 16_000  # about 1 MB of flow items
 
 
-def _objects(n: int) -> list[dict]:
+def _objects(n: int) -> list[dict[str, Any]]:
     return [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": f"n{i}"}} for i in range(n)]
 
 
@@ -34,7 +36,7 @@ def _flow(head: str, n: int) -> str:
     return head + "".join(f"- {{apiVersion: v1, kind: Namespace, metadata: {{name: n{i}}}}}\n" for i in range(n))
 
 
-STYLES = {
+STYLES: dict[str, tuple[list[str], Callable[[int], str]]] = {
     # style: (mode argv, text of about n * 62 bytes)
     "block documents (render -)": (["render", "-"], lambda n: "".join(
         f"---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: n{i}\n" for i in range(n * 62 // 60))),

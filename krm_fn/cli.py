@@ -57,8 +57,9 @@ YAML_SUFFIXES = (".yaml", ".yml")
 # render's flags that set a setting as they are given (the settings' own checks judge the value); given at all,
 # they count: `--disable ""` turns off what the config or environment disabled.
 FLAG_SETTINGS = (("mode", "mode"), ("fail_on", "failOn"), ("tuned_presets", "tunedPresets"),
-                 ("ngram_fallback", "ngramFallback"), ("kaito_version", "kaitoVersion"), ("vllm_version", "vllmVersion"),
-                 ("feature_gates", "featureGates"), ("disable", "disable"), ("min_acceptance_rate", "minAcceptanceRate"))
+                 ("ngram_fallback", "ngramFallback"), ("kaito_version", "kaitoVersion"),
+                 ("vllm_version", "vllmVersion"), ("feature_gates", "featureGates"), ("disable", "disable"),
+                 ("min_acceptance_rate", "minAcceptanceRate"))
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -173,9 +174,10 @@ def _emit(stdout: Any, text: str) -> None:
 
 def _fileno(stream: Any) -> int | None:
     try:
-        return stream.fileno()
+        fd: int = stream.fileno()
     except (AttributeError, OSError, ValueError):
         return None
+    return fd
 
 
 # --- input: stdin and files, capped, regular files only ---------------------------------------------------
@@ -448,8 +450,8 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         _report([*outcome.results, failed.result], 1, stderr, fmt)
         return 1
     _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm, summary=outcome.summary,
-            verbose=getattr(args, "verbose", False), krm=args.command is None, under_kpt=outcome.summary is not None and outcome.summary.kpt
-            and not _isatty(stderr))
+            verbose=getattr(args, "verbose", False), krm=args.command is None,
+            under_kpt=outcome.summary is not None and outcome.summary.kpt and not _isatty(stderr))
     return outcome.exit_code
 
 

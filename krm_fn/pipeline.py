@@ -16,7 +16,8 @@ from .stages import placement
 from .text import streams, yamlio
 from .text.edits import Changes
 from .text.reader import read_resource_list, read_stream
-from .text.items import InputError, Item, ResourceList, Stream, child, scalar
+from .text.items import InputError, Item, ResourceList, Stream
+from .text.yamlio import child, scalar
 from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
 from .text.writer import write_resource_list, write_stream
 
@@ -40,7 +41,8 @@ class Outcome(NamedTuple):
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-def settings_notes(settings: Settings, resource: ResourceRef | None = None, scope: str = "ResourceList") -> list[Result]:
+def settings_notes(settings: Settings, resource: ResourceRef | None = None,
+                   scope: str = "ResourceList") -> list[Result]:
     """The warnings about the settings themselves (an old kaitoVersion, SD048), once a run, unless disabled;
     `resource`: the functionConfig they were read from (KRM mode), as the settings' errors name it."""
     return [n._replace(resource=resource, scope=scope) for n in settings.notes if n.id not in settings.disable]
@@ -50,13 +52,13 @@ def _error_outcome(result: Result) -> Outcome:
     return Outcome("", [result], 1)
 
 
-def _ordered(results: list[Result], items: list) -> list[Result]:
+def _ordered(results: list[Result], items: list[Item]) -> list[Result]:
     """The results by resource in input order (sort_results): a resource where its first item is, one no
     item is after all. Only the resources the results name are looked for, compared as plain tuples: a
     ResourceRef built and hashed per item was 1-2 % of a 1 000-object run."""
     wanted = {(r.resource.api_version, r.resource.kind, r.resource.name, r.resource.namespace): r.resource
               for r in results if r.resource is not None}
-    order: dict = {}
+    order: dict[ResourceRef, int] = {}
     for position, item in enumerate(items if wanted else ()):
         ref = wanted.get((item.api_version, item.kind, item.name, item.namespace))
         if ref is not None and ref not in order:

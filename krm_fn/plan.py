@@ -3,14 +3,13 @@
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
 
 from . import checks
 from .domain.localconfig import kustomize_config
 from .model.changes import Plan, Step, step
 from .domain import constants as C
 from .model.config import Settings
-from .model.decisions import Inject, Override, Speculates
+from .model.decisions import Inject, Override, Planned, Speculates
 from .model.index import Index, build_index, ref_of
 from .stages.advice import advise
 from .stages.cascade import cascade
@@ -44,7 +43,8 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(checks.validate(map(plan.workload, index.workloads), settings))
 
 
-CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)  # after check_input; errors from any of these stop the plan
+# After check_input; errors from any of these stop the plan.
+CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)
 CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, rollout_notes, retire, plain_vllm, prometheus_rules)
 # After an error nothing is written, but every other object is still decided and advised, so that one error
 # hides no other object's findings. Not `retire`: with the objects in error left out, the derived ConfigMaps
@@ -88,7 +88,8 @@ def plan(items: list[Item], settings: Settings, placement: Placement | None = No
     return changes, results
 
 
-def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None) -> tuple[Changes, list[Result], dict[str, int]]:
+def plan_all(items: list[Item], settings: Settings, placement: Placement | None = None
+             ) -> tuple[Changes, list[Result], dict[str, int]]:
     """`plan`, and how many workloads the plan turns speculative decoding on for, by kind of config (the
     summary line)."""
     # kustomize's files (kustomizations, the patches and plugin configs they name) are no objects.
@@ -109,7 +110,7 @@ def _silenced(index: Index) -> tuple[Mapping[ResourceRef, frozenset[str]], list[
     return disabled_per_object(index.items)
 
 
-def enabled_by_config(decisions: Iterable[Any]) -> dict[str, int]:
+def enabled_by_config(decisions: Iterable[Planned]) -> dict[str, int]:
     """Each workload once per kind of config it gets: the method written (mtp, ngram …), "own config" (the
     user's speculative-config, left as it is), "plain vLLM" (a Deployment and friends)."""
     seen: set[tuple[int, str]] = set()
@@ -131,7 +132,7 @@ def enabled_by_config(decisions: Iterable[Any]) -> dict[str, int]:
 
 
 def _planned(index: Index, settings: Settings, silenced: Mapping[ResourceRef, frozenset[str]] = _NONE
-             ) -> tuple[Changes, list[Result], tuple[Any, ...]]:
+             ) -> tuple[Changes, list[Result], tuple[Planned, ...]]:
     read = fold(Plan(), index, settings, [check_input], silenced)
     checked = fold(read, index, settings, CHECKS, silenced)
     if has_errors(checked.results):

@@ -124,7 +124,7 @@ SPEC_SINCE = (0, 22, 0)
 
 # (name, container without name/image, image or None (the release's vllm/vllm-openai tag), first release)
 # A case with its own image runs only at DEFAULT (the function cannot read a release off its tag).
-CASES: list[tuple[str, dict, str | None, str | None]] = [
+CASES: list[tuple[str, dict[str, Any], str | None, str | None]] = [
     ("serve-positional", {"command": ["vllm", "serve", "Qwen/Qwen3-8B", "--port", "8000",
                                       "--tensor-parallel-size", "2"]}, None, None),
     ("serve-args-tuned", {"command": ["vllm", "serve"],
@@ -197,7 +197,7 @@ def item_name(case: str, release: str) -> str:
     return f"{case}-v{release.replace('.', '-')}"
 
 
-def resource_list() -> dict:
+def resource_list() -> dict[str, Any]:
     """One opted-in Deployment per (case, release): the whole input of one function run."""
     items = []
     for name, container, image, since in CASES:
@@ -211,13 +211,14 @@ def resource_list() -> dict:
     return {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items}
 
 
-def run_function(resource_list_doc: dict) -> dict:
+def run_function(resource_list_doc: dict[str, Any]) -> dict[str, Any]:
     """`python -m krm_fn` over the list (JSON is YAML), its output read back."""
     proc = subprocess.run([sys.executable, "-m", "krm_fn"], input=json.dumps(resource_list_doc),
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"the function exited {proc.returncode}: {proc.stderr}\n{proc.stdout[-4000:]}")
-    return yaml.safe_load(proc.stdout)
+    out: dict[str, Any] = yaml.safe_load(proc.stdout)
+    return out
 
 
 # --- a container's vLLM argv ------------------------------------------------------------------------------
@@ -284,7 +285,7 @@ def _head(words: list[str]) -> tuple[str, int] | None:
     return None
 
 
-def vllm_argv(container: dict) -> tuple[str, list[str]] | None:
+def vllm_argv(container: dict[str, Any]) -> tuple[str, list[str]] | None:
     """(form, the server's arguments) of a container that starts vLLM, else None."""
     command, args = container.get("command"), container.get("args")
     if not all(v is None or (isinstance(v, list) and all(isinstance(x, str) for x in v)) for v in (command, args)):
@@ -319,9 +320,10 @@ def vllm_argv(container: dict) -> tuple[str, list[str]] | None:
 
 # --- rows -------------------------------------------------------------------------------------------------
 _SD701 = re.compile(r"^model (.+?) read as \S+ \(")
+Container = tuple[str, dict[str, Any], dict[str, Any]]  # (field of the container, container, template annotations)
 
 
-def _containers(item: dict) -> list[tuple[str, dict, dict]]:
+def _containers(item: dict[str, Any]) -> list[Container]:
     """(field of the container, container, its template's annotations) for every pod template container."""
     kind = item.get("kind")
     spec = item.get("spec")
@@ -360,7 +362,7 @@ def _containers(item: dict) -> list[tuple[str, dict, dict]]:
     return out
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
@@ -368,7 +370,7 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _kserve_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]:
+def _kserve_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[Container]:
     """An InferenceService's predictor: its Hugging Face `model` (as the runtime's container: a `kserve_hf`
     key holding the InferenceService's name) and its own `containers`."""
     predictor = _dict(spec.get("predictor"))
@@ -385,7 +387,7 @@ def _kserve_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]:
     return out
 
 
-def _llm_isvc_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]:
+def _llm_isvc_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[Container]:
     """An LLMInferenceService's pod specs (spec.template, spec.worker, spec.prefill.template,
     spec.prefill.worker): a `main` without a command is KServe's template (an `llmisvc` key: the model's
     name, only for serving.kserve.io/v1alpha2, whose template takes the args as `$@`)."""
@@ -407,7 +409,7 @@ def _llm_isvc_containers(item: dict, spec: dict) -> list[tuple[str, dict, dict]]
     return out
 
 
-def _release_of(container: dict, setting: str | None) -> str:
+def _release_of(container: dict[str, Any], setting: str | None) -> str:
     # krm_fn imported here: see _expanded.
     from krm_fn.domain.plain_workloads import release_of
     from krm_fn.domain.vllm_schema import DEFAULT_VLLM_VERSION
@@ -426,8 +428,8 @@ def _table_release(version: str) -> str | None:
     return next((r for r in RELEASES if _version(r)[:2] == minor), None)
 
 
-def rows_of(source: str, before: dict, after: dict, results: list[dict], setting: str | None = None,
-            release: str | None = None) -> list[dict]:
+def rows_of(source: str, before: dict[str, Any], after: dict[str, Any], results: list[dict[str, Any]],
+            setting: str | None = None, release: str | None = None) -> list[dict[str, Any]]:
     """One row per container of `after` that starts vLLM (and any that the function changed)."""
     rows = []
     before_items = {(i.get("kind"), (i.get("metadata") or {}).get("name")): i for i in before.get("items", [])}
@@ -473,12 +475,12 @@ def rows_of(source: str, before: dict, after: dict, results: list[dict], setting
     return rows
 
 
-def _only(doc: dict, name: str) -> dict:
+def _only(doc: dict[str, Any], name: str) -> dict[str, Any]:
     """The ResourceList's item named `name`, alone."""
     return {"items": [i for i in doc["items"] if i["metadata"]["name"] == name]}
 
 
-def case_rows() -> list[dict]:
+def case_rows() -> list[dict[str, Any]]:
     doc = resource_list()
     out = run_function(doc)
     rows = []
@@ -490,7 +492,7 @@ def case_rows() -> list[dict]:
     return rows
 
 
-def fixture_rows() -> list[dict]:
+def fixture_rows() -> list[dict[str, Any]]:
     """The plain-* golden fixtures: their expected output (which tests/test_golden.py holds to the function's)."""
     sys.path.insert(0, str(ROOT / "tests"))
     from golden import case_input  # imported here: tests/ is on sys.path from the line above (golden needs krm_fn)
@@ -507,11 +509,11 @@ def fixture_rows() -> list[dict]:
     return rows
 
 
-def all_rows() -> list[dict]:
+def all_rows() -> list[dict[str, Any]]:
     return case_rows() + fixture_rows()
 
 
-def key(row: dict) -> tuple:
+def key(row: dict[str, Any]) -> tuple[str, str, str, str | None]:
     return row["source"], row["item"], row["container"], row["release"]
 
 
@@ -561,7 +563,7 @@ def _parsers(src: str) -> tuple[dict[str, Parser], Callable[[], dict[str, list[s
         subparsers = parser.add_subparsers(required=False, dest="subparser")
         cmd = ServeSubcommand()
         cmd.subparser_init(subparsers).set_defaults(dispatch_function=cmd.cmd)
-        args = parser.parse_args(["serve", *argv])
+        args: argparse.Namespace = parser.parse_args(["serve", *argv])
         cmd.validate(args)
         if getattr(args, "model_tag", None) is not None:
             args.model = args.model_tag
@@ -569,7 +571,7 @@ def _parsers(src: str) -> tuple[dict[str, Parser], Callable[[], dict[str, list[s
 
     def api_server(argv: list[str]) -> argparse.Namespace:
         parser = make_arg_parser(FlexibleArgumentParser(description="vLLM OpenAI-Compatible RESTful API server."))
-        args = parser.parse_args(argv)
+        args: argparse.Namespace = parser.parse_args(argv)
         validate_parsed_serve_args(args)
         return args
 
@@ -592,7 +594,7 @@ def _parsers(src: str) -> tuple[dict[str, Parser], Callable[[], dict[str, list[s
         parser.add_argument("--return_probabilities", action="store_true")
         parser.add_argument("--disable_log_requests", action="store_true")
         parser = make_arg_parser(parser)
-        args, _ = parser.parse_known_args(argv)
+        args: argparse.Namespace = parser.parse_known_args(argv)[0]
         args.model = args.model_id or args.model_dir
         return args
 
@@ -607,7 +609,8 @@ def _parsers(src: str) -> tuple[dict[str, Parser], Callable[[], dict[str, list[s
         if '"--disable-log-stats-server"' in main_source:
             parser.add_argument("--disable-log-stats-server", action="store_true")
         parser = AsyncEngineArgs.add_cli_args(parser)
-        return parser.parse_args(argv)
+        args: argparse.Namespace = parser.parse_args(argv)
+        return args
 
     def kaito(argv: list[str]) -> argparse.Namespace:
         kaito_parser = argparse.ArgumentParser(description="KAITO wrapper of vLLM serving server")
@@ -619,7 +622,8 @@ def _parsers(src: str) -> tuple[dict[str, Parser], Callable[[], dict[str, list[s
         _, runtime_args = kaito_parser.parse_known_args(argv)
         vllm_parser = make_arg_parser(FlexibleArgumentParser(description="vLLM serving server"))
         vllm_parser.set_defaults(model="/workspace/vllm/weights")
-        return vllm_parser.parse_args(runtime_args)
+        args: argparse.Namespace = vllm_parser.parse_args(runtime_args)
+        return args
 
     def options() -> dict[str, list[str]]:
         """Every option string of the `vllm serve` parser: those that take no value (argparse nargs 0:
@@ -660,7 +664,7 @@ def _parse(parsers: dict[str, Parser], engine_cls: Any, form: str, argv: list[st
         return {"error": f"{type(exc).__name__}: {str(exc).strip()[:400]}"}
 
 
-def run_release(release: str, src: str, rows: list[dict]) -> tuple[list[dict], dict]:
+def run_release(release: str, src: str, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     _prepare(release, src)
     parsers, options, engine_cls = _parsers(src)
     out = []
@@ -683,7 +687,7 @@ def run_release(release: str, src: str, rows: list[dict]) -> tuple[list[dict], d
 OPTIONS_DATA = DATA / "vllm_options.json"
 
 
-def options_data(table: dict) -> dict:
+def options_data(table: dict[str, Any]) -> dict[str, Any]:
     """krm_fn/domain/data/vllm_options.json: the options of every release's `vllm serve` parser, those that
     take no value in some release and the others."""
     facts = table["facts"]
@@ -697,8 +701,8 @@ def options_data(table: dict) -> dict:
 def merge(paths: list[str], rows_file: str | None) -> None:
     """--merge: the table of the rows (and facts) that --run wrote, and of `rows_file`'s rows no release
     parses, printed."""
-    rows: list[dict] = [r for path in paths for r in json.loads(Path(path).read_text())]
-    facts: list[dict] = [json.loads(Path(path + ".facts").read_text()) for path in paths
+    rows: list[dict[str, Any]] = [r for path in paths for r in json.loads(Path(path).read_text())]
+    facts: list[dict[str, Any]] = [json.loads(Path(path + ".facts").read_text()) for path in paths
                          if Path(path + ".facts").exists()]
     if rows_file:   # the rows no release parses (before 0.10, or a form not parsed), as they are
         rows += [r for r in json.loads(Path(rows_file).read_text()) if r["release"] is None]

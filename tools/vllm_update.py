@@ -34,6 +34,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
@@ -91,7 +92,8 @@ def with_releases(source: str, added: list[str]) -> str:
     return source[:m.start()] + "\n".join(lines) + source[m.end():]
 
 
-def split(table: dict, folder: Path, prefix: str, keep: set | None = None) -> list[Path]:
+def split(table: dict[str, Any], folder: Path, prefix: str,
+          keep: set[tuple[str, str, str, str | None]] | None = None) -> list[Path]:
     """Each release's rows (and its facts) of a table as the files `--merge` reads: folder/<prefix>-R.json.
     `keep`: the row keys (source, item, container, release) to keep (vllm_argv's rows the function still
     writes); None keeps every row."""
@@ -113,7 +115,7 @@ def _missing_module(log: str) -> str | None:
     return found[-1].split(".")[0].replace("_", "-") if found else None
 
 
-def _run_with_installs(cmd: list[str], log: Path, python: str, env: dict, target: str | None = None) -> None:
+def _run_with_installs(cmd: list[str], log: Path, python: str, env: dict[str, str], target: str | None = None) -> None:
     for _ in range(8):
         with log.open("w") as f:
             code = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env).returncode

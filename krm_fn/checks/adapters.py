@@ -5,14 +5,17 @@ api/v1alpha1/workspace_validation.go, under `.ViaField("inference")`; on a Works
 a v1beta1 InferenceSet projects):
 
     if len(i.Adapters) > MaxAdaptersNumber {   // 10
-        errs = errs.Also(apis.ErrGeneric(fmt.Sprintf("Number of Adapters exceeds the maximum limit, maximum of %s allowed", strconv.Itoa(MaxAdaptersNumber))))
+        errs = errs.Also(apis.ErrGeneric(fmt.Sprintf(
+            "Number of Adapters exceeds the maximum limit, maximum of %s allowed", strconv.Itoa(MaxAdaptersNumber))))
     }
-    if len(i.Adapters) > 0 { nameMap := make(map[string]bool); errs = errs.Also(validateDuplicateName(i.Adapters, nameMap)) }
+    if len(i.Adapters) > 0 {
+        nameMap := make(map[string]bool); errs = errs.Also(validateDuplicateName(i.Adapters, nameMap)) }
 
     func validateDuplicateName(adapters []AdapterSpec, nameMap map[string]bool) (errs *apis.FieldError) {
         for _, adapter := range adapters {
             if _, ok := nameMap[adapter.Source.Name]; ok {
-                errs = errs.Also(apis.ErrGeneric(fmt.Sprintf("Duplicate adapter source name found: %s", adapter.Source.Name)))
+                errs = errs.Also(apis.ErrGeneric(
+                    fmt.Sprintf("Duplicate adapter source name found: %s", adapter.Source.Name)))
             } else { nameMap[adapter.Source.Name] = true } } ... }
 
 Both come after the preset checks, which return early for a preset name KAITO does not know (then only
@@ -29,7 +32,7 @@ from ..domain import kaito_releases
 from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
+from ..text.quoting import goquote
 from ..text.results import Finding, finding
 from .preset_supported import is_valid_preset
 from .releases import older

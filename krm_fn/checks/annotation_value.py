@@ -20,7 +20,7 @@ from ..domain import kaito_releases
 from ..domain.kinds import Path, dotted
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.items import child
+from ..text.yamlio import child
 from ..text.results import Finding, finding
 
 ID = "annotation-value"
@@ -31,7 +31,7 @@ SINCE = kaito_releases.FIRST_KNOWN
 def written_at(node: yaml.Node | None, annotations: Path) -> str | None:
     """The annotation's value as written under the annotations mapping at `annotations` of `node`."""
     for key in (*annotations, "kaito.sh/enable-speculative-decoding"):
-        node = child(node, key)
+        node = child(node, key) if isinstance(key, str) else None  # annotations sit under mappings only
     return node.value if isinstance(node, yaml.ScalarNode) else None
 
 

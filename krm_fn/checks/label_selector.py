@@ -7,7 +7,8 @@ errors under `.ViaField("spec")`):
     if m.Spec.LabelSelector == nil {
         errs = errs.Also(apis.ErrMissingField("labelSelector"))
     } else if len(m.Spec.LabelSelector.MatchLabels) == 0 && len(m.Spec.LabelSelector.MatchExpressions) == 0 {
-        errs = errs.Also(apis.ErrInvalidValue("labelSelector must have at least one matchLabels or matchExpressions entry", "labelSelector"))
+        errs = errs.Also(apis.ErrInvalidValue(
+            "labelSelector must have at least one matchLabels or matchExpressions entry", "labelSelector"))
     }
 
 The webhook checks it on create only, but the CRD (config/crd/bases/kaito.sh_multiroleinferences.yaml)
@@ -32,7 +33,8 @@ one value and refuses every other expression, the first it meets:
 
     if r.LabelSelector != nil && len(r.LabelSelector.MatchLabels) > 0 &&
         len(SanitizedMatchLabels(r.LabelSelector)) == 0 {
-        errs = errs.Also(apis.ErrInvalidValue("matchLabels must contain at least one non-reserved label", "labelSelector.matchLabels"))
+        errs = errs.Also(apis.ErrInvalidValue(
+            "matchLabels must contain at least one non-reserved label", "labelSelector.matchLabels"))
 
 with the reserved keys of api/v1beta1/labels.go (`reservedSelectorLabelKeys`): kaito.sh/workspace,
 kaito.sh/ragengine, kaito.sh/workspacenamespace, kaito.sh/ragenginenamespace and karpenter.kaito.sh/
@@ -80,7 +82,8 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
 
 def _workspace_selector(w: Workload, settings: Settings | None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
-    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)):
+    if w.spec is kinds.INFERENCESET and (
+            not v1beta1 or older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     inference = kinds.get(w.effective, w.spec.inference) if w.spec.inference is not None else None
     if not isinstance(inference, dict) and w.spec is kinds.WORKSPACE:
@@ -109,7 +112,8 @@ def _workspace_selector(w: Workload, settings: Settings | None) -> list[Finding]
         else:
             return [finding("SD140.unknown-operator", at, operator=operator)]
     labels = selector.get("matchLabels")
-    if v1beta1 and not older(settings, kaito_releases.RESERVED_LABELS) and isinstance(labels, dict) and labels and all(key in RESERVED for key in labels):
+    if v1beta1 and not older(settings, kaito_releases.RESERVED_LABELS) and isinstance(labels, dict) and labels \
+            and all(key in RESERVED for key in labels):
         return [finding("SD141", f"{field}.matchLabels")]
     return []
 

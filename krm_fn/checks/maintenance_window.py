@@ -15,9 +15,9 @@ and `validateUpdate`, under `.ViaField("spec")`):
 `cron.ParseStandard` is github.com/robfig/cron/v3 v3.0.1 (parser.go): five fields (minute, hour, day of
 month, month, day of week), each a comma list of `*`, `?`, `N`, `N-M`, with `/step`; month and weekday
 names (jan, sun; any case); or a descriptor (@yearly, @annually, @monthly, @weekly, @daily, @midnight,
-@hourly, `@every <Go duration>`). Its errors are mirrored word for word (`expected exactly 5 fields, found 4: [0 2 * *]`,
-`end of range (60) above maximum (59): 60`, `failed to parse int from x: strconv.Atoi: parsing "x":
-invalid syntax`, …), as one line: `invalid value: <schedule>: invalid cron expression: <error>` (knative
+@hourly, `@every <Go duration>`). Its errors are mirrored word for word (`expected exactly 5 fields, found 4:
+[0 2 * *]`, `end of range (60) above maximum (59): 60`, `failed to parse int from x: strconv.Atoi: parsing
+"x": invalid syntax`, …), as one line: `invalid value: <schedule>: invalid cron expression: <error>` (knative
 puts the path between them and the detail on a line of its own).
 
 The duration is a `metav1.Duration`: the API server reads its text with Go's time.ParseDuration (a text
@@ -42,7 +42,7 @@ from ..domain import kinds
 from ..domain.inference_config import atoi_error
 from ..model.config import Settings
 from ..model.index import Workload
-from ..model.report import goquote
+from ..text.quoting import goquote
 from ..text.results import Finding, finding
 from .flux import substituted_later
 from .gostrings import DurationError, go_duration_string, go_fields, go_lower, go_parse_duration
@@ -56,8 +56,13 @@ MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "ju
                                           "nov", "dec"))}
 DAYS = {d: i for i, d in enumerate(("sun", "mon", "tue", "wed", "thu", "fri", "sat"))}
 # (min, max, names) of the fields in parse order; the seconds field is not in a standard spec: "0".
-SECONDS, MINUTES, HOURS, DOM = (0, 59, None), (0, 59, None), (0, 23, None), (1, 31, None)
-MONTH, DOW = (1, 12, MONTHS), (0, 6, DAYS)
+Bounds = tuple[int, int, dict[str, int] | None]
+SECONDS: Bounds = (0, 59, None)
+MINUTES: Bounds = (0, 59, None)
+HOURS: Bounds = (0, 23, None)
+DOM: Bounds = (1, 31, None)
+MONTH: Bounds = (1, 12, MONTHS)
+DOW: Bounds = (0, 6, DAYS)
 
 
 class CronError(Exception):
@@ -117,7 +122,7 @@ def cron_error(spec: str) -> str | None:
     return None
 
 
-def _range(expr: str, bounds: tuple) -> None:
+def _range(expr: str, bounds: Bounds) -> None:
     low, high, names = bounds
     range_and_step = expr.split("/")
     low_and_high = range_and_step[0].split("-")
@@ -150,7 +155,7 @@ def _range(expr: str, bounds: tuple) -> None:
         raise CronError(f"step of range should be a positive number: {expr}")
 
 
-def _int_or_name(expr: str, names: dict | None) -> int:
+def _int_or_name(expr: str, names: dict[str, int] | None) -> int:
     if names is not None and go_lower(expr) in names:
         return names[go_lower(expr)]
     return _int(expr)

@@ -20,7 +20,8 @@ A name KAITO's model catalog marks deprecated fails twice, as in KAITO, where
 `ResourceSpec.validateCreateWithInference` (under `.ViaField("resource")`) adds first:
 
     m := metadata.MustGet(strings.ToLower(presetName)); if m.Deprecated {
-        errs = errs.Also(apis.ErrGeneric(fmt.Sprintf("Model %s is deprecated and no longer supported", presetName), "presetName")) }
+        errs = errs.Also(apis.ErrGeneric(
+            fmt.Sprintf("Model %s is deprecated and no longer supported", presetName), "presetName")) }
 
 (presets/workspace/models/supported_models.yaml, v0.12.0: only `phi-2` is `deprecated: true`), at
 `resource.presetName` (`spec.template.resource.presetName` on an InferenceSet), the name lower-cased.
@@ -97,7 +98,8 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     data = w.effective
     if w.spec is kinds.MULTIROLEINFERENCE:
         name = kinds.get(data, w.spec.preset)
-        if isinstance(name, str) and name and not is_valid_preset(name, older(settings, kaito_releases.CASE_BLIND_PRESETS)):
+        if isinstance(name, str) and name \
+                and not is_valid_preset(name, older(settings, kaito_releases.CASE_BLIND_PRESETS)):
             return _deprecated(name, "spec.model.name") + [_unsupported(name, "spec.model.name")]
         return []
     path = w.spec.inference

@@ -7,7 +7,8 @@ InferenceSet projects, whose annotations are its `spec.template.metadata.annotat
 
       if _, valid := consts.NormalizeSupportedNodeImageFamily(nodeImageFamily); !valid {
           return apis.ErrInvalidValue(
-              fmt.Sprintf("unsupported node image family %q, supported values are azurelinux, ubuntu", nodeImageFamily), ...
+              fmt.Sprintf("unsupported node image family %q, supported values are azurelinux, ubuntu",
+                  nodeImageFamily), ...
 
   where `NormalizeSupportedNodeImageFamily` (pkg/utils/consts/consts.go) compares
   `strings.ToLower(strings.TrimSpace(value))` with "ubuntu" and "azurelinux".
@@ -17,7 +18,8 @@ InferenceSet projects, whose annotations are its `spec.template.metadata.annotat
       if v, ok := annotations[AnnotationPerformanceMode]; ok { switch v {
           case PerformanceModeBalanced, PerformanceModeInteractivity, PerformanceModeThroughput:
           default: errs = errs.Also(apis.ErrInvalidValue(
-              fmt.Sprintf("%q is not a valid performance mode; choose one of: balanced, interactivity, throughput", v), ...
+              fmt.Sprintf("%q is not a valid performance mode; choose one of: balanced, interactivity, throughput",
+                  v), ...
       if v, ok := annotations[AnnotationUseLocalWeights]; ok { if v != "true" && v != "false" {
           errs = errs.Also(apis.ErrInvalidValue(fmt.Sprintf("%q must be \\"true\\" or \\"false\\"", v), ...
 
@@ -56,7 +58,8 @@ USE_LOCAL_WEIGHTS = "kaito.sh/use-local-weights"
 
 def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     v1beta1 = w.item.api_version == "kaito.sh/v1beta1"
-    if w.spec is kinds.INFERENCESET and (not v1beta1 or older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)):
+    if w.spec is kinds.INFERENCESET and (
+            not v1beta1 or older(settings, kaito_releases.INFERENCESET_PROJECTS_WORKSPACE)):
         return []  # a v1alpha1 InferenceSet's webhook projects no Workspace (nor a v1beta1 one's before v0.12.0)
     annotations = kinds.get(w.effective, w.spec.annotations)
     if not isinstance(annotations, dict):
@@ -66,14 +69,17 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
     annotations = {k: v for k, v in annotations.items() if not substituted_later(v)}
     out = []
     family = annotations.get(NODE_IMAGE_FAMILY)
-    if isinstance(family, str) and not older(settings, kaito_releases.NODE_IMAGE_FAMILY) and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
+    if isinstance(family, str) and not older(settings, kaito_releases.NODE_IMAGE_FAMILY) \
+            and go_lower(go_trim_space(family)) not in ("ubuntu", "azurelinux"):
         out.append(finding("SD135", f"{at}[{NODE_IMAGE_FAMILY}]", family=family))
     if not v1beta1:
         return out  # validateAnnotations is v1beta1's
     mode = annotations.get(PERFORMANCE_MODE)
-    if isinstance(mode, str) and not older(settings, kaito_releases.PERFORMANCE_MODE) and mode not in ("balanced", "interactivity", "throughput"):
+    if isinstance(mode, str) and not older(settings, kaito_releases.PERFORMANCE_MODE) \
+            and mode not in ("balanced", "interactivity", "throughput"):
         out.append(finding("SD136", f"{at}[{PERFORMANCE_MODE}]", mode=mode))
     local = annotations.get(USE_LOCAL_WEIGHTS)
-    if isinstance(local, str) and not older(settings, kaito_releases.USE_LOCAL_WEIGHTS) and local not in ("true", "false"):
+    if isinstance(local, str) and not older(settings, kaito_releases.USE_LOCAL_WEIGHTS) \
+            and local not in ("true", "false"):
         out.append(finding("SD137", f"{at}[{USE_LOCAL_WEIGHTS}]", value=local))
     return out

@@ -116,7 +116,8 @@ def file_candidates(cm: dict[str, Any]) -> Iterator[str]:
         yield f"{name}-{n}.yaml"
 
 
-def with_location(cm: dict[str, Any], served_annotations: dict[str, str], taken: set[str] | None = None) -> dict[str, Any]:
+def with_location(cm: dict[str, Any], served_annotations: dict[str, str],
+                  taken: set[str] | None = None) -> dict[str, Any]:
     """Give a new item a file next to the workload it serves (kpt writes items by these annotations).
 
     `taken` holds the paths already in use (kpt refuses two items at one path and index) and gets the

@@ -80,7 +80,9 @@ def _error(exc: Exception, runtime: bool = False) -> InferenceConfigError:
     problem = ", ".join(part for part in parts if part) or str(exc)
     if runtime:
         # A tab yaml.v2 takes for a blank: the webhook admits the ConfigMap, the inference pod fails at start.
-        return InferenceConfigError(f"KAITO's inference server (Python's yaml.safe_load) cannot read it and the pod fails; write spaces for tabs: {problem}", mark.line + 1, mark.column + 1)
+        return InferenceConfigError(
+            f"KAITO's inference server (Python's yaml.safe_load) cannot read it and the pod fails; write spaces for tabs: {problem}",  # noqa: E501
+            mark.line + 1, mark.column + 1)
     return InferenceConfigError(f"not valid YAML: {problem}", mark.line + 1, mark.column + 1)
 
 
@@ -184,7 +186,8 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
         if yamlio.is_null(vllm):
             values = {}
         elif not isinstance(vllm, yaml.MappingNode):
-            errors.append(f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into map[string]string (vllm)")
+            errors.append(
+                f"line {vllm.start_mark.line + 1}: cannot unmarshal {_go_shown(vllm)} into map[string]string (vllm)")
         else:
             _add_entries(vllm, values, errors)
     return values, errors
@@ -193,12 +196,14 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
 def _add_entries(vllm: yaml.MappingNode, values: dict[str, str], errors: list[str]) -> None:
     for key, value in _entries(vllm):
         if not isinstance(key, yaml.ScalarNode):
-            errors.append(f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string (a key under vllm)")
+            errors.append(
+                f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string (a key under vllm)")
             continue
         if isinstance(value, yaml.ScalarNode):
             values[key.value] = "" if yamlio.is_null(value) else value.value
         else:
-            errors.append(f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string (vllm.{key.value})")
+            errors.append(
+                f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string (vllm.{key.value})")
 
 
 def _entries(mapping: yaml.MappingNode, depth: int = 0) -> list[tuple[Any, Any]]:

@@ -6,11 +6,12 @@ This table is the only place in the code that knows those paths.
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..text.patch import Op
 from ..text.pointer import build as pointer  # the JSON Pointer of a path, for the stages that think in paths
 from . import constants as C
 from .pod_names import PodNaming
 
-Path = tuple  # of str keys and int indexes
+Path = tuple[str | int, ...]  # str keys and int indexes
 
 
 class KindSpec(NamedTuple):
@@ -108,7 +109,7 @@ def runtime(spec: KindSpec, data: Any, vllm_gate: bool = True) -> str:
     return C.RUNTIME_TRANSFORMERS if value == C.RUNTIME_TRANSFORMERS else C.RUNTIME_VLLM
 
 
-def set_ops(data: Any, path: Path, value: Any) -> list[dict]:
+def set_ops(data: Any, path: Path, value: Any) -> list[Op]:
     """JSON Patch that sets `path` to `value`, creating missing parent mappings in one `add`."""
     for depth in range(len(path) - 1):
         if not isinstance(get(data, path[: depth + 1]), (dict, list)):
@@ -133,7 +134,7 @@ def not_a_mapping(data: Any, path: Path) -> Path | None:
     return None
 
 
-def remove_ops(data: Any, path: Path) -> list[dict]:
+def remove_ops(data: Any, path: Path) -> list[Op]:
     """JSON Patch that removes `path`; drops the parent mapping too when it would be left empty."""
     parent = get(data, path[:-1])
     if not isinstance(parent, dict) or path[-1] not in parent:

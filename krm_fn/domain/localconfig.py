@@ -10,7 +10,8 @@ import posixpath
 import yaml
 
 from ..text import krm
-from ..text.items import Item, child, scalar
+from ..text.items import Item
+from ..text.yamlio import child, scalar
 
 
 # kustomize's names for its config file (kustomize's konfig.RecognizedKustomizationFileNames).

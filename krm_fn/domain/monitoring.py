@@ -41,7 +41,7 @@ the controllers fix:
 
 import bisect
 import hashlib
-from typing import NamedTuple
+from typing import Any, NamedTuple
 import re
 from collections.abc import Callable, Iterable
 
@@ -336,14 +336,14 @@ def number(value: float) -> str:
 
 
 def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE,
-          window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict]:
+          window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict[str, Any]]:
     """The rule group's rules: four records per workload (in the order given, each once), then the alerts on
     a workload that drafts nothing and on one whose drafts are rarely accepted. `neighbours`: every workload
     of the namespace (watched or not), for `expressions`."""
     _check(window, min_acceptance_rate)
     unique = list(dict.fromkeys(workloads))
     around = Neighbours([*unique, *neighbours])
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for w in unique:
         labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}
         records = (ACCEPTANCE_RATE.format(window=window), ACCEPTANCE_LENGTH.format(window=window), DECODE_TOKENS,
@@ -351,7 +351,8 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
         for record, expr in zip(records, expressions(namespace, w, window, around).values(), strict=True):
             out.append({"record": record, "expr": expr, "labels": dict(labels)})
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
-    matchers.append(f"{WORKLOAD_LABEL}=~{_string('|'.join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in unique)))}")
+    names = "|".join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in unique))
+    matchers.append(f"{WORKLOAD_LABEL}=~{_string(names)}")
     threshold = number(min_acceptance_rate)
     # Drafts flat (0) or absent (no series: no record) alike leave the workload's decode tokens standing.
     out.append({
@@ -388,7 +389,7 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
 
 def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
                     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
-                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict:
+                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict[str, Any]:
     """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content and marked
     as the function's own, like a derived ConfigMap. `labels` go on the object (a Prometheus' `ruleSelector`
     often asks for one, e.g. `release: <name>`); `neighbours`: see `rules`. Raises ValueError for a bad window

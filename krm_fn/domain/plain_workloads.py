@@ -8,11 +8,13 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..text.results import Finding, finding
+from ..text.patch import Op
+from ..text.pointer import build as pointer
 from ..text.runs import common_ends
 from . import constants as C
 from . import kinds
 from .constants import INJECTED_ANNOTATION
-from .kinds import Path, dotted, get, pointer
+from .kinds import Path, dotted, get
 from .plain_kinds import _BY_KIND, KINDS, KServeModel, PodTemplate, WorkloadKind, kind_of, known_kind  # noqa: F401
 from .presets import DEFAULT_TABLE, PresetTable
 from .vllm_command import Inspection, Reconciled, Release, exec_argument, kubernetes_env, read_arguments, reconcile
@@ -52,7 +54,8 @@ def unhandled_kind(api_version: Any, kind: Any, data: Any) -> Finding | None:
     found = _annotation_in(data, (), 0)
     if found is None:
         return None
-    hint = _UNHANDLED_HINTS.get(kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
+    hint = _UNHANDLED_HINTS.get(
+        kind, "set --speculative-config='<json>' in its vLLM arguments yourself, or remove the annotation")
     return finding("SD729", _annotation_field(found), kind=kind, api_version=api_version, hint=hint)
 
 
@@ -124,7 +127,7 @@ def present_templates(spec: WorkloadKind, data: Any) -> list[PodTemplate]:
     return [t for t in spec.templates if isinstance(get(data, t.spec), dict)]
 
 
-def containers(template: PodTemplate, data: Any) -> list[tuple[Path, dict]]:
+def containers(template: PodTemplate, data: Any) -> list[tuple[Path, dict[str, Any]]]:
     """(path, container) for each container of the template; init containers are never vLLM servers here."""
     found = get(data, template.spec + ("containers",))
     if not isinstance(found, list):
@@ -185,7 +188,7 @@ def _kserve_inspector(model: KServeModel, data: Any, runs_vllm: bool) -> Callabl
 # --- the plan for one workload -----------------------------------------------------------------------------------
 class WorkloadPlan(NamedTuple):
     opt_in: OptIn
-    ops: tuple[dict, ...] = ()
+    ops: tuple[Op, ...] = ()
     findings: tuple[Finding, ...] = ()
     runs_vllm: bool = False
     speculates: bool = False  # enabled, and a vLLM container gets (or keeps) a config: the function's or its own;
@@ -200,7 +203,8 @@ def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set
     tagged = image_release(image) if isinstance(image, str) else None
     if tagged is not None:
         return Release(tagged, f"image {image}")
-    return Release(vllm_version, "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs")
+    return Release(vllm_version,
+                   "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs")
 
 
 def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE,
@@ -256,7 +260,7 @@ class _Workload(NamedTuple):
 class _TemplatePlan(NamedTuple):
     """One pod template's part: its ops and findings, whether a container of it runs vLLM, whether it
     speculates, and its record (`keep`: the record stays as it is, SD725 or SD733)."""
-    ops: list[dict]
+    ops: list[Op]
     findings: list[Finding]
     runs_vllm: bool
     speculates: bool = False
@@ -274,7 +278,7 @@ def _plan_template(ctx: _Workload, template: PodTemplate) -> _TemplatePlan:
         findings.append(finding("SD725", dotted(template.spec + ("containers",)), template=dotted(template.spec),
                                 configs=", ".join(sorted(injected))))
         return _TemplatePlan([], findings, runs_vllm, keep=True)
-    ops: list[dict] = []
+    ops: list[Op] = []
     left: list[Finding] = []   # SD733: a config the record describes, changed by hand, left in place
     removed = False
     for path, out in outcomes:
@@ -414,7 +418,7 @@ def _llm_isvc_outcome(template: PodTemplate, data: Any, enabled: bool, recorded:
     return [(path, out)]
 
 
-def _llm_isvc_ops(path: Path, data: Any, out: Reconciled, template_key: bool) -> list[dict]:
+def _llm_isvc_ops(path: Path, data: Any, out: Reconciled, template_key: bool) -> list[Op]:
     """The ops for a template-vLLM `main` at `path` (…containers[i]): its args as for any container, or a
     `{name: main, args}` entry added when the pod spec names no `main` (with the `containers` list, and the
     pod spec itself for `template`, when they are missing); taken away again the same way when only the
@@ -444,7 +448,7 @@ def _llm_isvc_ops(path: Path, data: Any, out: Reconciled, template_key: bool) ->
     return _container_ops(path, container, out)
 
 
-def _changed_field(path: Path, ops: list[dict]) -> str:
+def _changed_field(path: Path, ops: list[Op]) -> str:
     """The container field (`….containers[0].args`) the first of a container's ops changes (the container,
     or the pod spec, when the op adds or removes that whole)."""
     parts = ops[0]["path"].split("/")
@@ -578,8 +582,8 @@ def _stages(data: Any, path: Path) -> tuple[int, str] | None:
     return None
 
 
-def _container_ops(path: Path, container: Any, out: Reconciled) -> list[dict]:
-    ops: list[dict] = []
+def _container_ops(path: Path, container: Any, out: Reconciled) -> list[Op]:
+    ops: list[Op] = []
     for key, new in (("command", out.command), ("args", out.args)):
         old = container.get(key) if isinstance(container, dict) else None
         if new is old:
@@ -588,7 +592,7 @@ def _container_ops(path: Path, container: Any, out: Reconciled) -> list[dict]:
     return ops
 
 
-def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
+def list_ops(path: Path, old: Any, new: Any) -> list[Op]:
     """The smallest JSON Patch that turns list `old` into list `new` when they differ in one run of
     elements (what injection and removal do); a list added or taken away whole when one side is None."""
     if old == new and type(old) is type(new):
@@ -606,7 +610,7 @@ def list_ops(path: Path, old: Any, new: Any) -> list[dict]:
                   for i in range(len(old_mid), len(new_mid))]
 
 
-def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[dict]:
+def _record_ops(data: Any, template: PodTemplate, record: str | None) -> list[Op]:
     path = template.annotations + (INJECTED_ANNOTATION,)
     if record is None:
         holder = get(data, template.annotations[:-1])

@@ -31,9 +31,9 @@ runs: whether some name matches both.
 from enum import Enum
 from itertools import product
 
-Run = tuple  # (characters: str, lo: int, hi: int | None)
-Alternative = tuple  # of Run
-Names = tuple  # of Alternative
+Run = tuple[str, int, int | None]  # (characters, lo, hi)
+Alternative = tuple[Run, ...]
+Names = tuple[Alternative, ...]
 
 RANDOM = "bcdfghjklmnpqrstvwxz2456789"   # utilrand.String's alphabet (GenerateName, pod suffixes)
 HASH = "456789bcdf"                      # SafeEncodeString of decimal digits: a pod-template-hash
@@ -110,7 +110,8 @@ def cut(names: Names, limit: int) -> Names:
     """The first `limit` characters of each name."""
     out = []
     for alt in names:
-        if all(hi is not None for _, _, hi in alt) and sum(hi for _, _, hi in alt) <= limit:  # no name is longer
+        bounds = [hi for _, _, hi in alt if hi is not None]
+        if len(bounds) == len(alt) and sum(bounds) <= limit:  # no name is longer
             out.append(alt)
             continue
         for counts in product(*(_counts(run, limit) for run in alt)):

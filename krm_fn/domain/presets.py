@@ -39,7 +39,8 @@ TUNED_DISPLAY: tuple[str, ...] = (
 
 # KAITO's tables the KAITO source holds as data (the legacy short names here, the SKU tables and the model
 # catalog kaito_sizing.py reads): krm_fn/domain/data/kaito_catalog.json, written by tools/kaito_catalog.py from
-# KAITO's source at the commit the file records, read once, at import: TUNED below names two presets by their short names.
+# KAITO's source at the commit the file records, read once, at import: TUNED below names two presets by their
+# short names.
 KAITO_CATALOG = os.path.join(os.path.dirname(__file__), "data", "kaito_catalog.json")
 
 
@@ -120,7 +121,8 @@ def not_unicode(setting: str, text: str, what: str = "") -> str:
             "without its pair, or a byte that is not UTF-8), which no output can carry: write the character itself")
 
 
-def parse_config_json(text: str | Mapping[str, Any], setting: str, vllm_version: str = DEFAULT_VLLM_VERSION) -> dict[str, Any]:
+def parse_config_json(text: str | Mapping[str, Any], setting: str,
+                      vllm_version: str = DEFAULT_VLLM_VERSION) -> dict[str, Any]:
     """Validate a user-supplied speculative config (`tunedPresets` / `ngramFallback`: docs/settings.md says what
     it must be; its method names the derived ConfigMaps), a JSON object as a string or already a mapping (a
     policy's YAML). Raises ValueError naming `setting`. Only vllm_schema's errors refuse it: its warnings and
@@ -167,7 +169,8 @@ class PresetTable:
 
     __slots__ = ("tuned", "fallback")
 
-    def __init__(self, tuned: Mapping[str, dict[str, Any]] | None = None, fallback: dict[str, Any] | None = None) -> None:
+    def __init__(self, tuned: Mapping[str, dict[str, Any]] | None = None,
+                 fallback: dict[str, Any] | None = None) -> None:
         self.tuned = MappingProxyType(TUNED) if tuned is None else tuned
         self.fallback = dict(NGRAM_FALLBACK) if fallback is None else fallback
 
@@ -176,7 +179,8 @@ class PresetTable:
             return NotImplemented
         return (self.tuned, self.fallback) == (other.tuned, other.fallback)
 
-    def extended(self, tuned_extra: Mapping[str, dict[str, Any]], fallback: dict[str, Any] | None = None) -> "PresetTable":
+    def extended(self, tuned_extra: Mapping[str, dict[str, Any]],
+                 fallback: dict[str, Any] | None = None) -> "PresetTable":
         """A copy with extra tuned presets (they win over built-ins) and optionally a new fallback."""
         tuned = {**self.tuned, **{canonical(name): dict(cfg) for name, cfg in tuned_extra.items()}}
         return PresetTable(MappingProxyType(tuned), dict(fallback) if fallback is not None else self.fallback)

@@ -77,20 +77,30 @@ def pipeline_verdict(version: Version, said: str, backend: str | None = None, us
     """
     v1 = _use_v1(use_v1)
     if version < (0, 10, 0) and v1 == _V1_OFF:
-        return PipelineVerdict(Severity.ERROR, True, f"{said} runs on its V0 engine with VLLM_USE_V1=0, {_V0_REFUSES}", "remove VLLM_USE_V1=0")
+        return PipelineVerdict(Severity.ERROR, True, f"{said} runs on its V0 engine with VLLM_USE_V1=0, {_V0_REFUSES}",
+                               "remove VLLM_USE_V1=0")
     if version < (0, 8, 5):
-        return PipelineVerdict(Severity.ERROR, True, f"{said} runs speculative decoding on its V0 engine, {_V0_REFUSES}", "use vLLM 0.10+")
+        return PipelineVerdict(Severity.ERROR, True,
+                               f"{said} runs speculative decoding on its V0 engine, {_V0_REFUSES}", "use vLLM 0.10+")
     if version < (0, 9, 0):
         if not (v1 == _V1_ON and backend == "ray" and method in ("ngram", "eagle", "eagle3")):
-            return PipelineVerdict(Severity.ERROR, True, f"{said} runs it on V0 here (V1 only for ngram with VLLM_USE_V1=1 and Ray), {_V0_REFUSES}", "use vLLM 0.10+")
+            return PipelineVerdict(
+                Severity.ERROR, True,
+                f"{said} runs it on V0 here (V1 only for ngram with VLLM_USE_V1=1 and Ray), {_V0_REFUSES}",
+                "use vLLM 0.10+")
     elif version < (0, 9, 1):
         if backend not in ("ray", "mp", "external_launcher"):
-            return PipelineVerdict(Severity.ERROR, True, f"{said} falls back to its V0 engine without --distributed-executor-backend, {_V0_REFUSES}", "add --distributed-executor-backend mp (or ray), use vLLM 0.9.1+")
+            return PipelineVerdict(
+                Severity.ERROR, True,
+                f"{said} falls back to its V0 engine without --distributed-executor-backend, {_V0_REFUSES}",
+                "add --distributed-executor-backend mp (or ray), use vLLM 0.9.1+")
     # vLLM: "not ideal if there are many layers in the draft model" (docs/findings.md, SD412); ngram has no
     # draft model: it only drafts there, while the other stages wait.
     if method == "ngram" or method is None:
-        return PipelineVerdict(Severity.WARNING, False, f"{said} drafts {method or 'tokens'} on the last stage only, the other stages wait")
-    return PipelineVerdict(Severity.WARNING, False, f"{said} puts the whole {method} draft on the last stage, which needs memory there")
+        return PipelineVerdict(Severity.WARNING, False,
+                               f"{said} drafts {method or 'tokens'} on the last stage only, the other stages wait")
+    return PipelineVerdict(Severity.WARNING, False,
+                           f"{said} puts the whole {method} draft on the last stage, which needs memory there")
 
 
 # Pooling models generate no tokens, so there is nothing to draft. `--task` (TaskOption, vllm/config.py:72

@@ -21,6 +21,7 @@ import functools
 import json
 import os
 import re
+from typing import Any
 
 from ..findings import spec
 from ..text.results import Finding, Severity, finding
@@ -86,7 +87,7 @@ class Facts:
 
     __slots__ = ("fields", "flags", "methods", "mtp", "mtp_aliases", "quantization", "rejection", "releases")
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict[str, Any]) -> None:
         def spans(key: str) -> dict[str, Spans]:
             return {name: tuple((_run(since), None if until is None else _run(until)) for since, until in runs)
                     for name, runs in data[key].items()}
@@ -215,9 +216,9 @@ def _compact(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def _with(obj: dict, key: str, value: object = None, *, drop: bool = False, rename: str | None = None) -> str:
+def _with(obj: dict[str, Any], key: str, value: object = None, *, drop: bool = False, rename: str | None = None) -> str:
     """The value with one key changed, dropped or renamed, in the user's key order."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for k, v in obj.items():
         if k != key:
             out[k] = v
@@ -276,8 +277,10 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     # vllm/engine/arg_utils.py:843 at 0.10.1). Before, `--speculative-config` has `type=json.loads`
     # (arg_utils.py:746 at 0.10.0, :750 at 0.8.5): argparse exits on "" and "None" ("invalid loads value"),
     # which is not JSON below (SD601); null is JSON's None there too.
-    empty_is_none = version >= EMPTY_IS_NONE_SINCE or value is None or not isinstance(value, str) or value.strip() == "null"
-    if empty_is_none and (value is None or (isinstance(value, str) and (value in ("", "None") or value.strip() == "null"))):
+    empty_is_none = (version >= EMPTY_IS_NONE_SINCE or value is None or not isinstance(value, str)
+                     or value.strip() == "null")
+    if empty_is_none and (value is None or (isinstance(value, str)
+                                            and (value in ("", "None") or value.strip() == "null"))):
         shown_value = "null" if value is None else json.dumps(value)
         return [finding("SD617", value=shown_value, release=v)]
     cfg = value  # a text, or already parsed (a mapping from a policy, or what json.loads made of the text)
@@ -287,7 +290,8 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
         except ValueError as exc:
             return [finding("SD601", error=exc)]
     if not isinstance(cfg, dict):
-        kind = "a list" if isinstance(cfg, list) else "a string" if isinstance(cfg, str) else "a boolean" if isinstance(cfg, bool) else "a number"
+        kind = ("a list" if isinstance(cfg, list) else "a string" if isinstance(cfg, str)
+                else "a boolean" if isinstance(cfg, bool) else "a number")
         return [finding("SD602", kind=kind)]
     if _flag("dashed_keys", version):
         # From this release create_speculative_config reads `num-speculative-tokens` as `num_speculative_tokens`.
@@ -301,7 +305,7 @@ def check_speculative_config(value: object, vllm_version: str = DEFAULT_VLLM_VER
     return findings
 
 
-def _inferred(cfg: dict, version: Version) -> str:
+def _inferred(cfg: dict[str, Any], version: Version) -> str:
     """The method vLLM's `__post_init__` infers from a `model` without a method."""
     model = cfg.get("model")
     if (isinstance(model, str) and "." in model and "/" not in model and available("custom_class", version)
@@ -310,7 +314,8 @@ def _inferred(cfg: dict, version: Version) -> str:
     return "ngram" if model in ("ngram", "[ngram]") else "draft_model"
 
 
-def _method(cfg: dict, version: Version, v: str, newer: str | None = None) -> tuple[str | None, list[Finding]]:
+def _method(cfg: dict[str, Any], version: Version, v: str,
+            newer: str | None = None) -> tuple[str | None, list[Finding]]:
     """The method vLLM goes on with (None where it refuses the value), and what is wrong with it. For a vLLM
     newer than every release modelled (`newer`), what `v`, the newest, does not know is SD623, a warning
     (the newer release may know it); nothing is said of what that release does."""
@@ -376,7 +381,7 @@ def _draft_model(method: str, version: Version, v: str, *, inferred: bool) -> li
     return [finding("SD618.draft-model", "model", release=v, error=error)]
 
 
-def _tokens(cfg: dict, version: Version) -> list[Finding]:
+def _tokens(cfg: dict[str, Any], version: Version) -> list[Finding]:
     if "num_speculative_tokens" not in cfg:
         if cfg.get("method") == "suffix":
             return []  # suffix defaults num_speculative_tokens (to 24)
@@ -400,7 +405,7 @@ def _tokens(cfg: dict, version: Version) -> list[Finding]:
 LOOKUP_CHECKED_FOR_EVERY_METHOD_SINCE: Version = (0, 11, 1)
 
 
-def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
+def _lookup(cfg: dict[str, Any], method: str | None, version: Version) -> list[Finding]:
     findings: list[Finding] = []
     numbers: dict[str, int | None] = {}
     lax = _flag("lax_lookup", version)
@@ -423,19 +428,22 @@ def _lookup(cfg: dict, method: str | None, version: Version) -> list[Finding]:
 # key -> (the flag of the releases that check it, what it must be, the fix)
 _CHECKED = {
     "draft_tensor_parallel_size": ("draft_tp_at_least_1", "an integer of at least 1", "write 1, or leave it out"),
-    "max_model_len": ("max_model_len_at_least_1", "an integer of at least 1", "write the draft's context length, or leave it out"),
+    "max_model_len": ("max_model_len_at_least_1", "an integer of at least 1",
+                      "write the draft's context length, or leave it out"),
     "disable_padded_drafter_batch": ("bools_checked", "true or false", "write true or false (no quotes)"),
     "enforce_eager": ("bools_checked", "true or false", "write true or false (no quotes)"),
-    "disable_by_batch_size": ("disable_by_batch_size_at_least_2", "an integer of at least 2", "remove it: it has no effect since vLLM 0.10"),
+    "disable_by_batch_size": ("disable_by_batch_size_at_least_2", "an integer of at least 2",
+                              "remove it: it has no effect since vLLM 0.10"),
 }
 
 
-def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> list[Finding]:
+def _values(cfg: dict[str, Any], version: Version, v: str, method: str | None = None) -> list[Finding]:
     """Values of the other keys that the release's own validation refuses."""
     known = facts()
     problems: list[tuple[str, str, str]] = []
     for key, (flag, what, fix) in _CHECKED.items():
-        if key not in cfg or cfg[key] is None or not _flag(flag, version) or not _in(known.fields.get(key, ()), version):
+        if key not in cfg or cfg[key] is None or not _flag(flag, version) \
+                or not _in(known.fields.get(key, ()), version):
             continue
         val = cfg[key]
         if what.startswith("true"):
@@ -448,22 +456,26 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
     if (cfg.get("enable_adaptive_verification") not in (None, False) and method != "dspark"
             and _flag("adaptive_verification_dspark_only", version)
             and _in(known.fields.get("enable_adaptive_verification", ()), version)):
-        problems.append(("enable_adaptive_verification", '"method":"dspark" for it ("Adaptive verification only supported with DSpark")', "remove it"))
+        problems.append(("enable_adaptive_verification",
+                         '"method":"dspark" for it ("Adaptive verification only supported with DSpark")', "remove it"))
     depth = cfg.get("suffix_decoding_max_tree_depth")
-    if method == "suffix" and depth is not None and _in(known.fields.get("suffix_decoding_max_tree_depth", ()), version):
+    if method == "suffix" and depth is not None \
+            and _in(known.fields.get("suffix_decoding_max_tree_depth", ()), version):
         # Read, then run: `if self.suffix_decoding_max_tree_depth < 1: raise ValueError(f"suffix_decoding_max_
         # tree_depth={...} must be >= 1")` (speculative.py:479 at 0.11.1, :1741 at 0.33.0, after the arctic
         # check; vllm/v1/worker/gpu/spec_decode/suffix/config.py:34 at 0.34.0, the row of that release).
         number = _as_int(depth, _flag("lax_lookup", version))
         if number is None or number < 1:
-            problems.append(("suffix_decoding_max_tree_depth", "an integer of at least 1", "write the tree depth (24 by default), or leave it out"))
+            problems.append(("suffix_decoding_max_tree_depth", "an integer of at least 1",
+                             "write the tree depth (24 by default), or leave it out"))
     rejection = cfg.get("rejection_sample_method")
     if rejection is not None and known.rejection and _in(known.fields.get("rejection_sample_method", ()), version):
         # `rejection_sample_method: RejectionSampleMethod = "strict"`, `Literal["strict", "probabilistic"]` at 0.18.1
         # (speculative.py:60, 175), "standard" from 0.25 (read_facts of each release): another value is refused.
         names = sorted(n for n, spans in known.rejection.items() if _in(spans, version))
         if names and rejection not in names:
-            problems.append(("rejection_sample_method", "one of " + ", ".join(names), "write one of them, or leave it out"))
+            problems.append(("rejection_sample_method", "one of " + ", ".join(names),
+                             "write one of them, or leave it out"))
     findings = [finding("SD619", key, key=key, value=json.dumps(cfg[key], default=str), release=v, needs=needs, fix=fix)
                 for key, needs, fix in problems]
     quant = cfg.get("quantization")
@@ -475,7 +487,7 @@ def _values(cfg: dict, version: Version, v: str, method: str | None = None) -> l
     return findings
 
 
-def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list[Finding]:
+def _keys(cfg: dict[str, Any], version: Version, v: str, newer: str | None = None) -> list[Finding]:
     findings: list[Finding] = []
     refuses = _flag("refuses_unknown_keys", version)
     newest = refuses and newer is not None
@@ -508,7 +520,7 @@ def _keys(cfg: dict, version: Version, v: str, newer: str | None = None) -> list
     return findings
 
 
-def _unknown(cfg: dict, key: str, spans: Spans, version: Version, v: str, newer: str | None,
+def _unknown(cfg: dict[str, Any], key: str, spans: Spans, version: Version, v: str, newer: str | None,
              known: list[str]) -> Finding:
     """A key `version` does not take: renamed to the known key it is close to, else dropped. For a vLLM newer
     than every release modelled (`newer`, when `v`, the newest, refuses unknown keys) SD624, a warning (the
@@ -533,9 +545,10 @@ def _unknown(cfg: dict, key: str, spans: Spans, version: Version, v: str, newer:
 UNUSED_KEYS = frozenset({"disable_by_batch_size"})
 
 
-def _advice(cfg: dict, version: Version, v: str) -> list[Finding]:
+def _advice(cfg: dict[str, Any], version: Version, v: str) -> list[Finding]:
     method = cfg.get("method")
-    if isinstance(method, str) and method in facts().mtp_aliases and available(method, version) and available("mtp", version):
+    if isinstance(method, str) and method in facts().mtp_aliases and available(method, version) \
+            and available("mtp", version):
         return [finding("SD615", "method", proposed=_with(cfg, "method", "mtp"), method=json.dumps(method), release=v)]
     if method == "suffix" and available("suffix", version) and _flag("suffix_needs_arctic", version):
         # speculative.py _validate_suffix_decoding at 0.33.0: `if not has_arctic_inference(): raise ImportError(
@@ -602,7 +615,7 @@ def _human_int(text: str) -> int | None:
         return None
 
 
-def _merged(into: dict, update: dict) -> None:
+def _merged(into: dict[str, Any], update: dict[str, Any]) -> None:
     for k, v in update.items():
         if isinstance(v, dict) and isinstance(into.get(k), dict):
             _merged(into[k], v)
@@ -612,10 +625,10 @@ def _merged(into: dict, update: dict) -> None:
             into[k] = v
 
 
-def dotted_config(entries: list[tuple[str, object]]) -> dict:
+def dotted_config(entries: list[tuple[str, object]]) -> dict[str, Any]:
     """The object vLLM builds from dotted `speculative-config.<field>` keys (in file order; each key with
     its `vllm:` value as read from YAML), as KAITO's runtime passes them to it."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, raw in entries:
         field = key.split(".", 1)[1]
         text = _kaito_text(raw)

@@ -10,13 +10,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from ..text.edits import Added, Changes, Ops
-from ..text.patch import apply_ops
+from ..text.patch import Op, apply_ops
 from ..text.items import Item
 from ..text.results import Result
-from .decisions import Planned
+from .decisions import Decision, Planned, Speculates
 from .index import Workload, annotation_value
 
-_NONE: Mapping = MappingProxyType({})
+_NONE: Mapping[int, Any] = MappingProxyType({})  # an empty `ops` or `rewrites`
 
 
 class Rewrite(NamedTuple):
@@ -69,10 +69,8 @@ class Plan:
     removed: frozenset[int] = frozenset()
     results: tuple[Result, ...] = ()
     rewrites: Mapping[int, Rewrite] = field(default_factory=lambda: _NONE)
-    # decide's Decisions, then plain_vllm's Speculates: decisions.Planned. Typed Any until advice, materialize
-    # and rollout_notes, which run before plain_vllm and read Decisions only, narrow them (under the real type
-    # mypy refuses their reads of a Decision's fields).
-    decisions: tuple[Any, ...] = ()
+    # decide's Decisions, then plain_vllm's Speculates (`decided`: the Decisions alone).
+    decisions: tuple[Planned, ...] = ()
     # Each item's data with its ops applied, built on first use. Derived, not part of the value.
     _data: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -100,11 +98,17 @@ class Plan:
         return Workload(w.item, w.spec, data, value, rewrite.data, rewrite.by)
 
     @property
+    def decided(self) -> tuple[Decision, ...]:
+        """decide's Decisions, without plain_vllm's Speculates: what the stages before plain_vllm (advice,
+        materialize, rollout_notes) read."""
+        return tuple(d for d in self.decisions if not isinstance(d, Speculates))
+
+    @property
     def changes(self) -> Changes:
         return Changes(self.ops, self.added, self.removed)
 
 
-def step(results: Iterable[Result] = (), *, ops: Mapping[int, Iterable[dict]] | None = None,
+def step(results: Iterable[Result] = (), *, ops: Mapping[int, Iterable[Op]] | None = None,
          added: Iterable[Added] = (), removed: Iterable[int] = (), rewrites: Mapping[int, Rewrite] | None = None,
          decisions: Iterable[Planned] = ()) -> Step:
     """A Step from a stage's working lists and dicts, frozen (items without ops are left out)."""

@@ -197,14 +197,15 @@ def parse_vllm_version(value: Any) -> str:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             raise ConfigError(finding("SD021.vllmVersion-number", source="", **said), "vllmVersion") from None
         raise ConfigError(finding("SD021.vllmVersion", source="", **said), "vllmVersion") from None
-    return value.strip()
+    release: str = value  # a string: parse_version took it
+    return release.strip()
 
 
 def parse_prometheus_rules(value: Any) -> bool:
     """`"true"`/`"false"` (a ConfigMap's data is strings), or a YAML boolean in a policy's spec."""
     if isinstance(value, bool):
         return value
-    if value in ("true", "false"):
+    if isinstance(value, str) and value in ("true", "false"):
         return value == "true"
     raise ConfigError(finding("SD021.prometheusRules", source="", value=_q(value)), "prometheusRules")
 
@@ -321,7 +322,7 @@ def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settin
     source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
     errors: list[ConfigError] = []
 
-    def checked(key: str, parse: Callable[[Any], Any], default: Any, unset: tuple = (None, "")) -> Any:
+    def checked(key: str, parse: Callable[[Any], Any], default: Any, unset: tuple[object, ...] = (None, "")) -> Any:
         """What `parse` reads of setting `key`, or `default` where it is unset or in error (the error kept:
         every setting is checked, every error said)."""
         if raw.get(key) in unset:
@@ -362,8 +363,8 @@ def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settin
                     kaito_version_unknown=raw.get("kaitoVersion") in (None, ""))
 
 
-def _tuned_presets(value: Any, judge: str) -> dict[str, dict]:
-    tuned: dict[str, dict] = {}
+def _tuned_presets(value: Any, judge: str) -> dict[str, dict[str, Any]]:
+    tuned: dict[str, dict[str, Any]] = {}
     for name, cfg in _presets_mapping(value).items():
         if not isinstance(name, str) or not name:
             raise ConfigError(finding("SD021.tunedPresets-name", source="", name=_q(name)), "tunedPresets")
@@ -421,9 +422,11 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
     settings = settings_from(merged)
     if settings.kaito_version_unknown:
         return settings
-    # Said where the kaitoVersion that wins was set: the functionConfig's key, else the setting (a flag, the environment).
+    # Said where the kaitoVersion that wins was set: the functionConfig's key, else the setting (a flag, the
+    # environment).
     from_fc = (overrides or {}).get("kaitoVersion") in (None, "") and raw.get("kaitoVersion") not in (None, "")
-    note = older_than_modelled(settings.kaito_version, f"functionConfig.{where}.kaitoVersion" if from_fc else "kaitoVersion")
+    note = older_than_modelled(settings.kaito_version,
+                               f"functionConfig.{where}.kaitoVersion" if from_fc else "kaitoVersion")
     return settings if note is None else settings._replace(notes=(note,))
 
 

@@ -52,7 +52,7 @@ class Inject(Reference):
     json: str
     method: str
     why: str                    # in words: where the config came from
-    configmap: dict | None      # the derived ConfigMap (None when it cannot be built: `problem` says why)
+    configmap: dict[str, Any] | None  # the derived ConfigMap (None when it cannot be built: `problem` says why)
     problem: str = ""
     refused: str = ""           # the tuned config vllmVersion's vLLM refuses (the fallback replaced it)
     refused_why: str = ""       # what that vLLM refuses about it (vllm_schema's title of the finding)
@@ -93,7 +93,8 @@ class Unrenamed(NotVisible):
 class Broken(Reference):
     """KAITO could not read the referenced ConfigMap: an error on the ConfigMap, in KAITO's words."""
 
-    refusal: Finding  # on the ConfigMap: SD120-SD127 in KAITO's words (checks/inference_configmap), SD306 in the reader's
+    # On the ConfigMap: SD120-SD127 in KAITO's words (checks/inference_configmap), SD306 in the reader's.
+    refusal: Finding
 
 
 Decision = Inject | Override | NotVisible | Broken  # NotVisible includes Unrenamed

@@ -43,9 +43,8 @@ class Workload:
     # the MRI's annotations, preset and role config); None when KAITO keeps it as written. Checks and
     # decisions read `effective`; patches are made against `data`, the item as planned.
     rewritten: Any = None
-    # The MultiRoleInference Workload whose controller rewrites this one. Any, not `Workload | None`: advice's
-    # SD407 reads its name where decisions.configurable has said it is there, which mypy cannot follow.
-    rewritten_by: Any = None
+    # The MultiRoleInference Workload whose controller rewrites this one.
+    rewritten_by: "Workload | None" = None
 
     @property
     def effective(self) -> Any:
@@ -61,9 +60,9 @@ class Workload:
 
     @property
     def enabled(self) -> bool:
-        return self.value == "true"
+        return isinstance(self.value, str) and self.value == "true"
 
-    def labels(self) -> dict:
+    def labels(self) -> dict[str, Any]:
         labels = kinds.get(self.data, ("metadata", "labels"))
         return labels if isinstance(labels, dict) else {}
 
@@ -120,8 +119,8 @@ class Index:
         # ConfigMaps of the core group under another apiVersion than v1 (a typo, or `v2`): the same object
         # to a cluster as a v1 ConfigMap of that name, though no workload can use them.
         self.misversioned: dict[tuple[str, str], Item] = {}
-        self._by_parent: dict | None = None
-        self._generated: dict | None = None
+        self._by_parent: dict[tuple[str, str, str, str], list[Workload]] | None = None
+        self._generated: dict[tuple[str, str], list[Item]] | None = None
         self._derived_any: bool | None = None
         self._paths: frozenset[str] | None = None
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..domain import kinds
+from ..domain.kinds import Path
 from ..domain.kaito_sizing import explicit_max_model_len, gpus_of, model_of, nodes_per_replica, one_node_instance_type
 from ..domain.vllm_releases import PipelineVerdict, pipeline_verdict
 from ..domain.vllm_schema import beyond, named, parse_version, shown
@@ -20,7 +21,7 @@ from .report import about
 
 GATE_BYO = "disableNodeAutoProvisioning"
 
-_RESOURCE = {"Workspace": ("resource",), "InferenceSet": ("spec", "template", "resource")}
+_RESOURCE: dict[str, Path] = {"Workspace": ("resource",), "InferenceSet": ("spec", "template", "resource")}
 
 
 def multinode_warnings(index: Index, ds: Sequence[Decision], settings: Settings,
@@ -53,7 +54,7 @@ def _reported_on_parent(index: Index) -> set[int]:
             for c in index.children(w, "Workspace")}
 
 
-def _warning(d: Decision, resource: tuple, method: str, settings: Settings) -> Result | None:
+def _warning(d: Decision, resource: Path, method: str, settings: Settings) -> Result | None:
     w = d.workload
     data = w.effective
     if kinds.get(data, resource + ("partition",)) is not None:
@@ -93,6 +94,8 @@ def _pipeline(settings: Settings, method: str) -> PipelineVerdict:
     # "ray"` (pkg/model/interface.go:571 at v0.12.0, :513 at v0.11.0, :427 at v0.10.0), and sets no VLLM_USE_V1.
     known = beyond(version)
     if known is not None:  # newer than every release modelled: the newest one's verdict, named as its own
-        return pipeline_verdict(known, f"vLLM {named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})", "ray", None, method)
+        return pipeline_verdict(
+            known, f"vLLM {named(known)} (the newest release modelled; the vllmVersion setting names {shown(version)})",
+            "ray", None, method)
     return pipeline_verdict(version, f"vLLM {shown(version)} (the vllmVersion setting)" if settings.vllm_version_set
                             else f"vLLM {shown(version)}", "ray", None, method)

@@ -2,14 +2,14 @@
 
 import re
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 import yaml
 
 from ..text import krm
 from ..text.quoting import goquote
-from ..text.items import Item, child
-from ..text.yamlio import load
+from ..text.items import Item
+from ..text.yamlio import child, load
 from ..text.results import Finding, Result
 from .index import ref_of
 
@@ -57,7 +57,15 @@ def origin_file(item: Item) -> str:
     return path
 
 
-def where(item: Item, field: str = "") -> dict:
+class Where(TypedDict):
+    """A Result's file fields (`**where(item)`)."""
+
+    file_path: str
+    file_index: int | None
+    file_line: int | None
+
+
+def where(item: Item, field: str = "") -> Where:
     """The file fields of a result about `item`: kpt's path and index, or (render) the file it was read
     from with the line of the field (or of the item) there."""
     path, index = item.file()

@@ -12,6 +12,7 @@ from ..domain.derived import content_hash, metadata
 from ..domain.inference_config import DATA_KEY
 from ..text import krm
 from ..text.items import Item
+from ..text.patch import Op
 from ..text.results import Result, finding
 from ..domain import kaito_releases
 from .config import Settings
@@ -34,7 +35,7 @@ def _ns(namespace: str) -> str:
     return f" -n {namespace}" if namespace else ""
 
 
-def off_configmap(namespace: str) -> dict:
+def off_configmap(namespace: str) -> dict[str, Any]:
     """The derived ConfigMap a disabled Workspace keeps on v0.11-v0.12: its flag needs a file, and an empty
     `vllm:` adds nothing to the command."""
     annotations = {C.DERIVED_ANNOTATION: "true"}
@@ -56,7 +57,7 @@ def keeps_a_config(w: Workload, settings: Settings, current: Any, index: Index) 
     if isinstance(current, str) and current:
         src_name, _, via = source_of(index, w.namespace, current)
         return via and src_name is None
-    return w.value == "false"
+    return isinstance(w.value, str) and w.value == "false"
 
 
 def off_result(w: Workload, path: kinds.Path, name: str, settings: Settings) -> Result:
@@ -80,17 +81,20 @@ def kept_for(index: Index, item: Item) -> Item | None:
     return None
 
 
-def kept_step(item: Item, parent: Item) -> tuple[list[dict], Result]:
+def kept_step(item: Item, parent: Item) -> tuple[list[Op], Result]:
     """The mark and the info that keep `item` for `parent`'s existing Workspaces."""
     mark = f"{parent.kind}/{parent.name}"
-    ops = [] if item.annotation(KEPT_ANNOTATION) == mark else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)
+    ops = [] if item.annotation(KEPT_ANNOTATION) == mark \
+        else kinds.set_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION), mark)
     return ops, about(finding("SD422", kind=parent.kind, name=parent.name, command=_recreate(parent)), item)
 
 
 def _children_sets(parent: Item) -> list[str]:
     if parent.kind == "MultiRoleInference":
         roles = kinds.get(parent.data(), ("spec", "roles"))
-        return [f"{parent.name}-{r.get('type')}" for r in roles if isinstance(r, dict)] if isinstance(roles, list) else []
+        if not isinstance(roles, list):
+            return []
+        return [f"{parent.name}-{r.get('type')}" for r in roles if isinstance(r, dict)]
     return [parent.name]
 
 
@@ -99,4 +103,5 @@ def _recreate(parent: Item) -> str:
     names = _children_sets(parent)
     if len(names) == 1:
         return f"kubectl delete workspace -l inferenceset.kaito.sh/created-by={names[0]}{_ns(parent.namespace)}"
-    return f"kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in ({','.join(names)})'{_ns(parent.namespace)}"
+    sets = ",".join(names)
+    return f"kubectl delete workspace -l 'inferenceset.kaito.sh/created-by in ({sets})'{_ns(parent.namespace)}"

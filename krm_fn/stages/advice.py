@@ -17,17 +17,17 @@ from ..model.index import Index
 from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents,
     with_speculative_config, without_speculative_config)
 from ..domain.presets import resolve
-from ..domain.vllm_schema import NGRAM_METHODS, Finding, check_speculative_config, dotted_config, newer_release, refusal
+from ..domain.vllm_schema import NGRAM_METHODS, check_speculative_config, dotted_config, newer_release, refusal
 from ..model.multinode import multinode_warnings
 from ..model.report import about
-from ..text.results import Result, finding
+from ..text.results import Finding, Result, finding
 
 CONFIG_FIELD = f"data[{DATA_KEY}]"  # the ConfigMap's key that holds inference_config.yaml
 
 
 def advise(index: Index, settings: Settings, plan: Plan) -> Step:
     """The findings about what was decided (and, for older KAITO versions, re-pointed), in this order."""
-    ds = plan.decisions
+    ds = plan.decided
     return step(override_checks(ds, settings) + role_mismatches(ds) + pinned_away(ds, settings) + spelling_warnings(ds)
                 + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan)
                 + multinode_warnings(index, ds, settings, _method) + newer_vllm(ds, settings))
@@ -137,7 +137,8 @@ def pinned_away(ds: Sequence[Decision], settings: Settings) -> list[Result]:
         cfg = _user_config(d)
         preset = kinds.preset_name(d.workload.spec, d.workload.effective)
         # A method that is no string (an object, a list) is unhashable here; vllm_schema reports it (SD603).
-        if not isinstance(cfg, dict) or not isinstance(cfg.get("method"), str) or cfg["method"] not in NGRAM_METHODS or not preset:
+        if not isinstance(cfg, dict) or not isinstance(cfg.get("method"), str) or cfg["method"] not in NGRAM_METHODS \
+                or not preset:
             continue
         res = resolve(preset, settings.presets)
         if not res.tuned or res.method in DRAFT_FREE or (d.source.index, res.canonical) in seen:
@@ -205,7 +206,7 @@ def _effective(d: Decision) -> str | None:
     return None
 
 
-def _config(d: Decision) -> dict | None:
+def _config(d: Decision) -> dict[str, Any] | None:
     """The config a role ends up with, as a JSON object, or None (not seen, or no JSON object)."""
     text = _effective(d)
     try:
@@ -262,4 +263,5 @@ def document_warnings(ds: Sequence[Decision]) -> list[Result]:
 
 def unconfigurable(index: Index, plan: Plan) -> list[Result]:
     return [about(finding("SD407", w.spec.annotation_field, name=w.rewritten_by.name), w.item)
-            for w in map(plan.workload, index.workloads) if w.enabled and not configurable(w)]
+            for w in map(plan.workload, index.workloads)
+            if w.rewritten_by is not None and w.enabled and not configurable(w)]

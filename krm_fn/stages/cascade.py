@@ -14,6 +14,7 @@ from ..model.changes import Plan, Rewrite, Step, step
 from ..model.config import Settings
 from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
 from ..model.report import about, q
+from ..text.patch import Op
 from ..text.results import Finding, Result, finding
 
 
@@ -40,7 +41,7 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
             claims.setdefault(child.item.index, []).append(parent)
             children[child.item.index] = child
     out: list[Result] = []
-    ops: dict[int, list[dict]] = {}
+    ops: dict[int, list[Op]] = {}
     rewrites: dict[int, Rewrite] = {}
     for key, parents in claims.items():
         child = plan.workload(children[key])
@@ -84,7 +85,7 @@ def _not_a_mapping(child: Workload) -> str:
     return ""
 
 
-def _annotations(data: Any) -> dict:
+def _annotations(data: Any) -> dict[str, Any]:
     ann = kinds.get(data, ("metadata", "annotations"))
     return ann if isinstance(ann, dict) else {}
 
@@ -109,11 +110,11 @@ def _rewrite(mri: Workload, child: Workload) -> tuple[Rewrite | None, list[Resul
             if others != {k: v for k, v in mri_annotations.items() if k != C.ENABLE_ANNOTATION}:
                 differs.append("spec.template.metadata.annotations")
             meta["annotations"] = copy.deepcopy(mri_annotations)
-    preset: dict = {"name": kinds.get(mri.data, ("spec", "model", "name"))}
+    preset: dict[str, Any] = {"name": kinds.get(mri.data, ("spec", "model", "name"))}
     secret = kinds.get(mri.data, ("spec", "model", "modelAccessSecret"))
     if secret:
         preset["presetOptions"] = {"modelAccessSecret": secret}
-    inference: dict = {"preset": preset}
+    inference: dict[str, Any] = {"preset": preset}
     if isinstance(role.get("runtimeConfig"), str) and role["runtimeConfig"]:
         inference["config"] = role["runtimeConfig"]
     given = template.get("inference")
@@ -146,15 +147,17 @@ def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result
                   child.item)]
 
 
-def _derived_reference(index: Index, child: Workload, path: tuple) -> bool:
+def _derived_reference(index: Index, child: Workload, path: kinds.Path) -> bool:
     ref = kinds.get(child.data, path)
     if not isinstance(ref, str) or not ref:
         return False
     found = index.configmap(child.namespace, ref)
-    return is_derived(found) if found is not None else bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
+    if found is not None:
+        return is_derived(found)
+    return bool(re.fullmatch(FROM_SOURCE, ref) or re.fullmatch(FROM_NOTHING, ref))
 
 
-def _propagate(parent: Workload, child: Workload) -> tuple[list[dict], list[Result]]:
+def _propagate(parent: Workload, child: Workload) -> tuple[list[Op], list[Result]]:
     """The ops that give the child its parent's annotation value, and the result that says so."""
     if annotation_value(child.spec, child.data) == parent.value:
         return [], []

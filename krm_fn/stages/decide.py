@@ -16,8 +16,12 @@ from ..model.config import Settings
 from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
 from ..model.index import Index, Workload
 from ..model.report import about
-from ..text.items import ItemError
+from ..text.items import Item, ItemError
 from ..text.results import Finding, Result, finding
+
+# What every outcome says of the reference: Reference's fields (workload, path, current, source_name, source,
+# via_derived).
+_Found = tuple[Workload, Path, str | None, str | None, Item | None, bool]
 
 
 def decide(index: Index, settings: Settings, plan: Plan) -> Step:
@@ -50,7 +54,7 @@ def said(d: Decision, settings: Settings | None = None) -> Result:
     return about(d.refusal, d.source)
 
 
-def _broken(found: tuple, said_so: Finding) -> Broken:
+def _broken(found: _Found, said_so: Finding) -> Broken:
     """KAITO cannot read the ConfigMap the reference names: the decision keeps the finding that says so
     (SD120-SD127 in KAITO's words, SD306 in the reader's)."""
     return Broken(*found, refusal=said_so)
@@ -96,7 +100,7 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
     current = current if isinstance(current, str) and current else None
     src_name, src, via = source_of(index, w.namespace, current)
     preset = kinds.preset_name(w.spec, w.effective) or ""
-    found = (w, path, current, src_name, src, via)  # what every outcome says of the reference
+    found: _Found = (w, path, current, src_name, src, via)  # what every outcome says of the reference
     if src_name is not None and src is None:
         generated = None if via else index.source(w.namespace, src_name)
         if generated is not None:

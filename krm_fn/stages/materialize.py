@@ -14,7 +14,7 @@ from ..model.index import ABSENT, Index, Workload, is_derived
 from ..model.report import about
 from ..text import krm
 from ..text.edits import Added
-from ..text.patch import apply_ops, diff
+from ..text.patch import Op, apply_ops, diff
 from ..text.items import Item, ItemError
 from ..text.results import Result, finding
 
@@ -24,13 +24,13 @@ class _Edits:
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
-        self.ops: dict[int, list[dict]] = {}
+        self.ops: dict[int, list[Op]] = {}
         self._data: dict[int, Any] = {}
 
     def data(self, item: Item) -> Any:
         return self._data[item.index] if item.index in self._data else self.plan.data_of(item)
 
-    def add(self, item: Item, ops: list[dict]) -> None:
+    def add(self, item: Item, ops: list[Op]) -> None:
         if ops:
             self._data[item.index] = apply_ops(self.data(item), ops)
             self.ops.setdefault(item.index, []).extend(ops)
@@ -69,7 +69,7 @@ def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
     out: list[Result] = []
     edits = _Edits(plan)
     placed = _Placement(index)
-    for d in plan.decisions:
+    for d in plan.decided:
         w = d.workload
         if isinstance(d, Override) and d.via_derived:
             edits.point(w, d.path, restored_name(index, w.namespace, d.source_name, d.source))
@@ -85,7 +85,7 @@ def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(out, ops=edits.ops, added=placed.added)
 
 
-def _ensure(index: Index, cm: dict, w: Workload, placed: _Placement, edits: _Edits) -> list[Result]:
+def _ensure(index: Index, cm: dict[str, Any], w: Workload, placed: _Placement, edits: _Edits) -> list[Result]:
     """The derived ConfigMap `cm` exists once in the output: found in the input (kept, or regenerated
     when edited by hand), or added after the workload it serves."""
     name = cm["metadata"]["name"]
@@ -173,7 +173,7 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
                 if found is not None:
                     referenced.add(found.index)
     removed: list[int] = []
-    ops: dict[int, list[dict]] = {}
+    ops: dict[int, list[Op]] = {}
     unused: list[Item] = []
     for item in index.items:
         if is_derived(item) and item.index not in referenced:

@@ -51,7 +51,7 @@ def _near(key: str) -> bool:
     return SequenceMatcher(None, low, C.ENABLE_ANNOTATION).ratio() >= _ALIKE
 
 
-def _keys(data: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+def _keys(data: object, path: kinds.Path = ()) -> Iterator[tuple[kinds.Path, str]]:
     """(path of the mapping, key) for every string key of every mapping in `data`, to a bounded depth."""
     if len(path) > _DEPTH:
         return

@@ -13,6 +13,7 @@ from ..model.decisions import Speculates
 from ..model.index import Index
 from ..model.report import about
 from ..text.items import Item
+from ..text.patch import Op
 from ..text.results import Finding, Result
 
 # The findings of plan_workload that tell of a change it makes (validate mode says they are not written).
@@ -53,7 +54,7 @@ def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
     """Each plain workload's plan: the speculative config in (or out of) its vLLM containers' arguments."""
     if not index.plain:
         return step()
-    ops: dict[int, list[dict]] = {}
+    ops: dict[int, list[Op]] = {}
     out: list[Result] = []
     running: list[Speculates] = []
     for w in index.plain:

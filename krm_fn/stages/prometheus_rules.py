@@ -9,7 +9,7 @@ from typing import Any
 from ..domain import constants as C
 from ..domain import kinds, monitoring
 from ..text import krm
-from ..text.patch import diff
+from ..text.patch import Op, diff
 from ..domain.derived import comparable, with_location
 from ..domain.plain_kinds import known_kind
 from ..model.changes import Plan, Step, step
@@ -102,7 +102,8 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
 Watched = tuple[Item, monitoring.Monitored]
 
 
-def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, tuple[dict, Item, list[Watched]]], list[Result]]:
+def wanted(index: Index, settings: Settings, plan: Plan,
+           ) -> tuple[dict[str, tuple[dict[str, Any], Item, list[Watched]]], list[Result]]:
     """Namespace -> (the rule it should have, the item it is written after, the workloads it watches), and
     the results about what it cannot watch."""
     parents = _parents(index, settings)
@@ -171,7 +172,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
     want, out = wanted(index, settings, plan) if settings.prometheus_rules else ({}, [])
     if not want and not found:
         return step(out)
-    ops: dict[int, list[dict]] = {}
+    ops: dict[int, list[Op]] = {}
     added: list[Added] = []
     removed: list[int] = []
     taken = {item.file()[0] for item in index.items if item.file()[0]}
@@ -203,7 +204,7 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(out, ops=ops, added=added, removed=removed)
 
 
-def _keep(item: Item, rule: dict, ops: dict[int, list[dict]]) -> list[Result]:
+def _keep(item: Item, rule: dict[str, Any], ops: dict[int, list[Op]]) -> list[Result]:
     """The rule in the input, as it is, or regenerated in its file when it differs (edited by hand)."""
     name = rule["metadata"]["name"]
     try:

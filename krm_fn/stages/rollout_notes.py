@@ -20,7 +20,7 @@ def rollout_notes(index: Index, settings: Settings, plan: Plan) -> Step:
     annotation is gone, SD425 on one whose model changed."""
     out: list[Result] = []
     if command_is_fixed(settings):
-        for d in plan.decisions:
+        for d in plan.decided:
             w = d.workload
             # A Workspace an InferenceSet made too: its StatefulSet's command is as fixed as any other's.
             if isinstance(d, Inject) and w.spec is kinds.WORKSPACE and d.source_name is None \

@@ -11,7 +11,8 @@ from ..domain import constants as C
 from ..findings import CATALOGUE, RETIRED, can_disable
 from ..model.report import about, where
 from ..text import krm
-from ..text.items import Item, ends_line, line_end
+from ..text.items import Item
+from ..text.yamlio import ends_line, line_end
 from ..text.textedit import last_scalar
 from ..text.results import Finding, ResourceRef, Result, finding
 
@@ -131,7 +132,8 @@ def disabled_per_object(items: Iterable[Item]) -> tuple[dict[ResourceRef, frozen
 
 
 def _cannot_disable(entry: str, field: str) -> Finding | None:
-    """SD011 for an entry of the annotation that turns nothing off: not an id, unknown, or one `disable` may not name."""
+    """SD011 for an entry of the annotation that turns nothing off: not an id, unknown, or one `disable` may not
+    name."""
     if not re.fullmatch(_FINDING_ID, entry):
         return finding("SD011.malformed-id", field, entry=entry)
     if entry not in CATALOGUE and entry not in RETIRED:

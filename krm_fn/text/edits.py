@@ -5,9 +5,10 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from .patch import Op
 
-Ops = tuple  # of JSON Patch operations (dicts), applied in order
-_NONE: Mapping = MappingProxyType({})
+Ops = tuple[Op, ...]  # JSON Patch operations, applied in order
+_NONE: Mapping[int, Ops] = MappingProxyType({})
 
 
 class Added(NamedTuple):

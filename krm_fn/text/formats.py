@@ -9,7 +9,7 @@ text.
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..findings import CATALOGUE
 from .quoting import visible
@@ -85,7 +85,7 @@ def github(result: Result) -> str | None:
     return f"::{level}{' ' + ','.join(props) if props else ''}::{_data(line)}"
 
 
-def entry(result: Result) -> dict:
+def entry(result: Result) -> dict[str, Any]:
     """One result as JSON: the KRM `results:` entry, with the line (render knows it) under `file`."""
     out = result.to_krm()
     if result.file_line is not None:
@@ -136,7 +136,7 @@ def sarif_document(results: Iterable[Result], rules: Mapping[str, str], version:
     out = []
     for r in results:
         text = r._replace(file_path="", scope="", id="").line()
-        entry: dict = {"ruleId": r.id or "SD000", "level": _SARIF_LEVELS[r.severity],
+        entry: dict[str, Any] = {"ruleId": r.id or "SD000", "level": _SARIF_LEVELS[r.severity],
                        "message": {"text": text.split("] ", 1)[1] if "] " in text else text}}
         if r.id in index:
             entry["ruleIndex"] = index[r.id]

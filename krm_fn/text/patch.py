@@ -17,8 +17,10 @@ import jsonpatch
 
 from . import pointer
 
+Op = dict[str, Any]  # one JSON Patch operation: {"op": "add", "path": "/a/b", "value": …}
 
-def apply_ops(data: Any, ops: Iterable[dict]) -> Any:
+
+def apply_ops(data: Any, ops: Iterable[Op]) -> Any:
     """The data with the JSON Patch applied, `data` itself untouched. A value that aliases share elsewhere
     in `data` keeps its old content there: the result is a tree, as JSON means it."""
     for op in ops:
@@ -53,7 +55,7 @@ def _shallow(value: Any) -> Any:
     return dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value
 
 
-def diff(src: Any, dst: Any) -> list[dict]:
+def diff(src: Any, dst: Any) -> list[Op]:
     """The ops that turn `src` into `dst` (both untouched), as `apply_ops` applies them and `same` compares.
 
     jsonpatch's diff: a `replace`, `add` or `remove` where they differ, a `move` where a value only changed
@@ -75,8 +77,8 @@ def diff(src: Any, dst: Any) -> list[dict]:
     return [{"op": "replace", "path": "", "value": copy.deepcopy(dst)}]
 
 
-class _OrderedDiff(jsonpatch.DiffBuilder):
-    def _compare_dicts(self, path: str, src: dict, dst: dict) -> None:
+class _OrderedDiff(jsonpatch.DiffBuilder):  # type: ignore[misc]  # jsonpatch has no types: DiffBuilder is Any
+    def _compare_dicts(self, path: str, src: dict[str, Any], dst: dict[str, Any]) -> None:
         """DiffBuilder's own, with the keys in the mappings' order instead of a set's."""
         for key in [k for k in src if k not in dst]:
             self._item_removed(path, str(key), src[key])

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import pointer, yamlio
-from .patch import apply_ops, same
+from .patch import Op, apply_ops, same
 from .items import Item
 from .runs import common_ends
 from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
@@ -83,7 +83,7 @@ def _block(value: Any, indent: int) -> str:
     return "\n" + indented(yamlio.dump(value), indent).rstrip("\n")
 
 
-def _quoted_block(value: dict, indent: int, quote: str) -> str | None:
+def _quoted_block(value: dict[str, Any], indent: int, quote: str) -> str | None:
     """A mapping of single-line strings (nested mappings too) as block lines whose strings all take the
     quoting `quote`; None for anything else."""
     lines = []
@@ -166,7 +166,7 @@ def _empty_value(node: yaml.Node) -> bool:
         isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style))
 
 
-def _edits_for(text: str, root: yaml.Node, op: dict, seq: int, quote: str | None,
+def _edits_for(text: str, root: yaml.Node, op: Op, seq: int, quote: str | None,
                lists: dict[int, list[int | None]]) -> list[Edit]:
     """The text edits for one op: in a sequence, a flow mapping or a block mapping, by where its path ends."""
     kind = op["op"]
@@ -324,9 +324,10 @@ def _scalar_at(text: str, node: yaml.Node) -> bool:
     first = text[node.start_mark.index:node.start_mark.index + 1]
     if node.style in ('"', "'", "|", ">"):
         return first == node.style
+    value: str = node.value
     if node.start_mark.index == node.end_mark.index:
-        return node.value == ""
-    return first == node.value[:1]
+        return value == ""
+    return first == value[:1]
 
 
 _PLAIN_UNSAFE = set("{}[],\"'#&*!|>%@`")
@@ -373,7 +374,7 @@ def _starts_line(text: str, pos: int) -> bool:
 
 
 def _sequence_edits(text: str, root: yaml.Node, parts: list[str], parent: yaml.SequenceNode,
-                    op: dict, seq: int, lists: dict[int, list[int | None]]) -> list[Edit]:
+                    op: Op, seq: int, lists: dict[int, list[int | None]]) -> list[Edit]:
     """Edits of one element of a block or flow sequence: `add` at an index (or `-`), `remove`, `replace`
     of a scalar (a block scalar in place, line by line)."""
     kind = op["op"]
@@ -694,13 +695,14 @@ def _flow_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, flow: bool, s
             raise Unsupported("a plain scalar that would read as a number, bool or null")
         joined = text[a - 1:a] + new_mid + text[b:b + 1]
         if " #" in joined or ": " in joined or "\t" in joined or (flow and set(new_mid) & set("{}[],")) \
-                or (b == end and joined.rstrip().endswith(":")) or (a == first and new_mid[:1] in "-?:,[]{}#&*!|>'\"%@`"):
+                or (b == end and joined.rstrip().endswith(":")) \
+                or (a == first and new_mid[:1] in "-?:,[]{}#&*!|>'\"%@`"):
             raise Unsupported("a plain scalar that the new text would end or change")
         written = new_mid
     return [Edit(a, b, written, seq)]
 
 
-def apply_text_edits(text: str, root: yaml.Node, ops: Sequence[dict], start: int, end: int,
+def apply_text_edits(text: str, root: yaml.Node, ops: Sequence[Op], start: int, end: int,
                      extra: Sequence[tuple[int, int, str]] = (), quote: str | None = None, nl: str = "\n") -> str:
     """The region text[start:end] with ops applied (positions as in `root`), and `extra` (start, end,
     text) edits; raises Unsupported. `quote`: the quoting of the strings the ops write (default: the
@@ -725,7 +727,7 @@ def apply_text_edits(text: str, root: yaml.Node, ops: Sequence[dict], start: int
     return splice(text, start, end, edits)
 
 
-def splice(text: str, start: int, end: int, edits: Iterable[Sequence]) -> str:
+def splice(text: str, start: int, end: int, edits: Iterable[Edit | tuple[int, int, str]]) -> str:
     """text[start:end] with each (start, end, new text, …) edit made, in the text's offsets and in order;
     Unsupported where one overlaps the one before it or reaches outside."""
     out, pos = [], start
@@ -792,7 +794,7 @@ def emit_item(data: Any, column: int, trailing_newline: bool) -> str:
     return body if trailing_newline else body.rstrip("\n")
 
 
-def edit_item(item: Item, ops: Sequence[dict], followed: bool = False) -> str:
+def edit_item(item: Item, ops: Sequence[Op], followed: bool = False) -> str:
     """The item's new region text: text edits when they verify, else the item emitted whole.
 
     `followed`: something is written after the region (its last value must mean the same then)."""
@@ -822,7 +824,7 @@ def _with_newline(text: str, nl: str) -> str:
     return text if text.endswith("\n") else text + nl
 
 
-def edit_document(text: str, ops: list[dict], quote: str | None = None) -> str:
+def edit_document(text: str, ops: list[Op], quote: str | None = None) -> str:
     """The YAML document `text` with the ops applied to its first document (what KAITO reads; later ones
     stay as written after it): text edits when they verify, else the first document emitted whole.
     Raises what yamlio raises for text that is not YAML: the caller parses it first to say why."""
@@ -851,7 +853,7 @@ def emit_document(data: Any) -> str:
         return yamlio.dump_keeping_aliases(data)
 
 
-def _document_edits(text: str, root: yaml.Node | None, ops: list[dict], quote: str | None, nl: str) -> str:
+def _document_edits(text: str, root: yaml.Node | None, ops: list[Op], quote: str | None, nl: str) -> str:
     if root is None or (yamlio.is_null(root) and root.start_mark.index == root.end_mark.index):
         # Only comments (or `---`): the document is empty, so new lines at the end are all of it.
         if len(ops) != 1 or ops[0]["path"] != "" or not isinstance(ops[0].get("value"), dict):

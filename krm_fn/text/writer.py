@@ -12,7 +12,7 @@ import yaml
 from . import krm
 from . import pointer, yamlio
 from .edits import Changes
-from .patch import apply_ops
+from .patch import Op, apply_ops
 from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
 from .textedit import edit_item, emit_item, indented, splice, tail_edits
@@ -121,7 +121,8 @@ def _tied(rl: ResourceList) -> tuple[list[tuple[yaml.Node, yaml.Node]], bool]:
                 tied.append((key, value))
                 gone |= defined(reached, span)
                 more = True
-    if gone and any(not gone.isdisjoint(map(id, yamlio.nodes(item.node))) for item in rl.items if item.index in rl.shared):
+    if gone and any(not gone.isdisjoint(map(id, yamlio.nodes(item.node)))
+                    for item in rl.items if item.index in rl.shared):
         return [], True
     return sorted(tied, key=lambda kv: kv[0].start_mark.index), False
 
@@ -142,7 +143,9 @@ def _written_whole(rl: ResourceList, key: yaml.Node, value: yaml.Node) -> tuple[
         data = yamlio.dump({yamlio.construct(key): yamlio.construct(value)})
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
         what = repr(name) if isinstance(name, str) else f"entry on line {key.start_mark.line + 1}"
-        raise InputError(f"the ResourceList's {what} holds an alias of an anchor in its old results, which the output replaces, so it can only be written out whole, and it cannot be read: {' '.join(str(exc).split())}") from None
+        raise InputError(
+            f"the ResourceList's {what} holds an alias of an anchor in its old results, which the output replaces, so it can only be written out whole, and it cannot be read: {' '.join(str(exc).split())}",  # noqa: E501
+        ) from None
     start, end = _entry_span(text, key, value)
     return (start, end, indented(data, column_of(text, key.start_mark.index)))
 
@@ -247,7 +250,9 @@ def _whole(item: Item) -> Any:
         return item.data()
     except ItemError as exc:
         who = f"{item.kind or 'item'} {item.name!r}" if item.name else f"items[{item.index}]"
-        raise InputError(f"{who} shares anchors with other items of its list, so it can only be written out whole, and it cannot be read: {exc}") from None
+        raise InputError(
+            f"{who} shares anchors with other items of its list, so it can only be written out whole, and it cannot be read: {exc}",  # noqa: E501
+        ) from None
 
 
 def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: Any, key: str | None = None) -> str:
@@ -260,7 +265,9 @@ def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: A
     except (ItemError, yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         if any(not start <= n.start_mark.index <= end for n in yamlio.nodes(node)):
             # Its text names an anchor elsewhere, which the output (written out whole) no longer has.
-            raise InputError(f"the value on line {node.start_mark.line + 1} cannot be read ({' '.join(str(exc).split())}) and has an alias of an anchor outside it, so it cannot be written out as it is") from None
+            raise InputError(
+                f"the value on line {node.start_mark.line + 1} cannot be read ({' '.join(str(exc).split())}) and has an alias of an anchor outside it, so it cannot be written out as it is",  # noqa: E501
+            ) from None
         lines = text[start:end].splitlines(True)
         last = "" if ends_line(lines[-1]) else "\n"
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
@@ -288,7 +295,7 @@ def _moved(line: str, col: int) -> str:
 
 # --- render: a plain stream -----------------------------------------------------------------------
 
-def strip_ops(item: Item, planned: Sequence[dict]) -> list[dict]:
+def strip_ops(item: Item, planned: Sequence[Op]) -> list[Op]:
     """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
     ann = child(child(item.node, "metadata"), "annotations")
     doomed = [k.value for k, _ in _doomed(ann)]
@@ -306,11 +313,11 @@ def _doomed(ann: yaml.Node | None) -> list[tuple[yaml.Node, yaml.Node]]:
     return [(k, v) for k, v in ann.value if isinstance(k, yaml.ScalarNode) and k.value.startswith(krm.RENDER_STRIPPED)]
 
 
-def _touches_annotations(ops: Iterable[dict]) -> bool:
+def _touches_annotations(ops: Iterable[Op]) -> bool:
     return any(pointer.parse(op["path"])[:2] == ["metadata", "annotations"] for op in ops)
 
 
-def strip_data(data: dict) -> dict:
+def strip_data(data: dict[str, Any]) -> dict[str, Any]:
     """The data without the annotations only an orchestrator should see (nor `annotations`, when none are
     left); `data` itself untouched: what apply_ops gives shares all it did not change with an item's data."""
     meta = data.get("metadata", {})
@@ -365,7 +372,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
     return "".join(f"---{lf}{d}" + ("" if d.endswith("\n") else lf) for d in (_newlines(d, nl) for d in docs))
 
 
-def _render_region(item: Item, patch: Sequence[dict], has_tail: bool) -> str:
+def _render_region(item: Item, patch: Sequence[Op], has_tail: bool) -> str:
     """The item's text for `render`: its changes made, orchestrator annotations gone, and its last value
     meaning the same with the line break (and the next document) written after it."""
     # (A text ending in a line break needs no tail edits: its item is not composed for them.)
