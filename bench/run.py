@@ -304,7 +304,8 @@ def mib(t: Timing) -> str:
     return f"{p / 1024:.0f} MiB" if p is not None else "n/a"
 
 
-SIZE_HEADER = ("| objects | input | the function | ms/object | ms/object above start-up | peak memory | `kpt fn source` | ratio | `cat` | "
+SIZE_HEADER = ("| objects | input | the function | ms/object | ms/object above start-up | peak memory | "
+               "`kpt fn source` | ratio | `cat` | "
                "`kpt fn eval --exec` function | with `cat` | ratio | `render DIR` | `render -` | "
                "`render -` / KRM |")
 STARTUP_HEADER = "| one Workspace | median | ratio to `import yaml, jsonpatch` | peak memory |"
@@ -345,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sizes", help=f"ordinary objects per run, comma-separated (default {DEFAULT_SIZES}; "
                                    f"--quick: {QUICK_SIZES}); ten KAITO objects come on top")
     p.add_argument("--repeat", type=int, help="rounds per size, medians reported (default 3; --quick: 1)")
-    p.add_argument("--quick", action="store_true", help="small sizes, one round (start-up too): a check that it all runs")
+    p.add_argument("--quick", action="store_true",
+                   help="small sizes, one round (start-up too): a check that it all runs")
     p.add_argument("--orphans", type=int, default=0,
                    help="plus this many derived ConfigMaps no workload references (the function retires them)")
     p.add_argument("--function", help="the function's command (default: kaito-specdec beside this Python)")

@@ -33,9 +33,9 @@ Which parser, per form (all releases 0.10.2 .. 0.34.0 build them the same way):
   api_server   `make_arg_parser(FlexibleArgumentParser(...))` and `validate_parsed_serve_args`, as
                `python -m vllm.entrypoints.openai.api_server`'s `__main__` does (from 0.30 it is
                vllm/entrypoints/launchers/api_server/entry.py:main, make_arg_parser then in
-               vllm.entrypoints.launchers.cli_args, from 0.33 vllm.entrypoints.common.cli_args); the model is `args.model` (the positional `model_tag` is
-               not read there); the `vllm-openai-ubi9` images (ENTRYPOINT `python3 -m vllm.entrypoints.
-               openai.api_server`) are this form.
+               vllm.entrypoints.launchers.cli_args, from 0.33 vllm.entrypoints.common.cli_args); the model is
+               `args.model` (the positional `model_tag` is not read there); the `vllm-openai-ubi9` images
+               (ENTRYPOINT `python3 -m vllm.entrypoints.openai.api_server`) are this form.
   kserve_hf    an InferenceService's `spec.predictor.model` of modelFormat huggingface: KServe's Hugging Face
                runtime, `python -m huggingfaceserver --model_name=NAME --model_dir=/mnt/models` and then
                `model.args` (the ServingRuntime kserve-huggingfaceserver). Its parser, as
@@ -602,7 +602,8 @@ def _parsers(src: str) -> tuple[dict[str, Parser], Callable[[], dict[str, list[s
         if importlib.util.find_spec("vllm.entrypoints.grpc_server") is None:
             raise ModuleNotFoundError("No module named 'vllm.entrypoints.grpc_server'")
         launcher = Path(src, "vllm", "entrypoints", "launchers", "grpc_server.py")
-        main_source = (launcher if launcher.exists() else Path(src, "vllm", "entrypoints", "grpc_server.py")).read_text()
+        old = Path(src, "vllm", "entrypoints", "grpc_server.py")
+        main_source = (launcher if launcher.exists() else old).read_text()
         parser = FlexibleArgumentParser(description="vLLM gRPC Server")
         parser.add_argument("--host", type=str, default="0.0.0.0")
         parser.add_argument("--port", type=int, default=50051)

@@ -2,8 +2,8 @@
 
 The table holds one row per (release, value): `starts` (the server gets a speculative config), `off` (it starts
 without speculative decoding: the value reads as no config at all), or `refuses` with vLLM's error text. The
-suite (tests/domain/test_vllm_schema.py) holds `krm_fn.domain.vllm_schema.check_speculative_config` against it row for row,
-with no vLLM installed.
+suite (tests/domain/test_vllm_schema.py) holds `krm_fn.domain.vllm_schema.check_speculative_config` against it
+row for row, with no vLLM installed.
 
 How a row is made, for release X (all on CPU, no GPU, no network, no weights):
 
@@ -11,8 +11,8 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
        pip download --no-deps vllm==X -d /tmp/vllm/dl
        unzip -q /tmp/vllm/dl/vllm-X-*.whl 'vllm/*.py' -d /tmp/vllm/src/X && rm /tmp/vllm/dl/vllm-X-*.whl
      (the compiled `vllm/_C*.so` and the `.dist-info` are left out: nothing below loads them.)
-  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4; 0.34.0 and the cases added with it
-     on 0.33.0: transformers 5.25.0, the rest of 0.33.0's rows the same on both), with a
+  2. One venv for every release (this table: torch 2.13.0+cpu, transformers 5.24.0, pydantic 2.14.4; 0.34.0 and
+     the cases added with it on 0.33.0: transformers 5.25.0, the rest of 0.33.0's rows the same on both), with a
      CPU torch and the light requirements the engine-argument code imports (none of the GPU-only ones):
        python3 -m venv /tmp/vllm/venv-new && . /tmp/vllm/venv-new/bin/activate
        pip install <a CPU build of torch>        # here: a local torch-2.13.0+cpu wheel
@@ -34,7 +34,8 @@ How a row is made, for release X (all on CPU, no GPU, no network, no weights):
      `python tools/vllm_verdicts.py --fetch` does step 1 for every release in RELEASES, one at a time; the
      loop used for this table (install a missing module, run again) was, per release R:
        python tools/vllm_verdicts.py --fetch R && for i in 1 2 3 4 5 6 7 8; do
-         python tools/vllm_verdicts.py --run R --src /tmp/vllm/src/R --out rows-venv-new-R.json > log-R.txt 2>&1 && break
+         python tools/vllm_verdicts.py --run R --src /tmp/vllm/src/R --out rows-venv-new-R.json \
+           > log-R.txt 2>&1 && break
          pip install "$(grep -o "No module named '[^']*'" log-R.txt | tail -1 | cut -d"'" -f2 | cut -d. -f1 | tr _ -)"
        done
      and a row refused with "failed to be inspected" means a module the model registry imports is missing: look
@@ -404,7 +405,8 @@ def read_facts(src: Path) -> dict[str, Any]:
         for node in ast.parse(path.read_text()).body:
             if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "RejectionSampleMethod"
                                                      for t in node.targets)):
-                values = [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                values = [c.value for c in ast.walk(node.value)
+                          if isinstance(c, ast.Constant) and isinstance(c.value, str)]
                 return {"rejection_sample_methods": sorted(set(values))}
     return {"rejection_sample_methods": None}
 
