@@ -22,8 +22,8 @@ KEPT_ANNOTATION = "kaito-specdec.dev/kept-for"
 # container argument equal to it is the function's own, anything else the user's (docs/plain-vllm.md).
 INJECTED_ANNOTATION = "kaito-specdec.dev/speculative-config"
 
-# The opt-in PrometheusRule (monitoring.py builds it), and the prometheusRules setting's alert threshold: here
-# so that a run that writes no rule loads neither monitoring.py nor its tables.
+# The opt-in PrometheusRule (monitoring.py builds it; the index and the placement know it by these), and the
+# prometheusRules setting's alert threshold (the settings' default).
 PROMETHEUS_RULE_API_VERSION = "monitoring.coreos.com/v1"
 PROMETHEUS_RULE_KIND = "PrometheusRule"
 DEFAULT_MIN_ACCEPTANCE_RATE = 0.3

@@ -2,9 +2,7 @@
 where the opt-in annotation may be read, how its pods are named; for KServe, where the model comes from and
 where the argument goes.
 
-Apart from plain_workloads.py (which re-exports it) so that the index can tell a plain workload without
-loading the vLLM command parser: a run whose input has no plain workload that could carry the opt-in never
-loads it.
+The index reads it to tell a plain workload; plain_workloads.py plans one (and re-exports the table).
 """
 
 from typing import Any, NamedTuple
