@@ -10,17 +10,16 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from . import krm
-from . import yamlio
-# The node helpers live in yamlio; re-exported for the stages that read items.
-from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
+from . import go_scalars, krm, tree, yamlio
+# The node helpers live in tree; re-exported for the stages that read items.
+from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
 
 
 class InputError(Exception):
     """The input cannot be read at all; nothing can be written but an error result."""
 
     def __init__(self, message: str, mark: Any = None) -> None:
-        where = f" ({yamlio.position(mark)})" if mark is not None else ""
+        where = f" ({tree.position(mark)})" if mark is not None else ""
         super().__init__(message + where)
         self.line: int | None = mark.line + 1 if mark is not None else None  # in the file, for `file:line:`
         self.source = ""
@@ -63,7 +62,7 @@ class Source:
             found = self._nodes[base] = {}
             line, piece = next((line, piece) for at, line, piece in self.pieces() if at == base)
             for root in yamlio.compose_events(yamlio.events(piece), base, line):
-                for node in yamlio.nodes(root):
+                for node in tree.nodes(root):
                     found.setdefault(node.start_mark.index, node)
                 if isinstance(root, yaml.MappingNode):
                     items = child(root, "items")
@@ -126,14 +125,14 @@ class Item:
             self.generate_name = scalar(child(meta, "generateName")) is not None
             for field, value in (("apiVersion", child(node, "apiVersion")), ("kind", child(node, "kind")),
                                  ("metadata.name", child(meta, "name")), ("metadata.namespace", child(meta, "namespace"))):
-                if isinstance(value, yaml.ScalarNode) and value.tag not in (yamlio.STR_TAG, yamlio.NULL_TAG):
-                    self.odd = (field, value.value, yamlio.reads_as(value.tag))
+                if isinstance(value, yaml.ScalarNode) and value.tag not in (go_scalars.STR_TAG, go_scalars.NULL_TAG):
+                    self.odd = (field, value.value, go_scalars.reads_as(value.tag))
                     break
             ann = child(meta, "annotations")
             if isinstance(ann, yaml.MappingNode):
                 self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
                 self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
-                            and isinstance(v, yaml.ScalarNode) and v.tag == yamlio.STR_TAG}
+                            and isinstance(v, yaml.ScalarNode) and v.tag == go_scalars.STR_TAG}
 
     @property
     def node(self) -> yaml.Node:
@@ -152,8 +151,8 @@ class Item:
         piece = " " * self.column + self.source[start:self.end]
         roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column, self.line))
         if not roots:  # an entry that is nothing (`- ` and a comment): null, as the composer reads it
-            at: Any = yamlio.Mark(start, self.line, self.column)
-            return yaml.ScalarNode(yamlio.NULL_TAG, "", at, at)
+            at: Any = tree.Mark(start, self.line, self.column)
+            return yaml.ScalarNode(go_scalars.NULL_TAG, "", at, at)
         return roots[0]
 
     def forget(self) -> None:

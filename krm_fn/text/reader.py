@@ -5,8 +5,8 @@ metadata and annotations (from the scalars), the first key one of its mappings h
 alias ties it to another item. Nothing of an item is composed during the walk: its node is composed from its
 own lines when a stage first asks (`Item.node`), so an item no stage looks into costs only its events. The
 envelope around the items (a ResourceList's functionConfig and old results) is composed as it is walked.
-Nodes are read as go-yaml reads them (krm_fn/text/yamlio.py `compose_node`); a document with a directive,
-or nesting past yamlio.MAX_DEPTH, is refused as kubectl, kustomize and kpt refuse it.
+Nodes are read as go-yaml reads them (krm_fn/text/yamlio.py `compose_node`, by go_scalars.py's rules); a document with a directive,
+or nesting past refusals.MAX_DEPTH, is refused as kubectl, kustomize and kpt refuse it.
 """
 
 from collections.abc import Iterator
@@ -17,10 +17,10 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
                          ScalarEvent, SequenceEndEvent, SequenceStartEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from . import krm, yamlio
+from . import go_scalars, krm, refusals, tree, yamlio
 from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope, decode,
                     duplicate_key, make_item)
-from .yamlio import child, column_of, line_end, node_end, searchable
+from .tree import child, column_of, line_end, node_end, searchable
 
 # What a mapping being walked is to the item it belongs to.
 _OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4
@@ -45,20 +45,20 @@ class _Tangled(Exception):
 
 def _string(event: ScalarEvent) -> str | None:
     """The scalar's value when go-yaml reads it as a string (plain text that is no number, bool or null, a
-    quoted one, one tagged `!` or with a tag go-yaml does not know): yamlio.scalar_tag, as a value."""
-    return event.value if yamlio.scalar_tag(event) == yamlio.STR_TAG else None
+    quoted one, one tagged `!` or with a tag go-yaml does not know): go_scalars.scalar_tag, as a value."""
+    return event.value if go_scalars.scalar_tag(event) == go_scalars.STR_TAG else None
 
 
 def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> list[_Doc]:
     """The documents of `text` (which begins at offset `base`, line `line0` of `source`). `envelope`: KRM
     mode, whose one document's root is composed but for its items."""
     if "\\/" in text:
-        yamlio.refuse_slash_escapes(text, yamlio.marker(base, line0))
+        refusals.refuse_slash_escapes(text, yamlio.events(text), tree.marker(base, line0))
     stream = yamlio.events(text)
     docs: list[_Doc] = []
     for event in stream:
         if event.__class__ is DocumentStartEvent:
-            yamlio.refuse_document_start(text, event, yamlio.marker(base, line0)(event.start_mark))
+            refusals.refuse_document_start(text, event, tree.marker(base, line0)(event.start_mark))
             docs.append(_document(next(stream), stream, source, base, line0, envelope, "&" in text))
             next(stream)  # its DocumentEndEvent
     return docs
@@ -66,7 +66,7 @@ def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> l
 
 def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line0: int, envelope: bool,
               anchored: bool) -> _Doc:
-    mark = yamlio.marker(base, line0)
+    mark = tree.marker(base, line0)
     full = source.text
     items_node: SequenceNode | None = None  # the root's `items`, once it starts
     root_dup: tuple[str, int, int] | None = None
@@ -112,8 +112,8 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             top[2] = not top[2]
             event = next(stream)
             continue
-        if len(stack) >= yamlio.MAX_DEPTH and cls is not MappingEndEvent and cls is not SequenceEndEvent:
-            raise yamlio.too_deep(mark(event.start_mark))
+        if len(stack) >= refusals.MAX_DEPTH and cls is not MappingEndEvent and cls is not SequenceEndEvent:
+            raise refusals.too_deep(mark(event.start_mark))
         if cls is ScalarEvent or cls is AliasEvent:
             last_end = event.end_mark.index + base
             if cls is AliasEvent:
@@ -128,7 +128,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                 owner[event.anchor] = entry.index if entry is not None else -1  # a later one wins (_anchor)
             if top is None:  # a document that is one scalar: nothing (skipped), or an item that is no mapping
                 root.is_mapping = False
-                if cls is ScalarEvent and event.tag is None and yamlio.scalar_tag(event) == yamlio.NULL_TAG:
+                if cls is ScalarEvent and event.tag is None and go_scalars.scalar_tag(event) == go_scalars.NULL_TAG:
                     return _Doc()
                 root.end = line_end(full, last_end)
                 return _Doc(root)
@@ -168,9 +168,9 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                         value = _string(event)
                         setattr(rec, attr, value or "")
                         if value is None and rec.odd is None:
-                            tag = yamlio.scalar_tag(event)
-                            if tag != yamlio.NULL_TAG:
-                                rec.odd = (("metadata." if role == _META else "") + key, event.value, yamlio.reads_as(tag))
+                            tag = go_scalars.scalar_tag(event)
+                            if tag != go_scalars.NULL_TAG:
+                                rec.odd = (("metadata." if role == _META else "") + key, event.value, go_scalars.reads_as(tag))
                     elif role == _META and key == "generateName":
                         rec.generate_name = _string(event) is not None
                 elif role == _ANNS and key is not None:
@@ -201,7 +201,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
                     role = _ANNS
                 elif parent == _ITEM and key == "items" and not is_map and len(stack) == 1:
                     role = _ITEMS
-                    items_node = SequenceNode(yamlio.SEQ_TAG, [], mark(event.start_mark), mark(event.start_mark),
+                    items_node = SequenceNode(go_scalars.SEQ_TAG, [], mark(event.start_mark), mark(event.start_mark),
                                               event.flow_style)
                 elif parent == _ANNS and key is not None:
                     rec.ann_keys.append(key)
@@ -215,7 +215,7 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
             if done[5]:
                 last_end = event.end_mark.index + base
             if done[4] == _ITEMS and items_node is not None:
-                items_node.end_mark = yamlio.Mark(last_end, 0, 0)
+                items_node.end_mark = tree.Mark(last_end, 0, 0)
                 if pending is not None:
                     pairs.append((pending, items_node))
             if entry is not None and len(stack) == entry_depth:
@@ -231,8 +231,8 @@ def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line
     root.end = line_end(full, last_end)
     envelope_root = None
     if envelope and root.is_mapping:
-        start: Any = yamlio.Mark(root.start, root.line, root.column)
-        envelope_root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
+        start: Any = tree.Mark(root.start, root.line, root.column)
+        envelope_root = MappingNode(go_scalars.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
     for item in entries:
         item.shared = item.index in ties
     return _Doc(root, entries if items_node is not None else None, items_node, envelope_root, root_dup)
@@ -253,7 +253,7 @@ def read_resource_list(data: bytes) -> ResourceList:
     if not text.strip():
         raise InputError("input is empty; expected a ResourceList on stdin")
     try:
-        yamlio.refuse_separator_lines(text)
+        refusals.refuse_separator_lines(text)
         return _resource_list(text, Source(text))
     except yaml.YAMLError as exc:
         raise _input_error(exc, text) from None
@@ -290,7 +290,7 @@ def _resource_list(text: str, source: Source) -> ResourceList:
 
 def _tied_resource_list(text: str, source: Source) -> ResourceList:
     walked = [d for d in _walk(text, source, 0, 0, envelope=False) if d.item is not None]
-    roots = [n for n in yamlio.compose_all(text) if not yamlio.is_null(n)]
+    roots = [n for n in yamlio.compose_all(text) if not tree.is_null(n)]
     if len(roots) != 1 or not isinstance(roots[0], MappingNode) or len(walked) != 1:
         raise InputError("input is not one ResourceList", roots[1].start_mark if len(roots) > 1 else None)
     root = roots[0]
@@ -310,7 +310,7 @@ def _items_of(root: MappingNode, kind: str) -> SequenceNode | None:
     items = child(root, "items")
     if items is None or isinstance(items, SequenceNode):
         return items
-    if not yamlio.is_null(items):
+    if not tree.is_null(items):
         raise InputError(f"{kind}.items is not a list", items.start_mark)
     return None
 
@@ -324,7 +324,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         text = ""
         try:
             text = decode(data)
-            yamlio.refuse_separator_lines(text)
+            refusals.refuse_separator_lines(text)
             source = Source(text)
             docs = [d for base, line, piece in source.pieces() for d in _walk(piece, source, base, line, False)]
         except InputError as exc:
@@ -385,7 +385,7 @@ def _root_of(item: Item) -> MappingNode | None:
 
 def _function_config(root: MappingNode) -> yaml.Node | None:
     fc = child(root, "functionConfig")
-    return None if yamlio.is_null(fc) else fc
+    return None if tree.is_null(fc) else fc
 
 
 def _refuse_duplicates(dup: tuple[str, int, int] | None, root: MappingNode | None, what: str) -> None:
@@ -438,7 +438,7 @@ def _derive(items: list[Item]) -> None:
 def _start(item: Item | None) -> Any:
     if item is None:
         return None
-    return yamlio.Mark(item.start, item.line, item.column)
+    return tree.Mark(item.start, item.line, item.column)
 
 
 def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
@@ -455,8 +455,8 @@ def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
             problem = "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' but libyaml (which kaito-specdec reads with) refuses; write ' without the backslash"
         context = ""
         if exc.context and exc.problem:
-            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
-                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
+            began = f" ({tree.position(exc.context_mark)})" if exc.context_mark is not None and \
+                tree.position(exc.context_mark) != tree.position(mark) else ""
             context = f"{exc.context}{began}: "
         error = InputError(f"input is not valid YAML: {context}{problem}", mark)
         error.line = mark.line + 1 if mark is not None else None

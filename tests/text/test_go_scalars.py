@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from krm_fn.text import reader, yamlio
+from krm_fn.text import go_scalars, reader, yamlio
 
 # (plain scalar, what go-yaml v2 decodes it to in an interface{})
 GO_YAML_TESTS: list[tuple[str, Any]] = [
@@ -64,8 +64,8 @@ def _same(got: Any, want: Any) -> bool:
 
 @pytest.mark.parametrize(("text", "want"), GO_YAML_TESTS + KUBECTL, ids=repr)
 def test_a_plain_scalar_reads_as_go_yaml_reads_it(text: str, want: Any) -> None:
-    tag, value = yamlio.go_resolve(text)
-    if tag == yamlio.TIMESTAMP_TAG:
+    tag, value = go_scalars.go_resolve(text)
+    if tag == go_scalars.TIMESTAMP_TAG:
         assert value == text == want  # decoded into an interface{}: the text
         return
     assert _same(value, want), (text, tag, value)
@@ -75,7 +75,7 @@ def test_a_plain_scalar_reads_as_go_yaml_reads_it(text: str, want: Any) -> None:
     assert _same(yamlio.load(doc)["v"], want)
     # what go-yaml reads as anything but this string, the output quotes (ambiguous: a superset)
     if not _same(want, text):
-        assert yamlio.ambiguous(text), text
+        assert go_scalars.ambiguous(text), text
 
 
 @pytest.mark.parametrize(("text", "want"), [
