@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import go_scalars, krm, tree, yamlio
+from .identity import Identity, of_node
 # The node helpers live in tree; re-exported for the stages that read items.
 from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
 
@@ -89,7 +90,12 @@ class Item:
         self.source = source
         self.start = start
         self.end = end
+        # its identity (identity.py), read and set as one record through `identity`: apiVersion, kind, name and
+        # namespace ("" where it is no string), whether generateName is a string (the cluster names it), and
+        # (field, text, what YAML reads it as) of the first of the four that is a scalar but no string
         self.api_version = self.kind = self.name = self.namespace = ""
+        self.generate_name = False
+        self.odd: tuple[str, str, str] | None = None
         self.origin = ""                      # render: the file it came from, and its document number there
         self.origin_index: int | None = None
         # render, a document of its own: where the comments before its first key begin and those after its
@@ -102,10 +108,6 @@ class Item:
         self.is_mapping = isinstance(node, yaml.MappingNode)
         self.ann: dict[str, str] = {}         # metadata.annotations whose values are strings
         self.ann_keys: list[str] = []         # every key of metadata.annotations, whatever its value
-        self.generate_name = False            # metadata.generateName is a string: the cluster names it
-        # (field, text, what YAML reads it as) of the first of apiVersion, kind, metadata.name or
-        # metadata.namespace that is a scalar but no string (`namespace: 1000`): kubectl refuses the object
-        self.odd: tuple[str, str, str] | None = None
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -117,22 +119,21 @@ class Item:
         if node is not None:  # made from a composed node (not by the reader's walk): its facts read from it
             self.line, self.column = node.start_mark.line, node.start_mark.column
         if isinstance(node, yaml.MappingNode):
-            meta = child(node, "metadata")
-            self.api_version = scalar(child(node, "apiVersion")) or ""
-            self.kind = scalar(child(node, "kind")) or ""
-            self.name = scalar(child(meta, "name")) or ""
-            self.namespace = scalar(child(meta, "namespace")) or ""
-            self.generate_name = scalar(child(meta, "generateName")) is not None
-            for field, value in (("apiVersion", child(node, "apiVersion")), ("kind", child(node, "kind")),
-                                 ("metadata.name", child(meta, "name")), ("metadata.namespace", child(meta, "namespace"))):
-                if isinstance(value, yaml.ScalarNode) and value.tag not in (go_scalars.STR_TAG, go_scalars.NULL_TAG):
-                    self.odd = (field, value.value, go_scalars.reads_as(value.tag))
-                    break
-            ann = child(meta, "annotations")
+            self.identity = of_node(node)
+            ann = child(child(node, "metadata"), "annotations")
             if isinstance(ann, yaml.MappingNode):
                 self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
                 self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
                             and isinstance(v, yaml.ScalarNode) and v.tag == go_scalars.STR_TAG}
+
+    @property
+    def identity(self) -> Identity:
+        """Its apiVersion, kind, name, namespace, generateName and odd field, as one record."""
+        return Identity(self.api_version, self.kind, self.name, self.namespace, self.generate_name, self.odd)
+
+    @identity.setter
+    def identity(self, value: Identity) -> None:
+        self.api_version, self.kind, self.name, self.namespace, self.generate_name, self.odd = value
 
     @property
     def node(self) -> yaml.Node:

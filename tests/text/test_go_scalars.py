@@ -1,4 +1,4 @@
-"""Plain scalars read as go-yaml v2 reads them (kubectl, Argo CD, sigs.k8s.io/yaml): krm_fn/text/yamlio.py's
+"""Plain scalars read as go-yaml v2 reads them (kubectl, Argo CD, sigs.k8s.io/yaml): krm_fn/text/go_scalars.py's
 `go_resolve`, `scalar_tag` and `go_scalar`, against go-yaml's own tests (v2.4.0 decode_test.go: the "from spec"
 cases, bug 1243827, explicit tags) and what kubectl v1.32 read of each of the rest (`kubectl label --local -f
 FILE x=y -o json`; tests/e2e/test_e2e_kubectl_reading.py holds the function to kubectl itself).
@@ -122,7 +122,7 @@ def test_a_key_kubectl_and_kustomize_merge_apart_is_refused(key: str, words: str
 
 
 def test_the_walker_reads_identity_and_annotations_as_go_yaml_does() -> None:
-    """reader._string: what the event walk reads of an item before composing it."""
+    """What the event walk reads of an item before composing it: its scalars as go_scalars.scalar_tag reads them."""
     text = ("apiVersion: v1\nkind: !foo ConfigMap\nmetadata:\n  name: 1e3\n  namespace: =\n  annotations:\n"
             "    a: 1:20\n    b: 0o17\n    c: <<\n    d: !foo true\n    !foo e: y\n")
     (item,) = reader.read_stream([("m.yaml", text.encode())]).items
