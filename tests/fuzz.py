@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from krm_fn.text import yamlio  # noqa: E402
+from krm_fn.text import refusals  # noqa: E402
 import golden  # noqa: E402
 import goyaml  # noqa: E402
 import runner  # noqa: E402
@@ -161,9 +161,9 @@ class TooDeep(Exception):
     """More levels than the oracle reads (DEEP_LIMIT)."""
 
 
-# The function refuses more than yamlio.MAX_DEPTH levels; the oracle stops at twice that, before libyaml's
+# The function refuses more than refusals.MAX_DEPTH levels; the oracle stops at twice that, before libyaml's
 # recursive C composer can overflow the C stack (a segfault of the whole test process, not an exception).
-DEEP_LIMIT = 2 * yamlio.MAX_DEPTH
+DEEP_LIMIT = 2 * refusals.MAX_DEPTH
 
 
 class _Guard:

@@ -129,9 +129,9 @@ def test_fidelity_claim_render_keeps_comments_around_documents_and_block_scalars
 
 
 def test_hostile_input_claims_match_the_limits() -> None:
-    from krm_fn.text import yamlio
-    assert yamlio.MAX_DEPTH == 250 and "nesting deeper than 250 levels" in GUARANTEES
-    assert yamlio.MAX_ALIAS_EXPANSION == 100_000 and "more than 100 000\nnodes" in GUARANTEES
+    from krm_fn.text import refusals
+    assert refusals.MAX_DEPTH == 250 and "nesting deeper than 250 levels" in GUARANTEES
+    assert refusals.MAX_ALIAS_EXPANSION == 100_000 and "more than 100 000\nnodes" in GUARANTEES
 
 
 def test_promised_exit_statuses_are_the_real_ones() -> None:

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from hostile import RL, WS, Run, bomb, clean_error, run
-from krm_fn.text import yamlio
+from krm_fn.text import refusals, yamlio
 
 MODES = [(), ("render", "-")]
 CM = ("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cfg\n")
@@ -26,7 +26,7 @@ WS_CFG = WS + "    config: cfg\n"
 class TestAliasBombs:
     def test_in_a_changed_workspace_is_an_error_naming_it(self, mode):
         r = run(RL + WS + "  bomb:\n" + bomb("    "), *mode)
-        clean_error(r, "Workspace/ws", "alias", f"more than {yamlio.MAX_ALIAS_EXPANSION}")
+        clean_error(r, "Workspace/ws", "alias", f"more than {refusals.MAX_ALIAS_EXPANSION}")
 
     def test_in_the_referenced_configmap_is_an_error_naming_it(self, mode):
         r = run(RL + CM + "  binaryData:\n" + bomb("    ") + "  data:\n    inference_config.yaml: |\n"
@@ -79,7 +79,7 @@ def _deep_nesting_is_refused(mode, nest, flow):
 def test_nesting_a_little_under_the_limit_is_processed(mode, where):
     """Everything that walks an item afterwards (constructing, copying, hashing, patching, emitting,
     comparing) copes with what the guard lets through."""
-    depth = yamlio.MAX_DEPTH - 6
+    depth = refusals.MAX_DEPTH - 6
     deep = "[" * depth + "]" * depth
     if where == "workspace":
         text = RL + WS + "  x: " + deep + "\n"
@@ -93,18 +93,18 @@ def test_nesting_a_little_under_the_limit_is_processed(mode, where):
 
 
 def test_first_node_past_the_limit_is_named():
-    text = "a:\n  b: " + "[" * (yamlio.MAX_DEPTH + 5) + "]" * (yamlio.MAX_DEPTH + 5) + "\n"
-    with pytest.raises(yamlio.NestingTooDeep) as exc:
+    text = "a:\n  b: " + "[" * (refusals.MAX_DEPTH + 5) + "]" * (refusals.MAX_DEPTH + 5) + "\n"
+    with pytest.raises(refusals.NestingTooDeep) as exc:
         yamlio.compose(text)
     # `a:` mapping (1), its `b:` value sequences from column 6: the 401st node opens at column 404.
-    assert "line 2, column" in str(exc.value) and str(yamlio.MAX_DEPTH) in str(exc.value)
+    assert "line 2, column" in str(exc.value) and str(refusals.MAX_DEPTH) in str(exc.value)
 
 
 def test_expanded_size_is_linear_in_the_distinct_nodes():
     node = yaml.compose(bomb("", levels=30), Loader=yaml.SafeLoader)
-    distinct, expanded = yamlio.expanded_size(node)
+    distinct, expanded = refusals.expanded_size(node)
     assert distinct < 300 and expanded > 9 ** 29
-    with pytest.raises(yamlio.ExpansionTooLarge):
+    with pytest.raises(refusals.ExpansionTooLarge):
         yamlio.construct(node)
 
 

@@ -10,17 +10,17 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from . import krm
-from . import yamlio
-# The node helpers live in yamlio; re-exported for the stages that read items.
-from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
+from . import go_scalars, krm, tree, yamlio
+from .identity import Identity, of_node
+# The node helpers live in tree; re-exported for the stages that read items.
+from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
 
 
 class InputError(Exception):
     """The input cannot be read at all; nothing can be written but an error result."""
 
     def __init__(self, message: str, mark: Any = None) -> None:
-        where = f" ({yamlio.position(mark)})" if mark is not None else ""
+        where = f" ({tree.position(mark)})" if mark is not None else ""
         super().__init__(message + where)
         self.line: int | None = mark.line + 1 if mark is not None else None  # in the file, for `file:line:`
         self.source = ""
@@ -63,7 +63,7 @@ class Source:
             found = self._nodes[base] = {}
             line, piece = next((line, piece) for at, line, piece in self.pieces() if at == base)
             for root in yamlio.compose_events(yamlio.events(piece), base, line):
-                for node in yamlio.nodes(root):
+                for node in tree.nodes(root):
                     found.setdefault(node.start_mark.index, node)
                 if isinstance(root, yaml.MappingNode):
                     items = child(root, "items")
@@ -90,7 +90,12 @@ class Item:
         self.source = source
         self.start = start
         self.end = end
+        # its identity (identity.py), read and set as one record through `identity`: apiVersion, kind, name and
+        # namespace ("" where it is no string), whether generateName is a string (the cluster names it), and
+        # (field, text, what YAML reads it as) of the first of the four that is a scalar but no string
         self.api_version = self.kind = self.name = self.namespace = ""
+        self.generate_name = False
+        self.odd: tuple[str, str, str] | None = None
         self.origin = ""                      # render: the file it came from, and its document number there
         self.origin_index: int | None = None
         # render, a document of its own: where the comments before its first key begin and those after its
@@ -103,10 +108,6 @@ class Item:
         self.is_mapping = isinstance(node, yaml.MappingNode)
         self.ann: dict[str, str] = {}         # metadata.annotations whose values are strings
         self.ann_keys: list[str] = []         # every key of metadata.annotations, whatever its value
-        self.generate_name = False            # metadata.generateName is a string: the cluster names it
-        # (field, text, what YAML reads it as) of the first of apiVersion, kind, metadata.name or
-        # metadata.namespace that is a scalar but no string (`namespace: 1000`): kubectl refuses the object
-        self.odd: tuple[str, str, str] | None = None
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -118,22 +119,21 @@ class Item:
         if node is not None:  # made from a composed node (not by the reader's walk): its facts read from it
             self.line, self.column = node.start_mark.line, node.start_mark.column
         if isinstance(node, yaml.MappingNode):
-            meta = child(node, "metadata")
-            self.api_version = scalar(child(node, "apiVersion")) or ""
-            self.kind = scalar(child(node, "kind")) or ""
-            self.name = scalar(child(meta, "name")) or ""
-            self.namespace = scalar(child(meta, "namespace")) or ""
-            self.generate_name = scalar(child(meta, "generateName")) is not None
-            for field, value in (("apiVersion", child(node, "apiVersion")), ("kind", child(node, "kind")),
-                                 ("metadata.name", child(meta, "name")), ("metadata.namespace", child(meta, "namespace"))):
-                if isinstance(value, yaml.ScalarNode) and value.tag not in (yamlio.STR_TAG, yamlio.NULL_TAG):
-                    self.odd = (field, value.value, yamlio.reads_as(value.tag))
-                    break
-            ann = child(meta, "annotations")
+            self.identity = of_node(node)
+            ann = child(child(node, "metadata"), "annotations")
             if isinstance(ann, yaml.MappingNode):
                 self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
                 self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
-                            and isinstance(v, yaml.ScalarNode) and v.tag == yamlio.STR_TAG}
+                            and isinstance(v, yaml.ScalarNode) and v.tag == go_scalars.STR_TAG}
+
+    @property
+    def identity(self) -> Identity:
+        """Its apiVersion, kind, name, namespace, generateName and odd field, as one record."""
+        return Identity(self.api_version, self.kind, self.name, self.namespace, self.generate_name, self.odd)
+
+    @identity.setter
+    def identity(self, value: Identity) -> None:
+        self.api_version, self.kind, self.name, self.namespace, self.generate_name, self.odd = value
 
     @property
     def node(self) -> yaml.Node:
@@ -152,8 +152,8 @@ class Item:
         piece = " " * self.column + self.source[start:self.end]
         roots = list(yamlio.compose_events(yamlio.events(piece), start - self.column, self.line))
         if not roots:  # an entry that is nothing (`- ` and a comment): null, as the composer reads it
-            at: Any = yamlio.Mark(start, self.line, self.column)
-            return yaml.ScalarNode(yamlio.NULL_TAG, "", at, at)
+            at: Any = tree.Mark(start, self.line, self.column)
+            return yaml.ScalarNode(go_scalars.NULL_TAG, "", at, at)
         return roots[0]
 
     def forget(self) -> None:

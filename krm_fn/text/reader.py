@@ -1,31 +1,72 @@
 """Bytes in, a ResourceList (or a plain stream of documents) out: one walk of libyaml's events.
 
-The walk gives each item its exact region of source text (from the events' marks), its apiVersion, kind,
-metadata and annotations (from the scalars), the first key one of its mappings has twice, and whether an
-alias ties it to another item. Nothing of an item is composed during the walk: its node is composed from its
-own lines when a stage first asks (`Item.node`), so an item no stage looks into costs only its events. The
-envelope around the items (a ResourceList's functionConfig and old results) is composed as it is walked.
-Nodes are read as go-yaml reads them (krm_fn/text/yamlio.py `compose_node`); a document with a directive,
-or nesting past yamlio.MAX_DEPTH, is refused as kubectl, kustomize and kpt refuse it.
+The walk gives each item its exact region of source text (from the events' marks), its identity and
+annotations (from the scalars), the first key one of its mappings has twice, and whether an alias ties it to
+another item. Nothing of an item is composed during the walk: its node is composed from its own lines when a
+stage first asks (`Item.node`), so an item no stage looks into costs only its events. The envelope around the
+items (a ResourceList's functionConfig and old results) is composed as it is walked. Scalars are read as
+go-yaml reads them (go_scalars.py), nodes composed by yamlio.py; a document with a directive, or nesting past
+refusals.MAX_DEPTH, is refused as kubectl, kustomize and kpt refuse it (refusals.py).
+
+The walk is small steps over a stack of frames, one per open mapping (`_Mapping`) or sequence (`_Sequence`),
+each with its role: what it is to its item (the item itself, its metadata, its annotations, the root's
+`items`, or nothing the walk reads). `_DocumentWalk.walk_until` hands the events of the frames with a role
+to `scalar`, `start` and `end`, and passes a frame without one (`spec`, `data` …: most events) to
+`walk_plain`, which only notes its keys, anchors and aliases and where its text ends. An item's identity
+is decided when it ends, by identity.py from the scalars the walk noted.
 """
 
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import yaml
-from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
-                         ScalarEvent, SequenceEndEvent, SequenceStartEvent)
+from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
+                         SequenceEndEvent, SequenceStartEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from . import krm, yamlio
+from . import krm, refusals, tree, yamlio
+from .go_scalars import MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
+from .identity import GENERATE_NAME, identity, of_data
 from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope, decode,
                     duplicate_key, make_item)
-from .yamlio import child, column_of, line_end, node_end, searchable
+from .refusals import MAX_DEPTH
+from .tree import Mark, child, column_of, line_end, node_end, searchable
 
-# What a mapping being walked is to the item it belongs to.
-_OTHER, _ITEM, _META, _ANNS, _ITEMS = 0, 1, 2, 3, 4
-# The item's attribute a string value sets, by the role of its mapping and its key.
-_IDENTITY = {_ITEM: {"apiVersion": "api_version", "kind": "kind"}, _META: {"name": "name", "namespace": "namespace"}}
+# What a mapping or a sequence being walked is to the item it belongs to.
+_OTHER = 0  # nothing the walk reads in it but keys given twice, anchors and aliases
+_ITEM = 1   # an item's own mapping: apiVersion, kind, metadata
+_META = 2   # the item's metadata: name, namespace, generateName, annotations
+_ANNS = 3   # the item's metadata.annotations
+_ITEMS = 4  # the root's `items` sequence: each entry is an item of its own
+# The identity field (identity.py) a key of an item's own mapping or of its metadata gives.
+_FIELDS = {_ITEM: {"apiVersion": "apiVersion", "kind": "kind"},
+           _META: {"name": "metadata.name", "namespace": "metadata.namespace", "generateName": GENERATE_NAME}}
+
+
+class _Mapping:
+    """A mapping being walked. (A plain class with slots, not a dataclass: a dataclass costs a run's start-up
+    about 3.8 M instructions to define, docs/performance.md.)"""
+
+    __slots__ = ("role", "flow", "keys", "at_value", "key")
+
+    def __init__(self, role: int, flow: bool) -> None:
+        self.role = role
+        self.flow = flow  # a flow mapping (`{…}`): its text ends at its `}`
+        self.keys: dict[str, int] = {}  # each key's line (0-based, in the file)
+        self.at_value = False  # a key was read: its value comes next
+        # that key, read only in a mapping with a role: None for an alias, a mapping or a list as a key, or a
+        # key given twice
+        self.key: str | None = None
+
+
+class _Sequence:
+    """A sequence being walked."""
+
+    __slots__ = ("role", "flow")
+
+    def __init__(self, role: int, flow: bool) -> None:
+        self.role = role  # _ITEMS or _OTHER
+        self.flow = flow  # a flow sequence (`[…]`): its text ends at its `]`, and its entries at their own ends
 
 
 class _Doc(NamedTuple):
@@ -43,22 +84,16 @@ class _Tangled(Exception):
     """The envelope names an anchor inside an item: the document is composed whole instead."""
 
 
-def _string(event: ScalarEvent) -> str | None:
-    """The scalar's value when go-yaml reads it as a string (plain text that is no number, bool or null, a
-    quoted one, one tagged `!` or with a tag go-yaml does not know): yamlio.scalar_tag, as a value."""
-    return event.value if yamlio.scalar_tag(event) == yamlio.STR_TAG else None
-
-
 def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> list[_Doc]:
     """The documents of `text` (which begins at offset `base`, line `line0` of `source`). `envelope`: KRM
     mode, whose one document's root is composed but for its items."""
     if "\\/" in text:
-        yamlio.refuse_slash_escapes(text, yamlio.marker(base, line0))
+        refusals.refuse_slash_escapes(text, yamlio.events(text), tree.marker(base, line0))
     stream = yamlio.events(text)
     docs: list[_Doc] = []
     for event in stream:
         if event.__class__ is DocumentStartEvent:
-            yamlio.refuse_document_start(text, event, yamlio.marker(base, line0)(event.start_mark))
+            refusals.refuse_document_start(text, event, tree.marker(base, line0)(event.start_mark))
             docs.append(_document(next(stream), stream, source, base, line0, envelope, "&" in text))
             next(stream)  # its DocumentEndEvent
     return docs
@@ -66,176 +101,332 @@ def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> l
 
 def _document(event: Any, stream: Iterator[Any], source: Source, base: int, line0: int, envelope: bool,
               anchored: bool) -> _Doc:
-    mark = yamlio.marker(base, line0)
-    full = source.text
-    items_node: SequenceNode | None = None  # the root's `items`, once it starts
-    root_dup: tuple[str, int, int] | None = None
-    owner: dict[str, int] = {}  # anchor -> the entry that defines it (-1: outside every entry)
-    anchor_nodes: dict[str, yaml.Node] = {}
-    ties: set[int] = set()
-    entries: list[Item] = []
-    stack: list[list[Any]] = []  # [is a mapping, keys seen (key -> line), value pending, key, role, flow]
-    root = rec = _new_item(event, source, base, line0, -1)
-    entry: Item | None = None
-    entry_depth = -1
-    last_end = 0
-    pairs: list[tuple[yaml.Node, yaml.Node]] = []  # the envelope's entries (KRM mode)
-    pending: yaml.Node | None = None  # the envelope's key whose value comes next
-    while True:
-        cls = event.__class__
-        top = stack[-1] if stack else None
-        if envelope and top is not None and len(stack) == 1 and top[0] and cls is not MappingEndEvent \
-                and not (top[2] and top[3] == "items" and cls is SequenceStartEvent):
-            # the envelope itself: composed as it is walked (its items are not)
-            try:
-                node = yamlio.compose_node(event, stream, anchor_nodes, mark, depth=1)
-            except yaml.composer.ComposerError as exc:
-                if "undefined alias" in str(exc.problem):
-                    raise _Tangled() from None
-                raise
-            for name in anchor_nodes:
-                owner.setdefault(name, -1)
-            if top[2]:
-                if pending is not None:
-                    pairs.append((pending, node))
-                last_end = max(last_end, node_end(node, full))
+    """The document that starts with `event`, walked up to its end (its DocumentEndEvent is left in `stream`)."""
+    walk = _DocumentWalk(event, source, base, line0, anchored)
+    cls = event.__class__
+    if cls is ScalarEvent or cls is AliasEvent:
+        return walk.lone_scalar(event)
+    if envelope and cls is MappingStartEvent:
+        return walk.envelope(event, stream)
+    walk.walk_until(event, stream, 0)
+    return walk.finish(None)
+
+
+class _DocumentWalk:
+    """What the steps of one document's walk share. `stack`: the mappings and sequences open, innermost last;
+    `rec`: the item the scalars tell of (the open entry of the root's items, else the root); `scalars`: rec's
+    identity fields so far (field -> (tag, text)), which `identity` decides when rec ends."""
+
+    __slots__ = ("source", "text", "base", "line0", "mark", "anchored", "stack", "root", "rec", "scalars",
+                 "root_scalars", "entry", "entry_depth", "entries", "items_node", "root_dup", "owner", "ties",
+                 "last_end", "anchor_nodes", "pairs", "pending")
+
+    def __init__(self, first: Any, source: Source, base: int, line0: int, anchored: bool) -> None:
+        self.source, self.text, self.base, self.line0 = source, source.text, base, line0
+        self.mark = tree.marker(base, line0)
+        self.anchored = anchored  # the text has an `&`: anchors are noted, to tell which items aliases tie
+        self.stack: list[_Mapping | _Sequence] = []
+        self.root = self.rec = _new_item(first, source, base, line0, -1)
+        self.scalars: dict[str, tuple[str, str]] = {}
+        self.root_scalars = self.scalars
+        self.entry: Item | None = None  # the open entry of the root's items
+        self.entry_depth = -1  # how many mappings and sequences are open around it
+        self.entries: list[Item] = []
+        self.items_node: SequenceNode | None = None  # the root's `items`, once it starts
+        self.root_dup: tuple[str, int, int] | None = None
+        self.owner: dict[str, int] = {}  # anchor -> the entry that defines it (-1: outside every entry)
+        self.ties: set[int] = set()  # the entries an alias ties to another entry or to the envelope
+        self.last_end = 0  # where the last scalar, alias or flow mapping or sequence ended
+        # KRM mode (`envelope`): the envelope's key whose value comes next; `envelope` sets the anchors and the
+        # keys and values it has composed (anchor_nodes, pairs)
+        self.pending: yaml.Node | None = None
+
+    # --- the document ---------------------------------------------------------------------------------
+
+    def walk_until(self, event: Any, stream: Iterator[Any], depth: int) -> None:
+        """Walk from `event` on until `depth` mappings and sequences are open again. A mapping or a sequence
+        that tells nothing of its item (`spec`, `data` …) is passed over by `walk_plain`, in one go."""
+        stack = self.stack
+        while True:
+            cls = event.__class__
+            if cls is ScalarEvent or cls is AliasEvent:
+                self.scalar(event)
+            elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                self.start(event)
+                if stack[-1].role == _OTHER:
+                    event = self.walk_plain(stream)  # its end, which is this loop's
+                    continue
             else:
-                pending = node
-                top[3] = node.value if isinstance(node, ScalarNode) else None
-                if isinstance(node, ScalarNode):
-                    first = top[1].get(node.value)
-                    line = node.start_mark.line
-                    if first is None:
-                        top[1][node.value] = line
-                    elif root_dup is None:
-                        root_dup = (node.value, first + 1, line + 1)
-            top[2] = not top[2]
+                self.end(event)
+                if len(stack) == depth:
+                    return
             event = next(stream)
-            continue
-        if len(stack) >= yamlio.MAX_DEPTH and cls is not MappingEndEvent and cls is not SequenceEndEvent:
-            raise yamlio.too_deep(mark(event.start_mark))
-        if cls is ScalarEvent or cls is AliasEvent:
-            last_end = event.end_mark.index + base
-            if cls is AliasEvent:
-                here = entry.index if entry is not None else -1
-                home = owner.get(event.anchor)
-                if home is None:
-                    raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}",
-                                                      mark(event.start_mark))
-                if home != here:
-                    ties.update(i for i in (home, here) if i >= 0)
-            elif anchored and event.anchor is not None:
-                owner[event.anchor] = entry.index if entry is not None else -1  # a later one wins (_anchor)
-            if top is None:  # a document that is one scalar: nothing (skipped), or an item that is no mapping
-                root.is_mapping = False
-                if cls is ScalarEvent and event.tag is None and yamlio.scalar_tag(event) == yamlio.NULL_TAG:
-                    return _Doc()
-                root.end = line_end(full, last_end)
-                return _Doc(root)
-            if not top[0]:  # an entry of a sequence
-                if top[4] == _ITEMS:
-                    item = _new_item(event, source, base, line0, len(entries))
-                    item.is_mapping, item.in_flow = False, top[5]
-                    item.end = last_end if item.in_flow else line_end(full, last_end)
-                    entries.append(item)
-            elif not top[2]:  # a key
-                key = event.value if cls is ScalarEvent else None
-                top[3] = key
-                if key == "<<" and top[4] != _OTHER:
-                    rec.derive = True  # a merge key in its identity: read it from its data
-                # A second `<<` is a key given twice too: kustomize refuses it ("duplicate merge key"), kubectl
-                # merges both.
-                if key is not None:
-                    seen = top[1]
-                    first = seen.get(key)
-                    line = event.start_mark.line + line0
-                    if first is None:
-                        seen[key] = line
-                    else:
-                        top[3] = None  # the first of a key given twice is the one read (as `child` reads)
-                        if len(stack) == 1 and entry is None:
-                            root_dup = root_dup or (key, first + 1, line + 1)
-                        rec.duplicate = rec.duplicate or (key, first + 1, line + 1)
-            else:  # a value: read only where it is the item's identity or an annotation
-                role, key = top[4], top[3]
-                if role == _OTHER:
-                    pass
-                elif cls is AliasEvent:
-                    rec.derive = True  # an alias in its identity: read it from its data
-                elif role in _IDENTITY:
-                    attr = _IDENTITY[role].get(key)
-                    if attr is not None:
-                        value = _string(event)
-                        setattr(rec, attr, value or "")
-                        if value is None and rec.odd is None:
-                            tag = yamlio.scalar_tag(event)
-                            if tag != yamlio.NULL_TAG:
-                                rec.odd = (("metadata." if role == _META else "") + key, event.value, yamlio.reads_as(tag))
-                    elif role == _META and key == "generateName":
-                        rec.generate_name = _string(event) is not None
-                elif role == _ANNS and key is not None:
-                    rec.ann_keys.append(key)
-                    value = _string(event)
-                    if value is not None:
-                        rec.ann[key] = value
-            if top[0]:
-                top[2] = not top[2]
-        elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            is_map = cls is MappingStartEvent
-            role = _OTHER
-            if top is None:
-                role = _ITEM if is_map else _OTHER
-                root.is_mapping = is_map
-            elif not top[0]:
-                if top[4] == _ITEMS:  # an entry of the root's items: an item of its own
-                    entry = rec = _new_item(event, source, base, line0, len(entries))
-                    entry.is_mapping, entry.in_flow = is_map, top[5]
-                    entries.append(entry)
-                    entry_depth = len(stack)
-                    role = _ITEM if is_map else _OTHER
-            elif top[2]:
-                parent, key = top[4], top[3]
-                if parent == _ITEM and key == "metadata" and is_map:
-                    role = _META
-                elif parent == _META and key == "annotations" and is_map:
-                    role = _ANNS
-                elif parent == _ITEM and key == "items" and not is_map and len(stack) == 1:
-                    role = _ITEMS
-                    items_node = SequenceNode(yamlio.SEQ_TAG, [], mark(event.start_mark), mark(event.start_mark),
-                                              event.flow_style)
-                elif parent == _ANNS and key is not None:
-                    rec.ann_keys.append(key)
+
+    def walk_plain(self, stream: Iterator[Any]) -> Any:
+        """The events of the mapping or sequence just opened, which tells nothing of its item, up to its end
+        event (returned, not taken). Most of a large input's events are here: one loop, which notes keys (a
+        key given twice is an error), anchors and aliases, and where the text ends, and calls nothing for the
+        common event."""
+        stack = self.stack
+        depth = len(stack)
+        base, line0, anchored = self.base, self.line0, self.anchored
+        top = stack[-1]
+        while True:
+            event = next(stream)
+            cls = event.__class__
+            if cls is MappingEndEvent or cls is SequenceEndEvent:
+                if len(stack) == depth:
+                    return event
+                if stack.pop().flow:
+                    self.last_end = event.end_mark.index + base
+                top = stack[-1]
+                if type(top) is _Mapping:
+                    top.at_value = not top.at_value
+                continue
+            if len(stack) >= MAX_DEPTH:
+                raise refusals.too_deep(self.mark(event.start_mark))
+            if cls is AliasEvent or (anchored and event.anchor is not None):
+                self.anchor_or_alias(event)
+            if cls is MappingStartEvent or cls is SequenceStartEvent:
+                flow = event.flow_style
+                top = _Mapping(_OTHER, flow) if cls is MappingStartEvent else _Sequence(_OTHER, flow)
+                stack.append(top)
+                continue
+            self.last_end = event.end_mark.index + base
+            if type(top) is not _Mapping:
+                continue
+            if top.at_value:
+                top.at_value = False
+            elif cls is ScalarEvent:
+                top.at_value = True
+                if event.value in top.keys:
+                    self.odd_key(event.value, event.start_mark.line + line0, top)  # given twice
+                else:
+                    top.keys[event.value] = event.start_mark.line + line0
             else:
-                top[3] = None  # a key that is a mapping or a sequence
-            if anchored and event.anchor is not None:
-                owner[event.anchor] = entry.index if entry is not None else -1  # a later one wins (_anchor)
-            stack.append([is_map, {} if is_map else None, False, None, role, event.flow_style])
-        else:  # the end of a mapping or a sequence
-            done = stack.pop()
-            if done[5]:
-                last_end = event.end_mark.index + base
-            if done[4] == _ITEMS and items_node is not None:
-                items_node.end_mark = yamlio.Mark(last_end, 0, 0)
-                if pending is not None:
-                    pairs.append((pending, items_node))
-            if entry is not None and len(stack) == entry_depth:
-                entry.end = last_end if entry.in_flow else line_end(full, last_end)
-                entry, rec = None, root
-            if not stack:
-                break
-            top = stack[-1]
-            if top[0]:
-                top[2] = not top[2]
+                top.at_value = True  # an alias as a key
+
+    def lone_scalar(self, event: Any) -> _Doc:
+        """A document that is one scalar: nothing (a null: skipped), or an item that is no mapping."""
+        self.last_end = event.end_mark.index + self.base
+        if event.__class__ is AliasEvent:
+            self.anchor_or_alias(event)  # no anchor is defined yet: refused
+        root = self.root
+        root.is_mapping = False
+        if event.__class__ is ScalarEvent and event.tag is None and scalar_tag(event) == NULL_TAG:
+            return _Doc()
+        root.end = line_end(self.text, self.last_end)
+        return _Doc(root)
+
+    def envelope(self, event: Any, stream: Iterator[Any]) -> _Doc:
+        """KRM mode: a root mapping whose keys and values are composed as they come (the envelope), but for
+        the entries of its `items`, which are walked as items."""
+        flow = event.flow_style
+        self.anchor_nodes: dict[str, yaml.Node] = {}  # the envelope's anchors, as composed
+        self.pairs: list[tuple[yaml.Node, yaml.Node]] = []  # its keys and values, as composed
+        self.start(event)
+        top = self.stack[0]
+        assert isinstance(top, _Mapping)
         event = next(stream)
-    # the root mapping or sequence has ended
-    root.end = line_end(full, last_end)
-    envelope_root = None
-    if envelope and root.is_mapping:
-        start: Any = yamlio.Mark(root.start, root.line, root.column)
-        envelope_root = MappingNode(yamlio.MAP_TAG, pairs, start, mark(event.end_mark), done[5])
-    for item in entries:
-        item.shared = item.index in ties
-    return _Doc(root, entries if items_node is not None else None, items_node, envelope_root, root_dup)
+        while event.__class__ is not MappingEndEvent:
+            if top.at_value and top.key == "items" and event.__class__ is SequenceStartEvent:
+                self.walk_until(event, stream, 1)
+            else:
+                self.compose(event, stream, top)
+            event = next(stream)
+        self.end(event)
+        root = self.root
+        start: Any = Mark(root.start, root.line, root.column)
+        return self.finish(MappingNode(MAP_TAG, self.pairs, start, self.mark(event.end_mark), flow))
+
+    def finish(self, envelope: MappingNode | None) -> _Doc:
+        """The root mapping or sequence has ended: the document as walked."""
+        root = self.root
+        root.end = line_end(self.text, self.last_end)
+        root.identity = identity(self.root_scalars)
+        ties = self.ties
+        for item in self.entries:
+            item.shared = item.index in ties
+        entries = self.entries if self.items_node is not None else None
+        return _Doc(root, entries, self.items_node, envelope, self.root_dup)
+
+    # --- the steps --------------------------------------------------------------------------------------
+
+    def scalar(self, event: Any) -> None:
+        """A scalar or an alias in a mapping or a sequence with a role: a key (noted here), a value, or an entry
+        of the root's items."""
+        stack = self.stack
+        if len(stack) >= MAX_DEPTH:
+            raise refusals.too_deep(self.mark(event.start_mark))
+        self.last_end = event.end_mark.index + self.base
+        is_alias = event.__class__ is AliasEvent
+        if is_alias or (self.anchored and event.anchor is not None):
+            self.anchor_or_alias(event)
+        top = stack[-1]
+        if type(top) is not _Mapping:
+            if top.role == _ITEMS:
+                self.scalar_entry(event, top.flow)
+        elif top.at_value:
+            top.at_value = False
+            self.value(event, top)
+        else:
+            top.at_value = True
+            key = top.key = None if is_alias else event.value
+            if key is not None and (key in top.keys or key == "<<"):
+                self.odd_key(key, event.start_mark.line + self.line0, top)
+            elif key is not None:
+                top.keys[key] = event.start_mark.line + self.line0
+
+    def value(self, event: Any, top: _Mapping) -> None:
+        """A value of an item's own mapping, its metadata or its annotations: an identity field, or an
+        annotation (its key is noted whatever its value, its value only when it is a string)."""
+        key, role = top.key, top.role
+        if event.__class__ is AliasEvent:
+            self.rec.derive = True  # an alias in its identity: read it from its data
+        elif key is not None and role == _ANNS:
+            self.rec.ann_keys.append(key)
+            if scalar_tag(event) == STR_TAG:
+                self.rec.ann[key] = event.value
+        elif key is not None and role in _FIELDS:
+            field = _FIELDS[role].get(key)
+            if field is not None:
+                self.scalars[field] = (scalar_tag(event), event.value)
+
+    def start(self, event: Any) -> None:
+        """A mapping or a sequence starts: what it is to its item (`role_below`), then it is open."""
+        stack = self.stack
+        if len(stack) >= MAX_DEPTH:
+            raise refusals.too_deep(self.mark(event.start_mark))
+        is_map = event.__class__ is MappingStartEvent
+        role = _OTHER
+        if not stack:  # the root
+            role = _ITEM if is_map else _OTHER
+            self.root.is_mapping = is_map
+        else:
+            top = stack[-1]
+            if type(top) is _Mapping and not top.at_value:
+                top.key = None  # a key that is a mapping or a sequence
+            elif top.role != _OTHER:
+                role = self.role_below(event, top, is_map)
+        if self.anchored and event.anchor is not None:
+            self.anchor(event.anchor)
+        stack.append(_Mapping(role, event.flow_style) if is_map else _Sequence(role, event.flow_style))
+
+    def end(self, event: Any) -> None:
+        """A mapping or a sequence ends, and with it maybe the root's items or one of their entries."""
+        stack = self.stack
+        done = stack.pop()
+        if done.flow:
+            self.last_end = event.end_mark.index + self.base
+        if done.role == _ITEMS and self.items_node is not None:
+            self.items_node.end_mark = Mark(self.last_end, 0, 0)
+            if self.pending is not None:
+                self.pairs.append((self.pending, self.items_node))
+        if self.entry is not None and len(stack) == self.entry_depth:
+            self.close_entry(self.entry)
+        if stack:
+            top = stack[-1]
+            if type(top) is _Mapping:
+                top.at_value = not top.at_value
+
+    def odd_key(self, key: str, line: int, top: _Mapping) -> None:
+        """A merge key, or a key given twice: of a key given twice the first is the one read (as `child`
+        reads it). A second `<<` is a key given twice too: kustomize refuses it ("duplicate merge key"),
+        kubectl merges both."""
+        if key == "<<" and top.role != _OTHER:
+            self.rec.derive = True  # a merge key in its identity: read it from its data
+        first = top.keys.get(key)
+        if first is None:
+            top.keys[key] = line
+            return
+        top.key = None
+        twice = (key, first + 1, line + 1)
+        if len(self.stack) == 1 and self.entry is None:
+            self.root_dup = self.root_dup or twice
+        self.rec.duplicate = self.rec.duplicate or twice
+
+    def role_below(self, event: Any, top: _Mapping | _Sequence, is_map: bool) -> int:
+        """The role of a mapping or a sequence that is an entry or a value of one with a role."""
+        if isinstance(top, _Sequence):  # an entry of the root's items: an item of its own
+            self.open_entry(event, top.flow, is_map)
+            return _ITEM if is_map else _OTHER
+        parent, key = top.role, top.key
+        if parent == _ITEM and key == "metadata" and is_map:
+            return _META
+        if parent == _META and key == "annotations" and is_map:
+            return _ANNS
+        if parent == _ITEM and key == "items" and not is_map and len(self.stack) == 1:
+            at = self.mark(event.start_mark)
+            self.items_node = SequenceNode(SEQ_TAG, [], at, at, event.flow_style)
+            return _ITEMS
+        if parent == _ANNS and key is not None:
+            self.rec.ann_keys.append(key)
+        return _OTHER
+
+    def open_entry(self, event: Any, flow: bool, is_map: bool) -> None:
+        """An entry of the root's items that is a mapping or a sequence starts: the item the scalars tell of."""
+        entry = self.entry = self.rec = _new_item(event, self.source, self.base, self.line0, len(self.entries))
+        entry.is_mapping, entry.in_flow = is_map, flow
+        self.entries.append(entry)
+        self.entry_depth = len(self.stack)
+        self.scalars = {}
+
+    def close_entry(self, entry: Item) -> None:
+        entry.end = self.last_end if entry.in_flow else line_end(self.text, self.last_end)
+        entry.identity = identity(self.scalars)
+        self.entry, self.rec, self.scalars = None, self.root, self.root_scalars
+
+    def scalar_entry(self, event: Any, flow: bool) -> None:
+        """An entry of the root's items that is a scalar or an alias: an item that is no mapping."""
+        item = _new_item(event, self.source, self.base, self.line0, len(self.entries))
+        item.is_mapping, item.in_flow = False, flow
+        item.end = self.last_end if flow else line_end(self.text, self.last_end)
+        self.entries.append(item)
+
+    def anchor_or_alias(self, event: Any) -> None:
+        """An anchor is noted with the entry it is in; an alias ties the entry it is in to the anchor's."""
+        name: str = event.anchor
+        if event.__class__ is not AliasEvent:
+            self.anchor(name)
+            return
+        here = self.entry.index if self.entry is not None else -1
+        home = self.owner.get(name)
+        if home is None:
+            raise yaml.composer.ComposerError(None, None, f"found undefined alias {name!r}",
+                                              self.mark(event.start_mark))
+        if home != here:  # the entries it ties (or the envelope, -1) are `shared`
+            self.ties.update(i for i in (home, here) if i >= 0)
+
+    def anchor(self, name: str) -> None:
+        self.owner[name] = self.entry.index if self.entry is not None else -1  # a later one wins (yamlio._anchor)
+
+    def compose(self, event: Any, stream: Iterator[Any], top: _Mapping) -> None:
+        """A key or a value of the envelope (KRM mode), composed (an alias to an anchor in an item: _Tangled)."""
+        try:
+            node = yamlio.compose_node(event, stream, self.anchor_nodes, self.mark, depth=1)
+        except yaml.composer.ComposerError as exc:
+            if "undefined alias" in str(exc.problem):
+                raise _Tangled() from None
+            raise
+        for name in self.anchor_nodes:
+            self.owner.setdefault(name, -1)
+        if top.at_value:
+            if self.pending is not None:
+                self.pairs.append((self.pending, node))
+            self.last_end = max(self.last_end, node_end(node, self.text))
+        else:
+            self.pending = node
+            top.key = node.value if isinstance(node, ScalarNode) else None
+            if isinstance(node, ScalarNode):
+                self.envelope_key(node.value, node.start_mark.line, top)
+        top.at_value = not top.at_value
+
+    def envelope_key(self, key: str, line: int, top: _Mapping) -> None:
+        first = top.keys.get(key)
+        if first is None:
+            top.keys[key] = line
+        elif self.root_dup is None:
+            self.root_dup = (key, first + 1, line + 1)
 
 
 def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:
@@ -253,7 +444,7 @@ def read_resource_list(data: bytes) -> ResourceList:
     if not text.strip():
         raise InputError("input is empty; expected a ResourceList on stdin")
     try:
-        yamlio.refuse_separator_lines(text)
+        refusals.refuse_separator_lines(text)
         return _resource_list(text, Source(text))
     except yaml.YAMLError as exc:
         raise _input_error(exc, text) from None
@@ -290,7 +481,7 @@ def _resource_list(text: str, source: Source) -> ResourceList:
 
 def _tied_resource_list(text: str, source: Source) -> ResourceList:
     walked = [d for d in _walk(text, source, 0, 0, envelope=False) if d.item is not None]
-    roots = [n for n in yamlio.compose_all(text) if not yamlio.is_null(n)]
+    roots = [n for n in yamlio.compose_all(text) if not tree.is_null(n)]
     if len(roots) != 1 or not isinstance(roots[0], MappingNode) or len(walked) != 1:
         raise InputError("input is not one ResourceList", roots[1].start_mark if len(roots) > 1 else None)
     root = roots[0]
@@ -310,7 +501,7 @@ def _items_of(root: MappingNode, kind: str) -> SequenceNode | None:
     items = child(root, "items")
     if items is None or isinstance(items, SequenceNode):
         return items
-    if not yamlio.is_null(items):
+    if not tree.is_null(items):
         raise InputError(f"{kind}.items is not a list", items.start_mark)
     return None
 
@@ -324,7 +515,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
         text = ""
         try:
             text = decode(data)
-            yamlio.refuse_separator_lines(text)
+            refusals.refuse_separator_lines(text)
             source = Source(text)
             docs = [d for base, line, piece in source.pieces() for d in _walk(piece, source, base, line, False)]
         except InputError as exc:
@@ -385,7 +576,7 @@ def _root_of(item: Item) -> MappingNode | None:
 
 def _function_config(root: MappingNode) -> yaml.Node | None:
     fc = child(root, "functionConfig")
-    return None if yamlio.is_null(fc) else fc
+    return None if tree.is_null(fc) else fc
 
 
 def _refuse_duplicates(dup: tuple[str, int, int] | None, root: MappingNode | None, what: str) -> None:
@@ -414,23 +605,10 @@ def _derive(items: list[Item]) -> None:
             continue
         if not isinstance(data, dict):
             continue
+        item.identity = of_data(data)
         meta = data.get("metadata")
-        meta = meta if isinstance(meta, dict) else {}
-        ann = meta.get("annotations")
+        ann = meta.get("annotations") if isinstance(meta, dict) else None
         ann = ann if isinstance(ann, dict) else {}
-
-        def text(value: Any) -> str:
-            return value if isinstance(value, str) else ""
-        item.api_version, item.kind = text(data.get("apiVersion")), text(data.get("kind"))
-        item.name, item.namespace = text(meta.get("name")), text(meta.get("namespace"))
-        item.generate_name = isinstance(meta.get("generateName"), str)
-        item.odd = None
-        for field, value in (("apiVersion", data.get("apiVersion")), ("kind", data.get("kind")),
-                             ("metadata.name", meta.get("name")), ("metadata.namespace", meta.get("namespace"))):
-            if value is not None and not isinstance(value, (str, dict, list)):
-                item.odd = (field, str(value).lower() if isinstance(value, bool) else str(value),
-                            "a boolean" if isinstance(value, bool) else "a number")
-                break
         item.ann_keys = [k for k in ann if isinstance(k, str)]
         item.ann = {k: v for k, v in ann.items() if isinstance(k, str) and isinstance(v, str)}
 
@@ -438,7 +616,7 @@ def _derive(items: list[Item]) -> None:
 def _start(item: Item | None) -> Any:
     if item is None:
         return None
-    return yamlio.Mark(item.start, item.line, item.column)
+    return tree.Mark(item.start, item.line, item.column)
 
 
 def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
@@ -455,8 +633,8 @@ def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
             problem = "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' but libyaml (which kaito-specdec reads with) refuses; write ' without the backslash"
         context = ""
         if exc.context and exc.problem:
-            began = f" ({yamlio.position(exc.context_mark)})" if exc.context_mark is not None and \
-                yamlio.position(exc.context_mark) != yamlio.position(mark) else ""
+            began = f" ({tree.position(exc.context_mark)})" if exc.context_mark is not None and \
+                tree.position(exc.context_mark) != tree.position(mark) else ""
             context = f"{exc.context}{began}: "
         error = InputError(f"input is not valid YAML: {context}{problem}", mark)
         error.line = mark.line + 1 if mark is not None else None

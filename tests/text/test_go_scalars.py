@@ -1,4 +1,4 @@
-"""Plain scalars read as go-yaml v2 reads them (kubectl, Argo CD, sigs.k8s.io/yaml): krm_fn/text/yamlio.py's
+"""Plain scalars read as go-yaml v2 reads them (kubectl, Argo CD, sigs.k8s.io/yaml): krm_fn/text/go_scalars.py's
 `go_resolve`, `scalar_tag` and `go_scalar`, against go-yaml's own tests (v2.4.0 decode_test.go: the "from spec"
 cases, bug 1243827, explicit tags) and what kubectl v1.32 read of each of the rest (`kubectl label --local -f
 FILE x=y -o json`; tests/e2e/test_e2e_kubectl_reading.py holds the function to kubectl itself).
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from krm_fn.text import reader, yamlio
+from krm_fn.text import go_scalars, reader, yamlio
 
 # (plain scalar, what go-yaml v2 decodes it to in an interface{})
 GO_YAML_TESTS: list[tuple[str, Any]] = [
@@ -64,8 +64,8 @@ def _same(got: Any, want: Any) -> bool:
 
 @pytest.mark.parametrize(("text", "want"), GO_YAML_TESTS + KUBECTL, ids=repr)
 def test_a_plain_scalar_reads_as_go_yaml_reads_it(text: str, want: Any) -> None:
-    tag, value = yamlio.go_resolve(text)
-    if tag == yamlio.TIMESTAMP_TAG:
+    tag, value = go_scalars.go_resolve(text)
+    if tag == go_scalars.TIMESTAMP_TAG:
         assert value == text == want  # decoded into an interface{}: the text
         return
     assert _same(value, want), (text, tag, value)
@@ -75,7 +75,7 @@ def test_a_plain_scalar_reads_as_go_yaml_reads_it(text: str, want: Any) -> None:
     assert _same(yamlio.load(doc)["v"], want)
     # what go-yaml reads as anything but this string, the output quotes (ambiguous: a superset)
     if not _same(want, text):
-        assert yamlio.ambiguous(text), text
+        assert go_scalars.ambiguous(text), text
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -122,7 +122,7 @@ def test_a_key_kubectl_and_kustomize_merge_apart_is_refused(key: str, words: str
 
 
 def test_the_walker_reads_identity_and_annotations_as_go_yaml_does() -> None:
-    """reader._string: what the event walk reads of an item before composing it."""
+    """What the event walk reads of an item before composing it: its scalars as go_scalars.scalar_tag reads them."""
     text = ("apiVersion: v1\nkind: !foo ConfigMap\nmetadata:\n  name: 1e3\n  namespace: =\n  annotations:\n"
             "    a: 1:20\n    b: 0o17\n    c: <<\n    d: !foo true\n    !foo e: y\n")
     (item,) = reader.read_stream([("m.yaml", text.encode())]).items

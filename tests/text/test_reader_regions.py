@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from krm_fn.text import items, reader, yamlio
+from krm_fn.text import items, reader, tree, yamlio
 
 ENVELOPE = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 
@@ -61,16 +61,16 @@ LINES = [
 
 @pytest.mark.parametrize("text, pos, start, end, column", [c[1:] for c in LINES], ids=[c[0] for c in LINES])
 def test_line_views(text, pos, start, end, column):
-    assert yamlio.line_start(text, pos) == start
-    assert yamlio.line_end(text, pos) == end
-    assert yamlio.column_of(text, pos) == column
-    assert len(yamlio.searchable(text)) == len(text)
+    assert tree.line_start(text, pos) == start
+    assert tree.line_end(text, pos) == end
+    assert tree.column_of(text, pos) == column
+    assert len(tree.searchable(text)) == len(text)
 
 
 @pytest.mark.parametrize("text, newline", [("a\nb\n", "\n"), ("a\r\nb\r\n", "\r\n"), ("a\r\nb\n", "\n"),
                                            ("a\rb\r", "\r"), ("a\rb\r\n", "\n"), ("a", "\n")])
 def test_newline_of(text, newline):
-    assert yamlio.newline_of(text) == newline
+    assert tree.newline_of(text) == newline
 
 
 # (id, text, pointer-ish path to the node, exact text up to node_end)
@@ -87,19 +87,19 @@ NODE_ENDS = [
 def test_node_end(text, path, upto):
     node = yamlio.compose(text)
     for key in path:
-        node = yamlio.child(node, key)
-    assert text[:yamlio.node_end(node, text)] == upto
+        node = tree.child(node, key)
+    assert text[:tree.node_end(node, text)] == upto
 
 
 def test_child_and_scalar_read_strings_only():
     node = yamlio.compose("a: x\nb: 1\nc: 'q'\nd: ~\n")
-    assert [yamlio.scalar(yamlio.child(node, k)) for k in "abcde"] == ["x", None, "q", None, None]
-    assert yamlio.is_null(yamlio.child(node, "d")) and not yamlio.is_null(yamlio.child(node, "a"))
-    assert isinstance(yamlio.child(node, "a"), yaml.ScalarNode) and yamlio.child(node, "zz") is None
+    assert [tree.scalar(tree.child(node, k)) for k in "abcde"] == ["x", None, "q", None, None]
+    assert tree.is_null(tree.child(node, "d")) and not tree.is_null(tree.child(node, "a"))
+    assert isinstance(tree.child(node, "a"), yaml.ScalarNode) and tree.child(node, "zz") is None
 
 
 def test_items_re_exports_the_node_helpers():
-    """Stages that read items keep importing them from the items module: one definition, in yamlio."""
+    """Stages that read items keep importing them from the items module: one definition, in tree."""
     for name in ("child", "scalar", "node_end", "line_start", "line_end", "column_of", "searchable", "ends_line",
                  "newline_of"):
-        assert getattr(items, name) is getattr(yamlio, name)
+        assert getattr(items, name) is getattr(tree, name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import yaml
 
-from krm_fn.text import reader, yamlio
+from krm_fn.text import reader, refusals, yamlio
 from runner import run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
@@ -141,7 +141,7 @@ def test_6_an_alias_bomb_in_an_item_is_still_refused() -> None:
     assert node is not None
     try:
         yamlio.construct(node)
-    except yamlio.ExpansionTooLarge:
+    except refusals.ExpansionTooLarge:
         return
     raise AssertionError("an alias bomb was constructed")
 

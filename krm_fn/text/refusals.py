@@ -1,0 +1,199 @@
+"""What the function refuses, and why: what kubectl, kustomize or kpt refuse, or read otherwise than libyaml
+(which the function reads with) does, and the limits that keep a hostile input from running away.
+
+- The file: a directive (`%YAML`, `%TAG`), a `---` line kubectl's splitter reads otherwise (text after it, a
+  line break that is no line feed, a byte-order mark before it), an escaped slash `\\/` go-yaml has not.
+- Merge keys kubectl (go-yaml v2) and kustomize (go-yaml v3, kyaml) read apart (`merge_conflict`).
+- Nesting deeper than MAX_DEPTH, and aliases that expand an object past MAX_ALIAS_EXPANSION nodes.
+
+The reader (reader.py) and the composer (yamlio.py) call these; every refusal says what to write instead.
+"""
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import yaml
+from yaml.events import DocumentStartEvent, ScalarEvent
+
+from .go_scalars import DISPUTED_MERGE_TAG, DROPPED_MERGE_TAG, MERGE_TAG
+from .tree import Mark, children, nodes, searchable
+
+# --- limits: nesting and aliases ------------------------------------------------------------------------
+
+# Deeper than any Kubernetes object nests, and shallow enough for everything that walks an item afterwards
+# (constructing, copying, patching, emitting: Python recursion).
+MAX_DEPTH = 250
+# How many nodes aliases may add to one object when it is expanded (walked as a tree: hashed, compared,
+# emitted). Anchors in real manifests add hundreds; an alias bomb adds billions (as Go's yaml.v3 caps it).
+MAX_ALIAS_EXPANSION = 100_000
+
+
+class NestingTooDeep(yaml.MarkedYAMLError):
+    """More than MAX_DEPTH levels of nesting; raised while composing, before anything recurses."""
+
+
+class ExpansionTooLarge(ValueError):
+    """Aliases make an object too large to walk or emit (an alias bomb)."""
+
+
+class Refused(yaml.MarkedYAMLError):
+    """What kubectl, kustomize or kpt refuse, or read otherwise than libyaml does, and libyaml reads."""
+
+
+def too_deep(mark: Any) -> NestingTooDeep:
+    return NestingTooDeep(problem=f"it nests more than {MAX_DEPTH} levels deep", problem_mark=mark)
+
+
+class Depth:
+    """For a PyYAML composer (libyaml's, or the pure one of domain/inference_config.py's StrictPureLoader):
+    descend/ascend_resolver are called around every node, so counting there refuses deep nesting before
+    Python's recursion limit does."""
+
+    _depth = 0
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise too_deep(None)
+
+    def ascend_resolver(self) -> None:
+        self._depth -= 1
+
+
+def expanded_size(root: yaml.Node) -> tuple[int, float]:
+    """(distinct, expanded) node count of a composed node: linear in the distinct nodes, however often
+    aliases repeat them (each shared node is counted once and its size remembered). A node that contains
+    itself (`&a [*a]`) expands without end."""
+    sizes: dict[int, float] = {}
+    open_: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_.discard(key)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in children(node))
+        elif key not in sizes:
+            below = children(node)
+            if any(id(c) in open_ or c is node for c in below):
+                return len(sizes) + 1, float("inf")
+            sizes[key] = 0
+            open_.add(key)
+            stack.append((node, True))
+            stack.extend((c, False) for c in below if id(c) not in sizes)
+    return len(sizes), sizes[id(root)]
+
+
+def check_expansion(root: yaml.Node) -> None:
+    """Raise ExpansionTooLarge when aliases would add more than MAX_ALIAS_EXPANSION nodes to `root`."""
+    distinct, expanded = expanded_size(root)
+    if expanded == float("inf"):
+        raise ExpansionTooLarge("an alias inside it names a node that contains that alias: it would expand without end (a cycle)")
+    if expanded - distinct > MAX_ALIAS_EXPANSION:
+        raise ExpansionTooLarge(f"its aliases expand it to {expanded:.0f} nodes from {distinct}; more than {MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")
+
+
+# --- the file: directives, separators, escapes ---------------------------------------------------------
+
+_ODD_BREAK_SEPARATOR = "a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and kpt break lines only at line feeds, so they split the documents elsewhere or refuse the file; use LF or CRLF line breaks"
+
+
+def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> None:
+    """Refuse a document start the cluster's tools do not read as libyaml does: a directive (go-yaml reads
+    none), or a `---` after a line break that is no line feed. kubectl's splitter (k8s.io/apimachinery/pkg/
+    util/yaml, YAMLReader.Read) reads lines up to "\n" only, and kustomize and kpt split at the same `---`
+    lines; what may follow `---` on its line is refuse_separator_lines' business."""
+    if event.version is not None or event.tags:
+        which = "%YAML" if event.version is not None else "%TAG"
+        raise Refused(problem=f"a {which} directive: kubectl, kustomize and kpt refuse a file with one; "
+                                         "remove it", problem_mark=mark)
+    if not event.explicit or event.start_mark is None:
+        return
+    at = event.start_mark.index
+    if at > 0 and text[at - 1] != "\n":
+        raise Refused(problem=_ODD_BREAK_SEPARATOR, problem_mark=mark)
+
+
+def refuse_separator_lines(text: str) -> None:
+    """Every line that starts with `---` as kubectl's splitter reads it: "We only allow comments and spaces
+    following the yaml doc separator, otherwise we'll return an error" (`invalid Yaml document separator`),
+    whether or not libyaml takes the line for a document start (`---x: y` is a key to it, a separator to
+    kubectl); no bare CR, NEL, LS or PS on it; and a `---` after a byte-order mark is no separator to kubectl
+    or kustomize, which refuse the file. One pass over the text; a line number only for the refusal."""
+    at = 0 if text.startswith("---") else text.find("\n---")
+    while at >= 0:
+        start = at if at == 0 and text.startswith("---") else at + 1
+        end = text.find("\n", start)
+        line = text[start + 3:len(text) if end < 0 else end].removesuffix("\r")
+        rest = line.strip()
+        if any(c in line for c in "\r\x85\u2028\u2029"):
+            raise Refused(problem=_ODD_BREAK_SEPARATOR, problem_mark=_line_mark(text, start))
+        if rest and not rest.startswith("#"):
+            raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=_line_mark(text, start))
+        at = text.find("\n---", start + 3)
+    at = text.find("\n\ufeff---")
+    if at >= 0:
+        raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))
+
+
+def _line_mark(text: str, at: int) -> Any:
+    line = searchable(text).count("\n", 0, at)
+    return Mark(at, line, 0)
+
+
+def refuse_slash_escapes(text: str, events: Iterable[Any], mark: Any) -> None:
+    """Refuse an escaped slash in a double-quoted scalar: libyaml reads it (YAML 1.2 has it), go-yaml has no
+    such escape (scannerc.go: "found unknown escape character"), so kustomize and kpt refuse the file, and so
+    does kubectl once it is YAML (a JSON file it reads with its JSON decoder, but not inside render's `---`
+    stream). Only for a text that holds one (the caller's test): `events` are its events, read once more."""
+    for event in events:
+        start, end = event.start_mark, event.end_mark
+        if event.__class__ is ScalarEvent and event.style == '"' and start is not None and end is not None and \
+                re.search(r"(?<!\\)(?:\\\\)*\\/", text[start.index:end.index]):
+            raise Refused(problem="`\\/` in a double-quoted string: go-yaml (kubectl, kustomize, kpt) has no such escape and refuses the file; write `/`", problem_mark=mark(event.start_mark))
+
+
+# --- merge keys kubectl and kustomize read apart ---------------------------------------------------------
+
+def merge_conflict(root: yaml.Node) -> str | None:
+    """Where kubectl and kustomize read a mapping differently: a key set before a merge key `<<` that the
+    merge sets too. go-yaml v2 (kubectl, Argo CD, sigs.k8s.io/yaml) lets the later merge win, go-yaml v3
+    (kustomize, kpt) and YAML's own rule keep the key written in the mapping. Keys after `<<` win for all.
+    And a key one of them merges and the other does not (DISPUTED_MERGE_TAG, see scalar_tag)."""
+    for node in nodes(root):
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        before: dict[str, yaml.Node] = {}
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag == DROPPED_MERGE_TAG:
+                return (f"the key << quoted or tagged (line {key.start_mark.line + 1}): kubectl reads a key named <<, kustomize and kpt drop it; write a plain << to merge, or name the key otherwise")
+            if isinstance(key, yaml.ScalarNode) and key.tag == DISPUTED_MERGE_TAG:
+                line = key.start_mark.line + 1
+                if key.value == "<<":
+                    return (f"the key `<<` tagged `!` and quoted (line {line}): kubectl merges its value, kustomize "
+                            "drops the key; write a plain `<<` to merge")
+                return (f"the key {key.value!r} tagged `!!merge` (line {line}): kubectl reads the key {key.value!r}, "
+                        "kustomize merges its value; write `<<` to merge, or drop the tag")
+            if isinstance(key, yaml.ScalarNode) and key.tag == MERGE_TAG:
+                for name in before.keys() & _merged_keys(value):
+                    first = before[name]
+                    return (f"the key {name!r} (line {first.start_mark.line + 1}) is set again by the merge key `<<` "
+                            f"after it (line {key.start_mark.line + 1}): kubectl reads the merged value, kustomize "
+                            "and kpt the one written; put `<<` first or drop one of them")
+            elif isinstance(key, yaml.ScalarNode):
+                before.setdefault(key.value, key)
+    return None
+
+
+def _merged_keys(value: yaml.Node) -> set[str]:
+    sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
+    keys: set[str] = set()
+    for source in sources:
+        if isinstance(source, yaml.MappingNode):
+            for key, inner in source.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag == MERGE_TAG:
+                    keys |= _merged_keys(inner)
+                elif isinstance(key, yaml.ScalarNode):
+                    keys.add(key.value)
+    return keys
