@@ -17,7 +17,7 @@ from .text import streams, yamlio
 from .text.edits import Changes
 from .text.reader import read_resource_list, read_stream
 from .text.items import InputError, Item, ResourceList, Stream
-from .text.yamlio import child, scalar
+from .text.tree import child, scalar
 from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
 from .text.writer import write_resource_list, write_stream
 

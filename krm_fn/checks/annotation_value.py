@@ -20,7 +20,7 @@ from ..domain import kaito_releases
 from ..domain.kinds import Path, dotted
 from ..model.config import Settings
 from ..model.index import Workload
-from ..text.yamlio import child
+from ..text.tree import child
 from ..text.results import Finding, finding
 
 ID = "annotation-value"

@@ -19,7 +19,7 @@ from ..domain import kinds
 from ..model.config import Settings
 from ..model.index import Workload
 from ..model.report import field_node
-from ..text import yamlio
+from ..text import go_scalars
 from ..text.results import Finding, finding
 from .annotation_value import reads_as
 
@@ -50,8 +50,8 @@ def findings(w: Workload, settings: Settings | None = None) -> list[Finding]:
         value = kinds.get(w.data, path)
         # Only a value that reads as a date is looked up in the node (one look, not kept: memory at scale).
         node = field_node(w.item.passing_node(), field) \
-            if isinstance(value, str) and yamlio.go_resolve(value)[0] == yamlio.TIMESTAMP_TAG else None
-        if isinstance(node, yaml.ScalarNode) and node.tag == yamlio.TIMESTAMP_TAG:
+            if isinstance(value, str) and go_scalars.go_resolve(value)[0] == go_scalars.TIMESTAMP_TAG else None
+        if isinstance(node, yaml.ScalarNode) and node.tag == go_scalars.TIMESTAMP_TAG:
             # A date: the text to kubectl (go-yaml v2 into interface{}), a timestamp kustomize and kpt rewrite.
             out.append(finding("SD108.date", field, path=field, written=node.value))
     return out

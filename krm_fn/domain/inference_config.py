@@ -24,6 +24,12 @@ from typing import Any, NamedTuple
 import yaml
 
 from ..text import pointer, textedit, yamlio
+
+from ..text import tree
+
+from ..text import refusals
+
+from ..text import go_scalars
 from ..text.quoting import goquote
 
 DATA_KEY = "inference_config.yaml"
@@ -60,7 +66,7 @@ class Inspection(NamedTuple):
         return self.has_speculative_config or bool(self.other_spellings)
 
 
-class StrictPureLoader(yamlio.Depth, yaml.SafeLoader):
+class StrictPureLoader(refusals.Depth, yaml.SafeLoader):
     """KAITO's inference server's reader (see above), not the function's: PyYAML's pure-Python SafeLoader
     as it ships, but for refusing deep nesting and reading timestamps as strings, as yamlio does."""
 
@@ -71,7 +77,7 @@ StrictPureLoader.add_constructor("tag:yaml.org,2002:timestamp", yamlio.timestamp
 def _error(exc: Exception, runtime: bool = False) -> InferenceConfigError:
     if isinstance(exc, InferenceConfigError):
         return exc
-    if isinstance(exc, yamlio.ExpansionTooLarge):
+    if isinstance(exc, refusals.ExpansionTooLarge):
         return InferenceConfigError(str(exc))
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     if mark is None:
@@ -100,13 +106,13 @@ def _compose_first(text: str) -> Any:
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc, runtime=True) from None
     if node is not None and _has_merge_key(node):
-        yamlio.check_expansion(node)
+        refusals.check_expansion(node)
     return node
 
 
 def _has_merge_key(root: yaml.Node) -> bool:
-    return any(isinstance(key, yaml.ScalarNode) and key.tag == yamlio.MERGE_TAG
-               for node in yamlio.nodes(root) if isinstance(node, yaml.MappingNode) for key, _ in node.value)
+    return any(isinstance(key, yaml.ScalarNode) and key.tag == go_scalars.MERGE_TAG
+               for node in tree.nodes(root) if isinstance(node, yaml.MappingNode) for key, _ in node.value)
 
 
 def has_later_documents(text: str | None) -> bool:
@@ -173,7 +179,7 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
         root = _compose_first(text.removeprefix(_BOM))
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise _error(exc) from None
-    if root is None or yamlio.is_null(root):
+    if root is None or tree.is_null(root):
         return {}, []
     if not isinstance(root, yaml.MappingNode):
         return {}, [f"line {root.start_mark.line + 1}: cannot unmarshal {_go_shown(root)} into v1beta1.InferenceConfig"]
@@ -181,9 +187,9 @@ def kaito_values(text: str) -> tuple[dict[str, str], list[str]]:
     errors: list[str] = []
     # yaml.v2 decodes every `vllm:` of the document (a repeated key, one a merge key brings) into the same
     # map in turn: a null empties it, a mapping adds to it, anything else is an error.
-    for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == yamlio.STR_TAG
+    for vllm in (v for k, v in _entries(root) if isinstance(k, yaml.ScalarNode) and k.tag == go_scalars.STR_TAG
                  and k.value == VLLM_KEY):
-        if yamlio.is_null(vllm):
+        if tree.is_null(vllm):
             values = {}
         elif not isinstance(vllm, yaml.MappingNode):
             errors.append(
@@ -200,7 +206,7 @@ def _add_entries(vllm: yaml.MappingNode, values: dict[str, str], errors: list[st
                 f"line {key.start_mark.line + 1}: cannot unmarshal {_go_shown(key)} into string (a key under vllm)")
             continue
         if isinstance(value, yaml.ScalarNode):
-            values[key.value] = "" if yamlio.is_null(value) else value.value
+            values[key.value] = "" if tree.is_null(value) else value.value
         else:
             errors.append(
                 f"line {value.start_mark.line + 1}: cannot unmarshal {_go_shown(value)} into string (vllm.{key.value})")

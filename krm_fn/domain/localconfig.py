@@ -11,7 +11,7 @@ import yaml
 
 from ..text import krm
 from ..text.items import Item
-from ..text.yamlio import child, scalar
+from ..text.tree import child, scalar
 
 
 # kustomize's names for its config file (kustomize's konfig.RecognizedKustomizationFileNames).

@@ -9,7 +9,8 @@ import yaml
 from ..text import krm
 from ..text.quoting import goquote
 from ..text.items import Item
-from ..text.yamlio import child, load
+from ..text.yamlio import load
+from ..text.tree import child
 from ..text.results import Finding, Result
 from .index import ref_of
 

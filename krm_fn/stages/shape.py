@@ -12,7 +12,7 @@ from ..findings import CATALOGUE, RETIRED, can_disable
 from ..model.report import about, where
 from ..text import krm
 from ..text.items import Item
-from ..text.yamlio import ends_line, line_end
+from ..text.tree import ends_line, line_end
 from ..text.textedit import last_scalar
 from ..text.results import Finding, ResourceRef, Result, finding
 

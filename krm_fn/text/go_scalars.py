@@ -11,6 +11,7 @@ all read scalars through it. Standard library and PyYAML's pure-Python parts onl
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -227,7 +228,7 @@ _GO_NUMBER = (
     r"|0[bo][-+][0-7]+")
 _GO_TIMESTAMP = r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?"
 # PyYAML's YAML 1.1 resolver: only for `ambiguous` (output must read back under YAML 1.1 too).
-_resolve = yaml.resolver.Resolver().resolve
+_resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = yaml.resolver.Resolver().resolve
 
 
 def ambiguous(value: str) -> bool:

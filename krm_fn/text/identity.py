@@ -8,7 +8,7 @@ Its three sources feed it those scalars: the reader's walk of an item's events (
 identity, which only the data has resolved).
 """
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -65,7 +65,7 @@ _DATA_TAGS: dict[type, str] = {str: STR_TAG, type(None): NULL_TAG, bool: BOOL_TA
                                bytes: BINARY_TAG}
 
 
-def of_data(data: dict) -> Identity:
+def of_data(data: dict[str, Any]) -> Identity:
     """The identity of an item's data (a mapping)."""
     meta = data.get("metadata")
     meta = meta if isinstance(meta, dict) else {}

@@ -189,7 +189,8 @@ class Item:
             node = self.node
             try:
                 region = self.region
-                self._data = yamlio.construct(node, may_merge="<<" in region or "merge" in region, may_alias="*" in region)
+                self._data = yamlio.construct(node, may_merge="<<" in region or "merge" in region,
+                                              may_alias="*" in region)
             except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
                 message = " ".join(str(exc).split()) or type(exc).__name__
                 where = unreadable_path(node)
@@ -330,7 +331,7 @@ def check_envelope(root: yaml.Node) -> str:
                          root.start_mark)
     elif kind != krm.LIST_KIND:
         # A single manifest piped in is the usual slip: name the command that takes one.
-        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List (use `kaito-specdec render -` for plain manifests)", root.start_mark)
+        raise InputError(f"input is not a ResourceList: kind is {kind!r}; expected ResourceList or List (use `kaito-specdec render -` for plain manifests)", root.start_mark)  # noqa: E501 (a message stays whole for grep)
     return kind
 
 

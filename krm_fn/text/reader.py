@@ -462,7 +462,7 @@ def _resource_list(text: str, source: Source) -> ResourceList:
     if not docs:
         raise InputError("input holds no YAML document; expected a ResourceList")
     if len(docs) > 1:
-        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList (use `kaito-specdec render` for a plain stream)", _start(docs[1].item))
+        raise InputError(f"input holds {len(docs)} YAML documents; expected one ResourceList (use `kaito-specdec render` for a plain stream)", _start(docs[1].item))  # noqa: E501 (a message stays whole for grep)
     doc = docs[0]
     if doc.root is None:
         raise InputError("input is not a ResourceList: the document is not a mapping", _start(doc.item))
@@ -492,7 +492,8 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
     items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
     for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
         item.duplicate, item.shared = seen.duplicate, seen.shared
-    return ResourceList(text=text, root=root, items_node=items_node, items=items, function_config=_function_config(root),
+    return ResourceList(text=text, root=root, items_node=items_node, items=items,
+                        function_config=_function_config(root),
                         shared=frozenset(item.index for item in items if item.shared))
 
 
@@ -556,7 +557,8 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             number += 1
         _comments_around(text, documents)
     _derive(items)
-    return Stream(items=items, shared=frozenset(item.index for item in items if item.shared), function_config=function_config)
+    shared = frozenset(item.index for item in items if item.shared)
+    return Stream(items=items, shared=shared, function_config=function_config)
 
 
 def _is_envelope_item(item: Item) -> bool:
@@ -588,7 +590,7 @@ def _refuse_duplicates(dup: tuple[str, int, int] | None, root: MappingNode | Non
             dup, where = (key.value, first.start_mark.line + 1, key.start_mark.line + 1), f"the {what}'s functionConfig"
     if dup is not None:
         key_text, first_line, line = dup
-        error = InputError(f"the key {key_text!r} appears twice in {where} (line {first_line} and line {line}): which one is meant is not clear, and kpt and Kubernetes refuse such a document")
+        error = InputError(f"the key {key_text!r} appears twice in {where} (line {first_line} and line {line}): which one is meant is not clear, and kpt and Kubernetes refuse such a document")  # noqa: E501 (a message stays whole for grep)
         error.line = line
         raise error
 
@@ -630,7 +632,7 @@ def _input_error(exc: yaml.YAMLError, text: str) -> InputError:
                 text[mark.index:mark.index + 2] == "\\'":
             # go-yaml reads `\'` as `'` (kubectl and kustomize read "it's"); libyaml has no such escape. The one
             # thing the cluster's tools read that the function cannot: say so plainly.
-            problem = "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' but libyaml (which kaito-specdec reads with) refuses; write ' without the backslash"
+            problem = "an escaped quote \\' in a double-quoted string, which kubectl, kustomize and kpt read as ' but libyaml (which kaito-specdec reads with) refuses; write ' without the backslash"  # noqa: E501 (a message stays whole for grep)
         context = ""
         if exc.context and exc.problem:
             began = f" ({tree.position(exc.context_mark)})" if exc.context_mark is not None and \

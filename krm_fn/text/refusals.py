@@ -89,14 +89,14 @@ def check_expansion(root: yaml.Node) -> None:
     """Raise ExpansionTooLarge when aliases would add more than MAX_ALIAS_EXPANSION nodes to `root`."""
     distinct, expanded = expanded_size(root)
     if expanded == float("inf"):
-        raise ExpansionTooLarge("an alias inside it names a node that contains that alias: it would expand without end (a cycle)")
+        raise ExpansionTooLarge("an alias inside it names a node that contains that alias: it would expand without end (a cycle)")  # noqa: E501 (a message stays whole for grep)
     if expanded - distinct > MAX_ALIAS_EXPANSION:
-        raise ExpansionTooLarge(f"its aliases expand it to {expanded:.0f} nodes from {distinct}; more than {MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")
+        raise ExpansionTooLarge(f"its aliases expand it to {expanded:.0f} nodes from {distinct}; more than {MAX_ALIAS_EXPANSION} added nodes is refused (an alias bomb?)")  # noqa: E501 (a message stays whole for grep)
 
 
 # --- the file: directives, separators, escapes ---------------------------------------------------------
 
-_ODD_BREAK_SEPARATOR = "a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and kpt break lines only at line feeds, so they split the documents elsewhere or refuse the file; use LF or CRLF line breaks"
+_ODD_BREAK_SEPARATOR = "a `---` next to a bare CR, NEL, LS or PS line break: kubectl, kustomize and kpt break lines only at line feeds, so they split the documents elsewhere or refuse the file; use LF or CRLF line breaks"  # noqa: E501 (a message stays whole for grep)
 
 
 def refuse_document_start(text: str, event: DocumentStartEvent, mark: Any) -> None:
@@ -130,11 +130,11 @@ def refuse_separator_lines(text: str) -> None:
         if any(c in line for c in "\r\x85\u2028\u2029"):
             raise Refused(problem=_ODD_BREAK_SEPARATOR, problem_mark=_line_mark(text, start))
         if rest and not rest.startswith("#"):
-            raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=_line_mark(text, start))
+            raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=_line_mark(text, start))  # noqa: E501 (a message stays whole for grep)
         at = text.find("\n---", start + 3)
     at = text.find("\n\ufeff---")
     if at >= 0:
-        raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))
+        raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))  # noqa: E501 (a message stays whole for grep)
 
 
 def _line_mark(text: str, at: int) -> Any:
@@ -151,7 +151,7 @@ def refuse_slash_escapes(text: str, events: Iterable[Any], mark: Any) -> None:
         start, end = event.start_mark, event.end_mark
         if event.__class__ is ScalarEvent and event.style == '"' and start is not None and end is not None and \
                 re.search(r"(?<!\\)(?:\\\\)*\\/", text[start.index:end.index]):
-            raise Refused(problem="`\\/` in a double-quoted string: go-yaml (kubectl, kustomize, kpt) has no such escape and refuses the file; write `/`", problem_mark=mark(event.start_mark))
+            raise Refused(problem="`\\/` in a double-quoted string: go-yaml (kubectl, kustomize, kpt) has no such escape and refuses the file; write `/`", problem_mark=mark(event.start_mark))  # noqa: E501 (a message stays whole for grep)
 
 
 # --- merge keys kubectl and kustomize read apart ---------------------------------------------------------
@@ -167,7 +167,7 @@ def merge_conflict(root: yaml.Node) -> str | None:
         before: dict[str, yaml.Node] = {}
         for key, value in node.value:
             if isinstance(key, yaml.ScalarNode) and key.tag == DROPPED_MERGE_TAG:
-                return (f"the key << quoted or tagged (line {key.start_mark.line + 1}): kubectl reads a key named <<, kustomize and kpt drop it; write a plain << to merge, or name the key otherwise")
+                return (f"the key << quoted or tagged (line {key.start_mark.line + 1}): kubectl reads a key named <<, kustomize and kpt drop it; write a plain << to merge, or name the key otherwise")  # noqa: E501 (a message stays whole for grep)
             if isinstance(key, yaml.ScalarNode) and key.tag == DISPUTED_MERGE_TAG:
                 line = key.start_mark.line + 1
                 if key.value == "<<":

@@ -17,10 +17,14 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import pointer, yamlio
+
+from . import tree
+
+from . import go_scalars
 from .patch import Op, apply_ops, same
 from .items import Item
 from .runs import common_ends
-from .yamlio import column_of, ends_line, line_end, line_start, node_end, searchable
+from .tree import column_of, ends_line, line_end, line_start, node_end, searchable
 
 
 class Unsupported(Exception):
@@ -162,7 +166,7 @@ def _fill(text: str, key_node: yaml.Node, value_node: yaml.Node, new: Any, style
 
 def _empty_value(node: yaml.Node) -> bool:
     """A null, or an empty flow collection (`{}`, `[]`)."""
-    return yamlio.is_null(node) or (
+    return tree.is_null(node) or (
         isinstance(node, yaml.CollectionNode) and not node.value and bool(node.flow_style))
 
 
@@ -341,7 +345,7 @@ def _element_text(value: Any, siblings: list[yaml.Node], json_style: bool = Fals
         if isinstance(value, (dict, list)):
             raise Unsupported("a collection as a new list element")
         return yamlio.scalar_text(value)
-    styles = {n.style for n in siblings if isinstance(n, yaml.ScalarNode) and n.tag == yamlio.STR_TAG}
+    styles = {n.style for n in siblings if isinstance(n, yaml.ScalarNode) and n.tag == go_scalars.STR_TAG}
     if json_style or (len(styles) == 1 and styles <= {'"', "'"}):
         style = '"' if json_style else styles.pop()
         return _quoted(value, style)
@@ -527,7 +531,7 @@ def _flow_sequence_add(text: str, parent: yaml.SequenceNode, index: int, value: 
     """`value` into a flow list, in flow syntax; `first`: it becomes the list's first element;
     `json_key`: the list is empty and its key double-quoted (a JSON document)."""
     elements = parent.value
-    strings = [e for e in elements if isinstance(e, yaml.ScalarNode) and e.tag == yamlio.STR_TAG]
+    strings = [e for e in elements if isinstance(e, yaml.ScalarNode) and e.tag == go_scalars.STR_TAG]
     entry = _element_text(value, elements, json_key or (bool(strings) and all(e.style == '"' for e in strings)))
     if not elements:
         close = parent.end_mark.index - 1
@@ -657,7 +661,7 @@ def _flow_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, flow: bool, s
     """A plain, single- or double-quoted string (a one-line `sh -c` script, or one over several lines)
     edited where its value changes, the new text escaped for its quoting; Unsupported where that is not
     one stretch of one line, or the new text would need another style (the caller rewrites it whole)."""
-    if not isinstance(new, str) or node.tag != yamlio.STR_TAG:
+    if not isinstance(new, str) or node.tag != go_scalars.STR_TAG:
         raise Unsupported("not a string")
     style = _quote_of(node)
     view = searchable(text)
@@ -691,7 +695,7 @@ def _flow_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, flow: bool, s
     elif style == "'":
         written = new_mid.replace("'", "''")
     else:
-        if yamlio.ambiguous(new):
+        if go_scalars.ambiguous(new):
             raise Unsupported("a plain scalar that would read as a number, bool or null")
         joined = text[a - 1:a] + new_mid + text[b:b + 1]
         if " #" in joined or ": " in joined or "\t" in joined or (flow and set(new_mid) & set("{}[],")) \
@@ -854,7 +858,7 @@ def emit_document(data: Any) -> str:
 
 
 def _document_edits(text: str, root: yaml.Node | None, ops: list[Op], quote: str | None, nl: str) -> str:
-    if root is None or (yamlio.is_null(root) and root.start_mark.index == root.end_mark.index):
+    if root is None or (tree.is_null(root) and root.start_mark.index == root.end_mark.index):
         # Only comments (or `---`): the document is empty, so new lines at the end are all of it.
         if len(ops) != 1 or ops[0]["path"] != "" or not isinstance(ops[0].get("value"), dict):
             raise Unsupported("an empty document takes one whole-document mapping")

@@ -51,7 +51,8 @@ def child(node: yaml.Node | None, key: str) -> yaml.Node | None:
         return None
     for k, v in node.value:
         if isinstance(k, yaml.ScalarNode) and k.value == key:
-            return v
+            found: yaml.Node = v
+            return found
     return None
 
 
@@ -62,16 +63,18 @@ def is_null(node: yaml.Node | None) -> bool:
 def scalar(node: yaml.Node | None) -> str | None:
     """A scalar's string value when it is a string (plain or quoted); None otherwise."""
     if isinstance(node, yaml.ScalarNode) and node.tag == STR_TAG:
-        return node.value
+        value: str = node.value
+        return value
     return None
 
 
-def children(node: Any) -> list:
+def children(node: Any) -> list[yaml.Node]:
     """A node's keys and values, or entries (none for a scalar)."""
     if isinstance(node, yaml.MappingNode):
         return [n for pair in node.value for n in pair]
     if isinstance(node, yaml.SequenceNode):
-        return node.value
+        entries: list[yaml.Node] = node.value
+        return entries
     return []
 
 
@@ -98,7 +101,7 @@ def nodes(root: Any, stop: Any = None) -> Iterator[Any]:
 _ODD_BREAK = "\r(?!\n)|[\x85\u2028\u2029]"
 
 
-_SEARCHABLE: list = [None, ""]  # the last text asked for and its answer: callers ask again and again for one text
+_SEARCHABLE: list[str] = ["", ""]  # the last text asked for and its answer: callers ask again and again for one text
 
 
 def searchable(text: str) -> str:

@@ -11,12 +11,14 @@ import yaml
 
 from . import krm
 from . import pointer, yamlio
+from . import tree
+from . import go_scalars
 from .edits import Changes
 from .patch import Op, apply_ops
 from .items import InputError, Item, ItemError, ResourceList, Stream
 from .results import Result
 from .textedit import edit_item, emit_item, indented, splice, tail_edits
-from .yamlio import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
+from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, searchable
 
 
 def _dash(text: str, lower: int, item_start: int) -> int:
@@ -104,7 +106,7 @@ def _tied(rl: ResourceList) -> tuple[list[tuple[yaml.Node, yaml.Node]], bool]:
         name = key.value if isinstance(key, yaml.ScalarNode) else None
         if name == "items" and value is items:
             continue
-        reached = {id(n): n for part in (key, value) for n in yamlio.nodes(part, items)}
+        reached = {id(n): n for part in (key, value) for n in tree.nodes(part, items)}
         span = _entry_span(text, key, value)
         if name == "results":
             gone |= defined(reached, span)
@@ -121,7 +123,7 @@ def _tied(rl: ResourceList) -> tuple[list[tuple[yaml.Node, yaml.Node]], bool]:
                 tied.append((key, value))
                 gone |= defined(reached, span)
                 more = True
-    if gone and any(not gone.isdisjoint(map(id, yamlio.nodes(item.node)))
+    if gone and any(not gone.isdisjoint(map(id, tree.nodes(item.node)))
                     for item in rl.items if item.index in rl.shared):
         return [], True
     return sorted(tied, key=lambda kv: kv[0].start_mark.index), False
@@ -236,7 +238,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
             continue
         if name is None:
             raise ValueError("a ResourceList key that is not a string")
-        prefix = (yamlio.scalar_text(name) if yamlio.ambiguous(name) else name) + ": "
+        prefix = (yamlio.scalar_text(name) if go_scalars.ambiguous(name) else name) + ": "
         out.append(_kept(value, rl.text, value.start_mark.index, node_end(value, rl.text), prefix,
                          lambda v=value: yamlio.construct(v), name))
     if results:
@@ -263,7 +265,7 @@ def _kept(node: yaml.Node, text: str, start: int, end: int, prefix: str, data: A
     try:
         value = data()
     except (ItemError, yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        if any(not start <= n.start_mark.index <= end for n in yamlio.nodes(node)):
+        if any(not start <= n.start_mark.index <= end for n in tree.nodes(node)):
             # Its text names an anchor elsewhere, which the output (written out whole) no longer has.
             raise InputError(
                 f"the value on line {node.start_mark.line + 1} cannot be read ({' '.join(str(exc).split())}) and has an alias of an anchor outside it, so it cannot be written out as it is",  # noqa: E501

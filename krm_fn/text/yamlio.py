@@ -28,13 +28,6 @@ from .go_scalars import (BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, MERGE_TAG, NULL_
 from .refusals import MAX_DEPTH, Depth, NestingTooDeep, check_expansion, merge_conflict, too_deep
 from .tree import marker
 
-# Modules not yet pointed at the split read some names from here: writer.py and textedit.py (the tree helpers
-# below, STR_TAG, ambiguous), checks/string_fields.py (go_resolve, TIMESTAMP_TAG), domain/inference_config.py
-# (Depth, ExpansionTooLarge, check_expansion, MERGE_TAG, STR_TAG, nodes, is_null). A new importer takes each
-# from its home (go_scalars.py, refusals.py, tree.py); the two lines below go once nothing reads them here.
-from .refusals import ExpansionTooLarge  # noqa: F401
-from .tree import (child, column_of, ends_line, is_null, line_end, line_start, newline_of, node_end,  # noqa: F401
-                   nodes, searchable)
 
 
 # --- the constructors: scalars decoded as go-yaml decodes them -----------------------------------------------
@@ -42,7 +35,8 @@ from .tree import (child, column_of, ends_line, is_null, line_end, line_start, n
 def timestamp_as_str(loader: Any, node: yaml.ScalarNode) -> str:
     # Kubernetes reads timestamps as strings; so do we, or they would change type on the way out. (The
     # scalar's text: also what a `<<` value is.)
-    return loader.construct_scalar(node)
+    text: str = loader.construct_scalar(node)
+    return text
 
 
 class _Constructor(yaml.constructor.SafeConstructor):
@@ -56,7 +50,8 @@ class _CLoader(Depth, CSafeLoader):
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         if kind is ScalarNode and implicit[0]:
             return MERGE_TAG if value == "<<" else go_resolve(value)[0]
-        return super().resolve(kind, value, implicit)
+        tag: str = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]  # PyYAML's stub
+        return tag
 
 
 for _cls in (_Constructor, _CLoader):
@@ -157,7 +152,8 @@ def compose(text: str) -> yaml.Node | None:
 def compose_first(text: str) -> yaml.Node | None:
     """The first document's node only: later documents are not even parsed (KAITO's yaml.Unmarshal reads
     the first document of inference_config.yaml; a broken second one is no error to it)."""
-    return first_of(compose_events(events(text)))
+    node: yaml.Node | None = first_of(compose_events(events(text)))
+    return node
 
 
 def _guarded(read: Callable[[], Any]) -> Any:
@@ -314,7 +310,8 @@ def _str_representer(dumper: Any, value: str) -> yaml.Node:
     style = "|" if "\n" in value else None
     if style is None and ambiguous(value):
         style = '"'  # "y", "on", "010", "0X1F", "1_e3", "null": quoted the way Kubernetes manifests quote them
-    return dumper.represent_scalar(STR_TAG, value, style=style)
+    node: yaml.Node = dumper.represent_scalar(STR_TAG, value, style=style)
+    return node
 
 
 for _dumper in (_Dumper, _AliasDumper, _CautiousPureDumper):
@@ -346,7 +343,7 @@ def scalar_text(value: Any, style: str | None = None) -> str:
     """One scalar as YAML text; `style` ('"', "'" or None) keeps the quoting of the value it replaces."""
     if style not in ('"', "'") or not isinstance(value, str) or "\n" in value:
         style = None
-    if style == "'":
+    if style == "'" and isinstance(value, str):
         return "'" + value.replace("'", "''") + "'"
-    text = yaml.dump(value, Dumper=_dumper_for(value), default_style=style, width=1 << 16, allow_unicode=True)
+    text: str = yaml.dump(value, Dumper=_dumper_for(value), default_style=style, width=1 << 16, allow_unicode=True)
     return text.removesuffix("\n...\n").rstrip("\n")
