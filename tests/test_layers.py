@@ -74,3 +74,13 @@ def test_the_import_reader_sees_relative_and_upward_imports(tmp_path):
     assert "krm_fn.model.decisions" in imported and "krm_fn.text.krm" in imported
     assert _layer("krm_fn.pipeline") > _layer("krm_fn.stages.decide") > _layer("krm_fn.checks.roles") \
         > _layer("krm_fn.model.index") > _layer("krm_fn.domain.kinds") > _layer("krm_fn.text.reader")
+
+
+def test_no_module_imports_inside_a_function():
+    """Plain imports at the top of each module: what a module needs is said where a reader looks for it."""
+    inside = []
+    for path in sorted(KRM_FN.rglob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text())):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inside += [f"{_module_of(path)}:{n.lineno}" for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert inside == []
