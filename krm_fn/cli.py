@@ -16,7 +16,8 @@ from . import __version__
 from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
-from .text import streams, yamlio
+from .findings import CATALOGUE, RETIRED
+from .text import explain, streams, yamlio
 from .text.formats import FORMATS, Report
 from .text.results import Result
 from .text.streams import InputProblem
@@ -45,7 +46,8 @@ settings (functionConfig key, environment variable):
 environment only:
   KAITO_SPECDEC_MAX_INPUT   the cap on the input size (default 256Mi; render --max-input)
 
-docs/settings.md has the details; docs/findings.md every finding id.
+Every finding has an id, such as SD112: `kaito-specdec findings` lists them, `kaito-specdec explain SD112`
+tells one. The settings in detail: {settings}
 """
 
 WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mode; end it with Ctrl-D). "
@@ -63,7 +65,8 @@ FLAG_SETTINGS = (("mode", "mode"), ("fail_on", "failOn"), ("tuned_presets", "tun
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and each command's."""
-    p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
+    p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP.format(
+                                    settings=explain.docs_url("settings.md", __version__)),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -114,7 +117,26 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     pr.add_argument("--json", action="store_true", help="as JSON")
     pr.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                      "SpeculativeDecodingPolicy)")
-    return p, {"render": r, "presets": pr}
+    ex = sub.add_parser("explain", help="what a finding id means, and whether disable may name it",
+                        description="A finding as this version's catalogue declares it: its title, severity, "
+                                    "whether the disable setting may name it, its message (… where the run fills "
+                                    "in a value) and why, and a link to its documentation for this release.")
+    ex.add_argument("ids", nargs="+", metavar="ID", type=_finding_id, help="a finding id, e.g. SD112")
+    fi = sub.add_parser("findings", help="every finding id with its severity and title",
+                        description="Every finding id this version reports, one line each: the id, its severity "
+                                    "and its title (`kaito-specdec explain ID` tells more).")
+    fi.add_argument("--format", dest="listing", choices=("text", "json"), default="text",
+                    help="text lines (default) or json (everything explain tells, for every id)")
+    return p, {"render": r, "presets": pr, "explain": ex, "findings": fi}
+
+
+def _finding_id(value: str) -> str:
+    """An id `explain` can tell (`sd112` too; a merged one names the id that says it now)."""
+    id = value.strip().upper()
+    if id not in CATALOGUE and id not in RETIRED:
+        raise argparse.ArgumentTypeError(f"{value!r} is no finding id of this version (`kaito-specdec findings` "
+                                         "lists them)")
+    return id
 
 
 # --- output: written whole, checked, or one line on stderr and a non-zero exit --------------------------
@@ -406,6 +428,8 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
     if stdout is None:
         _say(stderr, streams.stdout_closed().line())
         return 1
+    if args.command in ("explain", "findings"):
+        return _tell(args, stdout, stderr)
     helm = False
     option = getattr(args, "max_input", None)  # an explicit `--max-input ""` is refused, not ignored
     try:
@@ -484,3 +508,19 @@ def _unwritten(report: Report, fmt: str, path: str, exc: OSError, stderr: Any) -
     for line in FORMATS[fmt](report._replace(results=[*report.results, failed], exit_code=1)):
         _say(stderr, line)
     return 1
+
+
+def _tell(args: argparse.Namespace, stdout: Any, stderr: Any) -> int:
+    """`explain ID…` and `findings`: what the installed catalogue says, on stdout."""
+    if args.command == "explain":
+        text = "\n\n".join("\n".join(explain.explain(id, __version__)) for id in args.ids) + "\n"
+    elif args.listing == "json":
+        text = explain.listing_json(__version__) + "\n"
+    else:
+        text = "".join(line + "\n" for line in explain.listing())
+    try:
+        _emit(stdout, text)
+    except _WriteFailed as failed:
+        _say(stderr, failed.result.line())
+        return 1
+    return 0
