@@ -107,3 +107,9 @@ def test_no_help_points_at_a_repository_path() -> None:
     assert "kaito-specdec findings" in out and "kaito-specdec explain SD112" in out
     assert f"{PINNED}settings.md" in out
     assert re.search(r"^    explain +what a finding id means", out, re.M)
+
+
+def test_no_message_points_at_a_repository_path() -> None:
+    """A message names `kaito-specdec explain`/`findings` or an address, never docs/ (not in a pip install)."""
+    found = [(s.id, t) for s in CATALOGUE.values() for t in s.templates() if re.search(r"(?<![/\w])docs/", t)]
+    assert not found, found
