@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from . import pipeline
 from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
 from .pipeline import Outcome, run_krm, run_render
-from .text import streams, yamlio
+from .findings import CATALOGUE, RETIRED
+from .text import explain, streams, yamlio
 from .text.formats import FORMATS, Report
 from .text.results import Result
 from .text.streams import InputProblem
@@ -46,7 +46,8 @@ settings (functionConfig key, environment variable):
 environment only:
   KAITO_SPECDEC_MAX_INPUT   the cap on the input size (default 256Mi; render --max-input)
 
-docs/settings.md has the details; docs/findings.md every finding id.
+Every finding has an id, such as SD112: `kaito-specdec findings` lists them, `kaito-specdec explain SD112`
+tells one. The settings in detail: {settings}
 """
 
 WAITING = ("kaito-specdec: waiting for a ResourceList on stdin (KRM function mode; end it with Ctrl-D). "
@@ -64,7 +65,8 @@ FLAG_SETTINGS = (("mode", "mode"), ("fail_on", "failOn"), ("tuned_presets", "tun
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and each command's."""
-    p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP,
+    p = argparse.ArgumentParser(prog="kaito-specdec", description=HELP.format(
+                                    settings=explain.docs_url("settings.md", __version__)),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"kaito-specdec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -98,11 +100,14 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--min-acceptance-rate", metavar="RATE", help="the rule's alert threshold, 0 to 1 (default "
                                                                  "0.3); the same as the minAcceptanceRate setting")
     r.add_argument("--format", choices=FORMATS, default="text",
-                   help="how results go to stderr: text lines (default), github (GitHub Actions "
+                   help="how the results are reported: text lines (default), github (GitHub Actions "
                         "::error file=F,line=L:: annotations), json (one document) or sarif (SARIF 2.1.0, for "
                         "code scanning)")
+    r.add_argument("--output", metavar="FILE", help="write the report to FILE instead of stderr (stdout stays "
+                                                    "the manifests)")
     r.add_argument("-v", "--verbose", action="store_true",
-                   help="text and github formats: the info results too (what was decided), not only their number")
+                   help="text and github formats: the info results too (what was decided; github: as notices), "
+                        "not only their number")
     r.add_argument("--max-input", metavar="SIZE", help="cap on the total input size, e.g. 512Mi "
                                                        "(default: KAITO_SPECDEC_MAX_INPUT or 256Mi)")
     pr = sub.add_parser("presets", help="print the effective tuned presets, legacy aliases and the fallback",
@@ -112,7 +117,26 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     pr.add_argument("--json", action="store_true", help="as JSON")
     pr.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                      "SpeculativeDecodingPolicy)")
-    return p, {"render": r, "presets": pr}
+    ex = sub.add_parser("explain", help="what a finding id means, and whether disable may name it",
+                        description="A finding as this version's catalogue declares it: its title, severity, "
+                                    "whether the disable setting may name it, its message (… where the run fills "
+                                    "in a value) and why, and a link to its documentation for this release.")
+    ex.add_argument("ids", nargs="+", metavar="ID", type=_finding_id, help="a finding id, e.g. SD112")
+    fi = sub.add_parser("findings", help="every finding id with its severity and title",
+                        description="Every finding id this version reports, one line each: the id, its severity "
+                                    "and its title (`kaito-specdec explain ID` tells more).")
+    fi.add_argument("--format", dest="listing", choices=("text", "json"), default="text",
+                    help="text lines (default) or json (everything explain tells, for every id)")
+    return p, {"render": r, "presets": pr, "explain": ex, "findings": fi}
+
+
+def _finding_id(value: str) -> str:
+    """An id `explain` can tell (`sd112` too; a merged one names the id that says it now)."""
+    id = value.strip().upper()
+    if id not in CATALOGUE and id not in RETIRED:
+        raise argparse.ArgumentTypeError(f"{value!r} is no finding id of this version (`kaito-specdec findings` "
+                                         "lists them)")
+    return id
 
 
 # --- output: written whole, checked, or one line on stderr and a non-zero exit --------------------------
@@ -404,14 +428,15 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
     if stdout is None:
         _say(stderr, streams.stdout_closed().line())
         return 1
-    fmt = getattr(args, "format", "text")
+    if args.command in ("explain", "findings"):
+        return _tell(args, stdout, stderr)
     helm = False
     option = getattr(args, "max_input", None)  # an explicit `--max-input ""` is refused, not ignored
     try:
         limit = parse_size(option) if option is not None else max_input(environ)
     except ConfigError as exc:
-        _report([(exc.prefixed("--max-input: ") if option is not None else exc).unplaced("")], 1, stderr, fmt)
-        return 1
+        failed = (exc.prefixed("--max-input: ") if option is not None else exc).unplaced("")
+        return _finish(args, Outcome("", [failed], 1), stdout, stderr)
     try:
         if args.command == "presets":
             settings = resolve_settings(_load_config(args.config, limit), environ)
@@ -433,31 +458,69 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
                 _say(stderr, WAITING)
             outcome = run_krm(_read_stdin(stdin, limit, "a ResourceList"), environ)
     except InputProblem as exc:
-        _report([exc.result], 1, stderr, fmt)
-        return 1
+        outcome = Outcome("", [exc.result], 1)
     except ConfigError as exc:
-        _report([e.unplaced("") for e in exc.each()], 1, stderr, fmt)
-        return 1
+        outcome = Outcome("", [e.unplaced("") for e in exc.each()], 1)
     except RecursionError:
-        _report([streams.too_deep()], 1, stderr, fmt)
-        return 1
+        outcome = Outcome("", [streams.too_deep()], 1)
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
-        _report([streams.internal_error(exc)], 1, stderr, fmt)
-        return 1
+        outcome = Outcome("", [streams.internal_error(exc)], 1)
+    return _finish(args, outcome, stdout, stderr, hint=not helm)
+
+
+def _finish(args: argparse.Namespace, outcome: Outcome, stdout: Any, stderr: Any, hint: bool = True) -> int:
+    """The output on stdout and the report on stderr, or in `render --output FILE`; the exit status.
+
+    The file is opened once the input is read (it may be one of the input files) and before stdout is
+    written: a file that cannot be opened leaves stdout empty, as an error does, and its error (SD519) is
+    said on stderr with the whole report. One that fails while it is written (a full disk) likewise, exit 1."""
+    report = Report(outcome.results, outcome.exit_code, getattr(args, "verbose", False), hint, outcome.summary,
+                    args.command is None, outcome.summary is not None and outcome.summary.kpt and not _isatty(stderr),
+                    __version__)
+    fmt = getattr(args, "format", "text")
+    path = getattr(args, "output", None)
+    target = None
+    if path is not None:
+        try:
+            target = open(path, "w", encoding="utf-8")  # written and closed below
+        except OSError as exc:
+            return _unwritten(report, fmt, path, exc, stderr)
     try:
         _emit(stdout, outcome.output)
-    except _WriteFailed as failed:
-        _report([*outcome.results, failed.result], 1, stderr, fmt)
-        return 1
-    _report(outcome.results, outcome.exit_code, stderr, fmt, hint=not helm, summary=outcome.summary,
-            verbose=getattr(args, "verbose", False), krm=args.command is None,
-            under_kpt=outcome.summary is not None and outcome.summary.kpt and not _isatty(stderr))
-    return outcome.exit_code
+    except _WriteFailed as failed:  # no last line: the figures would sum up an output that is not there
+        report = report._replace(results=[*outcome.results, failed.result], exit_code=1, summary=None)
+    lines = FORMATS[fmt](report)
+    if target is None:
+        for line in lines:
+            _say(stderr, line)
+        return report.exit_code
+    try:
+        with target:
+            target.write("".join(line + "\n" for line in lines))
+    except OSError as exc:
+        return _unwritten(report, fmt, path or "", exc, stderr)
+    return report.exit_code
 
 
-def _report(results: Sequence[Result], exit_code: int, stderr: Any, fmt: str = "text", hint: bool = True,
-            summary: pipeline.Summary | None = None, verbose: bool = False, krm: bool = False,
-            under_kpt: bool = False) -> None:
-    """The results on stderr, in the format `fmt` (text/formats.py's FORMATS says what each writes)."""
-    for line in FORMATS[fmt](Report(results, exit_code, verbose, hint, summary, krm, under_kpt, __version__)):
+def _unwritten(report: Report, fmt: str, path: str, exc: OSError, stderr: Any) -> int:
+    """The report on stderr after all, with the error that says why it is not in `path`: exit 1."""
+    failed = streams.report_unwritable(path, str(exc.strerror or exc))
+    for line in FORMATS[fmt](report._replace(results=[*report.results, failed], exit_code=1)):
         _say(stderr, line)
+    return 1
+
+
+def _tell(args: argparse.Namespace, stdout: Any, stderr: Any) -> int:
+    """`explain ID…` and `findings`: what the installed catalogue says, on stdout."""
+    if args.command == "explain":
+        text = "\n\n".join("\n".join(explain.explain(id, __version__)) for id in args.ids) + "\n"
+    elif args.listing == "json":
+        text = explain.listing_json(__version__) + "\n"
+    else:
+        text = "".join(line + "\n" for line in explain.listing())
+    try:
+        _emit(stdout, text)
+    except _WriteFailed as failed:
+        _say(stderr, failed.result.line())
+        return 1
+    return 0

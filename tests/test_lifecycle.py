@@ -82,13 +82,13 @@ def model(release: str) -> str:
 
 
 def render(docs: list, release: str, extra: dict | None = None) -> tuple[list, list[str]]:
-    """The output, and every result as a line `[severity] message [id]` (info ones too)."""
+    """The output, and every result as a line `[severity] message [id]` (info ones too; the message ends in its id)."""
     env = {} if release.endswith(UNSET) else {"KAITO_SPECDEC_KAITO_VERSION": KAITO_VERSION[release]}
     env.update(extra or {})
     r = run(["render", "--format", "json", "-"], dump(docs), env)
     assert r.code == 0, r.err
     results = json.loads(r.err.splitlines()[-1])["results"]
-    return [d for d in r.docs if d], [f"[{x['severity']}] {x['message']} [{x.get('tags', {}).get('id')}]" for x in results]
+    return [d for d in r.docs if d], [f"[{x['severity']}] {x['message']}" for x in results]
 
 
 def shows_a_render(docs: list) -> bool:

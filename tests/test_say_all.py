@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from golden import wrap
-from krm_fn.text.formats import FINDINGS_DOC
+from krm_fn import __version__
 from runner import run, run_whole
 from test_corpus import CORPUS, _enable
 
@@ -121,7 +121,9 @@ def _fixture_messages() -> list[tuple[str, str, str]]:
     out = []
     for path in sorted(FIXTURES.glob("*/results.yaml")):
         for r in yaml.safe_load(path.read_text(encoding="utf-8")).get("results") or []:
-            out.append((path.parent.name, (r.get("tags") or {}).get("id", ""), r["message"]))
+            id = (r.get("tags") or {}).get("id", "")
+            # the words, without the id that ends a KRM result's message (` [SD412]`)
+            out.append((path.parent.name, id, r["message"].removesuffix(f" [{id}]") if id else r["message"]))
     return out
 
 
@@ -312,8 +314,8 @@ def test_every_unknown_key_is_reported_with_the_setting_it_resembles(tmp_path: P
     fnconfig = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {tunedPreset: x, kaitoversion: v0.12.0}\n"
     krm = run([], wrap((FIXTURES / "quickstart-workspace" / "items.yaml").read_text(encoding="utf-8"), fnconfig))
     assert [r["message"] for r in krm.results] == [
-        'invalid functionConfig: unknown setting "kaitoversion"; did you mean kaitoVersion?',
-        'invalid functionConfig: unknown setting "tunedPreset"; did you mean tunedPresets?']
+        'invalid functionConfig: unknown setting "kaitoversion"; did you mean kaitoVersion? [SD020]',
+        'invalid functionConfig: unknown setting "tunedPreset"; did you mean tunedPresets? [SD020]']
 
 
 @pytest.mark.parametrize("version,ok", [("v0.20.0", False), ("v0.14.0", False), ("v0.2.0", False), ("1.0.0", False),
@@ -393,7 +395,7 @@ def test_kaito_v0_7_2_still_names_the_deployment_pods_of_a_workspace_and_is_warn
 # --- item 5: --format sarif --------------------------------------------------------------------------------
 
 def test_sarif_has_a_rule_per_id_with_its_help_link_and_results_with_file_and_line(opted_in_tree: Path) -> None:
-    from krm_fn.findings import CATALOGUE
+    from krm_fn.findings import CATALOGUE, shown
     code, out, err = run(["render", "--format", "sarif", str(opted_in_tree)])
     log = json.loads(err)
     assert code == 1 and out == ""
@@ -403,9 +405,23 @@ def test_sarif_has_a_rule_per_id_with_its_help_link_and_results_with_file_and_li
     assert driver["name"] == "kaito-specdec"
     assert [rule["id"] for rule in driver["rules"]] == list(CATALOGUE)
     doc = (Path(__file__).resolve().parent.parent / "docs" / "findings.md").read_text(encoding="utf-8")
+    # Each rule links to its row of findings.md at the release's tag (the default branch moves on), and says
+    # what the catalogue says: a readable name, the title, the why (or the title), and help with both.
+    pinned = f"https://github.com/kaito-project/kaito-specdec/blob/v{__version__}/docs/findings.md#"
     for rule in driver["rules"]:
         anchor = rule["helpUri"].split("#", 1)[1]
-        assert rule["helpUri"].startswith(FINDINGS_DOC + "#") and f'<a id="{anchor}"></a>' in doc, rule
+        assert rule["helpUri"] == pinned + f"rule-{rule['id'].lower()}" and f'<a id="{anchor}"></a>' in doc, rule
+        spec = CATALOGUE[rule["id"]]
+        assert re.fullmatch(r"[A-Z][A-Za-z0-9]+", rule["name"]) and rule["name"] != rule["id"], rule["name"]
+        assert rule["shortDescription"] == {"text": spec.title}
+        assert 0 < len(rule["fullDescription"]["text"]) <= 1024
+        for help in rule["help"]["text"], rule["help"]["markdown"]:
+            assert spec.title in help and rule["helpUri"] in help
+            assert all(shown(t) in help.replace("\n    ", " ") for t in spec.templates() if len(shown(t)) < 90)
+        assert "](" not in rule["help"]["text"] and "](http" in rule["help"]["markdown"]
+        assert rule["defaultConfiguration"]["level"] == {"error": "error", "warning": "warning",
+                                                         "info": "note"}[spec.severity.value]
+    assert len({rule["name"] for rule in driver["rules"]}) == len(driver["rules"])
     results = sarif_run["results"]
     assert {r["level"] for r in results} == {"error", "warning"}  # infos only with -v
     sd412 = [r for r in results if r["ruleId"] == "SD412"]
@@ -476,8 +492,9 @@ def test_input_and_settings_findings_are_one_id_per_kind_of_fault() -> None:
     # 209 before issue #29 merged the input and settings ids (185); issue #30 then added seven facts of its
     # own (SD146, SD147, SD425, SD622-SD624, SD732), item 7 one (SD048), the readers' disagreement on a file's
     # last block scalar one (SD012), and a disable that cannot take out an argument edited by hand one (SD733)
-    # and the split of five ids raised at two severities into one id per severity (issue #36: five more)
-    assert len(findings.CATALOGUE) <= 200
+    # and the split of five ids raised at two severities into one id per severity (issue #36: five more), and
+    # `render --output FILE` that cannot be written (SD519)
+    assert len(findings.CATALOGUE) <= 201
     # An old id in `disable` is what it was: one that cannot be turned off (SD041), never "unknown" (SD021).
     code, _, err = run(["render", "--disable", "SD046", str(FIXTURES / "quickstart-workspace" / "items.yaml")])
     assert code == 1 and "SD046 cannot be turned off" in err and "[SD041]" in err

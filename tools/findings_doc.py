@@ -9,8 +9,6 @@ docs/findings.md differs from what this writes.
 """
 from __future__ import annotations
 
-import re
-import string
 import sys
 from pathlib import Path
 
@@ -18,22 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from krm_fn.findings import CATALOGUE, Spec  # noqa: E402
+from krm_fn.findings import CATALOGUE, Spec, shown  # noqa: E402
 
 DOC = ROOT / "docs" / "findings.md"
 START, END = "<!-- findings-table:start -->\n", "<!-- findings-table:end -->\n"
 WHY_START, WHY_END = "<!-- findings-why:start -->\n", "<!-- findings-why:end -->\n"
 COMMAND = "python tools/findings_doc.py --write"
-
-
-def shown(template: str) -> str:
-    """A message template as a reader sees it: `…` where the run fills in a value."""
-    parts = []
-    for text, field, _spec, _conversion in string.Formatter().parse(template):
-        parts.append(text)
-        if field is not None:
-            parts.append("…")
-    return re.sub("…+", "…", "".join(parts))
 
 
 def _cell(text: str) -> str:

@@ -13,10 +13,13 @@ This package is the lowest layer: it imports nothing of krm_fn.
 
 from __future__ import annotations
 
+import re
+import string
+
 from . import advice, cascade, decisions, input, kaito, monitoring, plain_vllm, render, vllm_config
 from ._spec import Severity, Spec
 
-__all__ = ["CATALOGUE", "RETIRED", "Severity", "Spec", "can_disable", "spec"]
+__all__ = ["CATALOGUE", "RETIRED", "Severity", "Spec", "can_disable", "shown", "spec"]
 
 
 def _catalogue() -> dict[str, Spec]:
@@ -47,3 +50,14 @@ def spec(id: str) -> Spec:
 
 def can_disable(id: str) -> bool:
     return spec(id).can_disable
+
+
+def shown(template: str) -> str:
+    """A message template as a reader sees it, `…` where the run fills in a value: docs/findings.md's table,
+    `kaito-specdec explain` and the SARIF rules' help."""
+    parts = []
+    for text, field, _spec, _conversion in string.Formatter().parse(template):
+        parts.append(text)
+        if field is not None:
+            parts.append("…")
+    return re.sub("…+", "…", "".join(parts))

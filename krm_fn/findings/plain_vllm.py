@@ -58,7 +58,7 @@ SPECS = (
     Spec("SD720", ERROR, "opt-in annotation set in two places with different values",
          "kaito.sh/enable-speculative-decoding is {value} in {place} but {other_value} in {other_place}; keep it in one place (the workload's metadata.annotations)"),
     Spec("SD721", WARNING, "annotated workload without a vLLM container",
-         "opted in, but no container of this {kind} runs vLLM in a way kaito-specdec knows (docs/plain-vllm.md); remove the annotation, or start vLLM with vllm serve",
+         "opted in, but no container of this {kind} runs vLLM in a way kaito-specdec knows (`kaito-specdec explain SD721` says which); remove the annotation, or start vLLM with vllm serve",
          why=("The workloads whose vLLM the function recognises: `vllm serve`, `python -m vllm.entrypoints.openai.api_server`,\n"
               "KAITO's `vllm/inference_api.py`, or the vllm-openai image without a command ([plain-vllm.md](plain-vllm.md)).")),
     Spec("SD722", WARNING, "workload kind at an apiVersion the function does not handle",

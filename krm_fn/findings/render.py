@@ -46,4 +46,8 @@ SPECS = (
     Spec("SD518", ERROR, "the --config file is not YAML",
          "{path}: not a valid functionConfig: {reason}",
          can_disable=False),
+    # `reason`: the system's words (strerror). The report it could not hold goes to stderr, this error with it.
+    Spec("SD519", ERROR, "the --output file cannot be written",
+         "--output {path}: cannot write the report: {reason}; it is on stderr instead",
+         can_disable=False),
 )

@@ -1,17 +1,18 @@
-"""`render --format`: the stderr report as text lines (the default), GitHub Actions workflow commands, one
-JSON document or one SARIF log, for CI systems that read findings as file:line annotations.
+"""`render --format`: the report as text lines (the default), GitHub Actions workflow commands, one JSON
+document or one SARIF log, for CI systems that read findings as file:line annotations. It goes to stderr,
+or to the file `render --output FILE` names.
 
-A format is one function from a Report to the lines it writes on stderr, and its entry in FORMATS (the name
-`--format` takes). Only `render` takes one: in KRM function mode the results are already machine-readable
-(the ResourceList's `results:`, which `kpt fn render --results-dir DIR` writes to a file), and the report is
-text.
+A format is one function from a Report to the lines it writes, and its entry in FORMATS (the name `--format`
+takes). Only `render` takes one: in KRM function mode the results are already machine-readable (the
+ResourceList's `results:`, which `kpt fn render --results-dir DIR` writes to a file), and the report is text.
 """
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from ..findings import CATALOGUE
+from ..findings import CATALOGUE, RETIRED
+from . import explain
 from .quoting import visible
 from .results import Result, Severity
 
@@ -45,15 +46,15 @@ class Report(NamedTuple):
     summary: Totals | None = None    # text: the figures of the last line (None: no last line)
     krm: bool = False                # KRM function mode: a last line only when there is an error or a warning
     under_kpt: bool = False          # kpt prints the results: the last line only
-    version: str = ""                # sarif: the tool's version
+    version: str = ""                # sarif: the tool's version, and the release its rules' help links name
 
     def listed(self) -> list[Result]:
         """The results said one by one: errors and warnings, infos too with --verbose."""
         return [r for r in self.results if self.verbose or r.severity is not Severity.INFO]
 
 
-# GitHub's workflow-command levels; an info result is no annotation (text leaves it out of stderr too).
-_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+# GitHub's workflow-command levels; an info result is listed (a notice) only with -v, as text lists it.
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def _data(text: str) -> str:
@@ -66,19 +67,24 @@ def _prop(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github(result: Result) -> str | None:
-    """`::error file=F,line=L,title=SD101::<the text line without its location>`, or None for info.
-    A file GitHub cannot place (`<stdin>`) gets no `file=`: the annotation is on the job, not a line."""
-    level = _LEVELS.get(result.severity)
-    if level is None:
-        return None
+def _title(id: str) -> str:
+    """The title of the finding `id` in the catalogue (a retired id's: the one it was merged into), or ""."""
+    known = CATALOGUE.get(RETIRED.get(id, id))
+    return known.title if known is not None else ""
+
+
+def github(result: Result) -> str:
+    """`::error file=F,line=L,title=<the rule's title>::<the text line without its location>`: the line ends
+    in the id, said once. A file GitHub cannot place (`<stdin>`) gets no `file=`: the annotation is on the
+    job, not a line."""
+    level = _LEVELS[result.severity]
     props = []
     if result.file_path and not result.file_path.startswith("<"):
         props.append(f"file={_prop(visible(result.file_path))}")
         if result.file_line is not None:
             props.append(f"line={result.file_line}")
-    if result.id:
-        props.append(f"title={_prop(result.id)}")
+    if _title(result.id):
+        props.append(f"title={_prop(_title(result.id))}")
     # The text line already names the resource and the field, escaped to one line; its location, when
     # GitHub cannot show it as an annotation's place, stays in the message.
     line = result._replace(file_path="", scope="").line() if props and props[0].startswith("file=") else result.line()
@@ -121,17 +127,27 @@ def summary_line(results: Iterable[Result], files: int, objects: int, enabled: I
     return f"kaito-specdec: {said}; {read}; {on}"
 
 
-# `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other CI. Each rule's help is its row (and its
-# why) in docs/findings.md.
-FINDINGS_DOC = "https://github.com/kaito-project/kaito-specdec/blob/main/docs/findings.md"
+# `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other CI. Each rule says what the catalogue says
+# of its id (text/explain.py), and links to its row of docs/findings.md at this release's tag.
 _SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def sarif_document(results: Iterable[Result], rules: Mapping[str, str], version: str) -> str:
-    """One SARIF 2.1.0 log: the tool `kaito-specdec` with a rule per finding id (`rules`: id -> title, help
-    link `docs/findings.md#rule-sdnnn`), and every result with its ruleId, level and file:line. A result
-    GitHub cannot place (no file, or `<stdin>`) has no location; its text still names what it is about."""
-    ids = list(rules)
+def sarif_rule(id: str, version: str) -> dict[str, Any]:
+    """The reportingDescriptor of a finding id: its name (the title as an identifier), the title, the why,
+    the help (title, message templates, why, whether `disable` may name it) and the link to its docs."""
+    s = CATALOGUE[id]
+    return {"id": id, "name": explain.rule_name(s.title), "shortDescription": {"text": s.title},
+            "fullDescription": {"text": explain.full_description(s, version)},
+            "help": {"text": "\n".join(explain.explain(id, version)),
+                     "markdown": explain.help_markdown(s, version)},
+            "helpUri": explain.help_uri(id, version),
+            "defaultConfiguration": {"level": _SARIF_LEVELS[s.severity]}}
+
+
+def sarif_document(results: Iterable[Result], ids: Sequence[str], version: str) -> str:
+    """One SARIF 2.1.0 log: the tool `kaito-specdec` with a rule per finding id in `ids` (sarif_rule), and
+    every result with its ruleId, level and file:line. A result GitHub cannot place (no file, or `<stdin>`)
+    has no location; its text still names what it is about."""
     index = {id: i for i, id in enumerate(ids)}
     out = []
     for r in results:
@@ -145,9 +161,8 @@ def sarif_document(results: Iterable[Result], rules: Mapping[str, str], version:
             entry["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": r.file_path},
                                                         **({"region": region} if region else {})}}]
         out.append(entry)
-    driver = {"name": "kaito-specdec", "version": version, "informationUri": FINDINGS_DOC.rsplit("/blob/", 1)[0],
-              "rules": [{"id": id, "name": id, "shortDescription": {"text": rules[id]},
-                         "helpUri": f"{FINDINGS_DOC}#rule-{id.lower()}"} for id in ids]}
+    driver = {"name": "kaito-specdec", "version": version, "informationUri": explain.REPOSITORY,
+              "rules": [sarif_rule(id, version) for id in ids]}
     log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
            "runs": [{"tool": {"driver": driver}, "results": out}]}
     return json.dumps(log, ensure_ascii=True)
@@ -161,20 +176,27 @@ def text(report: Report) -> list[str]:
     if report.hint and any(r.file_path == "<stdin>" and r.resource is not None and r.severity is not Severity.INFO
                            for r in shown):
         lines.append(ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)
-    # render sums up every run; a KRM function stays silent when it has nothing to say (kustomize build's output).
+    return lines + _last_line(report)
+
+
+def _last_line(report: Report) -> list[str]:
+    """The line that sums up, or none: render sums up every run; a KRM function stays silent when it has
+    nothing to say (kustomize build's output)."""
     totals = report.summary
-    if totals is not None and (not report.krm or any(r.severity is not Severity.INFO for r in report.results)):
-        where = "" if report.under_kpt else "in the ResourceList's results" if report.krm \
-            else "" if report.verbose else "-v shows them"
-        line = summary_line(report.results, totals.files, totals.objects, totals.enabled, where)
-        lines.append(line + (UNDER_KPT if report.under_kpt else ""))
-    return lines
+    if totals is None or (report.krm and all(r.severity is Severity.INFO for r in report.results)):
+        return []
+    where = "" if report.under_kpt else "in the ResourceList's results" if report.krm \
+        else "" if report.verbose else "-v shows them"
+    line = summary_line(report.results, totals.files, totals.objects, totals.enabled, where)
+    return [line + (UNDER_KPT if report.under_kpt else "")]
 
 
 def github_commands(report: Report) -> list[str]:
-    """A workflow command per error and warning listed (`github`); no summary."""
+    """A workflow command per result listed (`github`: errors and warnings, notices with -v), then text's last
+    line as a plain line of the log: GitHub shows only so many annotations per step, and the log still says
+    how many there are (a `::notice` would be an annotation more, on no file, counted against that limit)."""
     shown = [] if report.under_kpt else report.listed()
-    return [line for line in map(github, shown) if line is not None]
+    return [github(r) for r in shown] + _last_line(report)
 
 
 def json_report(report: Report) -> list[str]:
@@ -185,10 +207,10 @@ def json_report(report: Report) -> list[str]:
 def sarif_report(report: Report) -> list[str]:
     """One SARIF log of the results listed (infos only with --verbose: code scanning would make an alert of
     every decision), a rule per finding id of the catalogue."""
-    return [sarif_document(report.listed(), {id: s.title for id, s in CATALOGUE.items()}, report.version)]
+    return [sarif_document(report.listed(), list(CATALOGUE), report.version)]
 
 
-# `--format NAME` -> the lines it writes on stderr; the first is the default.
+# `--format NAME` -> the lines it writes (on stderr, or to --output FILE); the first is the default.
 FORMATS: dict[str, Callable[[Report], list[str]]] = {
     "text": text,
     "github": github_commands,

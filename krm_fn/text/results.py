@@ -92,12 +92,17 @@ class Result(NamedTuple):
     file_index: int | None = None
     file_line: int | None = None  # render: the item's first line in its file (never in KRM results)
     tags: tuple[tuple[str, str], ...] = ()
-    id: str = ""                # the finding's stable id (SD…), shown in `tags` and usable in `disable`
+    id: str = ""                # the finding's stable id (SD…): at the end of said(), in `tags`, for `disable`
     scope: str = "ResourceList"  # the stderr line's subject when no resource or file is named
     change: bool = False     # it tells of a change the plan makes (so it says when that is not written)
 
+    def said(self) -> str:
+        """The message with its id, `… [SD101]`: what a user reads and what `disable` takes, in the stderr line
+        and in the KRM result alike (kpt prints a result as `[error] ref field: message`, never its tags)."""
+        return f"{self.message} [{self.id}]" if self.id else self.message
+
     def to_krm(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"message": self.message, "severity": self.severity.value}
+        out: dict[str, Any] = {"message": self.said(), "severity": self.severity.value}
         if self.resource is not None:
             out["resourceRef"] = self.resource.to_krm()
         if self.field_path:
@@ -137,9 +142,7 @@ class Result(NamedTuple):
             where = self.resource.display() if self.resource else "" if location else self.scope
             fld = f" {self.field_path}" if self.field_path else ""
             head = f"{where}{fld}: " if (where or fld) else ""
-        # ` [SD101]`: under kustomize or Argo CD the stderr line is all a user sees, and `disable` takes the id.
-        suffix = f" [{self.id}]" if self.id else ""
-        return visible(f"{location}[{self.severity.value}] {head}{self.message}{suffix}")
+        return visible(f"{location}[{self.severity.value}] {head}{self.said()}")
 
 
 def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None = None) -> list[Result]:

@@ -88,6 +88,11 @@ def config_file_invalid(path: str, reason: str) -> InputProblem:
     return InputProblem(finding("SD518", path=path, reason=reason))
 
 
+def report_unwritable(path: str, reason: str) -> Result:
+    """`render --output FILE` cannot be opened or written: the report goes to stderr, with this error."""
+    return _failure(finding("SD519", path=path, reason=reason))
+
+
 # --- writing and running ---------------------------------------------------------------------------------
 
 def stdout_closed() -> Result:

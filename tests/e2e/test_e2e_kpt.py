@@ -240,3 +240,55 @@ def test_kustomization_without_apiversion_in_the_package(kpt, env, tmp_path):
     assert results.lstrip().startswith("[error] kaito.sh/v1beta1/Workspace/kaito-demo/workspace-phi-4 "), describe(bad)
     assert bad.stderr.count(invalid_value_message("yes")) == 1, describe(bad)
     assert "1 error" in bad.stderr.split("Stderr:", 1)[1], describe(bad)
+
+
+SMALL = """\
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: w
+  annotations:
+    kaito.sh/enable-speculative-decoding: "True"
+resource:
+  instanceType: Standard_NC24ads_A100_v4
+inference:
+  preset:
+    name: phi-4
+---
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: newer
+  annotations:
+    kaito.sh/enable-speculative-decoding: "true"
+resource:
+  instanceType: Standard_NC24ads_A100_v4
+inference:
+  preset:
+    name: a-preset-of-a-newer-kaito
+"""
+
+
+def test_kpt_prints_each_findings_id_once_and_disable_takes_it(kpt, env, tmp_path):
+    """kpt prints a result as `[error] ref field: message` (never its tags) and, under kpt, the function's
+    stderr is its summary alone: the message ends in the id, so a kpt user reads it there once, and the
+    annotation that names it turns the finding off."""
+    pkg = tmp_path / "small"
+    pkg.mkdir()
+    (pkg / "ws.yaml").write_text(SMALL, encoding="utf-8")
+    bad = run([kpt, "fn", "eval", ".", "--exec", "kaito-specdec", "--", "mode=validate"], pkg, env)
+    assert bad.returncode == 1, describe(bad)
+    results, said = bad.stderr.split("Results:", 1)[1].split("Stderr:", 1)
+    lines = [ln.strip() for ln in results.splitlines() if ln.strip()]
+    assert lines[:2] == [
+        "[error] kaito.sh/v1beta1/Workspace/w metadata.annotations[kaito.sh/enable-speculative-decoding]: "
+        + invalid_value_message("True") + " [SD101]",
+        "[error] kaito.sh/v1beta1/Workspace/newer inference.presetName: "
+        "Unsupported inference preset name a-preset-of-a-newer-kaito [SD112]"], describe(bad)
+    assert bad.stderr.count("[SD101]") == 1 and bad.stderr.count("[SD112]") == 1, describe(bad)
+    assert "[SD" not in said and "2 errors" in said, describe(bad)
+    # The id kpt printed is what the per-object annotation takes (SD101 cannot be turned off: fix the value).
+    set_annotation(pkg / "ws.yaml", '"true"\n', '"true"\n    kaito-specdec.dev/disable: SD112\n')
+    set_annotation(pkg / "ws.yaml", '"True"', '"true"')
+    ok = run([kpt, "fn", "eval", ".", "--exec", "kaito-specdec", "--", "mode=validate"], pkg, env)
+    assert ok.returncode == 0 and "[SD112]" not in ok.stderr, describe(ok)

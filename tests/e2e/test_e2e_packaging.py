@@ -295,6 +295,16 @@ def test_wheel_entrypoint_version_and_render(venv, tmp_path):
     assert "specdec" in render.stdout
 
 
+def test_wheel_explains_every_finding_without_the_repository(venv, tmp_path):
+    """A wheel has no docs/: `explain` and `findings` tell a finding from the catalogue it carries."""
+    listed = run(["kaito-specdec", "findings"], tmp_path, container_env(venv))
+    assert listed.returncode == 0 and listed.stdout.startswith("SD001  error  "), describe(listed)
+    ids = [line.split()[0] for line in listed.stdout.splitlines()]
+    told = run(["kaito-specdec", "explain", *ids], tmp_path, container_env(venv))
+    assert told.returncode == 0 and told.stdout.count("\nmore: https://github.com/") == len(ids), describe(told)
+    assert "why:" in told.stdout and "message (… is filled in by the run):" in told.stdout
+
+
 def test_installed_package_reads_its_vllm_tables(venv, tmp_path):
     """The vLLM tables are data files beside the modules that read them: found in the installed package."""
     probe = ("from krm_fn.domain import vllm_options, vllm_schema\n"
