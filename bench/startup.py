@@ -29,8 +29,9 @@ RECORDS = """
 import sys
 from krm_fn import cli
 ours = [m for m in list(sys.modules.values()) if m.__name__.startswith("krm_fn")]
-print(sum(1 for m in ours for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__
-          and issubclass(v, tuple) and hasattr(v, "_fields")), len(ours))
+classes = [v for m in ours for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__]
+print(sum(1 for v in classes if issubclass(v, tuple) and hasattr(v, "_fields")), len(ours),
+      sum(1 for v in classes if "__dataclass_fields__" in vars(v)))
 """
 
 
@@ -48,6 +49,12 @@ def count(argv: list[str], stdin: bytes = b"") -> int:
 def records_source(n: int) -> str:
     fields = "\n".join(f"    f{i}: str = ''" for i in range(5))
     return "from typing import NamedTuple\n" + "".join(f"class R{k}(NamedTuple):\n{fields}\n" for k in range(n))
+
+
+def dataclasses_source(n: int) -> str:
+    fields = "\n".join(f"    f{i}: str = ''" for i in range(5))
+    return ("from dataclasses import dataclass\n"
+            + "".join(f"@dataclass(frozen=True, slots=True)\nclass D{k}:\n{fields}\n" for k in range(n)))
 
 
 def empty_package(python: str, root: Path, n: int) -> str:
@@ -73,7 +80,7 @@ def main() -> int:
     fn = function_argv(args.function)
     python = interpreter(fn)
     records = subprocess.run([python, "-c", RECORDS], capture_output=True, text=True)
-    n, modules = (int(v) for v in records.stdout.split()) if records.returncode == 0 else (0, 0)
+    n, modules, frozen = (int(v) for v in records.stdout.split()) if records.returncode == 0 else (0, 0, 0)
     one = generate.resource_list(generate.one_workspace()).encode()
     base = "import yaml, jsonpatch"
     rows = [
@@ -90,12 +97,17 @@ def main() -> int:
         rows.append((f"+ typing, hashlib, argparse, {n} records and {modules} empty modules",
                      [python, "-c", f"import sys; sys.path.insert(0, {tmp!r})\n{floor}\n{base}, hashlib, argparse\n"
                       + records_source(n)], b""))
+        if frozen:
+            rows.append((f"+ those and {frozen} frozen dataclasses (slots), the dataclasses module with them",
+                         [python, "-c", f"import sys; sys.path.insert(0, {tmp!r})\n{floor}\n{base}, hashlib, argparse\n"
+                          + records_source(n) + dataclasses_source(frozen)], b""))
         rows.append(("the function, one Workspace (KRM mode)", fn, one))
         counted = [(label, count(argv, stdin)) for label, argv, stdin in rows]
     baseline = counted[1][1]
     version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"], capture_output=True,
                              text=True).stdout.strip()
-    print(f"Python {version}; a run imports {modules} modules of its own and defines {n} NamedTuple classes\n")
+    print(f"Python {version}; a run imports {modules} modules of its own and defines {n} NamedTuple classes "
+          f"and {frozen} frozen dataclasses\n")
     print("| what runs | instructions | ratio to the baseline |")
     print("|---|---:|---:|")
     for label, ir in counted:
