@@ -159,6 +159,12 @@ class Settings(NamedTuple):
             if self.kaito_version_unknown else str(self.kaito_version)
 
     @property
+    def plain_vllm_version(self) -> str | None:
+        """The vllmVersion setting, which every plain workload runs; None where unset (a plain workload's image
+        tag decides, else vllm_schema's default, SD735)."""
+        return self.vllm_version if self.vllm_version_set else None
+
+    @property
     def knows_annotation(self) -> bool:
         """KAITO v0.13.0 brought the annotation; older versions ignore it (and do not push a changed
         spec.template.inference to an InferenceSet's existing Workspaces)."""
