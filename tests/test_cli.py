@@ -251,8 +251,10 @@ def test_krm_mode_stdin_to_stdout():
     assert doc["kind"] == "ResourceList"
     assert DERIVED.fullmatch(doc["items"][0]["inference"]["config"])
     assert [i["kind"] for i in doc["items"]] == ["Workspace", "ConfigMap", "Namespace"]
-    # SD301, and SD426: kaitoVersion not set, the v0.11-v0.12 note is an info where no render is evident.
-    assert [(r["severity"], r["tags"]["id"]) for r in doc["results"]] == [("info", "SD301"), ("info", "SD426")]
+    # SD301, and SD426: kaitoVersion not set, the v0.11-v0.12 note is an info where no render is evident; SD428:
+    # neither kaitoVersion nor vllmVersion set, the vLLM release the workload was judged by.
+    assert [(r["severity"], r["tags"]["id"]) for r in doc["results"]] == [
+        ("info", "SD428"), ("info", "SD301"), ("info", "SD426")]
 
 
 def test_krm_mode_warning_on_stderr_and_in_results():

@@ -210,7 +210,9 @@ def test_github_lists_infos_as_notices_with_verbose(tmp_path) -> None:
     infos = int(re.match(r"kaito-specdec: 0 errors, 0 warnings, (\d+) infos", err.splitlines()[-1]).group(1))
     code, _, err = _run(["render", "-v", "--format", "github", str(path)])
     *notices, last = err.splitlines()
-    assert len(notices) == infos and all(n.startswith(f"::notice file={path},line=") for n in notices), notices
+    placed = [n for n in notices if n.startswith(f"::notice file={path},line=")]
+    # SD428 is about the run (the vLLM release it assumes), no file's
+    assert len(notices) == infos and all(n in placed or n.endswith("[SD428]") for n in notices), notices
     assert any(n.endswith("[SD301]") for n in notices) and last.startswith(f"kaito-specdec: 0 errors, 0 warnings, {infos} infos; ")
 
 

@@ -412,8 +412,7 @@ def _llm_isvc_containers(item: dict[str, Any], spec: dict[str, Any]) -> list[Con
 def _release_of(container: dict[str, Any], setting: str | None) -> str:
     # krm_fn imported here: see _expanded.
     from krm_fn.domain.plain_workloads import release_of
-    from krm_fn.domain.vllm_schema import DEFAULT_VLLM_VERSION
-    return release_of(container.get("image"), setting or DEFAULT_VLLM_VERSION, setting is not None).version
+    return release_of(container.get("image"), setting or None).version
 
 
 def _table_release(version: str) -> str | None:

@@ -85,3 +85,54 @@ FIXED_COMMAND = (KaitoRelease(0, 11), KaitoRelease(0, 13))
 # KAITO reads kaito.sh/enable-speculative-decoding itself (and pushes a changed spec.template.inference to an
 # InferenceSet's existing Workspaces); older releases ignore the annotation.
 READS_THE_ANNOTATION = KaitoRelease(0, 13)
+
+
+# --- the vLLM each release's image runs ------------------------------------------------------------------------
+
+_PINS = "presets/workspace/dependencies/requirements.txt"
+
+
+class ImageVllm(NamedTuple):
+    """The vLLM KAITO's inference image runs from release `since` on (until the next row's): `vllm` as the pin
+    writes it, `source` the upstream line it is read from. `note`: for a release whose own source does not pin
+    one (v0.3, v0.13), why this row's vLLM stands for it, said where the assumption is (SD428)."""
+
+    since: KaitoRelease
+    vllm: str
+    source: str
+    note: str = ""
+
+    @property
+    def said(self) -> str:
+        """Where the pin is read, as SD428 says it: the file and line at the tag, after the note if any."""
+        return f"{self.note}: {self.source}" if self.note else self.source
+
+
+# Each row read off kaito-project/kaito at its tag (`git show <tag>:presets/workspace/dependencies/requirements.txt`,
+# whose `vllm==` line the image's Dockerfile, docker/presets/models/tfs/Dockerfile, installs); a row holds until
+# the next, every tag between read alike (v0.4.1-v0.4.4 pin 0.6.3, v0.5.1-v0.6.2 0.9.0, v0.7.1-v0.7.2 0.10.1.1,
+# v0.8.1 0.12.0, v0.9.1-v0.9.4 0.14.1; the release-0.10, -0.11 and -0.12 branches pin their release's).
+IMAGE_VLLM = (
+    # v0.3.2's image installs presets/inference/text-generation/requirements.txt: transformers, no vLLM (KAITO
+    # brought its vLLM runtime in v0.4.0). Nearest known: v0.4.0's.
+    ImageVllm(KaitoRelease(0, 3), "0.6.3", f"{_PINS}:4 at v0.4.0",
+              "v0.3's image runs no vLLM (transformers only), so the first that does, v0.4.0's"),
+    ImageVllm(KaitoRelease(0, 4), "0.6.3", f"{_PINS}:4 at v0.4.0"),
+    ImageVllm(KaitoRelease(0, 4, 5), "0.8.2", f"{_PINS}:4 at v0.4.5"),
+    ImageVllm(KaitoRelease(0, 4, 6), "0.8.5", f"{_PINS}:4 at v0.4.6"),
+    ImageVllm(KaitoRelease(0, 5), "0.9.0", f"{_PINS}:4 at v0.5.0"),
+    ImageVllm(KaitoRelease(0, 7), "0.10.1.1", f"{_PINS}:4 at v0.7.0"),
+    ImageVllm(KaitoRelease(0, 8), "0.12.0", f"{_PINS}:4 at v0.8.0"),
+    ImageVllm(KaitoRelease(0, 9), "0.14.1", f"{_PINS}:4 at v0.9.0"),
+    ImageVllm(KaitoRelease(0, 10), "0.17.1", f"{_PINS}:4 at v0.10.0"),
+    ImageVllm(KaitoRelease(0, 11), "0.22.1", f"{_PINS}:4 at v0.11.0"),
+    ImageVllm(KaitoRelease(0, 12), "0.25.1", f"{_PINS}:4 at v0.12.0"),
+    # v0.13.0 is not tagged: main after v0.12.0 (056b828, 2026-08-21) still pins 0.25.1.
+    ImageVllm(KaitoRelease(0, 13), "0.25.1", f"{_PINS}:4 on main at 056b828",
+              "not released yet, so main's pin after v0.12.0"),
+)
+
+
+def image_vllm(release: KaitoRelease) -> ImageVllm:
+    """The vLLM the image of `release` (one `known`) runs: the last row at or before it."""
+    return [row for row in IMAGE_VLLM if row.since <= release][-1]

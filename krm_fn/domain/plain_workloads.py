@@ -4,7 +4,7 @@ JSON the function injected into its vLLM containers (constants.INJECTED_ANNOTATI
 fixpoint and a disable exact (and, being part of the template, rolls the pods when it changes).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from ..text.results import Finding, finding
@@ -195,22 +195,27 @@ class WorkloadPlan(NamedTuple):
     # or not enabled, and a config the function added stays because it was changed by hand (SD733)
 
 
-def release_of(image: Any, vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> Release:
-    """The vLLM a container runs: the vllmVersion setting when it is set; else the release an official vLLM
-    image's tag names (`vllm/vllm-openai:v0.10.2`); else the default (KAITO's image's vLLM)."""
-    if version_set:
-        return Release(vllm_version, "the vllmVersion setting")
+def release_of(image: Any, setting: str | None = None, where: str = "the container") -> Release:
+    """The vLLM a container runs: the vllmVersion `setting` when it is set; else the release an official vLLM
+    image's tag names (`vllm/vllm-openai:v0.10.2`); else the default (KAITO's newest image's vLLM), with SD735
+    for every container a verdict assumes it on. `where`: what names no image, when `image` is None."""
+    if setting is not None:
+        return Release(setting, "the vllmVersion setting")
     tagged = image_release(image) if isinstance(image, str) else None
     if tagged is not None:
         return Release(tagged, f"image {image}")
-    return Release(vllm_version,
-                   "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs")
+    unpinned = (finding("SD735.image", "image", image=image, version=DEFAULT_VLLM_VERSION) if isinstance(image, str)
+                else finding("SD735.no-image", "", where=where, version=DEFAULT_VLLM_VERSION))
+    return Release(DEFAULT_VLLM_VERSION,
+                   "the default vllmVersion, the vLLM of KAITO's image; set vllmVersion to the release your image runs",
+                   unpinned)
 
 
 def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TABLE,
-                  vllm_version: str = DEFAULT_VLLM_VERSION, version_set: bool = False) -> WorkloadPlan:
+                  vllm_version: str | None = None) -> WorkloadPlan:
     """JSON Patch ops (against `data`) and findings for one plain workload. Enabled ("true"): every vLLM
-    container gets the config for its model, judged by the vLLM it runs (release_of); absent or "false":
+    container gets the config for its model, judged by the vLLM it runs (release_of: `vllm_version`, the
+    vllmVersion setting, where it is set, else its image's tag); absent or "false":
     the function's own arguments and records are removed; any other value (or SD720): no change — the
     caller reports KAITO's invalid-value error (checks/annotation_value) at `opt_in.field`."""
     opt_in = read_opt_in(spec, data)
@@ -222,14 +227,13 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
     speculator = bool(spec.llm_isvc and opt_in.value == "true" and isinstance(data, dict)
                       and get(data, ("spec", "speculator")) is not None)
     said = (finding("SD732", "spec.speculator"),) if speculator else ()
-    ctx = _Workload(spec, data, opt_in, opt_in.value == "true" and not speculator, speculator, table,
-                    vllm_version, version_set)
+    ctx = _Workload(spec, data, opt_in, opt_in.value == "true" and not speculator, speculator, table, vllm_version)
     templates = _llm_isvc_pods(spec, data) if spec.llm_isvc else present_templates(spec, data)
     if not ctx.enabled and all(_recorded(data, t) is None for t in templates):
         return WorkloadPlan(opt_in, findings=said, speculates=bool(said))   # never opted in, or reverted
     planned = [(template, _plan_template(ctx, template)) for template in templates]
     ops = [op for _, p in planned for op in p.ops]
-    findings = [f for _, p in planned for f in p.findings]
+    findings = _once(f for _, p in planned for f in p.findings)
     records = _records(planned)
     # Later templates first: where two records end at the same place (spec.prefill.annotations at the end
     # of spec, spec.annotations after it), the inner one is written first, so each lands in its mapping.
@@ -242,6 +246,20 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
                         any(p.speculates for _, p in planned) or speculator)
 
 
+def _once(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings, SD735 once per message: the pod templates of one workload (an LLMInferenceService's
+    four) that name no image, or the same one, assume the same release."""
+    out: list[Finding] = []
+    said: set[str] = set()
+    for f in findings:
+        if f.id == "SD735":
+            if f.message in said:
+                continue
+            said.add(f.message)
+        out.append(f)
+    return out
+
+
 class _Workload(NamedTuple):
     """What each pod template of one workload is planned with."""
     spec: WorkloadKind
@@ -250,11 +268,10 @@ class _Workload(NamedTuple):
     enabled: bool
     speculator: bool   # an LLMInferenceService's spec.speculator (SD732): not enabled, and no removal said
     table: PresetTable
-    vllm_version: str
-    version_set: bool
+    vllm_version: str | None   # the vllmVersion setting (None: unset)
 
-    def release(self, image: Any) -> Release:
-        return release_of(image, self.vllm_version, self.version_set)
+    def release(self, image: Any, where: str = "the container") -> Release:
+        return release_of(image, self.vllm_version, where)
 
 
 class _TemplatePlan(NamedTuple):
@@ -313,10 +330,12 @@ def _outcomes(ctx: _Workload, template: PodTemplate, recorded: str | None,
                             env=kubernetes_env(c.get("env")), release=ctx.release(c.get("image")), mounted=mounted))
            for path, c in containers(template, data) if main is None or path != main[0]]
     if spec.kserve is not None and template.role == "predictor":
-        out += _kserve_outcome(spec.kserve, data, ctx.enabled, recorded, ctx.table, findings, ctx.release(None))
+        release = ctx.release(None, "the predictor's model (KServe's Hugging Face runtime supplies the image)")
+        out += _kserve_outcome(spec.kserve, data, ctx.enabled, recorded, ctx.table, findings, release)
     if spec.llm_isvc:
         image = main[1].get("image") if main and isinstance(main[1], dict) else None
-        out += _llm_isvc_outcome(template, data, ctx.enabled, recorded, ctx.table, ctx.release(image), findings)
+        release = ctx.release(image, "the main container (KServe's LLMInferenceServiceConfig supplies the image)")
+        out += _llm_isvc_outcome(template, data, ctx.enabled, recorded, ctx.table, release, findings)
     return out
 
 

@@ -623,11 +623,17 @@ def shell_argument_or_none(config_json: str) -> str | None:
         return None
 
 
+# What reconcile says of a container that no release decides (SD709: a settings file; SD711: a pooling model).
+_NOT_BY_RELEASE = frozenset({"SD709", "SD711"})
+
+
 class Release(NamedTuple):
     """The vLLM a container runs, and where that was read (for the messages): `version` as written
-    (`0.10.2`), `source` ("image vllm/vllm-openai:v0.10.2", "the vllmVersion setting", …)."""
+    (`0.10.2`), `source` ("image vllm/vllm-openai:v0.10.2", "the vllmVersion setting", …). `unpinned`: where
+    nothing names it (the default, assumed), what says so on every container judged by it (SD735)."""
     version: str = DEFAULT_VLLM_VERSION
     source: str = "the default vllmVersion, the vLLM of KAITO's image"
+    unpinned: Finding | None = None
 
     @property
     def number(self) -> tuple[int, int, int]:
@@ -671,11 +677,16 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return c.unchanged(finding("SD733", insp.target, config=recorded, flags=", ".join(insp.overrides)))
     if not insp.runs_vllm or not enabled:
         return c.bare()
-    left = _left_as_is(c, release)
-    if left is not None:
-        return left
-    c = c._replace(inspection=_mounted_model(insp, mounted))
-    return _configured(c, table, release, env, pipeline)
+    out = _left_as_is(c, release)
+    if out is None:
+        out = _configured(c._replace(inspection=_mounted_model(insp, mounted)), table, release, env, pipeline)
+    # A verdict assumed the release: the config chosen for it, the user's judged by it, or a finding of it (not a
+    # command that cannot be read, a settings file or a pooling model alone, where nothing depends on it).
+    judged = (insp.problem is None and (out.injected is not None or bool(insp.overrides)
+                                        or any(f.id not in _NOT_BY_RELEASE for f in out.findings)))
+    if release.unpinned is None or not judged:
+        return out
+    return out._replace(findings=(release.unpinned, *out.findings))
 
 
 class _Container(NamedTuple):

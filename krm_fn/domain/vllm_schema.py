@@ -26,8 +26,10 @@ from typing import Any
 from ..findings import spec
 from ..text.results import Finding, Severity, finding
 
-# The vLLM that KAITO's current inference image ships (docs/settings.md says where it is pinned; v0.11.0: 0.22.1,
-# v0.10.0: 0.17.1, v0.9.4: 0.14.1); when KAITO ships another, this constant and docs/settings.md change together.
+# The vLLM that KAITO's newest inference image ships: kaito_releases.IMAGE_VLLM's last row, which judges the KAITO
+# workloads with no vllmVersion and no kaitoVersion (the others by their release's row), and a plain workload whose
+# image names no release (SD735). When KAITO ships another, this constant, that row and docs/settings.md change
+# together (tests/domain/test_kaito_releases.py holds them equal).
 DEFAULT_VLLM_VERSION = "0.25.1"
 
 

@@ -123,4 +123,16 @@ SPECS = (
          why=("As SD424, where nothing in the input shows an earlier render (no reference to a derived ConfigMap, no\n"
               "object this function derived, no child in the input): from source files this is most often a first\n"
               "enable, of an InferenceSet or MultiRoleInference with no Workspaces yet.")),
+    # `why`: where kaito_releases.IMAGE_VLLM read the pin (its note first, for a release that pins none itself).
+    Spec("SD428", INFO, "vllmVersion not set: the vLLM release the KAITO workloads are judged by, and why",
+         {"kaito-version": "vllmVersion is not set: the KAITO workloads are judged by vLLM {vllm}, assumed for KAITO {kaito}'s image ({why}); if yours runs another vLLM, set vllmVersion to it",
+          "default": "neither vllmVersion nor kaitoVersion is set: the KAITO workloads are judged by vLLM {vllm}, which the newest KAITO's image ({kaito}) runs; set kaitoVersion or vllmVersion to what your cluster runs"},
+         why=("Which speculative configs vLLM refuses, whether it has a method or a key, what it does under\n"
+              "pipeline parallelism: every such verdict on a KAITO workload depends on the vLLM release its\n"
+              "image runs. With `vllmVersion` unset, that is the vLLM KAITO's own image pins for the\n"
+              "`kaitoVersion` release (`presets/workspace/dependencies/requirements.txt` in kaito-project/kaito:\n"
+              "v0.10.0 0.17.1, v0.11.0 0.22.1, v0.12.0 0.25.1; [settings.md](settings.md) has every release),\n"
+              "and with no `kaitoVersion` either, the newest release's. Said once a run where a KAITO workload\n"
+              "is judged (an info: `-v` shows it). A plain vLLM workload goes by its image's tag instead (SD735\n"
+              "where the tag names no release).")),
 )

@@ -42,13 +42,16 @@ SPECS = (
               "`configurations:` in the kustomization (kind ConfigMap; fieldSpecs: group kaito.sh, the kind, the path the\n"
               "message names), as `examples/kustomize/base/kaito-namereference.yaml` does, or set\n"
               "`generatorOptions.disableNameSuffixHash`.")),
-    Spec("SD308", INFO, "a tuned config the vllmVersion vLLM refuses: the fallback is written instead",
+    Spec("SD308", INFO, "a tuned config the vLLM release refuses: the fallback is written instead",
          {"vllm-version": "vLLM {vllm_version} (vllmVersion) refuses the tuned {refused} of preset {preset!q}, so the fallback {json} is written; set vllmVersion if the image runs a newer vLLM",
+          "kaito-image": "vLLM {vllm_version} (assumed for KAITO {kaito}'s image, vllmVersion not set) refuses the tuned {refused} of preset {preset!q}, so the fallback {json} is written; set vllmVersion if the image runs a newer vLLM",
           "beyond-newest": "vLLM {newest} (the newest modelled; vllmVersion {vllm_version}) refuses the tuned {refused} of preset {preset!q}, so the fallback {json} is written; set vllmVersion if the image runs a newer vLLM"},
-         why=("The preset is tuned, but the `vllmVersion` vLLM refuses the tuned config at start-up (a method that release\n"
-              "does not have): the fallback is written instead. If the image runs a newer vLLM, set `vllmVersion` to it and\n"
-              "the tuned config is written. A `vllmVersion` newer than the newest release modelled is judged by that release's\n"
-              "facts, and the message names that release's verdict, not the newer one's (which is not known here).")),
+         why=("The preset is tuned, but the `vllmVersion` vLLM refuses the tuned config at start-up (a method\n"
+              "that release does not have): the fallback is written instead. With `vllmVersion` unset, the vLLM\n"
+              "is the one KAITO's image runs at the `kaitoVersion` release (SD428; before v0.8.0 it has no\n"
+              "`mtp`). If the image runs a newer vLLM, set `vllmVersion` to it and the tuned config is written.\n"
+              "A `vllmVersion` newer than the newest release modelled is judged by that release's facts, and the\n"
+              "message names that release's verdict, not the newer one's (which is not known here).")),
     # The problem: why the derived ConfigMap cannot be built, in domain.inference_config's words.
     Spec("SD311", ERROR, "the derived ConfigMap cannot be built from the referenced ConfigMap",
          "ConfigMap {configmap!q}: {problem}",

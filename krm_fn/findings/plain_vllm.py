@@ -121,4 +121,17 @@ SPECS = (
          "{stages}: {verdict}, so nothing is added: run one pipeline stage, {fix}, or remove the annotation",
          why=("As [SD715](#sd715), where the release runs speculative decoding on its V0 engine, which\n"
               "refuses pipeline parallelism at start-up: nothing is added.")),
+    # where: what supplies the image when the manifest names none (plain_workloads.release_of's callers)
+    Spec("SD735", WARNING, "vLLM image whose tag names no release: every verdict assumes the default vLLM release",
+         {"image": "image {image} names no vLLM release, so the verdicts here assume vLLM {version}, the default (KAITO's newest image's); if it runs another, pin it: a versioned vllm/vllm-openai tag, or vllmVersion",
+          "no-image": "{where} names no image, so the verdicts here assume vLLM {version}, the default (KAITO's newest image's); if its image runs another vLLM, set vllmVersion to it"},
+         why=("What vLLM refuses at start-up (a method it does not have, a key it refuses, a flag it lacks)\n"
+              "depends on its release. A plain workload's release is the `vllmVersion` setting, else the one its\n"
+              "image's tag names (`vllm/vllm-openai:v0.10.2`, `docker.io/vllm/vllm-openai:v0.8.5.post1`);\n"
+              "`latest`, `nightly`, an image without a tag or by digest alone, and another project's image\n"
+              "(`lmcache/vllm-openai:v0.3.1`, a private build) name none the function can read, and neither does\n"
+              "a KServe service whose runtime supplies the image. The verdicts then assume the default release,\n"
+              "the vLLM of KAITO's newest image, which may not be the one that runs: `latest` can be newer (vLLM\n"
+              "0.33 removed `medusa`, which the default still has), a private build older. Pin the release: an\n"
+              "image tag that names it, or `vllmVersion` (which every workload of the run then follows).")),
 )

@@ -132,8 +132,11 @@ class Settings(NamedTuple):
     # and the rollout output is then the one safe on every release (docs/settings.md).
     kaito_version: KaitoRelease = kaito_releases.DEFAULT
     kaito_version_unknown: bool = False  # no source set kaitoVersion: the rollout must be safe on every release
-    vllm_version: str = DEFAULT_VLLM_VERSION  # the vLLM release whose --speculative-config schema applies
-    vllm_version_set: bool = False     # given by a source (else a plain workload's image tag decides)
+    # The vLLM release KAITO workloads are judged by: the vllmVersion setting, else the one kaito_version's image
+    # runs (kaito_releases.image_vllm; SD428 says which, at -v). A plain workload goes by the setting alone, else
+    # by its own image (plain_vllm_version).
+    vllm_version: str = DEFAULT_VLLM_VERSION
+    vllm_version_set: bool = False     # given by a source
     feature_gates: Mapping[str, bool] = DEFAULT_GATES
     disable: frozenset[str] = frozenset()  # finding ids not to report (the `disable` setting)
     prometheus_rules: bool = False  # one PrometheusRule per namespace with enabled workloads
@@ -157,6 +160,12 @@ class Settings(NamedTuple):
         """Where a note of the v0.11-v0.12 rollout rules holds (krm_fn/model/rollout.py): the set release, or those."""
         return "v0.11-v0.12 (set kaitoVersion to yours)" \
             if self.kaito_version_unknown else str(self.kaito_version)
+
+    @property
+    def plain_vllm_version(self) -> str | None:
+        """The vllmVersion setting, which every plain workload runs; None where unset (a plain workload's image
+        tag decides, else vllm_schema's default, SD735)."""
+        return self.vllm_version if self.vllm_version_set else None
 
     @property
     def knows_annotation(self) -> bool:
@@ -318,8 +327,9 @@ def parse_disable(value: Any) -> frozenset[str]:
 
 
 def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settings:
-    """`judge_by`: the (valid) vllmVersion that tunedPresets/ngramFallback are checked against when a later
-    source sets it (resolve_settings checks each source alone, but vLLM runs the merged version)."""
+    """`judge_by`: the (valid) vLLM release that tunedPresets/ngramFallback are checked against when a later
+    source sets vllmVersion or kaitoVersion (resolve_settings checks each source alone, but vLLM runs the merged
+    version: _merged_version)."""
     errors: list[ConfigError] = []
 
     def checked(key: str, parse: Callable[[Any], Any], default: Any, unset: tuple[object, ...] = (None, "")) -> Any:
@@ -344,12 +354,14 @@ def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settin
     if fail_on not in FAIL_ON:
         errors.append(ConfigError(finding("SD021.failOn", source="", value=_q(fail_on), expected=", ".join(FAIL_ON)),
                                   "failOn"))
-    vllm = checked("vllmVersion", parse_vllm_version, DEFAULT_VLLM_VERSION)
+    vllm = checked("vllmVersion", parse_vllm_version, None)
+    version = checked("kaitoVersion", parse_version, kaito_releases.DEFAULT)
+    if vllm is None:  # unset (or in error): the vLLM of the kaitoVersion release's image (the newest's, with none)
+        vllm = kaito_releases.image_vllm(version).vllm
     judge = judge_by or vllm
     tuned = checked("tunedPresets", lambda value: _tuned_presets(value, judge), {})
     fallback = checked("ngramFallback", lambda value: parse_config_json(value, "ngramFallback", judge), None)
     table = DEFAULT_TABLE.extended(tuned, fallback) if (tuned or fallback) else DEFAULT_TABLE
-    version = checked("kaitoVersion", parse_version, kaito_releases.DEFAULT)
     gates = checked("featureGates", parse_feature_gates, DEFAULT_GATES, unset=(None,))
     disable = checked("disable", parse_disable, frozenset(), unset=(None,))
     rules = checked("prometheusRules", parse_prometheus_rules, False)
@@ -431,15 +443,18 @@ def resolve_settings(fc: Any, environ: Mapping[str, str], overrides: Mapping[str
 
 
 def _merged_version(*sources: Mapping[str, Any]) -> str | None:
-    """The vllmVersion the last source that sets one sets, if valid (an invalid one is that source's error)."""
-    for source in reversed(sources):
-        value = source.get("vllmVersion")
-        if value not in (None, ""):
-            try:
-                return parse_vllm_version(value)
-            except ConfigError:
-                return None
-    return None
+    """The vllmVersion the last source that sets one sets; with none, the vLLM of the image of the kaitoVersion
+    the last source that sets one sets. None where that value is invalid (it is that source's error)."""
+    def last(key: str) -> Any:
+        return next((s[key] for s in reversed(sources) if s.get(key) not in (None, "")), None)
+
+    try:
+        if last("vllmVersion") is not None:
+            return parse_vllm_version(last("vllmVersion"))
+        kaito = last("kaitoVersion")
+        return kaito_releases.image_vllm(kaito_releases.DEFAULT if kaito is None else parse_version(kaito)).vllm
+    except ConfigError:
+        return None
 
 
 def unreadable(exc: Exception) -> ConfigError:

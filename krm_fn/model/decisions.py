@@ -54,7 +54,8 @@ class Inject(Reference):
     why: str                    # in words: where the config came from
     configmap: dict[str, Any] | None  # the derived ConfigMap (None when it cannot be built: `problem` says why)
     problem: str = ""
-    refused: str = ""           # the tuned config vllmVersion's vLLM refuses (the fallback replaced it)
+    refused: str = ""           # the tuned config the judged vLLM refuses (the fallback replaced it): vllmVersion's,
+    # else the kaitoVersion image's
     refused_why: str = ""       # what that vLLM refuses about it (vllm_schema's title of the finding)
     vllm_version: str = ""
 

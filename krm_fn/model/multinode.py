@@ -1,5 +1,5 @@
 """Speculative decoding on a workload KAITO spreads over more than one node, where vLLM runs it with pipeline
-parallelism (SD412, SD413; SD417, SD418 where the vllmVersion vLLM refuses it: docs/findings.md says what vLLM
+parallelism (SD412, SD413; SD417, SD418 where the vLLM release refuses it: docs/findings.md says what vLLM
 does there, vllm_releases.pipeline_verdict by release). A GPU partition (MIG, accelerator count) is left alone:
 BYO, one slice per replica. Said once per workload and instance-type field: on the InferenceSet, not on the
 Workspaces it creates; on the MultiRoleInference's role, not on its InferenceSets.
@@ -87,8 +87,9 @@ def _warning(d: Decision, resource: Path, method: str, settings: Settings) -> Re
 
 
 def _pipeline(settings: Settings, method: str) -> PipelineVerdict:
-    """What the vllmVersion vLLM does with speculative decoding under pipeline parallelism: the same verdict,
-    with the same weight, as for a plain workload's --pipeline-parallel-size (vllm_releases)."""
+    """What the vLLM release (vllmVersion's, else the kaitoVersion image's) does with speculative decoding under
+    pipeline parallelism: the same verdict, with the same weight, as for a plain workload's
+    --pipeline-parallel-size (vllm_releases)."""
     version = parse_version(settings.vllm_version)
     # KAITO runs a multi-node Workspace with Ray: `p.VLLM.ModelRunParams["distributed-executor-backend"] =
     # "ray"` (pkg/model/interface.go:571 at v0.12.0, :513 at v0.11.0, :427 at v0.10.0), and sets no VLLM_USE_V1.

@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from ..domain import kinds
+from ..domain import kaito_releases, kinds
 from ..text import yamlio
 from ..text.items import Item
 from ..model.changes import Plan, Step, step
@@ -17,7 +17,8 @@ from ..model.index import Index
 from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents,
     with_speculative_config, without_speculative_config)
 from ..domain.presets import resolve
-from ..domain.vllm_schema import NGRAM_METHODS, check_speculative_config, dotted_config, newer_release, refusal
+from ..domain.vllm_schema import (NGRAM_METHODS, check_speculative_config, dotted_config, newer_release,
+                                  parse_version, refusal, shown)
 from ..model.multinode import multinode_warnings
 from ..model.report import about
 from ..text.results import Finding, Result, finding
@@ -30,7 +31,20 @@ def advise(index: Index, settings: Settings, plan: Plan) -> Step:
     ds = plan.decided
     return step(override_checks(ds, settings) + role_mismatches(ds) + pinned_away(ds, settings) + spelling_warnings(ds)
                 + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan)
-                + multinode_warnings(index, ds, settings, _method) + newer_vllm(ds, settings))
+                + multinode_warnings(index, ds, settings, _method) + newer_vllm(ds, settings)
+                + assumed_vllm(ds, settings))
+
+
+def assumed_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:
+    """SD428 once a run, when vllmVersion is unset and a KAITO workload's config was judged by a vLLM release: the
+    release assumed, the one the kaitoVersion release's image runs (kaito_releases.IMAGE_VLLM), and why."""
+    if settings.vllm_version_set or not any(isinstance(d, (Inject, Override)) for d in ds):
+        return []   # nothing judged by a vLLM release (a ConfigMap not in the input, one KAITO refuses)
+    said: dict[str, Any] = {"vllm": shown(parse_version(settings.vllm_version)), "kaito": settings.kaito_version,
+                            "why": kaito_releases.image_vllm(settings.kaito_version).said}
+    found = (finding("SD428.default", "vllmVersion", **said) if settings.kaito_version_unknown
+             else finding("SD428.kaito-version", "vllmVersion", **said))
+    return [found.result()]
 
 
 def newer_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:

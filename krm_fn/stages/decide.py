@@ -4,6 +4,8 @@ InferenceSet is decided as KAITO's controller will have rewritten it (`Workload.
 of the outcomes in decisions.py; `said` tells each in its own message.
 """
 
+from typing import Any
+
 from ..checks import inference_configmap
 from ..domain import kinds
 from ..domain.derived import build
@@ -29,7 +31,7 @@ def decide(index: Index, settings: Settings, plan: Plan) -> Step:
     ds = [decision(index, w, path, settings.presets, settings.vllm_version)
           for w in map(plan.workload, index.workloads) if configurable(w) for path in w.spec.config_refs(w.effective)]
     results = [said(d, settings) for d in ds]
-    results += [_fallback(d) for d in ds if isinstance(d, Inject) and d.refused]
+    results += [_fallback(d, settings) for d in ds if isinstance(d, Inject) and d.refused]
     return step(results, decisions=ds)
 
 
@@ -82,15 +84,16 @@ def _not_visible(d: NotVisible, settings: Settings | None) -> Finding:
     return finding("SD304.annotation-not-read", d.field, configmap=d.source_name, kaito_version=settings.kaito_version)
 
 
-def _fallback(d: Inject) -> Result:
+def _fallback(d: Inject, settings: Settings) -> Result:
     preset = kinds.preset_name(d.workload.spec, d.workload.effective)
+    said: dict[str, Any] = {"vllm_version": d.vllm_version, "refused": d.refused, "preset": preset, "json": d.json}
+    if not settings.vllm_version_set:  # the vLLM of the kaitoVersion release's image (SD428)
+        return about(finding("SD308.kaito-image", d.field, kaito=settings.kaito_version, **said), d.workload.item)
     # A vllmVersion newer than every release modelled: the message names the newest one (SD308's why).
     known = beyond(parse_version(d.vllm_version))
     if known is None:
-        return about(finding("SD308.vllm-version", d.field, vllm_version=d.vllm_version, refused=d.refused,
-                             preset=preset, json=d.json), d.workload.item)
-    return about(finding("SD308.beyond-newest", d.field, newest=named(known), vllm_version=d.vllm_version,
-                         refused=d.refused, preset=preset, json=d.json), d.workload.item)
+        return about(finding("SD308.vllm-version", d.field, **said), d.workload.item)
+    return about(finding("SD308.beyond-newest", d.field, newest=named(known), **said), d.workload.item)
 
 
 def decision(index: Index, w: Workload, path: Path, table: PresetTable,

@@ -58,8 +58,7 @@ def plain_vllm(index: Index, settings: Settings, plan: Plan) -> Step:
     out: list[Result] = []
     running: list[Speculates] = []
     for w in index.plain:
-        planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets, settings.vllm_version,
-                                settings.vllm_version_set)
+        planned = plan_workload(w.spec, plan.data_of(w.item), settings.presets, settings.plain_vllm_version)
         if planned.opt_in.conflict is not None:
             continue   # plain_opt_in reported it (and only a `disable` of SD720 lets the run get here)
         out += [_placed(f, w.item, change=bool(planned.ops)) for f in planned.findings]

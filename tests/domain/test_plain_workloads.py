@@ -10,7 +10,8 @@ import jsonpatch
 import pytest
 
 from krm_fn.domain.plain_workloads import (KINDS, containers, kind_of, kserve_backend, kserve_model,
-    list_ops, other_version, plan_workload, present_templates, read_opt_in)
+    list_ops, other_version, plan_workload, present_templates, read_opt_in, release_of)
+from krm_fn.domain.vllm_schema import DEFAULT_VLLM_VERSION
 from krm_fn.text.results import Severity
 from krm_fn.domain.constants import INJECTED_ANNOTATION
 
@@ -307,8 +308,9 @@ def test_kserve_huggingface_runtime(model, want_model, want_args):
     enabled, plan = round_trip(obj)
     assert enabled["spec"]["predictor"]["model"]["args"] == want_args
     assert enabled["spec"]["predictor"]["annotations"] == {INJECTED_ANNOTATION: want_args[-1].split("=", 1)[1]}
-    assert [f.id for f in plan.findings] == ["SD701"]
-    assert plan.findings[0].field == "spec.predictor.model.args"
+    # KServe's runtime supplies the image: the default release is assumed, and said (SD735)
+    assert [(f.id, f.field) for f in plan.findings] == [("SD735", "spec.predictor.model"),
+                                                        ("SD701", "spec.predictor.model.args")]
 
 
 def test_kserve_annotation_on_the_predictor():
@@ -324,10 +326,10 @@ def test_kserve_model_not_known():
     obj = isvc({"modelFormat": {"name": "huggingface"}, "storageUri": "pvc://weights/$(MODEL)"}, dict(ON))
     enabled, plan = round_trip(obj)
     assert enabled["spec"]["predictor"]["model"]["args"] == ["--speculative-config=" + NGRAM]
-    (info,) = plan.findings
-    assert (info.id, info.field) == ("SD702", "spec.predictor.model.storageUri")
+    assert [(f.id, f.field) for f in plan.findings] == [("SD735", "spec.predictor.model"),
+                                                        ("SD702", "spec.predictor.model.storageUri")]
     obj = isvc({"modelFormat": {"name": "huggingface"}}, dict(ON))
-    (info,) = plan_workload(KSERVE_SPEC, obj).findings
+    (_, info) = plan_workload(KSERVE_SPEC, obj).findings
     assert info.id == "SD702" and "(no --model_id and no storageUri)" in info.message
 
 
@@ -335,10 +337,10 @@ def test_kserve_user_override_and_removed_flags():
     obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=a/b", "--speculative_config", MTP]},
                dict(ON))
     plan = plan_workload(KSERVE_SPEC, obj)
-    assert plan.ops == () and [f.id for f in plan.findings] == ["SD703"]
+    assert plan.ops == () and [f.id for f in plan.findings] == ["SD735", "SD703"]
     obj = isvc({"modelFormat": {"name": "huggingface"}, "args": ["--model_id=a/b", "--num-speculative-tokens=3"]},
                dict(ON))
-    assert [f.id for f in plan_workload(KSERVE_SPEC, obj).findings] == ["SD704"]
+    assert [f.id for f in plan_workload(KSERVE_SPEC, obj).findings] == ["SD735", "SD704"]
 
 
 def test_kserve_not_vllm():
@@ -387,7 +389,7 @@ def test_list_ops_turn_old_into_new(old, new):
 def test_the_planner_reports_its_ids():
     from finding_ids import ids_used
     from krm_fn.domain import plain_workloads
-    assert set(ids_used(plain_workloads)) == {f"SD72{i}" for i in range(0, 10)} | {"SD730", "SD731", "SD732"}
+    assert set(ids_used(plain_workloads)) == {f"SD72{i}" for i in range(0, 10)} | {"SD730", "SD731", "SD732", "SD735"}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():
@@ -409,8 +411,12 @@ def test_lws_ray_leader_script_and_ray_only_workers():
     assert lwt["leaderTemplate"]["spec"]["containers"][0]["command"][2] == leader["command"][2] + (
         " --speculative-config='" + NGRAM + "'")
     assert lwt["workerTemplate"] == obj["spec"]["leaderWorkerTemplate"]["workerTemplate"]
-    # `latest` names no release: the default vllmVersion (0.25.1) judges --pipeline_parallel_size 2 (#22)
-    assert [(f.id, f.severity.value) for f in plan.findings] == [("SD701", "info"), ("SD715", "warning")]
+    # `latest` names no release: the default vllmVersion (0.25.1) judges --pipeline_parallel_size 2 (#22), and
+    # a warning on the leader says so (SD735: the worker runs no vLLM server, nothing of it is judged)
+    assert [(f.id, f.severity.value, f.field) for f in plan.findings] == [
+        ("SD735", "warning", "spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].image"),
+        ("SD701", "info", "spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].command[2]"),
+        ("SD715", "warning", "spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].command[2]")]
 
 
 def test_the_design_note_example_is_what_the_plan_does():
@@ -615,7 +621,7 @@ def test_an_llminferenceservice_with_a_speculator_gets_nothing_and_is_told_why()
     spec = kind_of("serving.kserve.io/v1alpha2", "LLMInferenceService")
     assert spec is not None
     plain = plan_workload(spec, _llmisvc())
-    assert plain.ops and [f.id for f in plain.findings] == ["SD701"]
+    assert plain.ops and [f.id for f in plain.findings] == ["SD735", "SD701"]
     obj = _llmisvc(speculator={"config": {"method": "ngram", "num_speculative_tokens": 4}})
     planned = plan_workload(spec, obj)
     assert planned.ops == ()
@@ -628,3 +634,45 @@ def test_an_llminferenceservice_with_a_speculator_gets_nothing_and_is_told_why()
     back = jsonpatch.apply_patch(rendered, list(later.ops))
     assert "speculative-config" not in str(back) and INJECTED_ANNOTATION not in str(back)
     assert back["spec"]["speculator"] == rendered["spec"]["speculator"]
+
+
+# --- an image whose tag names no vLLM release (SD735) ----------------------------------------------------------------
+MEDUSA = ('--speculative-config={"method":"medusa","model":"FasterDecoding/medusa-vicuna-7b-v1.3",'
+          '"num_speculative_tokens":3}')
+
+
+@pytest.mark.parametrize("image", ["vllm/vllm-openai:latest", "vllm/vllm-openai:nightly", "vllm/vllm-openai",
+                                   "vllm/vllm-openai@sha256:" + "0" * 64, "registry.example.com/llm/vllm-server:2.4"])
+def test_an_image_that_names_no_release_is_judged_by_the_default_and_says_so(image: str) -> None:
+    release = release_of(image)
+    assert release.version == DEFAULT_VLLM_VERSION and release.unpinned is not None
+    assert (release.unpinned.id, release.unpinned.severity, release.unpinned.field) == ("SD735", Severity.WARNING,
+                                                                                     "image")
+    assert release.unpinned.message.startswith(f"image {image} names no vLLM release, so the verdicts here assume "
+                                               f"vLLM {DEFAULT_VLLM_VERSION}")
+    assert "a versioned vllm/vllm-openai tag, or vllmVersion" in release.unpinned.message
+    # Pinned: by the setting, or by a versioned official tag.
+    assert release_of(image, "0.33.0").unpinned is None
+    assert release_of("vllm/vllm-openai:v0.10.2") == release_of("vllm/vllm-openai:v0.10.2")._replace(unpinned=None)
+    assert release_of(None, where="the main container").unpinned.message.startswith(
+        "the main container names no image, so the verdicts here assume")
+
+
+def test_a_medusa_config_on_latest_is_never_passed_in_silence() -> None:
+    """vLLM 0.33 removed medusa, which the default 0.25.1 still has: on `latest` the user's config passes as
+    0.25.1 judges it, with the warning that the release was assumed; pinned to 0.33 it is refused (SD604)."""
+    def planned(image: str, setting: str | None = None) -> list[str]:
+        c = {"name": "vllm", "image": image, "command": ["vllm", "serve", "lmsys/vicuna-7b-v1.3"], "args": [MEDUSA]}
+        obj = workload("Deployment", "apps/v1", {"template": pod_template(c)}, dict(ON))
+        return [f.id for f in plan_workload(kind_of("apps/v1", "Deployment"), obj, vllm_version=setting).findings]
+    assert planned("vllm/vllm-openai:latest") == ["SD735", "SD703"]
+    assert planned("vllm/vllm-openai:v0.33.0") == ["SD703", "SD604"]
+    assert planned("vllm/vllm-openai:latest", "0.33.0") == ["SD703", "SD604"]
+
+
+def test_a_container_that_nothing_is_judged_on_gets_no_warning() -> None:
+    """A pooling model (SD711) or a settings file (SD709) alone: no verdict depends on the release."""
+    c = {"name": "vllm", "image": "vllm/vllm-openai:latest", "command": ["vllm", "serve", "BAAI/bge-m3", "--task",
+                                                                         "embed"]}
+    obj = workload("Deployment", "apps/v1", {"template": pod_template(c)}, dict(ON))
+    assert [f.id for f in plan_workload(kind_of("apps/v1", "Deployment"), obj).findings] == ["SD711"]

@@ -124,6 +124,29 @@ def test_the_settings_configs_are_judged_by_the_vllm_version_in_force() -> None:
     assert exc.value.id == "SD021" and 'of vLLM 0.25.1, which refuses unknown keys' in str(exc.value)
 
 
+def test_with_vllm_version_unset_the_kaito_release_decides_it() -> None:
+    """KAITO v0.10.0's image runs vLLM 0.17.1, v0.11.0's 0.22.1: with no vllmVersion, KAITO workloads are judged
+    by the kaitoVersion release's; a plain workload still by its image (plain_vllm_version: no setting)."""
+    s = resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": "v0.10.0"}}, {})
+    assert (s.vllm_version, s.vllm_version_set, s.plain_vllm_version) == ("0.17.1", False, None)
+    assert resolve_settings(None, {"KAITO_SPECDEC_KAITO_VERSION": "0.11"}).vllm_version == "0.22.1"
+    s = resolve_settings({"kind": "ConfigMap", "data": {"kaitoVersion": "v0.10.0", "vllmVersion": "0.25.1"}}, {})
+    assert (s.vllm_version, s.vllm_version_set, s.plain_vllm_version) == ("0.25.1", True, "0.25.1")
+
+
+def test_the_settings_configs_are_judged_by_the_kaito_releases_vllm_whichever_source_sets_it() -> None:
+    """ngram_gpu came in vLLM 0.18: a tuned config with it passes for the default 0.25.1, and is refused for
+    KAITO v0.10.0's 0.17.1, also where the environment sets kaitoVersion and the functionConfig the presets."""
+    tuned = '{"org/m": {"method": "ngram_gpu", "num_speculative_tokens": 5}}'
+    fc = {"kind": "ConfigMap", "data": {"tunedPresets": tuned}}
+    assert "org/m" in resolve_settings(fc, {}).presets.tuned
+    with pytest.raises(ConfigError) as exc:
+        resolve_settings(fc, {"KAITO_SPECDEC_KAITO_VERSION": "v0.10.0"})
+    assert exc.value.field == "functionConfig.data.tunedPresets" and 'not in vLLM 0.17.1' in str(exc.value)
+    assert "org/m" in resolve_settings(fc, {"KAITO_SPECDEC_KAITO_VERSION": "v0.10.0",
+                                            "KAITO_SPECDEC_VLLM_VERSION": "0.18.1"}).presets.tuned
+
+
 def test_vllm_version_from_the_environment_names_the_variable() -> None:
     with pytest.raises(ConfigError, match="environment variable KAITO_SPECDEC_VLLM_VERSION .*vllmVersion: invalid value"):
         resolve_settings(None, {"KAITO_SPECDEC_VLLM_VERSION": "0.x"})

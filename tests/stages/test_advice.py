@@ -174,13 +174,14 @@ def _materialized(idx, settings):
 def test_an_older_kaito_is_told_what_a_repointed_inferenceset_means():
     idx = index(inferenceset("s", annotation="true"), workspace("w", annotation="true"))
     out = run(advise, idx, OLD, _materialized(idx, OLD))
-    assert [(r.id, r.severity.value, r.resource.kind, r.change) for r in out.results] == [
-        ("SD405", "info", "InferenceSet", True)]
+    # (and SD428, once a run: the vLLM release assumed for KAITO v0.12.0's image)
+    assert [(r.id, r.severity.value, r.resource and r.resource.kind, r.change) for r in out.results] == [
+        ("SD405", "info", "InferenceSet", True), ("SD428", "info", None, False)]
     assert out.results[0].message.startswith("KAITO v0.12.0 ignores the annotation: the config written here is what "
                                              "enables speculative decoding")
     # Nothing re-pointed (the decisions only, no materialize step), or a KAITO that knows the annotation: silence.
-    assert run(advise, idx, OLD, Plan().then(run(decide, idx, OLD))).results == ()
-    assert run(advise, idx, SETTINGS, _materialized(idx, SETTINGS)).results == ()
+    assert [r.id for r in run(advise, idx, OLD, Plan().then(run(decide, idx, OLD))).results] == ["SD428"]
+    assert [r.id for r in run(advise, idx, SETTINGS, _materialized(idx, SETTINGS)).results] == ["SD428"]
 
 
 def test_a_child_enabled_while_its_multiroleinference_is_not_is_left_unchanged_with_a_warning():
@@ -195,11 +196,12 @@ def test_a_child_enabled_while_its_multiroleinference_is_not_is_left_unchanged_w
 
 
 def test_advise_reports_in_a_fixed_order():
-    """override, roles, spellings, unconfigurable, documents, versions: the order results had before the reshape."""
+    """override, roles, spellings, unconfigurable, documents, versions: the order results had before the reshape;
+    then the vLLM release assumed (SD428, once a run)."""
     idx = index(workspace("a", annotation="true", config="cfg"),
                 configmap("cfg", "vllm:\n  speculative_config: 5\n---\nx: 1\n"))
     assert [r.id for r in run(advise, idx, SETTINGS, Plan().then(run(decide, idx))).results] == \
-        ["SD401", "SD404", "SD406"]
+        ["SD401", "SD404", "SD406", "SD428"]
 
 
 def _pinned(preset: str, value: str = "'{\"method\":\"ngram\",\"num_speculative_tokens\":5}'", settings=SETTINGS):
@@ -276,3 +278,38 @@ def advise_results(*docs, settings=SETTINGS):
     idx = index(*docs)
     plan = Plan().then(run(decide, idx, settings))
     return advise(idx, settings, plan).results
+
+
+# --- SD428: the vLLM release a run assumed for KAITO workloads, once a run --------------------------------
+
+def _said(settings, *docs) -> list[tuple[str, str]]:
+    idx = index(*docs)
+    plan = Plan().then(run(decide, idx, settings))
+    return [(r.id, r.message) for r in run(advise, idx, settings, plan).results]
+
+
+def test_the_vllm_release_assumed_is_said_once_a_run_with_where_it_was_read():
+    two = (workspace("a", annotation="true"), workspace("b", annotation="true"))
+    assert _said(settings_from({"kaitoVersion": "v0.10.0"}), *two) == [("SD428", (
+        "vllmVersion is not set: the KAITO workloads are judged by vLLM 0.17.1, assumed for KAITO v0.10.0's image "
+        "(presets/workspace/dependencies/requirements.txt:4 at v0.10.0); if yours runs another vLLM, set vllmVersion "
+        "to it"))]
+    # v0.3's image runs no vLLM: the nearest known, and the note says so
+    ((_, v03),) = _said(settings_from({"kaitoVersion": "v0.3.0"}), *two)
+    assert "judged by vLLM 0.6.3, assumed for KAITO v0.3.0's image (v0.3's image runs no vLLM" in v03
+    ((_, default),) = _said(settings_from({}), *two)
+    assert default == ("neither vllmVersion nor kaitoVersion is set: the KAITO workloads are judged by vLLM 0.25.1, "
+                       "which the newest KAITO's image (v0.13.0) runs; set kaitoVersion or vllmVersion to what your "
+                       "cluster runs")
+    # The setting names the release: nothing assumed. Nothing judged (a ConfigMap not in the input): silence.
+    assert _said(settings_from({"vllmVersion": "0.17.1"}), *two) == []
+    assert _said(settings_from({}), workspace("c", annotation="true", config="elsewhere")) == []
+
+
+def test_the_kaito_releases_vllm_judges_a_users_config_and_names_itself():
+    """ngram_gpu came in vLLM 0.18: on KAITO v0.10.0 (vLLM 0.17.1) the server exits at start-up (SD604)."""
+    docs = (workspace("a", annotation="true", config="cfg"),
+            configmap("cfg", "vllm:\n  speculative-config: '{\"method\":\"ngram_gpu\",\"num_speculative_tokens\":5}'\n"))
+    said = _said(settings_from({"kaitoVersion": "v0.10.0"}), *docs)
+    assert [i for i, _ in said] == ["SD604", "SD428"] and 'method "ngram_gpu" is not in vLLM 0.17.1' in said[0][1]
+    assert [i for i, _ in _said(settings_from({"kaitoVersion": "v0.12.0"}), *docs)] == ["SD428"]

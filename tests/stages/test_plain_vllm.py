@@ -3,7 +3,7 @@ plain_vllm's ops and placed findings. The pure parts are table-tested in tests/d
 from __future__ import annotations
 
 from krm_fn.model.changes import Plan
-from krm_fn.model.config import Settings
+from krm_fn.model.config import Settings, settings_from
 from krm_fn.stages.plain_vllm import plain_opt_in, plain_vllm
 from stages.stagekit import index
 
@@ -59,7 +59,9 @@ def test_plain_vllm_plans_ops_for_the_item_and_places_findings_with_absolute_fie
     ops = step.ops[idx.plain[0].item.index]
     assert {"op": "add", "path": "/spec/template/spec/containers/0/command/3",
             "value": "--speculative-config=" + MTP} in ops
+    # The container names no image: SD735 says the default release is assumed, at the container.
     assert [(r.id, r.field_path, r.resource.name, r.change) for r in step.results] == [
+        ("SD735", "spec.template.spec.containers[0]", "a", False),
         ("SD701", "spec.template.spec.containers[0].command", "a", True)]
 
 
@@ -68,3 +70,16 @@ def test_the_tuned_table_of_the_settings_is_used():
     settings = Settings(presets=Settings().presets.extended(tuned, None))
     step = plain_vllm(index(deployment()), settings, Plan())
     assert any('"num_speculative_tokens":2' in str(op.get("value")) for ops in step.ops.values() for op in ops)
+
+
+def test_a_plain_workload_goes_by_its_image_not_by_the_kaito_release():
+    """kaitoVersion v0.10.0 decides the vLLM of KAITO's image (0.17.1, no ngram_gpu), not a plain workload's:
+    a versioned tag names its release, and an image that names none is judged by the default, with SD735."""
+    own = ('      - {name: vllm, image: IMAGE, command: [vllm, serve, Qwen/Qwen3.5-4B, '
+           '"--speculative-config={\\"method\\":\\"ngram_gpu\\",\\"num_speculative_tokens\\":5}"]}\n')
+    settings = settings_from({"kaitoVersion": "v0.10.0"})
+    assert [r[0] for r in _results(plain_vllm, deployment(containers=own.replace("IMAGE", "vllm/vllm-openai:latest")),
+                                   settings=settings)] == ["SD735", "SD703"]
+    pinned = _results(plain_vllm, deployment(containers=own.replace("IMAGE", "vllm/vllm-openai:v0.17.1")),
+                      settings=settings)
+    assert [r[0] for r in pinned] == ["SD703", "SD604"]
