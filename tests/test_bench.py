@@ -129,10 +129,13 @@ def test_the_start_up_counts_have_their_rows() -> None:
                           timeout=900)
     assert proc.returncode == 0, proc.stderr
     rows = [_cells(ln) for ln in proc.stdout.splitlines() if ln.startswith("| ") and "M |" in ln]
-    assert len(rows) == 8, proc.stdout
+    assert len(rows) == 9, proc.stdout
     counts = [float(r[1].removesuffix(" M")) for r in rows]
     assert rows[1][2] == "1.00×" and counts[0] < min(counts[1:]) and counts[-1] == max(counts), proc.stdout
-    # The empty modules come on top of the records: each costs something before its body runs.
+    # The empty modules come on top of the records, and the frozen dataclasses on top of those: each costs
+    # something before any module body runs.
     assert "empty modules" in rows[6][0] and counts[6] > counts[5], proc.stdout
-    assert re.search(r"imports [1-9]\d* modules of its own and defines [1-9]\d* NamedTuple classes", proc.stdout), \
+    assert "frozen dataclasses" in rows[7][0] and counts[7] > counts[6], proc.stdout
+    assert re.search(r"imports [1-9]\d* modules of its own and defines [1-9]\d* NamedTuple classes and [1-9]\d* frozen",
+                     proc.stdout), \
         proc.stdout
