@@ -4,6 +4,7 @@ The name ends in a hash of the content, so any change of content changes the wor
 and therefore rolls its pods (KAITO hashes `inference`; it does not watch ConfigMap content).
 """
 
+import base64
 import copy
 import hashlib
 import itertools
@@ -101,6 +102,26 @@ def build(source: dict[str, Any] | None, source_name: str | None, namespace: str
     out.update(extra)
     out["data"] = data
     return out
+
+
+# The API server's limit on a ConfigMap's data (`core.MaxSecretSize`, which `ValidateConfigMap` applies to it).
+MAX_DATA_BYTES = 1024 * 1024
+
+
+def data_bytes(cm: dict[str, Any]) -> int:
+    """What the API server counts of a ConfigMap against MAX_DATA_BYTES: the UTF-8 bytes of every `data` value and
+    the decoded bytes of every `binaryData` value (`ValidateConfigMap`: `totalSize += len(value)` over both)."""
+    total = 0
+    data, binary = cm.get("data"), cm.get("binaryData")
+    for value in (data.values() if isinstance(data, dict) else ()):
+        total += len(value.encode("utf-8", "surrogatepass")) if isinstance(value, str) else 0
+    for value in (binary.values() if isinstance(binary, dict) else ()):
+        if isinstance(value, str):
+            try:
+                total += len(base64.b64decode(value, validate=False))
+            except ValueError:
+                total += len(value) * 3 // 4
+    return total
 
 
 def file_candidates(cm: dict[str, Any]) -> Iterator[str]:

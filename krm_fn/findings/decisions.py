@@ -67,6 +67,14 @@ SPECS = (
          can_disable=False),
     Spec("SD315", WARNING, "a derived ConfigMap edited by hand: regenerated from its source",
          "derived ConfigMap {configmap!q} differs from what its source gives (edited by hand?): regenerated; edit its source ConfigMap instead"),
+    Spec("SD316", ERROR, "a derived ConfigMap whose data would be over the 1 MiB the API server accepts",
+         "the derived ConfigMap {configmap!q} would hold {size} bytes of data (its source's and the speculative config), over the {limit} the API server accepts: it would refuse the object; make the source ConfigMap smaller",
+         why=("The API server refuses a ConfigMap whose `data` and `binaryData` values add up to more than 1 MiB\n"
+              "(`ValidateConfigMap` in kubernetes' pkg/apis/core/validation/validation.go: `totalSize += len(value)` for each,\n"
+              "`totalSize > core.MaxSecretSize` is `field.TooLong`; binaryData counted decoded). A derived ConfigMap is its\n"
+              "source's data with the speculative config added, so a source close to the limit gives a copy over it. Nothing\n"
+              "is written: the workload would point at an object no cluster accepts."),
+         can_disable=False),
     Spec("SD321", WARNING, "disabled, but neither the derived ConfigMap nor its source is in the input: the reference stays",
          "speculative decoding is disabled, but the derived ConfigMap {derived!q} and its source {source!q} are not in the input: set the reference by hand"),
     Spec("SD322", INFO, "disabled: the reference goes back to the source ConfigMap",

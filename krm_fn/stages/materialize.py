@@ -4,7 +4,7 @@ three stages."""
 from typing import Any
 
 from ..domain import kinds
-from ..domain.derived import comparable, with_location
+from ..domain.derived import MAX_DATA_BYTES, comparable, data_bytes, with_location
 from ..domain.inference_config import DATA_KEY
 from ..model import rollout
 from ..model.changes import Plan, Step, step
@@ -78,6 +78,11 @@ def materialize(index: Index, settings: Settings, plan: Plan) -> Step:
         if d.configmap is None:
             out.append(about(finding("SD311", f"data[{DATA_KEY}]", configmap=d.source_name, problem=d.problem),
                              d.source or w.item))
+            continue
+        size = data_bytes(d.configmap)
+        if size > MAX_DATA_BYTES:
+            out.append(about(finding("SD316", f"data[{DATA_KEY}]", configmap=d.target or "", size=size,
+                                     limit=MAX_DATA_BYTES), d.source or w.item))
             continue
         out += _ensure(index, d.configmap, w, placed, edits)
         if d.current != d.target:

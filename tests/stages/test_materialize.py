@@ -237,3 +237,34 @@ def test_the_content_hash_is_sha256_of_the_canonical_json():
     content = {"data": {"inference_config.yaml": "vllm:\n  speculative-config: '{\"method\": \"ngram\"}'\n", "é": "ü"}}
     canonical = json_.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert content_hash(content) == hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:10] == "c2d9c6236c"
+
+
+def _big_source(data_bytes: int) -> str:
+    """A ConfigMap `cfg` whose inference_config.yaml is `data_bytes` bytes: vllm settings and a comment to fill."""
+    head = "vllm:\n  max-model-len: 4096\n"
+    return configmap("cfg", head + "#" + "x" * (data_bytes - len(head) - 2) + "\n")
+
+
+def test_a_derived_configmap_over_the_api_servers_limit_is_an_error_naming_its_size():
+    """ValidateConfigMap (kubernetes pkg/apis/core/validation/validation.go) sums the data values' bytes and
+    refuses over core.MaxSecretSize, 1 MiB: a source just under it is valid, its copy with the config is not."""
+    idx = index(workspace("a", annotation="true", config="cfg"), _big_source(1048536))
+    s = run(materialize, idx, plan=decided(idx))
+    ((id, severity, message),) = messages(s)
+    assert (id, severity, dict(s.ops), s.added) == ("SD316", "error", {}, ())
+    assert message.startswith('the derived ConfigMap "cfg-specdec-') and ", over the 1048576 the API server" in message
+    size = int(message.split(" would hold ", 1)[1].split(" bytes", 1)[0])
+    assert 1048576 < size < 1048536 + 200
+    assert (s.results[0].resource.kind, s.results[0].resource.name) == ("ConfigMap", "cfg")
+
+
+def test_a_derived_configmap_within_the_limit_is_written():
+    idx = index(workspace("a", annotation="true", config="cfg"), _big_source(1048576 - 400))
+    s = run(materialize, idx, plan=decided(idx))
+    assert messages(s) == [] and len(s.added) == 1
+
+
+def test_the_size_is_counted_as_the_api_server_counts_it():
+    from krm_fn.domain.derived import data_bytes
+    assert data_bytes({"data": {"a": "é", "b": "xy"}, "binaryData": {"c": "AAECAw=="}}) == 2 + 2 + 4  # é is two bytes in UTF-8; the binary value four decoded
+    assert data_bytes({"metadata": {"name": "x" * 9999}}) == 0  # names and keys do not count
