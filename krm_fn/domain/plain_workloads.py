@@ -23,7 +23,6 @@ from .vllm_schema import DEFAULT_VLLM_VERSION
 from .vllm_model import decide_model, unknowable
 
 
-
 def other_version(api_version: Any, kind: Any, data: Any) -> Finding | None:
     """SD722 when a known kind at another apiVersion (`extensions/v1beta1` Deployment, `batch/v1beta1`
     CronJob) carries the opt-in: it would silently get nothing."""

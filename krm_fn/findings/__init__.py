@@ -19,7 +19,10 @@ import string
 from . import advice, cascade, decisions, input, kaito, monitoring, plain_vllm, render, vllm_config
 from ._spec import Severity, Spec
 
-__all__ = ["CATALOGUE", "RETIRED", "Severity", "Spec", "can_disable", "shown", "spec"]
+__all__ = ["CATALOGUE", "ID_PATTERN", "RETIRED", "Severity", "Spec", "can_disable", "known", "shown", "spec"]
+
+# What a finding id looks like (`SD112`), in a `disable` setting or annotation.
+ID_PATTERN = r"SD[0-9]{3}"
 
 
 def _catalogue() -> dict[str, Spec]:
@@ -46,6 +49,11 @@ RETIRED: dict[str, str] = {
 def spec(id: str) -> Spec:
     """The Spec of `id` (`SD101`), or of the id a retired one was merged into."""
     return CATALOGUE[RETIRED.get(id, id)]
+
+
+def known(id: str) -> bool:
+    """`id` is declared, or was merged into one that is."""
+    return id in CATALOGUE or id in RETIRED
 
 
 def can_disable(id: str) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..domain import constants as C
-from ..findings import CATALOGUE, RETIRED, can_disable
+from ..findings import ID_PATTERN, can_disable, known
 from ..text import krm
 from ..domain.presets import (DEFAULT_TABLE, PresetTable, json_int, lone_surrogate, not_unicode,
     parse_config_json, quoted as _q)
@@ -42,11 +42,8 @@ DEFAULT_GATES = MappingProxyType({GATE_VLLM: True, GATE_MRI: True})
 # Go's strconv.ParseBool, which KAITO's flag parser (cliflag.MapStringBool) uses.
 _GO_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
              "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
-_FINDING_ID = r"SD[0-9]{3}"
 # ASCII digits only (`\d` would take ٣ and ²), at most 9 a part: int() refuses 4 300 digits and up.
 _VERSION = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?")
-
-
 
 
 class ConfigError(Exception):
@@ -90,8 +87,6 @@ class ConfigError(Exception):
         first, *rest = [fn(e) for e in self.each()]
         first.more = tuple(rest)
         return first
-
-
 
 
 # The input size cap: read before any functionConfig exists, so only the environment (and
@@ -316,9 +311,9 @@ def parse_disable(value: Any) -> frozenset[str]:
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
-        if not re.fullmatch(_FINDING_ID, entry):
+        if not re.fullmatch(ID_PATTERN, entry):
             raise ConfigError(finding("SD021.disable-malformed", source="", entry=entry), "disable")
-        if entry not in CATALOGUE and entry not in RETIRED:
+        if not known(entry):
             raise ConfigError(finding("SD021.disable-unknown", source="", entry=entry), "disable")
         if not can_disable(entry):
             raise ConfigError(finding("SD041", source="", entry=entry), "disable")

@@ -8,7 +8,7 @@ import yaml
 from ..domain.localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
 from ..model.index import ref_of
 from ..domain import constants as C
-from ..findings import CATALOGUE, RETIRED, can_disable
+from ..findings import ID_PATTERN, can_disable, known
 from ..model.report import about, where
 from ..text import krm
 from ..text.items import Item
@@ -16,7 +16,6 @@ from ..text.tree import ends_line, line_end
 from ..text.textedit import last_scalar
 from ..text.results import Finding, ResourceRef, Result, finding
 
-_FINDING_ID = r"SD[0-9]{3}"
 
 
 def _where(item: Item) -> str:
@@ -134,9 +133,9 @@ def disabled_per_object(items: Iterable[Item]) -> tuple[dict[ResourceRef, frozen
 def _cannot_disable(entry: str, field: str) -> Finding | None:
     """SD011 for an entry of the annotation that turns nothing off: not an id, unknown, or one `disable` may not
     name."""
-    if not re.fullmatch(_FINDING_ID, entry):
+    if not re.fullmatch(ID_PATTERN, entry):
         return finding("SD011.malformed-id", field, entry=entry)
-    if entry not in CATALOGUE and entry not in RETIRED:
+    if not known(entry):
         return finding("SD011.unknown-id", field, entry=entry)
     if not can_disable(entry):
         return finding("SD011.cannot-disable", field, entry=entry)

@@ -30,8 +30,6 @@ class ItemError(Exception):
     """An item is YAML but cannot be Kubernetes data (an unhashable key, nesting too deep …)."""
 
 
-
-
 class Source:
     """One text the reader read, shared by its items: composing an item that shares anchors with others
     needs its whole document, composed once here (`node_at`) for each piece of the text (`pieces`)."""

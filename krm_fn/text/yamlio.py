@@ -29,7 +29,6 @@ from .refusals import MAX_DEPTH, Depth, NestingTooDeep, check_expansion, merge_c
 from .tree import marker
 
 
-
 # --- the constructors: scalars decoded as go-yaml decodes them -----------------------------------------------
 
 def timestamp_as_str(loader: Any, node: yaml.ScalarNode) -> str:
