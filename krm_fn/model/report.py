@@ -1,23 +1,16 @@
 """What every result needs: a value quoted as KAITO quotes it, and the item a result is about."""
 
 import re
-import json
 from typing import Any, TypedDict
 
 import yaml
 
 from ..text import krm
-from ..text.quoting import goquote
 from ..text.items import Item
 from ..text.yamlio import load
 from ..text.tree import child
 from ..text.results import Finding, Result
 from .index import ref_of
-
-def q(value: object) -> str:
-    """A value in a message, quoted as KAITO quotes it (Go's `%q`)."""
-    return goquote(value) if isinstance(value, str) else json.dumps(value)
-
 
 _STEP = r"\.?([^.\[\]]+)|\[([^\]]*)\]"
 

@@ -13,7 +13,8 @@ from ..domain.derived import FROM_NOTHING, FROM_SOURCE
 from ..model.changes import Plan, Rewrite, Step, step
 from ..model.config import Settings
 from ..model.index import ABSENT, Index, Workload, annotation_value, is_derived
-from ..model.report import about, q
+from ..model.report import about
+from ..text.quoting import q
 from ..text.patch import Op
 from ..text.results import Finding, Result, finding
 

@@ -17,7 +17,8 @@ from ..domain import kaito_releases
 from ..model.config import Settings
 from ..model.decisions import Inject, NotVisible, Override, Speculates
 from ..model.index import Index, Workload, is_derived_rule, is_rule
-from ..model.report import about, q
+from ..model.report import about
+from ..text.quoting import q
 from ..text.edits import Added
 from ..text.items import Item, ItemError
 from ..text.results import Result, finding

@@ -1,5 +1,7 @@
 """Go's `%q`, the way KAITO's messages quote values; no imports from the package (anything may use it)."""
 
+import json
+
 _GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
                '"': '\\"', "\\": "\\\\"}
 
@@ -44,3 +46,8 @@ def visible(text: str) -> str:
         else:
             out.append(_escaped(ch))
     return "".join(out)
+
+
+def q(value: object) -> str:
+    """A value in a message, quoted as KAITO quotes it: Go's `%q` for a string, JSON for anything else."""
+    return goquote(value) if isinstance(value, str) else json.dumps(value)

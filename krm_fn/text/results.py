@@ -1,12 +1,11 @@
 """One Result type, rendered three ways: a KRM `results:` entry, a stderr line, an exit status."""
 
-import json
 import string
 from typing import Any, NamedTuple
 from collections.abc import Iterable
 
 from ..findings import Severity, spec
-from .quoting import goquote, visible
+from .quoting import q, visible
 
 __all__ = ["Finding", "ResourceRef", "Result", "Severity", "finding"]
 
@@ -65,7 +64,7 @@ class _Template(string.Formatter):
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
         if conversion == "q":
-            return goquote(value) if isinstance(value, str) else json.dumps(value)
+            return q(value)
         return super().convert_field(value, conversion)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.model.report import goquote, q
+from krm_fn.text.quoting import goquote, q
 
 
 @pytest.mark.parametrize("text, want", [
