@@ -11,13 +11,12 @@ import re
 import textwrap
 from typing import Any
 
-from ..findings import CATALOGUE, RETIRED, Spec, shown, spec
+from ..findings import CATALOGUE, ID_PATTERN, RETIRED, Spec, shown, spec
 
 REPOSITORY = "https://github.com/kaito-project/kaito-specdec"
 WIDTH = 100  # explain's lines: the why and long messages are wrapped to it, whatever the terminal
 
 _LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
-_ID = re.compile(r"SD\d{3}")
 
 
 def docs_url(page: str, version: str) -> str:
@@ -66,7 +65,7 @@ def why_text(s: Spec, version: str) -> str:
     (after its words, unless they are the file's name)."""
     def plain(m: re.Match[str]) -> str:
         words, target = m.groups()
-        if target.startswith("#") and _ID.fullmatch(words):
+        if target.startswith("#") and re.fullmatch(ID_PATTERN, words):
             return words
         url = _target(target, version)
         return url if words == target.rsplit("/", 1)[-1].split("#")[0] else f"{words} ({url})"
