@@ -384,6 +384,29 @@ def test_the_monitoring_doc_shows_the_not_drafting_records_and_alert_as_built() 
         [exprs["decode_tokens"], exprs["drafts"], alert["expr"]]
 
 
+def test_the_monitoring_doc_shows_the_new_records_and_alerts_as_built() -> None:
+    exprs = expressions("team-a", WS)
+    alerts = {r["alert"]: r["expr"] for r in rules("team-a", [WS]) if "alert" in r}
+    assert _block(_monitoring_docs(), "monitoring-alerts-promql") == [
+        exprs["acceptance_rate_baseline"], exprs["prefix_cache_queries"], exprs["prefix_cache_hits"],
+        alerts["KaitoSpeculativeDecodingDrafterDead"], alerts["KaitoSpeculativeDecodingPrefixCacheInert"],
+        alerts["KaitoSpeculativeDecodingAcceptanceDropped"]]
+
+
+@pytest.mark.parametrize("block, count", [("monitoring-drafter-dead-promql", 2), ("monitoring-prefix-cache-promql", 2),
+                                          ("monitoring-acceptance-dropped-promql", 2)])
+def test_the_new_runbooks_promql_is_promql_on_the_workloads_pods(block: str, count: int) -> None:
+    """Each runbook's queries parse in Prometheus (promtool loads them as records) and select the Workspace's pods
+    as the rule does, every selector of them."""
+    lines = _block(_monitoring_docs(), block)
+    assert len(lines) == count
+    selector = '{namespace="team-a",' + WS_PODS + "}"
+    for line in lines:
+        assert selector in line and line.count("{") == line.count(selector), line
+    promtool.check_rules([[{"name": "runbook", "rules": [{"record": f"runbook:query:{i}", "expr": line}
+                                                          for i, line in enumerate(lines)]}]])
+
+
 def test_the_runbooks_promql_is_promql_on_the_workloads_pods() -> None:
     """The runbook's queries and the load one are ones Prometheus parses (as records: promtool loads them),
     each on the Workspace's pods as the rule selects them."""

@@ -3,10 +3,11 @@ installed): KaitoSpeculativeDecodingDrafterDead, …PrefixCacheInert and …Acce
 function writes for a golden case, over series named, typed and labelled as vLLM V1 exports them: the counters
 `vllm:spec_decode_num_draft_tokens_total`, `…_num_accepted_tokens_total`, `…_num_drafts_total`
 (vllm/v1/spec_decode/metrics.py) and `vllm:prefix_cache_queries_total`, `vllm:prefix_cache_hits_total`
-(vllm/v1/metrics/loggers.py:547-565 at 0.25.1, :251-265 at 0.10.2), labelled `model_name` and `engine`, plus the
-scrape's `namespace`, `pod`, `job`, `instance`, `container` (test_promtool._labels). Each alert fires on its fault
-once its window has passed and not before, and stays silent on healthy, idle and look-alike series (pods of
-another workload whose names resemble the watched one's, pods of the same names in another namespace)."""
+(vllm/v1/metrics/loggers.py:251-265 at 0.10.2, :504-520 at 0.17.1, :661-677 at 0.34.0), labelled `model_name`
+and `engine`, plus the scrape's `namespace`, `pod`, `job`, `instance`, `container` (test_promtool._labels). Each
+alert fires on its fault once its window has passed and not before, and stays silent on healthy, idle and
+look-alike series (pods of another workload whose names resemble the watched one's, pods of the same names in
+another namespace)."""
 from __future__ import annotations
 
 import promtool

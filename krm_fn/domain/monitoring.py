@@ -89,11 +89,12 @@ def runbook(alert: str) -> str:
 
 RUNBOOK = runbook(NOT_DRAFTING_ALERT)
 
-# vLLM V1 prefix-cache counters, in tokens (`vllm:prefix_cache_queries`, `vllm:prefix_cache_hits`:
-# prometheus_client adds `_total`), labels model_name and engine: vllm/v1/metrics/loggers.py:251-265 at 0.10.2,
-# :257-271 at 0.11.0, :547-565 at 0.25.1, incremented by each step's `prefix_cache_stats.queries` / `.hits`
-# (loggers.py:1088-1093 at 0.25.1). The `vllm:gpu_prefix_cache_*` names before them are deprecated since 0.9.2
-# and hidden from 0.11.0 (loggers.py:224-247 at 0.11.0): every release of the tables exports the new names.
+# vLLM V1 prefix-cache counters, in prompt tokens looked up and found (`vllm:prefix_cache_queries`,
+# `vllm:prefix_cache_hits`, prometheus_client adds `_total`), labels `model_name` and `engine`, in every release of
+# the tables (vllm/v1/metrics/loggers.py, the wheels' code): :251-265 at 0.10.2, :504-520 at 0.17.1, :547-565 at
+# 0.25.1, :661-677 at 0.34.0; increased by each step's `prefix_cache_stats.queries` and `.hits` (:526-529 at
+# 0.10.2, :1047-1052 at 0.17.1, :1167-1172 at 0.34.0). The `vllm:gpu_prefix_cache_*` names before them are
+# deprecated since 0.9.2, hidden in 0.11 (loggers.py:224-247 at 0.11.0) and gone from 0.12.0.
 PREFIX_CACHE_QUERIES = "vllm:prefix_cache_queries_total"
 PREFIX_CACHE_HITS = "vllm:prefix_cache_hits_total"
 
