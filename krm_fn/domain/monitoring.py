@@ -94,7 +94,9 @@ RUNBOOK = runbook(NOT_DRAFTING_ALERT)
 # the tables (vllm/v1/metrics/loggers.py, the wheels' code): :251-265 at 0.10.2, :504-520 at 0.17.1, :547-565 at
 # 0.25.1, :661-677 at 0.34.0; increased by each step's `prefix_cache_stats.queries` and `.hits` (:526-529 at
 # 0.10.2, :1047-1052 at 0.17.1, :1167-1172 at 0.34.0). The `vllm:gpu_prefix_cache_*` names before them are
-# deprecated since 0.9.2, hidden in 0.11 (loggers.py:224-247 at 0.11.0) and gone from 0.12.0.
+# deprecated since 0.9.2, hidden in 0.11 (loggers.py:224-247 at 0.11.0) and gone from 0.12.0. A server with prefix
+# caching off looks nothing up (vllm/v1/core/kv_cache_manager.py:222 at 0.25.1, `if not self.enable_caching …:
+# return`): its queries stay flat, and PrefixCacheInert silent.
 PREFIX_CACHE_QUERIES = "vllm:prefix_cache_queries_total"
 PREFIX_CACHE_HITS = "vllm:prefix_cache_hits_total"
 
