@@ -179,7 +179,39 @@ def test_the_monitoring_names_are_the_builders() -> None:
                  monitoring.GENERATION_TOKENS, monitoring.FINISHED_REQUESTS):
         assert name in text, name
     assert (monitoring.NOT_DRAFTING_WINDOW, monitoring.NOT_DRAFTING_FOR) == ("15m", "15m")
+    for name in (monitoring.DRAFTER_DEAD_ALERT, monitoring.PREFIX_CACHE_INERT_ALERT, monitoring.ACCEPTANCE_DROPPED_ALERT,
+                 monitoring.PREFIX_CACHE_QUERIES, monitoring.PREFIX_CACHE_HITS, monitoring.PREFIX_CACHE_QUERIES_RECORD,
+                 monitoring.PREFIX_CACHE_HITS_RECORD, monitoring.ACCEPTANCE_RATE.format(window=monitoring.BASELINE_WINDOW)):
+        assert name in text, name
+    assert (monitoring.DRAFTER_DEAD_RATE, monitoring.DRAFTER_DEAD_FOR) == ("0.02", "10m") and "below 2 % for 10" in text
+    assert (monitoring.PREFIX_CACHE_WINDOW, monitoring.PREFIX_CACHE_FOR) == ("30m", "30m")
+    assert (monitoring.BASELINE_WINDOW, monitoring.DROPPED_FRACTION, monitoring.DROPPED_FOR) == ("6h", "0.5", "30m")
+    assert "below half of the workload's\n  own over 6 hours, for 30 minutes" in text
+    assert monitoring.RULE_BUDGET == 240 * 1024 and "fits in 240 KiB" in text and "256 KiB" in text
     assert "drafts none over 15 minutes, held for 15 minutes" in " ".join(text.split())
+
+
+def test_each_alerts_runbook_is_a_section_of_the_monitoring_docs() -> None:
+    """Every alert with a runbook_url points at its `## Runbook: <alert>` section, which names the upstream issues
+    the causes come from and says what to run."""
+    from krm_fn.domain import monitoring
+    text = _read("monitoring.md")
+    issues = {monitoring.DRAFTER_DEAD_ALERT: ("vllm-project/vllm#35548", "vllm-project/vllm#41789"),
+              monitoring.PREFIX_CACHE_INERT_ALERT: ("vllm-project/vllm#54360", "vllm-project/vllm#53670",
+                                                    "vllm-project/vllm#51250"),
+              monitoring.ACCEPTANCE_DROPPED_ALERT: ("vllm-project/vllm#41838",)}
+    for alert in (r["alert"] for r in monitoring.rules("ns", [monitoring.Monitored("Workspace", "w")])
+                  if "runbook_url" in r.get("annotations", {})):
+        base, _, anchor = monitoring.runbook(alert).partition("#")
+        assert base == "https://github.com/kaito-project/kaito-specdec/blob/main/docs/monitoring.md"
+        assert anchor in _anchors(text) and f"## Runbook: {alert}\n" in text
+        section = text.split(f"## Runbook: {alert}\n", 1)[1].split("\n## ", 1)[0]
+        assert "```promql" in section and "```sh" in section
+        for issue in issues.get(alert, ()):
+            repo, _, number = issue.partition("#")
+            assert f"[{issue}](https://github.com/{repo}/" in section and f"/{number})" in section, issue
+    assert set(issues) < {r["alert"] for r in monitoring.rules("ns", [monitoring.Monitored("Workspace", "w")])
+                          if "alert" in r}
 
 
 def test_the_readme_says_the_rule_tells_both_failures() -> None:

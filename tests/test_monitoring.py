@@ -34,8 +34,16 @@ def test_both_figures_for_a_workspace() -> None:
             f"sum by (namespace) (increase(vllm:generation_tokens_total{sel}[15m])) - "
             f"sum by (namespace) (increase(vllm:request_success_total{sel}[15m]))",
         "drafts": f"sum by (namespace) (increase(vllm:spec_decode_num_drafts_total{sel}[15m]))",
+        # The workload's own acceptance over 6 hours, the baseline a drop is measured against.
+        "acceptance_rate_baseline":
+            f"sum by (namespace) (rate(vllm:spec_decode_num_accepted_tokens_total{sel}[6h])) / "
+            f"sum by (namespace) (rate(vllm:spec_decode_num_draft_tokens_total{sel}[6h]))",
+        # vLLM's prefix-cache counters (tokens looked up, tokens found) over 30 minutes.
+        "prefix_cache_queries": f"sum by (namespace) (increase(vllm:prefix_cache_queries_total{sel}[30m]))",
+        "prefix_cache_hits": f"sum by (namespace) (increase(vllm:prefix_cache_hits_total{sel}[30m]))",
     }
-    assert expressions("team-a", WS, "1m")["drafts"] == expressions("team-a", WS)["drafts"]
+    for fixed in ("decode_tokens", "drafts", "acceptance_rate_baseline", "prefix_cache_queries", "prefix_cache_hits"):
+        assert expressions("team-a", WS, "1m")[fixed] == expressions("team-a", WS)[fixed]
 
 
 @pytest.mark.parametrize("workload, decode, prefill", [
@@ -51,7 +59,7 @@ def test_the_not_drafting_records_count_the_decode_side_only(workload: Monitored
     def selected(expr: str, pod: str) -> bool:
         return all(re.fullmatch(p, pod) for p in re.findall(r'pod=~"([^"]+)"', expr))
     exprs = expressions("prod", workload)
-    for record in ("decode_tokens", "drafts"):
+    for record in ("decode_tokens", "drafts", "prefix_cache_queries", "prefix_cache_hits"):
         assert selected(exprs[record], decode) and not selected(exprs[record], prefill)
     assert selected(exprs["acceptance_rate"], decode) and selected(exprs["acceptance_rate"], prefill)
 
@@ -192,10 +200,10 @@ def test_every_rule_the_builder_makes_is_one_prometheus_loads() -> None:
         for threshold, window in ((0.3, "5m"), (0, "1m"), (1, "1h30m"), (0.25, "90s"), (0.1234567, "5m"),
                                   (0.00001234567891, "5m")):
             rule = prometheus_rule(namespace, every_kind, threshold, window)
-            assert len(_all_exprs(rule)) == 4 * len(every_kind) + 2
+            assert len(_all_exprs(rule)) == 7 * len(every_kind) + 5
             files.append(rule["spec"]["groups"])
     out = promtool.check_rules(files)
-    assert out.count(f"SUCCESS: {4 * len(every_kind) + 2} rules found") == len(files)
+    assert out.count(f"SUCCESS: {7 * len(every_kind) + 5} rules found") == len(files)
 
 
 def _records(workload: Monitored) -> list[dict]:
@@ -205,7 +213,52 @@ def _records(workload: Monitored) -> list[dict]:
         ("kaito_specdec:acceptance_rate:ratio_rate5m", "acceptance_rate"),
         ("kaito_specdec:mean_acceptance_length:rate5m", "mean_acceptance_length"),
         ("kaito_specdec:decode_tokens:increase15m", "decode_tokens"),
-        ("kaito_specdec:drafts:increase15m", "drafts"))]
+        ("kaito_specdec:drafts:increase15m", "drafts"),
+        ("kaito_specdec:acceptance_rate:ratio_rate6h", "acceptance_rate_baseline"),
+        ("kaito_specdec:prefix_cache_queries:increase30m", "prefix_cache_queries"),
+        ("kaito_specdec:prefix_cache_hits:increase30m", "prefix_cache_hits"))]
+
+
+RUNBOOK = "https://github.com/kaito-project/kaito-specdec/blob/main/docs/monitoring.md#runbook-"
+WHO = "{{ $labels.kaito_workload_kind }} {{ $labels.namespace }}/{{ $labels.kaito_workload }}"
+_NEW_ALERTS = [
+    {"alert": "KaitoSpeculativeDecodingDrafterDead",
+     "expr": 'kaito_specdec:acceptance_rate:ratio_rate5m{namespace="team-a",kaito_workload=~"phi-4|llama"} < 0.02',
+     "for": "10m",
+     "labels": {"severity": "warning"},
+     "annotations": {
+         "summary": f"Speculative decoding on {WHO} drafts and is almost never accepted: "
+                    "{{ $value | humanizePercentage }} of its draft tokens",
+         "description": "The acceptance rate has stayed below 2% for 10m while it drafts: the drafter proposes tokens "
+                        "the model never takes (a checkpoint without its MTP weights, a drafter trained for another "
+                        "model). Tuning does not help; check in the runbook's order.",
+         "runbook_url": RUNBOOK + "kaitospeculativedecodingdrafterdead"}},
+    {"alert": "KaitoSpeculativeDecodingPrefixCacheInert",
+     "expr": 'kaito_specdec:prefix_cache_queries:increase30m{namespace="team-a",kaito_workload=~"phi-4|llama"} > 0 '
+             "unless on (namespace, kaito_workload, kaito_workload_kind) kaito_specdec:prefix_cache_hits:increase30m > 0 "
+             "and on (namespace, kaito_workload, kaito_workload_kind) kaito_specdec:drafts:increase15m > 0",
+     "for": "30m",
+     "labels": {"severity": "warning"},
+     "annotations": {
+         "summary": f"Prefix caching on {WHO} hits nothing while it speculates: "
+                    "{{ $value | humanize }} tokens looked up in 30m, no hits",
+         "description": "Its drafting pods have looked up prompts in the prefix cache for 30m without one hit: with "
+                        "speculative decoding on, vLLM can leave a hybrid (Mamba, GDN) model's prefix cache inert, "
+                        "and every prompt is prefilled in full. Check in the runbook's order.",
+         "runbook_url": RUNBOOK + "kaitospeculativedecodingprefixcacheinert"}},
+    {"alert": "KaitoSpeculativeDecodingAcceptanceDropped",
+     "expr": 'kaito_specdec:acceptance_rate:ratio_rate5m{namespace="team-a",kaito_workload=~"phi-4|llama"} '
+             "< on (namespace, kaito_workload, kaito_workload_kind) 0.5 * kaito_specdec:acceptance_rate:ratio_rate6h",
+     "for": "30m",
+     "labels": {"severity": "warning"},
+     "annotations": {
+         "summary": f"Speculative decoding on {WHO} accepts {{{{ $value | humanizePercentage }}}} of its draft "
+                    "tokens, under half of its own rate over 6h",
+         "description": "The acceptance rate over 5m has stayed below half of the workload's over 6h for 30m: "
+                        "acceptance that decays while the pods run (only a restart restores it), or traffic unlike "
+                        "before. Check in the runbook's order.",
+         "runbook_url": RUNBOOK + "kaitospeculativedecodingacceptancedropped"}},
+]
 
 
 def test_the_whole_rule() -> None:
@@ -213,6 +266,7 @@ def test_the_whole_rule() -> None:
     spec = {"groups": [{"name": "kaito-specdec.team-a", "rules": [
         *_records(WS),
         *_records(IS),
+        *_NEW_ALERTS,
         {"alert": "KaitoSpeculativeDecodingNotDrafting",
          "expr": 'kaito_specdec:decode_tokens:increase15m{namespace="team-a",kaito_workload=~"phi-4|llama"} > 0 '
                  "unless on (namespace, kaito_workload, kaito_workload_kind) kaito_specdec:drafts:increase15m > 0",
@@ -276,8 +330,11 @@ def test_without_a_namespace() -> None:
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"workloads": []}, "a PrometheusRule needs at least one workload"),
-    ({"window": "5"}, "window must be a Prometheus duration such as 5m, got '5'"),
-    ({"window": "five minutes"}, "window must be a Prometheus duration such as 5m, got 'five minutes'"),
+    ({"window": "5"}, "window must be a Prometheus duration such as 5m, other than the baseline's 6h, got '5'"),
+    ({"window": "five minutes"},
+     "window must be a Prometheus duration such as 5m, other than the baseline's 6h, got 'five minutes'"),
+    # The baseline's own window would record the same series twice.
+    ({"window": "6h"}, "window must be a Prometheus duration such as 5m, other than the baseline's 6h, got '6h'"),
     ({"min_acceptance_rate": 1.5}, "minAcceptanceRate must be a number from 0 to 1, got 1.5"),
     ({"min_acceptance_rate": -0.1}, "minAcceptanceRate must be a number from 0 to 1, got -0.1"),
     ({"min_acceptance_rate": True}, "minAcceptanceRate must be a number from 0 to 1, got True"),
@@ -325,6 +382,29 @@ def test_the_monitoring_doc_shows_the_not_drafting_records_and_alert_as_built() 
     (alert,) = [r for r in rules("team-a", [WS]) if r.get("alert") == "KaitoSpeculativeDecodingNotDrafting"]
     assert _block(_monitoring_docs(), "monitoring-not-drafting-promql") == \
         [exprs["decode_tokens"], exprs["drafts"], alert["expr"]]
+
+
+def test_the_monitoring_doc_shows_the_new_records_and_alerts_as_built() -> None:
+    exprs = expressions("team-a", WS)
+    alerts = {r["alert"]: r["expr"] for r in rules("team-a", [WS]) if "alert" in r}
+    assert _block(_monitoring_docs(), "monitoring-alerts-promql") == [
+        exprs["acceptance_rate_baseline"], exprs["prefix_cache_queries"], exprs["prefix_cache_hits"],
+        alerts["KaitoSpeculativeDecodingDrafterDead"], alerts["KaitoSpeculativeDecodingPrefixCacheInert"],
+        alerts["KaitoSpeculativeDecodingAcceptanceDropped"]]
+
+
+@pytest.mark.parametrize("block, count", [("monitoring-drafter-dead-promql", 2), ("monitoring-prefix-cache-promql", 2),
+                                          ("monitoring-acceptance-dropped-promql", 2)])
+def test_the_new_runbooks_promql_is_promql_on_the_workloads_pods(block: str, count: int) -> None:
+    """Each runbook's queries parse in Prometheus (promtool loads them as records) and select the Workspace's pods
+    as the rule does, every selector of them."""
+    lines = _block(_monitoring_docs(), block)
+    assert len(lines) == count
+    selector = '{namespace="team-a",' + WS_PODS + "}"
+    for line in lines:
+        assert selector in line and line.count("{") == line.count(selector), line
+    promtool.check_rules([[{"name": "runbook", "rules": [{"record": f"runbook:query:{i}", "expr": line}
+                                                          for i, line in enumerate(lines)]}]])
 
 
 def test_the_runbooks_promql_is_promql_on_the_workloads_pods() -> None:

@@ -41,8 +41,17 @@ def test_the_goldens_hold_rules() -> None:
             "monitoring-kserve-long-name-fixed"} <= set(RULE_CASES)
 
 
+RECORDS = ["kaito_specdec:acceptance_rate:ratio_rate5m", "kaito_specdec:mean_acceptance_length:rate5m",
+           "kaito_specdec:decode_tokens:increase15m", "kaito_specdec:drafts:increase15m",
+           "kaito_specdec:acceptance_rate:ratio_rate6h", "kaito_specdec:prefix_cache_queries:increase30m",
+           "kaito_specdec:prefix_cache_hits:increase30m"]
+ALERTS = ["KaitoSpeculativeDecodingDrafterDead", "KaitoSpeculativeDecodingPrefixCacheInert",
+          "KaitoSpeculativeDecodingAcceptanceDropped", "KaitoSpeculativeDecodingNotDrafting",
+          "KaitoSpeculativeDecodingLowAcceptance"]
+
+
 @pytest.mark.parametrize("case", RULE_CASES)
-def test_every_golden_rule_has_records_and_both_alerts_on_them(case: str) -> None:
+def test_every_golden_rule_has_records_and_the_alerts_on_them(case: str) -> None:
     rules = _rules(case)
     assert rules
     for rule in rules:
@@ -50,21 +59,28 @@ def test_every_golden_rule_has_records_and_both_alerts_on_them(case: str) -> Non
         for group in rule["spec"]["groups"]:
             records = [r for r in group["rules"] if "record" in r]
             alerts = [r for r in group["rules"] if "alert" in r]
-            # Four records for each workload, the same four, then both alerts.
+            # Seven records for each workload, the same seven, then the five alerts.
             workloads = {(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records}
-            assert workloads and len(records) == 4 * len(workloads)
-            assert [r["record"] for r in records[:4]] * len(workloads) == [r["record"] for r in records]
-            assert [a["alert"] for a in alerts] == ["KaitoSpeculativeDecodingNotDrafting",
-                                                    "KaitoSpeculativeDecodingLowAcceptance"]
-            assert group["rules"][-2:] == alerts
-            not_drafting, low = alerts
-            assert (not_drafting["for"], low["for"]) == ("15m", "30m")
+            assert workloads and len(records) == 7 * len(workloads)
+            assert RECORDS * len(workloads) == [r["record"] for r in records]
+            assert [a["alert"] for a in alerts] == ALERTS
+            assert group["rules"][-5:] == alerts
+            dead, inert, dropped, not_drafting, low = alerts
+            assert [a["for"] for a in alerts] == ["10m", "30m", "30m", "15m", "30m"]
             # Each alert reads the series the records make: decode tokens unless drafts; the acceptance rate.
             assert not_drafting["expr"].startswith(records[2]["record"] + "{")
             assert not_drafting["expr"].endswith(" " + records[3]["record"] + " > 0")
             assert low["expr"].startswith(records[0]["record"] + "{")
-            assert not_drafting["annotations"]["runbook_url"].endswith(
-                "/docs/monitoring.md#runbook-kaitospeculativedecodingnotdrafting")
+            assert dead["expr"].startswith(records[0]["record"] + "{") and dead["expr"].endswith(" < 0.02")
+            assert inert["expr"].startswith(records[5]["record"] + "{")
+            assert f" {records[6]['record']} > 0 " in inert["expr"] and inert["expr"].endswith(f" {records[3]['record']} > 0")
+            assert dropped["expr"].startswith(records[0]["record"] + "{")
+            assert dropped["expr"].endswith(f" 0.5 * {records[4]['record']}")
+            for alert in alerts:
+                assert set(alert["labels"]) == {"severity"}
+            for alert in (dead, inert, dropped, not_drafting):
+                assert alert["annotations"]["runbook_url"].endswith(
+                    "/docs/monitoring.md#runbook-" + alert["alert"].lower())
 
 
 _MATCHER = re.compile(r'(\w+)(=~|!~|=|!=)"((?:[^"\\]|\\.)*)"')
@@ -350,7 +366,7 @@ def test_a_grandchild_is_watched_as_part_of_its_top_level_workload(gates: str, w
     assert code == 0, err
     (rule,) = [i for i in yaml.safe_load(out)["items"] if i["kind"] == "PrometheusRule"]
     records = [r for r in rule["spec"]["groups"][0]["rules"] if "record" in r]
-    assert [(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records[::4]] == watched
+    assert [(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in records[::7]] == watched
     assert ('pod!~"m-decode-' in records[0]["expr"]) == left_out
 
 

@@ -41,10 +41,12 @@ the controllers fix:
 
 import bisect
 import hashlib
+import json
 from typing import Any, NamedTuple
 import re
 from collections.abc import Callable, Iterable
 
+from ..text import yamlio
 from . import constants as C
 from . import kinds, plain_kinds, pod_names
 from .derived import content_hash, metadata
@@ -74,7 +76,47 @@ NOT_DRAFTING_FOR = "15m"
 DECODE_TOKENS = "kaito_specdec:decode_tokens:increase" + NOT_DRAFTING_WINDOW
 DRAFTS_RECORD = "kaito_specdec:drafts:increase" + NOT_DRAFTING_WINDOW
 NOT_DRAFTING_ALERT = "KaitoSpeculativeDecodingNotDrafting"
-RUNBOOK = "https://github.com/kaito-project/kaito-specdec/blob/main/docs/monitoring.md#runbook-kaitospeculativedecodingnotdrafting"
+# The runbooks at the default branch, not at the release's tag as the SARIF helpUri is: the rule is committed to
+# the user's repository and named after its content, so a link that changed with every release would rename, and
+# replace, every PrometheusRule of every namespace on each upgrade (docs/monitoring.md, "The PrometheusRule").
+RUNBOOKS = "https://github.com/kaito-project/kaito-specdec/blob/main/docs/monitoring.md"
+
+
+def runbook(alert: str) -> str:
+    """The address of the alert's runbook: its section `## Runbook: <alert>` of docs/monitoring.md."""
+    return f"{RUNBOOKS}#runbook-{alert.lower()}"
+
+
+RUNBOOK = runbook(NOT_DRAFTING_ALERT)
+
+# vLLM V1 prefix-cache counters, in prompt tokens looked up and found (`vllm:prefix_cache_queries`,
+# `vllm:prefix_cache_hits`, prometheus_client adds `_total`), labels `model_name` and `engine`, in every release of
+# the tables (vllm/v1/metrics/loggers.py, the wheels' code): :251-265 at 0.10.2, :504-520 at 0.17.1, :547-565 at
+# 0.25.1, :661-677 at 0.34.0; increased by each step's `prefix_cache_stats.queries` and `.hits` (:526-529 at
+# 0.10.2, :1047-1052 at 0.17.1, :1167-1172 at 0.34.0). The `vllm:gpu_prefix_cache_*` names before them are
+# deprecated since 0.9.2, hidden in 0.11 (loggers.py:224-247 at 0.11.0) and gone from 0.12.0. A server with prefix
+# caching off looks nothing up (vllm/v1/core/kv_cache_manager.py:222 at 0.25.1, `if not self.enable_caching …:
+# return`): its queries stay flat, and PrefixCacheInert silent.
+PREFIX_CACHE_QUERIES = "vllm:prefix_cache_queries_total"
+PREFIX_CACHE_HITS = "vllm:prefix_cache_hits_total"
+
+# A drafter that drafts and is (almost) never accepted: the acceptance rate below DRAFTER_DEAD_RATE for
+# DRAFTER_DEAD_FOR (drafts rising: 0/0 gives no value).
+DRAFTER_DEAD_ALERT = "KaitoSpeculativeDecodingDrafterDead"
+DRAFTER_DEAD_RATE = "0.02"
+DRAFTER_DEAD_FOR = "10m"
+# Prefix-cache queries rising and hits flat over PREFIX_CACHE_WINDOW, held for as long, while the workload drafts.
+PREFIX_CACHE_INERT_ALERT = "KaitoSpeculativeDecodingPrefixCacheInert"
+PREFIX_CACHE_WINDOW = "30m"
+PREFIX_CACHE_FOR = "30m"
+PREFIX_CACHE_QUERIES_RECORD = "kaito_specdec:prefix_cache_queries:increase" + PREFIX_CACHE_WINDOW
+PREFIX_CACHE_HITS_RECORD = "kaito_specdec:prefix_cache_hits:increase" + PREFIX_CACHE_WINDOW
+# The acceptance rate over the window below DROPPED_FRACTION of the workload's own over BASELINE_WINDOW, for
+# DROPPED_FOR: a drop against the workload itself, whatever its level.
+ACCEPTANCE_DROPPED_ALERT = "KaitoSpeculativeDecodingAcceptanceDropped"
+BASELINE_WINDOW = "6h"
+DROPPED_FRACTION = "0.5"
+DROPPED_FOR = "30m"
 DEFAULT_MIN_ACCEPTANCE_RATE = C.DEFAULT_MIN_ACCEPTANCE_RATE
 DEFAULT_WINDOW = "5m"
 
@@ -301,14 +343,16 @@ def _sum_rate(metric: str, selector: str, window: str) -> str:
     return f"sum by (namespace) (rate({metric}{selector}[{window}]))"
 
 
-def _sum_increase(metric: str, selector: str) -> str:
-    return f"sum by (namespace) (increase({metric}{selector}[{NOT_DRAFTING_WINDOW}]))"
+def _sum_increase(metric: str, selector: str, window: str = NOT_DRAFTING_WINDOW) -> str:
+    return f"sum by (namespace) (increase({metric}{selector}[{window}]))"
 
 
 def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDOW,
                 neighbours: Iterable[Monitored] | Neighbours = ()) -> dict[str, str]:
-    """The PromQL of the workload's four records (also what docs/monitoring.md shows); `neighbours`: the other
-    workloads in the namespace, whose pods are left out where the workload's pattern would match them."""
+    """The PromQL of the workload's records (also what docs/monitoring.md shows); `neighbours`: the other
+    workloads in the namespace, whose pods are left out where the workload's pattern would match them. The
+    prefix-cache records count the pods that draft: a prefill side's cache, which speculation does not touch,
+    would hide a decode side's that never hits."""
     sel = _selector(namespace, workload, neighbours)
     accepted = _sum_rate(ACCEPTED_TOKENS, sel, window)
     drafting = _selector(namespace, workload, neighbours, drafting_names_of(workload)) if has_prefill(workload) else sel
@@ -317,12 +361,17 @@ def expressions(namespace: str, workload: Monitored, window: str = DEFAULT_WINDO
         "mean_acceptance_length": f"1 + {accepted} / {_sum_rate(DRAFTS, sel, window)}",
         "decode_tokens": f"{_sum_increase(GENERATION_TOKENS, drafting)} - {_sum_increase(FINISHED_REQUESTS, drafting)}",
         "drafts": _sum_increase(DRAFTS, drafting),
+        "acceptance_rate_baseline": f"{_sum_rate(ACCEPTED_TOKENS, sel, BASELINE_WINDOW)} / "
+                                    f"{_sum_rate(DRAFT_TOKENS, sel, BASELINE_WINDOW)}",
+        "prefix_cache_queries": _sum_increase(PREFIX_CACHE_QUERIES, drafting, PREFIX_CACHE_WINDOW),
+        "prefix_cache_hits": _sum_increase(PREFIX_CACHE_HITS, drafting, PREFIX_CACHE_WINDOW),
     }
 
 
 def _check(window: str, min_acceptance_rate: float) -> None:
-    if not isinstance(window, str) or not _DURATION.fullmatch(window):
-        raise ValueError(f"window must be a Prometheus duration such as 5m, got {window!r}")
+    if not isinstance(window, str) or not _DURATION.fullmatch(window) or window == BASELINE_WINDOW:
+        raise ValueError(f"window must be a Prometheus duration such as 5m, other than the baseline's "
+                         f"{BASELINE_WINDOW}, got {window!r}")
     if isinstance(min_acceptance_rate, bool) or not isinstance(min_acceptance_rate, (int, float)) \
             or not 0 <= min_acceptance_rate <= 1:
         raise ValueError(f"minAcceptanceRate must be a number from 0 to 1, got {min_acceptance_rate!r}")
@@ -335,25 +384,79 @@ def number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE,
-          window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict[str, Any]]:
-    """The rule group's rules: four records per workload (in the order given, each once), then the alerts on
-    a workload that drafts nothing and on one whose drafts are rarely accepted. `neighbours`: every workload
-    of the namespace (watched or not), for `expressions`."""
-    _check(window, min_acceptance_rate)
-    unique = list(dict.fromkeys(workloads))
-    around = Neighbours([*unique, *neighbours])
-    out: list[dict[str, Any]] = []
-    for w in unique:
-        labels = {WORKLOAD_LABEL: w.name, KIND_LABEL: w.kind}
-        records = (ACCEPTANCE_RATE.format(window=window), ACCEPTANCE_LENGTH.format(window=window), DECODE_TOKENS,
-                   DRAFTS_RECORD)
-        for record, expr in zip(records, expressions(namespace, w, window, around).values(), strict=True):
-            out.append({"record": record, "expr": expr, "labels": dict(labels)})
+def _records(namespace: str, workload: Monitored, window: str, around: Neighbours) -> list[dict[str, Any]]:
+    """The workload's records: the four of the first releases, then the baseline and the prefix cache's."""
+    labels = {WORKLOAD_LABEL: workload.name, KIND_LABEL: workload.kind}
+    records = (ACCEPTANCE_RATE.format(window=window), ACCEPTANCE_LENGTH.format(window=window), DECODE_TOKENS,
+               DRAFTS_RECORD, ACCEPTANCE_RATE.format(window=BASELINE_WINDOW), PREFIX_CACHE_QUERIES_RECORD,
+               PREFIX_CACHE_HITS_RECORD)
+    return [{"record": record, "expr": expr, "labels": dict(labels)}
+            for record, expr in zip(records, expressions(namespace, workload, window, around).values(), strict=True)]
+
+
+_ON = f"on (namespace, {WORKLOAD_LABEL}, {KIND_LABEL})"
+_WHO = "{{ $labels.kaito_workload_kind }} {{ $labels.namespace }}/{{ $labels.kaito_workload }}"
+
+
+def _new_alerts(selector: str, window: str) -> list[dict[str, Any]]:
+    """The alerts on a dead drafter, an inert prefix cache and a drop of acceptance (docs/monitoring.md's
+    runbooks), over the records of the workloads `selector` names."""
+    rate = ACCEPTANCE_RATE.format(window=window)
+    baseline = ACCEPTANCE_RATE.format(window=BASELINE_WINDOW)
+    percent = f"{float(DRAFTER_DEAD_RATE):.0%}"
+    return [{
+        "alert": DRAFTER_DEAD_ALERT,
+        "expr": f"{rate}{selector} < {DRAFTER_DEAD_RATE}",
+        "for": DRAFTER_DEAD_FOR,
+        "labels": {"severity": "warning"},
+        "annotations": {
+            "summary": f"Speculative decoding on {_WHO} drafts and is almost never accepted: "
+                       "{{ $value | humanizePercentage }} of its draft tokens",
+            "description": f"The acceptance rate has stayed below {percent} for {DRAFTER_DEAD_FOR} while it drafts: "
+                           "the drafter proposes tokens the model never takes (a checkpoint without its MTP "
+                           "weights, a drafter trained for another model). Tuning does not help; check in the "
+                           "runbook's order.",
+            "runbook_url": runbook(DRAFTER_DEAD_ALERT),
+        },
+    }, {
+        "alert": PREFIX_CACHE_INERT_ALERT,
+        "expr": f"{PREFIX_CACHE_QUERIES_RECORD}{selector} > 0 unless {_ON} {PREFIX_CACHE_HITS_RECORD} > 0 "
+                f"and {_ON} {DRAFTS_RECORD} > 0",
+        "for": PREFIX_CACHE_FOR,
+        "labels": {"severity": "warning"},
+        "annotations": {
+            "summary": f"Prefix caching on {_WHO} hits nothing while it speculates: "
+                       f"{{{{ $value | humanize }}}} tokens looked up in {PREFIX_CACHE_WINDOW}, no hits",
+            "description": f"Its drafting pods have looked up prompts in the prefix cache for {PREFIX_CACHE_FOR} "
+                           "without one hit: with speculative decoding on, vLLM can leave a hybrid (Mamba, GDN) "
+                           "model's prefix cache inert, and every prompt is prefilled in full. Check in the "
+                           "runbook's order.",
+            "runbook_url": runbook(PREFIX_CACHE_INERT_ALERT),
+        },
+    }, {
+        "alert": ACCEPTANCE_DROPPED_ALERT,
+        "expr": f"{rate}{selector} < {_ON} {DROPPED_FRACTION} * {baseline}",
+        "for": DROPPED_FOR,
+        "labels": {"severity": "warning"},
+        "annotations": {
+            "summary": f"Speculative decoding on {_WHO} accepts {{{{ $value | humanizePercentage }}}} of its draft "
+                       f"tokens, under half of its own rate over {BASELINE_WINDOW}",
+            "description": f"The acceptance rate over {window} has stayed below half of the workload's over "
+                           f"{BASELINE_WINDOW} for {DROPPED_FOR}: acceptance that decays while the pods run "
+                           "(only a restart restores it), or traffic unlike before. Check in the runbook's order.",
+            "runbook_url": runbook(ACCEPTANCE_DROPPED_ALERT),
+        },
+    }]
+
+
+def _alerts(namespace: str, workloads: list[Monitored], min_acceptance_rate: float,
+            window: str) -> list[dict[str, Any]]:
+    """The alerts over the records of these workloads: the new ones, then no drafts and low acceptance."""
     matchers = [f"namespace={_string(namespace)}"] if namespace else []
-    names = "|".join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in unique))
+    names = "|".join(pod_names.regex(pod_names.literal(n)) for n in dict.fromkeys(w.name for w in workloads))
     matchers.append(f"{WORKLOAD_LABEL}=~{_string(names)}")
     threshold = number(min_acceptance_rate)
+    out = _new_alerts("{" + ",".join(matchers) + "}", window)
     # Drafts flat (0) or absent (no series: no record) alike leave the workload's decode tokens standing.
     out.append({
         "alert": NOT_DRAFTING_ALERT,
@@ -387,20 +490,99 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
     return out
 
 
-def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
-                    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
-                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict[str, Any]:
-    """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content and marked
-    as the function's own, like a derived ConfigMap. `labels` go on the object (a Prometheus' `ruleSelector`
-    often asks for one, e.g. `release: <name>`); `neighbours`: see `rules`. Raises ValueError for a bad window
-    or threshold, or for no workloads (nothing to watch: the caller retires the rule instead)."""
-    workloads = list(workloads)
-    if not workloads:
-        raise ValueError("a PrometheusRule needs at least one workload")
+def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE,
+          window: str = DEFAULT_WINDOW, neighbours: Iterable[Monitored] = ()) -> list[dict[str, Any]]:
+    """One rule group's rules: the records of each workload (in the order given, each once), then the alerts.
+    `neighbours`: every workload of the namespace (watched or not), for `expressions`."""
+    _check(window, min_acceptance_rate)
+    unique = list(dict.fromkeys(workloads))
+    around = Neighbours([*unique, *neighbours])
+    return [r for w in unique for r in _records(namespace, w, window, around)] + \
+        _alerts(namespace, unique, min_acceptance_rate, window)
+
+
+# The most a PrometheusRule may hold: 256 KiB, what client-side `kubectl apply` (and Argo CD's default sync) can
+# keep in its last-applied-configuration annotation (k8s.io/apimachinery's TotalAnnotationSizeLimitB = 256 * (1 <<
+# 10), apimachinery/pkg/api/validation/objectmeta.go), half of prometheus-operator's 512 KiB. The rule is split
+# below RULE_BUDGET, which leaves 16 KiB for what is added after the function (kpt's path annotations, labels, an
+# orchestrator's tracking annotation).
+MAX_OBJECT_BYTES = 256 * 1024
+RULE_BUDGET = MAX_OBJECT_BYTES - 16 * 1024
+
+
+def serialized_bytes(obj: dict[str, Any]) -> int:
+    """An object's size as written: the larger of its YAML as the writer writes a new item (yamlio.dump) and its
+    compact JSON (what the API server stores and `kubectl apply` keeps in its annotation), in UTF-8 bytes."""
+    as_json = len(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    if as_json > RULE_BUDGET:   # over either way: no need to emit the YAML
+        return as_json
+    return max(as_json, len(yamlio.dump(obj).encode("utf-8")))
+
+
+def part_bits(name: str) -> str:
+    """The bits of the sha256 of a workload's name, which choose its part of a split rule: the first bit the
+    part of the first split, the next ones those of its halves' splits (workloads of one name always together)."""
+    return "".join(f"{byte:08b}" for byte in hashlib.sha256(name.encode("utf-8")).digest())
+
+
+def _rule_object(namespace: str, bits: str, group_rules: list[dict[str, Any]],
+                 labels: dict[str, str] | None) -> dict[str, Any]:
     annotations = {C.DERIVED_ANNOTATION: "true"}
-    spec = {"groups": [{"name": f"kaito-specdec.{namespace}" if namespace else "kaito-specdec",
-                        "rules": rules(namespace, workloads, min_acceptance_rate, window, neighbours)}]}
+    group = f"kaito-specdec.{namespace}" if namespace else "kaito-specdec"
+    spec = {"groups": [{"name": f"{group}.{bits}" if bits else group, "rules": group_rules}]}
     content = {"labels": dict(labels or {}), "annotations": annotations, "spec": spec}
     return {"apiVersion": C.PROMETHEUS_RULE_API_VERSION, "kind": C.PROMETHEUS_RULE_KIND,
             "metadata": metadata(NAME_PREFIX + content_hash(content), namespace, dict(labels or {}), annotations),
             "spec": spec}
+
+
+class _Split(NamedTuple):
+    namespace: str
+    records: dict[Monitored, list[dict[str, Any]]]
+    min_acceptance_rate: float
+    window: str
+    labels: dict[str, str] | None
+    budget: int | None
+
+    def parts(self, workloads: list[Monitored], bits: str) -> list[dict[str, Any]]:
+        """The rule of these workloads (those whose names' part_bits start with `bits`), or, when it passes
+        the budget, the parts of its two halves by the next bit: the same workloads always give the same parts,
+        and a workload added or dropped changes only its own part (or splits it, or joins it to its sibling)."""
+        group = [r for w in workloads for r in self.records[w]]
+        rule = _rule_object(self.namespace, bits, group + _alerts(self.namespace, workloads,
+                                                                 self.min_acceptance_rate, self.window), self.labels)
+        if self.budget is None or len({w.name for w in workloads}) == 1 or serialized_bytes(rule) <= self.budget:
+            return [rule]
+        out = []
+        for bit in "01":
+            half = [w for w in workloads if part_bits(w.name)[len(bits)] == bit]
+            if half:
+                out += self.parts(half, bits + bit)
+        return out
+
+
+def prometheus_rules(namespace: str, workloads: Iterable[Monitored],
+                     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
+                     labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = (),
+                     budget: int | None = RULE_BUDGET) -> list[dict[str, Any]]:
+    """The PrometheusRules for one namespace's enabled workloads: one while it fits in `budget` bytes
+    (serialized_bytes; None: no limit), else split by the bits of the workloads' names' hashes (_Split.parts).
+    Each is named after a hash of its content and marked as the function's own, like a derived ConfigMap.
+    `labels` go on the objects (a Prometheus' `ruleSelector` often asks for one, e.g. `release: <name>`);
+    `neighbours`: see `rules`. Raises ValueError for a bad window or threshold, or for no workloads (nothing to
+    watch: the caller retires the rules instead)."""
+    unique = list(dict.fromkeys(workloads))
+    if not unique:
+        raise ValueError("a PrometheusRule needs at least one workload")
+    _check(window, min_acceptance_rate)
+    around = Neighbours([*unique, *neighbours])
+    records = {w: _records(namespace, w, window, around) for w in unique}
+    return _Split(namespace, records, min_acceptance_rate, window, labels, budget).parts(unique, "")
+
+
+def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
+                    min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
+                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict[str, Any]:
+    """The namespace's whole rule in one object, whatever its size (prometheus_rules without a budget)."""
+    (rule,) = prometheus_rules(namespace, workloads, min_acceptance_rate, window, labels, neighbours, budget=None)
+    return rule

@@ -6,8 +6,10 @@ SPECS = (
     Spec("SD801", INFO, "a PrometheusRule added for a namespace's enabled workloads (the prometheusRules setting)",
          "PrometheusRule {name!q} added for {workloads}: alerts on no drafts for {not_drafting_for} or acceptance below {threshold} for {alert_for}",
          why=("The PrometheusRule records the acceptance rate and mean acceptance length of the workloads it watches, and\n"
-              "alerts when one decodes but drafts nothing, or an acceptance rate stays below `minAcceptanceRate`\n"
-              "([monitoring.md](monitoring.md)).")),
+              "alerts when one decodes but drafts nothing, or an acceptance rate stays below `minAcceptanceRate`; also on\n"
+              "a drafter that is never accepted, a prefix cache that stops hitting while it drafts, and a drop of\n"
+              "acceptance against the workload's own. A rule past 240 KiB is split into parts by the hash of the\n"
+              "workloads' names, each added with this result ([monitoring.md](monitoring.md)).")),
     Spec("SD802", INFO, "a PrometheusRule replaced: the namespace's enabled workloads or the threshold changed",
          "derived PrometheusRule replaced by {name!q}: the namespace's enabled workloads or the threshold changed"),
     Spec("SD803", INFO, "a PrometheusRule dropped: nothing in its namespace has speculative decoding enabled any more",

@@ -103,10 +103,14 @@ def _kserve_predictor_names(data: Any) -> tuple[str, tuple[str, ...]]:
 Watched = tuple[Item, monitoring.Monitored]
 
 
-def wanted(index: Index, settings: Settings, plan: Plan,
-           ) -> tuple[dict[str, tuple[dict[str, Any], Item, list[Watched]]], list[Result]]:
-    """Namespace -> (the rule it should have, the item it is written after, the workloads it watches), and
-    the results about what it cannot watch."""
+# A rule the namespace should have: the object, the item it is written after (its first workload's), the
+# workloads it watches.
+Wanted = tuple[dict[str, Any], Item, list[Watched]]
+
+
+def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, list[Wanted]], list[Result]]:
+    """Namespace -> the rules it should have (one, or the parts of a rule too big for one object:
+    monitoring.prometheus_rules), and the results about what it cannot watch."""
     parents = _parents(index, settings)
     watched: dict[str, dict[int, Watched]] = {}
     out: list[Result] = []
@@ -144,15 +148,51 @@ def wanted(index: Index, settings: Settings, plan: Plan,
         if item.namespace in watched and known_kind(item.kind) and item.is_mapping and item.name \
                 and item.index not in index.config and item.annotation(krm.LOCAL_CONFIG_ANNOTATION) != "true":
             neighbours.setdefault(item.namespace, []).append(_plain(item, _kserve_data(item)))
-    rules = {}
+    rules: dict[str, list[Wanted]] = {}
     for namespace, by_index in watched.items():
         ws = [by_index[i] for i in sorted(by_index)]
-        rule = monitoring.prometheus_rule(namespace, [m for _, m in ws], settings.min_acceptance_rate,
-                                          neighbours=neighbours.get(namespace, ()))
-        rules[namespace] = (rule, ws[0][0], ws)
-        if not namespace:
-            out.append(about(finding("SD810", workloads=_listed(ws), name=rule["metadata"]["name"]), ws[0][0]))
+        for rule in monitoring.prometheus_rules(namespace, [m for _, m in ws], settings.min_acceptance_rate,
+                                                neighbours=neighbours.get(namespace, ())):
+            mine = _watched_by(rule, ws)
+            rules.setdefault(namespace, []).append((rule, mine[0][0], mine))
+            if not namespace:
+                out.append(about(finding("SD810", workloads=_listed(mine), name=rule["metadata"]["name"]), mine[0][0]))
     return rules, out
+
+
+def _watched_by(rule: dict[str, Any], ws: list[Watched]) -> list[Watched]:
+    """The workloads of `ws` that the rule (or part) has records of, in their order."""
+    recorded = {(r["labels"][monitoring.KIND_LABEL], r["labels"][monitoring.WORKLOAD_LABEL])
+                for g in rule["spec"]["groups"] for r in g["rules"] if "record" in r}
+    return [w for w in ws if (w[1].kind, w[1].name) in recorded]
+
+
+def _part(data: Any, namespace: str) -> str | None:
+    """The bits of the part a rule is (its group `kaito-specdec.<namespace>.<bits>`; "" for a whole rule), None
+    for a rule that cannot be read or is neither."""
+    try:
+        name = data["spec"]["groups"][0]["name"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    whole = f"kaito-specdec.{namespace}" if namespace else "kaito-specdec"
+    bits = name[len(whole) + 1:] if isinstance(name, str) and name.startswith(whole + ".") else None
+    if name == whole:
+        return ""
+    return bits if bits and set(bits) <= {"0", "1"} else None
+
+
+def _successor(item: Item, want: list[Wanted]) -> str:
+    """The name of the wanted rule that takes over from a derived one dropped in its namespace: the part whose
+    bits extend the old one's, or that the old one's extend (a split or a join), else the first."""
+    try:
+        old = _part(item.data(), item.namespace)
+    except ItemError:
+        old = None
+    for rule, _, _ in want:
+        new = _part(rule, item.namespace)
+        if old is not None and new is not None and (new.startswith(old) or old.startswith(new)):
+            return str(rule["metadata"]["name"])
+    return str(want[0][0]["metadata"]["name"])
 
 
 def _listed(ws: list[Watched]) -> str:
@@ -177,26 +217,28 @@ def prometheus_rules(index: Index, settings: Settings, plan: Plan) -> Step:
     added: list[Added] = []
     removed: list[int] = []
     taken = {item.file()[0] for item in index.items if item.file()[0]}
-    for namespace, (rule, first, ws) in want.items():
-        name = rule["metadata"]["name"]
+    for namespace, rules in want.items():
         mine = found.pop(namespace, [])
-        same = [item for item in mine if item.name == name]
-        other = others.get((namespace, name))
-        if other is not None:
-            out.append(about(finding("SD806", name=name), other))
-        elif same:
-            out += _keep(same[0], rule, ops)
-        else:
-            added.append(Added(first.index, with_location(rule, first.ann, taken)))
-            added_rule = finding("SD801", name=name, workloads=_listed(ws),
-                                 not_drafting_for=monitoring.NOT_DRAFTING_FOR, alert_for=monitoring.ALERT_FOR,
-                                 threshold=monitoring.number(settings.min_acceptance_rate))
-            out.append(about(added_rule, first, change=True))
+        kept: set[int] = set()
+        for rule, first, ws in rules:
+            name = rule["metadata"]["name"]
+            same = [item for item in mine if item.name == name]
+            other = others.get((namespace, name))
+            if other is not None:
+                out.append(about(finding("SD806", name=name), other))
+            elif same:
+                kept.add(same[0].index)
+                out += _keep(same[0], rule, ops)
+            else:
+                added.append(Added(first.index, with_location(rule, first.ann, taken)))
+                added_rule = finding("SD801", name=name, workloads=_listed(ws),
+                                     not_drafting_for=monitoring.NOT_DRAFTING_FOR, alert_for=monitoring.ALERT_FOR,
+                                     threshold=monitoring.number(settings.min_acceptance_rate))
+                out.append(about(added_rule, first, change=True))
         for item in mine:
-            if same and item is same[0]:
-                continue
-            removed.append(item.index)
-            out.append(about(finding("SD802", name=name), item, change=True))
+            if item.index not in kept:
+                removed.append(item.index)
+                out.append(about(finding("SD802", name=_successor(item, rules)), item, change=True))
     for items in found.values():
         for item in items:
             removed.append(item.index)

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import promtool  # noqa: E402  (tests/promtool.py)
 
 PACKAGE = EXAMPLES / "kpt" / "package"
-# The package's enabled top-level workloads (examples/kpt/package): each gets its four records.
+# The package's enabled top-level workloads (examples/kpt/package): each gets its seven records.
 WATCHED = {("Workspace", "workspace-phi-4"), ("Workspace", "workspace-deepseek-r1"),
            ("Workspace", "workspace-phi-4-mini-override"), ("InferenceSet", "phi-4-mini"),
            ("MultiRoleInference", "qwen35-4b")}
@@ -48,8 +48,10 @@ def check_rule_file(path: Path) -> None:
     promtool.check_rules([rule["spec"]["groups"]])
     watched = {(r["labels"]["kaito_workload_kind"], r["labels"]["kaito_workload"]) for r in rules if "record" in r}
     assert watched == WATCHED
-    assert [r["alert"] for r in rules if "alert" in r] == ["KaitoSpeculativeDecodingNotDrafting",
-                                                             "KaitoSpeculativeDecodingLowAcceptance"]
+    assert [r["alert"] for r in rules if "alert" in r] == [
+        "KaitoSpeculativeDecodingDrafterDead", "KaitoSpeculativeDecodingPrefixCacheInert",
+        "KaitoSpeculativeDecodingAcceptanceDropped", "KaitoSpeculativeDecodingNotDrafting",
+        "KaitoSpeculativeDecodingLowAcceptance"]
     assert rules[-1]["alert"] == "KaitoSpeculativeDecodingLowAcceptance"
 
 
