@@ -389,17 +389,22 @@ def rules(namespace: str, workloads: Iterable[Monitored], min_acceptance_rate: f
 
 def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
                     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
-                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict[str, Any]:
+                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = (),
+                    more: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
     """The PrometheusRule for one namespace's enabled workloads, named after a hash of its content and marked
     as the function's own, like a derived ConfigMap. `labels` go on the object (a Prometheus' `ruleSelector`
-    often asks for one, e.g. `release: <name>`); `neighbours`: see `rules`. Raises ValueError for a bad window
-    or threshold, or for no workloads (nothing to watch: the caller retires the rule instead)."""
+    often asks for one, e.g. `release: <name>`); `neighbours`: see `rules`; `more`: the records of a second
+    group (`<group>.dashboard`, dashboards.records: what the grafanaDashboards setting adds). Raises ValueError for
+    a bad window or threshold, or for no workloads (nothing to watch: the caller retires the rule instead)."""
     workloads = list(workloads)
     if not workloads:
         raise ValueError("a PrometheusRule needs at least one workload")
     annotations = {C.DERIVED_ANNOTATION: "true"}
-    spec = {"groups": [{"name": f"kaito-specdec.{namespace}" if namespace else "kaito-specdec",
-                        "rules": rules(namespace, workloads, min_acceptance_rate, window, neighbours)}]}
+    group = f"kaito-specdec.{namespace}" if namespace else "kaito-specdec"
+    spec = {"groups": [{"name": group, "rules": rules(namespace, workloads, min_acceptance_rate, window, neighbours)}]}
+    more = list(more)
+    if more:
+        spec["groups"].append({"name": f"{group}.dashboard", "rules": more})
     content = {"labels": dict(labels or {}), "annotations": annotations, "spec": spec}
     return {"apiVersion": C.PROMETHEUS_RULE_API_VERSION, "kind": C.PROMETHEUS_RULE_KIND,
             "metadata": metadata(NAME_PREFIX + content_hash(content), namespace, dict(labels or {}), annotations),
