@@ -146,7 +146,7 @@ def panels(window: str = monitoring.DEFAULT_WINDOW) -> list[dict[str, Any]]:
 
 
 def _variables(namespace: str) -> list[dict[str, Any]]:
-    datasource = {"current": {}, "hide": 0, "includeAll": False, "label": "Data source", "multi": False,
+    datasource = {"hide": 0, "includeAll": False, "label": "Data source", "multi": False,
                   "name": "datasource", "options": [], "query": "prometheus", "refresh": 1, "regex": "",
                   "type": "datasource"}
     if namespace:
@@ -156,11 +156,11 @@ def _variables(namespace: str) -> list[dict[str, Any]]:
                               "query": namespace, "type": "custom"}
     else:
         found = f"label_values({monitoring.DRAFTS_RECORD}, namespace)"
-        ns = {"current": {}, "datasource": _DATASOURCE, "definition": found, "hide": 0, "includeAll": False,
+        ns = {"datasource": _DATASOURCE, "hide": 0, "includeAll": False,
               "label": "Namespace", "multi": False, "name": "namespace", "options": [], "query": found,
               "refresh": 1, "regex": "", "sort": 1, "type": "query"}
     listed = f'label_values({monitoring.DRAFTS_RECORD}{{namespace="$namespace"}}, {monitoring.WORKLOAD_LABEL})'
-    workload = {"current": {}, "datasource": _DATASOURCE, "definition": listed, "hide": 0, "includeAll": True,
+    workload = {"datasource": _DATASOURCE, "hide": 0, "includeAll": True,
                 "label": "Workload", "multi": True, "name": monitoring.WORKLOAD_LABEL, "options": [],
                 "query": listed, "refresh": 2, "regex": "", "sort": 1, "type": "query"}
     return [datasource, ns, workload]
