@@ -42,6 +42,7 @@ settings (functionConfig key, environment variable):
   disable            KAITO_SPECDEC_DISABLE              finding ids not to report, e.g. SD112,SD008
   prometheusRules    KAITO_SPECDEC_PROMETHEUS_RULES     "true": a PrometheusRule per namespace
   minAcceptanceRate  KAITO_SPECDEC_MIN_ACCEPTANCE_RATE  the rule's alert threshold, 0 to 1 (0.3)
+  grafanaDashboards  KAITO_SPECDEC_GRAFANA_DASHBOARDS   "true": a Grafana dashboard per namespace
 
 environment only:
   KAITO_SPECDEC_MAX_INPUT   the cap on the input size (default 256Mi; render --max-input)
@@ -97,6 +98,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--prometheus-rules", action=argparse.BooleanOptionalAction, default=None,
                    help="add a PrometheusRule per namespace with enabled workloads (or not); the same as the "
                         "prometheusRules setting")
+    r.add_argument("--grafana-dashboards", action=argparse.BooleanOptionalAction, default=None,
+                   help="add a Grafana dashboard ConfigMap per namespace with enabled workloads, and the "
+                        "PrometheusRule it reads (or not); the same as the grafanaDashboards setting")
     r.add_argument("--min-acceptance-rate", metavar="RATE", help="the rule's alert threshold, 0 to 1 (default "
                                                                  "0.3); the same as the minAcceptanceRate setting")
     r.add_argument("--format", choices=FORMATS, default="text",
@@ -452,6 +456,8 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
                          if getattr(args, flag) is not None}
             if args.prometheus_rules is not None:
                 overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
+            if args.grafana_dashboards is not None:
+                overrides["grafanaDashboards"] = "true" if args.grafana_dashboards else "false"
             outcome = run_render(sources, fc, environ, overrides)
         else:
             if _isatty(stdin):

@@ -19,6 +19,7 @@ from .stages.misplaced import misplaced_annotation
 from .stages.placement import Placement
 from .stages.plain_vllm import plain_opt_in, plain_vllm
 from .stages.prometheus_rules import prometheus_rules
+from .stages.grafana_dashboards import grafana_dashboards
 from .stages.rollout_notes import rollout_notes
 from .stages.shape import (disabled_per_object, duplicates, shape_errors, stray_kustomize_files, unreadable,
                            unterminated_block_scalars)
@@ -45,7 +46,8 @@ def validate(index: Index, settings: Settings, plan: Plan) -> Step:
 
 # After check_input; errors from any of these stop the plan.
 CHECKS: tuple[Stage, ...] = (cascade, validate, misplaced_annotation, plain_opt_in)
-CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, rollout_notes, retire, plain_vllm, prometheus_rules)
+CHANGES: tuple[Stage, ...] = (decide, materialize, advise, revert, rollout_notes, retire, plain_vllm, prometheus_rules,
+                              grafana_dashboards)
 # After an error nothing is written, but every other object is still decided and advised, so that one error
 # hides no other object's findings. Not `retire`: with the objects in error left out, the derived ConfigMaps
 # they use would look unused.

@@ -55,6 +55,7 @@ PLAIN_KEYS = ("kaito.sh/enable-speculative-decoding", "kaito-specdec.dev/specula
 INTERNAL = ("internal.config.kubernetes.io/", "config.kubernetes.io/path", "config.kubernetes.io/index",
             "config.k8s.io/id", "kustomize.config.k8s.io/id")
 DERIVED = "kaito-specdec.dev/derived"
+DASHBOARD = "kaito-specdec.dev/grafana-dashboard"   # a dashboard ConfigMap (grafanaDashboards): the function's own
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
 # kustomize's file names for a kustomization (docs/cli.md, `render`: kind and apiVersion are optional there).
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -320,8 +321,10 @@ class Obj:
 
     @property
     def derived(self) -> bool:
-        # Derived ConfigMaps, and the PrometheusRule of the prometheusRules setting (regenerated, retired).
-        return self.kind in ("ConfigMap", "PrometheusRule") and self.annotations.get(DERIVED) == "true"
+        # Derived ConfigMaps, the PrometheusRule of the prometheusRules setting and the dashboard ConfigMaps of the
+        # grafanaDashboards setting (regenerated, retired).
+        return (self.kind in ("ConfigMap", "PrometheusRule") and self.annotations.get(DERIVED) == "true"
+                or self.kind == "ConfigMap" and self.annotations.get(DASHBOARD) == "true")
 
     @property
     def local(self) -> bool:

@@ -12,6 +12,9 @@ INFERENCESET_CREATED_BY = "inferenceset.kaito.sh/created-by"
 
 # Our own annotations on derived ConfigMaps, so the function recognises its output when fed back in.
 DERIVED_ANNOTATION = "kaito-specdec.dev/derived"
+# The mark of a Grafana dashboard ConfigMap this function derived (the grafanaDashboards setting): not a derived
+# inference ConfigMap, which no workload references.
+DASHBOARD_ANNOTATION = "kaito-specdec.dev/grafana-dashboard"
 # On any object: finding ids not to report for that object alone (`disable`, per object), e.g. "SD412,SD420".
 DISABLE_ANNOTATION = "kaito-specdec.dev/disable"
 SOURCE_ANNOTATION = "kaito-specdec.dev/source-configmap"

@@ -44,7 +44,7 @@ import hashlib
 import json
 from typing import Any, NamedTuple
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from ..text import yamlio
 from . import constants as C
@@ -526,10 +526,15 @@ def part_bits(name: str) -> str:
 
 
 def _rule_object(namespace: str, bits: str, group_rules: list[dict[str, Any]],
-                 labels: dict[str, str] | None) -> dict[str, Any]:
+                 labels: dict[str, str] | None, more: list[dict[str, Any]]) -> dict[str, Any]:
+    """`more`: the records of a second group, `<group>.dashboard` (dashboards.records: what the
+    grafanaDashboards setting adds), for the same workloads."""
     annotations = {C.DERIVED_ANNOTATION: "true"}
     group = f"kaito-specdec.{namespace}" if namespace else "kaito-specdec"
-    spec = {"groups": [{"name": f"{group}.{bits}" if bits else group, "rules": group_rules}]}
+    group = f"{group}.{bits}" if bits else group
+    spec = {"groups": [{"name": group, "rules": group_rules}]}
+    if more:
+        spec["groups"].append({"name": f"{group}.dashboard", "rules": more})
     content = {"labels": dict(labels or {}), "annotations": annotations, "spec": spec}
     return {"apiVersion": C.PROMETHEUS_RULE_API_VERSION, "kind": C.PROMETHEUS_RULE_KIND,
             "metadata": metadata(NAME_PREFIX + content_hash(content), namespace, dict(labels or {}), annotations),
@@ -543,14 +548,16 @@ class _Split(NamedTuple):
     window: str
     labels: dict[str, str] | None
     budget: int | None
+    more: Mapping[Monitored, list[dict[str, Any]]]
 
     def parts(self, workloads: list[Monitored], bits: str) -> list[dict[str, Any]]:
         """The rule of these workloads (those whose names' part_bits start with `bits`), or, when it passes
         the budget, the parts of its two halves by the next bit: the same workloads always give the same parts,
         and a workload added or dropped changes only its own part (or splits it, or joins it to its sibling)."""
         group = [r for w in workloads for r in self.records[w]]
-        rule = _rule_object(self.namespace, bits, group + _alerts(self.namespace, workloads,
-                                                                 self.min_acceptance_rate, self.window), self.labels)
+        alerts = _alerts(self.namespace, workloads, self.min_acceptance_rate, self.window)
+        more = [r for w in workloads for r in self.more.get(w, ())]
+        rule = _rule_object(self.namespace, bits, group + alerts, self.labels, more)
         if self.budget is None or len({w.name for w in workloads}) == 1 or serialized_bytes(rule) <= self.budget:
             return [rule]
         out = []
@@ -564,12 +571,14 @@ class _Split(NamedTuple):
 def prometheus_rules(namespace: str, workloads: Iterable[Monitored],
                      min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
                      labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = (),
-                     budget: int | None = RULE_BUDGET) -> list[dict[str, Any]]:
+                     budget: int | None = RULE_BUDGET,
+                     more: Mapping[Monitored, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
     """The PrometheusRules for one namespace's enabled workloads: one while it fits in `budget` bytes
     (serialized_bytes; None: no limit), else split by the bits of the workloads' names' hashes (_Split.parts).
     Each is named after a hash of its content and marked as the function's own, like a derived ConfigMap.
     `labels` go on the objects (a Prometheus' `ruleSelector` often asks for one, e.g. `release: <name>`);
-    `neighbours`: see `rules`. Raises ValueError for a bad window or threshold, or for no workloads (nothing to
+    `neighbours`: see `rules`; `more`: each workload's records of the `.dashboard` group, in its part.
+    Raises ValueError for a bad window or threshold, or for no workloads (nothing to
     watch: the caller retires the rules instead)."""
     unique = list(dict.fromkeys(workloads))
     if not unique:
@@ -577,12 +586,14 @@ def prometheus_rules(namespace: str, workloads: Iterable[Monitored],
     _check(window, min_acceptance_rate)
     around = Neighbours([*unique, *neighbours])
     records = {w: _records(namespace, w, window, around) for w in unique}
-    return _Split(namespace, records, min_acceptance_rate, window, labels, budget).parts(unique, "")
+    return _Split(namespace, records, min_acceptance_rate, window, labels, budget, more or {}).parts(unique, "")
 
 
 def prometheus_rule(namespace: str, workloads: Iterable[Monitored],
                     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE, window: str = DEFAULT_WINDOW,
-                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = ()) -> dict[str, Any]:
+                    labels: dict[str, str] | None = None, neighbours: Iterable[Monitored] = (),
+                    more: Mapping[Monitored, list[dict[str, Any]]] | None = None) -> dict[str, Any]:
     """The namespace's whole rule in one object, whatever its size (prometheus_rules without a budget)."""
-    (rule,) = prometheus_rules(namespace, workloads, min_acceptance_rate, window, labels, neighbours, budget=None)
+    (rule,) = prometheus_rules(namespace, workloads, min_acceptance_rate, window, labels, neighbours, budget=None,
+                               more=more)
     return rule

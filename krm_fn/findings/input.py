@@ -74,6 +74,7 @@ SPECS = (
           "disable-malformed": "{source}disable: malformed finding id {entry!q}; an id is SD and three digits, such as SD112",
           "disable-unknown": "{source}disable: unknown finding id {entry}; `kaito-specdec findings` lists every id",
           "prometheusRules": '{source}prometheusRules: invalid value {value}; expected "true" or "false"',
+          "grafanaDashboards": '{source}grafanaDashboards: invalid value {value}; expected "true" or "false"',
           "minAcceptanceRate": "{source}minAcceptanceRate: invalid value {value}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {default}",
           "maxInput": "{source}invalid size {value!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)"},
          can_disable=False),

@@ -2,7 +2,7 @@
 
 from ._spec import ERROR, INFO, WARNING, Spec
 
-SPECS = (
+SPECS: tuple[Spec, ...] = (
     Spec("SD801", INFO, "a PrometheusRule added for a namespace's enabled workloads (the prometheusRules setting)",
          "PrometheusRule {name!q} added for {workloads}: alerts on no drafts for {not_drafting_for} or acceptance below {threshold} for {alert_for}",
          why=("The PrometheusRule records the acceptance rate and mean acceptance length of the workloads it watches, and\n"
@@ -44,4 +44,22 @@ SPECS = (
               "name, or watch the pod label `serving.kserve.io/inferenceservice` with a rule of your own. An\n"
               "LLMInferenceService's `spec.baseRefs` may set a worker or prefill, which make other workloads\n"
               "(`<name>-kserve-mn`, `<name>-kserve-prefill`).")),
+)
+# The opt-in Grafana dashboard (the grafanaDashboards setting).
+SPECS += (
+    Spec("SD816", INFO, "a Grafana dashboard ConfigMap added for a namespace's enabled workloads (the grafanaDashboards setting)",
+         "Grafana dashboard ConfigMap {name!q} added: {title!q} (uid {uid}), loaded by a Grafana sidecar that watches the label grafana_dashboard=1",
+         why=("The dashboard charts the PrometheusRule's records of the namespace's enabled workloads: acceptance rate,\n"
+              "mean acceptance length, drafts against decode tokens, prefix-cache hit ratio, requests running\n"
+              "([monitoring.md](monitoring.md#dashboard)).")),
+    Spec("SD817", INFO, "a Grafana dashboard ConfigMap replaced or dropped",
+         {"replaced": "derived Grafana dashboard ConfigMap replaced by {name!q}: its content changed",
+          "no-workload": "derived Grafana dashboard ConfigMap dropped: nothing in its namespace has speculative decoding enabled any more",
+          "setting-off": "derived Grafana dashboard ConfigMap dropped: the grafanaDashboards setting is off"}),
+    Spec("SD818", WARNING, "a Grafana dashboard ConfigMap edited by hand: regenerated",
+         "derived Grafana dashboard ConfigMap {name!q} differs from what the function writes (edited by hand?): regenerated; copy it under another name to keep your edits"),
+    Spec("SD819", ERROR, "a Grafana dashboard ConfigMap that cannot be kept",
+         {"taken": "ConfigMap {name!q} exists and is not the dashboard this function derived; rename it",
+          "unreadable": "derived Grafana dashboard ConfigMap {name!q} cannot be read: {reason}; delete it to regenerate it"},
+         can_disable=False),
 )

@@ -25,7 +25,7 @@ from ..text.results import Finding, Result, Severity, finding
 MODES = ("materialize", "validate")
 FAIL_ON = ("error", "warning")
 SETTINGS = ("mode", "failOn", "tunedPresets", "ngramFallback", "kaitoVersion", "vllmVersion", "featureGates",
-            "disable", "prometheusRules", "minAcceptanceRate")
+            "disable", "prometheusRules", "minAcceptanceRate", "grafanaDashboards")
 # Each setting's environment name (after C.ENV_PREFIX): its name in upper snake case (failOn: FAIL_ON).
 ENV_NAMES = {s: "".join("_" + c if c.isupper() else c.upper() for c in s) for s in SETTINGS}
 
@@ -136,6 +136,9 @@ class Settings(NamedTuple):
     disable: frozenset[str] = frozenset()  # finding ids not to report (the `disable` setting)
     prometheus_rules: bool = False  # one PrometheusRule per namespace with enabled workloads
     min_acceptance_rate: float = DEFAULT_MIN_ACCEPTANCE_RATE  # the rule's alert threshold
+    # One Grafana dashboard ConfigMap per namespace with enabled workloads (grafanaDashboards); the dashboard reads
+    # the rule's records, so it turns prometheus_rules on too (resolve_settings).
+    grafana_dashboards: bool = False
     notes: tuple[Result, ...] = ()  # warnings about the settings themselves: the pipeline reports them once a run
 
     @property
@@ -205,13 +208,27 @@ def parse_vllm_version(value: Any) -> str:
     return release.strip()
 
 
-def parse_prometheus_rules(value: Any) -> bool:
-    """`"true"`/`"false"` (a ConfigMap's data is strings), or a YAML boolean in a policy's spec."""
+def _switch(value: Any) -> bool | None:
+    """`"true"`/`"false"` (a ConfigMap's data is strings), or a YAML boolean in a policy's spec; None: neither."""
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value in ("true", "false"):
         return value == "true"
-    raise ConfigError(finding("SD021.prometheusRules", source="", value=_q(value)), "prometheusRules")
+    return None
+
+
+def parse_prometheus_rules(value: Any) -> bool:
+    found = _switch(value)
+    if found is None:
+        raise ConfigError(finding("SD021.prometheusRules", source="", value=_q(value)), "prometheusRules")
+    return found
+
+
+def parse_grafana_dashboards(value: Any) -> bool:
+    found = _switch(value)
+    if found is None:
+        raise ConfigError(finding("SD021.grafanaDashboards", source="", value=_q(value)), "grafanaDashboards")
+    return found
 
 
 # A plain decimal: no NaN, no infinity, no hex, no underscores (which float() would take).
@@ -361,11 +378,13 @@ def settings_from(raw: Mapping[str, Any], judge_by: str | None = None) -> Settin
     disable = checked("disable", parse_disable, frozenset(), unset=(None,))
     rules = checked("prometheusRules", parse_prometheus_rules, False)
     threshold = checked("minAcceptanceRate", parse_min_acceptance_rate, DEFAULT_MIN_ACCEPTANCE_RATE)
+    dashboards = checked("grafanaDashboards", parse_grafana_dashboards, False)
     if errors:  # all of them, as one ConfigError
         errors[0].more = tuple(errors[1:])
         raise errors[0]
     return Settings(mode=mode, fail_on=Severity(fail_on), presets=table, kaito_version=version,
-                    vllm_version=vllm, feature_gates=gates, disable=disable, prometheus_rules=rules,
+                    vllm_version=vllm, feature_gates=gates, disable=disable,
+                    prometheus_rules=rules or dashboards, grafana_dashboards=dashboards,
                     min_acceptance_rate=threshold, vllm_version_set=raw.get("vllmVersion") not in (None, ""),
                     kaito_version_unknown=raw.get("kaitoVersion") in (None, ""))
 

@@ -7,7 +7,7 @@ in the namespace, watched or not, is a neighbour whose pods are left out of a pa
 from typing import Any
 
 from ..domain import constants as C
-from ..domain import kinds, monitoring
+from ..domain import dashboards, kinds, monitoring
 from ..text import krm
 from ..text.patch import Op, diff
 from ..domain.derived import comparable, with_location
@@ -151,8 +151,11 @@ def wanted(index: Index, settings: Settings, plan: Plan) -> tuple[dict[str, list
     rules: dict[str, list[Wanted]] = {}
     for namespace, by_index in watched.items():
         ws = [by_index[i] for i in sorted(by_index)]
+        around = neighbours.get(namespace, ())
+        more = dashboards.records(namespace, [m for _, m in ws], neighbours=around) \
+            if settings.grafana_dashboards else None
         for rule in monitoring.prometheus_rules(namespace, [m for _, m in ws], settings.min_acceptance_rate,
-                                                neighbours=neighbours.get(namespace, ())):
+                                                neighbours=around, more=more):
             mine = _watched_by(rule, ws)
             rules.setdefault(namespace, []).append((rule, mine[0][0], mine))
             if not namespace:

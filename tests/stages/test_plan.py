@@ -79,7 +79,7 @@ def test_changes_are_what_the_writer_needs_and_removing_more_drops_their_ops():
 def test_the_stages_in_order():
     assert [s.__name__ for s in CHECKS + CHANGES] == ["cascade", "validate", "misplaced_annotation", "plain_opt_in",
                                                       "decide", "materialize", "advise", "revert", "rollout_notes", "retire",
-                                                      "plain_vllm", "prometheus_rules"]
+                                                      "plain_vllm", "prometheus_rules", "grafana_dashboards"]
 
 
 # --- plan(): the gate, disable, not written -------------------------------------------------------
