@@ -15,7 +15,7 @@ from typing import Any
 from . import __version__
 from .domain.presets import describe
 from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
-from .pipeline import Outcome, run_krm, run_render
+from .pipeline import Outcome, refused, run_krm, run_render
 from .findings import CATALOGUE, RETIRED
 from .text import explain, streams, yamlio
 from .text.formats import FORMATS, Report
@@ -406,7 +406,7 @@ def _parse(argv: Sequence[str], stdout: Any, stderr: Any) -> argparse.Namespace 
             _emit(stdout, shown.getvalue())
         except _WriteFailed as failed:
             _say(stderr, failed.result.line())
-            return 1
+            return refused([failed.result]).exit_code
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     return args
 
@@ -430,8 +430,9 @@ def _isatty(stream: Any) -> bool:
 
 def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
     if stdout is None:
-        _say(stderr, streams.stdout_closed().line())
-        return 1
+        closed = streams.stdout_closed()
+        _say(stderr, closed.line())
+        return refused([closed]).exit_code
     if args.command in ("explain", "findings"):
         return _tell(args, stdout, stderr)
     helm = False
@@ -440,7 +441,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         limit = parse_size(option) if option is not None else max_input(environ)
     except ConfigError as exc:
         failed = (exc.prefixed("--max-input: ") if option is not None else exc).unplaced("")
-        return _finish(args, Outcome("", [failed], 1), stdout, stderr)
+        return _finish(args, refused([failed]), stdout, stderr)
     try:
         if args.command == "presets":
             settings = resolve_settings(_load_config(args.config, limit), environ)
@@ -464,13 +465,13 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
                 _say(stderr, WAITING)
             outcome = run_krm(_read_stdin(stdin, limit, "a ResourceList"), environ)
     except InputProblem as exc:
-        outcome = Outcome("", [exc.result], 1)
+        outcome = refused([exc.result])
     except ConfigError as exc:
-        outcome = Outcome("", [e.unplaced("") for e in exc.each()], 1)
+        outcome = refused([e.unplaced("") for e in exc.each()])
     except RecursionError:
-        outcome = Outcome("", [streams.too_deep()], 1)
+        outcome = refused([streams.too_deep()])
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
-        outcome = Outcome("", [streams.internal_error(exc)], 1)
+        outcome = refused([streams.internal_error(exc)])
     return _finish(args, outcome, stdout, stderr, hint=not helm)
 
 
@@ -494,7 +495,8 @@ def _finish(args: argparse.Namespace, outcome: Outcome, stdout: Any, stderr: Any
     try:
         _emit(stdout, outcome.output)
     except _WriteFailed as failed:  # no last line: the figures would sum up an output that is not there
-        report = report._replace(results=[*outcome.results, failed.result], exit_code=1, summary=None)
+        report = report._replace(results=[*outcome.results, failed.result], summary=None,
+                                 exit_code=refused([*outcome.results, failed.result]).exit_code)
     lines = FORMATS[fmt](report)
     if target is None:
         for line in lines:
@@ -509,11 +511,12 @@ def _finish(args: argparse.Namespace, outcome: Outcome, stdout: Any, stderr: Any
 
 
 def _unwritten(report: Report, fmt: str, path: str, exc: OSError, stderr: Any) -> int:
-    """The report on stderr after all, with the error that says why it is not in `path`: exit 1."""
+    """The report on stderr after all, with the error that says why it is not in `path`: exit 2 (SD519)."""
     failed = streams.report_unwritable(path, str(exc.strerror or exc))
-    for line in FORMATS[fmt](report._replace(results=[*report.results, failed], exit_code=1)):
+    code = refused([*report.results, failed]).exit_code
+    for line in FORMATS[fmt](report._replace(results=[*report.results, failed], exit_code=code)):
         _say(stderr, line)
-    return 1
+    return code
 
 
 def _tell(args: argparse.Namespace, stdout: Any, stderr: Any) -> int:
@@ -528,5 +531,5 @@ def _tell(args: argparse.Namespace, stdout: Any, stderr: Any) -> int:
         _emit(stdout, text)
     except _WriteFailed as failed:
         _say(stderr, failed.result.line())
-        return 1
+        return refused([failed.result]).exit_code
     return 0

@@ -10,7 +10,9 @@ from typing import Any, NamedTuple
 import yaml
 
 from .domain.localconfig import is_function_config, kustomize_config
+from .model import policies
 from .model.config import ConfigError, Settings, resolve_settings, unreadable
+from .model.report import about
 from .plan import plan_all
 from .stages import placement
 from .text import streams, yamlio
@@ -48,8 +50,14 @@ def settings_notes(settings: Settings, resource: ResourceRef | None = None,
     return [n._replace(resource=resource, scope=scope) for n in settings.notes if n.id not in settings.disable]
 
 
+def refused(results: list[Result], output: str = "", summary: Summary | None = None) -> Outcome:
+    """A run stopped by `results`: 1, or 2 when one of them means the run could not judge (the catalogue's
+    could_not_judge: a path it cannot read, a bad setting), never 0."""
+    return Outcome(output, results, max(exit_status(results), 1), summary)
+
+
 def _error_outcome(result: Result) -> Outcome:
-    return Outcome("", [result], 1)
+    return refused([result])
 
 
 def _ordered(results: list[Result], items: list[Item]) -> list[Result]:
@@ -85,11 +93,12 @@ def run_krm(data: bytes, environ: Mapping[str, str]) -> Outcome:
         ref = _function_config_ref(rl)
         results = [e.finding.result(resource=ref) for e in exc.each()]
         try:
-            return Outcome(write_resource_list(rl, Changes(), results), results, 1)
+            return refused(results, write_resource_list(rl, Changes(), results))
         except InputError:  # nor can the list be written back (an entry it must write out whole): the error alone
-            return Outcome("", results, 1)
+            return refused(results)
     changes, results, enabled = plan_all(rl.items, settings, placement.kpt_files)
-    results = settings_notes(settings, _function_config_ref(rl)) + results
+    notes = [r for r in policies.krm_notes(fc, rl.items) if r.id not in settings.disable]
+    results = settings_notes(settings, _function_config_ref(rl)) + notes + results
     # Errors first, then warnings, then infos (each in input order): kpt shows the first lines of `Results:`.
     results = sorted(_ordered(results, rl.items), key=lambda r: _SEVERITY_ORDER[r.severity])
     try:
@@ -152,7 +161,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
     try:
         stream, broken = _read_sources(sources)
-        settings = _render_settings(stream, fc, environ, overrides, broken)
+        settings, said = _render_settings(stream, fc, environ, overrides, broken)
     except _Stop as stop:
         return stop.outcome
     if not stream.items:
@@ -160,7 +169,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         if [name for name, _ in sources] == ["<stdin>"]:
             return _error_outcome(streams.empty_stdin())
         return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
-    return _plan_and_write(stream, settings, broken, len(sources))
+    return _plan_and_write(stream, settings, broken, len(sources), said)
 
 
 def _read_sources(sources: list[tuple[str, bytes]]) -> tuple[Stream, list[Result]]:
@@ -184,36 +193,47 @@ def _read_sources(sources: list[tuple[str, bytes]]) -> tuple[Stream, list[Result
     try:
         stream = read_stream(readable)
     except InputError:
-        raise _Stop(Outcome("", broken, 1)) from None
+        raise _Stop(refused(broken)) from None
     if not stream.items:
-        raise _Stop(Outcome("", broken, 1))
+        raise _Stop(refused(broken))
     return stream, broken
 
 
 def _render_settings(stream: Stream, fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any],
-                     broken: list[Result]) -> Settings:
-    """The settings of a render (_Stop with their errors, after `broken`'s)."""
+                     broken: list[Result]) -> tuple[Settings, list[Result]]:
+    """The settings of a render and what is said of where they come from (_Stop with their errors, after
+    `broken`'s). A SpeculativeDecodingPolicy among the inputs: model/policies.py."""
+    said: list[Result] = []
     try:
         # A ResourceList piped in (`kpt fn source | kaito-specdec render -`) brings its own functionConfig.
+        piped = fc is None and stream.function_config is not None
         if fc is None and stream.function_config is not None:
             fc = yamlio.construct(stream.function_config)
-        return resolve_settings(fc, environ, overrides)
+        fc, said, refusals = policies.render_config(fc, piped, stream.items)
+        if refusals:
+            raise _Stop(refused(broken + refusals))
+        return resolve_settings(fc, environ, overrides), said
     except ConfigError as exc:
-        raise _Stop(Outcome("", broken + [e.unplaced("render") for e in exc.each()], 1)) from None
+        # From a policy among the inputs: its errors at its file.
+        source = policies.among(stream.items)[0] if said else None
+        raise _Stop(refused(broken + [about(e.finding, source) if source else e.unplaced("render")
+                                      for e in exc.each()])) from None
     except (yaml.YAMLError, RecursionError, TypeError, ValueError) as exc:
         raise _Stop(_error_outcome(unreadable(exc).unplaced("render"))) from None
 
 
-def _plan_and_write(stream: Stream, settings: Settings, broken: list[Result], files: int) -> Outcome:
+def _plan_and_write(stream: Stream, settings: Settings, broken: list[Result], files: int,
+                    said: list[Result]) -> Outcome:
     """The plan of a stream read, and the stream it writes when nothing stops it (`broken`: the files that
-    could not be read, whose errors come first)."""
+    could not be read, whose errors come first; `said`: where the settings come from, SD526)."""
     changes, results, enabled = plan_all(stream.items, settings, placement.render_stream)
     left_out = orchestrator_config(stream.items)
-    results = settings_notes(settings, scope="render") + _ordered(results, stream.items)
+    said = [r for r in said if r.id not in settings.disable]
+    results = said + settings_notes(settings, scope="render") + _ordered(results, stream.items)
     code = exit_status(results, settings.fail_on)
     summary = Summary(files, len(stream.items), tuple(sorted(enabled.items())))
     if broken:
-        return Outcome("", broken + results, 1, summary)
+        return refused(broken + results, summary=summary)
     if code != 0:
         return Outcome("", results, code, summary)
     changes = changes.removing(left_out)  # kustomize configuration is not a manifest: it never reaches the stream
@@ -224,7 +244,7 @@ def _plan_and_write(stream: Stream, settings: Settings, broken: list[Result], fi
     if not output.strip():
         # Check what is written, not what was read: only configuration, or only retired derived ConfigMaps.
         results.append(streams.nothing_to_write(len(stream.items)))
-        return Outcome("", results, 1, summary)
+        return refused(results, summary=summary)
     return Outcome(output, results, 0, summary)
 
 

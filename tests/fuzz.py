@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from krm_fn.findings import CATALOGUE  # noqa: E402
 from krm_fn.text import refusals  # noqa: E402
 import golden  # noqa: E402
 import goyaml  # noqa: E402
@@ -441,6 +442,11 @@ def _stripped(data: Any) -> Any:
 
 # --- the invariants -------------------------------------------------------------------------------------
 
+def _not_judged(said: str) -> bool:
+    """Whether `said` names a finding that means the run could not judge (exit 2: Spec.could_not_judge)."""
+    return any(CATALOGUE[id].could_not_judge for id in re.findall(r"\b(SD[0-9]{3})\b", said) if id in CATALOGUE)
+
+
 def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoint: bool = True) -> list[str]:
     """What this one run breaks of the promises (empty: none). Runs the function once or twice."""
     try:
@@ -448,8 +454,10 @@ def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoi
     except Hang:
         return [f"time: over {TIME_LIMIT:.0f} s of CPU"]
     bad = []
-    if r.code not in (0, 1):
+    if r.code not in (0, 1, 2):
         bad.append(f"exit: status {r.code}")
+    if r.code == 2 and not _not_judged(r.err + r.out):
+        bad.append("exit 2 without a finding that says the run could not judge")
     if "Traceback" in r.err:
         bad.append("traceback: " + r.err.strip().splitlines()[-1][:200])
     if "internal error" in r.err:
@@ -457,13 +465,13 @@ def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoi
     if len(r.out) > MAX_GROWTH * len(data) + MAX_EXTRA:
         bad.append(f"size: {len(r.out)} characters out of {len(data)} bytes")
         return bad
-    if r.code == 1 and mode == "render" and r.out:
+    if r.code in (1, 2) and mode == "render" and r.out:
         bad.append("render: output written although it failed")
     # Under kpt (every item has kpt's seqindent annotation) each finding is in the ResourceList's results,
     # which kpt prints, and stderr holds only the summary line, which counts them (issue 29, item 3).
     in_results = mode == "krm" and re.search(r"kaito-specdec: [1-9][0-9]* errors?, .*under kpt's Results", r.err) \
         and "severity: error" in r.out
-    if r.code == 1 and not re.search(r"(?m)^(?:\S[^\n]*: )?\[(error|warning)\] ", r.err) and not in_results:
+    if r.code in (1, 2) and not re.search(r"(?m)^(?:\S[^\n]*: )?\[(error|warning)\] ", r.err) and not in_results:
         bad.append("silent-failure: exit 1 without an error or warning on stderr")
     if not r.out:
         if r.code == 0:
@@ -497,16 +505,16 @@ def violations(mode: str, data: bytes, env: dict[str, str] | None = None, fixpoi
         root = next((d for d in in_docs if d is not None), None)
         in_objs = [obj(d) for d in root.get("items") or []] if isinstance(root, dict) \
             and isinstance(root.get("items"), list) else []
-        if r.code == 1:
+        if r.code in (1, 2):
             # Never a half-written output: the items as they came in, or nothing.
             if [canonical(o.data) for o in out_objs] != [canonical(o.data) for o in in_objs]:
-                bad.append("half-written: exit 1 and the items changed")
+                bad.append(f"half-written: exit {r.code} and the items changed")
             return bad
     else:
         objs = stream_objects(in_docs)
         kustomize_data = _kustomize_data(objs)
         in_objs = [o for o in objs if not o.local and not (o.path and o.path in kustomize_data)]
-        if r.code == 1:
+        if r.code in (1, 2):
             return bad
     bad += _compare(mode, in_objs, out_objs)
     # kubectl's reading (go-yaml v2; v3 and YAML 1.2 too): a string the function writes plain must read back

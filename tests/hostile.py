@@ -18,6 +18,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from runner import failed_code
+
 # The fork server: imports what `python -m krm_fn` imports, then for each request forks a child that takes
 # the three descriptors sent with it as its stdin, stdout and stderr and runs the package's __main__ as
 # `python -m krm_fn ARGS` would. The child leaves the server's loop and runs at the top level, so that an
@@ -156,8 +158,8 @@ def _communicate(in_w: int, out_r: int, err_r: int, data: bytes, deadline: float
 
 
 def clean_error(r: Run, *words: str) -> None:
-    """Exit 1, nothing or the input on stdout, one named error, no traceback, no internal error."""
-    assert r.code == 1, (r.code, r.err)
+    """Exit 1 (2 where the run could not judge: a bad setting), nothing or the input on stdout, one named error, no traceback, no internal error."""
+    assert r.code == failed_code(r.err), (r.code, r.err)
     assert "Traceback" not in r.err and "internal error" not in r.err, r.err
     for w in words:
         assert w in r.err, (w, r.err)

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from krm_fn.cli import main
+from krm_fn.findings import CATALOGUE
 
 
 class Run(NamedTuple):
@@ -74,3 +75,10 @@ def run_whole(argv: Sequence[str] = (), stdin: str | bytes = b"", env: Mapping[s
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), stdin=io.BytesIO(data), stdout=out, stderr=err, environ=dict(env or {}))
     return Run(code, out.getvalue(), err.getvalue())
+
+
+def failed_code(said: str) -> int:
+    """The exit status of a failed run that said `said`: 2 when it names a finding that means the run could not
+    judge (the catalogue's could_not_judge: a bad setting, a path it cannot read), else 1."""
+    ids = re.findall(r"\bSD[0-9]{3}\b", said)
+    return 2 if any(CATALOGUE[id].could_not_judge for id in ids if id in CATALOGUE) else 1

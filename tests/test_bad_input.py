@@ -10,7 +10,7 @@ import subprocess
 import pytest
 import yaml
 
-from runner import run
+from runner import failed_code, run
 
 RL = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 WS = ("- apiVersion: kaito.sh/v1beta1\n  kind: Workspace\n  metadata:\n    name: ws\n    annotations:\n"
@@ -52,7 +52,7 @@ UNREADABLE = [
 
 
 def check_error(code: int, err: str, words: list[str]) -> str:
-    assert code == 1
+    assert code == failed_code(err)
     assert "Traceback" not in err
     errors = [ln for ln in err.splitlines() if ln.startswith("[error] ")]
     assert errors, err
@@ -189,7 +189,7 @@ def test_malformed_referenced_configmaps_are_named_errors() -> None:
 def test_unreadable_function_config_is_a_named_error() -> None:
     text = RL + "items:\n" + WS + "functionConfig: {kind: SpeculativeDecodingPolicy, spec: {tunedPresets: {? [a] : {x: 1}}}}\n"
     code, out, err = run([], text)
-    assert code == 1 and "invalid functionConfig: it cannot be read" in err and "internal error" not in err
+    assert code == 2 and "invalid functionConfig: it cannot be read" in err and "internal error" not in err
 
 
 def test_deep_nesting_is_a_clear_error() -> None:
@@ -241,7 +241,7 @@ SIZES = ["²", "٣Mi", "1" * 5000, "0" * 5000 + "1", "1" * 19 + "Gi"]
 def test_max_input_takes_ascii_digits_only(name, value):
     """str.isdigit() is true for ² (int() then raises) and ٣ (int() reads 3); int() refuses 4 300 digits."""
     code, out, err = run([], (RL + ITEMS).encode(), {name: value})
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == f"[error] environment variable {name}: invalid size {value!r}; expected a positive number of " \
                   "bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD021]\n"
 
@@ -257,7 +257,7 @@ def test_a_lone_surrogate_in_tuned_presets_is_a_named_error(argv, presets):
     `presets` table cannot carry it in UTF-8 (`presets` used to end in a UnicodeEncodeError)."""
     stdin = (RL + ITEMS).encode() if not argv else WS[2:].replace("\n  ", "\n").encode()
     code, out, err = run(argv, stdin, {"KAITO_SPECDEC_TUNED_PRESETS": presets})
-    assert code == 1 and "is not Unicode text" in err and "Traceback" not in err
+    assert code == 2 and "is not Unicode text" in err and "Traceback" not in err
     assert "environment variable KAITO_SPECDEC_TUNED_PRESETS" in err and len(err.splitlines()) == 1
     out.encode("utf-8")  # whatever is written is UTF-8 (KRM mode: the input and the error result)
     assert out == "" or yaml.safe_load(out)["results"][0]["tags"]["id"] in ("SD021", "SD021")
@@ -271,7 +271,7 @@ def test_presets_config_with_a_lone_surrogate_real_process(tmp_path, argv):
                       f"  tunedPresets: '{SURROGATE_NAME}'\n")
     proc = subprocess.run(["kaito-specdec", *argv, "--config", str(config)], capture_output=True, timeout=60)
     err = proc.stderr.decode()
-    assert (proc.returncode, proc.stdout) == (1, b"") and "Traceback" not in err
+    assert (proc.returncode, proc.stdout) == (2, b"") and "Traceback" not in err
     assert err.startswith("[error] ") and 'tunedPresets: preset name "a/\\ud800" is not Unicode text' in err
     assert len(err.splitlines()) == 1
 

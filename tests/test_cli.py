@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 import krm_fn
-from runner import run
+from runner import failed_code, run
 
 MTP_JSON = '{"method":"mtp","num_speculative_tokens":1}'
 NGRAM_JSON = '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'
@@ -191,7 +191,7 @@ def test_render_bad_config_file(package, tmp_path_factory, content, words):
     cfg = tmp_path_factory.mktemp("cfg") / "bad.yaml"
     cfg.write_text(content)
     code, out, err = run(["render", "--config", str(cfg), str(package)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.startswith("[error] ") and all(w in err for w in words) and "Traceback" not in err
 
 
@@ -223,7 +223,7 @@ def test_render_warnings_go_to_stderr_only(package):
 ])
 def test_render_unreadable_path(argv, words):
     code, out, err = run(argv, b"a: [\n")
-    assert (code, out) == (1, "")
+    assert (code, out) == (failed_code(err), "")  # 2: a path it cannot open; 1: no YAML
     assert "[error] " in err and len(err.splitlines()) == 1 and "Traceback" not in err
     assert all(w in err for w in words)
 
@@ -362,7 +362,7 @@ def test_presets_honours_environment():
 
 def test_presets_bad_settings_are_an_error(tmp_path):
     code, out, err = run(["presets"], env={"KAITO_SPECDEC_TUNED_PRESETS": "{not json"})
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.startswith("[error] environment variable KAITO_SPECDEC_TUNED_PRESETS")
 
 

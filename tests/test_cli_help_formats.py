@@ -139,7 +139,7 @@ def test_format_json(tmp_path) -> None:
     assert r["resourceRef"] == {"apiVersion": "kaito.sh/v1beta1", "kind": "Workspace", "name": "w"}
     # An input error before any manifest is read is one document too.
     code, _, err = _run(["render", "--format", "json", str(tmp_path / "missing.yaml")])
-    assert code == 1 and json.loads(err)["exitCode"] == 1 and len(json.loads(err)["results"]) == 1
+    assert code == 2 and json.loads(err)["exitCode"] == 2 and len(json.loads(err)["results"]) == 1
 
 
 @pytest.mark.parametrize("fmt", ["text", "github", "json"])
@@ -174,16 +174,16 @@ def test_output_that_cannot_be_opened_is_an_error_and_the_report_goes_to_stderr(
     path.write_text(WORKSPACE.replace('"True"', '"true"'), encoding="utf-8")
     missing = tmp_path / "no" / "such" / "folder" / "report"
     code, out, err = _run(["render", "--format", fmt, "--output", str(missing), str(path)])
-    assert code == 1 and out == "" and not missing.parent.exists()  # nothing written, as on any error
+    assert code == 2 and out == "" and not missing.parent.exists()  # nothing written, as on any error
     said = f"--output {missing}: cannot write the report: No such file or directory; it is on stderr instead"
     if fmt == "text":
         assert f"[error] {said} [SD519]" in err.splitlines() and err.splitlines()[-1].startswith("kaito-specdec: 1 error")
     else:
         doc = json.loads(err)
-        assert doc["exitCode"] == 1 and [r["message"] for r in doc["results"]][-1] == f"{said} [SD519]"
+        assert doc["exitCode"] == 2 and [r["message"] for r in doc["results"]][-1] == f"{said} [SD519]"
     # A folder is no file either.
     code, out, err = _run(["render", "--output", str(tmp_path), str(path)])
-    assert code == 1 and out == "" and "[SD519]" in err
+    assert code == 2 and out == "" and "[SD519]" in err
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
@@ -191,7 +191,7 @@ def test_output_that_fails_while_written_is_an_error_on_stderr(tmp_path) -> None
     path = tmp_path / "w.yaml"
     path.write_text(WORKSPACE.replace('"True"', '"true"'), encoding="utf-8")
     code, out, err = _run(["render", "--output", "/dev/full", str(path)])
-    assert code == 1 and "kind: Workspace" in out  # stdout was written before the report
+    assert code == 2 and "kind: Workspace" in out  # stdout was written before the report
     assert "[error] --output /dev/full: cannot write the report: No space left on device; it is on stderr " \
            "instead [SD519]" in err.splitlines()
 

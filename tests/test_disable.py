@@ -114,7 +114,7 @@ def test_render_disable_replaces_the_environments_list(kustomize_folder: Path) -
 
 def test_render_disable_unknown_id_fails_naming_it(kustomize_folder: Path) -> None:
     code, out, err = _render(["--disable", "SD501,SD5O1", str(kustomize_folder)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == '[error] render: disable: malformed finding id "SD5O1"; an id is SD and three digits, such as SD112 [SD021]\n'
 
 

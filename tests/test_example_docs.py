@@ -94,3 +94,42 @@ def test_fetch_commands_work_literally(tmp_path, example, stands_in):
 def test_the_old_broken_command_is_gone():
     for example in ("kustomize", "kpt", "flux"):
         assert "pip install ./kaito-specdec" not in (ROOT / "examples" / example / "README.md").read_text()
+
+
+# --- issue 37, item 9: docs that run ---------------------------------------------------------------------
+# A transcript (what a command prints: findings, the line that sums up, kpt's or pre-commit's frame) is a
+# fenced block between `<!-- NAME:start -->` and `<!-- NAME:end -->`, and a test compares it with what the
+# command prints today: tests/test_ci_example.py (github-output), tests/test_helm_pre_commit.py (helm-output,
+# helm-error, pre-commit-output), tests/e2e/test_e2e_kpt.py (kpt-error), tests/e2e/test_e2e_kustomize.py
+# (kustomize-error).
+_PRINTED = re.compile(r"\[(error|warning|info)\] |^kaito-specdec: \d+ errors?|^::(error|warning|notice)|Exit code:", re.M)
+
+
+def _transcripts(text: str) -> list[tuple[str | None, str]]:
+    """(marker name or None, body) of every fenced block that shows what a command printed."""
+    return [(name, body) for name, body in
+            re.findall(r"(?:<!-- ([\w-]+):start -->\n)?```\w*\n(.*?)```", text, re.S) if _PRINTED.search(body)]
+
+
+@pytest.mark.parametrize("readme", sorted((ROOT / "examples").glob("*/README.md")),
+                         ids=lambda p: p.parent.name)
+def test_every_transcript_is_marked_and_held_by_a_test(readme):
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
+    for name, body in _transcripts(readme.read_text(encoding="utf-8")):
+        assert name, f"{readme}: a transcript no test holds: {body.splitlines()[0][:100]}"
+        assert f'"{name}"' in tests or f"<!-- {name}:start -->" in tests, f"{readme}: no test reads {name}"
+        # What kaito-specdec prints on stderr ends with the line that sums up (pre-commit, kustomize, helm).
+        if "[error] " in body and "Results:" not in body and "::error" not in body:
+            assert re.search(r"^kaito-specdec: \d+ errors?, ", body, re.M), f"{readme}: {name} lacks the summary"
+
+
+def test_the_kpt_readme_counts_its_packages():
+    readme = (ROOT / "examples" / "kpt" / "README.md").read_text(encoding="utf-8")
+    folders = sorted(p.name for p in (ROOT / "examples" / "kpt").iterdir() if p.is_dir())
+    words = {2: "Two", 3: "Three", 4: "Four"}
+    assert f"{words[len(folders)]} packages:" in readme
+    assert re.findall(r"^\| `([\w-]+)/` \|", readme, re.M) == ["package", "validate", "plain-vllm"] and \
+        sorted(["package", "validate", "plain-vllm"]) == folders
+    # Under kpt the function writes only the line that sums up to stderr (each finding is in kpt's Results:).
+    stderr = re.search(r"  Stderr:\n(.*?)\n  Exit code", readme, re.S).group(1)
+    assert [ln.strip() for ln in stderr.splitlines()][0].startswith('"kaito-specdec: 1 error')

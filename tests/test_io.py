@@ -50,7 +50,7 @@ def test_pipe_into_true(big_input, unbuffered):
     proc = subprocess.run(["bash", "-c", '"$0" -m krm_fn < "$1" | true; exit "${PIPESTATUS[0]}"',
                            sys.executable, str(big_input)], capture_output=True, timeout=120,
                           env=env(PYTHONUNBUFFERED=unbuffered))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     one_error_line(proc.stderr, "stdout", "closed the pipe", "incomplete")
 
 
@@ -65,7 +65,7 @@ def test_stdout_and_stderr_into_a_pipe_nobody_reads(big_input, unbuffered):
             proc = subprocess.run(CMD, stdin=stdin, stdout=w, stderr=w, timeout=120, env=env(PYTHONUNBUFFERED=unbuffered))
     finally:
         os.close(w)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
 
 
 def test_reader_closes_early(big_input):
@@ -78,7 +78,7 @@ def test_reader_closes_early(big_input):
         err = proc.stderr.read()
         code = proc.wait(timeout=120)
     assert head.startswith(b"apiVersion: config.kubernetes.io/v1")
-    assert code == 1
+    assert code == 2
     one_error_line(err, "closed the pipe")
 
 
@@ -110,7 +110,7 @@ def test_non_blocking_stdout_gets_every_byte(big_input):
 def test_dev_full(big_input):
     with open(big_input, "rb") as stdin, open("/dev/full", "wb") as full:
         proc = subprocess.run(CMD, stdin=stdin, stdout=full, stderr=subprocess.PIPE, timeout=120, env=env())
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     one_error_line(proc.stderr, "stdout", "No space left on device")
 
 
@@ -120,7 +120,7 @@ def test_closed_stdout_or_stdin(big_input, redirect, words):
     script = f'"$0" -m krm_fn < "$1" {redirect}' if redirect == ">&-" else f'"$0" -m krm_fn {redirect}'
     proc = subprocess.run(["bash", "-c", script, sys.executable, str(big_input)], capture_output=True,
                           timeout=120, env=env())
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     one_error_line(proc.stderr, *words)
 
 
@@ -128,14 +128,14 @@ def test_closed_stdout_render(tmp_path):
     (tmp_path / "a.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n")
     proc = subprocess.run(["bash", "-c", '"$0" -m krm_fn render "$1" >&-', sys.executable, str(tmp_path)],
                           capture_output=True, timeout=120, env=env())
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     one_error_line(proc.stderr, "stdout is closed")
 
 
 def test_help_into_a_closed_pipe():
     proc = subprocess.run(["bash", "-c", '"$0" -m krm_fn --help >&-', sys.executable], capture_output=True,
                           timeout=60, env=env())
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     one_error_line(proc.stderr, "stdout is closed")
 
 
@@ -167,7 +167,7 @@ def test_no_arguments_on_a_terminal_says_what_it_waits_for():
         assert proc.poll() is None  # and it does wait
         os.write(terminal, b"\x04")  # Ctrl-D: end of input
         out, err = proc.communicate(timeout=60)
-        assert proc.returncode == 1 and b"input is empty" in err
+        assert proc.returncode == 2 and b"input is empty" in err
 
 
 def test_ctrl_c_while_waiting_is_one_line():
@@ -186,5 +186,5 @@ def test_output_that_is_not_unicode_is_one_line_not_a_traceback():
     code = ("import krm_fn.domain.presets as p; p.describe = lambda *a, **k: 'tuned \\ud800\\n'; "
             "from krm_fn.cli import run; run()")
     proc = subprocess.run([sys.executable, "-c", code, "presets"], capture_output=True, timeout=60, env=env())
-    assert (proc.returncode, proc.stdout) == (1, b"")
+    assert (proc.returncode, proc.stdout) == (2, b"")
     one_error_line(proc.stderr, "internal error", "UnicodeEncodeError", "surrogates not allowed", "[SD065]")

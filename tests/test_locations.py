@@ -100,7 +100,8 @@ def test_right_place_is_quiet_and_wrong_one_warns() -> None:
     labelled = good.replace("  annotations:\n", "  labels:\n", 1)
     code, out, err = run(["render", "-"], labelled)
     assert code == 0 and out.count("specdec-") == 0, "nothing is enabled"
-    assert "is a label at metadata.labels; KAITO reads it only as an annotation" in err and "[SD414]" in err
+    assert "metadata.labels[kaito.sh/enable-speculative-decoding]: a label, which KAITO does not read" in err
+    assert "[SD414]" in err
 
 
 def test_no_kustomize_hint_for_a_helm_stream() -> None:

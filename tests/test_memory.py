@@ -138,5 +138,5 @@ def test_the_input_cap_bounds_memory(tmp_path: Path) -> None:
     path = tmp_path / "input.yaml"
     path.write_text(make(DEEP_N), encoding="utf-8")
     code, peak, err = _run(argv, path, {"KAITO_SPECDEC_MAX_INPUT": "1Mi"})
-    assert code == 1 and "SD512" in err, err
+    assert code == 2 and "SD512" in err, err
     assert peak <= BASE + PER_BYTE * MIB, f"peak {peak / MIB:.0f} MiB"

@@ -206,7 +206,7 @@ def test_render_flags(tmp_path) -> None:
     code, out, _ = run(["render", "--no-prometheus-rules", str(tmp_path)], env=ON)
     assert code == 0 and "PrometheusRule" not in out
     code, out, err = run(["render", str(tmp_path), "--min-acceptance-rate", "2"], env=ON)
-    assert code == 1 and out == "" and "[SD021]" in err
+    assert code == 2 and out == "" and "[SD021]" in err
 
 
 def _krm(*docs: str, settings: str = 'prometheusRules: "true"') -> str:

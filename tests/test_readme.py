@@ -41,9 +41,13 @@ def test_readme_starts_with_the_two_commands() -> None:
     assert first.startswith("```sh\n"), "the README must open with its commands"
     commands = re.search(r"```sh\n(.*?)```", README, re.S).group(1)
     lines = [ln for ln in commands.splitlines() if ln and not ln.startswith("#")]
-    assert len(lines) == 2
-    assert "pip install . && kaito-specdec render fixtures/quickstart-workspace/items.yaml" in lines[0]
-    assert "python -m pytest" in lines[1]
+    assert len(lines) == 3
+    # Issue 37: on a fresh machine the first command is the clone that every later one runs in (the Install
+    # section used to bring it 140 lines later).
+    assert lines[0] == "git clone https://github.com/kaito-project/kaito-specdec.git && cd kaito-specdec"
+    assert "pip install . && kaito-specdec render fixtures/quickstart-workspace/items.yaml" in lines[1]
+    assert "python -m pytest" in lines[2]
+    assert README.count("git clone ") == 1, "one clone, at the top"
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -102,6 +106,10 @@ def test_exit_statuses_are_the_real_ones(tmp_path) -> None:
     assert (warn.code, warn.out) == (1, "")
     for argv in (["--bogus"], ["render"]):
         assert run(argv).code == 2, argv
+    # The run could not judge: a path it cannot open (SD513), a bad setting (SD021), even with errors beside them.
+    assert run(["render", str(tmp_path / "missing.yaml")]).code == 2
+    assert run(["render", "--kaito-version", "x", str(bad)]).code == 2
+    assert run(["render", str(bad), str(tmp_path / "missing.yaml")]).code == 2
     # 130: tests/test_io.py::test_ctrl_c_while_waiting_is_one_line sends a real SIGINT.
     assert "def test_ctrl_c_while_waiting_is_one_line(" in (ROOT / "tests" / "test_io.py").read_text()
 

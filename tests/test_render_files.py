@@ -45,7 +45,7 @@ def test_unreadable_subfolder_fails(tree, monkeypatch):
 
     monkeypatch.setattr(os, "scandir", scandir)
     code, out, err = run(["render", str(tree)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == f"[error] {tree / 'sub'}: cannot read the folder: Permission denied; its manifests would be " \
                   "missing [SD515]\n"
 
@@ -71,7 +71,7 @@ def test_unreadable_subfolder_fails_for_real(tree):
                               capture_output=True, text=True, timeout=60)
     finally:
         (tree / "sub").chmod(0o755)
-    assert (proc.returncode, proc.stdout) == (1, "")
+    assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == f"[error] {tree / 'sub'}: cannot read the folder: Permission denied; its manifests " \
                           "would be missing [SD515]\n"
 
@@ -79,7 +79,7 @@ def test_unreadable_subfolder_fails_for_real(tree):
 def test_symlink_out_of_the_folder_is_not_followed(tree):
     (tree / "link.yaml").symlink_to(tree.parent / "outside" / "secret.yaml")
     code, out, err = run(["render", str(tree)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert "hunter2" not in out
     assert err.startswith(f"[error] {tree / 'link.yaml'}: a symlink to {tree.parent / 'outside' / 'secret.yaml'}, "
                           "outside the folders given; not followed")
@@ -115,7 +115,7 @@ def test_fifo_in_a_folder_does_not_hang(tree):
     os.mkfifo(tree / "pipe.yaml")
     proc = subprocess.run([sys.executable, "-m", "krm_fn", "render", str(tree)], capture_output=True,
                           text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
-    assert (proc.returncode, proc.stdout) == (1, "")
+    assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == f"[error] {tree / 'pipe.yaml'}: a FIFO, not a regular file; render reads regular files " \
                           "and folders only (use - for stdin) [SD514]\n"
 
@@ -123,7 +123,7 @@ def test_fifo_in_a_folder_does_not_hang(tree):
 def test_dev_zero_is_refused_at_once():
     proc = subprocess.run([sys.executable, "-m", "krm_fn", "render", "/dev/zero"], capture_output=True,
                           text=True, timeout=30)
-    assert (proc.returncode, proc.stdout) == (1, "")
+    assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == "[error] /dev/zero: a character device, not a regular file; render reads regular " \
                           "files and folders only (use - for stdin) [SD514]\n"
 
@@ -137,7 +137,7 @@ RL = b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n# " +
 def test_render_file_over_the_cap(tmp_path):
     (tmp_path / "big.yaml").write_bytes(BIG)
     code, out, err = run(["render", str(tmp_path)], env={"KAITO_SPECDEC_MAX_INPUT": "2Ki"})
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == f"[error] {tmp_path / 'big.yaml'}: the input is larger than the limit of 2Ki; raise it with " \
                   "KAITO_SPECDEC_MAX_INPUT (e.g. 1Gi) or `render --max-input` if that much is expected [SD512]\n"
     # the flag wins over the environment
@@ -149,13 +149,13 @@ def test_render_cap_counts_all_files_together(tmp_path):
     for n in range(3):
         (tmp_path / f"{n}.yaml").write_bytes(BIG.replace(b"name: big", f"name: big{n}".encode()))
     code, out, err = run(["render", "--max-input", "8Ki", str(tmp_path)])
-    assert (code, out) == (1, "") and f"{tmp_path / '2.yaml'}: the input is larger than the limit of 8Ki" in err
+    assert (code, out) == (2, "") and f"{tmp_path / '2.yaml'}: the input is larger than the limit of 8Ki" in err
 
 
 @pytest.mark.parametrize("env", [{"KAITO_SPECDEC_MAX_INPUT": "2Ki"}, {"ARGOCD_ENV_KAITO_SPECDEC_MAX_INPUT": "2048"}])
 def test_krm_mode_stdin_over_the_cap(env):
     code, out, err = run([], RL, env=env)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.startswith("[error] stdin: the input is larger than the limit of 2Ki; raise it with ")
     code, out, err = run([], RL, env={"KAITO_SPECDEC_MAX_INPUT": "4Ki"})
     assert (code, err) == (0, "") and out == RL.decode()
@@ -164,7 +164,7 @@ def test_krm_mode_stdin_over_the_cap(env):
 @pytest.mark.parametrize("value", ["lots", "0", "12Mb", "-1"])
 def test_bad_cap_value(value):
     code, out, err = run([], RL, env={"KAITO_SPECDEC_MAX_INPUT": value})
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == f"[error] environment variable KAITO_SPECDEC_MAX_INPUT: invalid size {value!r}; expected a " \
                   "positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi) [SD021]\n"
 
@@ -177,7 +177,7 @@ def test_default_cap_is_256_mebibytes():
 def test_broken_symlink_is_named(tree):
     (tree / "gone.yaml").symlink_to(tree / "nowhere.yaml")
     code, out, err = run(["render", str(tree)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == f"[error] {tree / 'gone.yaml'}: a broken symlink (to {tree / 'nowhere.yaml'}); remove it or " \
                   "restore its target [SD516]\n"
 
@@ -194,7 +194,7 @@ def test_symlinked_folder_inside_is_not_descended_twice(tree):
 def test_bad_max_input_option_is_refused_not_ignored(tmp_path, value):
     (tmp_path / "a.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
     code, out, err = run(["render", "--max-input", value, str(tmp_path)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == f"[error] --max-input: invalid size {value!r}; expected a positive number of bytes, " \
                   "optionally with Ki, Mi or Gi (e.g. 512Mi) [SD021]\n"
 

@@ -21,7 +21,7 @@ def test_render_of_nothing_is_an_error(tmp_path: Path) -> None:
                                (["render", "-"], "---\n# nothing\n", "[error] render: stdin is empty"),
                                (["render", str(tmp_path)], "", "no Kubernetes objects in the input")):
         code, out, err = run(argv, stdin)
-        assert (code, out) == (1, "") and words in err
+        assert (code, out) == (2, "") and words in err
 
 
 def test_render_errors_name_the_file_and_document(tmp_path: Path) -> None:

@@ -93,7 +93,7 @@ def test_render_leaves_out_referenced_plugin_configs_and_builtins(tmp_path):
 def test_render_of_a_folder_holding_only_kustomize_configuration_fails(tmp_path):
     (tmp_path / "kustomization.yaml").write_text("resources:\n- ../base\n")
     code, out, err = run(["render", str(tmp_path)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.splitlines() == [
         warning(tmp_path).rstrip("\n"),
         "[error] render: nothing to write: none of the 1 objects in the input is a manifest for a cluster "
@@ -110,7 +110,7 @@ def test_render_of_a_folder_holding_only_kustomize_configuration_fails(tmp_path)
 ], ids=["only-a-retired-derived-configmap", "only-local-config", "only-a-function-config"])
 def test_render_that_writes_nothing_is_an_error(docs):
     code, out, err = run(["render", "-"], "---\n".join(docs))
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.startswith("[error] render: nothing to write: none of the 1 objects in the input is a manifest")
 
 
@@ -177,7 +177,7 @@ def test_a_helm_template_says_so(tmp_path):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "cm.yaml").write_text("{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\n{{- end }}\n")
     code, out, err = run(["render", str(tmp_path)])
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.startswith(f"{tmp_path / 'templates' / 'cm.yaml'}:1: [error] input is not valid YAML")
     assert err.endswith("; this looks like a Helm template: render the chart with `helm template` and pipe that in [SD502]\n")
 
@@ -343,7 +343,7 @@ def test_kpt_on_a_kustomize_folder_that_lists_the_configmap_is_quiet(resources):
 def test_krm_mode_on_empty_stdin_points_at_the_command_before_it(stdin):
     """`kpt fn source DIR | kaito-specdec` where kpt failed (a Helm template in DIR): its error is above."""
     code, out, err = run([], stdin)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == ("[error] ResourceList: input is empty; expected a ResourceList on stdin (when a command "
                    "piped into kaito-specdec failed, its own error above says why) [SD002]\n"), err
 

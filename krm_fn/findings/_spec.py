@@ -25,7 +25,10 @@ class Spec:
     values, KAITO's several messages for one rule) has a mapping of named variants, and a call site names
     the one it means (`"SD021.vllmVersion"`). `why` is the longer story docs/findings.md tells under the id
     (markdown; empty where the title and message say it all). `can_disable`: whether `disable` may name it
-    (not for input or settings the function cannot process or write safely).
+    (not for input or settings the function cannot process or write safely). `could_not_judge`: the finding
+    means the run could not judge the manifests (a path it cannot read, a bad setting, stdout closed): fix the
+    command, its settings or its environment, not the manifests. Such a finding makes the run exit 2, where
+    findings at the fail-on level exit 1 (docs/cli.md, "Exit status").
     """
 
     id: str
@@ -34,6 +37,7 @@ class Spec:
     message: str | Mapping[str, str]
     why: str = ""
     can_disable: bool = True
+    could_not_judge: bool = False
 
     def template(self, variant: str = "") -> str:
         """The message template of `variant` (the one template where there are no variants)."""

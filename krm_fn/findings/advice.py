@@ -26,9 +26,9 @@ SPECS = (
     Spec("SD406", WARNING, "inference_config.yaml holds more than one YAML document: KAITO's vLLM runtime refuses it",
          "inference_config.yaml holds more than one YAML document: KAITO's webhook reads the first only, but KAITO's vLLM runtime reads the file with yaml.safe_load, which refuses a second document, so the pods fail at start; keep one document"),
     Spec("SD407", WARNING, "enabled on an InferenceSet whose MultiRoleInference is not enabled: left unchanged",
-         "enabled here, but MultiRoleInference {name!q} is not: KAITO's controller sets this InferenceSet's spec.template.inference.config from the role's runtimeConfig, so a config written here would be replaced; left unchanged: enable kaito.sh/enable-speculative-decoding on the MultiRoleInference"),
+         "enabled here, but MultiRoleInference {name!q} is not: KAITO's controller sets this InferenceSet's spec.template.inference.config from the role's runtimeConfig, so a config written here would be replaced; left unchanged: opt in on the MultiRoleInference"),
     Spec("SD408", WARNING, "the annotation on an InferenceSet's own metadata, where KAITO does not read it",
-         "annotation kaito.sh/enable-speculative-decoding is on the InferenceSet's own metadata, where KAITO does not read it: speculative decoding is not enabled by it; move it to spec.template.metadata.annotations"),
+         "on the InferenceSet's own metadata, where KAITO does not read it: speculative decoding is not enabled by it; move it to spec.template.metadata.annotations"),
     Spec("SD409", ERROR, "the roles of a MultiRoleInference get different speculative configs where one drafts with a model",
          "the roles get different speculative configs ({roles}), but vLLM needs {methods} alike on both; give both the same",
          why=("The roles of a MultiRoleInference get different speculative configs with a model-based method (eagle,\n"
@@ -61,11 +61,11 @@ SPECS = (
               "node. Where the vllmVersion vLLM refuses speculative decoding under pipeline parallelism it is SD418,\n"
               "an error.")),
     Spec("SD414", WARNING, "the opt-in key as a label, where KAITO does not read it",
-         "kaito.sh/enable-speculative-decoding is a label at {where}; KAITO reads it only as an annotation, so speculative decoding is not enabled by it: move it to {annotations}"),
+         "a label, which KAITO does not read: speculative decoding is not enabled by it; make it an annotation at {annotations}"),
     Spec("SD415", WARNING, "the opt-in key at a place in the object where KAITO does not read it",
-         "kaito.sh/enable-speculative-decoding is at {where}, where KAITO does not read it, so speculative decoding is not enabled by it: move it to {annotations}"),
-    Spec("SD416", WARNING, "an annotation or label key that is almost the opt-in key (case, spelling)",
-         "key {key!q} is not KAITO's opt-in key, which is compared exactly: speculative decoding is not enabled by it; did you mean kaito.sh/enable-speculative-decoding (at {annotations})?"),
+         "KAITO does not read the opt-in here, so speculative decoding is not enabled by it: move it to {annotations}"),
+    Spec("SD416", WARNING, "an annotation or label key that is almost the opt-in key (case, spelling), on any workload the function reads",
+         "not kaito.sh/enable-speculative-decoding (keys are compared exactly): speculative decoding is not enabled by it; spell it so, at {annotations}"),
     Spec("SD417", ERROR, "speculative decoding on a workload KAITO's node estimator spreads over several nodes, and the vllmVersion vLLM refuses it at start-up",
          "KAITO spreads {model!q} over {nodes} nodes of {instance_type} (pipeline parallelism): {verdict}; use an instance type that holds it on one node{such_as}",
          why=("As SD412, where the vllmVersion vLLM refuses speculative decoding under pipeline parallelism at\n"

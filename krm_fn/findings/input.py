@@ -11,7 +11,7 @@ SPECS = (
     # `reason`: the reader's words for the empty input.
     Spec("SD002", ERROR, "the input is empty because a command piped into kaito-specdec failed",
          "{reason} (when a command piped into kaito-specdec failed, its own error above says why)",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     # `where`: the item's document and line (stages/shape.py), for an item that may have no name to show.
     Spec("SD003", ERROR, "an item is no Kubernetes object (not a mapping, no kind or apiVersion, no name, a Helm or CI file)",
          {"not-a-mapping": "{where} is not a mapping; every item must be a Kubernetes object",
@@ -50,7 +50,7 @@ SPECS = (
     Spec("SD020", ERROR, "an unknown setting (the message names the setting it resembles)",
          {"did-you-mean": "{source}unknown setting {key}; did you mean {setting}?",
           "known-settings": "{source}unknown setting {key}; known settings: {known}"},
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     # A variant per setting (and per fault where a setting has several).
     # `config`: presets.py's words about a speculative config (tunedPresets' or ngramFallback's JSON, its keys and
     # values against the vLLM release), which name the setting and what in it is wrong in many ways.
@@ -77,17 +77,17 @@ SPECS = (
           "grafanaDashboards": '{source}grafanaDashboards: invalid value {value}; expected "true" or "false"',
           "minAcceptanceRate": "{source}minAcceptanceRate: invalid value {value}; expected the acceptance rate (accepted / drafted tokens) below which the PrometheusRule alerts, a number from 0 to 1 such as {default}",
           "maxInput": "{source}invalid size {value!r}; expected a positive number of bytes, optionally with Ki, Mi or Gi (e.g. 512Mi)"},
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD032", ERROR, "the functionConfig cannot be read as a ConfigMap or a SpeculativeDecodingPolicy",
          {"kind": "{source}functionConfig has kind {kind}; expected ConfigMap or SpeculativeDecodingPolicy",
           "unreadable": "invalid functionConfig: it cannot be read: {reason}",
           "not-a-mapping": "{source}functionConfig is not a mapping; expected a ConfigMap or a SpeculativeDecodingPolicy",
           "data-not-a-mapping": "{source}functionConfig ConfigMap data is not a mapping of strings",
           "spec-not-a-mapping": "{source}functionConfig SpeculativeDecodingPolicy spec is not a mapping"},
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD041", ERROR, "disable names a finding that cannot be turned off",
          "{source}disable: {entry} cannot be turned off: it reports input or settings the function cannot process or write safely; fix what it names instead",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD048", WARNING, "a kaitoVersion older than v0.10.0: admission and rollout are judged as v0.10.0's",
          "KAITO {version} (the kaitoVersion setting) is older than the releases whose admission and rollout are modelled ({first} to {last}): those checks follow {first} (webhook rules and pod names still by release); check the output on your cluster, or upgrade KAITO",
          why=("A `kaitoVersion` from v0.3 to v0.9. The function knows some facts of those releases: the webhook rules by the\n"
@@ -102,28 +102,32 @@ SPECS = (
               "warning says that the rest is v0.10.0's. Upgrade KAITO, or check the output on the cluster, then turn the\n"
               "warning off (`disable: SD048`; with `failOn: warning` it would fail every run). A release older than v0.3 or\n"
               "newer than v0.13 is an error (SD021): nothing of it is modelled.")),
+    # KRM mode reads its settings from the functionConfig only (model/policies.py): a policy among the items that
+    # says otherwise is not applied, and says so.
+    Spec("SD049", WARNING, "KRM mode: a SpeculativeDecodingPolicy among the items that is not the functionConfig: not applied",
+         "not applied: KRM mode reads its settings from the functionConfig only; pass this policy as the functionConfig (kpt: --fn-config, or the Kptfile's configPath) or remove it"),
     Spec("SD050", WARNING, "a kustomization does not list the derived ConfigMap kpt writes beside it",
          "{kustomization} does not list {name}, a ConfigMap kaito-specdec derived for the workloads there: `kustomize build` would leave it out and they would point at a ConfigMap that does not exist; add it to resources (or run kaito-specdec as a kustomize transformer)"),
     Spec("SD051", WARNING, "a kustomization lists the file of a derived ConfigMap this run drops",
          "{kustomization} lists {name}, the file of a ConfigMap kaito-specdec derived and this run drops: kpt deletes the file and `kustomize build` would fail on the missing resource; remove it from resources"),
     Spec("SD060", ERROR, "stdout is closed",
          "stdout is closed: nowhere to write the output",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD061", ERROR, "the reader of stdout closed the pipe before the output was whole",
          "stdout: the reader closed the pipe after {done} of {total} bytes; the output is incomplete",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     # `counted` where the writer knows how much went out (the real stdout's descriptor).
     Spec("SD062", ERROR, "stdout cannot be written",
          {"counted": "stdout: cannot write the output ({reason}) after {done} of {total} bytes; the output is incomplete",
           "uncounted": "stdout: cannot write the output ({reason}); the output is incomplete"},
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD063", ERROR, "interrupted",
          "interrupted; any output is incomplete",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD064", ERROR, "the input nests too deeply to process",
          "ResourceList: the input nests too deeply to process (hundreds of levels); no Kubernetes object does",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD065", ERROR, "an internal error",
          "kaito-specdec internal error: {exception}: {reason}",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
 )

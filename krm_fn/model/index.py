@@ -80,10 +80,11 @@ class PlainWorkload:
 
 def _may_opt_in(item: Item) -> bool:
     """Whether the item's text can hold the opt-in or the record of an injection (both keys hold
-    "speculative"): a Deployment that cannot is never read into data. An escape in a double-quoted key
-    (`\\x73`) or an alias (its anchor elsewhere) may spell a key without those letters: such texts are read."""
+    "speculative"), or a near miss of the opt-in (SD416: `Speculative`, `speculativ`, `SPECULATIVE`): a
+    Deployment that cannot is never read into data. An escape in a double-quoted key (`\\x73`) or an alias
+    (its anchor elsewhere) may spell a key without those letters: such texts are read."""
     text = item.region
-    return "speculative" in text or "\\" in text or "*" in text
+    return "pecul" in text or "PECUL" in text or "\\" in text or "*" in text
 
 
 def ref_of(item: Item) -> ResourceRef:

@@ -141,7 +141,8 @@ def _overwritten(index: Index, parent: Workload, child: Workload) -> list[Result
         return []
     if mine == "true" and any(_derived_reference(index, child, path) for path in child.spec.config_refs(child.data)):
         return []
-    values = {"value": mine, "kind": parent.spec.kind, "name": parent.name, "there": parent.spec.annotation_field}
+    there = kinds.dotted(parent.spec.annotations)  # the field names the key: the message names its mapping
+    values = {"value": mine, "kind": parent.spec.kind, "name": parent.name, "there": there}
     if parent.value is ABSENT:
         return [about(finding("SD207.parent-has-none", child.spec.annotation_field, **values), child.item)]
     return [about(finding("SD207.parent-says", child.spec.annotation_field, parent_value=parent.value, **values),

@@ -1,7 +1,8 @@
 """The opt-in annotation where KAITO does not read it, which passes admission and silently does nothing: on
 an InferenceSet's own `metadata.annotations` (KAITO reads `spec.template.metadata.annotations`, SD408),
 under `labels:` (SD414), anywhere else (SD415), or a key almost the opt-in's (SD416: KAITO compares keys
-exactly). Said before the error gate, so the warning shows even when something else stops the run.
+exactly, and so does this function for the plain workloads and KServe services it reads). Said before the error
+gate, so the warning shows even when something else stops the run.
 """
 
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.index import Index, Workload
 from ..model.report import about
-from ..text.results import Result, finding
+from ..text.results import Finding, Result, finding
 
 # How alike a key must be to the opt-in's to be taken for a misspelling of it: `…/enable-speculative-decode`
 # and `…/enable-speculative-decodng` are, `kaito.sh/runtime` is not.
@@ -35,6 +36,11 @@ def misplaced_annotation(index: Index, settings: Settings, plan: Plan) -> Step:
         out.append(about(found, w.item, proposed_value=TEMPLATE_ANNOTATIONS))
     for w in index.workloads:
         out.extend(_elsewhere(w, plan.data_of(w.item)))
+    for p in index.plain:
+        # A plain workload's opt-in is read at its kind's opt_in_paths (docs/plain-vllm.md): the first names it.
+        right = kinds.dotted(p.spec.opt_in_paths[0])
+        out.extend(about(found, p.item, proposed_value=C.ENABLE_ANNOTATION)
+                   for found in _near_misses(plan.data_of(p.item), right))
     return step(out)
 
 
@@ -76,10 +82,21 @@ def _elsewhere(w: Workload, data: object) -> list[Result]:
         if key == C.ENABLE_ANNOTATION:
             if path == w.spec.annotations or (w.spec is kinds.INFERENCESET and path == ("metadata", "annotations")):
                 continue
-            found = (finding("SD414", field, where=at, annotations=right) if path and path[-1] == "labels"
-                     else finding("SD415", field, where=at, annotations=right))
+            found = (finding("SD414", field, annotations=right) if path and path[-1] == "labels"
+                     else finding("SD415", field, annotations=right))
             out.append(about(found, w.item, proposed_value=right))
-        elif path and path[-1] in ("annotations", "labels") and _near(key):
-            found = finding("SD416", field, key=key, annotations=right)
-            out.append(about(found, w.item, proposed_value=C.ENABLE_ANNOTATION))
+        elif _near_miss(path, key):
+            out.append(about(finding("SD416", field, annotations=right), w.item, proposed_value=C.ENABLE_ANNOTATION))
     return out
+
+
+def _near_miss(path: kinds.Path, key: str) -> bool:
+    """An annotation or label key almost the opt-in's."""
+    return bool(path) and path[-1] in ("annotations", "labels") and _near(key)
+
+
+def _near_misses(data: object, right: str) -> Iterator[Finding]:
+    """SD416 for each annotation or label key almost the opt-in's (`right`: where the opt-in is read)."""
+    for path, key in _keys(data):
+        if _near_miss(path, key):
+            yield finding("SD416", f"{kinds.dotted(path)}[{key}]", annotations=right)

@@ -73,11 +73,14 @@ def why_text(s: Spec, version: str) -> str:
 
 
 def turning_off(s: Spec) -> str:
-    """Whether `disable` may name the id, as a sentence."""
+    """Whether `disable` may name the id, as a sentence (and that the run exits 2, where it could not judge)."""
     if s.can_disable:
         return ("The disable setting (render --disable) turns it off, or the kaito-specdec.dev/disable annotation "
                 "on one object.")
-    return "It cannot be turned off: it means input or settings the function cannot read, process or write safely."
+    said = "It cannot be turned off: it means input or settings the function cannot read, process or write safely."
+    if s.could_not_judge:
+        said += " The run could not judge the manifests: it exits 2."
+    return said
 
 
 def _paragraphs(text: str) -> list[str]:
@@ -136,6 +139,7 @@ def listing_json(version: str) -> str:
     """`kaito-specdec findings --format json`: every id with all the catalogue says of it."""
     rows: list[dict[str, Any]] = [
         {"id": s.id, "severity": s.severity.value, "title": s.title, "canDisable": s.can_disable,
+         "couldNotJudge": s.could_not_judge,
          "messages": messages(s), "why": why_markdown(s, version), "helpUri": help_uri(s.id, version)}
         for s in CATALOGUE.values()]
     return json.dumps(rows, ensure_ascii=False, indent=2)

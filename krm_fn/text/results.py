@@ -4,7 +4,7 @@ import string
 from typing import Any, NamedTuple
 from collections.abc import Iterable
 
-from ..findings import Severity, spec
+from ..findings import Severity, known, spec
 from .quoting import q, visible
 
 __all__ = ["Finding", "ResourceRef", "Result", "Severity", "finding"]
@@ -151,9 +151,21 @@ def sort_results(results: Iterable[Result], order: dict[ResourceRef, int] | None
     return sorted(results, key=lambda r: -1 if r.resource is None else order.get(r.resource, len(order)))
 
 
+# The exit status: 0 clean, 1 findings at the fail-on level, 2 the run could not judge (the catalogue says which
+# findings mean that: Spec.could_not_judge). argparse's usage errors exit 2 too.
+CLEAN, FINDINGS, NOT_JUDGED = 0, 1, 2
+
+
 def exit_status(results: Iterable[Result], fail_on: Severity = Severity.ERROR) -> int:
+    """2 when a result means the run could not judge, else 1 when one is at `fail_on` or graver, else 0."""
     order = list(Severity)  # the gravest first
-    return 1 if any(order.index(r.severity) <= order.index(fail_on) for r in results) else 0
+    code = CLEAN
+    for r in results:
+        if r.id and known(r.id) and spec(r.id).could_not_judge:
+            return NOT_JUDGED
+        if order.index(r.severity) <= order.index(fail_on):
+            code = FINDINGS
+    return code
 
 
 def has_errors(results: Iterable[Result]) -> bool:

@@ -193,7 +193,7 @@ def test_the_same_value_in_two_places_is_fine_two_values_are_an_error():
     (err,) = plan.findings
     assert (err.id, err.severity) == ("SD720", Severity.ERROR)
     assert err.field == "spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding]"
-    assert err.message == ('kaito.sh/enable-speculative-decoding is "true" in metadata.annotations but "false" in '
+    assert err.message == ('set to "true" in metadata.annotations but "false" in '
                            "spec.template.metadata.annotations; keep it in one place (the workload's "
                            "metadata.annotations)")
 
@@ -261,7 +261,7 @@ def test_other_api_versions_warn_when_annotated():
     warning = other_version("extensions/v1beta1", "Deployment", old)
     assert (warning.id, warning.severity) == ("SD722", Severity.WARNING)
     assert warning.message == ("Deployment extensions/v1beta1 is not handled (only apps/v1); move the manifest to "
-                               "apps/v1 for kaito.sh/enable-speculative-decoding to take effect")
+                               "apps/v1 for the opt-in to take effect")
     cron = workload("CronJob", "batch/v1beta1", {"jobTemplate": {"spec": {"template": pod_template(
         vllm_container(), annotations=dict(ON))}}})
     assert other_version("batch/v1beta1", "CronJob", cron).field == (

@@ -292,3 +292,28 @@ def test_kpt_prints_each_findings_id_once_and_disable_takes_it(kpt, env, tmp_pat
     set_annotation(pkg / "ws.yaml", '"True"', '"true"')
     ok = run([kpt, "fn", "eval", ".", "--exec", "kaito-specdec", "--", "mode=validate"], pkg, env)
     assert ok.returncode == 0 and "[SD112]" not in ok.stderr, describe(ok)
+
+
+def test_the_readmes_failure_transcript_is_what_kpt_prints(kpt, env, tmp_path):
+    """examples/kpt/README.md shows `kpt fn render kaito-demo` on an invalid value: every line of it is what kpt
+    prints today, but the time (issue 37: it showed a `Stderr:` error line the function no longer writes)."""
+    readme = (EXAMPLES / "kpt" / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"<!-- kpt-error:start -->\n```\n(.*?)```\n<!-- kpt-error:end -->", readme, re.S).group(1)
+    demo = copy_tree(PACKAGE, tmp_path / "kaito-demo")
+    set_annotation(demo / "workspace-phi-4.yaml", '"true"', '"True"')
+    proc = run([kpt, "fn", "render", "kaito-demo", "--allow-exec"], tmp_path, env)
+    assert proc.returncode == 1, describe(proc)
+    assert re.sub(r"(\[FAIL\] \S+ in )\S+", r"\g<1>1s", proc.stderr) == shown
+    assert "Two packages" not in readme and all(f"| `{p.name}/` |" in readme
+                                                   for p in (EXAMPLES / "kpt").iterdir() if p.is_dir())
+
+
+def test_a_policy_among_the_items_that_is_not_the_function_config_is_a_warning(kpt, env, tmp_path):
+    """Issue 37, item 8: `kpt fn eval --exec` without --fn-config on a package holding a policy: SD049, not
+    silently dropped; with the Kptfile's configPath (test_render_with_a_config_path_policy) nothing is said."""
+    pkg = package_copy(tmp_path)
+    (pkg / "specdec-policy.yaml").write_text(POLICY.format(mode="validate"), encoding="utf-8")
+    proc = run([kpt, "fn", "eval", ".", "--exec", "kaito-specdec", "--truncate-output=false"], pkg, env)
+    assert proc.returncode == 0, describe(proc)
+    assert re.search(r"\[warning\] fn\.kaito-specdec\.dev/v1alpha1/SpeculativeDecodingPolicy/\S+: not applied: KRM "
+                     r"mode reads its settings from the functionConfig only.* \[SD049\]", proc.stderr), describe(proc)

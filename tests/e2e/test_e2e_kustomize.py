@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import re
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,15 @@ def test_namereference_file_covers_every_reference_field():
     fn_annotation = yaml.safe_load((EXAMPLES / "kustomize" / "container" / "specdec.yaml").read_text(
         encoding="utf-8"))["metadata"]["annotations"]["config.kubernetes.io/function"]
     assert yaml.safe_load(fn_annotation) == {"container": {"image": IMAGE}}
+
+
+def test_the_readmes_failure_transcript_is_what_kustomize_prints(example, fn):
+    """examples/kustomize/README.md shows the build of an invalid value: every line of it is what kustomize and
+    the function print today (issue 37: the README left out the line that sums up)."""
+    kustomize = standalone_kustomize()
+    readme = (EXAMPLES / "kustomize" / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"<!-- kustomize-error:start -->\n```\n(.*?)```\n<!-- kustomize-error:end -->", readme,
+                      re.S).group(1)
+    set_annotation(example / "base" / "workspace-phi-4.yaml", '"true"', '"yes"')
+    proc = run([kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "exec/"], example, clean_env([fn.parent]))
+    assert proc.returncode == 1 and proc.stderr == shown, describe(proc)

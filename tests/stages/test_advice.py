@@ -192,7 +192,7 @@ def test_a_child_enabled_while_its_multiroleinference_is_not_is_left_unchanged_w
     assert out.results[0].message == (
         "enabled here, but MultiRoleInference \"m\" is not: KAITO's controller sets this InferenceSet's "
         "spec.template.inference.config from the role's runtimeConfig, so a config written here would be replaced; "
-        "left unchanged: enable kaito.sh/enable-speculative-decoding on the MultiRoleInference")
+        "left unchanged: opt in on the MultiRoleInference")
 
 
 def test_advise_reports_in_a_fixed_order():

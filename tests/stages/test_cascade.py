@@ -24,13 +24,13 @@ def _ws(annotation=None, owner="set", **kw):
 @pytest.mark.parametrize("parent,child,ops,expected", [
     pytest.param("true", None, [{"op": "add", "path": "/metadata/annotations",
                                  "value": {"kaito.sh/enable-speculative-decoding": "true"}}],
-                 ("SD205", "info", 'annotation kaito.sh/enable-speculative-decoding set to "true" from InferenceSet '
+                 ("SD205", "info", 'set to "true" from InferenceSet '
                                    '"set" (KAITO propagates it to the Workspaces it creates)'), id="set"),
     pytest.param("false", "true", [{"op": "add", "path": ANN, "value": "false"}],
-                 ("SD205", "info", 'annotation kaito.sh/enable-speculative-decoding set to "false" from InferenceSet '
+                 ("SD205", "info", 'set to "false" from InferenceSet '
                                    '"set" (KAITO propagates it to the Workspaces it creates)'), id="replaced"),
     pytest.param(None, "true", [{"op": "remove", "path": "/metadata/annotations"}],
-                 ("SD206", "info", "annotation kaito.sh/enable-speculative-decoding removed, as on InferenceSet "
+                 ("SD206", "info", "removed, as on InferenceSet "
                                    '"set" (KAITO propagates it to the Workspaces it creates)'), id="removed"),
 ])
 def test_an_inferenceset_passes_its_annotation_to_its_workspaces(parent, child, ops, expected):
@@ -72,7 +72,7 @@ def test_parents_that_disagree_leave_the_child_as_it_is():
     step = run(cascade, index(inferenceset("set", annotation="true"), inferenceset("set", annotation="false"), _ws()))
     assert dict(step.ops) == {}
     assert messages(step) == [("SD202", "warning", 'claimed by InferenceSet "set" (2 objects of that name), which '
-                                                   "disagree on kaito.sh/enable-speculative-decoding; left as it is")]
+                                                   "disagree on the opt-in; left as it is")]
 
 
 def test_parents_that_agree_are_one_claim():
@@ -186,7 +186,7 @@ def test_a_value_written_on_a_child_is_told_to_be_overwritten():
     step = run(cascade, index(inferenceset("set", annotation="true"), _ws("false")))
     assert [(r.id, r.severity.value, r.message, r.field_path) for r in step.results[1:]] == [(
         "SD207", "info", '"false" here decides nothing: KAITO copies the annotation from InferenceSet "set", which says '
-        '"true"; set it there (spec.template.metadata.annotations[kaito.sh/enable-speculative-decoding])',
+        '"true"; set it there (spec.template.metadata.annotations)',
         "metadata.annotations[kaito.sh/enable-speculative-decoding]")]
 
 

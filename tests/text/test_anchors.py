@@ -140,5 +140,5 @@ def test_a_function_config_aliasing_the_old_results_it_cannot_read_is_its_error_
     nor a list with a dangling alias."""
     text = HEAD + "results: &r\n- message: old\n  x: !!bool 6\nfunctionConfig: *r\nitems:\n" + SVC
     r = run([], text)
-    assert (r.code, r.out) == (1, "")
+    assert (r.code, r.out) == (2, "")
     assert "invalid functionConfig" in r.err and "[SD032]" in r.err and "internal error" not in r.err
