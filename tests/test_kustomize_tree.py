@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from krm_fn.domain import kustomize_tree as kt
+from krm_fn.text.formats import ORIGIN_BASE_HINT
 from runner import run
 
 BASE_WS = """\
@@ -140,3 +141,13 @@ def test_no_kustomize_on_path_says_so_once_then_reads_the_files(tmp_path) -> Non
     assert "[SD501]" in err and code == 0 and "name: llama" in out
     code, _, err = run(["render", "--kustomize", "no-such-kustomize", str(tmp_path)], env={"PATH": ""})
     assert "'no-such-kustomize' is no program that can be run" in err
+
+
+def test_an_origin_path_not_found_from_here_gets_a_hint_naming_origin_base(tmp_path) -> None:
+    _, _, err = run(["render", "-"], BUILT.format(value="True").replace("../../base/ws.yaml", "no/such/ws.yaml"))
+    lines = err.splitlines()
+    assert lines[0].startswith("no/such/ws.yaml: [error] ") and lines[1] == ORIGIN_BASE_HINT, err
+    assert "--origin-base DIR" in ORIGIN_BASE_HINT
+    repo = _tree(tmp_path, {"base/ws.yaml": BASE_WS})
+    _, _, err = run(["render", "--origin-base", str(repo / "overlays" / "prod"), "-"], BUILT.format(value="True"))
+    assert ORIGIN_BASE_HINT not in err
