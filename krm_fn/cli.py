@@ -374,14 +374,17 @@ def _unbuilt(files: list[Path], built: list[str]) -> list[Path]:
     """The files under no kustomization folder; the kustomization folders among `files` added to `built`."""
     folders = {posixpath.normpath(str(f.parent)) for f in files if f.name in KUSTOMIZATION_NAMES}
     built.extend(sorted(folders - set(built)))
-    out = []
-    for f in files:
-        folder, parent = posixpath.normpath(str(f.parent)), ""
-        while folder not in folders and folder != parent:
-            folder, parent = posixpath.dirname(folder), folder
-        if folder not in folders:
-            out.append(f)
-    return out
+    return [f for f in files if not _under(posixpath.normpath(str(f.parent)), folders)]
+
+
+def _under(folder: str, folders: set[str]) -> bool:
+    """`folder` is one of `folders` or below one (`.` is above every relative path)."""
+    while folder not in folders:
+        up = posixpath.dirname(folder) or "."
+        if up == folder:
+            return False
+        folder = up
+    return True
 
 
 def _kustomize(option: str | None, environ: Any) -> tuple[list[str] | None, str]:

@@ -193,3 +193,16 @@ def test_no_kustomize_says_so_once_and_reads_the_files(fn, repo, tmp_path):
     warned = [ln for ln in proc.stderr.splitlines() if "[SD506]" in ln]
     assert len(warned) == 1 and "install" in warned[0], describe(proc)
     assert "[SD501]" in proc.stderr  # today's reading, with its warnings
+
+
+def test_a_kustomization_at_the_top_owns_the_files_below_it(fn, tmp_path, kustomize):
+    (tmp_path / "apps" / "x").mkdir(parents=True)
+    (tmp_path / "kustomization.yaml").write_text("namespace: top\nresources: [apps/x/ws.yaml]\n", encoding="utf-8")
+    (tmp_path / "apps" / "x" / "ws.yaml").write_text(REPO["loose/ws.yaml"], encoding="utf-8")
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "-v", ".")
+    assert proc.returncode == 0, describe(proc)
+    lines = findings(proc.stderr)
+    assert [ln for ln in lines if "Workspace/" in ln] and all(
+        ln.startswith("apps/x/ws.yaml:1: [info] kaito.sh/v1beta1/Workspace/top/loose ") for ln in lines
+        if "Workspace/" in ln), describe(proc)  # read once, through the build: in its namespace
+    assert [d["metadata"]["namespace"] for d in yaml.safe_load_all(proc.stdout) if d] == ["top"]
