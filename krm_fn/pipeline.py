@@ -241,11 +241,11 @@ def _together(units: list[_Unit], notes: list[Result], materialize: bool, fail_o
             said[key] = len(results)
             roots_of[len(results)] = [unit.root] if unit.root else []
             results.append(r)
+    built = [(u.root, set(u.homes.values())) for u in units if u.root]
     for at, roots in roots_of.items():
         r = results[at]
         home = _home_of(units, r)
-        reached = [u.root for u in units if u.root and home is not None and r.file_path == home[0]
-                   and home in u.homes.values()]
+        reached = [root for root, homes in built if home is not None and r.file_path == home[0] and home in homes]
         if roots and len(roots) < len(reached):
             results[at] = r._replace(message=f"{r.message} (built from {', '.join(roots)})")
     written = [u for u in units if u.outcome.output]
