@@ -5,17 +5,25 @@ import contextlib
 import errno
 import io
 import os
+import posixpath
 import select
+import shutil
 import stat
+import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .domain.presets import describe
-from .model.config import MODES, ConfigError, max_input, parse_size, resolve_settings
-from .pipeline import Outcome, refused, run_krm, run_render
+from .model.config import MODES, ConfigError, kustomize_program, max_input, parse_size, resolve_settings
+from .domain import kustomize_tree
+from .domain.kustomize_tree import KUSTOMIZATION_NAMES
+from .model.origins import Patch, Source, shown
+from .pipeline import Build, Outcome, origin_paths, refused, run_krm, run_render
+from .text import krm
 from .findings import CATALOGUE, RETIRED
 from .text import explain, streams, yamlio
 from .text.formats import FORMATS, Report
@@ -46,6 +54,7 @@ settings (functionConfig key, environment variable):
 
 environment only:
   KAITO_SPECDEC_MAX_INPUT   the cap on the input size (default 256Mi; render --max-input)
+  KAITO_SPECDEC_KUSTOMIZE   the kustomize render builds folders with (render --kustomize)
 
 Every finding has an id, such as SD112: `kaito-specdec findings` lists them, `kaito-specdec explain SD112`
 tells one. The settings in detail: {settings}
@@ -74,10 +83,18 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r = sub.add_parser("render", help="render files, folders or stdin (-) to a plain --- stream",
                        description="Read *.yaml/*.yml files (folders recursively, sorted; regular files "
                                    "only, symlinks only within the folders given) or stdin (-), write a "
-                                   "plain --- stream with orchestrator annotations stripped. kustomize "
-                                   "configuration is left out (pipe `kustomize build DIR` in to build it). "
-                                   "Results go to stderr; exit 1 on errors (and nothing on stdout).")
+                                   "plain --- stream with orchestrator annotations stripped. A folder's "
+                                   "kustomizations are built with kustomize, each one no other includes on "
+                                   "its own, findings at the repository's files and lines; files under no "
+                                   "kustomization are read as they are. Results go to stderr; exit 1 on "
+                                   "errors (and nothing on stdout).")
     r.add_argument("paths", nargs="+", metavar="PATH", help="file, folder, or - for stdin")
+    r.add_argument("--kustomize", metavar="PROGRAM", help="the kustomize to build a folder's kustomizations with: "
+                   "a standalone kustomize (run as `PROGRAM build`) or a kubectl (`PROGRAM kustomize`); default: "
+                   "KAITO_SPECDEC_KUSTOMIZE, else `kustomize`, else `kubectl` on PATH")
+    r.add_argument("--no-kustomize", action="store_true", help="read kustomization folders as files, unbuilt")
+    r.add_argument("--origin-base", metavar="DIR", help="stdin: the folder kustomize built, which the origin "
+                   "annotations' paths are relative to (default: the working directory)")
     r.add_argument("--config", metavar="FILE", help="a functionConfig file (ConfigMap or "
                                                     "SpeculativeDecodingPolicy)")
     r.add_argument("--mode", choices=MODES, help="materialize (default) or validate")
@@ -317,9 +334,11 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     return found
 
 
-def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, bytes]]:
+def _sources(paths: Sequence[str], stdin: Any, limit: int, built: list[str] | None = None
+             ) -> list[tuple[str, bytes]]:
     """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
-    file once, all of it together at most `limit` bytes."""
+    file once, all of it together at most `limit` bytes. `built`: given, the folders' kustomization folders
+    are put in it, and the files in and under them are not read (kustomize builds them)."""
     out: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]
@@ -333,6 +352,8 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
             except OSError as exc:
                 raise streams.cannot_open(raw, str(exc.strerror)) from None
             files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
+            if built is not None and stat.S_ISDIR(mode):
+                files = _unbuilt(files, built)
             for f in files:
                 real = os.path.realpath(f)
                 if real in seen:
@@ -345,6 +366,140 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int) -> list[tuple[str, by
         budget -= len(data)
         out.append(("<stdin>", data))
     return out
+
+
+# --- kustomize: a folder's kustomizations built, each root on its own --------------------------------------
+
+INSTALL = ("install kubectl (`kubectl kustomize`) or kustomize (https://kubectl.docs.kubernetes.io/installation/"
+           "kustomize/), or name one with --kustomize")
+
+
+def _unbuilt(files: list[Path], built: list[str]) -> list[Path]:
+    """The files under no kustomization folder; the kustomization folders among `files` added to `built`."""
+    folders = {posixpath.normpath(str(f.parent)) for f in files if f.name in KUSTOMIZATION_NAMES}
+    built.extend(sorted(folders - set(built)))
+    return [f for f in files if not _under(posixpath.normpath(str(f.parent)), folders)]
+
+
+def _under(folder: str, folders: set[str]) -> bool:
+    """`folder` is one of `folders` or below one (`.` is above every relative path)."""
+    while folder not in folders:
+        up = posixpath.dirname(folder) or "."
+        if up == folder:
+            return False
+        folder = up
+    return True
+
+
+def _kustomize(option: str | None, environ: Any) -> tuple[list[str] | None, str]:
+    """The command that builds a folder (`kustomize build`, `kubectl kustomize`), or None and INSTALL (none on
+    PATH) or the program named that cannot be run."""
+    named, path = kustomize_program(environ)
+    named = option or named
+    if named:
+        found = shutil.which(named, path=path) if os.sep not in named else (named if os.access(named, os.X_OK)
+                                                                            else None)
+        if found is None:
+            return None, named   # required, and not there: SD509, never the silent fallback
+        return ([found, "kustomize"] if "kubectl" in os.path.basename(found) else [found, "build"]), ""
+    for program, command in (("kustomize", "build"), ("kubectl", "kustomize")):
+        found = shutil.which(program, path=path)
+        if found is not None:
+            return [found, command], ""
+    return None, INSTALL
+
+
+def _kustomization_tree(folders: list[str], limit: int) -> dict[str, kustomize_tree.Kustomization]:
+    """Every kustomization the folders' ones include (outside the folders given too), by folder."""
+    tree: dict[str, kustomize_tree.Kustomization] = {}
+    queue = list(folders)
+    while queue:
+        folder = queue.pop()
+        name = next((n for n in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(folder, n))), None)
+        if folder in tree or name is None:
+            continue
+        text = _read_file(os.path.join(folder, name), limit).decode("utf-8", "replace")
+        tree[folder] = kustomize_tree.parse(folder, text)._replace(text=text)
+        queue += [entry for entry in tree[folder].includes if os.path.isdir(entry)]
+    return tree
+
+
+def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomization], environ: Any,
+           limit: int) -> Build | Result:
+    """One root built through a wrapper kustomization in a temporary folder (the user's files untouched),
+    its origin annotations on; the files they name and the overlays' patches read for the places."""
+    text = tree[root].text
+    with tempfile.TemporaryDirectory(prefix="kaito-specdec-") as wrap:
+        relative = os.path.relpath(os.path.abspath(root), wrap)
+        with open(os.path.join(wrap, "kustomization.yaml"), "w", encoding="utf-8") as f:
+            f.write(kustomize_tree.wrapper(relative, text))
+        proc = subprocess.run([*command, wrap], stdin=subprocess.DEVNULL, capture_output=True, env=dict(environ),
+                              check=False)
+        said = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+        if proc.returncode != 0:
+            reason = (said[-1] if said else f"exit status {proc.returncode}").replace(relative, root)
+            return streams.build_failed(" ".join([os.path.basename(command[0]), command[1], root]),
+                                        reason.replace(wrap, "").strip())
+        if len(proc.stdout) > limit:
+            raise streams.too_large(f"kustomize build {root}", _size(limit))
+        built = os.path.abspath(wrap)
+        sources = {}
+        for raw in origin_paths(root, proc.stdout):
+            path = shown(root, os.path.relpath(os.path.normpath(os.path.join(built, raw)), os.path.abspath(root)))
+            sources[raw] = Source(path, _maybe(path, limit))
+    patches = _patches_of(tree, root, limit)
+    stripped = () if kustomize_tree.has_origins(text) else (krm.ORIGIN_ANNOTATION,)
+    return Build(root, proc.stdout, sources, patches, stripped)
+
+
+def _maybe(path: str, limit: int) -> bytes | None:
+    """A repository file a build read, for its lines (None when it cannot be read: the file, no line)."""
+    try:
+        return _read_file(path, limit)
+    except InputProblem:
+        return None
+
+
+def _builds(folders: list[str], option: str | None, environ: Any, limit: int
+            ) -> tuple[tuple[Build, ...], tuple[Result, ...]] | None:
+    """The folders' roots built, and what went wrong; None when there is no kustomize (SD506 is said)."""
+    command, install = _kustomize(option, environ)
+    if command is None:
+        return None
+    tree = _kustomization_tree(folders, limit)
+    builds: list[Build] = []
+    failed: list[Result] = []
+    for root in kustomize_tree.roots(tree):
+        done = _build(command, root, tree, environ, limit)
+        (builds if isinstance(done, Build) else failed).append(done)  # type: ignore[arg-type]
+    return tuple(builds), tuple(failed)
+
+
+def _places(data: bytes, base: str | None, limit: int) -> dict[str, Source]:
+    """stdin's origin annotations: the files they name, relative to `base` (--origin-base) or the working
+    directory."""
+    if krm.ORIGIN_ANNOTATION.encode() not in data:
+        return {}
+    out = {}
+    for raw in origin_paths(STDIN_NAME, data):
+        path = shown(base or "", raw)
+        out[raw] = Source(path, _maybe(path, limit))
+    return out
+
+
+def _patches(base: str, limit: int) -> tuple[Patch, ...]:
+    """The patch files of the kustomization piped in, when `base` is its folder (the overlays' lines)."""
+    folder = posixpath.normpath(base)
+    tree = _kustomization_tree([folder], limit)
+    return _patches_of(tree, folder, limit) if folder in tree else ()
+
+
+def _patches_of(tree: dict[str, kustomize_tree.Kustomization], root: str, limit: int) -> tuple[Patch, ...]:
+    return tuple(Patch(p, _maybe(p, limit) or b"", tree[k].namespace)
+                 for k in kustomize_tree.reach(tree, root) for p in tree[k].patches)
+
+
+STDIN_NAME = "<stdin>"
 
 
 # --- commands ---------------------------------------------------------------------------------------------
@@ -428,6 +583,36 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
+def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> tuple[Outcome, bool]:
+    """`render`: the inputs read (the folders' kustomizations built), judged; and whether stdin is Helm's."""
+    folders: list[str] | None = None if args.no_kustomize else []
+    sources = _sources(args.paths, stdin, limit, folders)
+    builds: tuple[Build, ...] = ()
+    notes: tuple[Result, ...] = ()
+    if folders:
+        made = _builds(folders, args.kustomize, environ, limit)
+        if made is None:  # no kustomize: the folders read as files after all, as before
+            missing = _kustomize(args.kustomize, environ)[1]
+            notes = (streams.no_kustomize(", ".join(folders), missing) if missing == INSTALL
+                     else streams.kustomize_not_runnable(missing, ", ".join(folders)),)
+            sources = _sources(args.paths, stdin, limit)
+        else:
+            builds, notes = made
+    # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
+    helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
+    places = next((_places(data, args.origin_base, limit) for name, data in sources if name == STDIN_NAME),
+                  {})
+    patches = _patches(args.origin_base or ".", limit) if places and not args.no_kustomize else ()
+    fc = _load_config(args.config, limit)
+    overrides = {setting: getattr(args, flag) for flag, setting in FLAG_SETTINGS
+                 if getattr(args, flag) is not None}
+    if args.prometheus_rules is not None:
+        overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
+    if args.grafana_dashboards is not None:
+        overrides["grafanaDashboards"] = "true" if args.grafana_dashboards else "false"
+    return run_render(sources, fc, environ, overrides, builds, places, notes, patches), helm
+
+
 def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
     if stdout is None:
         closed = streams.stdout_closed()
@@ -449,17 +634,7 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         elif args.command == "render":
             if "-" in args.paths and _isatty(stdin):
                 _say(stderr, "kaito-specdec: reading manifests from stdin (end with Ctrl-D)")
-            sources = _sources(args.paths, stdin, limit)
-            # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
-            helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
-            fc = _load_config(args.config, limit)
-            overrides = {setting: getattr(args, flag) for flag, setting in FLAG_SETTINGS
-                         if getattr(args, flag) is not None}
-            if args.prometheus_rules is not None:
-                overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
-            if args.grafana_dashboards is not None:
-                overrides["grafanaDashboards"] = "true" if args.grafana_dashboards else "false"
-            outcome = run_render(sources, fc, environ, overrides)
+            outcome, helm = _render(args, stdin, limit, environ)
         else:
             if _isatty(stdin):
                 _say(stderr, WAITING)

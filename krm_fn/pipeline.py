@@ -5,6 +5,7 @@ have their homes below (streams, config; the plan's in its stages); this module 
 """
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import yaml
@@ -13,6 +14,8 @@ from .domain.localconfig import is_function_config, kustomize_config
 from .model import policies
 from .model.config import ConfigError, Settings, resolve_settings, unreadable
 from .model.report import about
+from .model.origins import Patch, Source, local_paths, place
+from .model.report import STDIN
 from .plan import plan_all
 from .stages import placement
 from .text import streams, yamlio
@@ -20,7 +23,7 @@ from .text.edits import Changes
 from .text.reader import read_resource_list, read_stream
 from .text.items import InputError, Item, ResourceList, Stream
 from .text.tree import child, scalar
-from .text.results import ResourceRef, Result, Severity, exit_status, sort_results
+from .text.results import ResourceRef, Result, Severity, exit_status, finding, sort_results
 from .text.writer import write_resource_list, write_stream
 
 
@@ -156,20 +159,133 @@ class _Stop(Exception):
         self.outcome = outcome
 
 
+class Build(NamedTuple):
+    """A kustomize build of a root of the folders given (cli.py ran it): its stream, the files its origin
+    annotations name (as written there) and the overlays' patch files, for the findings' places."""
+
+    root: str                          # the root's folder, as shown
+    data: bytes
+    sources: Mapping[str, Source]
+    patches: tuple[Patch, ...] = ()
+    stripped: tuple[str, ...] = ()     # annotations the build added only for the places: not written
+
+
+def origin_paths(name: str, data: bytes) -> list[str]:
+    """The local files a stream's origin annotations name, as written there ([] when it cannot be read: the
+    run reads it again and says why)."""
+    try:
+        return local_paths(read_stream([(name, data)]).items)
+    except InputError:
+        return []
+
+
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
-               overrides: Mapping[str, Any]) -> Outcome:
-    """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure)."""
+               overrides: Mapping[str, Any], builds: tuple[Build, ...] = (),
+               places: Mapping[str, Source] | None = None, notes: tuple[Result, ...] = (),
+               patches: tuple[Patch, ...] = ()) -> Outcome:
+    """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure).
+
+    `builds`: the kustomize roots of the folders given, each judged as its own stream (`sources`, the files
+    under no kustomization, as one more); `places`: the files the origin annotations of stdin name, and
+    `patches` the patch files of the kustomization built, when it is known; `notes`: what the command line
+    said about the builds (no kustomize, a root that does not build)."""
+    loose = Build("", b"", places or {}, patches)
+    units = [_unit(sources, fc, environ, overrides, places or {}, loose)] if sources or not builds else []
+    units += [_unit([(b.root, b.data)], fc, environ, overrides, b.sources, b) for b in builds]
+    if len(units) == 1 and not notes:
+        return units[0].outcome
+    return _together(units, list(notes), *_judged_by(fc, environ, overrides))
+
+
+class _Unit(NamedTuple):
+    outcome: Outcome
+    root: str = ""
+    homes: Mapping[tuple[str, str, str, str], tuple[str, int]] = MappingProxyType({})  # resource -> file, document
+    files: frozenset[str] = frozenset()                              # the files read (or built from)
+
+
+def _unit(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any],
+          places: Mapping[str, Source], build: Build) -> _Unit:
     try:
         stream, broken = _read_sources(sources)
         settings, said = _render_settings(stream, fc, environ, overrides, broken)
     except _Stop as stop:
-        return stop.outcome
+        return _Unit(stop.outcome, build.root)
     if not stream.items:
         # An empty render handed to Argo CD with auto-prune deletes everything: never a silent success.
         if [name for name, _ in sources] == ["<stdin>"]:
-            return _error_outcome(streams.empty_stdin())
-        return _error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files"))
-    return _plan_and_write(stream, settings, broken, len(sources), said)
+            return _Unit(_error_outcome(streams.empty_stdin()))
+        return _Unit(_error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files")))
+    if places:
+        place([i for i in stream.items if i.origin == STDIN or build.root], places, build.patches)
+    files = frozenset(i.home.path for i in stream.items if i.home is not None) if build.root \
+        else frozenset(name for name, _ in sources)
+    outcome = _plan_and_write(stream, settings, broken, len(files), said, build.stripped)
+    homes = {(i.api_version, i.kind, i.name, i.namespace): (i.home.path, i.home.node.start_mark.line)
+             for i in stream.items if i.home is not None and i.home.node is not None}
+    return _Unit(outcome, build.root, homes, files)
+
+
+def _judged_by(fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any]) -> tuple[bool, Severity]:
+    """Whether the run materializes, and what fails it (each unit says what is wrong with the settings)."""
+    try:
+        settings = resolve_settings(fc, environ, overrides)
+    except ConfigError:
+        return False, Severity.ERROR
+    return settings.mode != "validate", settings.fail_on
+
+
+def _together(units: list[_Unit], notes: list[Result], materialize: bool, fail_on: Severity) -> Outcome:
+    """Several streams judged apart, reported as one: a finding at the same place from several roots once,
+    naming the roots where the verdict differs; a stream written only when there is one."""
+    results = list(notes)
+    said: dict[tuple[Any, ...], int] = {}
+    roots_of: dict[int, list[str]] = {}
+    for unit in units:
+        for r in unit.outcome.results:
+            key = (r.id, r.severity, r.message, r.file_path, r.file_line, r.field_path)
+            if key in said and unit.root:
+                roots_of[said[key]].append(unit.root)
+                continue
+            said[key] = len(results)
+            roots_of[len(results)] = [unit.root] if unit.root else []
+            results.append(r)
+    built = [(u.root, set(u.homes.values())) for u in units if u.root]
+    for at, roots in roots_of.items():
+        r = results[at]
+        home = _home_of(units, r)
+        reached = [root for root, homes in built if home is not None and r.file_path == home[0] and home in homes]
+        if roots and len(roots) < len(reached):
+            results[at] = r._replace(message=f"{r.message} (built from {', '.join(roots)})")
+    written = [u for u in units if u.outcome.output]
+    output = written[0].outcome.output if len(units) == 1 and written else ""
+    if materialize and len(units) > 1 and not any(r.severity is Severity.ERROR for r in results):
+        roots = [u.root or "files under no kustomization" for u in units]
+        results.append(finding("SD508", count=len(units), roots=", ".join(roots)).result(scope="render"))
+    # The worst of the units' (2: one could not judge) and of what is said of them all (SD508 is a 2 itself).
+    code = max([u.outcome.exit_code for u in units] + [exit_status(results, fail_on)])
+    summary = _summed([u.outcome.summary for u in units])
+    if summary is not None:
+        summary = summary._replace(files=len(frozenset().union(*(u.files for u in units))))
+    return Outcome(output, results, code, summary)
+
+
+def _home_of(units: list[_Unit], r: Result) -> tuple[str, int] | None:
+    if r.resource is None:
+        return None
+    key = (r.resource.api_version, r.resource.kind, r.resource.name, r.resource.namespace)
+    return next((u.homes[key] for u in units if key in u.homes), None)
+
+
+def _summed(summaries: list[Summary | None]) -> Summary | None:
+    found = [s for s in summaries if s is not None]
+    if not found:
+        return None
+    enabled: dict[str, int] = {}
+    for s in found:
+        for kind, n in s.enabled:
+            enabled[kind] = enabled.get(kind, 0) + n
+    return Summary(sum(s.files for s in found), sum(s.objects for s in found), tuple(sorted(enabled.items())))
 
 
 def _read_sources(sources: list[tuple[str, bytes]]) -> tuple[Stream, list[Result]]:
@@ -223,7 +339,7 @@ def _render_settings(stream: Stream, fc: Any, environ: Mapping[str, str], overri
 
 
 def _plan_and_write(stream: Stream, settings: Settings, broken: list[Result], files: int,
-                    said: list[Result]) -> Outcome:
+                    said: list[Result], stripped: tuple[str, ...] = ()) -> Outcome:
     """The plan of a stream read, and the stream it writes when nothing stops it (`broken`: the files that
     could not be read, whose errors come first; `said`: where the settings come from, SD526)."""
     changes, results, enabled = plan_all(stream.items, settings, placement.render_stream)
@@ -238,7 +354,7 @@ def _plan_and_write(stream: Stream, settings: Settings, broken: list[Result], fi
         return Outcome("", results, code, summary)
     changes = changes.removing(left_out)  # kustomize configuration is not a manifest: it never reaches the stream
     try:
-        output = write_stream(stream, changes)
+        output = write_stream(stream, changes, stripped)
     except InputError as exc:  # an item the output needs whole cannot be read (an alias bomb, …)
         return _error_outcome(streams.unreadable_input(str(exc), "render"))
     if not output.strip():

@@ -84,7 +84,8 @@ def test_every_id_of_the_catalogue_is_accepted_or_refused_as_declared() -> None:
 
 def _render(argv: list[str], env: dict | None = None) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = main(["render", *argv], stdin=io.BytesIO(b""), stdout=out, stderr=err, environ=env or {})
+    code = main(["render", "--no-kustomize", *argv], stdin=io.BytesIO(b""), stdout=out, stderr=err,
+                environ=env or {})
     return code, out.getvalue(), without_summary(err.getvalue())
 
 

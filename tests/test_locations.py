@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from krm_fn.text.formats import ORIGIN_HINT
+from krm_fn.text.formats import ORIGIN_BASE_HINT, ORIGIN_HINT
 from krm_fn.stages import misplaced
 from krm_fn.checks.preset_supported import closest
 from runner import run
@@ -31,9 +31,11 @@ def _with_origin(origin: str) -> str:
 def test_stdin_findings_name_the_origin_file(origin, shown) -> None:
     code, _, err = run(["render", "-"], _with_origin(origin))
     assert code == 1
-    (line,) = err.splitlines()
+    line, *hint = err.splitlines()
     assert line.startswith(shown + "[error] kaito.sh/v1beta1/Workspace/workspace-deepseek-r1 "), line
     assert "[SD101]" in line
+    # A local file that is not there from the working directory: the path is the folder built's (issue 37).
+    assert hint == ([] if "repo:" in origin else [ORIGIN_BASE_HINT])
 
 
 def test_stdin_without_origin_gets_one_hint() -> None:

@@ -71,7 +71,7 @@ def test_render_of_a_kustomization_folder(tmp_path, name):
     (tmp_path / name).write_text(KUSTOMIZATION)
     (tmp_path / "workspace.yaml").write_text(WS)
     (tmp_path / "specdec.yaml").write_text(TRANSFORMER)
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert code == 0
     assert out == "---\n" + WS  # neither the kustomization nor the transformer's config
     assert err == warning(tmp_path, name)
@@ -85,14 +85,14 @@ def test_render_leaves_out_referenced_plugin_configs_and_builtins(tmp_path):
     (tmp_path / "plugins" / "prefix.yaml").write_text(PREFIX.replace("builtin", "someteam.example/v1"))
     (tmp_path / "builtin.yaml").write_text(PREFIX)
     (tmp_path / "workspace.yaml").write_text(WS)
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert code == 0 and out == "---\n" + WS
     assert err == warning(tmp_path)
 
 
 def test_render_of_a_folder_holding_only_kustomize_configuration_fails(tmp_path):
     (tmp_path / "kustomization.yaml").write_text("resources:\n- ../base\n")
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert (code, out) == (2, "")
     assert err.splitlines() == [
         warning(tmp_path).rstrip("\n"),
@@ -124,7 +124,7 @@ def test_krm_mode_kustomization_by_shape_only_is_untouched_and_not_an_error():
 def test_a_values_file_with_kustomize_like_keys_is_not_a_kustomization(tmp_path):
     """By name first: Helm values often have `resources:` and `images:`; they are no kustomization."""
     (tmp_path / "values.yaml").write_text("replicas: 2\nimages: []\nresources:\n  limits: {cpu: 1}\n")
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert (code, out) == (1, "")
     assert err == f"{tmp_path / 'values.yaml'}:1: [error] document 1 (line 1, column 1) is a Helm values file, " \
                   "not a Kubernetes object (it has no kind); give kaito-specdec manifests only (render a chart " \
@@ -137,7 +137,7 @@ def test_a_values_file_with_kustomize_like_keys_is_not_a_kustomization(tmp_path)
 ])
 def test_files_that_are_not_kubernetes_get_a_plain_message(tmp_path, name, text, what):
     (tmp_path / name).write_text(text)
-    code, out, err = run(["render", str(tmp_path / name)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path / name)])
     assert (code, out) == (1, "")
     line = err.rstrip("\n")
     assert line.startswith(f"{tmp_path / name}:1: [error] document 1 (line 1, column 1) is {what}, not a "
@@ -147,7 +147,7 @@ def test_files_that_are_not_kubernetes_get_a_plain_message(tmp_path, name, text,
 
 def test_an_object_with_neither_apiversion_nor_kind(tmp_path):
     (tmp_path / "x.yaml").write_text("foo: bar\n")
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert (code, out) == (1, "")
     assert err == f"{tmp_path / 'x.yaml'}:1: [error] document 1 (line 1, column 1) is not a Kubernetes object: " \
                   "it has neither apiVersion nor kind [SD003]\n"
@@ -156,7 +156,7 @@ def test_an_object_with_neither_apiversion_nor_kind(tmp_path):
 def test_yaml_syntax_error_keeps_the_parsers_context(tmp_path):
     text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 'unterminated\n  b: c\n"
     (tmp_path / "bad.yaml").write_text(text)
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert (code, out) == (1, "")
     assert err.startswith(f"{tmp_path / 'bad.yaml'}:8: [error] input is not valid YAML: while scanning a quoted "
                           "scalar (line 6, column 6): found unexpected end of stream (line 8, column 1)")
@@ -169,14 +169,14 @@ def test_yaml_syntax_error_keeps_the_parsers_context(tmp_path):
 def test_render_output_parses(tmp_path):
     (tmp_path / "kustomization.yaml").write_text(KUSTOMIZATION)
     (tmp_path / "workspace.yaml").write_text(WS)
-    _, out, _ = run(["render", str(tmp_path)])
+    _, out, _ = run(["render", "--no-kustomize", str(tmp_path)])
     assert [d["kind"] for d in yaml.safe_load_all(out) if d] == ["Workspace"]
 
 
 def test_a_helm_template_says_so(tmp_path):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "cm.yaml").write_text("{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\n{{- end }}\n")
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert (code, out) == (2, "")
     assert err.startswith(f"{tmp_path / 'templates' / 'cm.yaml'}:1: [error] input is not valid YAML")
     assert err.endswith("; this looks like a Helm template: render the chart with `helm template` and pipe that in [SD502]\n")
@@ -265,7 +265,7 @@ def _patching_tree(root: Path) -> Path:
 
 def test_render_leaves_out_the_patches_a_kustomization_names(tmp_path):
     tree = _patching_tree(tmp_path / "app")
-    code, out, err = run(["render", str(tree)])
+    code, out, err = run(["render", "--no-kustomize", str(tree)])
     assert code == 0, err
     assert out == "---\n" + WS
     assert err.count("[warning]") == 1 and "is a kustomization: render does not build it" in err, err
@@ -356,12 +356,12 @@ def test_krm_mode_on_empty_stdin_points_at_the_command_before_it(stdin):
                                  "  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n"])
 def test_an_object_in_a_file_named_kustomization_is_a_manifest(tmp_path, doc):
     (tmp_path / "kustomization.yaml").write_text(doc)
-    assert run(["render", str(tmp_path)]) == (0, "---\n" + doc, "")
+    assert run(["render", "--no-kustomize", str(tmp_path)]) == (0, "---\n" + doc, "")
 
 
 def test_bare_kustomization_with_bom_crlf_and_no_final_newline(tmp_path):
     (tmp_path / "kustomization.yaml").write_bytes(b"\xef\xbb\xbfresources:\r\n- cm.yaml\r\nimages:\r\n- name: x")
     (tmp_path / "cm.yaml").write_bytes(b"apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a # c")
-    code, out, err = run(["render", str(tmp_path)])
+    code, out, err = run(["render", "--no-kustomize", str(tmp_path)])
     assert code == 0 and out == "---\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a # c\r\n"
     assert err.count("\n") == 1 and "is a kustomization: render does not build it" in err

@@ -22,7 +22,7 @@ MAX_NAME = 253
 HASH_LEN = 10
 # Annotations that belong to one object in one orchestrator run, never to a copy.
 _NOT_COPIED = (krm.INTERNAL_PREFIX, "config.kubernetes.io/", "config.k8s.io/", "kustomize.config.k8s.io/",
-               "kubectl.kubernetes.io/last-applied-configuration", "kaito-specdec.dev/")
+               "kubectl.kubernetes.io/last-applied-configuration", "kaito-specdec.dev/", krm.TRANSFORMER_ANNOTATION)
 
 
 def _keys_as_str(data: Any) -> Any:

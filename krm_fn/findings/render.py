@@ -18,6 +18,22 @@ SPECS = (
     Spec("SD505", ERROR, "render: no object in the input is a manifest for a cluster",
          "nothing to write: none of the {count} objects in the input is a manifest for a cluster (kustomize or kpt configuration, local-config objects, derived ConfigMaps no workload uses); an empty stream would make Argo CD prune everything",
          can_disable=False, could_not_judge=True),
+    # `folders`: the kustomizations that would have been built, `install`: how to get a kustomize.
+    Spec("SD506", WARNING, "render: no kustomize to build the kustomizations with",
+         "no kustomize found (standalone `kustomize`, or `kubectl kustomize`) to build {folders}: their files are read unbuilt; {install}",
+         can_disable=False),
+    # `reason`: kustomize's own last line on stderr.
+    Spec("SD507", ERROR, "render: a kustomization does not build",
+         "`{command}` failed: {reason}",
+         can_disable=False),
+    # `named`: the program --kustomize or KAITO_SPECDEC_KUSTOMIZE names.
+    Spec("SD509", ERROR, "render: the kustomize named cannot be run",
+         "{named!q} (--kustomize or KAITO_SPECDEC_KUSTOMIZE) is no program that can be run, so the kustomizations ({folders}) are judged unbuilt; name a kustomize or kubectl on PATH, or a path to one",
+         why="A kustomize named on purpose is one the run was required to build with: judging the folders as loose files instead would give findings kustomize's build never has (SD501, SD008), so the run says it could not judge them and exits 2.",
+         can_disable=False, could_not_judge=True),
+    Spec("SD508", ERROR, "render: materialize over several kustomize roots",
+         "nothing written: {count} kustomizations are built from the folders given ({roots}) and render writes one stream; name one of them, or run with --mode validate",
+         can_disable=False),
     Spec("SD510", ERROR, "stdin is closed",
          "stdin is closed; expected {what} on stdin",
          can_disable=False, could_not_judge=True),

@@ -119,6 +119,20 @@ def max_input(environ: Mapping[str, str]) -> int:
     return DEFAULT_MAX_INPUT
 
 
+# The kustomize `render DIR` builds kustomizations with: a program only the command line and the environment
+# name, never a functionConfig (it travels with the manifests into kpt and Argo CD, which run no program it names).
+KUSTOMIZE_ENV = "KUSTOMIZE"
+
+
+def kustomize_program(environ: Mapping[str, str]) -> tuple[str, str]:
+    """The kustomize KAITO_SPECDEC_KUSTOMIZE (or Argo CD's ARGOCD_ENV_ form) names ("" for none; the plain
+    form wins), and the PATH to look it up on (render asks for `kustomize`, else `kubectl`, when none is named)."""
+    for name in (C.ENV_PREFIX + KUSTOMIZE_ENV, C.ARGOCD_ENV_PREFIX + C.ENV_PREFIX + KUSTOMIZE_ENV):
+        if environ.get(name, "") != "":
+            return environ[name], environ.get("PATH", "")
+    return "", environ.get("PATH", "")
+
+
 class Settings(NamedTuple):
     mode: str = "materialize"
     fail_on: Severity = Severity.ERROR

@@ -5,12 +5,11 @@ from typing import Any, TypedDict
 
 import yaml
 
-from ..text import krm
-from ..text.items import Item
-from ..text.yamlio import load
+from ..text.items import Home, Item
 from ..text.tree import child
 from ..text.results import Finding, Result
 from .index import ref_of
+from .origins import origin_file
 
 _STEP = r"\.?([^.\[\]]+)|\[([^\]]*)\]"
 
@@ -31,26 +30,6 @@ def field_node(node: yaml.Node | None, field: str) -> yaml.Node | None:
 STDIN = "<stdin>"
 
 
-def origin_file(item: Item) -> str:
-    """The source kustomize's origin annotation names: `path` (as `REPO//path?ref=REF` for a remote base),
-    or for a generated object the kustomization it was `configuredIn`; "" without one."""
-    text = item.annotation(krm.ORIGIN_ANNOTATION)
-    if not text:
-        return ""
-    try:
-        origin = load(text)
-    except Exception:  # a hand-written annotation that is not YAML: no source, the line of stdin stays
-        return ""
-    if not isinstance(origin, dict):
-        return ""
-    fields = {k: v for k, v in origin.items() if isinstance(k, str) and isinstance(v, str) and v}
-    path = fields.get("path") or fields.get("configuredIn") or ""
-    if path and fields.get("repo"):
-        ref = f"?ref={fields['ref']}" if fields.get("ref") else ""
-        return f"{fields['repo']}//{path}{ref}"
-    return path
-
-
 class Where(TypedDict):
     """A Result's file fields (`**where(item)`)."""
 
@@ -62,6 +41,8 @@ class Where(TypedDict):
 def where(item: Item, field: str = "") -> Where:
     """The file fields of a result about `item`: kpt's path and index, or (render) the file it was read
     from with the line of the field (or of the item) there."""
+    if item.home is not None:
+        return _at_home(item, item.home, field)
     path, index = item.file()
     line = None
     if item.origin == STDIN and path == STDIN:
@@ -72,6 +53,33 @@ def where(item: Item, field: str = "") -> Where:
         at = field_node(item.passing_node(), field) if field else None
         line = at.start_mark.line + 1 if at is not None else item.line + 1
     return {"file_path": path, "file_index": index, "file_line": line}
+
+
+def _line(node: yaml.Node) -> int:
+    return node.start_mark.line + 1
+
+
+def _same_value(home: yaml.Node, built: yaml.Node | None) -> bool:
+    """The field in the repository file has the value built (a mapping or list counts as the same)."""
+    if not isinstance(home, yaml.ScalarNode) or not isinstance(built, yaml.ScalarNode):
+        return True
+    return bool(home.value == built.value)
+
+
+def _at_home(item: Item, home: Home, field: str) -> Where:
+    """A built object's finding in the repository: the overlay patch that set the field to the value built
+    (outermost first), else the field in the base's document, else (a field the build added or changed
+    elsewhere: a namespace, a name prefix, a JSON 6902 patch) the base document's first line."""
+    if home.node is None:
+        return {"file_path": home.path, "file_index": None, "file_line": None}
+    built = field_node(item.passing_node(), field) if field else None
+    for path, node in home.patches:
+        at = field_node(node, field) if field else None
+        if isinstance(at, yaml.ScalarNode) and _same_value(at, built):
+            return {"file_path": path, "file_index": None, "file_line": _line(at)}
+    at = field_node(home.node, field) if field else None
+    line = _line(at) if at is not None and _same_value(at, built) else _line(home.node)
+    return {"file_path": home.path, "file_index": None, "file_line": line}
 
 
 def about(found: Finding, item: Item, **values: Any) -> Result:

@@ -18,6 +18,8 @@ from .results import Result, Severity
 
 ORIGIN_HINT = ("kaito-specdec: hint: <stdin>:N is a line of the stream on stdin; to have findings name the source "
                "file, add `buildMetadata: [originAnnotations]` to the kustomization you build")
+ORIGIN_BASE_HINT = ("kaito-specdec: hint: a file an origin annotation names is not there from the working directory: "
+                    "its path is relative to the folder kustomize built; name it with `render --origin-base DIR -`")
 UNDER_KPT = "; each finding is under kpt's Results: (all of them with --truncate-output=false)"
 
 
@@ -176,6 +178,10 @@ def text(report: Report) -> list[str]:
     if report.hint and any(r.file_path == "<stdin>" and r.resource is not None and r.severity is not Severity.INFO
                            for r in shown):
         lines.append(ORIGIN_HINT)  # once, after the findings: kustomize can tell their files (report.origin_file)
+    elif report.hint and not report.krm and any(
+            r.file_line is None and r.file_index is None and r.file_path and "//" not in r.file_path
+            and r.resource is not None and r.severity is not Severity.INFO for r in shown):
+        lines.append(ORIGIN_BASE_HINT)  # an origin path not found: it is relative to the folder built
     return lines + _last_line(report)
 
 

@@ -73,6 +73,15 @@ class Source:
 
 # --- items --------------------------------------------------------------------------------------
 
+class Home(NamedTuple):
+    """Where a built object is in the repository: the file (as shown), its document there (None: no local
+    file, such as a remote base), and the overlays' patch documents for it, outermost first."""
+
+    path: str
+    node: yaml.Node | None = None
+    patches: tuple[tuple[str, yaml.Node], ...] = ()
+
+
 class Item:
     """One resource: its source region, its identity and annotations (read from the events), and its node,
     composed on first use from the item's own lines. Attributes are slots: a large list has hundreds of
@@ -80,7 +89,8 @@ class Item:
 
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
-                 "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd")
+                 "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
+                 "home")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -96,6 +106,8 @@ class Item:
         self.odd: tuple[str, str, str] | None = None
         self.origin = ""                      # render: the file it came from, and its document number there
         self.origin_index: int | None = None
+        # render of a kustomize build: the repository file the object was built from (model/origins.py)
+        self.home: Home | None = None
         # render, a document of its own: where the comments before its first key begin and those after its
         # last value end (between the `---` lines; an item of a list has none)
         self.head: int | None = None

@@ -14,6 +14,9 @@ LOCAL_CONFIG_ANNOTATION = "config.kubernetes.io/local-config"
 # kustomize's `buildMetadata: [originAnnotations]`: the file (and repo) a built resource came from, or the
 # kustomization whose generator made it. Kept in render's output, as kustomize writes it.
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
+# `buildMetadata: [transformerAnnotations]`: the transformers that changed a built resource (kustomize
+# api/internal/utils/annotations.go:26 at kustomize/v5.5.0).
+TRANSFORMER_ANNOTATION = "alpha.config.kubernetes.io/transformations"
 # Stripped by `render`: what only an orchestrator should see.
 RENDER_STRIPPED = (
     INTERNAL_PREFIX,

@@ -52,6 +52,20 @@ def nothing_to_write(count: int) -> Result:
     return finding("SD505", count=count).result(scope="render")
 
 
+def no_kustomize(folders: str, install: str) -> Result:
+    """`render DIR` of kustomizations with no kustomize to build them: said once, then the files are read."""
+    return finding("SD506", folders=folders, install=install).result(scope="render")
+
+
+def kustomize_not_runnable(named: str, folders: str) -> Result:
+    """`--kustomize PROGRAM` (or the environment) names a program that cannot be run: the build was required."""
+    return finding("SD509", named=named, folders=folders).result(scope="render")
+
+
+def build_failed(command: str, reason: str) -> Result:
+    return _failure(finding("SD507", command=command, reason=reason))
+
+
 def stdin_closed(what: str) -> InputProblem:
     return InputProblem(finding("SD510", what=what))
 

