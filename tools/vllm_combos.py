@@ -313,6 +313,48 @@ def watermark(src: Source) -> Row | None:
             "default": {"draft_sample_method": value}}
 
 
+def draft_max_model_len(src: Source) -> Row | None:
+    """A draft `max_model_len` above the target's (`--max-model-len`): "cannot be larger than
+    target_max_model_len" (SpeculativeConfig._maybe_override_draft_max_model_len), for the methods whose branch
+    of SpeculativeConfig.__post_init__ calls it (the `else` of the chain that handles ngram, suffix, …)."""
+    for path in ("vllm/config/speculative.py", "vllm/config/__init__.py"):
+        at = src.find(path, r"larger than \{target_max_model_len=\}")
+        if at is None:
+            continue
+        raised = max(i for i in range(at + 1) if "raise ValueError" in src.lines(path)[i])
+        call = src.find(path, r"SpeculativeConfig\._maybe_override_draft_max_model_len\(")
+        tree = ast.parse((src.root / path).read_text(encoding="utf-8"))
+        excluded = _excluded_before(tree, (call or 0) + 1)
+        if call is None or excluded is None:
+            return None
+        return _row(path, raised, src.refused_but(excluded))
+    return None
+
+
+def _excluded_before(tree: ast.Module, line: int) -> set[str] | None:
+    """The methods an `if self.method in (…)` / `elif self.method == "…"` chain takes before the `else` that
+    holds `line` (None: `line` is in no such `else`)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        chain, excluded = node, set()
+        while isinstance(chain, ast.If):
+            test = chain.test
+            if not (isinstance(test, ast.Compare) and ast.unparse(test.left) == "self.method"
+                    and isinstance(test.ops[0], (ast.In, ast.Eq))):
+                break
+            right = test.comparators[0]
+            excluded |= {e.value for e in getattr(right, "elts", [right])
+                         if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+            if len(chain.orelse) == 1 and isinstance(chain.orelse[0], ast.If):
+                chain = chain.orelse[0]
+                continue
+            if chain.orelse and chain.orelse[0].lineno <= line <= (chain.orelse[-1].end_lineno or 0):
+                return excluded
+            break
+    return None
+
+
 def runner(src: Source) -> dict[str, Any] | None:
     """Which model runner runs when VLLM_USE_V2_MODEL_RUNNER is unset: "none" (no Model Runner V2 in the wheel),
     "only" (no V1 runner in it), "opt-in" (vllm/envs.py's default is
@@ -368,6 +410,7 @@ PROBES: dict[str, list[Callable[[Source], Row | None]]] = {
     "logits-processors": [logits_processors],
     "lora": [lora],
     "watermark": [watermark],
+    "draft-max-model-len": [draft_max_model_len],
     "disable-log-stats": [disable_log_stats],
     "data-parallel-schedule": [data_parallel_schedule],
 }

@@ -23,7 +23,7 @@ DATA = os.path.join(os.path.dirname(__file__), "data", "vllm_combos.json")
 
 # Refused at start-up (SD625) / started with speculation's effect or metrics gone (SD626).
 REFUSALS = ("async-scheduling", "async-scheduling-v1-runner", "v0-engine", "v2-model-runner",
-            "kv-sharing-fast-prefill", "logits-processors", "lora", "watermark")
+            "kv-sharing-fast-prefill", "logits-processors", "lora", "watermark", "draft-max-model-len")
 SILENT = ("disable-log-stats", "data-parallel-schedule")
 
 
@@ -36,6 +36,7 @@ class Server(NamedTuple):
     lora: str | None = None
     max_num_seqs: int | None = None
     max_num_batched_tokens: int | None = None
+    max_model_len: tuple[int, str] | None = None   # --max-model-len N: (N, as written)
     watermark: str | None = None
     disable_log_stats: str | None = None
     data_parallel: tuple[int, str] | None = None
@@ -143,6 +144,13 @@ def _values(combo: str, row: dict[str, Any], config: dict[str, Any], server: Ser
         if server.watermark is None or given == row["needs"][key]:
             return None
         return {"setting": server.watermark, "key": key, "value": given, "needed": row["needs"][key]}
+    if combo == "draft-max-model-len":
+        draft = config.get("max_model_len")
+        if server.max_model_len is None or not isinstance(draft, int) or isinstance(draft, bool) \
+                or draft <= server.max_model_len[0]:
+            return None
+        return {"setting": server.max_model_len[1], "method": shown_method, "draft": draft,
+                "target": server.max_model_len[0]}
     # data-parallel-schedule
     schedule = config.get("num_speculative_tokens_per_batch_size")
     if server.data_parallel is None or server.data_parallel[0] <= 1 or schedule is None:
@@ -177,6 +185,7 @@ def said(v: Verdict, field: str, release: str | None = None) -> Finding:
         "logits-processors": lambda: finding("SD625.logits-processors", field, **values),
         "lora": lambda: finding("SD625.lora", field, **values),
         "watermark": lambda: finding("SD625.watermark", field, **values),
+        "draft-max-model-len": lambda: finding("SD625.draft-max-model-len", field, **values),
         "disable-log-stats": lambda: finding("SD626.disable-log-stats", field, **values),
         "data-parallel-schedule": lambda: finding("SD626.data-parallel-schedule", field, **values),
     }

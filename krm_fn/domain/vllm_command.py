@@ -275,6 +275,9 @@ def _server(options: list[_Option]) -> Server:
             found[_SERVER_VALUES[o.norm]] = o.name
         elif o.norm in _SERVER_NUMBERS:
             found[_SERVER_NUMBERS[o.norm]] = _stages(o.value)
+        elif o.norm == "--max-model-len":
+            length = _stages(o.value)
+            found["max_model_len"] = None if length is None else (length, f"{o.name} {o.value}")
         elif o.norm in ("--data-parallel-size", "-dp"):
             size = _stages(o.value)
             found["data_parallel"] = None if size is None else (size, f"{o.name} {o.value}")

@@ -75,7 +75,8 @@ SPECS = (
           "kv-sharing-fast-prefill": "{setting} with {method} speculative decoding: {release} exits at start-up, as fast prefill gives the draft wrong logits ({upstream}); remove {setting}",
           "logits-processors": "{setting} with speculative decoding on the V1 model runner: {release} exits at start-up ({upstream}); remove {setting} or the speculative config",
           "lora": "{setting} with {tokens} speculative tokens: {release} needs max-num-batched-tokens ({batched}) at least max-num-seqs ({seqs}) times {tokens}+1 and exits at start-up ({upstream}); raise max-num-batched-tokens to {need}, or lower max-num-seqs or num_speculative_tokens",
-          "watermark": "{setting} with {key} {value!q}: {release} needs {key} {needed!q} for watermarking and exits at start-up ({upstream}); add \"{key}\":\"{needed}\" to the speculative config"},
+          "watermark": "{setting} with {key} {value!q}: {release} needs {key} {needed!q} for watermarking and exits at start-up ({upstream}); add \"{key}\":\"{needed}\" to the speculative config",
+          "draft-max-model-len": "max_model_len {draft} in the {method} speculative config is above {setting}: {release} exits at start-up ({upstream}); make it at most {target}, or leave it out"},
          why=("vLLM checks the speculative config against the rest of the server's settings when it builds its\n"
               "engine config, and exits on a pair it cannot run. Each verdict names the release's own source line\n"
               "(its wheel; tools/vllm_combos.py reads every release's); a release between two read is judged by the\n"

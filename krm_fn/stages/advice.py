@@ -62,6 +62,7 @@ def newer_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:
 # flag without one gets the entry's value after it as a stray argument).
 _MAP_VALUES = {"logits-processors": "logits_processors", "watermark-config": "watermark"}
 _MAP_NUMBERS = {"max-num-seqs": "max_num_seqs", "max-num-batched-tokens": "max_num_batched_tokens"}
+_MAP_PAIRS = {"data-parallel-size": "data_parallel", "max-model-len": "max_model_len"}
 
 
 def _server(d: Inject | Override) -> Server:
@@ -79,10 +80,10 @@ def _server(d: Inject | Override) -> Server:
         name = key.replace("_", "-")
         if name in _MAP_VALUES:
             found[_MAP_VALUES[name]] = f"vllm.{key}"
-        elif name in _MAP_NUMBERS or name == "data-parallel-size":
-            number = int(value) if value.strip().lstrip("+-").isdigit() else None
-            if name == "data-parallel-size":
-                found["data_parallel"] = None if number is None else (number, f"vllm.{key}: {value}")
+        elif name in _MAP_NUMBERS or name in _MAP_PAIRS:
+            number = int(value) if value.strip().lstrip("+-").isdigit() else None   # "auto": not judged
+            if name in _MAP_PAIRS:
+                found[_MAP_PAIRS[name]] = None if number is None else (number, f"vllm.{key}: {value}")
             else:
                 found[_MAP_NUMBERS[name]] = number
     path = d.workload.spec.inference

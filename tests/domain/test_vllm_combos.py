@@ -75,6 +75,13 @@ REFUSED = [
     # field's default is "greedy" (vllm/config/speculative.py:588)
     ("watermark-0.30", ["--watermark-config", '{"type":"gumbel"}'], None, "0.30.0", NGRAM,
      "vllm/config/vllm.py:1154 at 0.30.0"),
+    # vllm/config/speculative.py:1026-1030 at 0.25.1 (_maybe_override_draft_max_model_len, called for the methods
+    # of __post_init__'s last `else`, not ngram/ngram_gpu/suffix/custom_class/extract_hidden_states):
+    # ValueError(f"{speculative_max_model_len=} cannot be larger than {target_max_model_len=}")
+    ("draft-max-model-len-0.25", ["--max-model-len", "4096"], None, "0.25.1", {**EAGLE3, "max_model_len": 8192},
+     "vllm/config/speculative.py:1028 at 0.25.1"),
+    ("draft-max-model-len-0.10", ["--max-model-len=4096"], None, "0.10.2", {**EAGLE3, "max_model_len": 8192},
+     "vllm/config/__init__.py:2285 at 0.10.2"),
 ]
 
 
@@ -131,6 +138,8 @@ ACCEPTED = [
      NGRAM),
     ("watermark-probabilistic", ["--watermark-config", "{}"], None, "0.30.0",
      {**NGRAM, "draft_sample_method": "probabilistic"}),
+    ("draft-max-model-len-ngram", ["--max-model-len", "4096"], None, "0.25.1", {**NGRAM, "max_model_len": 8192}),
+    ("draft-max-model-len-below", ["--max-model-len", "8192"], None, "0.25.1", {**EAGLE3, "max_model_len": 4096}),
     ("data-parallel-no-schedule", ["--data-parallel-size", "2"], None, "0.30.0", NGRAM),
 ]
 
