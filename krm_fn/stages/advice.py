@@ -58,8 +58,12 @@ def newer_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:
 
 
 # KAITO's runtime passes each `vllm:` entry as `--KEY VALUE` (presets/workspace/inference/vllm/inference_api.py:
-# 143-145 at v0.12.0, :110-111 at v0.10.0), so only the settings that take a value are read from the map here (a
-# flag without one gets the entry's value after it as a stray argument).
+# 143-145 at v0.12.0, :110-111 at v0.10.0) to the OpenAI server's parser (api_server.make_arg_parser, :72). For
+# a flag without a value the VALUE after it is a stray word, which that parser's optional positional `model_tag`
+# takes (vllm/entrypoints/openai/cli_args.py:346-351 at 0.25.1; every release read has it) and the server does not
+# read: the flag is set, whatever the entry's value ("false" too); its `no-` form unsets it.
+_MAP_FLAGS = {"async-scheduling": "async_scheduling", "kv-sharing-fast-prefill": "kv_sharing_fast_prefill",
+              "disable-log-stats": "disable_log_stats", "enable-lora": "lora"}
 _MAP_VALUES = {"logits-processors": "logits_processors", "watermark-config": "watermark"}
 _MAP_NUMBERS = {"max-num-seqs": "max_num_seqs", "max-num-batched-tokens": "max_num_batched_tokens"}
 _MAP_PAIRS = {"data-parallel-size": "data_parallel", "max-model-len": "max_model_len"}
@@ -78,7 +82,11 @@ def _server(d: Inject | Override) -> Server:
     found: dict[str, Any] = {}
     for key, value in values.items():
         name = key.replace("_", "-")
-        if name in _MAP_VALUES:
+        if name in _MAP_FLAGS:
+            found[_MAP_FLAGS[name]] = f"vllm.{key}"
+        elif name.startswith("no-") and name[3:] in _MAP_FLAGS:
+            found.pop(_MAP_FLAGS[name[3:]], None)
+        elif name in _MAP_VALUES:
             found[_MAP_VALUES[name]] = f"vllm.{key}"
         elif name in _MAP_NUMBERS or name in _MAP_PAIRS:
             number = int(value) if value.strip().lstrip("+-").isdigit() else None   # "auto": not judged
