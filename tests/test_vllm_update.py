@@ -97,3 +97,16 @@ def test_the_weekly_workflow_runs_the_script_and_opens_a_pull_request() -> None:
     assert "tools/vllm_update.py --plan" in runs and "tools/vllm_update.py --apply" in runs
     assert "gh pr create" in runs
     assert flow["permissions"] == {"contents": "write", "pull-requests": "write", "actions": "write"}
+
+
+def test_apply_ends_with_the_combinations_table_over_every_release(tmp_path: Path, monkeypatch) -> None:
+    """--apply's last step runs tools/vllm_combos.py over every release's source, fetching a release not there
+    yet, so the weekly refresh regenerates krm_fn/domain/data/vllm_combos.json with the other tables."""
+    tool = _tool()
+    ran: list[list[str]] = []
+    monkeypatch.setattr(tool.subprocess, "run", lambda cmd, **kw: ran.append([str(c) for c in cmd]))
+    (tmp_path / "src" / "0.10.2" / "vllm").mkdir(parents=True)
+    tool.combos(["0.35.0"], "/venv/bin/python", tmp_path)
+    fetched = [c[c.index("--fetch") + 1] for c in ran if "--fetch" in c]
+    assert "0.10.2" not in fetched and "0.35.0" in fetched and "0.34.0" in fetched
+    assert ran[-1][1:] == [str(ROOT / "tools" / "vllm_combos.py"), "--root", str(tmp_path)]

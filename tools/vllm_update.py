@@ -20,7 +20,8 @@ post) newer than the newest in RELEASES, the last patch of each minor, the way R
   3. the table: every release's rows as tests/vllm_verdicts.json holds them, the new release's from its
      run, merged by vllm_verdicts.py --merge; then --data writes krm_fn/domain/data/vllm_schema.json;
   4. vllm_argv.py: --rows with this package (it runs the function), --run R for each new release, the
-     older releases' rows as the table holds them (those the function still writes), --merge, --data.
+     older releases' rows as the table holds them (those the function still writes), --merge, --data;
+  5. vllm_combos.py over every release's source (krm_fn/domain/data/vllm_combos.json).
 RELEASES in tools/vllm_verdicts.py gets the new releases first, so both tools see them.
 What the new facts mean for the function (a method renamed, a key refused) is for the pull request's
 reviewer: tests/domain/test_vllm_schema.py then names each row the function judges otherwise.
@@ -165,6 +166,18 @@ def apply(added: list[str], vllm_python: str, root: Path) -> None:
                              *map(str, files)], check=True, capture_output=True, text=True).stdout
     ARGV.write_text(merged)
     subprocess.run([sys.executable, str(TOOLS / "vllm_argv.py"), "--data", str(ARGV)], check=True)
+    combos(added, vllm_python, root)
+
+
+def combos(added: list[str], vllm_python: str, root: Path) -> None:
+    """Step 5: tools/vllm_combos.py over every release's source (the new ones were fetched above; an older one
+    missing under --root/src/ is fetched first), writing krm_fn/domain/data/vllm_combos.json."""
+    from vllm_verdicts import RELEASES
+    for release in dict.fromkeys([*RELEASES, *added]):
+        if not (root / "src" / release / "vllm").exists():
+            subprocess.run([vllm_python, str(TOOLS / "vllm_verdicts.py"), "--fetch", release, "--root", str(root)],
+                           check=True)
+    subprocess.run([sys.executable, str(TOOLS / "vllm_combos.py"), "--root", str(root)], check=True)
 
 
 def main(argv: list[str]) -> int:

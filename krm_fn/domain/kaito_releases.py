@@ -82,6 +82,13 @@ USE_LOCAL_WEIGHTS = KaitoRelease(0, 12)
 # From v0.11.0 to v0.12.x the vLLM command of an existing StatefulSet never changes, and it reads a config file
 # only when the Workspace had a config at creation (model/rollout.py).
 FIXED_COMMAND = (KaitoRelease(0, 11), KaitoRelease(0, 13))
+# Before v0.11.0 a Workspace with no inference.config mounts the ConfigMap `inference-params-template` of its own
+# namespace when there is one (else a copy of the release namespace's): EnsureConfigOrCopyFromDefault,
+# pkg/utils/resources/resources.go:171-180 at v0.10.0 (:171-174 at v0.9.4), called for every Workspace by
+# pkg/workspace/inference/preset_inferences.go:376-383 at v0.10.0. From v0.11.0 a Workspace with no config mounts
+# none (preset_inferences.go:451-459 at v0.11.0, :529-536 at v0.12.0: "When empty, no config volume is mounted").
+NAMESPACE_DEFAULT_CONFIG_UNTIL = KaitoRelease(0, 11)
+NAMESPACE_DEFAULT_CONFIG = "inference-params-template"   # v1beta1.DefaultInferenceConfigTemplate
 # KAITO reads kaito.sh/enable-speculative-decoding itself (and pushes a changed spec.template.inference to an
 # InferenceSet's existing Workspaces); older releases ignore the annotation.
 READS_THE_ANNOTATION = KaitoRelease(0, 13)

@@ -241,6 +241,7 @@ def plan_workload(spec: WorkloadKind, data: Any, table: PresetTable = DEFAULT_TA
             ops.extend(_record_ops(data, template, record))
     runs_vllm = any(p.runs_vllm for _, p in planned)
     findings += _workload_findings(ctx, records, runs_vllm, bool(ops), findings)
+    findings += _fields_older_crds_lack(spec, data, records)
     return WorkloadPlan(opt_in, tuple(ops), (*said, *findings), runs_vllm,
                         any(p.speculates for _, p in planned) or speculator)
 
@@ -367,11 +368,30 @@ def _workload_findings(ctx: _Workload, records: dict[Path, tuple[PodTemplate, st
     return out
 
 
+def _fields_older_crds_lack(spec: WorkloadKind, data: Any, records: dict[Path, tuple[PodTemplate, str | None, bool]]
+                            ) -> list[Finding]:
+    """SD736 on each record an LLMInferenceService `serving.kserve.io/v1alpha1` keeps in `spec.annotations` or
+    `spec.prefill.annotations`: KServe 0.16.0's CRD has neither (its v1alpha1 spec: baseRefs, model,
+    parallelism, prefill {parallelism, replicas, template, worker}, replicas, router, template, worker;
+    config/crd/full/llmisvc/serving.kserve.io_llminferenceservices.yaml at v0.16.0), 0.17.0's has both, in
+    v1alpha1 and v1alpha2. v1alpha1 is served by both releases, so which one runs cannot be known here: the
+    record is written (0.16 has no pod-level annotations anywhere in that spec, and one record in the object's
+    own metadata could not tell the decode pods' from the prefill pods'), with this warning."""
+    if not spec.llm_isvc or not isinstance(data, dict) or data.get("apiVersion") != _LLMISVC_V1ALPHA1:
+        return []
+    out: list[Finding] = []
+    for template, record, keep in records.values():
+        if record is not None or (keep and _recorded(data, template) is not None):
+            out.append(finding("SD736", dotted(template.annotations), annotations=dotted(template.annotations)))
+    return out
+
+
 # --- KServe LLMInferenceService ------------------------------------------------------------------------------
 # A `main` without a command of its own runs KServe's template vLLM, its `args` parsed again by that template's
 # eval: the config goes there as dotted arguments (vllm_command.dotted_arguments), and a manifest of an
 # apiVersion before the template's is left unchanged (SD730). docs/plain-vllm.md says why, with the sources.
 _LLMISVC_TEMPLATE_FROM = "serving.kserve.io/v1alpha2"
+_LLMISVC_V1ALPHA1 = "serving.kserve.io/v1alpha1"
 _LLMISVC_MOUNT = "/mnt/models"
 _LLMISVC_PIPELINE = {"main": ("spec", "parallelism", "pipeline"), "worker": ("spec", "parallelism", "pipeline"),
                      "prefill": ("spec", "prefill", "parallelism", "pipeline"),

@@ -16,8 +16,9 @@ from . import shellwords
 from ..text.results import Finding, finding
 from . import vllm_releases as releases
 from .presets import DEFAULT_TABLE, PresetTable, Resolution, fallback
+from .vllm_combos import Server, judge, said
 from .vllm_model import decide_model, unknowable
-from .vllm_schema import (DEFAULT_VLLM_VERSION, beyond, check_speculative_config, dotted_config, named,
+from .vllm_schema import (DEFAULT_VLLM_VERSION, beyond, check_speculative_config, dotted_config, facts, named,
     newer_release, parse_version, refusal, shown)
 
 
@@ -102,6 +103,7 @@ class Inspection(NamedTuple):
     target: str = ""            # field the injection goes to: `args`, `command`, or the script's
     insert_at: int = -1         # shell forms: the offset in the script the argument is inserted at
     model_option: bool = False  # `vllm serve` given the word `--model` (vLLM before 0.11.1 exits on it)
+    server: Server = Server()   # the settings vllm_combos judges beside the speculative config
 
     @property
     def editable(self) -> bool:
@@ -185,7 +187,8 @@ def read_arguments(values: list[str], positional: bool = True,
     at = _positional(values) if positional else None
     if at is not None:
         model, index = values[at], at
-    return Inspection(True, model=model, model_index=index, **_speculative(options), **_settings(options))
+    return Inspection(True, model=model, model_index=index, **_speculative(options), **_settings(options),
+                      server=_server(options))
 
 
 def _model(options: list[_Option], model_flags: tuple[str, ...]) -> tuple[str | None, int | None]:
@@ -248,6 +251,37 @@ def _settings(options: list[_Option]) -> dict[str, Any]:
             pooling = f"{o.name} {o.value}"
     return dict(config_files=tuple(files), pipeline=pipeline, pipeline_flag=pipeline_flag, pooling=pooling,
                 backend=backend)
+
+
+# Flags without a value vllm_combos judges, their `--no-` forms (BooleanOptionalAction) turning them off again.
+_SERVER_FLAGS = {"--async-scheduling": "async_scheduling", "--kv-sharing-fast-prefill": "kv_sharing_fast_prefill",
+                 "--enable-lora": "lora", "--disable-log-stats": "disable_log_stats"}
+_SERVER_VALUES = {"--logits-processors": "logits_processors", "--watermark-config": "watermark"}
+_SERVER_NUMBERS = {"--max-num-seqs": "max_num_seqs", "--max-num-batched-tokens": "max_num_batched_tokens"}
+
+
+def _server(options: list[_Option]) -> Server:
+    """The settings beside the speculative config that vllm_combos judges, the last of each as argparse keeps it
+    (the flag as written, with its value where it takes one)."""
+    found: dict[str, Any] = {}
+    for o in options:
+        if o.norm in _SERVER_FLAGS and not o.inline:
+            found[_SERVER_FLAGS[o.norm]] = o.name
+        elif o.norm.startswith("--no-") and "--" + o.norm[5:] in _SERVER_FLAGS:
+            found.pop(_SERVER_FLAGS["--" + o.norm[5:]], None)
+        elif o.value is None:
+            continue
+        elif o.norm in _SERVER_VALUES:
+            found[_SERVER_VALUES[o.norm]] = o.name
+        elif o.norm in _SERVER_NUMBERS:
+            found[_SERVER_NUMBERS[o.norm]] = _stages(o.value)
+        elif o.norm == "--max-model-len":
+            length = _stages(o.value)
+            found["max_model_len"] = None if length is None else (length, f"{o.name} {o.value}")
+        elif o.norm in ("--data-parallel-size", "-dp"):
+            size = _stages(o.value)
+            found["data_parallel"] = None if size is None else (size, f"{o.name} {o.value}")
+    return Server(**found)
 
 
 def _stages(text: str) -> int | None:
@@ -677,7 +711,7 @@ def reconcile(command: Any, args: Any, *, enabled: bool, recorded: str | None = 
         return c.unchanged(finding("SD733", insp.target, config=recorded, flags=", ".join(insp.overrides)))
     if not insp.runs_vllm or not enabled:
         return c.bare()
-    out = _left_as_is(c, release)
+    out = _left_as_is(c, release, env)
     if out is None:
         out = _configured(c._replace(inspection=_mounted_model(insp, mounted)), table, release, env, pipeline)
     # A verdict assumed the release: the config chosen for it, the user's judged by it, or a finding of it (not a
@@ -751,7 +785,7 @@ def _remove_every_copy(command: Any, args: Any, recorded: str) -> tuple[Any, Any
         command, args, ours = without_command, without_args, True
 
 
-def _left_as_is(c: _Container, release: Release) -> Reconciled | None:
+def _left_as_is(c: _Container, release: Release, env: dict[str, str] | None = None) -> Reconciled | None:
     """The refusals that leave the command as it is: a command that cannot be edited, the user's own config
     (or the flags vLLM 0.8.3 removed), a settings file, a pooling model, a release without the flag. None:
     a config is chosen."""
@@ -766,7 +800,8 @@ def _left_as_is(c: _Container, release: Release) -> Reconciled | None:
     if insp.overrides:
         return Reconciled(c.base_command, c.base_args, c.recorded if c.described else None, insp,
                           (finding("SD703.override", insp.target, flags=", ".join(insp.overrides)),
-                           *_override_checks(insp, release), *_launch_refusals(insp, release), *_newer(insp, release)))
+                           *_override_checks(insp, release), *_launch_refusals(insp, release), *_newer(insp, release),
+                           *combinations(insp, release, env, _user_config(insp))))
     if insp.config_files:
         return c.unchanged(finding("SD709", insp.target, files=", ".join(insp.config_files)),
                            *_launch_refusals(insp, release))
@@ -802,6 +837,10 @@ def _configured(c: _Container, table: PresetTable, release: Release, env: dict[s
         if verdict.refuses:
             return c.bare(finding("SD734", insp.target, stages=stages[1], verdict=verdict.text, fix=verdict.fix))
         findings.append(finding("SD715", insp.target, stages=stages[1], verdict=verdict.text))
+    combos = combinations(insp, release, env, json.loads(resolution.json))
+    if any(f.id == "SD625" for f in combos):
+        return c.bare(*combos)   # the release exits with the config chosen beside these settings: nothing added
+    findings += combos
     if insp.expansions:
         findings.append(finding("SD710", insp.target, expansions=" ".join(insp.expansions)))
     return _written(c, resolution.json, findings)
@@ -858,6 +897,21 @@ def _launch_refusals(insp: Inspection, release: Release) -> list[Finding]:
     if insp.model_option and release.number < releases.SERVE_MODEL_OPTION_SINCE:
         out.append(finding("SD718", insp.model_at or insp.target, release=release.said))
     return out
+
+
+def combinations(insp: Inspection, release: Release, env: dict[str, str] | None, config: Any) -> list[Finding]:
+    """vllm_combos' verdicts on the container's settings beside the speculative `config` (a JSON object;
+    anything else is vllm_schema's to report): SD625 where the release exits at start-up, SD626 where it
+    starts with speculation's effect or metrics gone."""
+    if not isinstance(config, dict):
+        return []
+    env = env or {}
+    server = insp.server._replace(
+        use_v1=f"VLLM_USE_V1={env['VLLM_USE_V1']}" if "VLLM_USE_V1" in env else None,
+        use_v2_runner=f"VLLM_USE_V2_MODEL_RUNNER={env['VLLM_USE_V2_MODEL_RUNNER']}"
+        if "VLLM_USE_V2_MODEL_RUNNER" in env else None)
+    mtp_alias = config.get("method") in facts().mtp_aliases
+    return [said(v, insp.target, release.said) for v in judge(release.number, config, server, mtp_alias)]
 
 
 def _override_checks(insp: Inspection, release: Release) -> list[Finding]:

@@ -127,6 +127,11 @@ def _release(version: Version) -> Version:
     return older[-1] if older else releases[0]
 
 
+def judging_release(version: Version) -> Version:
+    """The release read whose facts judge `version` (vllm_combos judges by the same one)."""
+    return _release(version)
+
+
 def beyond(version: Version) -> Version | None:
     """The newest release run, when `version` is newer than it (its facts then judge `version`), else None.
     What a newer release does is not known here: the messages name the release whose facts they state."""

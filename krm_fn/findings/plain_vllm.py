@@ -134,4 +134,11 @@ SPECS = (
               "the vLLM of KAITO's newest image, which may not be the one that runs: `latest` can be newer (vLLM\n"
               "0.33 removed `medusa`, which the default still has), a private build older. Pin the release: an\n"
               "image tag that names it, or `vllmVersion` (which every workload of the run then follows).")),
+    Spec("SD736", WARNING, "LLMInferenceService v1alpha1: the record goes in a field KServe 0.16's CRD does not have",
+         "{annotations} is not in KServe 0.16's LLMInferenceService v1alpha1 schema (0.17 added it): 0.16 refuses the object under strict field validation or drops the record; on KServe 0.17+ use apiVersion serving.kserve.io/v1alpha2, on 0.16 remove the annotation",
+         why=("The function records the JSON it injected where the pods' annotations are, `spec.annotations` and\n"
+              "`spec.prefill.annotations`, as for every plain workload. KServe 0.16.0's CRD (config/crd/full/llmisvc/\n"
+              "serving.kserve.io_llminferenceservices.yaml at v0.16.0) has neither in its only version, v1alpha1;\n"
+              "0.17.0 added them to v1alpha1 and v1alpha2. A v1alpha1 manifest may run on either release, so the\n"
+              "record is written, with this warning; v1alpha2 exists only from 0.17 and gets none.")),
 )

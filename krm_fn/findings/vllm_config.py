@@ -1,7 +1,8 @@
 """SD6xx: what the vLLM release refuses or ignores in a speculative config.
 
-All of them are krm_fn.domain.vllm_schema's, relayed onto a ConfigMap (stages/advice.py) or a plain workload's
-container (domain/vllm_command.py). The fields: `{release}` is the vLLM release whose facts judge the value
+All of them are krm_fn.domain.vllm_schema's but SD625 and SD626 (krm_fn.domain.vllm_combos': the config beside the
+server's other settings), relayed onto a ConfigMap (stages/advice.py) or a plain workload's container
+(domain/vllm_command.py). The fields: `{release}` is the vLLM release whose facts judge the value
 (for a release newer than every one modelled, the newest modelled; `{newer}` is then the one the user named);
 `{method}`, `{key_json}` and `{value}` are JSON text, as vLLM's own config shows them; `{history}` says when
 vLLM added or removed the name ("added in vLLM 0.20"; where it is an aside, empty or " (vLLM 0.26 added it)");
@@ -64,4 +65,27 @@ SPECS = (
           "not-in-release": "method {method} is not one vLLM {release} knows ({history}); vLLM {release} is the newest release modelled, older than the vLLM {newer} named: check that vLLM {newer} has it, or use one of: {choices}"}),
     Spec("SD624", WARNING, "key the newest vLLM modelled does not take, for a newer vLLM (which may take it)",
          "{key_json} is not a speculative-config key of vLLM {release}{history}, which refuses unknown keys; vLLM {release} is the newest release this function models, older than the vLLM {newer} named: check that vLLM {newer} takes it, or {fix}"),
+    # vllm_combos' verdicts, on a plain workload's container or the ConfigMap holding KAITO's `vllm:` map;
+    # {setting} is the flag, key or variable as written, {upstream} the release's file:line that decides it.
+    Spec("SD625", ERROR, "speculative decoding beside a server setting the vLLM release refuses it with at start-up",
+         {"async-scheduling": "{setting} with {method} speculative decoding: {release} exits at start-up ({upstream}); remove {setting}, or use a method it schedules asynchronously",
+          "async-scheduling-v1-runner": "{setting} with {method} speculative decoding on the V1 model runner: {release} exits at start-up ({upstream}); remove {setting}",
+          "v0-engine": "{setting} runs vLLM's V0 engine, which has no speculative decoding: {release} exits at start-up ({upstream}); remove {setting}",
+          "v2-model-runner": "{setting} with {method} speculative decoding: {release}'s Model Runner V2 has no {method} drafter and exits at start-up ({upstream}); remove {setting}",
+          "kv-sharing-fast-prefill": "{setting} with {method} speculative decoding: {release} exits at start-up, as fast prefill gives the draft wrong logits ({upstream}); remove {setting}",
+          "logits-processors": "{setting} with speculative decoding on the V1 model runner: {release} exits at start-up ({upstream}); remove {setting} or the speculative config",
+          "lora": "{setting} with {tokens} speculative tokens: {release} needs max-num-batched-tokens ({batched}) at least max-num-seqs ({seqs}) times {tokens}+1 and exits at start-up ({upstream}); raise max-num-batched-tokens to {need}, or lower max-num-seqs or num_speculative_tokens",
+          "watermark": "{setting} with {key} {value!q}: {release} needs {key} {needed!q} for watermarking and exits at start-up ({upstream}); add \"{key}\":\"{needed}\" to the speculative config",
+          "draft-max-model-len": "max_model_len {draft} in the {method} speculative config is above {setting}: {release} exits at start-up ({upstream}); make it at most {target}, or leave it out"},
+         why=("vLLM checks the speculative config against the rest of the server's settings when it builds its\n"
+              "engine config, and exits on a pair it cannot run. Each verdict names the release's own source line\n"
+              "(its wheel; tools/vllm_combos.py reads every release's); a release between two read is judged by the\n"
+              "one vllmVersion is. On a plain workload nothing is added; on KAITO's `vllm:` map the run stops.")),
+    Spec("SD626", WARNING, "speculative decoding beside a server setting that silently undoes its effect or its metrics",
+         {"disable-log-stats": "{setting}: {release} serves no metrics ({upstream}), so speculative decoding's acceptance cannot be watched and its alerts never fire; remove {setting}",
+          "data-parallel-schedule": "{setting}: {release} drops num_speculative_tokens_per_batch_size and drafts {tokens} tokens at every batch size ({upstream}); remove the schedule, or run one data-parallel rank"},
+         why=("The server starts, but without what the speculative config asks for: with `--disable-log-stats`\n"
+              "vLLM makes no stat loggers, the Prometheus one among them, so `vllm:spec_decode_*` and every\n"
+              "metric the function's PrometheusRule reads are gone; with more than one data-parallel rank it logs a\n"
+              "warning and drops the per-batch-size schedule.")),
 )

@@ -14,10 +14,11 @@ from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Decision, Inject, Override, configurable
 from ..model.index import Index
-from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents,
+from ..domain.inference_config import (DATA_KEY, VLLM_KEY, InferenceConfigError, has_later_documents, kaito_values,
     with_speculative_config, without_speculative_config)
+from ..domain.vllm_combos import Server, judge, said
 from ..domain.presets import resolve
-from ..domain.vllm_schema import (NGRAM_METHODS, check_speculative_config, dotted_config, newer_release,
+from ..domain.vllm_schema import (NGRAM_METHODS, check_speculative_config, dotted_config, facts, newer_release,
                                   parse_version, refusal, shown)
 from ..model.multinode import multinode_warnings
 from ..model.report import about
@@ -32,7 +33,7 @@ def advise(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(override_checks(ds, settings) + role_mismatches(ds) + pinned_away(ds, settings) + spelling_warnings(ds)
                 + unconfigurable(index, plan) + document_warnings(ds) + version_notes(ds, settings, plan)
                 + multinode_warnings(index, ds, settings, _method) + newer_vllm(ds, settings)
-                + assumed_vllm(ds, settings))
+                + combinations(ds, settings) + assumed_vllm(ds, settings))
 
 
 def assumed_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:
@@ -54,6 +55,69 @@ def newer_vllm(ds: Sequence[Decision], settings: Settings) -> list[Result]:
         return []
     found = newer_release(settings.vllm_version, "the vllmVersion setting")
     return [] if found is None else [found._replace(field="vllmVersion").result()]
+
+
+# KAITO's runtime passes each `vllm:` entry as `--KEY VALUE` (presets/workspace/inference/vllm/inference_api.py:
+# 143-145 at v0.12.0, :110-111 at v0.10.0) to the OpenAI server's parser (api_server.make_arg_parser, :72). For
+# a flag without a value the VALUE after it is a stray word, which that parser's optional positional `model_tag`
+# takes (vllm/entrypoints/openai/cli_args.py:346-351 at 0.25.1; every release read has it) and the server does not
+# read: the flag is set, whatever the entry's value ("false" too); its `no-` form unsets it.
+_MAP_FLAGS = {"async-scheduling": "async_scheduling", "kv-sharing-fast-prefill": "kv_sharing_fast_prefill",
+              "disable-log-stats": "disable_log_stats", "enable-lora": "lora"}
+_MAP_VALUES = {"logits-processors": "logits_processors", "watermark-config": "watermark"}
+_MAP_NUMBERS = {"max-num-seqs": "max_num_seqs", "max-num-batched-tokens": "max_num_batched_tokens"}
+_MAP_PAIRS = {"data-parallel-size": "data_parallel", "max-model-len": "max_model_len"}
+
+
+def _server(d: Inject | Override) -> Server:
+    """What KAITO's runtime gives vLLM beside the speculative config: the `vllm:` map's settings, and LoRA where
+    the workload has `inference.adapters` (KAITO adds `--enable-lora` then: pkg/model/interface.go:448-450 at
+    v0.12.0, `if !p.VLLM.DisallowLoRA && rc.AdaptersEnabled`, AdaptersEnabled `len(...Inference.Adapters) > 0`,
+    pkg/workspace/inference/preset_inferences.go:611)."""
+    text = d.inference_config()
+    try:
+        values = kaito_values(text)[0] if text is not None else {}
+    except InferenceConfigError:
+        values = {}
+    found: dict[str, Any] = {}
+    for key, value in values.items():
+        name = key.replace("_", "-")
+        if name in _MAP_FLAGS:
+            found[_MAP_FLAGS[name]] = f"vllm.{key}"
+        elif name.startswith("no-") and name[3:] in _MAP_FLAGS:
+            found.pop(_MAP_FLAGS[name[3:]], None)
+        elif name in _MAP_VALUES:
+            found[_MAP_VALUES[name]] = f"vllm.{key}"
+        elif name in _MAP_NUMBERS or name in _MAP_PAIRS:
+            number = int(value) if value.strip().lstrip("+-").isdigit() else None   # "auto": not judged
+            if name in _MAP_PAIRS:
+                found[_MAP_PAIRS[name]] = None if number is None else (number, f"vllm.{key}: {value}")
+            else:
+                found[_MAP_NUMBERS[name]] = number
+    path = d.workload.spec.inference
+    inference = kinds.get(d.workload.effective, path) if path is not None else None
+    adapters = inference.get("adapters") if isinstance(inference, dict) else None
+    if isinstance(adapters, list) and adapters and path is not None:
+        found["lora"] = f"{kinds.dotted(path)}.adapters (KAITO runs vLLM with --enable-lora)"
+    return Server(**found)
+
+
+def combinations(ds: Sequence[Decision], settings: Settings) -> list[Result]:
+    """vllm_combos' verdicts on what KAITO's runtime gives vLLM beside the speculative config (SD625, SD626), on
+    the ConfigMap that holds the `vllm:` map, once per ConfigMap and combination."""
+    out, seen = [], set()
+    for d in ds:
+        if not isinstance(d, (Inject, Override)) or d.source is None:
+            continue
+        config = _config(d) if isinstance(d, Inject) or d.value is not DOTTED else _user_config(d)
+        if not isinstance(config, dict):
+            continue
+        mtp_alias = config.get("method") in facts().mtp_aliases
+        for verdict in judge(parse_version(settings.vllm_version), config, _server(d), mtp_alias):
+            if (d.source.index, verdict.combo) not in seen:
+                seen.add((d.source.index, verdict.combo))
+                out.append(about(said(verdict, CONFIG_FIELD), d.source))
+    return out
 
 
 def _what(value: object) -> str:

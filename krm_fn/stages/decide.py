@@ -7,7 +7,7 @@ of the outcomes in decisions.py; `said` tells each in its own message.
 from typing import Any
 
 from ..checks import inference_configmap
-from ..domain import kinds
+from ..domain import kaito_releases, kinds
 from ..domain.derived import build
 from ..domain.inference_config import DATA_KEY, InferenceConfigError, inspect
 from ..domain.kinds import Path
@@ -16,7 +16,7 @@ from ..domain.vllm_schema import DEFAULT_VLLM_VERSION, beyond, named, parse_vers
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.decisions import DOTTED, Broken, Decision, Inject, NotVisible, Override, Unrenamed, configurable, source_of
-from ..model.index import Index, Workload
+from ..model.index import Index, Workload, is_derived
 from ..model.report import about
 from ..text.items import Item, ItemError
 from ..text.results import Finding, Result, finding
@@ -28,7 +28,8 @@ _Found = tuple[Workload, Path, str | None, str | None, Item | None, bool]
 
 def decide(index: Index, settings: Settings, plan: Plan) -> Step:
     """A decision, and the result that tells it, per config reference of every configurable workload."""
-    ds = [decision(index, w, path, settings.presets, settings.vllm_version)
+    namespace_default = settings.kaito_version < kaito_releases.NAMESPACE_DEFAULT_CONFIG_UNTIL
+    ds = [decision(index, w, path, settings.presets, settings.vllm_version, namespace_default=namespace_default)
           for w in map(plan.workload, index.workloads) if configurable(w) for path in w.spec.config_refs(w.effective)]
     results = [said(d, settings) for d in ds]
     results += [_fallback(d, settings) for d in ds if isinstance(d, Inject) and d.refused]
@@ -64,9 +65,10 @@ def _broken(found: _Found, said_so: Finding) -> Broken:
 
 def _injected(d: Inject) -> Finding:
     preset = kinds.preset_name(d.workload.spec, d.workload.effective)
-    if d.source_name:
+    source = d.source_name or (d.source.name if d.source is not None else None)   # or the namespace default
+    if source:
         return finding("SD301.from-source", d.field, preset=preset, why=d.why, method=d.method,
-                       configmap=d.target or "", source=d.source_name)
+                       configmap=d.target or "", source=source)
     return finding("SD301.new", d.field, preset=preset, why=d.why, method=d.method, configmap=d.target or "")
 
 
@@ -97,11 +99,18 @@ def _fallback(d: Inject, settings: Settings) -> Result:
 
 
 def decision(index: Index, w: Workload, path: Path, table: PresetTable,
-             vllm_version: str = DEFAULT_VLLM_VERSION) -> Decision:
-    """What KAITO would do with this config reference of the (planned) workload `w`."""
+             vllm_version: str = DEFAULT_VLLM_VERSION, *, namespace_default: bool = False) -> Decision:
+    """What KAITO would do with this config reference of the (planned) workload `w`. `namespace_default`: the
+    KAITO release mounts its namespace's `inference-params-template` for a workload with no config
+    (kaito_releases.NAMESPACE_DEFAULT_CONFIG_UNTIL), so a config made for one that has none (or has only a
+    derived ConfigMap made from nothing) is based on that ConfigMap when the input holds it: it keeps its
+    settings, and the reference still records no source (disabling removes it again)."""
     current = kinds.get(w.effective, path)
     current = current if isinstance(current, str) and current else None
     src_name, src, via = source_of(index, w.namespace, current)
+    if namespace_default and src_name is None and src is None and (current is None or via):
+        default = index.configmap(w.namespace, kaito_releases.NAMESPACE_DEFAULT_CONFIG)
+        src = default if default is not None and not is_derived(default) else None
     preset = kinds.preset_name(w.spec, w.effective) or ""
     found: _Found = (w, path, current, src_name, src, via)  # what every outcome says of the reference
     if src_name is not None and src is None:
@@ -110,7 +119,7 @@ def decision(index: Index, w: Workload, path: Path, table: PresetTable,
             return Unrenamed(*found, generated=generated.name)
         return NotVisible(*found, derived_found=via and index.configmap(w.namespace, current or "") is not None)
     if src is not None:
-        name = src_name or ""  # a ConfigMap found has its name
+        name = src_name or src.name  # a ConfigMap found has its name (the namespace default: no recorded name)
         where = {"configmap": name, "kind": w.spec.kind, "workload": w.name}
         try:
             whole = src.data()

@@ -389,7 +389,7 @@ def test_list_ops_turn_old_into_new(old, new):
 def test_the_planner_reports_its_ids():
     from finding_ids import ids_used
     from krm_fn.domain import plain_workloads
-    assert set(ids_used(plain_workloads)) == {f"SD72{i}" for i in range(0, 10)} | {"SD730", "SD731", "SD732", "SD735"}
+    assert set(ids_used(plain_workloads)) == {f"SD72{i}" for i in range(0, 10)} | {"SD730", "SD731", "SD732", "SD735", "SD736"}
 
 
 def test_lws_ray_leader_script_and_ray_only_workers():
@@ -676,3 +676,26 @@ def test_a_container_that_nothing_is_judged_on_gets_no_warning() -> None:
                                                                          "embed"]}
     obj = workload("Deployment", "apps/v1", {"template": pod_template(c)}, dict(ON))
     assert [f.id for f in plan_workload(kind_of("apps/v1", "Deployment"), obj).findings] == ["SD711"]
+
+
+# --- issue #38: the record's fields exist in the target's schema (SD736) ----------------------------------------------
+@pytest.mark.parametrize("api_version,said", [("serving.kserve.io/v1alpha1", ["spec.annotations", "spec.prefill.annotations"]),
+                                              ("serving.kserve.io/v1alpha2", [])])
+def test_a_record_in_a_field_kserve_0_16s_v1alpha1_crd_lacks_is_a_warning(api_version: str, said: list[str]) -> None:
+    """KServe v0.16.0's config/crd/full/llmisvc/serving.kserve.io_llminferenceservices.yaml: v1alpha1's spec is
+    baseRefs, model, parallelism, prefill {parallelism, replicas, template, worker}, replicas, router, template,
+    worker (no annotations); v0.17.0's has spec.annotations and spec.prefill.annotations in both versions."""
+    spec = kind_of(api_version, "LLMInferenceService")
+    assert spec is not None
+    own = {"containers": [{"name": "main", "image": "vllm/vllm-openai:v0.25.1",
+                           "command": ["vllm", "serve", "/mnt/models", "--port", "8000"]}]}
+    obj = {"apiVersion": api_version, "kind": "LLMInferenceService",
+           "metadata": {"name": "q", "annotations": {"kaito.sh/enable-speculative-decoding": "true"}},
+           "spec": {"model": {"uri": "hf://Qwen/Qwen3-8B"}, "template": own, "prefill": {"template": own}}}
+    planned = plan_workload(spec, obj)
+    assert [f.field for f in planned.findings if f.id == "SD736"] == said
+    assert all(f.severity is Severity.WARNING for f in planned.findings if f.id == "SD736")
+    # disabled again: the records go, and nothing is said
+    rendered = jsonpatch.apply_patch(obj, list(planned.ops))
+    rendered["metadata"]["annotations"]["kaito.sh/enable-speculative-decoding"] = "false"
+    assert [f.id for f in plan_workload(spec, rendered).findings if f.id == "SD736"] == []

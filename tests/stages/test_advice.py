@@ -313,3 +313,24 @@ def test_the_kaito_releases_vllm_judges_a_users_config_and_names_itself():
     said = _said(settings_from({"kaitoVersion": "v0.10.0"}), *docs)
     assert [i for i, _ in said] == ["SD604", "SD428"] and 'method "ngram_gpu" is not in vLLM 0.17.1' in said[0][1]
     assert [i for i, _ in _said(settings_from({"kaitoVersion": "v0.12.0"}), *docs)] == ["SD428"]
+
+
+# --- issue #38: what KAITO's runtime gives vLLM beside the speculative config (SD625, SD626) --------------------------
+@pytest.mark.parametrize("vllm_map,version,said", [
+    # `--async-scheduling ""`: the "" goes to the server parser's model_tag, the flag is set; 0.25.1's
+    # vllm/config/vllm.py:971-981 refuses ngram with it
+    ('async-scheduling: ""', "0.25.1", [("SD625", "vllm.async-scheduling with ngram speculative decoding")]),
+    ('async-scheduling: "false"', "0.25.1", [("SD625", "vllm.async-scheduling with ngram speculative decoding")]),
+    ('async-scheduling: ""\n  no-async-scheduling: ""', "0.25.1", []),
+    ('async-scheduling: ""', "0.34.0", []),
+    # vllm/v1/engine/async_llm.py:157 at 0.25.1: no stat loggers without log_stats
+    ('disable-log-stats: "true"', "0.25.1", [("SD626", "vllm.disable-log-stats: vLLM 0.25.1 serves no metrics")]),
+    ('gpu-memory-utilization: "0.9"\n  logits_processors: p.P', "0.25.1",
+     [("SD625", "vllm.logits_processors with speculative decoding on the V1 model runner")]),
+])
+def test_the_vllm_map_beside_the_config_is_judged_by_the_release(vllm_map, version, said):
+    from krm_fn.stages.advice import combinations
+    ds = decisions(workspace("a", annotation="true", config="cfg"), configmap("cfg", f"vllm:\n  {vllm_map}\n"))
+    out = combinations(ds, settings_from({"vllmVersion": version}))
+    assert len(out) == len(said)
+    assert [(r.id, r.message[:len(m)]) for r, (_, m) in zip(out, said, strict=True)] == said

@@ -246,3 +246,31 @@ def test_sd308_past_the_newest_release_cannot_come_from_the_settings():
                 if f.severity is Severity.ERROR]
     with pytest.raises(ConfigError, match=f"vLLM {re.escape(named(facts().releases[-1]))} refuses tensor_parallel_size"):
         settings_from({"vllmVersion": "0.40", "tunedPresets": json.dumps({"Qwen/Qwen3.5-4B": REFUSED_TUNED})})
+
+
+TEMPLATE_TEXT = "vllm:\n  cpu-offload-gb: 0\n  gpu-memory-utilization: 0.95\n  max-model-len: 16384\n"
+
+
+@pytest.mark.parametrize("version,based", [("v0.10.0", True), ("v0.9.4", True), ("v0.11.0", False), ("v0.12.0", False)])
+def test_kaito_v0_10s_namespace_default_is_the_base_of_a_config_made_for_a_workload_with_none(version, based):
+    """v0.10.0's EnsureConfigOrCopyFromDefault (pkg/utils/resources/resources.go:171-180): with no
+    inference.config, `existingCM` = the ConfigMap "inference-params-template" in the Workspace's namespace is
+    mounted; v0.11.0 mounts none (pkg/workspace/inference/preset_inferences.go:451-459, "When empty, no config
+    volume is mounted")."""
+    from krm_fn.model.config import resolve_settings
+    settings = resolve_settings(None, {"KAITO_SPECDEC_KAITO_VERSION": version})
+    docs = (workspace("w", annotation="true", preset="Qwen/Qwen3.5-9B"),
+            configmap("inference-params-template", TEMPLATE_TEXT))
+    step = run(decide, index(*docs), settings)
+    d = step.decisions[0]
+    assert isinstance(d, Inject) and (d.current, d.source_name) == (None, None)
+    assert re.fullmatch(r"specdec-mtp-[0-9a-f]{10}", d.target)   # no source recorded: disabling removes the field
+    text = d.configmap["data"]["inference_config.yaml"]
+    if based:
+        assert text == TEMPLATE_TEXT + f"  speculative-config: '{MTP}'\n"
+        assert step.results[0].message.endswith('(from ConfigMap "inference-params-template")')
+    else:
+        assert text == f"vllm:\n  speculative-config: '{MTP}'\n"
+    other_namespace = run(decide, index(docs[0].replace("namespace: ns", "namespace: other"), docs[1]), settings)
+    assert other_namespace.decisions[0].configmap["data"]["inference_config.yaml"] == \
+        f"vllm:\n  speculative-config: '{MTP}'\n"
