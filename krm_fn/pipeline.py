@@ -190,8 +190,9 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     `patches` the patch files of the kustomization built, when it is known; `notes`: what the command line
     said about the builds (no kustomize, a root that does not build)."""
     loose = Build("", b"", places or {}, patches)
+    several = (1 if sources else 0) + len(builds) > 1
     units = [_unit(sources, fc, environ, overrides, places or {}, loose)] if sources or not builds else []
-    units += [_unit([(b.root, b.data)], fc, environ, overrides, b.sources, b) for b in builds]
+    units += [_unit([(b.root, b.data)], fc, environ, overrides, b.sources, b, several) for b in builds]
     if len(units) == 1 and not notes:
         return units[0].outcome
     return _together(units, list(notes), *_judged_by(fc, environ, overrides))
@@ -205,12 +206,17 @@ class _Unit(NamedTuple):
 
 
 def _unit(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str], overrides: Mapping[str, Any],
-          places: Mapping[str, Source], build: Build) -> _Unit:
+          places: Mapping[str, Source], build: Build, several: bool = False) -> _Unit:
+    """One stream judged: the files given (under no kustomization), or a root's build. `several`: one of
+    several roots, where a root that builds to nothing (a folder of placeholders, Flux's `flux-system` before
+    its first bootstrap) has nothing to judge and nothing to lose: the others are the run."""
     try:
         stream, broken = _read_sources(sources)
         settings, said = _render_settings(stream, fc, environ, overrides, broken)
     except _Stop as stop:
         return _Unit(stop.outcome, build.root)
+    if not stream.items and several and build.root:
+        return _Unit(Outcome("", [], 0, Summary(0, 0)), build.root)
     if not stream.items:
         # An empty render handed to Argo CD with auto-prune deletes everything: never a silent success.
         if [name for name, _ in sources] == ["<stdin>"]:

@@ -33,7 +33,7 @@ SPECS = (
          can_disable=False, could_not_judge=True),
     Spec("SD508", ERROR, "render: materialize over several kustomize roots",
          "nothing written: {count} kustomizations are built from the folders given ({roots}) and render writes one stream; name one of them, or run with --mode validate",
-         can_disable=False),
+         can_disable=False, could_not_judge=True),
     Spec("SD510", ERROR, "stdin is closed",
          "stdin is closed; expected {what} on stdin",
          can_disable=False, could_not_judge=True),
