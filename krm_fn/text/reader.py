@@ -192,7 +192,7 @@ class _DocumentWalk:
                 top = _Mapping(_OTHER, flow) if cls is MappingStartEvent else _Sequence(_OTHER, flow)
                 stack.append(top)
                 continue
-            self.last_end = event.end_mark.index + base
+            self.last_end = event.end_mark.index + base if cls is AliasEvent or event.value else self.empty_end(event)
             if type(top) is not _Mapping:
                 continue
             if top.at_value:
@@ -258,8 +258,8 @@ class _DocumentWalk:
         stack = self.stack
         if len(stack) >= MAX_DEPTH:
             raise refusals.too_deep(self.mark(event.start_mark))
-        self.last_end = event.end_mark.index + self.base
         is_alias = event.__class__ is AliasEvent
+        self.last_end = event.end_mark.index + self.base if is_alias or event.value else self.empty_end(event)
         if is_alias or (self.anchored and event.anchor is not None):
             self.anchor_or_alias(event)
         top = stack[-1]
@@ -276,6 +276,12 @@ class _DocumentWalk:
                 self.odd_key(key, event.start_mark.line + self.line0, top)
             elif key is not None:
                 top.keys[key] = event.start_mark.line + self.line0
+
+    def empty_end(self, event: Any) -> int:
+        """Where the text read so far ends after an empty scalar: where its own text ends; one with no text at
+        all that libyaml marks at the next token (`? x` with no value: tree.unwritten) moves no region's end."""
+        end: int = event.end_mark.index + self.base
+        return self.last_end if tree.unwritten(event.start_mark.index + self.base, end, "", self.text) else end
 
     def value(self, event: Any, top: _Mapping) -> None:
         """A value of an item's own mapping, its metadata or its annotations: an identity field, or an
