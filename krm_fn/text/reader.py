@@ -119,7 +119,7 @@ class _DocumentWalk:
 
     __slots__ = ("source", "text", "base", "line0", "mark", "anchored", "stack", "root", "rec", "scalars",
                  "root_scalars", "entry", "entry_depth", "entries", "items_node", "root_dup", "owner", "ties",
-                 "last_end", "anchor_nodes", "pairs", "pending")
+                 "last_end", "anchor_nodes", "pairs", "pending", "texts")
 
     def __init__(self, first: Any, source: Source, base: int, line0: int, anchored: bool) -> None:
         self.source, self.text, self.base, self.line0 = source, source.text, base, line0
@@ -137,6 +137,7 @@ class _DocumentWalk:
         self.owner: dict[str, int] = {}  # anchor -> the entry that defines it (-1: outside every entry)
         self.ties: set[int] = set()  # the entries an alias ties to another entry or to the envelope
         self.last_end = 0  # where the last scalar, alias or flow mapping or sequence ended
+        self.texts: dict[str, str | None] = {}  # anchor -> its scalar's text (None: a mapping or a sequence)
         # KRM mode (`envelope`): the envelope's key whose value comes next; `envelope` sets the anchors and the
         # keys and values it has composed (anchor_nodes, pairs)
         self.pending: yaml.Node | None = None
@@ -271,10 +272,15 @@ class _DocumentWalk:
             self.value(event, top)
         else:
             top.at_value = True
-            key = top.key = None if is_alias else event.value
-            if key is not None and (key in top.keys or key == "<<"):
+            # An alias as a key (`*ns : prod`) is the key its anchor's scalar is, as kubectl, kustomize and
+            # kpt read it; one of an anchor the walk has no text of (the envelope's, or a mapping's): the
+            # item's identity and annotations are read from its data (_derive).
+            key = top.key = self.texts.get(event.anchor) if is_alias else event.value
+            if key is None:
+                self.rec.derive = True
+            elif key in top.keys or key == "<<":
                 self.odd_key(key, event.start_mark.line + self.line0, top)
-            elif key is not None:
+            else:
                 top.keys[key] = event.start_mark.line + self.line0
 
     def empty_end(self, event: Any) -> int:
@@ -393,7 +399,7 @@ class _DocumentWalk:
         """An anchor is noted with the entry it is in; an alias ties the entry it is in to the anchor's."""
         name: str = event.anchor
         if event.__class__ is not AliasEvent:
-            self.anchor(name)
+            self.anchor(name, event.value if event.__class__ is ScalarEvent else None)
             return
         here = self.entry.index if self.entry is not None else -1
         home = self.owner.get(name)
@@ -403,8 +409,9 @@ class _DocumentWalk:
         if home != here:  # the entries it ties (or the envelope, -1) are `shared`
             self.ties.update(i for i in (home, here) if i >= 0)
 
-    def anchor(self, name: str) -> None:
+    def anchor(self, name: str, text: str | None = None) -> None:
         self.owner[name] = self.entry.index if self.entry is not None else -1  # a later one wins (yamlio._anchor)
+        self.texts[name] = text
 
     def compose(self, event: Any, stream: Iterator[Any], top: _Mapping) -> None:
         """A key or a value of the envelope (KRM mode), composed (an alias to an anchor in an item: _Tangled)."""

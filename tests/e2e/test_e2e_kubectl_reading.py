@@ -293,3 +293,17 @@ def test_a_date_as_a_name_is_read_apart_and_refused(kubectl: str, tmp_path: Path
     assert "2024-01-01T00:00:00Z" in said, said  # kustomize: a timestamp, written back in another form
     r = run_function(["render", "-"], text)
     assert r.code == 1 and "metadata.name 2024-01-01 is unquoted" in r.err, r.err
+
+
+ALIAS_KEY_NAMESPACE = CM.format("a") + "  labels: {&ns namespace: x}\n  *ns : prod\n"
+
+
+def test_an_alias_as_a_key_is_read_as_kubectl_and_kustomize_read_it(kubectl: str, tmp_path: Path) -> None:
+    """Issue 40, class 2: `*ns : prod` under metadata is the namespace `prod` to kubectl and kustomize; the
+    function read no namespace (and wrote a derived ConfigMap with none)."""
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, ALIAS_KEY_NAMESPACE)) or [None]
+    assert seen is not None and seen["metadata"]["namespace"] == "prod"
+    code, said = _kustomize_reads(kubectl, tmp_path, ALIAS_KEY_NAMESPACE)
+    assert code == 0 and "namespace: prod" in said, said
+    (item,) = reader.read_stream([("m.yaml", ALIAS_KEY_NAMESPACE.encode())]).items
+    assert (item.name, item.namespace) == ("a", "prod")

@@ -3,6 +3,9 @@ key in the identity, a byte-order mark inside a document, and a file kubectl rea
 tables here; tests/e2e/test_e2e_kubectl_reading.py holds the same bytes against the real kubectl and kustomize."""
 from __future__ import annotations
 
+import pytest
+
+from krm_fn.text import reader
 from runner import run
 
 DERIVED = """  - apiVersion: v1
@@ -45,3 +48,59 @@ def test_an_item_ending_in_an_explicit_key_is_read_and_rendered_whole() -> None:
     assert r.code == 0, r.err
     assert [(d["apiVersion"], d["metadata"]["name"]) for d in r.docs] == [("v1", "first"), ("v1", "user-config")]
     assert r.docs[0]["data"] == {"k": "v", "extra": None}
+
+
+WORKSPACE = """apiVersion: kaito.sh/v1beta1
+kind: Workspace
+metadata:
+  labels: {&ns namespace: x}
+  name: ws
+  *ns : prod
+  annotations:
+    kaito.sh/enable-speculative-decoding: "true"
+resource:
+  instanceType: "Standard_NC24ads_A100_v4"
+inference:
+  preset:
+    name: "deepseek-r1-0528"
+"""
+# (id, document, (apiVersion, kind, name, namespace)): an alias as a key names the key its anchor names, as
+# kubectl, kustomize and kpt read it
+ALIAS_KEYS = [
+    ("namespace", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {&ns namespace: x}\n  name: a\n  *ns : prod\n",
+     ("v1", "ConfigMap", "a", "prod")),
+    ("kind", "x: &k kind\napiVersion: v1\n*k : ConfigMap\nmetadata:\n  name: a\n", ("v1", "ConfigMap", "a", "")),
+    ("name", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {&n name: x}\n  *n : a\n", ("v1", "ConfigMap", "a", "")),
+    ("annotation", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {&o kaito.sh/enable-speculative-decoding: x}\n"
+     "  annotations:\n    *o : 'true'\n", ("v1", "ConfigMap", "a", "")),
+]
+
+
+@pytest.mark.parametrize("text, want", [c[1:] for c in ALIAS_KEYS], ids=[c[0] for c in ALIAS_KEYS])
+def test_an_alias_as_a_key_in_the_identity_names_its_anchor_s_key(text: str, want: tuple[str, ...]) -> None:
+    """Class 2, in both readings: a document of its own (render) and an entry of a ResourceList's items."""
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    entry = "".join(("- " if i == 0 else "  ") + ln + "\n" for i, ln in enumerate(text.splitlines()))
+    (listed,) = reader.read_resource_list((ENVELOPE + entry).encode()).items
+    for it in (item, listed):
+        assert (it.api_version, it.kind, it.name, it.namespace) == want
+    if "annotations" in text:
+        assert item.annotation("kaito.sh/enable-speculative-decoding") == "true"
+
+
+def test_a_derived_config_map_goes_to_the_namespace_an_alias_key_names() -> None:
+    """Class 2: kubectl and kustomize read namespace `prod`; the derived ConfigMap was written with none."""
+    r = run(["render", "-"], WORKSPACE)
+    assert r.code == 0, r.err
+    assert [(d["kind"], d["metadata"].get("namespace")) for d in r.docs] == [("ConfigMap", "prod"),
+                                                                           ("Workspace", "prod")]
+
+
+def test_an_alias_key_that_gives_a_key_again_is_a_key_given_twice() -> None:
+    """`name: &n name` then `*n : real`: kustomize refuses the file ("mapping key "name" already defined"),
+    kubectl reads the later one: a key given twice (SD004), on the alias's line."""
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n name\n  *n : real\n"
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    assert item.duplicate == ("name", 4, 5)
+    r = run(["render", "-"], text)
+    assert r.code == 1 and "[SD004]" in r.err, r.err
