@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import go_scalars, krm, tree, yamlio
+from .refusals import after_separator
 from .identity import Identity, of_node
 # The node helpers live in tree; re-exported for the stages that read items.
 from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
@@ -41,14 +42,15 @@ class Source:
         self._nodes: dict[int, dict[int, yaml.Node]] = {}
 
     def pieces(self) -> Iterator[tuple[int, int, str]]:
-        """The text cut where a document begins with a byte-order mark (YAML 1.2 allows one there, and
-        kubectl, kustomize and kpt read on; libyaml takes it for content): (offset, line, text) of each
-        piece, marks left out."""
+        """The text cut where a document begins with a byte-order mark, right after its `---` line (YAML 1.2
+        allows one there, and kubectl, kustomize and kpt read on; libyaml skips it as if it were a space and
+        reads the line one column further in): (offset, line, text) of each piece, marks left out. A mark
+        that starts any other line is no document start to them (refusals.refuse_inner_byte_order_marks)."""
         text = self.text
         start = line = 0
         at = text.find("\ufeff")
         while at >= 0:
-            if at > 0 and text[at - 1] in "\n\r":
+            if after_separator(text, at):
                 yield start, line, text[start:at]
                 line += searchable(text).count("\n", start, at)
                 start = at + 1

@@ -89,6 +89,8 @@ def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> l
     mode, whose one document's root is composed but for its items."""
     if "\\/" in text:
         refusals.refuse_slash_escapes(text, yamlio.events(text), tree.marker(base, line0))
+    if "\ufeff" in text:
+        refusals.refuse_inner_byte_order_marks(text, yamlio.events(text), tree.marker(base, line0))
     stream = yamlio.events(text)
     docs: list[_Doc] = []
     for event in stream:

@@ -137,6 +137,58 @@ def refuse_separator_lines(text: str) -> None:
         raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))  # noqa: E501 (a message stays whole for grep)
 
 
+def after_separator(text: str, at: int) -> bool:
+    """Does `at` begin the line right after a `---` line? There kubectl's splitter (k8s.io/apimachinery/pkg/util/
+    yaml, YAMLReader.Read) and kyaml's begin the next document's bytes, and go-yaml skips a byte-order mark
+    only as the first of its bytes (yaml_parser_determine_encoding)."""
+    if at == 0 or text[at - 1] != "\n":
+        return False
+    view = searchable(text)
+    begin = view.rfind("\n", 0, at - 1) + 1
+    line = view[begin:at].rstrip("\r\n")
+    return line[:3] == "---" and (not line[3:].strip() or line[3:].lstrip().startswith("#"))
+
+
+_INNER_BOM = "a byte-order mark at the start of a line inside a document: kubectl, kustomize and kpt read it as a character of the key after it (or drop what follows `...`), libyaml skips it; remove it (one right after `---` is read)"  # noqa: E501 (a message stays whole for grep)
+
+
+def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -> None:
+    """Refuse a byte-order mark that starts a line between two tokens, other than right after a `---` line
+    (after_separator): go-yaml skips one only as the first byte of what it reads (go-yaml v2.4.0 and v3.0.1
+    yamlprivateh.go:81/103, `func is_bom(b []byte, i int) bool { return b[0] == 0xEF && …` looks at the
+    buffer's start, not at `i`), so kubectl, kustomize and kpt read it as a character (`\ufeffdata`, a key of
+    its own) or, after `...`, drop the document it begins; libyaml skips it at any line start (libyaml 0.2.5
+    src/scanner.c:1930, `if (parser->mark.column == 0 && IS_BOM(parser->buffer)) SKIP(parser);`) and reads the
+    line one column in. Inside a quoted string all of them read it as a character.
+    Only for a text that holds one (the caller's test): `events` are its events, read once more."""
+    view = searchable(text)
+    starts = [at for at in _finditer(view, "\n\ufeff", 1) if not after_separator(text, at)]
+    if not starts:
+        return
+    spans: list[tuple[int, int]] = []
+    stop = len(text)
+    try:
+        for event in events:
+            start, end = event.start_mark, event.end_mark
+            if event.__class__ is ScalarEvent and start is not None and end is not None:
+                spans.append((start.index, end.index))
+    except yaml.MarkedYAMLError as exc:  # most often libyaml's reading of the line one column in
+        problem = exc.problem_mark
+        stop = problem.index if problem is not None else stop
+    for at in starts:
+        if at <= stop and not any(a < at < b for a, b in spans):
+            raise Refused(problem=_INNER_BOM, problem_mark=mark(_line_mark(text, at)))
+
+
+def _finditer(text: str, needle: str, skip: int) -> list[int]:
+    """The offsets of `needle` in `text`, each moved `skip` characters in."""
+    found, at = [], text.find(needle)
+    while at >= 0:
+        found.append(at + skip)
+        at = text.find(needle, at + 1)
+    return found
+
+
 def _line_mark(text: str, at: int) -> Any:
     line = searchable(text).count("\n", 0, at)
     return Mark(at, line, 0)

@@ -307,3 +307,29 @@ def test_an_alias_as_a_key_is_read_as_kubectl_and_kustomize_read_it(kubectl: str
     assert code == 0 and "namespace: prod" in said, said
     (item,) = reader.read_stream([("m.yaml", ALIAS_KEY_NAMESPACE.encode())]).items
     assert (item.name, item.namespace) == ("a", "prod")
+
+
+@pytest.mark.parametrize("text, kubectl_names, kustomize", [
+    (CM.format("a") + "...\n\ufeff" + CM.format("b"), ["a"], "name: a\n"),  # both drop b
+    (CM.format("a") + "\ufeff" + CM.format("b"), ["b"], 'mapping key "kind" already defined'),
+    (CM.format("a") + "---\n\n\ufeff" + CM.format("b"), ["a", "b"], "\\uFEFF"),  # b has a key "\ufeffapiVersion"
+], ids=["after-dots", "files-joined", "blank-line-after-separator"])
+def test_a_byte_order_mark_inside_a_document_is_refused(kubectl: str, tmp_path: Path, text: str,
+                                                        kubectl_names: list[str], kustomize: str) -> None:
+    """Issue 40, class 4: go-yaml skips a byte-order mark only as the first byte it reads (right after a `---`
+    line, where kubectl's and kyaml's splitters begin a document); elsewhere kubectl, kustomize and kpt read it
+    as a character or drop what follows `...`. The function cut a new document there (libyaml skips it)."""
+    seen = kubectl_reads(kubectl, _file(tmp_path, text), refused=True)
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == kubectl_names
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert kustomize in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "a byte-order mark at the start of a line inside a document" in r.err, r.err
+
+
+def test_a_byte_order_mark_inside_a_quoted_string_is_read_as_kubectl_reads_it(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + 'data:\n  k: "x\n\ufeffy"\n'
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["data"] == {"k": "x \ufeffy"}
+    r = run_function(["render", "-"], text)
+    assert r.code == 0 and [d["data"] for d in r.docs] == [seen["data"]], r.err

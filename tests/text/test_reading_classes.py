@@ -104,3 +104,39 @@ def test_an_alias_key_that_gives_a_key_again_is_a_key_given_twice() -> None:
     assert item.duplicate == ("name", 4, 5)
     r = run(["render", "-"], text)
     assert r.code == 1 and "[SD004]" in r.err, r.err
+
+
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
+# A byte-order mark that starts a line inside a document (not right after a `---` line, where kubectl's
+# splitter and kyaml's begin a document and go-yaml skips it): kubectl, kustomize and kpt read it as a character
+# of what follows, or drop what follows `...`; libyaml skips it, and the function cut a new document there.
+INNER_BOMS = [
+    ("after-dots", CM.format("a") + "...\n\ufeff" + CM.format("b"), 6),
+    ("before-a-key", CM.format("a") + "\ufeffdata:\n  k: v\n", 5),
+    ("files-joined", CM.format("a") + "\ufeff" + CM.format("b"), 5),
+    ("blank-line-after-separator", CM.format("a") + "---\n\n\ufeff" + CM.format("b"), 7),
+    ("comment-after-separator", CM.format("a") + "---\n# b\n\ufeff" + CM.format("b"), 7),
+    ("before-a-comment", CM.format("a") + "\ufeff# c\ndata: {}\n", 5),
+]
+
+
+@pytest.mark.parametrize("text, line", [c[1:] for c in INNER_BOMS], ids=[c[0] for c in INNER_BOMS])
+def test_a_byte_order_mark_inside_a_document_is_refused(text: str, line: int) -> None:
+    r = run(["render", "-"], text)
+    assert (r.code, r.out) == (1, ""), r.err
+    assert f"<stdin>:{line}: [error] input is not valid YAML: a byte-order mark at the start of a line inside a " \
+        "document" in r.err, r.err
+
+
+def test_a_byte_order_mark_inside_a_resource_list_is_refused() -> None:
+    r = run([], ENVELOPE + "- " + CM.format("a").replace("\n", "\n  ") + "\n\ufefffunctionConfig: {}\n")
+    assert r.code == 1 and "(line 9, column 1)" in r.err, r.err
+    assert "input is not valid YAML: a byte-order mark at the start of a line inside a document" in r.err, r.err
+
+
+def test_a_byte_order_mark_inside_a_quoted_string_is_text() -> None:
+    """kubectl, kustomize, kpt and libyaml read it as a character of the string (the function cut the string in
+    two and refused the file)."""
+    r = run(["render", "-"], CM.format("a") + 'data:\n  k: "x\n\ufeffy"\n')
+    assert r.code == 0, r.err
+    assert [d["data"] for d in r.docs] == [{"k": "x \ufeffy"}]
