@@ -9,6 +9,7 @@
 The reader (reader.py) and the composer (yamlio.py) call these; every refusal says what to write instead.
 """
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -249,3 +250,55 @@ def _merged_keys(value: yaml.Node) -> set[str]:
                 elif isinstance(key, yaml.ScalarNode):
                     keys.add(key.value)
     return keys
+
+
+# --- a file kubectl reads as JSON ------------------------------------------------------------------------
+
+# Go's unicode.IsSpace, which kubectl's sniff trims a file's start with (k8s.io/apimachinery v0.32.0
+# pkg/util/yaml/decoder.go:395, hasPrefix: `trim := bytes.TrimLeftFunc(buf, unicode.IsSpace)`)
+_GO_SPACE = re.compile("[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*")
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")  # what encoding/json skips between values
+_JSON_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+# kubectl peeks at this many bytes (k8s.io/cli-runtime v0.32.0 pkg/resource/visitor.go:591, StreamVisitor.Visit:
+# `d := yaml.NewYAMLOrJSONDecoder(v.Reader, 4096)`), after FileVisitor took a byte-order mark off (visitor.go:561)
+_JSON_PEEK = 4096
+
+
+class _Constant(ValueError):
+    """NaN or Infinity, which Python's json reads and Go's encoding/json does not."""
+
+
+def _constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+def _dropped(pairs: Any) -> None:
+    return None
+
+
+def kubectl_json_fault(text: str) -> tuple[int, int] | None:
+    """Where kubectl's JSON decoder stops in a file it reads as JSON (line, column, 1-based), None for a file it
+    reads as YAML or a stream of JSON values it reads. kubectl's reader sniffs the first bytes (its byte-order
+    mark taken off): `{` after spaces is JSON (k8s.io/apimachinery v0.32.0 pkg/util/yaml/decoder.go:278-280,
+    `buffer, _, isJSON := GuessJSONStream(d.r, d.bufferSize); if isJSON { d.decoder = json.NewDecoder(buffer)`),
+    read by encoding/json, which refuses a comment, a trailing comma, an unquoted key, `---`: flow YAML that
+    kustomize and kpt (go-yaml v3) read. Both readings are then said (SD013)."""
+    first = _GO_SPACE.match(text).end()  # type: ignore[union-attr]  # matches the empty string
+    if first == len(text) or text[first] != "{" or len(text[:first].encode("utf-8")) >= _JSON_PEEK:
+        return None
+    # Each object dropped as soon as it is read: a `kubectl get -o json` list of 100 000 objects is never held.
+    decoder = json.JSONDecoder(parse_constant=_constant, object_pairs_hook=_dropped)
+    at, end = 0, len(text)
+    try:
+        while True:
+            at = _JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]  # matches the empty string
+            if at == end:
+                return None
+            at = decoder.raw_decode(text, at)[1]
+    except json.JSONDecodeError as exc:
+        at = exc.pos
+    except _Constant:
+        at = next(m.start(1) for m in _JSON_CONSTANT.finditer(text) if m.group(1))
+    line = searchable(text).count("\n", 0, at)
+    return line + 1, at - searchable(text).rfind("\n", 0, at)
+

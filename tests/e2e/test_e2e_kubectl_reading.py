@@ -333,3 +333,45 @@ def test_a_byte_order_mark_inside_a_quoted_string_is_read_as_kubectl_reads_it(ku
     assert seen is not None and seen["data"] == {"k": "x \ufeffy"}
     r = run_function(["render", "-"], text)
     assert r.code == 0 and [d["data"] for d in r.docs] == [seen["data"]], r.err
+
+
+JSON_CM = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}'
+
+
+@pytest.mark.parametrize("text", [
+    "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n",
+    JSON_CM + " # c\n",
+    JSON_CM.replace('"a"}', '"a",}') + "\n",
+    JSON_CM + "\n---\n" + CM.format("b"),
+    "\ufeff{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n",  # kubectl takes the mark off first
+], ids=["flow-yaml", "comment", "trailing-comma", "yaml-after", "bom"])
+def test_a_file_kubectl_refuses_as_json_and_kustomize_reads_is_warned_about(kubectl: str, tmp_path: Path,
+                                                                            text: str) -> None:
+    """Issue 40, class 6: a file whose first character but spaces is `{` is JSON to kubectl
+    (apimachinery's GuessJSONStream), which refuses flow YAML there; kustomize and kpt read it as YAML. The
+    function read it as they do in silence: now it says both readings (SD013), and its output reads as YAML."""
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and "name: a" in said, said
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "m.yaml").write_bytes(text.encode("utf-8"))
+    r = run_function(["render", str(src / "m.yaml")])
+    assert r.code == 0 and "kubectl reads this file as JSON" in r.err and "[SD013]" in r.err, r.err
+    seen = kubectl_reads(kubectl, _file(tmp_path, r.out))
+    assert seen is not None and seen[0]["metadata"]["name"] == "a"
+
+
+def test_json_kubectl_reads_is_no_warning(kubectl: str, tmp_path: Path) -> None:
+    """JSON: no SD013. A stream of two JSON objects is two objects to kubectl and one to kustomize: refused."""
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, JSON_CM + "\n")) or [None]
+    assert seen is not None and seen["metadata"]["name"] == "a"
+    r = run_function(["render", str(_file(tmp_path, JSON_CM + "\n"))])
+    assert r.code == 0 and "SD013" not in r.err, r.err
+    text = JSON_CM + "\n" + JSON_CM.replace('"a"', '"b"') + "\n"
+    seen = kubectl_reads(kubectl, _file(tmp_path, text))
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a", "b"]
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and "name: a" in said and "name: b" not in said, said
+    r = run_function(["render", str(_file(tmp_path, text))])
+    assert r.code == 1 and "SD013" not in r.err and "[SD001]" in r.err, r.err

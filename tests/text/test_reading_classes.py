@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from krm_fn.text import reader
+from krm_fn.text import reader, refusals
 from runner import run
 
 DERIVED = """  - apiVersion: v1
@@ -140,3 +140,43 @@ def test_a_byte_order_mark_inside_a_quoted_string_is_text() -> None:
     r = run(["render", "-"], CM.format("a") + 'data:\n  k: "x\n\ufeffy"\n')
     assert r.code == 0, r.err
     assert [d["data"] for d in r.docs] == [{"k": "x \ufeffy"}]
+
+
+JSON_CM = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}'
+# (id, file text, where kubectl's JSON decoder stops (line, column), None where it reads the file): a file whose
+# first character but spaces is `{` is JSON to kubectl (k8s.io/apimachinery/pkg/util/yaml, GuessJSONStream);
+# kustomize and kpt read it as YAML
+KUBECTL_JSON = [
+    ("flow-yaml", "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n", (1, 2)),
+    ("comment", JSON_CM + " # c\n", (1, 70)),
+    ("trailing-comma", JSON_CM.replace('"a"}', '"a",}') + "\n", (1, 68)),  # kubectl: "json: offset 68"
+    ("yaml-after", JSON_CM + "\n---\n" + CM.format("b"), (2, 1)),
+    ("nan", JSON_CM.replace('}}', '}, "x": NaN}') + "\n", (1, 75)),
+    ("spaces-first", "\n \t\r\n{a: 1}", (3, 2)),
+    ("json", JSON_CM + "\n", None),
+    ("json-stream", JSON_CM + JSON_CM + "\n \t" + JSON_CM, None),
+    ("comment-first", "# c\n{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n", None),
+    ("dashes-first", "---\n{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n", None),
+    ("past-the-peek", " " * 4096 + "{a: 1}\n", None),  # kubectl looks at the first 4096 bytes
+    ("yaml", CM.format("a"), None),
+]
+
+
+@pytest.mark.parametrize("text, fault", [c[1:] for c in KUBECTL_JSON], ids=[c[0] for c in KUBECTL_JSON])
+def test_a_file_kubectl_reads_as_json(text: str, fault: tuple[int, int] | None) -> None:
+    assert refusals.kubectl_json_fault(text) == fault
+
+
+def test_a_file_kubectl_refuses_as_json_and_kustomize_reads_is_warned_about(tmp_path) -> None:
+    """Class 6: `render --mode validate` passed it in silence; the output (after `---`) is YAML to kubectl too."""
+    path = tmp_path / "m.yaml"
+    path.write_text("{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n")
+    for mode in ("validate", "materialize"):
+        r = run(["render", "--mode", mode, str(path)])
+        assert r.code == 0, r.err
+        assert f"{path}:1: [warning] v1/ConfigMap/a: kubectl reads this file as JSON (it starts with `{{`) and " \
+            "refuses it (no JSON at line 1, column 2); kustomize and kpt read it as YAML, as kaito-specdec does: " \
+            "write JSON, or put `---` first [SD013]" in r.err, r.err
+    path.write_text(JSON_CM + "\n")
+    r = run(["render", str(path)])
+    assert r.code == 0 and "SD013" not in r.err, r.err
