@@ -250,6 +250,12 @@ class _DocumentWalk:
         ties = self.ties
         for item in self.entries:
             item.shared = item.index in ties
+        bound = None
+        if envelope is not None:  # the envelope's key after `items`, composed: the last item ends before it
+            keys = [k for k, v in self.pairs]
+            after = [i + 1 for i, (_, v) in enumerate(self.pairs) if v is self.items_node]
+            bound = keys[after[0]].start_mark.index if after and after[0] < len(keys) else None
+        trust(self.entries, self.text, bound)
         entries = self.entries if self.items_node is not None else None
         return _Doc(root, entries, self.items_node, envelope, self.root_dup)
 
@@ -444,6 +450,18 @@ class _DocumentWalk:
             self.root_dup = (key, first + 1, line + 1)
 
 
+def trust(items: list[Item], text: str, bound: int | None = None) -> None:
+    """Hold each item's region to ending where the next item's begins, or before (a block list's next dash
+    between them), and the last one before `bound` (the envelope's next key): an item whose region does not is
+    `shared`, composed with its whole document and, when changed or dropped, written out whole with the list,
+    never cut by its region (which would take a line of its neighbour with it)."""
+    for item, after in zip(items, items[1:], strict=False):
+        if item.end > after.start or (not after.in_flow and "-" not in text[item.end:after.start]):
+            item.shared = True
+    if items and bound is not None and items[-1].end > bound:
+        items[-1].shared = True
+
+
 def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:
     item = Item(index=index, node=None, source=source.text, start=event.start_mark.index + base, end=0)
     item.line, item.column = event.start_mark.line + line0, event.start_mark.column
@@ -507,6 +525,8 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
     items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
     for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
         item.duplicate, item.shared = seen.duplicate, seen.shared
+    after = [i + 1 for i, (_, v) in enumerate(root.value) if v is items_node]
+    trust(items, text, root.value[after[0]][0].start_mark.index if after and after[0] < len(root.value) else None)
     return ResourceList(text=text, root=root, items_node=items_node, items=items,
                         function_config=_function_config(root),
                         shared=frozenset(item.index for item in items if item.shared))
@@ -570,6 +590,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
                 member.index, member.origin, member.origin_index = len(items), name, number
                 items.append(member)
             number += 1
+        trust(documents, text)  # (documents: no dash between them; their regions may not meet either)
         _comments_around(text, documents)
     _derive(items)
     shared = frozenset(item.index for item in items if item.shared)
