@@ -3,6 +3,7 @@ from, their node and Python data built only when a stage asks (`Item.node`, `Ite
 ResourceList and the stream around them.
 """
 
+import bisect
 import codecs
 import re
 from collections.abc import Iterator
@@ -73,6 +74,56 @@ class Source:
         return found[start]
 
 
+class Tied:
+    """Items of one block list that aliases tie to each other and to nothing else: composed together, each
+    region after a dash at the list's column, as one block sequence, so that every alias names the node its
+    anchor made, while the rest of the document (thousands of items, maybe) is never composed. The marks of
+    each entry are moved back to where its region is in the source."""
+
+    __slots__ = ("members", "dash", "_nodes")
+
+    def __init__(self, members: list["Item"], dash: int) -> None:
+        self.members = members  # in the order of the source
+        self.dash = dash  # the column of the list's dashes
+        self._nodes: dict[int, yaml.Node] | None = None
+
+    def node(self, item: "Item") -> yaml.Node:
+        if self._nodes is None:
+            self._nodes = self._compose()
+        return self._nodes[item.start]
+
+    def _compose(self) -> dict[int, yaml.Node]:
+        parts: list[str] = []
+        starts: list[int] = []  # where each region begins in the fragment
+        at = 0
+        for item in self.members:
+            region = item.source[item.start:item.end]
+            prefix = " " * self.dash + "-" + " " * (item.column - self.dash - 1)
+            parts.append(prefix + region + ("" if ends_line(region) else "\n"))
+            starts.append(at + len(prefix))
+            at += len(parts[-1])
+        fragment = "".join(parts)
+        lines = [searchable(fragment).count("\n", 0, start) for start in starts]
+        members = self.members
+
+        def mark(m: Any) -> tree.Mark:
+            # A mark in a region is moved back to the source; one past it (a block mapping's end, marked at
+            # the next dash) is the region's end; one before the first region the list's first dash.
+            k = bisect.bisect_right(starts, m.index) - 1
+            item = members[max(k, 0)]
+            if k < 0:
+                return tree.Mark(item.start - item.column + self.dash, item.line, self.dash)
+            index = min(item.start + m.index - starts[k], item.end)
+            return tree.Mark(index, item.line + m.line - lines[k], m.column)
+
+        events = yamlio.events(fragment)
+        next(events)  # the stream's start
+        next(events)  # the document's
+        root = yamlio.compose_node(next(events), events, {}, mark)
+        assert isinstance(root, yaml.SequenceNode) and len(root.value) == len(members)
+        return {item.start: node for item, node in zip(members, root.value, strict=True)}
+
+
 # --- items --------------------------------------------------------------------------------------
 
 class Item:
@@ -82,7 +133,8 @@ class Item:
 
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
-                 "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd")
+                 "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
+                 "tied")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -116,6 +168,7 @@ class Item:
         self.in_flow = False                  # an entry of a flow sequence: its region is its node's text
         self.src: Source | None = None        # what composes it when it is shared, and where its text begins
         self.base = 0
+        self.tied: Tied | None = None         # shared with items only: what composes it with them
         if node is not None:  # made from a composed node (not by the reader's walk): its facts read from it
             self.line, self.column = node.start_mark.line, node.start_mark.column
         if isinstance(node, yaml.MappingNode):
@@ -146,6 +199,8 @@ class Item:
         """The item's node from its own lines: its region, moved to its column by spaces, composed with
         its marks moved back to where the region is in the source. An item tied to others by anchors is
         composed with its whole document."""
+        if self.shared and self.tied is not None:
+            return self.tied.node(self)
         if self.shared and self.src is not None:
             return self.src.node_at(self.start, self.base)
         start = self.start

@@ -27,8 +27,8 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from . import krm, refusals, tree, yamlio
 from .go_scalars import MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
 from .identity import GENERATE_NAME, identity, of_data
-from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope, decode,
-                    duplicate_key, make_item)
+from .items import (InputError, Item, ResourceList, Source, Stream, Tied, _comments_around, check_envelope,
+                    decode, duplicate_key, make_item)
 from .refusals import MAX_DEPTH
 from .tree import Mark, child, column_of, line_end, node_end, searchable
 
@@ -121,7 +121,7 @@ class _DocumentWalk:
 
     __slots__ = ("source", "text", "base", "line0", "mark", "anchored", "stack", "root", "rec", "scalars",
                  "root_scalars", "entry", "entry_depth", "entries", "items_node", "root_dup", "owner", "ties",
-                 "last_end", "anchor_nodes", "pairs", "pending", "texts")
+                 "links", "outside", "last_end", "anchor_nodes", "pairs", "pending", "texts")
 
     def __init__(self, first: Any, source: Source, base: int, line0: int, anchored: bool) -> None:
         self.source, self.text, self.base, self.line0 = source, source.text, base, line0
@@ -138,6 +138,8 @@ class _DocumentWalk:
         self.root_dup: tuple[str, int, int] | None = None
         self.owner: dict[str, int] = {}  # anchor -> the entry that defines it (-1: outside every entry)
         self.ties: set[int] = set()  # the entries an alias ties to another entry or to the envelope
+        self.links: list[tuple[int, int]] = []  # (anchor's, alias's) entry of each alias that ties two entries
+        self.outside = False  # an alias ties an entry to the envelope (or the root): composed with it whole
         self.last_end = 0  # where the last scalar, alias or flow mapping or sequence ended
         self.texts: dict[str, str | None] = {}  # anchor -> its scalar's text (None: a mapping or a sequence)
         # KRM mode (`envelope`): the envelope's key whose value comes next; `envelope` sets the anchors and the
@@ -250,6 +252,8 @@ class _DocumentWalk:
         ties = self.ties
         for item in self.entries:
             item.shared = item.index in ties
+        if self.links and not self.outside:
+            _tie(self.entries, self.links, self.items_node)
         bound = None
         if envelope is not None:  # the envelope's key after `items`, composed: the last item ends before it
             keys = [k for k, v in self.pairs]
@@ -416,6 +420,10 @@ class _DocumentWalk:
                                               self.mark(event.start_mark))
         if home != here:  # the entries it ties (or the envelope, -1) are `shared`
             self.ties.update(i for i in (home, here) if i >= 0)
+            if home < 0 or here < 0:
+                self.outside = True
+            else:
+                self.links.append((home, here))
 
     def anchor(self, name: str, text: str | None = None) -> None:
         self.owner[name] = self.entry.index if self.entry is not None else -1  # a later one wins (yamlio._anchor)
@@ -450,6 +458,32 @@ class _DocumentWalk:
             self.root_dup = (key, first + 1, line + 1)
 
 
+def _tie(entries: list[Item], links: list[tuple[int, int]], items: SequenceNode | None) -> None:
+    """The entries aliases tie only to each other, in groups (each a Tied) composed apart from the document:
+    one alias between two of 100 000 items composes two, not the list. A flow list, or an entry whose text
+    does not start two columns past the dash or more, is composed with its whole document (Item.tied None)."""
+    if items is None or items.flow_style:
+        return
+    dash = items.start_mark.column
+    parent: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while parent.setdefault(i, i) != i:
+            i = parent[i] = parent[parent[i]]
+        return i
+
+    for a, b in links:
+        parent[root(a)] = root(b)
+    groups: dict[int, list[Item]] = {}
+    for i in sorted(parent):
+        groups.setdefault(root(i), []).append(entries[i])
+    for members in groups.values():
+        if all(not m.in_flow and m.is_mapping and m.column >= dash + 2 for m in members):
+            tied = Tied(members, dash)
+            for m in members:
+                m.tied = tied
+
+
 def trust(items: list[Item], text: str, bound: int | None = None) -> None:
     """Hold each item's region to ending where the next item's begins, or before (a block list's next dash
     between them), and the last one before `bound` (the envelope's next key): an item whose region does not is
@@ -457,9 +491,9 @@ def trust(items: list[Item], text: str, bound: int | None = None) -> None:
     never cut by its region (which would take a line of its neighbour with it)."""
     for item, after in zip(items, items[1:], strict=False):
         if item.end > after.start or (not after.in_flow and "-" not in text[item.end:after.start]):
-            item.shared = True
+            item.shared, item.tied = True, None
     if items and bound is not None and items[-1].end > bound:
-        items[-1].shared = True
+        items[-1].shared, items[-1].tied = True, None
 
 
 def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:
@@ -488,9 +522,10 @@ def _resource_list(text: str, source: Source) -> ResourceList:
         docs = [d for d in _walk(text, source, 0, 0, envelope=True) if d.item is not None]
     except _Tangled:
         return _tied_resource_list(text, source)
-    if any(item.shared for d in docs for item in d.entries or ()):
-        # Anchors tie items to each other or to the envelope: the document composed whole, so that every
-        # alias leads to the one node the writer sees (rare: kpt and kustomize send no anchors).
+    if any(item.shared and item.tied is None for d in docs for item in d.entries or ()):
+        # Anchors tie items to the envelope (or a region is not trusted): the document composed whole, so that
+        # every alias leads to the one node the writer sees (rare: kpt and kustomize send no anchors). Items
+        # tied only to each other are composed in their groups (Item.tied).
         return _tied_resource_list(text, source)
     if not docs:
         raise InputError("input holds no YAML document; expected a ResourceList")
@@ -509,7 +544,8 @@ def _resource_list(text: str, source: Source) -> ResourceList:
         return _tied_resource_list(text, source)
     _derive(items)
     return ResourceList(text=text, root=doc.root, items_node=items_node, items=items,
-                        function_config=_function_config(doc.root))
+                        function_config=_function_config(doc.root),
+                        shared=frozenset(item.index for item in items if item.shared))
 
 
 def _tied_resource_list(text: str, source: Source) -> ResourceList:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 import golden
-from krm_fn.text import reader, refusals, tree
+import yaml
+
+from krm_fn.text import reader, refusals, tree, yamlio
 from runner import run
 
 DERIVED = """  - apiVersion: v1
@@ -228,3 +230,51 @@ def test_every_fixture_item_s_region_ends_before_the_next_begins() -> None:
             assert item.end <= after.start, (case.name, item)
         if "*" not in text:
             assert not rl.shared, case.name
+
+
+# --- ask 4: items tied to each other are composed in their group, not with the whole list --------------------
+
+TIED = """  - apiVersion: v1
+    kind: ConfigMap
+    metadata: &m
+      name: a  # c
+      labels: {team: &t one}
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: b}
+  -   apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: c
+        labels: {team: *t}
+      data:
+        k: |
+          x
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: *m
+    data:
+      ? z
+"""
+
+
+def _marks(node) -> list[tuple]:
+    return [(type(n).__name__, getattr(n, "value", None) if isinstance(n, yaml.ScalarNode) else None,
+             n.start_mark.index, n.start_mark.line, n.start_mark.column) for n in tree.nodes(node)]
+
+
+@pytest.mark.parametrize("head", [ENVELOPE, "apiVersion: v1\nkind: List\nitems:\n"], ids=["krm", "list"])
+def test_items_tied_to_each_other_are_composed_in_their_group(head: str) -> None:
+    text = head + TIED
+    if head == ENVELOPE:
+        items = reader.read_resource_list(text.encode()).items
+    else:
+        items = reader.read_stream([("m.yaml", text.encode())]).items
+    a, b, c, d = items
+    assert [i.shared for i in items] == [True, False, True, True] and a.tied is c.tied is d.tied is not None
+    whole = tree.child(yamlio.compose(text), "items").value
+    for item, node in zip(items, whole, strict=True):
+        assert _marks(item.node) == _marks(node)  # the same nodes, where the whole document has them
+    assert tree.child(d.node, "metadata") is tree.child(a.node, "metadata")  # one node, as the alias names it
+    assert c.data()["metadata"]["labels"] == {"team": "one"} and d.data()["metadata"]["name"] == "a"
+    assert (d.name, c.data()["data"]) == ("a", {"k": "x\n"})
