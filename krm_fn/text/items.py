@@ -124,6 +124,10 @@ class Tied:
         return {item.start: node for item, node in zip(members, root.value, strict=True)}
 
 
+_NO_ANNOTATIONS: dict[str, str] = {}
+_NO_KEYS: list[str] = []
+
+
 # --- items --------------------------------------------------------------------------------------
 
 class Item:
@@ -158,8 +162,11 @@ class Item:
         self._built = False
         self.line = self.column = 0           # of its first character (0-based), as the events give them
         self.is_mapping = isinstance(node, yaml.MappingNode)
-        self.ann: dict[str, str] = {}         # metadata.annotations whose values are strings
-        self.ann_keys: list[str] = []         # every key of metadata.annotations, whatever its value
+        # metadata.annotations whose values are strings, and every key of them whatever its value: one shared
+        # empty dict and list for the items that have none (most of 100 000 items: 120 bytes each), never changed
+        # (the reader gives an item that has annotations its own)
+        self.ann: dict[str, str] = _NO_ANNOTATIONS
+        self.ann_keys: list[str] = _NO_KEYS
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data

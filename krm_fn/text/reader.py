@@ -16,6 +16,7 @@ to `scalar`, `start` and `end`, and passes a frame without one (`spec`, `data` â
 is decided when it ends, by identity.py from the scalars the walk noted.
 """
 
+import sys
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -39,6 +40,7 @@ _META = 2   # the item's metadata: name, namespace, generateName, annotations
 _ANNS = 3   # the item's metadata.annotations
 _ITEMS = 4  # the root's `items` sequence: each entry is an item of its own
 # The identity field (identity.py) a key of an item's own mapping or of its metadata gives.
+_INTERNED = frozenset(("apiVersion", "kind"))
 _FIELDS = {_ITEM: {"apiVersion": "apiVersion", "kind": "kind"},
            _META: {"name": "metadata.name", "namespace": "metadata.namespace", "generateName": GENERATE_NAME}}
 
@@ -314,7 +316,9 @@ class _DocumentWalk:
         elif key is not None and role in _FIELDS:
             field = _FIELDS[role].get(key)
             if field is not None:
-                self.scalars[field] = (scalar_tag(event), event.value)
+                # apiVersion and kind interned: 100 000 items of a few kinds keep one string of each, not 200 000
+                text = sys.intern(event.value) if field in _INTERNED else event.value
+                self.scalars[field] = (scalar_tag(event), text)
 
     def start(self, event: Any) -> None:
         """A mapping or a sequence starts: what it is to its item (`role_below`), then it is open."""
@@ -378,6 +382,7 @@ class _DocumentWalk:
         if parent == _ITEM and key == "metadata" and is_map:
             return _META
         if parent == _META and key == "annotations" and is_map:
+            self.rec.ann, self.rec.ann_keys = {}, []  # its own (Item's are shared empty ones until now)
             return _ANNS
         if parent == _ITEM and key == "items" and not is_map and len(self.stack) == 1:
             at = self.mark(event.start_mark)

@@ -8,7 +8,7 @@ import pytest
 import golden
 import yaml
 
-from krm_fn.text import reader, refusals, tree, yamlio
+from krm_fn.text import items, reader, refusals, tree, yamlio
 from runner import run
 
 DERIVED = """  - apiVersion: v1
@@ -278,3 +278,12 @@ def test_items_tied_to_each_other_are_composed_in_their_group(head: str) -> None
     assert tree.child(d.node, "metadata") is tree.child(a.node, "metadata")  # one node, as the alias names it
     assert c.data()["metadata"]["labels"] == {"team": "one"} and d.data()["metadata"]["name"] == "a"
     assert (d.name, c.data()["data"]) == ("a", {"k": "x\n"})
+
+
+def test_items_without_annotations_share_one_empty_record_that_stays_empty() -> None:
+    """(ask 4: 120 bytes an item of 100 000) The reader gives an item with annotations its own dict and list."""
+    text = ENVELOPE + "- kind: A\n- kind: B\n  metadata:\n    annotations: {a: x, b: 1}\n- kind: C\n  metadata: {annotations: {}}\n"
+    a, b, c = reader.read_resource_list(text.encode()).items
+    assert a.ann is items._NO_ANNOTATIONS and a.ann_keys is items._NO_KEYS
+    assert (b.ann, b.ann_keys, c.ann, c.ann_keys) == ({"a": "x"}, ["a", "b"], {}, [])
+    assert c.ann is not items._NO_ANNOTATIONS and items._NO_ANNOTATIONS == {} and items._NO_KEYS == []
