@@ -211,7 +211,20 @@ class _DocumentWalk:
                 else:
                     top.keys[event.value] = event.start_mark.line + line0
             else:
-                top.at_value = True  # an alias as a key
+                top.at_value = True
+                self.alias_key(event, top)
+
+    def alias_key(self, event: Any, top: _Mapping) -> None:
+        """An alias as a key of a mapping the walk does not read: the key its anchor's scalar is, noted as any
+        key is (`{a: 1, *k : 2}` with `&k a` gives `a` twice: kustomize refuses it, kubectl reads the later)."""
+        key = self.texts.get(event.anchor)
+        if key is None:
+            return
+        line = event.start_mark.line + self.line0
+        if key in top.keys:
+            self.odd_key(key, line, top)
+        else:
+            top.keys[key] = line
 
     def lone_scalar(self, event: Any) -> _Doc:
         """A document that is one scalar: nothing (a null: skipped), or an item that is no mapping."""

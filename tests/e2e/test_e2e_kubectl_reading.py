@@ -375,3 +375,14 @@ def test_json_kubectl_reads_is_no_warning(kubectl: str, tmp_path: Path) -> None:
     assert code == 0 and "name: a" in said and "name: b" not in said, said
     r = run_function(["render", str(_file(tmp_path, text))])
     assert r.code == 1 and "SD013" not in r.err and "[SD001]" in r.err, r.err
+
+
+def test_an_alias_key_that_gives_a_key_again_is_refused_where_kubectl_and_kustomize_read_apart(
+        kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + "data:\n  &k k: x\n  *k : z\n"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["data"] == {"k": "z"}  # the later one
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and 'mapping key "k" already defined' in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "[SD004]" in r.err, r.err

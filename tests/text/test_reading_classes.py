@@ -107,6 +107,9 @@ def test_an_alias_key_that_gives_a_key_again_is_a_key_given_twice() -> None:
     assert item.duplicate == ("name", 4, 5)
     r = run(["render", "-"], text)
     assert r.code == 1 and "[SD004]" in r.err, r.err
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  &k k: x\n  j: y\n  *k : z\n"
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    assert item.duplicate == ("k", 6, 8)  # in a mapping the walk does not read too
 
 
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
