@@ -110,13 +110,16 @@ def check_output(keep: Path) -> None:
 
 def test_memory_bench_runs_every_style() -> None:
     """bench/memory.py (issue 19 class 4) at a tiny size: a row per YAML style, each run exiting 0."""
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "memory.py"), "--sizes", "0.02"],
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "memory.py"), "--sizes", "0.02", "--items", "50"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     rows = [_cells(ln) for ln in proc.stdout.splitlines() if ln.startswith("| ") and "MiB |" in ln]
     assert [r[0] for r in rows] == ["block documents (render -)", "flow items List (render -)",
                                     "flow items ResourceList (KRM)", "one-line JSON List (render -)",
-                                    "pretty JSON List (render -)"]
+                                    "pretty JSON List (render -)",
+                                    "alias ties two items ResourceList (KRM), 50 items",
+                                    "alias ties two items List (render -), 50 items",
+                                    "duplicates ResourceList (KRM), 50 items", "duplicates List (render -), 50 items"]
     assert all(r[-1] == "0" and re.fullmatch(r"\d+ MiB", r[2]) for r in rows), rows
 
 

@@ -43,6 +43,15 @@ SPECS = (
           "cannot-disable": "kaito-specdec.dev/disable: {entry!q} cannot be turned off (`kaito-specdec explain {entry}` says why); it is ignored"}),
     Spec("SD012", WARNING, "a file ends in a block scalar without a final line break: kubectl and kustomize read its value apart",
          "the file ends in this block scalar without a line break: kubectl reads its value with one more final line break than kustomize, kpt and the output do; end the file with a line break"),
+    # `line`, `column`: where kubectl's JSON decoder stops (refusals.kubectl_json_fault).
+    Spec("SD013", WARNING, "a file kubectl reads as JSON (it starts with `{`) is no JSON: kubectl refuses it, kustomize and kpt read it as YAML",
+         "kubectl reads this file as JSON (it starts with `{{`) and refuses it (no JSON at line {line}, column {column}); kustomize and kpt read it as YAML, as kaito-specdec does: write JSON, or put `---` first",
+         why=("kubectl (`apply -f`, `create -f`) looks at the first bytes of each file: one whose first character but\n"
+              "spaces is `{` is read as a stream of JSON values, anything else as YAML. Flow YAML there (unquoted keys),\n"
+              "or JSON with a comment, a trailing comma, NaN or a `---` document after it, is refused by kubectl and read\n"
+              "by kustomize and kpt, which read every file as YAML; kaito-specdec reads it as they do, and `render`'s\n"
+              "output (which starts with `---`) reads as YAML to kubectl too. Write the file as JSON, or start it with\n"
+              "`---` or a comment line so that kubectl reads it as YAML.")),
     # SD020, SD021, SD032 and SD041 start with `source`, where the setting was set (`invalid functionConfig: `,
     # `environment variable KAITO_SPECDEC_MODE (or …): `; model/config.py: ConfigError.prefixed), "" where a value is
     # judged alone. What a source gave (`key`, `value`, `name`, SD032's `kind`) is quoted by the call site

@@ -10,7 +10,7 @@ from ..model.index import ref_of
 from ..domain import constants as C
 from ..findings import ID_PATTERN, can_disable, known
 from ..model.report import about, where
-from ..text import krm
+from ..text import krm, refusals
 from ..text.items import Item
 from ..text.tree import ends_line, line_end
 from ..text.textedit import last_scalar
@@ -189,6 +189,22 @@ def unterminated_block_scalars(items: list[Item]) -> list[Result]:
                 else:
                     path, node = f"{path}[{len(node.value) - 1}]", node.value[-1]
             out.append(about(finding("SD012", path), item))
+    return out
+
+
+def json_kubectl_refuses(items: list[Item]) -> list[Result]:
+    """render: a file kubectl reads as JSON (it starts with `{`) and refuses, which kustomize and kpt read as
+    YAML (refusals.kubectl_json_fault): said once, on the file's first object."""
+    out: list[Result] = []
+    seen: set[int] = set()
+    for item in items:
+        src = item.source
+        if not item.origin or id(src) in seen:
+            continue
+        seen.add(id(src))
+        fault = refusals.kubectl_json_fault(src)
+        if fault is not None:
+            out.append(about(finding("SD013", line=fault[0], column=fault[1]), item))
     return out
 
 

@@ -3,6 +3,7 @@ from, their node and Python data built only when a stage asks (`Item.node`, `Ite
 ResourceList and the stream around them.
 """
 
+import bisect
 import codecs
 import re
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import go_scalars, krm, tree, yamlio
+from .refusals import after_separator
 from .identity import Identity, of_node
 # The node helpers live in tree; re-exported for the stages that read items.
 from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
@@ -41,14 +43,15 @@ class Source:
         self._nodes: dict[int, dict[int, yaml.Node]] = {}
 
     def pieces(self) -> Iterator[tuple[int, int, str]]:
-        """The text cut where a document begins with a byte-order mark (YAML 1.2 allows one there, and
-        kubectl, kustomize and kpt read on; libyaml takes it for content): (offset, line, text) of each
-        piece, marks left out."""
+        """The text cut where a document begins with a byte-order mark, right after its `---` line (YAML 1.2
+        allows one there, and kubectl, kustomize and kpt read on; libyaml skips it as if it were a space and
+        reads the line one column further in): (offset, line, text) of each piece, marks left out. A mark
+        that starts any other line is no document start to them (refusals.refuse_inner_byte_order_marks)."""
         text = self.text
         start = line = 0
         at = text.find("\ufeff")
         while at >= 0:
-            if at > 0 and text[at - 1] in "\n\r":
+            if after_separator(text, at):
                 yield start, line, text[start:at]
                 line += searchable(text).count("\n", start, at)
                 start = at + 1
@@ -71,6 +74,60 @@ class Source:
         return found[start]
 
 
+class Tied:
+    """Items of one block list that aliases tie to each other and to nothing else: composed together, each
+    region after a dash at the list's column, as one block sequence, so that every alias names the node its
+    anchor made, while the rest of the document (thousands of items, maybe) is never composed. The marks of
+    each entry are moved back to where its region is in the source."""
+
+    __slots__ = ("members", "dash", "_nodes")
+
+    def __init__(self, members: list["Item"], dash: int) -> None:
+        self.members = members  # in the order of the source
+        self.dash = dash  # the column of the list's dashes
+        self._nodes: dict[int, yaml.Node] | None = None
+
+    def node(self, item: "Item") -> yaml.Node:
+        if self._nodes is None:
+            self._nodes = self._compose()
+        return self._nodes[item.start]
+
+    def _compose(self) -> dict[int, yaml.Node]:
+        parts: list[str] = []
+        starts: list[int] = []  # where each region begins in the fragment
+        at = 0
+        for item in self.members:
+            region = item.source[item.start:item.end]
+            prefix = " " * self.dash + "-" + " " * (item.column - self.dash - 1)
+            parts.append(prefix + region + ("" if ends_line(region) else "\n"))
+            starts.append(at + len(prefix))
+            at += len(parts[-1])
+        fragment = "".join(parts)
+        lines = [searchable(fragment).count("\n", 0, start) for start in starts]
+        members = self.members
+
+        def mark(m: Any) -> tree.Mark:
+            # A mark in a region is moved back to the source; one past it (a block mapping's end, marked at
+            # the next dash) is the region's end; one before the first region the list's first dash.
+            k = bisect.bisect_right(starts, m.index) - 1
+            item = members[max(k, 0)]
+            if k < 0:
+                return tree.Mark(item.start - item.column + self.dash, item.line, self.dash)
+            index = min(item.start + m.index - starts[k], item.end)
+            return tree.Mark(index, item.line + m.line - lines[k], m.column)
+
+        events = yamlio.events(fragment)
+        next(events)  # the stream's start
+        next(events)  # the document's
+        root = yamlio.compose_node(next(events), events, {}, mark)
+        assert isinstance(root, yaml.SequenceNode) and len(root.value) == len(members)
+        return {item.start: node for item, node in zip(members, root.value, strict=True)}
+
+
+_NO_ANNOTATIONS: dict[str, str] = {}
+_NO_KEYS: list[str] = []
+
+
 # --- items --------------------------------------------------------------------------------------
 
 class Home(NamedTuple):
@@ -90,7 +147,7 @@ class Item:
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
                  "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
-                 "home")
+                 "home", "tied")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -116,8 +173,11 @@ class Item:
         self._built = False
         self.line = self.column = 0           # of its first character (0-based), as the events give them
         self.is_mapping = isinstance(node, yaml.MappingNode)
-        self.ann: dict[str, str] = {}         # metadata.annotations whose values are strings
-        self.ann_keys: list[str] = []         # every key of metadata.annotations, whatever its value
+        # metadata.annotations whose values are strings, and every key of them whatever its value: one shared
+        # empty dict and list for the items that have none (most of 100 000 items: 120 bytes each), never changed
+        # (the reader gives an item that has annotations its own)
+        self.ann: dict[str, str] = _NO_ANNOTATIONS
+        self.ann_keys: list[str] = _NO_KEYS
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -126,6 +186,7 @@ class Item:
         self.in_flow = False                  # an entry of a flow sequence: its region is its node's text
         self.src: Source | None = None        # what composes it when it is shared, and where its text begins
         self.base = 0
+        self.tied: Tied | None = None         # shared with items only: what composes it with them
         if node is not None:  # made from a composed node (not by the reader's walk): its facts read from it
             self.line, self.column = node.start_mark.line, node.start_mark.column
         if isinstance(node, yaml.MappingNode):
@@ -156,6 +217,8 @@ class Item:
         """The item's node from its own lines: its region, moved to its column by spaces, composed with
         its marks moved back to where the region is in the source. An item tied to others by anchors is
         composed with its whole document."""
+        if self.shared and self.tied is not None:
+            return self.tied.node(self)
         if self.shared and self.src is not None:
             return self.src.node_at(self.start, self.base)
         start = self.start

@@ -16,6 +16,7 @@ to `scalar`, `start` and `end`, and passes a frame without one (`spec`, `data` â
 is decided when it ends, by identity.py from the scalars the walk noted.
 """
 
+import sys
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -27,8 +28,8 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from . import krm, refusals, tree, yamlio
 from .go_scalars import MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
 from .identity import GENERATE_NAME, identity, of_data
-from .items import (InputError, Item, ResourceList, Source, Stream, _comments_around, check_envelope, decode,
-                    duplicate_key, make_item)
+from .items import (InputError, Item, ResourceList, Source, Stream, Tied, _comments_around, check_envelope,
+                    decode, duplicate_key, make_item)
 from .refusals import MAX_DEPTH
 from .tree import Mark, child, column_of, line_end, node_end, searchable
 
@@ -39,6 +40,7 @@ _META = 2   # the item's metadata: name, namespace, generateName, annotations
 _ANNS = 3   # the item's metadata.annotations
 _ITEMS = 4  # the root's `items` sequence: each entry is an item of its own
 # The identity field (identity.py) a key of an item's own mapping or of its metadata gives.
+_INTERNED = frozenset(("apiVersion", "kind"))
 _FIELDS = {_ITEM: {"apiVersion": "apiVersion", "kind": "kind"},
            _META: {"name": "metadata.name", "namespace": "metadata.namespace", "generateName": GENERATE_NAME}}
 
@@ -89,6 +91,8 @@ def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> l
     mode, whose one document's root is composed but for its items."""
     if "\\/" in text:
         refusals.refuse_slash_escapes(text, yamlio.events(text), tree.marker(base, line0))
+    if "\ufeff" in text:
+        refusals.refuse_inner_byte_order_marks(text, yamlio.events(text), tree.marker(base, line0))
     stream = yamlio.events(text)
     docs: list[_Doc] = []
     for event in stream:
@@ -119,7 +123,7 @@ class _DocumentWalk:
 
     __slots__ = ("source", "text", "base", "line0", "mark", "anchored", "stack", "root", "rec", "scalars",
                  "root_scalars", "entry", "entry_depth", "entries", "items_node", "root_dup", "owner", "ties",
-                 "last_end", "anchor_nodes", "pairs", "pending")
+                 "links", "outside", "last_end", "anchor_nodes", "pairs", "pending", "texts")
 
     def __init__(self, first: Any, source: Source, base: int, line0: int, anchored: bool) -> None:
         self.source, self.text, self.base, self.line0 = source, source.text, base, line0
@@ -136,7 +140,10 @@ class _DocumentWalk:
         self.root_dup: tuple[str, int, int] | None = None
         self.owner: dict[str, int] = {}  # anchor -> the entry that defines it (-1: outside every entry)
         self.ties: set[int] = set()  # the entries an alias ties to another entry or to the envelope
+        self.links: list[tuple[int, int]] = []  # (anchor's, alias's) entry of each alias that ties two entries
+        self.outside = False  # an alias ties an entry to the envelope (or the root): composed with it whole
         self.last_end = 0  # where the last scalar, alias or flow mapping or sequence ended
+        self.texts: dict[str, str | None] = {}  # anchor -> its scalar's text (None: a mapping or a sequence)
         # KRM mode (`envelope`): the envelope's key whose value comes next; `envelope` sets the anchors and the
         # keys and values it has composed (anchor_nodes, pairs)
         self.pending: yaml.Node | None = None
@@ -192,7 +199,7 @@ class _DocumentWalk:
                 top = _Mapping(_OTHER, flow) if cls is MappingStartEvent else _Sequence(_OTHER, flow)
                 stack.append(top)
                 continue
-            self.last_end = event.end_mark.index + base
+            self.last_end = event.end_mark.index + base if cls is AliasEvent or event.value else self.empty_end(event)
             if type(top) is not _Mapping:
                 continue
             if top.at_value:
@@ -204,7 +211,20 @@ class _DocumentWalk:
                 else:
                     top.keys[event.value] = event.start_mark.line + line0
             else:
-                top.at_value = True  # an alias as a key
+                top.at_value = True
+                self.alias_key(event, top)
+
+    def alias_key(self, event: Any, top: _Mapping) -> None:
+        """An alias as a key of a mapping the walk does not read: the key its anchor's scalar is, noted as any
+        key is (`{a: 1, *k : 2}` with `&k a` gives `a` twice: kustomize refuses it, kubectl reads the later)."""
+        key = self.texts.get(event.anchor)
+        if key is None:
+            return
+        line = event.start_mark.line + self.line0
+        if key in top.keys:
+            self.odd_key(key, line, top)
+        else:
+            top.keys[key] = line
 
     def lone_scalar(self, event: Any) -> _Doc:
         """A document that is one scalar: nothing (a null: skipped), or an item that is no mapping."""
@@ -247,6 +267,14 @@ class _DocumentWalk:
         ties = self.ties
         for item in self.entries:
             item.shared = item.index in ties
+        if self.links and not self.outside:
+            _tie(self.entries, self.links, self.items_node)
+        bound = None
+        if envelope is not None:  # the envelope's key after `items`, composed: the last item ends before it
+            keys = [k for k, v in self.pairs]
+            after = [i + 1 for i, (_, v) in enumerate(self.pairs) if v is self.items_node]
+            bound = keys[after[0]].start_mark.index if after and after[0] < len(keys) else None
+        trust(self.entries, self.text, bound)
         entries = self.entries if self.items_node is not None else None
         return _Doc(root, entries, self.items_node, envelope, self.root_dup)
 
@@ -258,8 +286,8 @@ class _DocumentWalk:
         stack = self.stack
         if len(stack) >= MAX_DEPTH:
             raise refusals.too_deep(self.mark(event.start_mark))
-        self.last_end = event.end_mark.index + self.base
         is_alias = event.__class__ is AliasEvent
+        self.last_end = event.end_mark.index + self.base if is_alias or event.value else self.empty_end(event)
         if is_alias or (self.anchored and event.anchor is not None):
             self.anchor_or_alias(event)
         top = stack[-1]
@@ -271,11 +299,22 @@ class _DocumentWalk:
             self.value(event, top)
         else:
             top.at_value = True
-            key = top.key = None if is_alias else event.value
-            if key is not None and (key in top.keys or key == "<<"):
+            # An alias as a key (`*ns : prod`) is the key its anchor's scalar is, as kubectl, kustomize and
+            # kpt read it; one of an anchor the walk has no text of (the envelope's, or a mapping's): the
+            # item's identity and annotations are read from its data (_derive).
+            key = top.key = self.texts.get(event.anchor) if is_alias else event.value
+            if key is None:
+                self.rec.derive = True
+            elif key in top.keys or key == "<<":
                 self.odd_key(key, event.start_mark.line + self.line0, top)
-            elif key is not None:
+            else:
                 top.keys[key] = event.start_mark.line + self.line0
+
+    def empty_end(self, event: Any) -> int:
+        """Where the text read so far ends after an empty scalar: where its own text ends; one with no text at
+        all that libyaml marks at the next token (`? x` with no value: tree.unwritten) moves no region's end."""
+        end: int = event.end_mark.index + self.base
+        return self.last_end if tree.unwritten(event.start_mark.index + self.base, end, "", self.text) else end
 
     def value(self, event: Any, top: _Mapping) -> None:
         """A value of an item's own mapping, its metadata or its annotations: an identity field, or an
@@ -290,7 +329,9 @@ class _DocumentWalk:
         elif key is not None and role in _FIELDS:
             field = _FIELDS[role].get(key)
             if field is not None:
-                self.scalars[field] = (scalar_tag(event), event.value)
+                # apiVersion and kind interned: 100 000 items of a few kinds keep one string of each, not 200 000
+                text = sys.intern(event.value) if field in _INTERNED else event.value
+                self.scalars[field] = (scalar_tag(event), text)
 
     def start(self, event: Any) -> None:
         """A mapping or a sequence starts: what it is to its item (`role_below`), then it is open."""
@@ -354,6 +395,7 @@ class _DocumentWalk:
         if parent == _ITEM and key == "metadata" and is_map:
             return _META
         if parent == _META and key == "annotations" and is_map:
+            self.rec.ann, self.rec.ann_keys = {}, []  # its own (Item's are shared empty ones until now)
             return _ANNS
         if parent == _ITEM and key == "items" and not is_map and len(self.stack) == 1:
             at = self.mark(event.start_mark)
@@ -387,7 +429,7 @@ class _DocumentWalk:
         """An anchor is noted with the entry it is in; an alias ties the entry it is in to the anchor's."""
         name: str = event.anchor
         if event.__class__ is not AliasEvent:
-            self.anchor(name)
+            self.anchor(name, event.value if event.__class__ is ScalarEvent else None)
             return
         here = self.entry.index if self.entry is not None else -1
         home = self.owner.get(name)
@@ -396,9 +438,14 @@ class _DocumentWalk:
                                               self.mark(event.start_mark))
         if home != here:  # the entries it ties (or the envelope, -1) are `shared`
             self.ties.update(i for i in (home, here) if i >= 0)
+            if home < 0 or here < 0:
+                self.outside = True
+            else:
+                self.links.append((home, here))
 
-    def anchor(self, name: str) -> None:
+    def anchor(self, name: str, text: str | None = None) -> None:
         self.owner[name] = self.entry.index if self.entry is not None else -1  # a later one wins (yamlio._anchor)
+        self.texts[name] = text
 
     def compose(self, event: Any, stream: Iterator[Any], top: _Mapping) -> None:
         """A key or a value of the envelope (KRM mode), composed (an alias to an anchor in an item: _Tangled)."""
@@ -429,6 +476,44 @@ class _DocumentWalk:
             self.root_dup = (key, first + 1, line + 1)
 
 
+def _tie(entries: list[Item], links: list[tuple[int, int]], items: SequenceNode | None) -> None:
+    """The entries aliases tie only to each other, in groups (each a Tied) composed apart from the document:
+    one alias between two of 100 000 items composes two, not the list. A flow list, or an entry whose text
+    does not start two columns past the dash or more, is composed with its whole document (Item.tied None)."""
+    if items is None or items.flow_style:
+        return
+    dash = items.start_mark.column
+    parent: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while parent.setdefault(i, i) != i:
+            i = parent[i] = parent[parent[i]]
+        return i
+
+    for a, b in links:
+        parent[root(a)] = root(b)
+    groups: dict[int, list[Item]] = {}
+    for i in sorted(parent):
+        groups.setdefault(root(i), []).append(entries[i])
+    for members in groups.values():
+        if all(not m.in_flow and m.is_mapping and m.column >= dash + 2 for m in members):
+            tied = Tied(members, dash)
+            for m in members:
+                m.tied = tied
+
+
+def trust(items: list[Item], text: str, bound: int | None = None) -> None:
+    """Hold each item's region to ending where the next item's begins, or before (a block list's next dash
+    between them), and the last one before `bound` (the envelope's next key): an item whose region does not is
+    `shared`, composed with its whole document and, when changed or dropped, written out whole with the list,
+    never cut by its region (which would take a line of its neighbour with it)."""
+    for item, after in zip(items, items[1:], strict=False):
+        if item.end > after.start or (not after.in_flow and "-" not in text[item.end:after.start]):
+            item.shared, item.tied = True, None
+    if items and bound is not None and items[-1].end > bound:
+        items[-1].shared, items[-1].tied = True, None
+
+
 def _new_item(event: Any, source: Source, base: int, line0: int, index: int) -> Item:
     item = Item(index=index, node=None, source=source.text, start=event.start_mark.index + base, end=0)
     item.line, item.column = event.start_mark.line + line0, event.start_mark.column
@@ -455,9 +540,10 @@ def _resource_list(text: str, source: Source) -> ResourceList:
         docs = [d for d in _walk(text, source, 0, 0, envelope=True) if d.item is not None]
     except _Tangled:
         return _tied_resource_list(text, source)
-    if any(item.shared for d in docs for item in d.entries or ()):
-        # Anchors tie items to each other or to the envelope: the document composed whole, so that every
-        # alias leads to the one node the writer sees (rare: kpt and kustomize send no anchors).
+    if any(item.shared and item.tied is None for d in docs for item in d.entries or ()):
+        # Anchors tie items to the envelope (or a region is not trusted): the document composed whole, so that
+        # every alias leads to the one node the writer sees (rare: kpt and kustomize send no anchors). Items
+        # tied only to each other are composed in their groups (Item.tied).
         return _tied_resource_list(text, source)
     if not docs:
         raise InputError("input holds no YAML document; expected a ResourceList")
@@ -476,7 +562,8 @@ def _resource_list(text: str, source: Source) -> ResourceList:
         return _tied_resource_list(text, source)
     _derive(items)
     return ResourceList(text=text, root=doc.root, items_node=items_node, items=items,
-                        function_config=_function_config(doc.root))
+                        function_config=_function_config(doc.root),
+                        shared=frozenset(item.index for item in items if item.shared))
 
 
 def _tied_resource_list(text: str, source: Source) -> ResourceList:
@@ -492,6 +579,8 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
     items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
     for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
         item.duplicate, item.shared = seen.duplicate, seen.shared
+    after = [i + 1 for i, (_, v) in enumerate(root.value) if v is items_node]
+    trust(items, text, root.value[after[0]][0].start_mark.index if after and after[0] < len(root.value) else None)
     return ResourceList(text=text, root=root, items_node=items_node, items=items,
                         function_config=_function_config(root),
                         shared=frozenset(item.index for item in items if item.shared))
@@ -555,6 +644,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
                 member.index, member.origin, member.origin_index = len(items), name, number
                 items.append(member)
             number += 1
+        trust(documents, text)  # (documents: no dash between them; their regions may not meet either)
         _comments_around(text, documents)
     _derive(items)
     shared = frozenset(item.index for item in items if item.shared)

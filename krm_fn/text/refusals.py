@@ -9,6 +9,7 @@
 The reader (reader.py) and the composer (yamlio.py) call these; every refusal says what to write instead.
 """
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -137,6 +138,58 @@ def refuse_separator_lines(text: str) -> None:
         raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))  # noqa: E501 (a message stays whole for grep)
 
 
+def after_separator(text: str, at: int) -> bool:
+    """Does `at` begin the line right after a `---` line? There kubectl's splitter (k8s.io/apimachinery/pkg/util/
+    yaml, YAMLReader.Read) and kyaml's begin the next document's bytes, and go-yaml skips a byte-order mark
+    only as the first of its bytes (yaml_parser_determine_encoding)."""
+    if at == 0 or text[at - 1] != "\n":
+        return False
+    view = searchable(text)
+    begin = view.rfind("\n", 0, at - 1) + 1
+    line = view[begin:at].rstrip("\r\n")
+    return line[:3] == "---" and (not line[3:].strip() or line[3:].lstrip().startswith("#"))
+
+
+_INNER_BOM = "a byte-order mark at the start of a line inside a document: kubectl, kustomize and kpt read it as a character of the key after it (or drop what follows `...`), libyaml skips it; remove it (one right after `---` is read)"  # noqa: E501 (a message stays whole for grep)
+
+
+def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -> None:
+    """Refuse a byte-order mark that starts a line between two tokens, other than right after a `---` line
+    (after_separator): go-yaml skips one only as the first byte of what it reads (go-yaml v2.4.0 and v3.0.1
+    yamlprivateh.go:81/103, `func is_bom(b []byte, i int) bool { return b[0] == 0xEF && …` looks at the
+    buffer's start, not at `i`), so kubectl, kustomize and kpt read it as a character (`\ufeffdata`, a key of
+    its own) or, after `...`, drop the document it begins; libyaml skips it at any line start (libyaml 0.2.5
+    src/scanner.c:1930, `if (parser->mark.column == 0 && IS_BOM(parser->buffer)) SKIP(parser);`) and reads the
+    line one column in. Inside a quoted string all of them read it as a character.
+    Only for a text that holds one (the caller's test): `events` are its events, read once more."""
+    view = searchable(text)
+    starts = [at for at in _finditer(view, "\n\ufeff", 1) if not after_separator(text, at)]
+    if not starts:
+        return
+    spans: list[tuple[int, int]] = []
+    stop = len(text)
+    try:
+        for event in events:
+            start, end = event.start_mark, event.end_mark
+            if event.__class__ is ScalarEvent and start is not None and end is not None:
+                spans.append((start.index, end.index))
+    except yaml.MarkedYAMLError as exc:  # most often libyaml's reading of the line one column in
+        problem = exc.problem_mark
+        stop = problem.index if problem is not None else stop
+    for at in starts:
+        if at <= stop and not any(a < at < b for a, b in spans):
+            raise Refused(problem=_INNER_BOM, problem_mark=mark(_line_mark(text, at)))
+
+
+def _finditer(text: str, needle: str, skip: int) -> list[int]:
+    """The offsets of `needle` in `text`, each moved `skip` characters in."""
+    found, at = [], text.find(needle)
+    while at >= 0:
+        found.append(at + skip)
+        at = text.find(needle, at + 1)
+    return found
+
+
 def _line_mark(text: str, at: int) -> Any:
     line = searchable(text).count("\n", 0, at)
     return Mark(at, line, 0)
@@ -197,3 +250,55 @@ def _merged_keys(value: yaml.Node) -> set[str]:
                 elif isinstance(key, yaml.ScalarNode):
                     keys.add(key.value)
     return keys
+
+
+# --- a file kubectl reads as JSON ------------------------------------------------------------------------
+
+# Go's unicode.IsSpace, which kubectl's sniff trims a file's start with (k8s.io/apimachinery v0.32.0
+# pkg/util/yaml/decoder.go:395, hasPrefix: `trim := bytes.TrimLeftFunc(buf, unicode.IsSpace)`)
+_GO_SPACE = re.compile("[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*")
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")  # what encoding/json skips between values
+_JSON_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+# kubectl peeks at this many bytes (k8s.io/cli-runtime v0.32.0 pkg/resource/visitor.go:591, StreamVisitor.Visit:
+# `d := yaml.NewYAMLOrJSONDecoder(v.Reader, 4096)`), after FileVisitor took a byte-order mark off (visitor.go:561)
+_JSON_PEEK = 4096
+
+
+class _Constant(ValueError):
+    """NaN or Infinity, which Python's json reads and Go's encoding/json does not."""
+
+
+def _constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+def _dropped(pairs: Any) -> None:
+    return None
+
+
+def kubectl_json_fault(text: str) -> tuple[int, int] | None:
+    """Where kubectl's JSON decoder stops in a file it reads as JSON (line, column, 1-based), None for a file it
+    reads as YAML or a stream of JSON values it reads. kubectl's reader sniffs the first bytes (its byte-order
+    mark taken off): `{` after spaces is JSON (k8s.io/apimachinery v0.32.0 pkg/util/yaml/decoder.go:278-280,
+    `buffer, _, isJSON := GuessJSONStream(d.r, d.bufferSize); if isJSON { d.decoder = json.NewDecoder(buffer)`),
+    read by encoding/json, which refuses a comment, a trailing comma, an unquoted key, `---`: flow YAML that
+    kustomize and kpt (go-yaml v3) read. Both readings are then said (SD013)."""
+    first = _GO_SPACE.match(text).end()  # type: ignore[union-attr]  # matches the empty string
+    if first == len(text) or text[first] != "{" or len(text[:first].encode("utf-8")) >= _JSON_PEEK:
+        return None
+    # Each object dropped as soon as it is read: a `kubectl get -o json` list of 100 000 objects is never held.
+    decoder = json.JSONDecoder(parse_constant=_constant, object_pairs_hook=_dropped)
+    at, end = 0, len(text)
+    try:
+        while True:
+            at = _JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]  # matches the empty string
+            if at == end:
+                return None
+            at = decoder.raw_decode(text, at)[1]
+    except json.JSONDecodeError as exc:
+        at = exc.pos
+    except _Constant:
+        at = next(m.start(1) for m in _JSON_CONSTANT.finditer(text) if m.group(1))
+    line = searchable(text).count("\n", 0, at)
+    return line + 1, at - searchable(text).rfind("\n", 0, at)
+

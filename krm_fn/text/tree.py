@@ -148,6 +148,10 @@ def node_end(node: yaml.Node, text: str) -> int:
     while True:
         if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
             key, value = node.value[-1]
+            if isinstance(value, yaml.ScalarNode) and unwritten(value.start_mark.index, value.end_mark.index,
+                                                                value.value, text):
+                node = key  # an explicit key (`? x`) with no value: the mapping ends with the key
+                continue
             if value.start_mark.index < key.end_mark.index:
                 colon = text.find(":", key.end_mark.index)
                 m = re.compile(_ALIAS_VALUE).match(text, colon + 1) if colon >= 0 else None
@@ -165,6 +169,15 @@ def node_end(node: yaml.Node, text: str) -> int:
             node = last
         else:
             return node.end_mark.index
+
+
+def unwritten(start: int, end: int, value: str, text: str) -> bool:
+    """Is a scalar an empty value with no text of its own, marked where the next token is? libyaml marks an
+    empty value after `:` (or `-`, `?`) there, but the value of an explicit key with no `:` (`? x`) at the
+    next token, which may be the next item's `-` inside a later line: no region may reach to it. (libyaml
+    0.2.5 src/parser.c:930, yaml_parser_parse_block_mapping_value: `return yaml_parser_process_empty_scalar(
+    parser, event, token->start_mark);`.)"""
+    return start == end and not value and start > 0 and text[start - 1] not in ":-?"
 
 
 def line_start(text: str, pos: int) -> int:

@@ -38,9 +38,19 @@ def _entry(data: Any, dash_col: int) -> str:
     return " " * dash_col + "- " + emit_item(data, dash_col + 2, True)
 
 
-def _results_block(results: list[Result], col: int) -> str:
-    # One result at a time: the emitter's graph of thousands of results at once is 13 bytes for each of theirs.
-    return indented("results:\n" + "".join(yamlio.dump([r.to_krm()]) for r in results), col)
+def _results_block(results: list[Result], col: int) -> list[str]:
+    """The `results:` entry, in pieces that the output is joined from (never joined on their own: 100 000
+    results are 20 MiB of text, and each copy of it counts against the memory bound). A few hundred results at
+    a time: the emitter's graph of thousands at once is 13 bytes for each of theirs, and a string per result
+    (100 000 of them, indented at once) left 90 MiB of small ones."""
+    pieces = [" " * col + "results:\n"]
+    for at in range(0, len(results), _RESULTS_AT_ONCE):
+        chunk = yamlio.dump([r.to_krm() for r in results[at:at + _RESULTS_AT_ONCE]])
+        pieces.append(indented(chunk, col) if col else chunk)
+    return pieces
+
+
+_RESULTS_AT_ONCE = 500
 
 
 def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
@@ -54,7 +64,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
         # Cutting or re-emitting an item that shares anchors with others would leave a dangling alias.
         return _reemit(rl, changes, results)
     text = rl.text
-    splices: list[tuple[int, int, str]] = [_written_whole(rl, key, value) for key, value in tied]
+    splices: list[Splice] = [_written_whole(rl, key, value) for key, value in tied]
     lower = rl.items_node.start_mark.index if rl.items_node is not None else 0
     added_after = changes.added_after()
     for item in rl.items:
@@ -74,7 +84,7 @@ def write_resource_list(rl: ResourceList, changes: Changes, results: list[Result
     if results or stale:
         splices.append(_results_splice(rl, results))
     end = len(text)
-    if any(a == b == end and new.replace(LINE_START, "") for a, b, new in splices) \
+    if any(a == b == end and _writes(new) for a, b, new in splices) \
             and not any(a < b == end for a, b, _ in splices):
         # Text written after an input without a final line break: its last value must not change.
         # (the items' node holds no entries: the last item's own node when it ends the text)
@@ -174,7 +184,17 @@ def _past_own_comments(text: str, pos: int, col: int) -> int:
 LINE_START = "\x00line-start\x00"
 
 
-def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
+# A splice: text from start to end replaced by new text; new text in pieces (a list) starts at a line start, as
+# one that starts with LINE_START does.
+Splice = tuple[int, int, "str | list[str]"]
+
+
+def _writes(new: str | list[str]) -> bool:
+    """Does a splice write any text?"""
+    return any(new) if isinstance(new, list) else bool(new.replace(LINE_START, ""))
+
+
+def _apply(text: str, splices: list[Splice]) -> str:
     """One pass over the text; at one position, what was listed first ends up first (linear, not n²)."""
     order = sorted(range(len(splices)), key=lambda i: (splices[i][0], splices[i][1], i))
     nl = newline_of(text)
@@ -182,6 +202,13 @@ def _apply(text: str, splices: list[tuple[int, int, str]]) -> str:
     for i in order:
         start, end, new = splices[i]
         pieces.append(text[pos:start])
+        if isinstance(new, list):  # pieces: never joined on their own (_results_block)
+            last = next((p for p in reversed(pieces) if p), "")
+            if any(new) and last and not ends_line(last):
+                pieces.append("\n")
+            pieces.extend(_newlines(piece, nl) for piece in new)
+            pos = max(pos, end)
+            continue
         if new.startswith(LINE_START):
             new = new[len(LINE_START):]
             last = next((p for p in reversed(pieces) if p), "")
@@ -201,15 +228,15 @@ def _newlines(new: str, nl: str) -> str:
     return new.replace("\n", nl) if nl != "\n" else new
 
 
-def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, str]:
+def _results_splice(rl: ResourceList, results: list[Result]) -> tuple[int, int, list[str]]:
     text = rl.text
     col = column_of(text, rl.root.value[0][0].start_mark.index) if rl.root.value else 0
-    block = _results_block(results, col) if results else ""
+    block = _results_block(results, col) if results else []
     for k, v in rl.root.value:
         if k.value == "results":
             return (*_entry_span(text, k, v), block)
     at = _past_own_comments(text, line_end(text, node_end(rl.root, text)), col)
-    return (at, at, LINE_START + block)
+    return (at, at, block)
 
 
 def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
@@ -242,7 +269,7 @@ def _reemit(rl: ResourceList, changes: Changes, results: list[Result]) -> str:
         out.append(_kept(value, rl.text, value.start_mark.index, node_end(value, rl.text), prefix,
                          lambda v=value: yamlio.construct(v), name))
     if results:
-        out.append(_results_block(results, 0))
+        out.extend(_results_block(results, 0))
     return "".join(out)
 
 

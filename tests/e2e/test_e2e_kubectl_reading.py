@@ -293,3 +293,96 @@ def test_a_date_as_a_name_is_read_apart_and_refused(kubectl: str, tmp_path: Path
     assert "2024-01-01T00:00:00Z" in said, said  # kustomize: a timestamp, written back in another form
     r = run_function(["render", "-"], text)
     assert r.code == 1 and "metadata.name 2024-01-01 is unquoted" in r.err, r.err
+
+
+ALIAS_KEY_NAMESPACE = CM.format("a") + "  labels: {&ns namespace: x}\n  *ns : prod\n"
+
+
+def test_an_alias_as_a_key_is_read_as_kubectl_and_kustomize_read_it(kubectl: str, tmp_path: Path) -> None:
+    """Issue 40, class 2: `*ns : prod` under metadata is the namespace `prod` to kubectl and kustomize; the
+    function read no namespace (and wrote a derived ConfigMap with none)."""
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, ALIAS_KEY_NAMESPACE)) or [None]
+    assert seen is not None and seen["metadata"]["namespace"] == "prod"
+    code, said = _kustomize_reads(kubectl, tmp_path, ALIAS_KEY_NAMESPACE)
+    assert code == 0 and "namespace: prod" in said, said
+    (item,) = reader.read_stream([("m.yaml", ALIAS_KEY_NAMESPACE.encode())]).items
+    assert (item.name, item.namespace) == ("a", "prod")
+
+
+@pytest.mark.parametrize("text, kubectl_names, kustomize", [
+    (CM.format("a") + "...\n\ufeff" + CM.format("b"), ["a"], "name: a\n"),  # both drop b
+    (CM.format("a") + "\ufeff" + CM.format("b"), ["b"], 'mapping key "kind" already defined'),
+    (CM.format("a") + "---\n\n\ufeff" + CM.format("b"), ["a", "b"], "\\uFEFF"),  # b has a key "\ufeffapiVersion"
+], ids=["after-dots", "files-joined", "blank-line-after-separator"])
+def test_a_byte_order_mark_inside_a_document_is_refused(kubectl: str, tmp_path: Path, text: str,
+                                                        kubectl_names: list[str], kustomize: str) -> None:
+    """Issue 40, class 4: go-yaml skips a byte-order mark only as the first byte it reads (right after a `---`
+    line, where kubectl's and kyaml's splitters begin a document); elsewhere kubectl, kustomize and kpt read it
+    as a character or drop what follows `...`. The function cut a new document there (libyaml skips it)."""
+    seen = kubectl_reads(kubectl, _file(tmp_path, text), refused=True)
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == kubectl_names
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert kustomize in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "a byte-order mark at the start of a line inside a document" in r.err, r.err
+
+
+def test_a_byte_order_mark_inside_a_quoted_string_is_read_as_kubectl_reads_it(kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + 'data:\n  k: "x\n\ufeffy"\n'
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["data"] == {"k": "x \ufeffy"}
+    r = run_function(["render", "-"], text)
+    assert r.code == 0 and [d["data"] for d in r.docs] == [seen["data"]], r.err
+
+
+JSON_CM = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}'
+
+
+@pytest.mark.parametrize("text", [
+    "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n",
+    JSON_CM + " # c\n",
+    JSON_CM.replace('"a"}', '"a",}') + "\n",
+    JSON_CM + "\n---\n" + CM.format("b"),
+    "\ufeff{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n",  # kubectl takes the mark off first
+], ids=["flow-yaml", "comment", "trailing-comma", "yaml-after", "bom"])
+def test_a_file_kubectl_refuses_as_json_and_kustomize_reads_is_warned_about(kubectl: str, tmp_path: Path,
+                                                                            text: str) -> None:
+    """Issue 40, class 6: a file whose first character but spaces is `{` is JSON to kubectl
+    (apimachinery's GuessJSONStream), which refuses flow YAML there; kustomize and kpt read it as YAML. The
+    function read it as they do in silence: now it says both readings (SD013), and its output reads as YAML."""
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and "name: a" in said, said
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "m.yaml").write_bytes(text.encode("utf-8"))
+    r = run_function(["render", str(src / "m.yaml")])
+    assert r.code == 0 and "kubectl reads this file as JSON" in r.err and "[SD013]" in r.err, r.err
+    seen = kubectl_reads(kubectl, _file(tmp_path, r.out))
+    assert seen is not None and seen[0]["metadata"]["name"] == "a"
+
+
+def test_json_kubectl_reads_is_no_warning(kubectl: str, tmp_path: Path) -> None:
+    """JSON: no SD013. A stream of two JSON objects is two objects to kubectl and one to kustomize: refused."""
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, JSON_CM + "\n")) or [None]
+    assert seen is not None and seen["metadata"]["name"] == "a"
+    r = run_function(["render", str(_file(tmp_path, JSON_CM + "\n"))])
+    assert r.code == 0 and "SD013" not in r.err, r.err
+    text = JSON_CM + "\n" + JSON_CM.replace('"a"', '"b"') + "\n"
+    seen = kubectl_reads(kubectl, _file(tmp_path, text))
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a", "b"]
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and "name: a" in said and "name: b" not in said, said
+    r = run_function(["render", str(_file(tmp_path, text))])
+    assert r.code == 1 and "SD013" not in r.err and "[SD001]" in r.err, r.err
+
+
+def test_an_alias_key_that_gives_a_key_again_is_refused_where_kubectl_and_kustomize_read_apart(
+        kubectl: str, tmp_path: Path) -> None:
+    text = CM.format("a") + "data:\n  &k k: x\n  *k : z\n"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["data"] == {"k": "z"}  # the later one
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and 'mapping key "k" already defined' in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "[SD004]" in r.err, r.err

@@ -20,6 +20,15 @@ REGIONS = [
     ("block-scalar-ends-at-next-line", "- kind: A\n  d: |\n    x\n\n- kind: B\n", ["kind: A\n  d: |\n    x\n\n", "kind: B\n"],
      [2, 2]),
     ("bare-cr-line-breaks", "- kind: A\r  x: 1\r- kind: B\r", ["kind: A\r  x: 1\r", "kind: B\r"], [2, 2]),
+    # An explicit key with no value ends the item: libyaml marks the empty value at the next token (the next
+    # item's `-`, inside its line when the dashes are indented); the region ends with the key's line.
+    ("explicit-key-no-value-indented-dashes", "  - kind: A\n    d:\n      ? x\n  - kind: B\n",
+     ["kind: A\n    d:\n      ? x\n", "kind: B\n"], [4, 4]),
+    ("explicit-key-no-value", "- kind: A\n  ? x\n- kind: B\n", ["kind: A\n  ? x\n", "kind: B\n"], [2, 2]),
+    ("explicit-key-value-on-next-line", "  - kind: A\n    ? x\n    :\n  - kind: B\n",
+     ["kind: A\n    ? x\n    :\n", "kind: B\n"], [4, 4]),
+    ("explicit-key-deep-no-value", "  - kind: A\n    d:\n      e:\n        ? x  # c\n\n  - kind: B\n",
+     ["kind: A\n    d:\n      e:\n        ? x  # c\n", "kind: B\n"], [4, 4]),
 ]
 
 
@@ -80,6 +89,9 @@ NODE_ENDS = [
     ("alias-last-value", "x: &x 1\na:\n  b: *x  # c\n", ["a"], "x: &x 1\na:\n  b: *x"),
     ("alias-last-entry", "x: &x 1\na:\n- 1\n- *x\n", ["a"], "x: &x 1\na:\n- 1\n- *x"),
     ("flow", "a: {b: 1}  # c\n", ["a"], "a: {b: 1}"),
+    ("explicit-key-no-value", "l:\n  - a:\n      ? x\n  - b\n", ["l"], "l:\n  - a:\n      ? x\n  - b"),
+    ("explicit-key-no-value-last", "a:\n  ? x\n  ? y\nz: 1\n", ["a"], "a:\n  ? x\n  ? y"),
+    ("explicit-key-colon-next-line", "a:\n  ? x\n  :\nz: 1\n", ["a"], "a:\n  ? x\n  :"),
 ]
 
 
