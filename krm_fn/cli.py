@@ -425,7 +425,7 @@ def _kustomization_tree(folders: list[str], limit: int) -> dict[str, kustomize_t
 
 
 def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomization], environ: Any,
-           limit: int) -> Build | Result:
+           limit: int) -> Build:
     """One root built through a wrapper kustomization in a temporary folder (the user's files untouched),
     its origin annotations on; the files they name and the overlays' patches read for the places."""
     text = tree[root].text
@@ -438,8 +438,8 @@ def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomi
         said = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
         if proc.returncode != 0:
             reason = (said[-1] if said else f"exit status {proc.returncode}").replace(relative, root)
-            return streams.build_failed(" ".join([os.path.basename(command[0]), command[1], root]),
-                                        reason.replace(wrap, "").strip())
+            return Build(root, b"", {}, failed=streams.build_failed(
+                " ".join([os.path.basename(command[0]), command[1], root]), reason.replace(wrap, "").strip()))
         if len(proc.stdout) > limit:
             raise streams.too_large(f"kustomize build {root}", _size(limit))
         built = os.path.abspath(wrap)
@@ -460,19 +460,14 @@ def _maybe(path: str, limit: int) -> bytes | None:
         return None
 
 
-def _builds(folders: list[str], option: str | None, environ: Any, limit: int
-            ) -> tuple[tuple[Build, ...], tuple[Result, ...]] | None:
-    """The folders' roots built, and what went wrong; None when there is no kustomize (SD506 is said)."""
+def _builds(folders: list[str], option: str | None, environ: Any, limit: int) -> tuple[Build, ...] | None:
+    """The folders' roots built (a root that does not build, with its error); None when there is no
+    kustomize (SD506 is said)."""
     command, install = _kustomize(option, environ)
     if command is None:
         return None
     tree = _kustomization_tree(folders, limit)
-    builds: list[Build] = []
-    failed: list[Result] = []
-    for root in kustomize_tree.roots(tree):
-        done = _build(command, root, tree, environ, limit)
-        (builds if isinstance(done, Build) else failed).append(done)  # type: ignore[arg-type]
-    return tuple(builds), tuple(failed)
+    return tuple(_build(command, root, tree, environ, limit) for root in kustomize_tree.roots(tree))
 
 
 def _places(data: bytes, base: str | None, limit: int) -> dict[str, Source]:
@@ -597,7 +592,7 @@ def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> t
                      else streams.kustomize_not_runnable(missing, ", ".join(folders)),)
             sources = _sources(args.paths, stdin, limit)
         else:
-            builds, notes = made
+            builds = made
     # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
     helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
     places = next((_places(data, args.origin_base, limit) for name, data in sources if name == STDIN_NAME),

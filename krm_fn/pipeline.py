@@ -168,6 +168,7 @@ class Build(NamedTuple):
     sources: Mapping[str, Source]
     patches: tuple[Patch, ...] = ()
     stripped: tuple[str, ...] = ()     # annotations the build added only for the places: not written
+    failed: Result | None = None       # the root does not build (SD507): still one of the roots, nothing written
 
 
 def origin_paths(name: str, data: bytes) -> list[str]:
@@ -188,7 +189,8 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     `builds`: the kustomize roots of the folders given, each judged as its own stream (`sources`, the files
     under no kustomization, as one more); `places`: the files the origin annotations of stdin name, and
     `patches` the patch files of the kustomization built, when it is known; `notes`: what the command line
-    said about the builds (no kustomize, a root that does not build)."""
+    said about the builds (no kustomize). A root that does not build is a Build with `failed` set: one of the
+    roots all the same (materialize over it and another is SD508), and the run writes nothing."""
     loose = Build("", b"", places or {}, patches)
     several = (1 if sources else 0) + len(builds) > 1
     units = [_unit(sources, fc, environ, overrides, places or {}, loose)] if sources or not builds else []
@@ -210,6 +212,8 @@ def _unit(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
     """One stream judged: the files given (under no kustomization), or a root's build. `several`: one of
     several roots, where a root that builds to nothing (a folder of placeholders, Flux's `flux-system` before
     its first bootstrap) has nothing to judge and nothing to lose: the others are the run."""
+    if build.failed is not None:
+        return _Unit(refused([build.failed]), build.root)
     try:
         stream, broken = _read_sources(sources)
         settings, said = _render_settings(stream, fc, environ, overrides, broken)
@@ -263,13 +267,14 @@ def _together(units: list[_Unit], notes: list[Result], materialize: bool, fail_o
         reached = [root for root, homes in built if home is not None and r.file_path == home[0] and home in homes]
         if roots and len(roots) < len(reached):
             results[at] = r._replace(message=f"{r.message} (built from {', '.join(roots)})")
-    written = [u for u in units if u.outcome.output]
-    output = written[0].outcome.output if len(units) == 1 and written else ""
-    if materialize and len(units) > 1 and not any(r.severity is Severity.ERROR for r in results):
+    if materialize and len(units) > 1:  # a root that does not build is one of them: never one stream written
         roots = [u.root or "files under no kustomization" for u in units]
         results.append(finding("SD508", count=len(units), roots=", ".join(roots)).result(scope="render"))
     # The worst of the units' (2: one could not judge) and of what is said of them all (SD508 is a 2 itself).
     code = max([u.outcome.exit_code for u in units] + [exit_status(results, fail_on)])
+    # A stream only when there is one and the run passes: a part of the tree handed to Argo CD or Flux
+    # would prune what the rest holds.
+    output = units[0].outcome.output if len(units) == 1 and code == 0 else ""
     summary = _summed([u.outcome.summary for u in units])
     if summary is not None:
         summary = summary._replace(files=len(frozenset().union(*(u.files for u in units))))

@@ -221,3 +221,23 @@ def test_a_root_that_builds_to_nothing_beside_others_has_nothing_to_judge(fn, re
     # Alone, a root with nothing in it is still the failure an empty render must be (Argo CD would prune).
     alone = render(fn, repo, kustomize, "flux-system")
     assert alone.returncode == 2 and "[SD504]" in alone.stderr, describe(alone)
+
+
+def test_a_root_that_does_not_build_leaves_stdout_empty_and_still_counts_as_a_root(fn, tmp_path, kustomize):
+    # One root builds (ov), another does not (bad): the run fails, so nothing reaches stdout in either mode (a
+    # partial stream handed to Argo CD would prune the failed root's objects), and in materialize mode the
+    # failed root is one of several roots (SD508).
+    files = {"base/kustomization.yaml": "resources:\n- ws.yaml\n",
+             "base/ws.yaml": WS.format(name="llama", enabled="true", preset="phi-4-mini-instruct"),
+             "ov/kustomization.yaml": "namePrefix: prod-\nresources:\n- ../base\n",
+             "bad/kustomization.yaml": "resources: [../base, missing.yaml]\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    validate = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    assert validate.returncode == 1 and validate.stdout == "", describe(validate)
+    assert "[SD507]" in validate.stderr and "[SD508]" not in validate.stderr, describe(validate)
+    materialize = render(fn, tmp_path, kustomize, ".")
+    assert materialize.returncode == 2 and materialize.stdout == "", describe(materialize)
+    assert "[SD507]" in materialize.stderr and "[SD508]" in materialize.stderr, describe(materialize)
+    assert "2 kustomizations are built from the folders given (bad, ov)" in materialize.stderr, describe(materialize)
