@@ -334,11 +334,11 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     return found
 
 
-def _sources(paths: Sequence[str], stdin: Any, limit: int, built: list[str] | None = None
-             ) -> list[tuple[str, bytes]]:
+def _sources(paths: Sequence[str], stdin: Any, limit: int, built: list[str] | None = None,
+             held: list[str] | None = None) -> list[tuple[str, bytes]]:
     """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
     file once, all of it together at most `limit` bytes. `built`: given, the folders' kustomization folders
-    are put in it, and the files in and under them are not read (kustomize builds them)."""
+    are put in it, and the files in and under them are not read (kustomize builds them; `held` gets them)."""
     out: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]
@@ -353,7 +353,10 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int, built: list[str] | No
                 raise streams.cannot_open(raw, str(exc.strerror)) from None
             files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
             if built is not None and stat.S_ISDIR(mode):
-                files = _unbuilt(files, built)
+                kept = _unbuilt(files, built)
+                if held is not None:
+                    held.extend(str(f) for f in files if f not in kept)
+                files = kept
             for f in files:
                 real = os.path.realpath(f)
                 if real in seen:
@@ -460,14 +463,35 @@ def _maybe(path: str, limit: int) -> bytes | None:
         return None
 
 
-def _builds(folders: list[str], option: str | None, environ: Any, limit: int) -> tuple[Build, ...] | None:
-    """The folders' roots built (a root that does not build, with its error); None when there is no
-    kustomize (SD506 is said)."""
+def _builds(folders: list[str], option: str | None, environ: Any, limit: int
+            ) -> tuple[tuple[Build, ...], dict[str, kustomize_tree.Kustomization]] | None:
+    """The folders' roots built (a root that does not build, with its error), and the tree; None when there
+    is no kustomize (SD506 is said)."""
     command, install = _kustomize(option, environ)
     if command is None:
         return None
     tree = _kustomization_tree(folders, limit)
-    return tuple(_build(command, root, tree, environ, limit) for root in kustomize_tree.roots(tree))
+    return tuple(_build(command, root, tree, environ, limit) for root in kustomize_tree.roots(tree)), tree
+
+
+def _tree_policies(tree: dict[str, kustomize_tree.Kustomization], held: list[str],
+                   sources: list[tuple[str, bytes]], limit: int) -> tuple[tuple[str, bytes], ...]:
+    """The files of the tree that hold a SpeculativeDecodingPolicy: those a kustomization lists and those
+    in and under the kustomization folders given (listed or not). kustomize drops a policy (local
+    configuration) from its build, so render reads them itself: docs/settings.md, "A policy among the inputs".
+    Each file once (by real path), none that is read as a file under no kustomization already."""
+    listed = [entry for k in tree.values() for entry in k.includes if os.path.isfile(entry)]
+    seen = {os.path.realpath(name) for name, _ in sources if name != STDIN_NAME}
+    out: list[tuple[str, bytes]] = []
+    for path in [*held, *listed]:
+        real = os.path.realpath(path)
+        if real in seen or not path.endswith(YAML_SUFFIXES):
+            continue
+        seen.add(real)
+        data = _read_file(path, limit)
+        if krm.POLICY_KIND.encode() in data:
+            out.append((path, data))
+    return tuple(out)
 
 
 def _places(data: bytes, base: str | None, limit: int) -> dict[str, Source]:
@@ -581,9 +605,11 @@ def _isatty(stream: Any) -> bool:
 def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> tuple[Outcome, bool]:
     """`render`: the inputs read (the folders' kustomizations built), judged; and whether stdin is Helm's."""
     folders: list[str] | None = None if args.no_kustomize else []
-    sources = _sources(args.paths, stdin, limit, folders)
+    held: list[str] = []
+    sources = _sources(args.paths, stdin, limit, folders, held)
     builds: tuple[Build, ...] = ()
     notes: tuple[Result, ...] = ()
+    found: tuple[tuple[str, bytes], ...] = ()
     if folders:
         made = _builds(folders, args.kustomize, environ, limit)
         if made is None:  # no kustomize: the folders read as files after all, as before
@@ -592,7 +618,7 @@ def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> t
                      else streams.kustomize_not_runnable(missing, ", ".join(folders)),)
             sources = _sources(args.paths, stdin, limit)
         else:
-            builds = made
+            builds, found = made[0], _tree_policies(made[1], held, sources, limit)
     # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
     helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
     places = next((_places(data, args.origin_base, limit) for name, data in sources if name == STDIN_NAME),
@@ -605,7 +631,7 @@ def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> t
         overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
     if args.grafana_dashboards is not None:
         overrides["grafanaDashboards"] = "true" if args.grafana_dashboards else "false"
-    return run_render(sources, fc, environ, overrides, builds, places, notes, patches), helm
+    return run_render(sources, fc, environ, overrides, builds, places, notes, patches, found), helm
 
 
 def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:

@@ -183,14 +183,22 @@ def origin_paths(name: str, data: bytes) -> list[str]:
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
                overrides: Mapping[str, Any], builds: tuple[Build, ...] = (),
                places: Mapping[str, Source] | None = None, notes: tuple[Result, ...] = (),
-               patches: tuple[Patch, ...] = ()) -> Outcome:
+               patches: tuple[Patch, ...] = (), found: tuple[tuple[str, bytes], ...] = ()) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure).
 
     `builds`: the kustomize roots of the folders given, each judged as its own stream (`sources`, the files
     under no kustomization, as one more); `places`: the files the origin annotations of stdin name, and
     `patches` the patch files of the kustomization built, when it is known; `notes`: what the command line
     said about the builds (no kustomize). A root that does not build is a Build with `failed` set: one of the
-    roots all the same (materialize over it and another is SD508), and the run writes nothing."""
+    roots all the same (materialize over it and another is SD508), and the run writes nothing. `found`: the
+    tree's files that hold a SpeculativeDecodingPolicy (a build drops it): with the files under no
+    kustomization, the run's policies among the inputs, one configuration for every root (_tree_config)."""
+    if builds:
+        try:
+            fc, said = _tree_config(sources, found, fc, environ, overrides)
+        except _Stop as stop:
+            return stop.outcome
+        notes = (*said, *notes)
     loose = Build("", b"", places or {}, patches)
     several = (1 if sources else 0) + len(builds) > 1
     units = [_unit(sources, fc, environ, overrides, places or {}, loose)] if sources or not builds else []
@@ -198,6 +206,31 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
     if len(units) == 1 and not notes:
         return units[0].outcome
     return _together(units, list(notes), *_judged_by(fc, environ, overrides))
+
+
+def _tree_config(sources: list[tuple[str, bytes]], found: tuple[tuple[str, bytes], ...], fc: Any,
+                 environ: Mapping[str, str], overrides: Mapping[str, Any]) -> tuple[Any, list[Result]]:
+    """The configuration of a run over a tree of kustomizations by docs/settings.md's "A policy among the
+    inputs": the policies in the files under no kustomization and in the tree's files (`found`) are the
+    inputs' policies of every root alike, said once (SD526; _Stop with SD525 or the policy's own errors at
+    its file). Each root then reads the same configuration, and a copy of the policy its build keeps (one
+    with no local-config annotation) is that configuration: nothing more is said of it."""
+    items: list[Item] = []
+    for source in [*sources, *found]:
+        try:
+            items += read_stream([source]).items
+        except InputError:  # the run reads it again and says why (a listed file: kustomize does)
+            continue
+    fc, said, refusals = policies.render_config(fc, False, items)
+    if refusals:
+        raise _Stop(refused(refusals))
+    if not said:
+        return fc, []
+    try:
+        settings = resolve_settings(fc, environ, overrides)
+    except ConfigError as exc:
+        raise _Stop(refused([about(e.finding, policies.among(items)[0]) for e in exc.each()])) from None
+    return fc, [r for r in said if r.id not in settings.disable]
 
 
 class _Unit(NamedTuple):

@@ -241,3 +241,39 @@ def test_a_root_that_does_not_build_leaves_stdout_empty_and_still_counts_as_a_ro
     assert materialize.returncode == 2 and materialize.stdout == "", describe(materialize)
     assert "[SD507]" in materialize.stderr and "[SD508]" in materialize.stderr, describe(materialize)
     assert "2 kustomizations are built from the folders given (bad, ov)" in materialize.stderr, describe(materialize)
+
+
+POLICY = """\
+apiVersion: fn.kaito-specdec.dev/v1alpha1
+kind: SpeculativeDecodingPolicy
+metadata:
+  name: {name}
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  kaitoVersion: {kaito}
+"""
+
+
+@pytest.mark.parametrize("listed", [True, False], ids=["listed", "beside"])
+def test_a_policy_in_the_tree_is_the_configuration_not_dropped_by_the_build(fn, tmp_path, kustomize, listed):
+    # kustomize drops a local-config object from the build, so a policy a kustomization lists (or one beside it
+    # that it does not list) never reaches the stream: render finds it in the tree's files and applies it, as
+    # docs/settings.md's "A policy among the inputs" says (SD526): its kaitoVersion is the run's, so no SD428
+    # says what it assumes for that release.
+    files = {"base/kustomization.yaml": "resources:\n- ws.yaml\n",
+             "base/ws.yaml": WS.format(name="llama", enabled="true", preset="phi-4-mini-instruct"),
+             "ov/kustomization.yaml": "namespace: ov\nresources:\n- ../base\n" + ("- policy.yaml\n" if listed else ""),
+             "ov/policy.yaml": POLICY.format(name="policy", kaito="v0.12.0")}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "-v", ".")
+    assert proc.returncode == 0 and "assumed for KAITO v0.12.0" in proc.stderr, describe(proc)
+    assert any(ln.startswith("ov/policy.yaml:1: [info] ") and ln.endswith("[SD526]")
+               for ln in proc.stderr.splitlines()), describe(proc)
+    # A second policy, under no kustomization: two configurations, refused naming the first (exit 2).
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "p.yaml").write_text(POLICY.format(name="other", kaito="v0.11.0"), encoding="utf-8")
+    two = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    assert two.returncode == 2 and "[SD525]" in two.stderr, describe(two)
