@@ -668,7 +668,9 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         outcome = refused([streams.too_deep()])
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
         outcome = refused([streams.internal_error(exc)])
-    return _finish(args, outcome, stdout, stderr, hint=not helm)
+    # The hints on origin annotations are about a stream piped in: never about the builds render ran itself.
+    piped = args.command != "render" or "-" in args.paths
+    return _finish(args, outcome, stdout, stderr, hint=not helm and piped)
 
 
 def _finish(args: argparse.Namespace, outcome: Outcome, stdout: Any, stderr: Any, hint: bool = True) -> int:

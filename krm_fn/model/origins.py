@@ -83,17 +83,21 @@ def _documents(source: Source) -> list[Item]:
         return []
 
 
-def _same(doc: Item, item: Item) -> bool:
+def _same(doc: Item, item: Item, namespaces: tuple[str, ...] = ()) -> bool:
     """`doc` (in a base or a patch) is `item` before a name prefix or suffix: the same kind, its name in
-    the built name, and no other namespace."""
+    the built name, and a namespace it can have had on the way (`namespaces`: none, the built one, the one
+    of the object in its source). kustomize's namespace transformer replaces the namespace an object has in
+    its base, so the base's own document is matched whatever its namespace (_object prefers the built one)."""
     return (doc.kind == item.kind and bool(doc.name) and doc.name in item.name
-            and doc.namespace in ("", item.namespace))
+            and (not namespaces or doc.namespace in namespaces))
 
 
 def _object(docs: list[Item], item: Item) -> Item | None:
-    """The document `item` was built from: the same name, else the longest name it contains; the only one
-    of its kind when no name matches (a name changed by a replacement)."""
-    same = sorted((d for d in docs if _same(d, item)), key=lambda d: (d.name != item.name, -len(d.name)))
+    """The document `item` was built from: the same name, else the longest name it contains (in the built
+    namespace, or none, before another); the only one of its kind when no name matches (a name changed by a
+    replacement)."""
+    same = sorted((d for d in docs if _same(d, item)),
+                  key=lambda d: (d.name != item.name, -len(d.name), d.namespace not in ("", item.namespace)))
     if same:
         return same[0]
     kind = [d for d in docs if d.kind == item.kind]
@@ -143,13 +147,15 @@ def place(items: Sequence[Item], sources: Mapping[str, Source], patches: Sequenc
             continue
         docs = files.of(path, source)
         node: yaml.Node | None
+        found = _object(docs, item) if fields.get("path") else None
         if fields.get("path"):
-            found = _object(docs, item)
             node = found.node if found is not None else None
         else:
             node = _generator_entry(docs, item) or (docs[0].node if docs else None)
+        # A patch names the object as it was where the patch applies: in its source's namespace, or none.
+        namespaces = ("", item.namespace, found.namespace if found is not None else "")
         matched = tuple((p.path, d.node) for p in patches if p.namespace in ("", item.namespace)
-                        for d in files.of("\0" + p.path, Source(p.path, p.data)) if _same(d, item))
+                        for d in files.of("\0" + p.path, Source(p.path, p.data)) if _same(d, item, namespaces))
         item.home = Home(source.path, node, matched)
 
 

@@ -277,3 +277,32 @@ def test_a_policy_in_the_tree_is_the_configuration_not_dropped_by_the_build(fn, 
     (tmp_path / "loose" / "p.yaml").write_text(POLICY.format(name="other", kaito="v0.11.0"), encoding="utf-8")
     two = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
     assert two.returncode == 2 and "[SD525]" in two.stderr, describe(two)
+
+
+def write_tree(top: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (top / name).parent.mkdir(parents=True, exist_ok=True)
+        (top / name).write_text(text, encoding="utf-8")
+
+
+def in_namespace(text: str, namespace: str) -> str:
+    return text.replace("metadata:\n", f"metadata:\n  namespace: {namespace}\n", 1)
+
+
+def test_an_object_namespaced_in_its_base_keeps_its_line_and_its_patch(fn, tmp_path, kustomize):
+    # The base's Workspaces say `namespace: ml`, the overlay's `namespace: mid` replaces it (kustomize's
+    # namespace transformer): the object is still the base's document, and the overlay's patch (which names
+    # the base's namespace, as kustomize matches it) is the place of the value it sets. No --origin-base hint:
+    # nothing was piped, render built the folder itself.
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": in_namespace(WS.format(name="llama", enabled="false", preset="llama-3.1-8b-instruct"), "ml")
+        + "---\n" + in_namespace(WS.format(name="phi", enabled="maybe", preset="phi-4-mini-instruct"), "ml"),
+        "mid/kustomization.yaml": "namespace: mid\nresources:\n- ../base\npatches:\n- path: enable.yaml\n",
+        "mid/enable.yaml": in_namespace(ENABLE.format(value="on"), "ml")})
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "mid")
+    errors = sorted(ln for ln in proc.stderr.splitlines() if "[error]" in ln)
+    assert len(errors) == 2, describe(proc)
+    assert errors[0].startswith("base/ws.yaml:20: [error] kaito.sh/v1beta1/Workspace/mid/phi "), describe(proc)
+    assert errors[1].startswith("mid/enable.yaml:7: [error] kaito.sh/v1beta1/Workspace/mid/llama "), describe(proc)
+    assert "--origin-base" not in proc.stderr, describe(proc)
