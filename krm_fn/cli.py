@@ -514,7 +514,8 @@ def _patches(base: str, limit: int) -> tuple[Patch, ...]:
 
 
 def _patches_of(tree: dict[str, kustomize_tree.Kustomization], root: str, limit: int) -> tuple[Patch, ...]:
-    return tuple(Patch(p, _maybe(p, limit) or b"", tree[k].namespace)
+    renamed = kustomize_tree.renamed_above(tree, root)
+    return tuple(Patch(p, _maybe(p, limit) or b"", tree[k].namespace, renamed[k])
                  for k in kustomize_tree.reach(tree, root) for p in tree[k].patches)
 
 

@@ -153,3 +153,13 @@ def test_an_origin_path_not_found_from_here_gets_a_hint_naming_origin_base(tmp_p
     repo = _tree(tmp_path, {"base/ws.yaml": BASE_WS})
     _, _, err = run(["render", "--origin-base", str(repo / "overlays" / "prod"), "-"], BUILT.format(value="True"))
     assert ORIGIN_BASE_HINT not in err
+
+
+def test_renamed_above_is_a_namespace_set_over_a_kustomization_on_the_way_from_the_root():
+    tree = {"top": kt.parse("top", "namespace: top\nresources: [../mid, ../side]\n"),
+            "mid": kt.parse("mid", "namespace: mid\nresources: [../base]\n"),
+            "side": kt.parse("side", "resources: [../base]\n"),
+            "base": kt.parse("base", "resources: [ws.yaml]\n")}
+    assert kt.renamed_above(tree, "top") == {"top": False, "mid": True, "side": True, "base": True}
+    assert kt.renamed_above(tree, "side") == {"side": False, "base": False}
+    assert kt.renamed_above(tree, "mid") == {"mid": False, "base": True}

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 from ..text import yamlio
 from .localconfig import KUSTOMIZATION_NAMES
 
-__all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "is_remote", "wrapper", "has_origins"]
+__all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "renamed_above", "is_remote", "wrapper",
+           "has_origins"]
 
 
 class Kustomization(NamedTuple):
@@ -81,6 +82,21 @@ def reach(tree: Mapping[str, Kustomization], root: str) -> list[str]:
                 order.append(entry)
                 queue.append(entry)
     return order
+
+
+def renamed_above(tree: Mapping[str, Kustomization], root: str) -> dict[str, bool]:
+    """For each kustomization a build of `root` reads: whether one that includes it on the way from `root`
+    sets a namespace, which replaces the namespace its own objects (and patches) had there."""
+    above = dict.fromkeys(reach(tree, root), False)
+    changed = True
+    while changed:  # a tree is small and acyclic (kustomize refuses a cycle): a few passes
+        changed = False
+        for folder in above:
+            renames = above[folder] or bool(tree[folder].namespace) if folder in tree else False
+            for entry in tree[folder].includes if folder in tree else ():
+                if entry in above and renames and not above[entry]:
+                    above[entry] = changed = True
+    return above
 
 
 def _data(text: str) -> dict[str, Any]:

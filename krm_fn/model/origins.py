@@ -24,11 +24,13 @@ from ..text.yamlio import load
 
 class Patch(NamedTuple):
     """An overlay's strategic-merge patch file, as shown, with its text and the namespace its kustomization
-    sets ("" for none): a patch of a kustomization that sets another namespace did not touch the object."""
+    sets ("" for none): a patch of a kustomization that sets another namespace did not touch the object,
+    unless a kustomization over it sets a namespace too (`renamed`), which replaced the patch's."""
 
     path: str
     data: bytes
     namespace: str = ""
+    renamed: bool = False
 
 
 class Source(NamedTuple):
@@ -154,7 +156,7 @@ def place(items: Sequence[Item], sources: Mapping[str, Source], patches: Sequenc
             node = _generator_entry(docs, item) or (docs[0].node if docs else None)
         # A patch names the object as it was where the patch applies: in its source's namespace, or none.
         namespaces = ("", item.namespace, found.namespace if found is not None else "")
-        matched = tuple((p.path, d.node) for p in patches if p.namespace in ("", item.namespace)
+        matched = tuple((p.path, d.node) for p in patches if p.renamed or p.namespace in ("", item.namespace)
                         for d in files.of("\0" + p.path, Source(p.path, p.data)) if _same(d, item, namespaces))
         item.home = Home(source.path, node, matched)
 

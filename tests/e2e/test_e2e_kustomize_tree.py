@@ -306,3 +306,18 @@ def test_an_object_namespaced_in_its_base_keeps_its_line_and_its_patch(fn, tmp_p
     assert errors[0].startswith("base/ws.yaml:20: [error] kaito.sh/v1beta1/Workspace/mid/phi "), describe(proc)
     assert errors[1].startswith("mid/enable.yaml:7: [error] kaito.sh/v1beta1/Workspace/mid/llama "), describe(proc)
     assert "--origin-base" not in proc.stderr, describe(proc)
+
+
+def test_a_patch_in_a_middle_overlay_whose_namespace_the_top_replaces_is_the_place(fn, tmp_path, kustomize):
+    # mid sets `namespace: mid` and patches llama; top, over mid, sets `namespace: top`: the patch applied in
+    # mid (where the object is in mid), though the object is built in top.
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": WS.format(name="llama", enabled="false", preset="llama-3.1-8b-instruct"),
+        "mid/kustomization.yaml": "namespace: mid\nresources:\n- ../base\npatches:\n- path: enable.yaml\n",
+        "mid/enable.yaml": ENABLE.format(value="on"),
+        "top/kustomization.yaml": "namespace: top\nresources:\n- ../mid\n"})
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "top")
+    errors = [ln for ln in proc.stderr.splitlines() if "[error]" in ln]
+    assert len(errors) == 1, describe(proc)
+    assert errors[0].startswith("mid/enable.yaml:6: [error] kaito.sh/v1beta1/Workspace/top/llama "), describe(proc)
