@@ -21,7 +21,7 @@ from .domain.presets import describe
 from .model.config import MODES, ConfigError, kustomize_program, max_input, parse_size, resolve_settings
 from .domain import kustomize_tree
 from .domain.kustomize_tree import KUSTOMIZATION_NAMES
-from .model.origins import Patch, Source, shown
+from .model.origins import Affixes, Patch, Source, shown
 from .pipeline import Build, Outcome, origin_paths, refused, run_krm, run_render
 from .text import krm
 from .findings import CATALOGUE, RETIRED
@@ -452,7 +452,7 @@ def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomi
             sources[raw] = Source(path, _maybe(path, limit))
     patches = _patches_of(tree, root, limit)
     stripped = () if kustomize_tree.has_origins(text) else (krm.ORIGIN_ANNOTATION,)
-    return Build(root, proc.stdout, sources, patches, stripped)
+    return Build(root, proc.stdout, sources, patches, stripped, affixes=kustomize_tree.affixes(tree, root))
 
 
 def _maybe(path: str, limit: int) -> bytes | None:
@@ -506,11 +506,14 @@ def _places(data: bytes, base: str | None, limit: int) -> dict[str, Source]:
     return out
 
 
-def _patches(base: str, limit: int) -> tuple[Patch, ...]:
-    """The patch files of the kustomization piped in, when `base` is its folder (the overlays' lines)."""
+def _patches(base: str, limit: int) -> tuple[tuple[Patch, ...], Affixes | None]:
+    """The patch files of the kustomization piped in, when `base` is its folder (the overlays' lines), and
+    its name prefixes and suffixes (None: no kustomization there)."""
     folder = posixpath.normpath(base)
     tree = _kustomization_tree([folder], limit)
-    return _patches_of(tree, folder, limit) if folder in tree else ()
+    if folder not in tree:
+        return (), None
+    return _patches_of(tree, folder, limit), kustomize_tree.affixes(tree, folder)
 
 
 def _patches_of(tree: dict[str, kustomize_tree.Kustomization], root: str, limit: int) -> tuple[Patch, ...]:
@@ -624,7 +627,7 @@ def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> t
     helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
     places = next((_places(data, args.origin_base, limit) for name, data in sources if name == STDIN_NAME),
                   {})
-    patches = _patches(args.origin_base or ".", limit) if places and not args.no_kustomize else ()
+    patches, affixes = _patches(args.origin_base or ".", limit) if places and not args.no_kustomize else ((), None)
     fc = _load_config(args.config, limit)
     overrides = {setting: getattr(args, flag) for flag, setting in FLAG_SETTINGS
                  if getattr(args, flag) is not None}
@@ -632,7 +635,7 @@ def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> t
         overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
     if args.grafana_dashboards is not None:
         overrides["grafanaDashboards"] = "true" if args.grafana_dashboards else "false"
-    return run_render(sources, fc, environ, overrides, builds, places, notes, patches, found), helm
+    return run_render(sources, fc, environ, overrides, builds, places, notes, patches, found, affixes), helm
 
 
 def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:

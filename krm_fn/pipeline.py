@@ -14,7 +14,7 @@ from .domain.localconfig import is_function_config, kustomize_config
 from .model import policies
 from .model.config import ConfigError, Settings, resolve_settings, unreadable
 from .model.report import about
-from .model.origins import Patch, Source, local_paths, place
+from .model.origins import Affixes, Patch, Source, local_paths, place
 from .model.report import STDIN
 from .plan import plan_all
 from .stages import placement
@@ -169,6 +169,7 @@ class Build(NamedTuple):
     patches: tuple[Patch, ...] = ()
     stripped: tuple[str, ...] = ()     # annotations the build added only for the places: not written
     failed: Result | None = None       # the root does not build (SD507): still one of the roots, nothing written
+    affixes: Affixes | None = None     # the name prefixes and suffixes of its kustomizations (None: not known)
 
 
 def origin_paths(name: str, data: bytes) -> list[str]:
@@ -183,12 +184,14 @@ def origin_paths(name: str, data: bytes) -> list[str]:
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
                overrides: Mapping[str, Any], builds: tuple[Build, ...] = (),
                places: Mapping[str, Source] | None = None, notes: tuple[Result, ...] = (),
-               patches: tuple[Patch, ...] = (), found: tuple[tuple[str, bytes], ...] = ()) -> Outcome:
+               patches: tuple[Patch, ...] = (), found: tuple[tuple[str, bytes], ...] = (),
+               affixes: Affixes | None = None) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure).
 
     `builds`: the kustomize roots of the folders given, each judged as its own stream (`sources`, the files
     under no kustomization, as one more); `places`: the files the origin annotations of stdin name, and
-    `patches` the patch files of the kustomization built, when it is known; `notes`: what the command line
+    `patches` the patch files of the kustomization built, when it is known (and `affixes`, its name prefixes
+    and suffixes); `notes`: what the command line
     said about the builds (no kustomize). A root that does not build is a Build with `failed` set: one of the
     roots all the same (materialize over it and another is SD508), and the run writes nothing. `found`: the
     tree's files that hold a SpeculativeDecodingPolicy (a build drops it): with the files under no
@@ -199,7 +202,7 @@ def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, 
         except _Stop as stop:
             return stop.outcome
         notes = (*said, *notes)
-    loose = Build("", b"", places or {}, patches)
+    loose = Build("", b"", places or {}, patches, affixes=affixes)
     several = (1 if sources else 0) + len(builds) > 1
     units = [_unit(sources, fc, environ, overrides, places or {}, loose)] if sources or not builds else []
     units += [_unit([(b.root, b.data)], fc, environ, overrides, b.sources, b, several) for b in builds]
@@ -260,7 +263,7 @@ def _unit(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
             return _Unit(_error_outcome(streams.empty_stdin()))
         return _Unit(_error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files")))
     if places:
-        place([i for i in stream.items if i.origin == STDIN or build.root], places, build.patches)
+        place([i for i in stream.items if i.origin == STDIN or build.root], places, build.patches, build.affixes)
     files = frozenset(i.home.path for i in stream.items if i.home is not None) if build.root \
         else frozenset(name for name, _ in sources)
     outcome = _plan_and_write(stream, settings, broken, len(files), said, build.stripped)

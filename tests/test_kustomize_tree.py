@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from krm_fn.domain import kustomize_tree as kt
+from krm_fn.model.origins import bare
 from krm_fn.text.formats import ORIGIN_BASE_HINT
 from runner import run
 
@@ -163,3 +164,13 @@ def test_renamed_above_is_a_namespace_set_over_a_kustomization_on_the_way_from_t
     assert kt.renamed_above(tree, "top") == {"top": False, "mid": True, "side": True, "base": True}
     assert kt.renamed_above(tree, "side") == {"side": False, "base": False}
     assert kt.renamed_above(tree, "mid") == {"mid": False, "base": True}
+
+
+def test_a_built_name_is_its_source_s_between_the_prefixes_and_suffixes_of_the_way_never_a_substring():
+    tree = {"ov": kt.parse("ov", "namePrefix: prod-\nnameSuffix: -v1\nresources: [../mid]\n"),
+            "mid": kt.parse("mid", "namePrefix: team-\nresources: [../base]\n"),
+            "base": kt.parse("base", "resources: [ws.yaml]\n")}
+    affixes = kt.affixes(tree, "ov")
+    assert affixes == (("prod-", "team-"), ("-v1",))
+    assert "llama" in bare("prod-team-llama-v1", affixes) and "team-llama" in bare("prod-team-llama-v1", affixes)
+    assert "llama" not in bare("prod-codellama-v1", affixes) and "codellama" in bare("prod-codellama-v1", affixes)

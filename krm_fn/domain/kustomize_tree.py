@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 from ..text import yamlio
 from .localconfig import KUSTOMIZATION_NAMES
 
-__all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "renamed_above", "is_remote", "wrapper",
-           "has_origins"]
+__all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "renamed_above", "affixes",
+           "is_remote", "wrapper", "has_origins"]
 
 
 class Kustomization(NamedTuple):
@@ -27,6 +27,8 @@ class Kustomization(NamedTuple):
     namespace: str = ""
     component: bool = False          # kind: Component: included by others, never built alone
     text: str = ""                   # the file's text (set by the reader of the file)
+    prefix: str = ""                 # namePrefix
+    suffix: str = ""                 # nameSuffix
 
 
 def is_remote(entry: str) -> bool:
@@ -61,9 +63,11 @@ def parse(folder: str, text: str) -> Kustomization:
         return Kustomization(folder)
     includes = [_join(folder, e) for key in ("resources", "bases", "components") for e in _entries(data.get(key))
                 if not is_remote(e)]
-    namespace = data.get("namespace")
+    namespace, prefix, suffix = (data.get(key) for key in ("namespace", "namePrefix", "nameSuffix"))
     return Kustomization(folder, tuple(includes), tuple(_join(folder, p) for p in _patch_files(data)),
-                         namespace if isinstance(namespace, str) else "", data.get("kind") == "Component")
+                         namespace if isinstance(namespace, str) else "", data.get("kind") == "Component",
+                         prefix=prefix if isinstance(prefix, str) else "",
+                         suffix=suffix if isinstance(suffix, str) else "")
 
 
 def roots(tree: Mapping[str, Kustomization]) -> list[str]:
@@ -97,6 +101,14 @@ def renamed_above(tree: Mapping[str, Kustomization], root: str) -> dict[str, boo
                 if entry in above and renames and not above[entry]:
                     above[entry] = changed = True
     return above
+
+
+def affixes(tree: Mapping[str, Kustomization], root: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The name prefixes and suffixes of the kustomizations a build of `root` reads (an object's built name
+    is its source's name between some of them: origins.bare)."""
+    folders = [tree[f] for f in reach(tree, root) if f in tree]
+    return (tuple(dict.fromkeys(k.prefix for k in folders if k.prefix)),
+            tuple(dict.fromkeys(k.suffix for k in folders if k.suffix)))
 
 
 def _data(text: str) -> dict[str, Any]:

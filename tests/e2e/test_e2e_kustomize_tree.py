@@ -321,3 +321,19 @@ def test_a_patch_in_a_middle_overlay_whose_namespace_the_top_replaces_is_the_pla
     errors = [ln for ln in proc.stderr.splitlines() if "[error]" in ln]
     assert len(errors) == 1, describe(proc)
     assert errors[0].startswith("mid/enable.yaml:6: [error] kaito.sh/v1beta1/Workspace/top/llama "), describe(proc)
+
+
+def test_a_patch_is_placed_on_its_own_object_not_on_one_whose_name_contains_it(fn, tmp_path, kustomize):
+    # llama and codellama, a name prefix, and a patch on llama: codellama's own mistake is at the base's line,
+    # never at llama's patch ("llama" is in "prod-codellama", but no prefix of the way makes one of the other).
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": WS.format(name="llama", enabled="false", preset="llama-3.1-8b-instruct") + "---\n"
+        + WS.format(name="codellama", enabled="yes", preset="phi-4-mini-instruct"),
+        "ov/kustomization.yaml": "namePrefix: prod-\nresources:\n- ../base\npatches:\n- path: enable.yaml\n",
+        "ov/enable.yaml": ENABLE.format(value="yes")})
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    errors = sorted(ln for ln in proc.stderr.splitlines() if "[error]" in ln)
+    assert len(errors) == 2, describe(proc)
+    assert errors[0].startswith("base/ws.yaml:18: [error] kaito.sh/v1beta1/Workspace/prod-codellama "), describe(proc)
+    assert errors[1].startswith("ov/enable.yaml:6: [error] kaito.sh/v1beta1/Workspace/prod-llama "), describe(proc)
