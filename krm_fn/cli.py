@@ -413,8 +413,13 @@ def _kustomize(option: str | None, environ: Any) -> tuple[list[str] | None, str]
 
 
 def _kustomization_tree(folders: list[str], limit: int) -> dict[str, kustomize_tree.Kustomization]:
-    """Every kustomization the folders' ones include (outside the folders given too), by folder."""
+    """Every kustomization the folders' ones include (outside the folders given too), by folder. A folder
+    is one by its real path: an include through a symlinked folder (`../base-link` -> `../base`) names the
+    folder as first seen (the folders given first), so a base so reached is no root of its own."""
     tree: dict[str, kustomize_tree.Kustomization] = {}
+    canon: dict[str, str] = {}
+    for folder in folders:
+        canon.setdefault(os.path.realpath(folder), folder)
     queue = list(folders)
     while queue:
         folder = queue.pop()
@@ -422,9 +427,21 @@ def _kustomization_tree(folders: list[str], limit: int) -> dict[str, kustomize_t
         if folder in tree or name is None:
             continue
         text = _read_file(os.path.join(folder, name), limit).decode("utf-8", "replace")
-        tree[folder] = kustomize_tree.parse(folder, text)._replace(text=text)
-        queue += [entry for entry in tree[folder].includes if os.path.isdir(entry)]
+        found = kustomize_tree.parse(folder, text)
+        includes = tuple(canon.setdefault(os.path.realpath(e), e) if os.path.isdir(e) else e for e in found.includes)
+        tree[folder] = found._replace(includes=includes, text=text)
+        queue += [entry for entry in includes if os.path.isdir(entry)]
     return tree
+
+
+def _real(path: str) -> str:
+    """A file a build read, as shown: through a symlinked folder, the file itself when it is under the working
+    directory (a code scanner annotates the file, not a link to its folder)."""
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return path
+    relative = os.path.relpath(real)
+    return path if relative.startswith("..") else relative
 
 
 def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomization], environ: Any,
@@ -448,7 +465,8 @@ def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomi
         built = os.path.abspath(wrap)
         sources = {}
         for raw in origin_paths(root, proc.stdout):
-            path = shown(root, os.path.relpath(os.path.normpath(os.path.join(built, raw)), os.path.abspath(root)))
+            path = _real(shown(root, os.path.relpath(os.path.normpath(os.path.join(built, raw)),
+                                                     os.path.abspath(root))))
             sources[raw] = Source(path, _maybe(path, limit))
     patches = _patches_of(tree, root, limit)
     stripped = () if kustomize_tree.has_origins(text) else (krm.ORIGIN_ANNOTATION,)

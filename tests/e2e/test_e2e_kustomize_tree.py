@@ -337,3 +337,19 @@ def test_a_patch_is_placed_on_its_own_object_not_on_one_whose_name_contains_it(f
     assert len(errors) == 2, describe(proc)
     assert errors[0].startswith("base/ws.yaml:18: [error] kaito.sh/v1beta1/Workspace/prod-codellama "), describe(proc)
     assert errors[1].startswith("ov/enable.yaml:6: [error] kaito.sh/v1beta1/Workspace/prod-llama "), describe(proc)
+
+
+def test_a_base_reached_through_a_symlinked_folder_is_no_root_of_its_own(fn, tmp_path, kustomize):
+    # apps/base-link -> ../base, and apps/b includes ../base-link: base is included (by its real path), so the
+    # only root is apps/b, and the base's mistake is said once, at the base's own file.
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": WS.format(name="llama", enabled="maybe", preset="llama-3.1-8b-instruct"),
+        "apps/b/kustomization.yaml": "namespace: b\nresources:\n- ../base-link\n"})
+    (tmp_path / "apps" / "base-link").symlink_to("../base")
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    errors = [ln for ln in proc.stderr.splitlines() if "[error]" in ln]
+    assert len(errors) == 1, describe(proc)
+    assert errors[0].startswith("base/ws.yaml:6: [error] kaito.sh/v1beta1/Workspace/b/llama "), describe(proc)
+    one = render(fn, tmp_path, kustomize, ".")   # one root: its build is written
+    assert one.returncode == 1 and "[SD508]" not in one.stderr, describe(one)
