@@ -455,9 +455,9 @@ def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomi
             f.write(kustomize_tree.wrapper(relative, text))
         proc = subprocess.run([*command, wrap], stdin=subprocess.DEVNULL, capture_output=True, env=dict(environ),
                               check=False)
-        said = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
         if proc.returncode != 0:
-            reason = (said[-1] if said else f"exit status {proc.returncode}").replace(relative, root)
+            said = kustomize_tree.build_error(proc.stderr.decode("utf-8", "replace"))
+            reason = (said or f"exit status {proc.returncode}").replace(relative, root)
             return Build(root, b"", {}, failed=streams.build_failed(
                 " ".join([os.path.basename(command[0]), command[1], root]), reason.replace(wrap, "").strip()))
         if len(proc.stdout) > limit:

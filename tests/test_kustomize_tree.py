@@ -174,3 +174,35 @@ def test_a_built_name_is_its_source_s_between_the_prefixes_and_suffixes_of_the_w
     assert affixes == (("prod-", "team-"), ("-v1",))
     assert "llama" in bare("prod-team-llama-v1", affixes) and "team-llama" in bare("prod-team-llama-v1", affixes)
     assert "llama" not in bare("prod-codellama-v1", affixes) and "codellama" in bare("prod-codellama-v1", affixes)
+
+
+KUBECTL_BLOCK = """\
+E1207 19:58:24.407296   20779 run.go:72] "command failed" err=<
+\ttrouble configuring builtin HelmChartInflationGenerator with config: `
+\tname: x
+\tversion: 1.0.0
+\t`: must specify --enable-helm
+ >
+"""
+KUBECTL_QUOTED = ('E1207 20:12:48.398858     698 run.go:72] "command failed" err="accumulating resources: '
+                  "accumulation err='accumulating resources from 'missing.yaml': lstat /r/missing.yaml: no such "
+                  "file or directory'\\\": must build at directory\"\n")
+KUSTOMIZE_HELM = """\
+Error: trouble configuring builtin HelmChartInflationGenerator with config: `
+name: x
+version: 1.0.0
+`: must specify --enable-helm
+"""
+
+
+def test_kustomize_s_error_is_its_whole_message_without_klog_s_prefix() -> None:
+    helm = "trouble configuring builtin HelmChartInflationGenerator with config: ` name: x version: 1.0.0 `: " \
+           "must specify --enable-helm"
+    assert kt.build_error(KUBECTL_BLOCK) == helm
+    assert kt.build_error(KUSTOMIZE_HELM) == helm
+    assert kt.build_error(KUBECTL_QUOTED) == ("accumulating resources: accumulation err='accumulating resources "
+                                              "from 'missing.yaml': lstat /r/missing.yaml: no such file or "
+                                              "directory'\": must build at directory")
+    assert kt.build_error("Error: one\n\nUsage:\n  kustomize build DIR [flags]\n") == "one"
+    assert kt.build_error("panic: something\n") == "panic: something"
+    assert kt.build_error("") == ""

@@ -8,6 +8,7 @@ strings as the command line gives them, joined and normalised lexically as kusto
 
 import json
 import posixpath
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -15,7 +16,7 @@ from ..text import yamlio
 from .localconfig import KUSTOMIZATION_NAMES
 
 __all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "renamed_above", "affixes",
-           "is_remote", "wrapper", "has_origins"]
+           "is_remote", "wrapper", "has_origins", "build_error"]
 
 
 class Kustomization(NamedTuple):
@@ -137,3 +138,51 @@ def has_origins(text: str) -> bool:
     """The root asks for origin annotations itself: a plain build writes them, so render keeps them."""
     meta = _data(text).get("buildMetadata")
     return isinstance(meta, list) and "originAnnotations" in meta
+
+
+# klog's header (k8s.io/klog/v2 klog.go, `Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`), which kubectl's
+# `kustomize` writes its error under (kubectl/pkg/cmd/util/helpers.go: klog's "command failed" err=…).
+_KLOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]]*\] ")
+_FAILED = '"command failed" err='
+
+
+def _go_quoted(text: str) -> str:
+    """A Go %q string's value (klog writes a one-line error so); the text itself when it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text.strip('"')
+    return value if isinstance(value, str) else text
+
+
+def _joined(lines: list[str]) -> str:
+    return " ".join(ln.strip() for ln in lines if ln.strip())
+
+
+def build_error(stderr: str) -> str:
+    """kustomize's error, whole and on one line, as SD507 says it: kubectl's without klog's header (a
+    timestamp and a process id that differ each run), kustomize's `Error: …` with the lines it runs on to
+    (a helm chart's config: `…`: must specify --enable-helm), never cobra's usage after it; else every line."""
+    lines = stderr.splitlines()
+    for at, line in enumerate(lines):
+        head = _KLOG.match(line)
+        if head is None or not line[head.end():].startswith(_FAILED):
+            continue
+        value = line[head.end() + len(_FAILED):]
+        if value != "<":
+            return " ".join(_go_quoted(value).split())
+        block = []
+        for more in lines[at + 1:]:
+            if more.strip() == ">":
+                break
+            block.append(more)
+        return _joined(block)
+    for at, line in enumerate(lines):
+        if line.startswith("Error: "):
+            block = [line[len("Error: "):]]
+            for more in lines[at + 1:]:
+                if not more.strip() or more.startswith("Usage:"):
+                    break
+                block.append(more)
+            return _joined(block)
+    return _joined([_KLOG.sub("", ln) for ln in lines])

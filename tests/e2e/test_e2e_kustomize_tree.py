@@ -184,6 +184,9 @@ def test_a_root_that_does_not_build_is_an_error_naming_kustomize_s_reason(fn, re
     assert proc.returncode == 1 and proc.stdout == "", describe(proc)
     failed = [ln for ln in proc.stderr.splitlines() if "[SD507]" in ln]
     assert len(failed) == 1 and "overlays/team-b" in failed[0] and "kaito-specdec-" not in failed[0], describe(proc)
+    # kustomize's error whole, without klog's header (kubectl's: a timestamp and a process id each run).
+    assert "run.go" not in failed[0] and not re.search(r"[IWEF]\d{4} \d\d:\d\d", failed[0]), describe(proc)
+    assert "no such file or directory" in failed[0] and "command failed" not in failed[0], describe(proc)
 
 
 def test_no_kustomize_says_so_once_and_reads_the_files(fn, repo, tmp_path):
