@@ -18,7 +18,8 @@ from typing import Any
 
 from . import __version__
 from .domain.presets import describe
-from .model.config import MODES, ConfigError, kustomize_program, max_input, parse_size, resolve_settings
+from .model.config import (MODES, ConfigError, kustomize_flags, kustomize_program, max_input, parse_size,
+                           resolve_settings)
 from .domain import kustomize_tree
 from .domain.kustomize_tree import KUSTOMIZATION_NAMES
 from .model.origins import Affixes, Patch, Source, shown
@@ -55,6 +56,7 @@ settings (functionConfig key, environment variable):
 environment only:
   KAITO_SPECDEC_MAX_INPUT   the cap on the input size (default 256Mi; render --max-input)
   KAITO_SPECDEC_KUSTOMIZE   the kustomize render builds folders with (render --kustomize)
+  KAITO_SPECDEC_KUSTOMIZE_FLAGS  flags for every such build (render --kustomize-flag)
 
 Every finding has an id, such as SD112: `kaito-specdec findings` lists them, `kaito-specdec explain SD112`
 tells one. The settings in detail: {settings}
@@ -92,6 +94,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--kustomize", metavar="PROGRAM", help="the kustomize to build a folder's kustomizations with: "
                    "a standalone kustomize (run as `PROGRAM build`) or a kubectl (`PROGRAM kustomize`); default: "
                    "KAITO_SPECDEC_KUSTOMIZE, else `kustomize`, else `kubectl` on PATH")
+    r.add_argument("--kustomize-flag", metavar="FLAG", action="append", default=[],
+                   help="a flag for every build, repeated for more (`--kustomize-flag=--enable-helm`, "
+                   "`--kustomize-flag=--load-restrictor=LoadRestrictionsNone`); default: KAITO_SPECDEC_KUSTOMIZE_FLAGS")
     r.add_argument("--no-kustomize", action="store_true", help="read kustomization folders as files, unbuilt")
     r.add_argument("--origin-base", metavar="DIR", help="stdin: the folder kustomize built, which the origin "
                    "annotations' paths are relative to (default: the working directory)")
@@ -459,7 +464,7 @@ def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomi
             said = kustomize_tree.build_error(proc.stderr.decode("utf-8", "replace"))
             reason = (said or f"exit status {proc.returncode}").replace(relative, root)
             return Build(root, b"", {}, failed=streams.build_failed(
-                " ".join([os.path.basename(command[0]), command[1], root]), reason.replace(wrap, "").strip()))
+                " ".join([os.path.basename(command[0]), *command[1:], root]), reason.replace(wrap, "").strip()))
         if len(proc.stdout) > limit:
             raise streams.too_large(f"kustomize build {root}", _size(limit))
         built = os.path.abspath(wrap)
@@ -481,13 +486,15 @@ def _maybe(path: str, limit: int) -> bytes | None:
         return None
 
 
-def _builds(folders: list[str], option: str | None, environ: Any, limit: int
+def _builds(folders: list[str], option: str | None, flags: list[str], environ: Any, limit: int
             ) -> tuple[tuple[Build, ...], dict[str, kustomize_tree.Kustomization]] | None:
     """The folders' roots built (a root that does not build, with its error), and the tree; None when there
-    is no kustomize (SD506 is said)."""
+    is no kustomize (SD506 is said). `flags`: for every build (--enable-helm, --load-restrictor …), after
+    `build`/`kustomize` and before the folder, as kustomize's own command line takes them."""
     command, install = _kustomize(option, environ)
     if command is None:
         return None
+    command = [*command, *flags]
     tree = _kustomization_tree(folders, limit)
     return tuple(_build(command, root, tree, environ, limit) for root in kustomize_tree.roots(tree)), tree
 
@@ -633,7 +640,7 @@ def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> t
     notes: tuple[Result, ...] = ()
     found: tuple[tuple[str, bytes], ...] = ()
     if folders:
-        made = _builds(folders, args.kustomize, environ, limit)
+        made = _builds(folders, args.kustomize, args.kustomize_flag or kustomize_flags(environ), environ, limit)
         if made is None:  # no kustomize: the folders read as files after all, as before
             missing = _kustomize(args.kustomize, environ)[1]
             notes = (streams.no_kustomize(", ".join(folders), missing) if missing == INSTALL

@@ -356,3 +356,20 @@ def test_a_base_reached_through_a_symlinked_folder_is_no_root_of_its_own(fn, tmp
     assert errors[0].startswith("base/ws.yaml:6: [error] kaito.sh/v1beta1/Workspace/b/llama "), describe(proc)
     one = render(fn, tmp_path, kustomize, ".")   # one root: its build is written
     assert one.returncode == 1 and "[SD508]" not in one.stderr, describe(one)
+
+
+def test_kustomize_flags_pass_through_to_every_build(fn, tmp_path, kustomize):
+    # A root that lists a file outside its folder needs `--load-restrictor LoadRestrictionsNone` (a helm chart,
+    # `--enable-helm`): --kustomize-flag (or KAITO_SPECDEC_KUSTOMIZE_FLAGS) passes it to every build.
+    write_tree(tmp_path, {
+        "shared/ws.yaml": WS.format(name="llama", enabled="maybe", preset="llama-3.1-8b-instruct"),
+        "app/kustomization.yaml": "resources:\n- ../shared/ws.yaml\n"})
+    refused = render(fn, tmp_path, kustomize, "--mode", "validate", "app")
+    assert refused.returncode == 1 and "[SD507]" in refused.stderr, describe(refused)
+    flag = render(fn, tmp_path, kustomize, "--mode", "validate",
+                  "--kustomize-flag=--load-restrictor=LoadRestrictionsNone", "app")
+    assert "[SD507]" not in flag.stderr and "shared/ws.yaml:6: [error] " in flag.stderr, describe(flag)
+    env = clean_env()
+    env["KAITO_SPECDEC_KUSTOMIZE_FLAGS"] = "--load-restrictor LoadRestrictionsNone"
+    by_env = run([str(fn), "render", "--kustomize", kustomize, "--mode", "validate", "app"], tmp_path, env)
+    assert findings(by_env.stderr) == findings(flag.stderr), describe(by_env)
