@@ -449,30 +449,43 @@ def _real(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomization], environ: Any,
-           limit: int) -> Build:
-    """One root built through a wrapper kustomization in a temporary folder (the user's files untouched),
-    its origin annotations on; the files they name and the overlays' patches read for the places."""
-    text = tree[root].text
+def _kustomize_build(command: list[str], root: str, text: str, environ: Any
+                     ) -> tuple[subprocess.CompletedProcess[bytes], str, tuple[tuple[str, str], ...]]:
+    """kustomize run on a root: (the process, the folder built, absolute, which the origin paths are relative
+    to, and what to say instead of the temporary folder's paths in its error). A root that asks for origin
+    annotations itself is built as it is, so the paths it writes are those of `kustomize build ROOT`; another
+    through a wrapper kustomization in a temporary folder (the user's files untouched) that turns them on."""
+    if kustomize_tree.has_origins(text):
+        return _run_program([*command, root], environ), os.path.abspath(root), ()
     with tempfile.TemporaryDirectory(prefix="kaito-specdec-") as wrap:
         relative = os.path.relpath(os.path.abspath(root), wrap)
         with open(os.path.join(wrap, "kustomization.yaml"), "w", encoding="utf-8") as f:
             f.write(kustomize_tree.wrapper(relative, text))
-        proc = subprocess.run([*command, wrap], stdin=subprocess.DEVNULL, capture_output=True, env=dict(environ),
-                              check=False)
-        if proc.returncode != 0:
-            said = kustomize_tree.build_error(proc.stderr.decode("utf-8", "replace"))
-            reason = (said or f"exit status {proc.returncode}").replace(relative, root)
-            return Build(root, b"", {}, failed=streams.build_failed(
-                " ".join([os.path.basename(command[0]), *command[1:], root]), reason.replace(wrap, "").strip()))
-        if len(proc.stdout) > limit:
-            raise streams.too_large(f"kustomize build {root}", _size(limit))
-        built = os.path.abspath(wrap)
-        sources = {}
-        for raw in origin_paths(root, proc.stdout):
-            path = _real(shown(root, os.path.relpath(os.path.normpath(os.path.join(built, raw)),
-                                                     os.path.abspath(root))))
-            sources[raw] = Source(path, _maybe(path, limit))
+        return _run_program([*command, wrap], environ), os.path.abspath(wrap), ((relative, root), (wrap, ""))
+
+
+def _run_program(argv: list[str], environ: Any) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=dict(environ), check=False)
+
+
+def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomization], environ: Any,
+           limit: int) -> Build:
+    """One root built with its origin annotations on; the files they name and the overlays' patches read
+    for the places."""
+    text = tree[root].text
+    proc, built, renamed = _kustomize_build(command, root, text, environ)
+    if proc.returncode != 0:
+        reason = kustomize_tree.build_error(proc.stderr.decode("utf-8", "replace")) or f"exit status {proc.returncode}"
+        for was, said in renamed:
+            reason = reason.replace(was, said)
+        return Build(root, b"", {}, failed=streams.build_failed(
+            " ".join([os.path.basename(command[0]), *command[1:], root]), reason.strip()))
+    if len(proc.stdout) > limit:
+        raise streams.too_large(f"kustomize build {root}", _size(limit))
+    sources = {}
+    for raw in origin_paths(root, proc.stdout):
+        path = _real(shown(root, os.path.relpath(os.path.normpath(os.path.join(built, raw)), os.path.abspath(root))))
+        sources[raw] = Source(path, _maybe(path, limit))
     patches = _patches_of(tree, root, limit)
     stripped = () if kustomize_tree.has_origins(text) else (krm.ORIGIN_ANNOTATION,)
     return Build(root, proc.stdout, sources, patches, stripped, affixes=kustomize_tree.affixes(tree, root))

@@ -373,3 +373,16 @@ def test_kustomize_flags_pass_through_to_every_build(fn, tmp_path, kustomize):
     env["KAITO_SPECDEC_KUSTOMIZE_FLAGS"] = "--load-restrictor LoadRestrictionsNone"
     by_env = run([str(fn), "render", "--kustomize", kustomize, "--mode", "validate", "app"], tmp_path, env)
     assert findings(by_env.stderr) == findings(flag.stderr), describe(by_env)
+
+
+def test_a_root_that_asks_for_origins_writes_them_as_its_own_build_does(fn, repo, kustomize):
+    # overlays/team-a has `buildMetadata: [originAnnotations]`: the stream render writes keeps them, with the
+    # paths `kustomize build overlays/team-a` writes (relative to the root), never relative to a temporary folder.
+    folder = "overlays/team-a"
+    (repo / "base" / "broken.yaml").write_text(WS.format(name="broken", enabled="false",
+                                                         preset="phi-4-mini-instruct"), encoding="utf-8")
+    direct = render(fn, repo, kustomize, folder)
+    assert direct.returncode == 0, describe(direct)
+    paths = sorted(ln.strip() for ln in direct.stdout.splitlines() if ln.strip().startswith("path: "))
+    plain = sorted(ln.strip() for ln in build(kustomize, repo, folder).splitlines() if ln.strip().startswith("path: "))
+    assert paths and paths == plain, (paths, plain)
