@@ -18,10 +18,11 @@ from typing import Any
 
 from . import __version__
 from .domain.presets import describe
-from .model.config import MODES, ConfigError, kustomize_program, max_input, parse_size, resolve_settings
+from .model.config import (MODES, ConfigError, kustomize_flags, kustomize_program, max_input, parse_size,
+                           resolve_settings)
 from .domain import kustomize_tree
 from .domain.kustomize_tree import KUSTOMIZATION_NAMES
-from .model.origins import Patch, Source, shown
+from .model.origins import Affixes, Patch, Source, shown
 from .pipeline import Build, Outcome, origin_paths, refused, run_krm, run_render
 from .text import krm
 from .findings import CATALOGUE, RETIRED
@@ -55,6 +56,7 @@ settings (functionConfig key, environment variable):
 environment only:
   KAITO_SPECDEC_MAX_INPUT   the cap on the input size (default 256Mi; render --max-input)
   KAITO_SPECDEC_KUSTOMIZE   the kustomize render builds folders with (render --kustomize)
+  KAITO_SPECDEC_KUSTOMIZE_FLAGS  flags for every such build (render --kustomize-flag)
 
 Every finding has an id, such as SD112: `kaito-specdec findings` lists them, `kaito-specdec explain SD112`
 tells one. The settings in detail: {settings}
@@ -92,6 +94,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--kustomize", metavar="PROGRAM", help="the kustomize to build a folder's kustomizations with: "
                    "a standalone kustomize (run as `PROGRAM build`) or a kubectl (`PROGRAM kustomize`); default: "
                    "KAITO_SPECDEC_KUSTOMIZE, else `kustomize`, else `kubectl` on PATH")
+    r.add_argument("--kustomize-flag", metavar="FLAG", action="append", default=[],
+                   help="a flag for every build, repeated for more (`--kustomize-flag=--enable-helm`, "
+                   "`--kustomize-flag=--load-restrictor=LoadRestrictionsNone`); default: KAITO_SPECDEC_KUSTOMIZE_FLAGS")
     r.add_argument("--no-kustomize", action="store_true", help="read kustomization folders as files, unbuilt")
     r.add_argument("--origin-base", metavar="DIR", help="stdin: the folder kustomize built, which the origin "
                    "annotations' paths are relative to (default: the working directory)")
@@ -334,11 +339,11 @@ def _walk(top: Path, roots: Sequence[str]) -> list[Path]:
     return found
 
 
-def _sources(paths: Sequence[str], stdin: Any, limit: int, built: list[str] | None = None
-             ) -> list[tuple[str, bytes]]:
+def _sources(paths: Sequence[str], stdin: Any, limit: int, built: list[str] | None = None,
+             held: list[str] | None = None) -> list[tuple[str, bytes]]:
     """(name, bytes) of every input: files as named, folders' *.yaml/*.yml (recursive, sorted), each
     file once, all of it together at most `limit` bytes. `built`: given, the folders' kustomization folders
-    are put in it, and the files in and under them are not read (kustomize builds them)."""
+    are put in it, and the files in and under them are not read (kustomize builds them; `held` gets them)."""
     out: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     roots = [os.path.realpath(p) for p in paths if p != "-" and os.path.isdir(p)]
@@ -353,7 +358,10 @@ def _sources(paths: Sequence[str], stdin: Any, limit: int, built: list[str] | No
                 raise streams.cannot_open(raw, str(exc.strerror)) from None
             files = sorted(_walk(Path(raw), roots)) if stat.S_ISDIR(mode) else [Path(raw)]
             if built is not None and stat.S_ISDIR(mode):
-                files = _unbuilt(files, built)
+                kept = _unbuilt(files, built)
+                if held is not None:
+                    held.extend(str(f) for f in files if f not in kept)
+                files = kept
             for f in files:
                 real = os.path.realpath(f)
                 if real in seen:
@@ -410,8 +418,13 @@ def _kustomize(option: str | None, environ: Any) -> tuple[list[str] | None, str]
 
 
 def _kustomization_tree(folders: list[str], limit: int) -> dict[str, kustomize_tree.Kustomization]:
-    """Every kustomization the folders' ones include (outside the folders given too), by folder."""
+    """Every kustomization the folders' ones include (outside the folders given too), by folder. A folder
+    is one by its real path: an include through a symlinked folder (`../base-link` -> `../base`) names the
+    folder as first seen (the folders given first), so a base so reached is no root of its own."""
     tree: dict[str, kustomize_tree.Kustomization] = {}
+    canon: dict[str, str] = {}
+    for folder in folders:
+        canon.setdefault(os.path.realpath(folder), folder)
     queue = list(folders)
     while queue:
         folder = queue.pop()
@@ -419,37 +432,63 @@ def _kustomization_tree(folders: list[str], limit: int) -> dict[str, kustomize_t
         if folder in tree or name is None:
             continue
         text = _read_file(os.path.join(folder, name), limit).decode("utf-8", "replace")
-        tree[folder] = kustomize_tree.parse(folder, text)._replace(text=text)
-        queue += [entry for entry in tree[folder].includes if os.path.isdir(entry)]
+        found = kustomize_tree.parse(folder, text)
+        includes = tuple(canon.setdefault(os.path.realpath(e), e) if os.path.isdir(e) else e for e in found.includes)
+        tree[folder] = found._replace(includes=includes, text=text)
+        queue += [entry for entry in includes if os.path.isdir(entry)]
     return tree
 
 
-def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomization], environ: Any,
-           limit: int) -> Build | Result:
-    """One root built through a wrapper kustomization in a temporary folder (the user's files untouched),
-    its origin annotations on; the files they name and the overlays' patches read for the places."""
-    text = tree[root].text
+def _real(path: str) -> str:
+    """A file a build read, as shown: through a symlinked folder, the file itself when it is under the working
+    directory (a code scanner annotates the file, not a link to its folder)."""
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return path
+    relative = os.path.relpath(real)
+    return path if relative.startswith("..") else relative
+
+
+def _kustomize_build(command: list[str], root: str, text: str, environ: Any
+                     ) -> tuple[subprocess.CompletedProcess[bytes], str, tuple[tuple[str, str], ...]]:
+    """kustomize run on a root: (the process, the folder built, absolute, which the origin paths are relative
+    to, and what to say instead of the temporary folder's paths in its error). A root that asks for origin
+    annotations itself is built as it is, so the paths it writes are those of `kustomize build ROOT`; another
+    through a wrapper kustomization in a temporary folder (the user's files untouched) that turns them on."""
+    if kustomize_tree.has_origins(text):
+        return _run_program([*command, root], environ), os.path.abspath(root), ()
     with tempfile.TemporaryDirectory(prefix="kaito-specdec-") as wrap:
         relative = os.path.relpath(os.path.abspath(root), wrap)
         with open(os.path.join(wrap, "kustomization.yaml"), "w", encoding="utf-8") as f:
             f.write(kustomize_tree.wrapper(relative, text))
-        proc = subprocess.run([*command, wrap], stdin=subprocess.DEVNULL, capture_output=True, env=dict(environ),
-                              check=False)
-        said = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-        if proc.returncode != 0:
-            reason = (said[-1] if said else f"exit status {proc.returncode}").replace(relative, root)
-            return streams.build_failed(" ".join([os.path.basename(command[0]), command[1], root]),
-                                        reason.replace(wrap, "").strip())
-        if len(proc.stdout) > limit:
-            raise streams.too_large(f"kustomize build {root}", _size(limit))
-        built = os.path.abspath(wrap)
-        sources = {}
-        for raw in origin_paths(root, proc.stdout):
-            path = shown(root, os.path.relpath(os.path.normpath(os.path.join(built, raw)), os.path.abspath(root)))
-            sources[raw] = Source(path, _maybe(path, limit))
+        return _run_program([*command, wrap], environ), os.path.abspath(wrap), ((relative, root), (wrap, ""))
+
+
+def _run_program(argv: list[str], environ: Any) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=dict(environ), check=False)
+
+
+def _build(command: list[str], root: str, tree: dict[str, kustomize_tree.Kustomization], environ: Any,
+           limit: int) -> Build:
+    """One root built with its origin annotations on; the files they name and the overlays' patches read
+    for the places."""
+    text = tree[root].text
+    proc, built, renamed = _kustomize_build(command, root, text, environ)
+    if proc.returncode != 0:
+        reason = kustomize_tree.build_error(proc.stderr.decode("utf-8", "replace")) or f"exit status {proc.returncode}"
+        for was, said in renamed:
+            reason = reason.replace(was, said)
+        return Build(root, b"", {}, failed=streams.build_failed(
+            " ".join([os.path.basename(command[0]), *command[1:], root]), reason.strip()))
+    if len(proc.stdout) > limit:
+        raise streams.too_large(f"kustomize build {root}", _size(limit))
+    sources = {}
+    for raw in origin_paths(root, proc.stdout):
+        path = _real(shown(root, os.path.relpath(os.path.normpath(os.path.join(built, raw)), os.path.abspath(root))))
+        sources[raw] = Source(path, _maybe(path, limit))
     patches = _patches_of(tree, root, limit)
     stripped = () if kustomize_tree.has_origins(text) else (krm.ORIGIN_ANNOTATION,)
-    return Build(root, proc.stdout, sources, patches, stripped)
+    return Build(root, proc.stdout, sources, patches, stripped, affixes=kustomize_tree.affixes(tree, root))
 
 
 def _maybe(path: str, limit: int) -> bytes | None:
@@ -460,19 +499,37 @@ def _maybe(path: str, limit: int) -> bytes | None:
         return None
 
 
-def _builds(folders: list[str], option: str | None, environ: Any, limit: int
-            ) -> tuple[tuple[Build, ...], tuple[Result, ...]] | None:
-    """The folders' roots built, and what went wrong; None when there is no kustomize (SD506 is said)."""
+def _builds(folders: list[str], option: str | None, flags: list[str], environ: Any, limit: int
+            ) -> tuple[tuple[Build, ...], dict[str, kustomize_tree.Kustomization]] | None:
+    """The folders' roots built (a root that does not build, with its error), and the tree; None when there
+    is no kustomize (SD506 is said). `flags`: for every build (--enable-helm, --load-restrictor …), after
+    `build`/`kustomize` and before the folder, as kustomize's own command line takes them."""
     command, install = _kustomize(option, environ)
     if command is None:
         return None
+    command = [*command, *flags]
     tree = _kustomization_tree(folders, limit)
-    builds: list[Build] = []
-    failed: list[Result] = []
-    for root in kustomize_tree.roots(tree):
-        done = _build(command, root, tree, environ, limit)
-        (builds if isinstance(done, Build) else failed).append(done)  # type: ignore[arg-type]
-    return tuple(builds), tuple(failed)
+    return tuple(_build(command, root, tree, environ, limit) for root in kustomize_tree.roots(tree)), tree
+
+
+def _tree_policies(tree: dict[str, kustomize_tree.Kustomization], held: list[str],
+                   sources: list[tuple[str, bytes]], limit: int) -> tuple[tuple[str, bytes], ...]:
+    """The files of the tree that hold a SpeculativeDecodingPolicy: those a kustomization lists and those
+    in and under the kustomization folders given (listed or not). kustomize drops a policy (local
+    configuration) from its build, so render reads them itself: docs/settings.md, "A policy among the inputs".
+    Each file once (by real path), none that is read as a file under no kustomization already."""
+    listed = [entry for k in tree.values() for entry in k.includes if os.path.isfile(entry)]
+    seen = {os.path.realpath(name) for name, _ in sources if name != STDIN_NAME}
+    out: list[tuple[str, bytes]] = []
+    for path in [*held, *listed]:
+        real = os.path.realpath(path)
+        if real in seen or not path.endswith(YAML_SUFFIXES):
+            continue
+        seen.add(real)
+        data = _read_file(path, limit)
+        if krm.POLICY_KIND.encode() in data:
+            out.append((path, data))
+    return tuple(out)
 
 
 def _places(data: bytes, base: str | None, limit: int) -> dict[str, Source]:
@@ -487,15 +544,19 @@ def _places(data: bytes, base: str | None, limit: int) -> dict[str, Source]:
     return out
 
 
-def _patches(base: str, limit: int) -> tuple[Patch, ...]:
-    """The patch files of the kustomization piped in, when `base` is its folder (the overlays' lines)."""
+def _patches(base: str, limit: int) -> tuple[tuple[Patch, ...], Affixes | None]:
+    """The patch files of the kustomization piped in, when `base` is its folder (the overlays' lines), and
+    its name prefixes and suffixes (None: no kustomization there)."""
     folder = posixpath.normpath(base)
     tree = _kustomization_tree([folder], limit)
-    return _patches_of(tree, folder, limit) if folder in tree else ()
+    if folder not in tree:
+        return (), None
+    return _patches_of(tree, folder, limit), kustomize_tree.affixes(tree, folder)
 
 
 def _patches_of(tree: dict[str, kustomize_tree.Kustomization], root: str, limit: int) -> tuple[Patch, ...]:
-    return tuple(Patch(p, _maybe(p, limit) or b"", tree[k].namespace)
+    renamed = kustomize_tree.renamed_above(tree, root)
+    return tuple(Patch(p, _maybe(p, limit) or b"", tree[k].namespace, renamed[k])
                  for k in kustomize_tree.reach(tree, root) for p in tree[k].patches)
 
 
@@ -586,23 +647,25 @@ def _isatty(stream: Any) -> bool:
 def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> tuple[Outcome, bool]:
     """`render`: the inputs read (the folders' kustomizations built), judged; and whether stdin is Helm's."""
     folders: list[str] | None = None if args.no_kustomize else []
-    sources = _sources(args.paths, stdin, limit, folders)
+    held: list[str] = []
+    sources = _sources(args.paths, stdin, limit, folders, held)
     builds: tuple[Build, ...] = ()
     notes: tuple[Result, ...] = ()
+    found: tuple[tuple[str, bytes], ...] = ()
     if folders:
-        made = _builds(folders, args.kustomize, environ, limit)
+        made = _builds(folders, args.kustomize, args.kustomize_flag or kustomize_flags(environ), environ, limit)
         if made is None:  # no kustomize: the folders read as files after all, as before
             missing = _kustomize(args.kustomize, environ)[1]
             notes = (streams.no_kustomize(", ".join(folders), missing) if missing == INSTALL
                      else streams.kustomize_not_runnable(missing, ", ".join(folders)),)
             sources = _sources(args.paths, stdin, limit)
         else:
-            builds, notes = made
+            builds, found = made[0], _tree_policies(made[1], held, sources, limit)
     # Helm's stream names each template (`# Source: CHART/templates/FILE`): kustomize's hint is no help.
     helm = any(name == "<stdin>" and b"# Source: " in data for name, data in sources)
     places = next((_places(data, args.origin_base, limit) for name, data in sources if name == STDIN_NAME),
                   {})
-    patches = _patches(args.origin_base or ".", limit) if places and not args.no_kustomize else ()
+    patches, affixes = _patches(args.origin_base or ".", limit) if places and not args.no_kustomize else ((), None)
     fc = _load_config(args.config, limit)
     overrides = {setting: getattr(args, flag) for flag, setting in FLAG_SETTINGS
                  if getattr(args, flag) is not None}
@@ -610,7 +673,7 @@ def _render(args: argparse.Namespace, stdin: Any, limit: int, environ: Any) -> t
         overrides["prometheusRules"] = "true" if args.prometheus_rules else "false"
     if args.grafana_dashboards is not None:
         overrides["grafanaDashboards"] = "true" if args.grafana_dashboards else "false"
-    return run_render(sources, fc, environ, overrides, builds, places, notes, patches), helm
+    return run_render(sources, fc, environ, overrides, builds, places, notes, patches, found, affixes), helm
 
 
 def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ: Any) -> int:
@@ -647,7 +710,9 @@ def _run(args: argparse.Namespace, stdin: Any, stdout: Any, stderr: Any, environ
         outcome = refused([streams.too_deep()])
     except Exception as exc:  # the one error boundary: a bug must still not print a traceback to users
         outcome = refused([streams.internal_error(exc)])
-    return _finish(args, outcome, stdout, stderr, hint=not helm)
+    # The hints on origin annotations are about a stream piped in: never about the builds render ran itself.
+    piped = args.command != "render" or "-" in args.paths
+    return _finish(args, outcome, stdout, stderr, hint=not helm and piped)
 
 
 def _finish(args: argparse.Namespace, outcome: Outcome, stdout: Any, stderr: Any, hint: bool = True) -> int:

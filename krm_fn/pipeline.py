@@ -14,7 +14,7 @@ from .domain.localconfig import is_function_config, kustomize_config
 from .model import policies
 from .model.config import ConfigError, Settings, resolve_settings, unreadable
 from .model.report import about
-from .model.origins import Patch, Source, local_paths, place
+from .model.origins import Affixes, Patch, Source, local_paths, place
 from .model.report import STDIN
 from .plan import plan_all
 from .stages import placement
@@ -168,6 +168,8 @@ class Build(NamedTuple):
     sources: Mapping[str, Source]
     patches: tuple[Patch, ...] = ()
     stripped: tuple[str, ...] = ()     # annotations the build added only for the places: not written
+    failed: Result | None = None       # the root does not build (SD507): still one of the roots, nothing written
+    affixes: Affixes | None = None     # the name prefixes and suffixes of its kustomizations (None: not known)
 
 
 def origin_paths(name: str, data: bytes) -> list[str]:
@@ -182,20 +184,56 @@ def origin_paths(name: str, data: bytes) -> list[str]:
 def run_render(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
                overrides: Mapping[str, Any], builds: tuple[Build, ...] = (),
                places: Mapping[str, Source] | None = None, notes: tuple[Result, ...] = (),
-               patches: tuple[Patch, ...] = ()) -> Outcome:
+               patches: tuple[Patch, ...] = (), found: tuple[tuple[str, bytes], ...] = (),
+               affixes: Affixes | None = None) -> Outcome:
     """The Flux / Argo CD path: plain documents in, a plain `---` stream out (nothing on failure).
 
     `builds`: the kustomize roots of the folders given, each judged as its own stream (`sources`, the files
     under no kustomization, as one more); `places`: the files the origin annotations of stdin name, and
-    `patches` the patch files of the kustomization built, when it is known; `notes`: what the command line
-    said about the builds (no kustomize, a root that does not build)."""
-    loose = Build("", b"", places or {}, patches)
+    `patches` the patch files of the kustomization built, when it is known (and `affixes`, its name prefixes
+    and suffixes); `notes`: what the command line
+    said about the builds (no kustomize). A root that does not build is a Build with `failed` set: one of the
+    roots all the same (materialize over it and another is SD508), and the run writes nothing. `found`: the
+    tree's files that hold a SpeculativeDecodingPolicy (a build drops it): with the files under no
+    kustomization, the run's policies among the inputs, one configuration for every root (_tree_config)."""
+    if builds:
+        try:
+            fc, said = _tree_config(sources, found, fc, environ, overrides)
+        except _Stop as stop:
+            return stop.outcome
+        notes = (*said, *notes)
+    loose = Build("", b"", places or {}, patches, affixes=affixes)
     several = (1 if sources else 0) + len(builds) > 1
     units = [_unit(sources, fc, environ, overrides, places or {}, loose)] if sources or not builds else []
     units += [_unit([(b.root, b.data)], fc, environ, overrides, b.sources, b, several) for b in builds]
     if len(units) == 1 and not notes:
         return units[0].outcome
     return _together(units, list(notes), *_judged_by(fc, environ, overrides))
+
+
+def _tree_config(sources: list[tuple[str, bytes]], found: tuple[tuple[str, bytes], ...], fc: Any,
+                 environ: Mapping[str, str], overrides: Mapping[str, Any]) -> tuple[Any, list[Result]]:
+    """The configuration of a run over a tree of kustomizations by docs/settings.md's "A policy among the
+    inputs": the policies in the files under no kustomization and in the tree's files (`found`) are the
+    inputs' policies of every root alike, said once (SD526; _Stop with SD525 or the policy's own errors at
+    its file). Each root then reads the same configuration, and a copy of the policy its build keeps (one
+    with no local-config annotation) is that configuration: nothing more is said of it."""
+    items: list[Item] = []
+    for source in [*sources, *found]:
+        try:
+            items += read_stream([source]).items
+        except InputError:  # the run reads it again and says why (a listed file: kustomize does)
+            continue
+    fc, said, refusals = policies.render_config(fc, False, items)
+    if refusals:
+        raise _Stop(refused(refusals))
+    if not said:
+        return fc, []
+    try:
+        settings = resolve_settings(fc, environ, overrides)
+    except ConfigError as exc:
+        raise _Stop(refused([about(e.finding, policies.among(items)[0]) for e in exc.each()])) from None
+    return fc, [r for r in said if r.id not in settings.disable]
 
 
 class _Unit(NamedTuple):
@@ -210,6 +248,8 @@ def _unit(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
     """One stream judged: the files given (under no kustomization), or a root's build. `several`: one of
     several roots, where a root that builds to nothing (a folder of placeholders, Flux's `flux-system` before
     its first bootstrap) has nothing to judge and nothing to lose: the others are the run."""
+    if build.failed is not None:
+        return _Unit(refused([build.failed]), build.root)
     try:
         stream, broken = _read_sources(sources)
         settings, said = _render_settings(stream, fc, environ, overrides, broken)
@@ -223,7 +263,7 @@ def _unit(sources: list[tuple[str, bytes]], fc: Any, environ: Mapping[str, str],
             return _Unit(_error_outcome(streams.empty_stdin()))
         return _Unit(_error_outcome(streams.no_objects(", ".join(name for name, _ in sources) or "no files")))
     if places:
-        place([i for i in stream.items if i.origin == STDIN or build.root], places, build.patches)
+        place([i for i in stream.items if i.origin == STDIN or build.root], places, build.patches, build.affixes)
     files = frozenset(i.home.path for i in stream.items if i.home is not None) if build.root \
         else frozenset(name for name, _ in sources)
     outcome = _plan_and_write(stream, settings, broken, len(files), said, build.stripped)
@@ -263,13 +303,14 @@ def _together(units: list[_Unit], notes: list[Result], materialize: bool, fail_o
         reached = [root for root, homes in built if home is not None and r.file_path == home[0] and home in homes]
         if roots and len(roots) < len(reached):
             results[at] = r._replace(message=f"{r.message} (built from {', '.join(roots)})")
-    written = [u for u in units if u.outcome.output]
-    output = written[0].outcome.output if len(units) == 1 and written else ""
-    if materialize and len(units) > 1 and not any(r.severity is Severity.ERROR for r in results):
+    if materialize and len(units) > 1:  # a root that does not build is one of them: never one stream written
         roots = [u.root or "files under no kustomization" for u in units]
         results.append(finding("SD508", count=len(units), roots=", ".join(roots)).result(scope="render"))
     # The worst of the units' (2: one could not judge) and of what is said of them all (SD508 is a 2 itself).
     code = max([u.outcome.exit_code for u in units] + [exit_status(results, fail_on)])
+    # A stream only when there is one and the run passes: a part of the tree handed to Argo CD or Flux
+    # would prune what the rest holds.
+    output = units[0].outcome.output if len(units) == 1 and code == 0 else ""
     summary = _summed([u.outcome.summary for u in units])
     if summary is not None:
         summary = summary._replace(files=len(frozenset().union(*(u.files for u in units))))

@@ -52,11 +52,12 @@ def _env_reads() -> dict[str, list[str]]:
 
 def env_names() -> list[str]:
     return [constants.ENV_PREFIX + s for s in config.ENV_NAMES.values()] + [
-        constants.ENV_PREFIX + config.MAX_INPUT_ENV, constants.ENV_PREFIX + config.KUSTOMIZE_ENV]
+        constants.ENV_PREFIX + config.MAX_INPUT_ENV, constants.ENV_PREFIX + config.KUSTOMIZE_ENV,
+        constants.ENV_PREFIX + config.KUSTOMIZE_FLAGS_ENV]
 
 
 def test_only_config_reads_the_environment() -> None:
-    """So that ENV_NAMES, MAX_INPUT_ENV and KUSTOMIZE_ENV are every name: a read anywhere else fails here."""
+    """So that ENV_NAMES, MAX_INPUT_ENV, KUSTOMIZE_ENV and KUSTOMIZE_FLAGS_ENV are every name: a read anywhere else fails here."""
     assert set(_env_reads()) == {"config.py"}, _env_reads()
 
 

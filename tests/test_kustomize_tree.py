@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from krm_fn.domain import kustomize_tree as kt
+from krm_fn.model.origins import bare
 from krm_fn.text.formats import ORIGIN_BASE_HINT
 from runner import run
 
@@ -153,3 +154,55 @@ def test_an_origin_path_not_found_from_here_gets_a_hint_naming_origin_base(tmp_p
     repo = _tree(tmp_path, {"base/ws.yaml": BASE_WS})
     _, _, err = run(["render", "--origin-base", str(repo / "overlays" / "prod"), "-"], BUILT.format(value="True"))
     assert ORIGIN_BASE_HINT not in err
+
+
+def test_renamed_above_is_a_namespace_set_over_a_kustomization_on_the_way_from_the_root():
+    tree = {"top": kt.parse("top", "namespace: top\nresources: [../mid, ../side]\n"),
+            "mid": kt.parse("mid", "namespace: mid\nresources: [../base]\n"),
+            "side": kt.parse("side", "resources: [../base]\n"),
+            "base": kt.parse("base", "resources: [ws.yaml]\n")}
+    assert kt.renamed_above(tree, "top") == {"top": False, "mid": True, "side": True, "base": True}
+    assert kt.renamed_above(tree, "side") == {"side": False, "base": False}
+    assert kt.renamed_above(tree, "mid") == {"mid": False, "base": True}
+
+
+def test_a_built_name_is_its_source_s_between_the_prefixes_and_suffixes_of_the_way_never_a_substring():
+    tree = {"ov": kt.parse("ov", "namePrefix: prod-\nnameSuffix: -v1\nresources: [../mid]\n"),
+            "mid": kt.parse("mid", "namePrefix: team-\nresources: [../base]\n"),
+            "base": kt.parse("base", "resources: [ws.yaml]\n")}
+    affixes = kt.affixes(tree, "ov")
+    assert affixes == (("prod-", "team-"), ("-v1",))
+    assert "llama" in bare("prod-team-llama-v1", affixes) and "team-llama" in bare("prod-team-llama-v1", affixes)
+    assert "llama" not in bare("prod-codellama-v1", affixes) and "codellama" in bare("prod-codellama-v1", affixes)
+
+
+KUBECTL_BLOCK = """\
+E1207 19:58:24.407296   20779 run.go:72] "command failed" err=<
+\ttrouble configuring builtin HelmChartInflationGenerator with config: `
+\tname: x
+\tversion: 1.0.0
+\t`: must specify --enable-helm
+ >
+"""
+KUBECTL_QUOTED = ('E1207 20:12:48.398858     698 run.go:72] "command failed" err="accumulating resources: '
+                  "accumulation err='accumulating resources from 'missing.yaml': lstat /r/missing.yaml: no such "
+                  "file or directory'\\\": must build at directory\"\n")
+KUSTOMIZE_HELM = """\
+Error: trouble configuring builtin HelmChartInflationGenerator with config: `
+name: x
+version: 1.0.0
+`: must specify --enable-helm
+"""
+
+
+def test_kustomize_s_error_is_its_whole_message_without_klog_s_prefix() -> None:
+    helm = "trouble configuring builtin HelmChartInflationGenerator with config: ` name: x version: 1.0.0 `: " \
+           "must specify --enable-helm"
+    assert kt.build_error(KUBECTL_BLOCK) == helm
+    assert kt.build_error(KUSTOMIZE_HELM) == helm
+    assert kt.build_error(KUBECTL_QUOTED) == ("accumulating resources: accumulation err='accumulating resources "
+                                              "from 'missing.yaml': lstat /r/missing.yaml: no such file or "
+                                              "directory'\": must build at directory")
+    assert kt.build_error("Error: one\n\nUsage:\n  kustomize build DIR [flags]\n") == "one"
+    assert kt.build_error("panic: something\n") == "panic: something"
+    assert kt.build_error("") == ""

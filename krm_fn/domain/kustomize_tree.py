@@ -8,13 +8,15 @@ strings as the command line gives them, joined and normalised lexically as kusto
 
 import json
 import posixpath
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..text import yamlio
 from .localconfig import KUSTOMIZATION_NAMES
 
-__all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "is_remote", "wrapper", "has_origins"]
+__all__ = ["KUSTOMIZATION_NAMES", "Kustomization", "parse", "roots", "reach", "renamed_above", "affixes",
+           "is_remote", "wrapper", "has_origins", "build_error"]
 
 
 class Kustomization(NamedTuple):
@@ -26,6 +28,8 @@ class Kustomization(NamedTuple):
     namespace: str = ""
     component: bool = False          # kind: Component: included by others, never built alone
     text: str = ""                   # the file's text (set by the reader of the file)
+    prefix: str = ""                 # namePrefix
+    suffix: str = ""                 # nameSuffix
 
 
 def is_remote(entry: str) -> bool:
@@ -60,9 +64,11 @@ def parse(folder: str, text: str) -> Kustomization:
         return Kustomization(folder)
     includes = [_join(folder, e) for key in ("resources", "bases", "components") for e in _entries(data.get(key))
                 if not is_remote(e)]
-    namespace = data.get("namespace")
+    namespace, prefix, suffix = (data.get(key) for key in ("namespace", "namePrefix", "nameSuffix"))
     return Kustomization(folder, tuple(includes), tuple(_join(folder, p) for p in _patch_files(data)),
-                         namespace if isinstance(namespace, str) else "", data.get("kind") == "Component")
+                         namespace if isinstance(namespace, str) else "", data.get("kind") == "Component",
+                         prefix=prefix if isinstance(prefix, str) else "",
+                         suffix=suffix if isinstance(suffix, str) else "")
 
 
 def roots(tree: Mapping[str, Kustomization]) -> list[str]:
@@ -81,6 +87,29 @@ def reach(tree: Mapping[str, Kustomization], root: str) -> list[str]:
                 order.append(entry)
                 queue.append(entry)
     return order
+
+
+def renamed_above(tree: Mapping[str, Kustomization], root: str) -> dict[str, bool]:
+    """For each kustomization a build of `root` reads: whether one that includes it on the way from `root`
+    sets a namespace, which replaces the namespace its own objects (and patches) had there."""
+    above = dict.fromkeys(reach(tree, root), False)
+    changed = True
+    while changed:  # a tree is small and acyclic (kustomize refuses a cycle): a few passes
+        changed = False
+        for folder in above:
+            renames = above[folder] or bool(tree[folder].namespace) if folder in tree else False
+            for entry in tree[folder].includes if folder in tree else ():
+                if entry in above and renames and not above[entry]:
+                    above[entry] = changed = True
+    return above
+
+
+def affixes(tree: Mapping[str, Kustomization], root: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The name prefixes and suffixes of the kustomizations a build of `root` reads (an object's built name
+    is its source's name between some of them: origins.bare)."""
+    folders = [tree[f] for f in reach(tree, root) if f in tree]
+    return (tuple(dict.fromkeys(k.prefix for k in folders if k.prefix)),
+            tuple(dict.fromkeys(k.suffix for k in folders if k.suffix)))
 
 
 def _data(text: str) -> dict[str, Any]:
@@ -109,3 +138,51 @@ def has_origins(text: str) -> bool:
     """The root asks for origin annotations itself: a plain build writes them, so render keeps them."""
     meta = _data(text).get("buildMetadata")
     return isinstance(meta, list) and "originAnnotations" in meta
+
+
+# klog's header (k8s.io/klog/v2 klog.go, `Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`), which kubectl's
+# `kustomize` writes its error under (kubectl/pkg/cmd/util/helpers.go: klog's "command failed" err=…).
+_KLOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]]*\] ")
+_FAILED = '"command failed" err='
+
+
+def _go_quoted(text: str) -> str:
+    """A Go %q string's value (klog writes a one-line error so); the text itself when it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text.strip('"')
+    return value if isinstance(value, str) else text
+
+
+def _joined(lines: list[str]) -> str:
+    return " ".join(ln.strip() for ln in lines if ln.strip())
+
+
+def build_error(stderr: str) -> str:
+    """kustomize's error, whole and on one line, as SD507 says it: kubectl's without klog's header (a
+    timestamp and a process id that differ each run), kustomize's `Error: …` with the lines it runs on to
+    (a helm chart's config: `…`: must specify --enable-helm), never cobra's usage after it; else every line."""
+    lines = stderr.splitlines()
+    for at, line in enumerate(lines):
+        head = _KLOG.match(line)
+        if head is None or not line[head.end():].startswith(_FAILED):
+            continue
+        value = line[head.end() + len(_FAILED):]
+        if value != "<":
+            return " ".join(_go_quoted(value).split())
+        block = []
+        for more in lines[at + 1:]:
+            if more.strip() == ">":
+                break
+            block.append(more)
+        return _joined(block)
+    for at, line in enumerate(lines):
+        if line.startswith("Error: "):
+            block = [line[len("Error: "):]]
+            for more in lines[at + 1:]:
+                if not more.strip() or more.startswith("Usage:"):
+                    break
+                block.append(more)
+            return _joined(block)
+    return _joined([_KLOG.sub("", ln) for ln in lines])

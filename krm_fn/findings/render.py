@@ -22,7 +22,7 @@ SPECS = (
     Spec("SD506", WARNING, "render: no kustomize to build the kustomizations with",
          "no kustomize found (standalone `kustomize`, or `kubectl kustomize`) to build {folders}: their files are read unbuilt; {install}",
          can_disable=False),
-    # `reason`: kustomize's own last line on stderr.
+    # `reason`: kustomize's error on one line (domain/kustomize_tree.build_error: kubectl's without klog's header).
     Spec("SD507", ERROR, "render: a kustomization does not build",
          "`{command}` failed: {reason}",
          can_disable=False),

@@ -4,6 +4,7 @@ Errors name the setting, say what arrived and what was expected. No other stage 
 """
 
 import difflib
+import shlex
 import re
 import json
 from types import MappingProxyType
@@ -131,6 +132,21 @@ def kustomize_program(environ: Mapping[str, str]) -> tuple[str, str]:
         if environ.get(name, "") != "":
             return environ[name], environ.get("PATH", "")
     return "", environ.get("PATH", "")
+
+
+KUSTOMIZE_FLAGS_ENV = "KUSTOMIZE_FLAGS"
+
+
+def kustomize_flags(environ: Mapping[str, str]) -> list[str]:
+    """The flags KAITO_SPECDEC_KUSTOMIZE_FLAGS (or Argo CD's ARGOCD_ENV_ form) passes to every build, split
+    as a shell splits words (`--enable-helm --load-restrictor LoadRestrictionsNone`); [] for none."""
+    for name in (C.ENV_PREFIX + KUSTOMIZE_FLAGS_ENV, C.ARGOCD_ENV_PREFIX + C.ENV_PREFIX + KUSTOMIZE_FLAGS_ENV):
+        if environ.get(name, "").strip():
+            try:
+                return shlex.split(environ[name])
+            except ValueError as exc:  # an unclosed quote
+                raise ConfigError(finding("SD021.config", source="", reason=f"{name}: {exc}")) from None
+    return []
 
 
 class Settings(NamedTuple):

@@ -24,11 +24,13 @@ from ..text.yamlio import load
 
 class Patch(NamedTuple):
     """An overlay's strategic-merge patch file, as shown, with its text and the namespace its kustomization
-    sets ("" for none): a patch of a kustomization that sets another namespace did not touch the object."""
+    sets ("" for none): a patch of a kustomization that sets another namespace did not touch the object,
+    unless a kustomization over it sets a namespace too (`renamed`), which replaced the patch's."""
 
     path: str
     data: bytes
     namespace: str = ""
+    renamed: bool = False
 
 
 class Source(NamedTuple):
@@ -83,17 +85,43 @@ def _documents(source: Source) -> list[Item]:
         return []
 
 
-def _same(doc: Item, item: Item) -> bool:
-    """`doc` (in a base or a patch) is `item` before a name prefix or suffix: the same kind, its name in
-    the built name, and no other namespace."""
-    return (doc.kind == item.kind and bool(doc.name) and doc.name in item.name
-            and doc.namespace in ("", item.namespace))
+Affixes = tuple[tuple[str, ...], tuple[str, ...]]   # the name prefixes and suffixes of a build's kustomizations
 
 
-def _object(docs: list[Item], item: Item) -> Item | None:
-    """The document `item` was built from: the same name, else the longest name it contains; the only one
-    of its kind when no name matches (a name changed by a replacement)."""
-    same = sorted((d for d in docs if _same(d, item)), key=lambda d: (d.name != item.name, -len(d.name)))
+def bare(name: str, affixes: Affixes) -> frozenset[str]:
+    """The names an object built as `name` can have had before the prefixes and suffixes of the way (each
+    kustomization adds its own around the name: `prod-` + `team-` + llama + `-v1`): `name` with some of them
+    taken off its start and end, exactly (never a name that merely contains another: codellama is no llama)."""
+    prefixes, suffixes = affixes
+    out, queue = {name}, [name]
+    while queue:
+        n = queue.pop()
+        cut = [n[len(p):] for p in prefixes if n.startswith(p) and len(n) > len(p)]
+        cut += [n[:-len(x)] for x in suffixes if n.endswith(x) and len(n) > len(x)]
+        for c in cut:
+            if c not in out:
+                out.add(c)
+                queue.append(c)
+    return frozenset(out)
+
+
+def _same(doc: Item, item: Item, namespaces: tuple[str, ...] = (), names: frozenset[str] | None = None) -> bool:
+    """`doc` (in a base or a patch) is `item` before a name prefix or suffix: the same kind, a name it can
+    have had (`names`: bare(); None where the kustomizations are not known, a piped build: its name in the
+    built name), and a namespace it can have had on the way (`namespaces`: none, the built one, the one
+    of the object in its source). kustomize's namespace transformer replaces the namespace an object has in
+    its base, so the base's own document is matched whatever its namespace (_object prefers the built one)."""
+    named = doc.name in names if names is not None else doc.name in item.name
+    return (doc.kind == item.kind and bool(doc.name) and named
+            and (not namespaces or doc.namespace in namespaces))
+
+
+def _object(docs: list[Item], item: Item, names: frozenset[str] | None) -> Item | None:
+    """The document `item` was built from: the same name, else the longest name it contains (in the built
+    namespace, or none, before another); the only one of its kind when no name matches (a name changed by a
+    replacement)."""
+    same = sorted((d for d in docs if _same(d, item, names=names)),
+                  key=lambda d: (d.name != item.name, -len(d.name), d.namespace not in ("", item.namespace)))
     if same:
         return same[0]
     kind = [d for d in docs if d.kind == item.kind]
@@ -127,10 +155,12 @@ class _Files:
         return self.docs[key]
 
 
-def place(items: Sequence[Item], sources: Mapping[str, Source], patches: Sequence[Patch] = ()) -> None:
+def place(items: Sequence[Item], sources: Mapping[str, Source], patches: Sequence[Patch] = (),
+          affixes: Affixes | None = None) -> None:
     """Give each item with an origin annotation its `home`: the file (and document) it was built from, and
     the patch documents for it (outermost overlay first). `sources`: the origin paths as written in the
-    annotations, to the file each names."""
+    annotations, to the file each names; `affixes`: the name prefixes and suffixes of the kustomizations
+    built (None: not known)."""
     files = _Files()
     for item in items:
         fields = origin(item)
@@ -143,13 +173,17 @@ def place(items: Sequence[Item], sources: Mapping[str, Source], patches: Sequenc
             continue
         docs = files.of(path, source)
         node: yaml.Node | None
+        names = bare(item.name, affixes) if affixes is not None else None
+        found = _object(docs, item, names) if fields.get("path") else None
         if fields.get("path"):
-            found = _object(docs, item)
             node = found.node if found is not None else None
         else:
             node = _generator_entry(docs, item) or (docs[0].node if docs else None)
-        matched = tuple((p.path, d.node) for p in patches if p.namespace in ("", item.namespace)
-                        for d in files.of("\0" + p.path, Source(p.path, p.data)) if _same(d, item))
+        # A patch names the object as it was where the patch applies: in its source's namespace, or none.
+        namespaces = ("", item.namespace, found.namespace if found is not None else "")
+        matched = tuple((p.path, d.node) for p in patches if p.renamed or p.namespace in ("", item.namespace)
+                        for d in files.of("\0" + p.path, Source(p.path, p.data))
+                        if _same(d, item, namespaces, names))
         item.home = Home(source.path, node, matched)
 
 

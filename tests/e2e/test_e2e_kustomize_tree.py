@@ -184,6 +184,9 @@ def test_a_root_that_does_not_build_is_an_error_naming_kustomize_s_reason(fn, re
     assert proc.returncode == 1 and proc.stdout == "", describe(proc)
     failed = [ln for ln in proc.stderr.splitlines() if "[SD507]" in ln]
     assert len(failed) == 1 and "overlays/team-b" in failed[0] and "kaito-specdec-" not in failed[0], describe(proc)
+    # kustomize's error whole, without klog's header (kubectl's: a timestamp and a process id each run).
+    assert "run.go" not in failed[0] and not re.search(r"[IWEF]\d{4} \d\d:\d\d", failed[0]), describe(proc)
+    assert "no such file or directory" in failed[0] and "command failed" not in failed[0], describe(proc)
 
 
 def test_no_kustomize_says_so_once_and_reads_the_files(fn, repo, tmp_path):
@@ -221,3 +224,165 @@ def test_a_root_that_builds_to_nothing_beside_others_has_nothing_to_judge(fn, re
     # Alone, a root with nothing in it is still the failure an empty render must be (Argo CD would prune).
     alone = render(fn, repo, kustomize, "flux-system")
     assert alone.returncode == 2 and "[SD504]" in alone.stderr, describe(alone)
+
+
+def test_a_root_that_does_not_build_leaves_stdout_empty_and_still_counts_as_a_root(fn, tmp_path, kustomize):
+    # One root builds (ov), another does not (bad): the run fails, so nothing reaches stdout in either mode (a
+    # partial stream handed to Argo CD would prune the failed root's objects), and in materialize mode the
+    # failed root is one of several roots (SD508).
+    files = {"base/kustomization.yaml": "resources:\n- ws.yaml\n",
+             "base/ws.yaml": WS.format(name="llama", enabled="true", preset="phi-4-mini-instruct"),
+             "ov/kustomization.yaml": "namePrefix: prod-\nresources:\n- ../base\n",
+             "bad/kustomization.yaml": "resources: [../base, missing.yaml]\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    validate = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    assert validate.returncode == 1 and validate.stdout == "", describe(validate)
+    assert "[SD507]" in validate.stderr and "[SD508]" not in validate.stderr, describe(validate)
+    materialize = render(fn, tmp_path, kustomize, ".")
+    assert materialize.returncode == 2 and materialize.stdout == "", describe(materialize)
+    assert "[SD507]" in materialize.stderr and "[SD508]" in materialize.stderr, describe(materialize)
+    assert "2 kustomizations are built from the folders given (bad, ov)" in materialize.stderr, describe(materialize)
+
+
+POLICY = """\
+apiVersion: fn.kaito-specdec.dev/v1alpha1
+kind: SpeculativeDecodingPolicy
+metadata:
+  name: {name}
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  kaitoVersion: {kaito}
+"""
+
+
+@pytest.mark.parametrize("listed", [True, False], ids=["listed", "beside"])
+def test_a_policy_in_the_tree_is_the_configuration_not_dropped_by_the_build(fn, tmp_path, kustomize, listed):
+    # kustomize drops a local-config object from the build, so a policy a kustomization lists (or one beside it
+    # that it does not list) never reaches the stream: render finds it in the tree's files and applies it, as
+    # docs/settings.md's "A policy among the inputs" says (SD526): its kaitoVersion is the run's, so no SD428
+    # says what it assumes for that release.
+    files = {"base/kustomization.yaml": "resources:\n- ws.yaml\n",
+             "base/ws.yaml": WS.format(name="llama", enabled="true", preset="phi-4-mini-instruct"),
+             "ov/kustomization.yaml": "namespace: ov\nresources:\n- ../base\n" + ("- policy.yaml\n" if listed else ""),
+             "ov/policy.yaml": POLICY.format(name="policy", kaito="v0.12.0")}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "-v", ".")
+    assert proc.returncode == 0 and "assumed for KAITO v0.12.0" in proc.stderr, describe(proc)
+    assert any(ln.startswith("ov/policy.yaml:1: [info] ") and ln.endswith("[SD526]")
+               for ln in proc.stderr.splitlines()), describe(proc)
+    # A second policy, under no kustomization: two configurations, refused naming the first (exit 2).
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "p.yaml").write_text(POLICY.format(name="other", kaito="v0.11.0"), encoding="utf-8")
+    two = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    assert two.returncode == 2 and "[SD525]" in two.stderr, describe(two)
+
+
+def write_tree(top: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (top / name).parent.mkdir(parents=True, exist_ok=True)
+        (top / name).write_text(text, encoding="utf-8")
+
+
+def in_namespace(text: str, namespace: str) -> str:
+    return text.replace("metadata:\n", f"metadata:\n  namespace: {namespace}\n", 1)
+
+
+def test_an_object_namespaced_in_its_base_keeps_its_line_and_its_patch(fn, tmp_path, kustomize):
+    # The base's Workspaces say `namespace: ml`, the overlay's `namespace: mid` replaces it (kustomize's
+    # namespace transformer): the object is still the base's document, and the overlay's patch (which names
+    # the base's namespace, as kustomize matches it) is the place of the value it sets. No --origin-base hint:
+    # nothing was piped, render built the folder itself.
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": in_namespace(WS.format(name="llama", enabled="false", preset="llama-3.1-8b-instruct"), "ml")
+        + "---\n" + in_namespace(WS.format(name="phi", enabled="maybe", preset="phi-4-mini-instruct"), "ml"),
+        "mid/kustomization.yaml": "namespace: mid\nresources:\n- ../base\npatches:\n- path: enable.yaml\n",
+        "mid/enable.yaml": in_namespace(ENABLE.format(value="on"), "ml")})
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "mid")
+    errors = sorted(ln for ln in proc.stderr.splitlines() if "[error]" in ln)
+    assert len(errors) == 2, describe(proc)
+    assert errors[0].startswith("base/ws.yaml:20: [error] kaito.sh/v1beta1/Workspace/mid/phi "), describe(proc)
+    assert errors[1].startswith("mid/enable.yaml:7: [error] kaito.sh/v1beta1/Workspace/mid/llama "), describe(proc)
+    assert "--origin-base" not in proc.stderr, describe(proc)
+
+
+def test_a_patch_in_a_middle_overlay_whose_namespace_the_top_replaces_is_the_place(fn, tmp_path, kustomize):
+    # mid sets `namespace: mid` and patches llama; top, over mid, sets `namespace: top`: the patch applied in
+    # mid (where the object is in mid), though the object is built in top.
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": WS.format(name="llama", enabled="false", preset="llama-3.1-8b-instruct"),
+        "mid/kustomization.yaml": "namespace: mid\nresources:\n- ../base\npatches:\n- path: enable.yaml\n",
+        "mid/enable.yaml": ENABLE.format(value="on"),
+        "top/kustomization.yaml": "namespace: top\nresources:\n- ../mid\n"})
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", "top")
+    errors = [ln for ln in proc.stderr.splitlines() if "[error]" in ln]
+    assert len(errors) == 1, describe(proc)
+    assert errors[0].startswith("mid/enable.yaml:6: [error] kaito.sh/v1beta1/Workspace/top/llama "), describe(proc)
+
+
+def test_a_patch_is_placed_on_its_own_object_not_on_one_whose_name_contains_it(fn, tmp_path, kustomize):
+    # llama and codellama, a name prefix, and a patch on llama: codellama's own mistake is at the base's line,
+    # never at llama's patch ("llama" is in "prod-codellama", but no prefix of the way makes one of the other).
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": WS.format(name="llama", enabled="false", preset="llama-3.1-8b-instruct") + "---\n"
+        + WS.format(name="codellama", enabled="yes", preset="phi-4-mini-instruct"),
+        "ov/kustomization.yaml": "namePrefix: prod-\nresources:\n- ../base\npatches:\n- path: enable.yaml\n",
+        "ov/enable.yaml": ENABLE.format(value="yes")})
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    errors = sorted(ln for ln in proc.stderr.splitlines() if "[error]" in ln)
+    assert len(errors) == 2, describe(proc)
+    assert errors[0].startswith("base/ws.yaml:18: [error] kaito.sh/v1beta1/Workspace/prod-codellama "), describe(proc)
+    assert errors[1].startswith("ov/enable.yaml:6: [error] kaito.sh/v1beta1/Workspace/prod-llama "), describe(proc)
+
+
+def test_a_base_reached_through_a_symlinked_folder_is_no_root_of_its_own(fn, tmp_path, kustomize):
+    # apps/base-link -> ../base, and apps/b includes ../base-link: base is included (by its real path), so the
+    # only root is apps/b, and the base's mistake is said once, at the base's own file.
+    write_tree(tmp_path, {
+        "base/kustomization.yaml": "resources:\n- ws.yaml\n",
+        "base/ws.yaml": WS.format(name="llama", enabled="maybe", preset="llama-3.1-8b-instruct"),
+        "apps/b/kustomization.yaml": "namespace: b\nresources:\n- ../base-link\n"})
+    (tmp_path / "apps" / "base-link").symlink_to("../base")
+    proc = render(fn, tmp_path, kustomize, "--mode", "validate", ".")
+    errors = [ln for ln in proc.stderr.splitlines() if "[error]" in ln]
+    assert len(errors) == 1, describe(proc)
+    assert errors[0].startswith("base/ws.yaml:6: [error] kaito.sh/v1beta1/Workspace/b/llama "), describe(proc)
+    one = render(fn, tmp_path, kustomize, ".")   # one root: its build is written
+    assert one.returncode == 1 and "[SD508]" not in one.stderr, describe(one)
+
+
+def test_kustomize_flags_pass_through_to_every_build(fn, tmp_path, kustomize):
+    # A root that lists a file outside its folder needs `--load-restrictor LoadRestrictionsNone` (a helm chart,
+    # `--enable-helm`): --kustomize-flag (or KAITO_SPECDEC_KUSTOMIZE_FLAGS) passes it to every build.
+    write_tree(tmp_path, {
+        "shared/ws.yaml": WS.format(name="llama", enabled="maybe", preset="llama-3.1-8b-instruct"),
+        "app/kustomization.yaml": "resources:\n- ../shared/ws.yaml\n"})
+    refused = render(fn, tmp_path, kustomize, "--mode", "validate", "app")
+    assert refused.returncode == 1 and "[SD507]" in refused.stderr, describe(refused)
+    flag = render(fn, tmp_path, kustomize, "--mode", "validate",
+                  "--kustomize-flag=--load-restrictor=LoadRestrictionsNone", "app")
+    assert "[SD507]" not in flag.stderr and "shared/ws.yaml:6: [error] " in flag.stderr, describe(flag)
+    env = clean_env()
+    env["KAITO_SPECDEC_KUSTOMIZE_FLAGS"] = "--load-restrictor LoadRestrictionsNone"
+    by_env = run([str(fn), "render", "--kustomize", kustomize, "--mode", "validate", "app"], tmp_path, env)
+    assert findings(by_env.stderr) == findings(flag.stderr), describe(by_env)
+
+
+def test_a_root_that_asks_for_origins_writes_them_as_its_own_build_does(fn, repo, kustomize):
+    # overlays/team-a has `buildMetadata: [originAnnotations]`: the stream render writes keeps them, with the
+    # paths `kustomize build overlays/team-a` writes (relative to the root), never relative to a temporary folder.
+    folder = "overlays/team-a"
+    (repo / "base" / "broken.yaml").write_text(WS.format(name="broken", enabled="false",
+                                                         preset="phi-4-mini-instruct"), encoding="utf-8")
+    direct = render(fn, repo, kustomize, folder)
+    assert direct.returncode == 0, describe(direct)
+    paths = sorted(ln.strip() for ln in direct.stdout.splitlines() if ln.strip().startswith("path: "))
+    plain = sorted(ln.strip() for ln in build(kustomize, repo, folder).splitlines() if ln.strip().startswith("path: "))
+    assert paths and paths == plain, (paths, plain)
