@@ -35,7 +35,7 @@ Stage = Callable[[Index, Settings, Plan], Step]
 def check_input(index: Index, settings: Settings, plan: Plan) -> Step:
     """Items a cluster would refuse, duplicate keys, the same object twice, KAITO items with no data."""
     return step(shape_errors(index.items, index.config) + stray_kustomize_files(index.items)
-                + duplicates(index.items, index.config) + unreadable(index.unreadable)
+                + duplicates(index.items, index.config, apart=not settings.materialize) + unreadable(index.unreadable)
                 + unterminated_block_scalars(index.items) + json_kubectl_refuses(index.items))
 
 

@@ -209,3 +209,20 @@ def test_a_file_name_cannot_forge_a_stderr_line(tmp_path):
     assert err == f"{tmp_path}/x\\n[error] FORGED.yaml:6: [error] kaito.sh/v1beta1/Workspace/w metadata.annotations" \
                   "[kaito.sh/enable-speculative-decoding]: annotation kaito.sh/enable-speculative-decoding has " \
                   'invalid value "maybe"; expected "true" or "false" [SD101]\n'
+
+
+def test_the_same_object_in_two_folders_is_a_copy_per_cluster_in_validate_mode_and_a_loss_in_one_stream(tmp_path):
+    # A GitOps repository's per-cluster folders (fluxcd/flux2-kustomize-helm-example: clusters/staging/apps.yaml
+    # and clusters/production/apps.yaml, the same Flux Kustomization each): validated, nothing is merged, so no
+    # SD008; written as one stream, one of them would be lost. In one folder it is a duplicate either way.
+    doc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: apps\n  namespace: flux-system\ndata: {}\n"
+    for folder in ("staging", "production"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "apps.yaml").write_text(doc, encoding="utf-8")
+    code, _, err = run(["render", "--mode", "validate", "--no-kustomize", str(tmp_path)])
+    assert code == 0 and "[SD008]" not in err, err
+    code, _, err = run(["render", "--no-kustomize", str(tmp_path)])
+    assert "[SD008]" in err, err
+    (tmp_path / "staging" / "again.yaml").write_text(doc, encoding="utf-8")
+    code, _, err = run(["render", "--mode", "validate", "--no-kustomize", str(tmp_path)])
+    assert err.count("[SD008]") == 1 and "staging/again.yaml" in err, err

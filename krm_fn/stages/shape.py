@@ -1,5 +1,6 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 
+import posixpath
 import re
 from collections.abc import Collection, Iterable
 
@@ -148,17 +149,21 @@ def stray_kustomize_files(items: list[Item]) -> list[Result]:
             for item in stray_files(items)]
 
 
-def duplicates(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+def duplicates(items: list[Item], config: Collection[int] = (), apart: bool = False) -> list[Result]:
     """The same object twice (a file given twice, a copy-paste): kustomize would reject the output, kpt
-    would write both, a cluster would keep one of them."""
-    seen: dict[tuple[str, str, str, str], Item] = {}
+    would write both, a cluster would keep one of them. `apart` (validate mode: nothing is written as one
+    stream): the same object in files of two folders is no duplicate but a copy per cluster or environment,
+    as GitOps repositories keep them (Flux's clusters/staging and clusters/production, each synced alone)."""
+    seen: dict[tuple[str, ...], Item] = {}
     out = []
     for item in items:
         if not (item.is_mapping and item.kind and item.name) or item.index in config or \
                 is_function_config(item) or item.annotation(krm.LOCAL_CONFIG_ANNOTATION) == "true":
             continue  # configuration for kustomize or kpt (each overlay's `labels` transformer, say)
-        key = (item.api_version.split("/")[0] if "/" in item.api_version else "", item.kind, item.namespace,
-               item.name)
+        key: tuple[str, ...] = (item.api_version.split("/")[0] if "/" in item.api_version else "", item.kind,
+                                item.namespace, item.name)
+        if apart:
+            key += (posixpath.dirname(item.file()[0] or ""),)
         first = seen.setdefault(key, item)
         if first is not item:
             where = first.file()[0] or f"items[{first.index}]"
