@@ -43,6 +43,21 @@ SPECS = (
           "cannot-disable": "kaito-specdec.dev/disable: {entry!q} cannot be turned off (`kaito-specdec explain {entry}` says why); it is ignored"}),
     Spec("SD012", WARNING, "a file ends in a block scalar without a final line break: kubectl and kustomize read its value apart",
          "the file ends in this block scalar without a line break: kubectl reads its value with one more final line break than kustomize, kpt and the output do; end the file with a line break"),
+    # `text`: the value as written (stages/shape.py); the field is the result's.
+    Spec("SD017", ERROR, "a number with a fraction in an integer field: the API server refuses it",
+         "{text} is a number with a fraction: kubectl and kustomize send it as it is and the API server refuses it in this integer field; write a whole number",
+         why=("kubectl and kustomize send a whole number written as a float (`2.0`, `2e0`, `!!float 2`) as the integer\n"
+              "(`2`), and the function reads it so; one with a fraction (`2.5`) is sent as it is, and the API server\n"
+              "refuses it in an integer field (`must be of type integer`)."),
+         can_disable=False),
+    Spec("SD018", ERROR, "a value kubectl and kustomize cannot send (.nan, .inf, a tag they cannot decode): they refuse the file",
+         {"not-json": "{text} reads as {reads}, which JSON cannot hold: kubectl and kustomize refuse the file; write a number, or quote it for a string",
+          "cannot-decode": "{text}: go-yaml {reason}, so kubectl and kustomize refuse the file; drop the tag, or quote the value for a string"},
+         why=("kubectl converts each object to JSON (sigs.k8s.io/yaml `YAMLToJSON`, encoding/json), which has no NaN or\n"
+              "infinity (`json: unsupported value: NaN`), and kustomize does the same; a tagged scalar go-yaml cannot decode\n"
+              "as its tag (`!!int 2.0`, `!!float nan`) stops both readers. The function refuses such an object anywhere\n"
+              "in the input, as they refuse its whole file."),
+         can_disable=False),
     # SD020, SD021, SD032 and SD041 start with `source`, where the setting was set (`invalid functionConfig: `,
     # `environment variable KAITO_SPECDEC_MODE (or …): `; model/config.py: ConfigError.prefixed), "" where a value is
     # judged alone. What a source gave (`key`, `value`, `name`, SD032's `kind`) is quoted by the call site

@@ -1,17 +1,21 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 
+import math
 import re
 from collections.abc import Collection, Iterable
 
 import yaml
 
+from ..domain import kinds
+from ..domain.kinds import Path
 from ..domain.localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
-from ..model.index import ref_of
+from ..model.index import Index, ref_of
 from ..domain import constants as C
 from ..findings import ID_PATTERN, can_disable, known
-from ..model.report import about, where
+from ..model.report import about, field_node, where
 from ..text import krm
 from ..text.items import Item
+from ..text import go_scalars as G
 from ..text.tree import ends_line, line_end
 from ..text.textedit import last_scalar
 from ..text.results import Finding, ResourceRef, Result, finding
@@ -204,3 +208,86 @@ def _needs_name(item: Item) -> bool:
 def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:
     """The items the index could not read (why in words): nothing about them can be decided."""
     return [about(finding("SD009", reason=why), item) for item, why in found]
+
+
+def fractions(index: Index) -> list[Result]:
+    """SD017 per integer field a check reads (kinds.integer_fields, KServe's pipelineParallelSize) that holds
+    a number with a fraction: kubectl sends it as it is and the API server refuses it (a whole `2.0` is the
+    integer 2 to every reader, and to the checks: kinds.integer)."""
+    found: list[tuple[Item, object, Path]] = [(w.item, w.data, path) for w in index.workloads
+                                              for path in kinds.integer_fields(w.spec.kind, w.data)]
+    found += [(p.item, p.data, p.spec.kserve.pipeline) for p in index.plain if p.spec.kserve is not None]
+    out = []
+    for item, data, path in found:
+        if kinds.not_whole(kinds.get(data, path)):
+            field = kinds.dotted(path)
+            node = field_node(item.passing_node(), field)
+            text = node.value if isinstance(node, yaml.ScalarNode) else repr(kinds.get(data, path))
+            out.append(about(finding("SD017", field, text=text), item))
+    return out
+
+
+# What _unsendable may find: `.nan` and `.inf` in go-yaml's spellings (go_scalars.GO_WORDS), or a tag.
+_UNSENDABLE_HINT = re.compile(r"\.(?:nan|NaN|NAN|inf|Inf|INF)|!!|!<")
+# The tags go-yaml decodes a scalar's text for (a timestamp's and binary data's own rules are not mirrored).
+_DECODED = frozenset((G.BOOL_TAG, G.INT_TAG, G.FLOAT_TAG, G.NULL_TAG))
+_KEY = re.compile(r"[A-Za-z0-9_/-]+")
+
+
+def unsendable(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """SD018 per object holding a value kubectl cannot turn into JSON (NaN, an infinity) or a tagged scalar
+    go-yaml cannot decode as its tag, anywhere in it: kubectl and kustomize refuse the whole file. Only items
+    whose text can hold one (or an alias that may bring one in) are composed for it."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or is_kustomization(item):
+            continue
+        if item.shared or item.derive or _UNSENDABLE_HINT.search(item.source, item.start, item.end):
+            found = _unsendable(item.node)
+            if found is not None:
+                out.append(about(found, item))
+    return out
+
+
+def _unsendable(root: yaml.Node) -> Finding | None:
+    """The first value below `root` that kubectl cannot send, as a finding on its field."""
+    stack: list[tuple[yaml.Node, str, bool]] = [(root, "", False)]
+    seen: set[int] = set()
+    while stack:
+        node, path, key = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            found = _scalar_fault(node, path, key)
+            if found is not None:
+                return found
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((v, f"{path}[{i}]", False) for i, v in reversed(list(enumerate(node.value))))
+        elif isinstance(node, yaml.MappingNode):
+            for k, v in reversed(node.value):
+                if isinstance(k, yaml.ScalarNode) and k.tag == G.MERGE_TAG:
+                    stack.append((v, path, False))  # its keys are the mapping's own
+                    continue
+                name = k.value if isinstance(k, yaml.ScalarNode) else "?"
+                below = f"{path}.{name}".lstrip(".") if _KEY.fullmatch(name) else f"{path}[{name}]"
+                stack.append((v, below, False))
+                stack.append((k, below, True))
+    return None
+
+
+def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None:
+    """go-yaml v2's decoding of a scalar (go_scalars.go_scalar) and encoding/json's of its value: a value
+    (not a key: kubectl writes a key as its text) that is NaN or an infinity, or a tag its text is not."""
+    if node.tag not in _DECODED:
+        return None
+    tag, value = G.go_resolve(node.value)
+    if tag != node.tag and not (node.tag == G.FLOAT_TAG and tag == G.INT_TAG):
+        written = f"!!{node.tag.rsplit(':', 1)[-1]} {node.value}"
+        reason = f"cannot decode !!{tag.rsplit(':', 1)[-1]} `{node.value}` as a !!{node.tag.rsplit(':', 1)[-1]}"
+        return finding("SD018.cannot-decode", path, text=written, reason=reason)
+    if not key and isinstance(value, float) and not math.isfinite(value):
+        reads = "NaN" if math.isnan(value) else "infinity" if value > 0 else "minus infinity"
+        return finding("SD018.not-json", path, text=node.value, reads=reads)
+    return None
