@@ -58,6 +58,13 @@ SPECS = (
               "as its tag (`!!int 2.0`, `!!float nan`) stops both readers. The function refuses such an object anywhere\n"
               "in the input, as they refuse its whole file."),
          can_disable=False),
+    Spec("SD019", WARNING, "a key that is no string: kubectl reads its text, kustomize and kpt refuse the file or read another key",
+         {"refused": "the key {text} reads as {reads}: kubectl sends the key {key!q}, kustomize and kpt refuse an object with a key that is no string; quote it",
+          "read-apart": "the key {text} reads as a boolean to kubectl, which sends the key {key!q}, and as the string {text!q} to kustomize and kpt; quote it"},
+         why=("kubectl (go-yaml v2, sigs.k8s.io/yaml) turns a key that is a number or a boolean into its text;\n"
+              "kustomize and kpt (go-yaml v3, kyaml) refuse the object (`json: unsupported type:\n"
+              "map[interface {}]interface {}`), and read `yes`, `on` and the like as strings where kubectl reads `true`.\n"
+              "A quoted key is the same string to every reader.")),
     # SD020, SD021, SD032 and SD041 start with `source`, where the setting was set (`invalid functionConfig: `,
     # `environment variable KAITO_SPECDEC_MODE (or …): `; model/config.py: ConfigError.prefixed), "" where a value is
     # judged alone. What a source gave (`key`, `value`, `name`, SD032's `kind`) is quoted by the call site

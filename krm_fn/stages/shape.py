@@ -16,7 +16,9 @@ from ..model.report import about, field_node, where
 from ..text import krm
 from ..text.items import Item
 from ..text import go_scalars as G
+from ..text.refusals import merge_conflict
 from ..text.tree import ends_line, line_end
+from ..text.tree import nodes as G_nodes
 from ..text.textedit import last_scalar
 from ..text.results import Finding, ResourceRef, Result, finding
 
@@ -249,6 +251,50 @@ def unsendable(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     return out
 
 
+# A line (or flow entry) whose key may read as no string: a number, a boolean, null (go_scalars.GO_WORDS).
+_ODD_KEY_HINT = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:[-+.0-9~]|(?i:y|n|yes|no|on|off|true|false|null))"
+                           r"[^:\n]*:(?:[ \t]|$)", re.M)
+_KEY_READS = {G.INT_TAG: "a number", G.FLOAT_TAG: "a number", G.BOOL_TAG: "a boolean", G.NULL_TAG: "null",
+              G.TIMESTAMP_TAG: "a timestamp"}
+_V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
+
+
+def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """SD019 per object with a key that is no string (`1: x`, `true: x`, `~: x`): kubectl sends its text,
+    kustomize and kpt refuse the object, or read `yes` as the string where kubectl reads `true`. A warning:
+    kubectl alone applies it. Only items whose text can hold such a key are composed for it."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None:
+            continue  # (a key twice is SD004's error already)
+        if not _ODD_KEY_HINT.search(item.source, item.start, item.end):
+            continue
+        for node in G_nodes(item.node):
+            if not isinstance(node, yaml.MappingNode):
+                continue
+            key = next((k for k, _ in node.value if isinstance(k, yaml.ScalarNode) and k.tag in _KEY_READS), None)
+            if key is not None:
+                out.append(about(_odd_key(key), item))
+                break
+    return out
+
+
+def _odd_key(key: yaml.ScalarNode) -> Finding:
+    """What each reader makes of a key that is no string (null: none can send it, SD018)."""
+    if key.tag == G.NULL_TAG:  # "unsupported map key" / "yaml: unmarshal errors"
+        return finding("SD018.not-json", text=key.value or "(empty)", reads="a null key")
+    value = G.go_resolve(key.value)[1]
+    if isinstance(value, bool):
+        text = str(value).lower()
+    elif isinstance(value, float):
+        text = str(kinds.integer(value)) if kinds.integer(value) is not None else repr(value)
+    else:
+        text = key.value if key.tag == G.TIMESTAMP_TAG else str(value)
+    if key.value in _V2_ONLY_WORDS:
+        return finding("SD019.read-apart", text=key.value, key=text)
+    return finding("SD019.refused", text=key.value, reads=_KEY_READS[key.tag], key=text)
+
+
 def _unsendable(root: yaml.Node) -> Finding | None:
     """The first value below `root` that kubectl cannot send, as a finding on its field."""
     stack: list[tuple[yaml.Node, str, bool]] = [(root, "", False)]
@@ -291,3 +337,20 @@ def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None
         reads = "NaN" if math.isnan(value) else "infinity" if value > 0 else "minus infinity"
         return finding("SD018.not-json", path, text=node.value, reads=reads)
     return None
+
+
+def merge_disputes(items: list[Item], config: Collection[int] = (), reported: Collection[int] = ()) -> list[Result]:
+    """SD009 per object, of any kind, with a merge key kubectl and kustomize read apart (refusals.merge_conflict:
+    a key set again by `<<` after it, a `<<` one of them does not merge): they send different objects, whatever
+    the object is (`reported`: the items the index found unreadable already). Only items whose text can hold a
+    merge key are composed for it."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or item.index in reported:
+            continue
+        region = item.region
+        if "<<" in region or "merge" in region or item.shared:
+            why = merge_conflict(item.node)
+            if why is not None:
+                out.append(about(finding("SD009", reason=why), item))
+    return out

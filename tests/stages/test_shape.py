@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from build import files_items, krm_items, meta
-from krm_fn.stages.shape import duplicates, fractions, shape_errors, unsendable
+from krm_fn.stages.shape import duplicates, fractions, merge_disputes, odd_keys, shape_errors, unsendable
 from stages.stagekit import index as stage_index, items as stage_items
 
 SVC = {"apiVersion": "v1", "kind": "Service", "metadata": meta("s")}
@@ -209,3 +209,37 @@ def test_fractions_in_kserve_pipeline_stages() -> None:
            "      pipelineParallelSize: 2.5\n")
     got = [(r.id, r.field_path) for r in fractions(stage_index(doc))]
     assert got == [("SD017", "spec.predictor.workerSpec.pipelineParallelSize")]
+
+
+# kubectl 1.32 / kustomize 5.5: `1: x` is the key "1" to kubectl, refused by kustomize (map[interface {}]…);
+# `yes: x` the key "true" to kubectl, "yes" to kustomize; `~: x` refused by both.
+ODD_KEYS = {
+    "number": ("data:\n  1: x", [("SD019", "the key 1 reads as a number: kubectl sends the key \"1\", ")]),
+    "float-whole": ("data:\n  1e3: x", [("SD019", "the key 1e3 reads as a number: kubectl sends the key \"1000\", ")]),
+    "v2-bool-word": ("data: {yes: x}", [("SD019", "the key yes reads as a boolean to kubectl, which sends the key "
+                                                   "\"true\", and as the string \"yes\" to kustomize and kpt")]),
+    "null": ("data:\n  ~: x", [("SD018", "~ reads as a null key, which JSON cannot hold")]),
+    "quoted": ("data:\n  '1': x\n  \"true\": y", []),
+    "a-value-not-a-key": ("data:\n  a: 1\n  b: true", []),
+}
+
+
+@pytest.mark.parametrize("body, want", ODD_KEYS.values(), ids=ODD_KEYS.keys())
+def test_odd_keys(body, want) -> None:
+    got = [(r.id, r.message) for r in odd_keys(stage_items(CM + body))]
+    assert len(got) == len(want)
+    assert [(i, m[:len(w)]) for (i, m), (_, w) in zip(got, want, strict=True)] == want
+
+
+MERGES = {
+    # kubectl reads kind 2 (and refuses the object), kustomize keeps `other`: whatever the object is
+    "a-merge-after-the-key-it-sets": ("apiVersion: v1\nkind: other\n<<: {kind: 0b10}\nmetadata:\n  name: w\n",
+                                      "is set again by the merge key `<<` after it"),
+    "a-merge-before": ("apiVersion: v1\n<<: {kind: x}\nkind: Service\nmetadata:\n  name: w\n", None),
+}
+
+
+@pytest.mark.parametrize("doc, want", MERGES.values(), ids=MERGES.keys())
+def test_merge_disputes(doc, want) -> None:
+    got = [(r.id, r.message) for r in merge_disputes(stage_items(doc))]
+    assert [(i, want in m) for i, m in got] == ([("SD009", True)] if want else [])
