@@ -441,3 +441,21 @@ def test_the_fork_server_runs_as_the_command_does(args, data):
     real = subprocess.run([sys.executable, "-m", "krm_fn", *args], input=data, capture_output=True, timeout=60,
                           env=env)
     assert run(data, *args) == Run(real.returncode, real.stdout, real.stderr.decode("utf-8", "replace"))
+
+
+# Found by the differential fuzzer (tests/differential.py): a file without a final line break whose last value is
+# an alias of a list it is in looped for ever in render (the search for a block scalar ending the file).
+CYCLE_AT_THE_END = ("apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: edge\nspec:\n  template:\n    spec:\n"
+                    "      containers: &c\n        - name: vllm\n          metadata: *c")
+
+
+def test_a_cycle_ending_a_file_without_a_final_line_break_ends_the_run():
+    from krm_fn.text.textedit import last_scalar
+    from krm_fn.text.yamlio import compose_events, events
+    (root,) = compose_events(events(CYCLE_AT_THE_END), 0, 0)
+    assert last_scalar(root) is None
+    r = run(CYCLE_AT_THE_END, "render", "-")
+    assert r.code == 0, r.err  # an object no stage reads, kept as written
+    r = run(CYCLE_AT_THE_END.replace("name: edge\n", 'name: edge\n  annotations: {kaito.sh/enable-speculative-decoding: "true"}\n'),
+            "render", "-")
+    assert r.code == 1 and "a cycle" in r.err and "[SD009]" in r.err, r.err

@@ -760,7 +760,13 @@ def splice(text: str, start: int, end: int, edits: Iterable[Edit | tuple[int, in
 
 
 def last_scalar(node: yaml.Node) -> yaml.ScalarNode | None:
+    """The scalar that ends a block node's text; None where it ends in a flow collection, or in an alias of
+    a node it is in (`containers: &c [..., {x: *c}]`: a cycle, whose last value is no text of its own)."""
+    seen: set[int] = set()
     while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style and node.value:
+        if id(node) in seen:
+            return None
+        seen.add(id(node))
         node = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
     return node if isinstance(node, yaml.ScalarNode) else None
 
