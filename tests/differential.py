@@ -409,7 +409,7 @@ class Function:
 
 def function_reads(data: bytes) -> Function:
     r = run_function(["render", "-"], data)
-    warned = [ln for ln in r.err.splitlines() if ln.startswith(("[warning]", "-:")) and re.search(r"\[SD0\d\d\]$", ln)]
+    warned = [ln for ln in r.err.splitlines() if "[warning]" in ln and re.search(r"\[SD0\d\d\]$", ln)]
     refused = r.code != 0
     try:
         items = reader.read_stream([("m.yaml", data)]).items
@@ -577,17 +577,54 @@ EXPECTED: dict[str, str] = {
 }
 
 
+# Disagreements this fuzzer found that no change has fixed yet, tolerated and reported by their key until one
+# does (issue #40's report names them); take a key out with its fix.
+KNOWN: dict[str, str] = {
+    "annotation-not-a-string": "an annotation or label value that is no string (`2`, `!!int 2`): kubectl refuses "
+                               "the object, kustomize reads it, the function reads it as the text",
+    "binary": "`!!binary` text that is no base64: kubectl and kustomize refuse the file, the function reads a string "
+              "in objects it does not read",
+    "cycle": "an alias inside the node it names, in an object no stage reads: kubectl and kustomize refuse the file",
+    "non-specific-tag": "a label `! 5` (YAML's non-specific tag): kubectl reads the string \"5\", kustomize refuses "
+                        "the file (fixture tagged-values-go-reading)",
+}
+
+
 def classify(data: bytes) -> str | None:
-    """The expected class of a disagreement on this input, or None."""
+    """The expected class (or KNOWN key) of a disagreement on this input, or None."""
     text = data.decode("utf-8", "replace")
     if text.lstrip(" \t\r\n\ufeff").startswith("{"):
         return "6"
-    if re.search(r"(?m)(^|[^\n])\ufeff", text.lstrip("\ufeff")):
+    if text.count("\ufeff") > (1 if text.startswith("\ufeff") else 0):
         return "4"
     if re.search(r"(?m)\*[A-Za-z0-9_]+ +:", text):
         return "2"
     if re.search(r"(?m)^ *(- +)?\? ", text):
         return "1"
+    return _known(data, text)
+
+
+def _known(data: bytes, text: str) -> str | None:
+    if "!!binary" in text:
+        return "binary"
+    if re.search(r"[:{,\[] *! +[0-9]", text):
+        return "non-specific-tag"
+    try:
+        items = reader.read_stream([("m.yaml", data)]).items
+    except (InputError, ItemError, ValueError, RecursionError):
+        return None
+    for item in items:
+        try:
+            obj = item.data()
+        except ItemError as exc:
+            if "cycle" in str(exc):
+                return "cycle"
+            continue
+        meta = obj.get("metadata") if isinstance(obj, dict) else None
+        for key in ("annotations", "labels"):
+            values = meta.get(key) if isinstance(meta, dict) else None
+            if isinstance(values, dict) and not all(isinstance(v, str) for v in values.values()):
+                return "annotation-not-a-string"
     return None
 
 
@@ -598,7 +635,8 @@ class Failure:
     expected: str | None = None
 
     def show(self, seed: int) -> str:
-        tag = f"expected, class {self.expected}" if self.expected else "FAILURE"
+        tag = ("FAILURE" if not self.expected else f"expected, class {self.expected}" if self.expected in EXPECTED
+               else f"known, {self.expected}")
         return (f"[{tag}] seed {seed} input {self.case.n} ({'+'.join(self.case.mutations)}): {self.why}\n"
                 f"  input: {self.case.data!r}")
 

@@ -231,6 +231,12 @@ def fractions(index: Index) -> list[Result]:
 
 # What _unsendable may find: `.nan` and `.inf` in go-yaml's spellings (go_scalars.GO_WORDS), or a tag.
 _UNSENDABLE_HINT = re.compile(r"\.(?:nan|NaN|NAN|inf|Inf|INF)|!!|!<")
+# A key with a tag go-yaml v3 does not read as a string's (`!!map name:`, `!foo a:`): kubectl reads the key's
+# text, kustomize and kpt refuse the object. (The composed node holds `!!str` for any tag go-yaml v2 does not
+# know, so the text says.)
+_TAGGED_KEY = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(![^\s,{}\[\]]*)[ \t]+"
+                         r"([^\s:#,{}\[\]][^:\n#,{}]*?)[ \t]*:(?:[ \t]|$)", re.M)
+_STRING_TAGS = frozenset(("!", "!!str", "!<tag:yaml.org,2002:str>"))
 # The tags go-yaml decodes a scalar's text for (a timestamp's and binary data's own rules are not mirrored).
 _DECODED = frozenset((G.BOOL_TAG, G.INT_TAG, G.FLOAT_TAG, G.NULL_TAG))
 _KEY = re.compile(r"[A-Za-z0-9_/-]+")
@@ -267,6 +273,13 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     for item in items:
         if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None:
             continue  # (a key twice is SD004's error already)
+        tagged = next((m for m in _TAGGED_KEY.finditer(item.source, item.start, item.end)
+                       if m.group(1) not in _STRING_TAGS), None)
+        if tagged is not None:
+            found = finding("SD019.refused", text=f"{tagged.group(1)} {tagged.group(2)}",
+                            reads=f"a key tagged {tagged.group(1)}", key=tagged.group(2))
+            out.append(about(found, item))
+            continue
         if not _ODD_KEY_HINT.search(item.source, item.start, item.end):
             continue
         for node in G_nodes(item.node):
@@ -326,6 +339,10 @@ def _unsendable(root: yaml.Node) -> Finding | None:
 def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None:
     """go-yaml v2's decoding of a scalar (go_scalars.go_scalar) and encoding/json's of its value: a value
     (not a key: kubectl writes a key as its text) that is NaN or an infinity, or a tag its text is not."""
+    if node.tag == G.TIMESTAMP_TAG and not re.match(r"[0-9]{4}-[0-9]", node.value):
+        # go-yaml's parseTimestamp reads dates only ("cannot decode !!str `http` as a !!timestamp")
+        return finding("SD018.cannot-decode", path, text=f"!!timestamp {node.value}",
+                       reason=f"cannot decode !!str `{node.value}` as a !!timestamp")
     if node.tag not in _DECODED:
         return None
     tag, value = G.go_resolve(node.value)
