@@ -248,7 +248,8 @@ def unsendable(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     whose text can hold one (or an alias that may bring one in) are composed for it."""
     out = []
     for item in items:
-        if not item.is_mapping or item.index in config or is_kustomization(item):
+        if not item.is_mapping or item.index in config or is_kustomization(item) \
+                or not (item.kind and item.api_version):
             continue
         if item.shared or item.derive or _UNSENDABLE_HINT.search(item.source, item.start, item.end):
             found = _unsendable(item.node)
@@ -258,8 +259,8 @@ def unsendable(items: list[Item], config: Collection[int] = ()) -> list[Result]:
 
 
 # A line (or flow entry) whose key may read as no string: a number, a boolean, null (go_scalars.GO_WORDS).
-_ODD_KEY_HINT = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:[-+.0-9~]|(?i:y|n|yes|no|on|off|true|false|null))"
-                           r"[^:\n]*:(?:[ \t]|$)", re.M)
+_ODD_KEY_HINT = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:[-+.0-9~][^:\n]*|(?i:y|n|yes|no|on|off|true|false|null))"
+                           r"[ \t]*:(?:[ \t]|$)", re.M)
 _KEY_READS = {G.INT_TAG: "a number", G.FLOAT_TAG: "a number", G.BOOL_TAG: "a boolean", G.NULL_TAG: "null",
               G.TIMESTAMP_TAG: "a timestamp"}
 _V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
@@ -271,8 +272,9 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     kubectl alone applies it. Only items whose text can hold such a key are composed for it."""
     out = []
     for item in items:
-        if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None:
-            continue  # (a key twice is SD004's error already)
+        if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None \
+                or not (item.kind and item.api_version):
+            continue  # (a key twice is SD004's error already; a file that is no object SD003's)
         tagged = next((m for m in _TAGGED_KEY.finditer(item.source, item.start, item.end)
                        if m.group(1) not in _STRING_TAGS), None)
         if tagged is not None:
@@ -365,8 +367,8 @@ def merge_disputes(items: list[Item], config: Collection[int] = (), reported: Co
     for item in items:
         if not item.is_mapping or item.index in config or item.index in reported:
             continue
-        region = item.region
-        if "<<" in region or "merge" in region or item.shared:
+        src, a, b = item.source, item.start, item.end  # (no copy of the region: a search in place)
+        if item.shared or src.find("<<", a, b) >= 0 or src.find("merge", a, b) >= 0:
             why = merge_conflict(item.node)
             if why is not None:
                 out.append(about(finding("SD009", reason=why), item))
