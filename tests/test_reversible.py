@@ -186,3 +186,41 @@ def test_a_file_without_a_final_newline_is_enabled_and_disabled_without_an_empty
     code, off, err = run(["render", "-"], _off(on))
     assert code == 0, err
     assert off == "---\n" + _off(NO_FINAL_NEWLINE) + "\n"   # render ends every document with a line break
+
+
+INFERENCESET_ON = """\
+apiVersion: kaito.sh/v1beta1
+kind: InferenceSet
+metadata:
+  name: phi-set
+spec:
+  replicas: 2
+  labelSelector:
+    matchLabels:
+      apps: phi-set
+  template:
+    metadata:
+      annotations:
+        kaito.sh/enable-speculative-decoding: "true"
+    resource:
+      instanceType: Standard_NC24ads_A100_v4
+    inference:
+      preset:
+        name: microsoft/Phi-4-mini-instruct
+"""
+
+
+@pytest.mark.parametrize("version", ["v0.12.0", "v0.13.0"])
+def test_an_inferenceset_enabled_disabled_and_enabled_again_is_as_first_enabled(version: str) -> None:
+    """Disabling keeps the derived ConfigMap for the InferenceSet's old Workspaces, marked `kept-for` (SD422);
+    enabling again uses it again, and the mark (which tells readers to delete it) goes: the third output is
+    the first, byte for byte (issue #40, class 8)."""
+    from golden import wrap
+    env = {"KAITO_SPECDEC_KAITO_VERSION": version}
+    first = run([], wrap(INFERENCESET_ON), env)
+    assert first.code == 0, first.err
+    off = run([], _off(without_results(first.out)), env)
+    assert off.code == 0 and "kaito-specdec.dev/kept-for: InferenceSet/phi-set" in off.out, off.out
+    again = run([], without_results(off.out).replace(OFF, ON), env)
+    assert again.code == 0, again.err
+    assert without_results(again.out) == without_results(first.out)

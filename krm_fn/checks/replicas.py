@@ -38,9 +38,11 @@ SINCE = kaito_releases.FIRST_KNOWN
 
 
 def _int32(value: object) -> int | None:
-    """The value as Go decodes an `*int32` field (None: not set, or not one the schema admits)."""
-    if isinstance(value, int) and not isinstance(value, bool) and -2**31 <= value < 2**31:
-        return value
+    """The value as Go decodes an `*int32` field (None: not set, or not one the schema admits); `2.0` or
+    `-1.0` is the integer kubectl sends (kinds.integer)."""
+    number = kinds.integer(value)
+    if number is not None and -2**31 <= number < 2**31:
+        return number
     return None
 
 

@@ -3,7 +3,8 @@
 This table is the only place in the code that knows those paths.
 """
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..text.patch import Op
@@ -37,6 +38,45 @@ def get(data: Any, path: Path) -> Any:
             return None
         data = data[part] if isinstance(part, int) else data.get(part)
     return data
+
+
+def integer(value: Any) -> int | None:
+    """The integer an integer field of the cluster gets from `value` as read from YAML, or None (not a number,
+    or not a whole one). kubectl converts YAML to JSON with encoding/json, which writes a float64 that is whole
+    without a fraction (`2.0`, `2e0`, `!!float 2`, `-1.0` are sent as `2`, `2`, `2`, `-1`; sigs.k8s.io/yaml
+    yaml.go `YAMLToJSON` -> `json.Marshal`), and kustomize writes them back the same (`replicas: 2`): every
+    check reads an integer field through this, as the API server and KAITO's controllers get it."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return None
+
+
+def get_int(data: Any, path: Path) -> int | None:
+    """The integer at `path` as the cluster reads it (`integer`), or None."""
+    return integer(get(data, path))
+
+
+def not_whole(value: Any) -> bool:
+    """A number kubectl sends with a fraction (`2.5`): the API server refuses it for an integer field (a
+    typed field: encoding/json's "cannot unmarshal number 2.5 into Go struct field … of type int32"; a
+    CRD's `type: integer`: "must be of type integer")."""
+    return isinstance(value, float) and math.isfinite(value) and not value.is_integer()
+
+
+def integer_fields(spec_kind: str, data: Any) -> Iterator[Path]:
+    """The integer fields of a KAITO kind that the checks read (`integer`), present or not."""
+    if spec_kind == "Workspace":
+        yield ("resource", "count")
+    elif spec_kind == "InferenceSet":
+        yield ("spec", "replicas")
+    elif spec_kind == "MultiRoleInference":
+        roles = get(data, ("spec", "roles"))
+        for i in range(len(roles) if isinstance(roles, list) else 0):
+            yield ("spec", "roles", i, "replicas")
 
 
 def dotted(path: Path) -> str:

@@ -614,8 +614,8 @@ def _kserve_outcome(model: KServeModel, data: Any, enabled: bool, recorded: str 
 
 def _stages(data: Any, path: Path) -> tuple[int, str] | None:
     """The pipeline stages a field outside the arguments sets, when more than 1, and the field saying so."""
-    stages = get(data, path)
-    if isinstance(stages, int) and not isinstance(stages, bool) and stages > 1:
+    stages = kinds.get_int(data, path)  # `2.0` is the 2 kubectl sends
+    if stages is not None and stages > 1:
         return stages, f"{dotted(path)}: {stages}"
     return None
 

@@ -53,6 +53,28 @@ SPECS = (
               "by kustomize and kpt, which read every file as YAML; kaito-specdec reads it as they do, and `render`'s\n"
               "output (which starts with `---`) reads as YAML to kubectl too. Write the file as JSON, or start it with\n"
               "`---` or a comment line so that kubectl reads it as YAML.")),
+    # `text`: the value as written (stages/shape.py); the field is the result's.
+    Spec("SD017", ERROR, "a number with a fraction in an integer field: the API server refuses it",
+         "{text} is a number with a fraction: kubectl and kustomize send it as it is and the API server refuses it in this integer field; write a whole number",
+         why=("kubectl and kustomize send a whole number written as a float (`2.0`, `2e0`, `!!float 2`) as the integer\n"
+              "(`2`), and the function reads it so; one with a fraction (`2.5`) is sent as it is, and the API server\n"
+              "refuses it in an integer field (`must be of type integer`)."),
+         can_disable=False),
+    Spec("SD018", ERROR, "a value kubectl and kustomize cannot send (.nan, .inf, a tag they cannot decode): they refuse the file",
+         {"not-json": "{text} reads as {reads}, which JSON cannot hold: kubectl and kustomize refuse the file; write a number, or quote it for a string",
+          "cannot-decode": "{text}: go-yaml {reason}, so kubectl and kustomize refuse the file; drop the tag, or quote the value for a string"},
+         why=("kubectl converts each object to JSON (sigs.k8s.io/yaml `YAMLToJSON`, encoding/json), which has no NaN or\n"
+              "infinity (`json: unsupported value: NaN`), and kustomize does the same; a tagged scalar go-yaml cannot decode\n"
+              "as its tag (`!!int 2.0`, `!!float nan`) stops both readers. The function refuses such an object anywhere\n"
+              "in the input, as they refuse its whole file."),
+         can_disable=False),
+    Spec("SD019", WARNING, "a key that is no string: kubectl reads its text, kustomize and kpt refuse the file or read another key",
+         {"refused": "the key {text} reads as {reads}: kubectl sends the key {key!q}, kustomize and kpt refuse an object with a key that is no string; quote it",
+          "read-apart": "the key {text} reads as a boolean to kubectl, which sends the key {key!q}, and as the string {text!q} to kustomize and kpt; quote it"},
+         why=("kubectl (go-yaml v2, sigs.k8s.io/yaml) turns a key that is a number or a boolean into its text;\n"
+              "kustomize and kpt (go-yaml v3, kyaml) refuse the object (`json: unsupported type:\n"
+              "map[interface {}]interface {}`), and read `yes`, `on` and the like as strings where kubectl reads `true`.\n"
+              "A quoted key is the same string to every reader.")),
     # SD020, SD021, SD032 and SD041 start with `source`, where the setting was set (`invalid functionConfig: `,
     # `environment variable KAITO_SPECDEC_MODE (or …): `; model/config.py: ConfigError.prefixed), "" where a value is
     # judged alone. What a source gave (`key`, `value`, `name`, SD032's `kind`) is quoted by the call site

@@ -76,8 +76,8 @@ def _warning(d: Decision, resource: Path, method: str, settings: Settings) -> Re
                                   "verdict": verdict.text, "such_as": f" (such as {alt})" if alt else ""}
         found = finding("SD417", field, **values) if verdict.refuses else finding("SD412", field, **values)
         return about(found, w.item, **extra)
-    count = kinds.get(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
-    if isinstance(count, int) and not isinstance(count, bool) and count > 1:
+    count = kinds.get_int(data, resource + ("count",)) if w.spec.kind == "Workspace" else None
+    if count is not None and count > 1:
         verdict = _pipeline(settings, method)
         field = "resource.count"
         found = (finding("SD418", field, count=count, verdict=verdict.text) if verdict.refuses

@@ -89,6 +89,15 @@ def kept_step(item: Item, parent: Item) -> tuple[list[Op], Result]:
     return ops, about(finding("SD422", kind=parent.kind, name=parent.name, command=_recreate(parent)), item)
 
 
+def unkept_ops(item: Item) -> list[Op]:
+    """The mark taken off a derived ConfigMap a workload of the input references again (an InferenceSet enabled
+    again after it was kept for its old Workspaces): the mark tells readers to delete it once those are
+    recreated, which would now take away what the workload mounts."""
+    if KEPT_ANNOTATION not in item.ann_keys:
+        return []
+    return kinds.remove_ops(item.data(), ("metadata", "annotations", KEPT_ANNOTATION))
+
+
 def _children_sets(parent: Item) -> list[str]:
     if parent.kind == "MultiRoleInference":
         roles = kinds.get(parent.data(), ("spec", "roles"))

@@ -166,7 +166,8 @@ def revert(index: Index, settings: Settings, plan: Plan) -> Step:
 
 
 def retire(index: Index, settings: Settings, plan: Plan) -> Step:
-    """Derived ConfigMaps that nothing references any more are dropped."""
+    """Derived ConfigMaps that nothing references any more are dropped; one referenced again loses the mark
+    that kept it for an InferenceSet's old Workspaces."""
     out: list[Result] = []
     referenced: set[int] = set()
     for w in index.workloads:
@@ -181,7 +182,11 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
     ops: dict[int, list[Op]] = {}
     unused: list[Item] = []
     for item in index.items:
-        if is_derived(item) and item.index not in referenced:
+        if is_derived(item) and item.index in referenced:
+            unmark = rollout.unkept_ops(item)  # in use again: no longer kept for old Workspaces only
+            if unmark:
+                ops[item.index] = unmark
+        elif is_derived(item):
             # The Workspaces an InferenceSet (or MultiRoleInference) already has keep the config they were
             # created with: what they mount stays while their parent is in the input.
             parent = rollout.kept_for(index, item)

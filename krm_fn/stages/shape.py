@@ -1,19 +1,25 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 
+import math
 import posixpath
 import re
 from collections.abc import Collection, Iterable
 
 import yaml
 
+from ..domain import kinds
+from ..domain.kinds import Path
 from ..domain.localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
-from ..model.index import ref_of
+from ..model.index import Index, ref_of
 from ..domain import constants as C
 from ..findings import ID_PATTERN, can_disable, known
-from ..model.report import about, where
+from ..model.report import about, field_node, where
 from ..text import krm, refusals
 from ..text.items import Item
+from ..text import go_scalars as G
+from ..text.refusals import merge_conflict
 from ..text.tree import ends_line, line_end
+from ..text.tree import nodes as G_nodes
 from ..text.textedit import last_scalar
 from ..text.results import Finding, ResourceRef, Result, finding
 
@@ -225,3 +231,166 @@ def _needs_name(item: Item) -> bool:
 def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:
     """The items the index could not read (why in words): nothing about them can be decided."""
     return [about(finding("SD009", reason=why), item) for item, why in found]
+
+
+def fractions(index: Index) -> list[Result]:
+    """SD017 per integer field a check reads (kinds.integer_fields, KServe's pipelineParallelSize) that holds
+    a number with a fraction: kubectl sends it as it is and the API server refuses it (a whole `2.0` is the
+    integer 2 to every reader, and to the checks: kinds.integer)."""
+    found: list[tuple[Item, object, Path]] = [(w.item, w.data, path) for w in index.workloads
+                                              for path in kinds.integer_fields(w.spec.kind, w.data)]
+    found += [(p.item, p.data, p.spec.kserve.pipeline) for p in index.plain if p.spec.kserve is not None]
+    out = []
+    for item, data, path in found:
+        if kinds.not_whole(kinds.get(data, path)):
+            field = kinds.dotted(path)
+            node = field_node(item.passing_node(), field)
+            text = node.value if isinstance(node, yaml.ScalarNode) else repr(kinds.get(data, path))
+            out.append(about(finding("SD017", field, text=text), item))
+    return out
+
+
+# What _unsendable may find: `.nan` and `.inf` in go-yaml's spellings (go_scalars.GO_WORDS), or a tag.
+_UNSENDABLE_HINT = re.compile(r"\.(?:nan|NaN|NAN|inf|Inf|INF)|!!|!<")
+# A key with a tag go-yaml v3 does not read as a string's (`!!map name:`, `!foo a:`): kubectl reads the key's
+# text, kustomize and kpt refuse the object. (The composed node holds `!!str` for any tag go-yaml v2 does not
+# know, so the text says.)
+_TAGGED_KEY = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(![^\s,{}\[\]]*)[ \t]+"
+                         r"([^\s:#,{}\[\]][^:\n#,{}]*?)[ \t]*:(?:[ \t]|$)", re.M)
+_STRING_TAGS = frozenset(("!", "!!str", "!<tag:yaml.org,2002:str>"))
+# The tags go-yaml decodes a scalar's text for (a timestamp's and binary data's own rules are not mirrored).
+_DECODED = frozenset((G.BOOL_TAG, G.INT_TAG, G.FLOAT_TAG, G.NULL_TAG))
+_KEY = re.compile(r"[A-Za-z0-9_/-]+")
+
+
+def unsendable(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """SD018 per object holding a value kubectl cannot turn into JSON (NaN, an infinity) or a tagged scalar
+    go-yaml cannot decode as its tag, anywhere in it: kubectl and kustomize refuse the whole file. Only items
+    whose text can hold one (or an alias that may bring one in) are composed for it."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or is_kustomization(item) \
+                or not (item.kind and item.api_version):
+            continue
+        if item.shared or item.derive or _UNSENDABLE_HINT.search(item.source, item.start, item.end):
+            found = _unsendable(item.node)
+            if found is not None:
+                out.append(about(found, item))
+    return out
+
+
+# A line (or flow entry) whose key may read as no string: a number, a boolean, null (go_scalars.GO_WORDS).
+_ODD_KEY_HINT = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:[-+.0-9~][^:\n]*|(?i:y|n|yes|no|on|off|true|false|null))"
+                           r"[ \t]*:(?:[ \t]|$)", re.M)
+_KEY_READS = {G.INT_TAG: "a number", G.FLOAT_TAG: "a number", G.BOOL_TAG: "a boolean", G.NULL_TAG: "null",
+              G.TIMESTAMP_TAG: "a timestamp"}
+_V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
+
+
+def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """SD019 per object with a key that is no string (`1: x`, `true: x`, `~: x`): kubectl sends its text,
+    kustomize and kpt refuse the object, or read `yes` as the string where kubectl reads `true`. A warning:
+    kubectl alone applies it. Only items whose text can hold such a key are composed for it."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None \
+                or not (item.kind and item.api_version):
+            continue  # (a key twice is SD004's error already; a file that is no object SD003's)
+        tagged = next((m for m in _TAGGED_KEY.finditer(item.source, item.start, item.end)
+                       if m.group(1) not in _STRING_TAGS), None)
+        if tagged is not None:
+            found = finding("SD019.refused", text=f"{tagged.group(1)} {tagged.group(2)}",
+                            reads=f"a key tagged {tagged.group(1)}", key=tagged.group(2))
+            out.append(about(found, item))
+            continue
+        if not _ODD_KEY_HINT.search(item.source, item.start, item.end):
+            continue
+        for node in G_nodes(item.node):
+            if not isinstance(node, yaml.MappingNode):
+                continue
+            key = next((k for k, _ in node.value if isinstance(k, yaml.ScalarNode) and k.tag in _KEY_READS), None)
+            if key is not None:
+                out.append(about(_odd_key(key), item))
+                break
+    return out
+
+
+def _odd_key(key: yaml.ScalarNode) -> Finding:
+    """What each reader makes of a key that is no string (null: none can send it, SD018)."""
+    if key.tag == G.NULL_TAG:  # "unsupported map key" / "yaml: unmarshal errors"
+        return finding("SD018.not-json", text=key.value or "(empty)", reads="a null key")
+    value = G.go_resolve(key.value)[1]
+    if isinstance(value, bool):
+        text = str(value).lower()
+    elif isinstance(value, float):
+        text = str(kinds.integer(value)) if kinds.integer(value) is not None else repr(value)
+    else:
+        text = key.value if key.tag == G.TIMESTAMP_TAG else str(value)
+    if key.value in _V2_ONLY_WORDS:
+        return finding("SD019.read-apart", text=key.value, key=text)
+    return finding("SD019.refused", text=key.value, reads=_KEY_READS[key.tag], key=text)
+
+
+def _unsendable(root: yaml.Node) -> Finding | None:
+    """The first value below `root` that kubectl cannot send, as a finding on its field."""
+    stack: list[tuple[yaml.Node, str, bool]] = [(root, "", False)]
+    seen: set[int] = set()
+    while stack:
+        node, path, key = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            found = _scalar_fault(node, path, key)
+            if found is not None:
+                return found
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((v, f"{path}[{i}]", False) for i, v in reversed(list(enumerate(node.value))))
+        elif isinstance(node, yaml.MappingNode):
+            for k, v in reversed(node.value):
+                if isinstance(k, yaml.ScalarNode) and k.tag == G.MERGE_TAG:
+                    stack.append((v, path, False))  # its keys are the mapping's own
+                    continue
+                name = k.value if isinstance(k, yaml.ScalarNode) else "?"
+                below = f"{path}.{name}".lstrip(".") if _KEY.fullmatch(name) else f"{path}[{name}]"
+                stack.append((v, below, False))
+                stack.append((k, below, True))
+    return None
+
+
+def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None:
+    """go-yaml v2's decoding of a scalar (go_scalars.go_scalar) and encoding/json's of its value: a value
+    (not a key: kubectl writes a key as its text) that is NaN or an infinity, or a tag its text is not."""
+    if node.tag == G.TIMESTAMP_TAG and not re.match(r"[0-9]{4}-[0-9]", node.value):
+        # go-yaml's parseTimestamp reads dates only ("cannot decode !!str `http` as a !!timestamp")
+        return finding("SD018.cannot-decode", path, text=f"!!timestamp {node.value}",
+                       reason=f"cannot decode !!str `{node.value}` as a !!timestamp")
+    if node.tag not in _DECODED:
+        return None
+    tag, value = G.go_resolve(node.value)
+    if tag != node.tag and not (node.tag == G.FLOAT_TAG and tag == G.INT_TAG):
+        written = f"!!{node.tag.rsplit(':', 1)[-1]} {node.value}"
+        reason = f"cannot decode !!{tag.rsplit(':', 1)[-1]} `{node.value}` as a !!{node.tag.rsplit(':', 1)[-1]}"
+        return finding("SD018.cannot-decode", path, text=written, reason=reason)
+    if not key and isinstance(value, float) and not math.isfinite(value):
+        reads = "NaN" if math.isnan(value) else "infinity" if value > 0 else "minus infinity"
+        return finding("SD018.not-json", path, text=node.value, reads=reads)
+    return None
+
+
+def merge_disputes(items: list[Item], config: Collection[int] = (), reported: Collection[int] = ()) -> list[Result]:
+    """SD009 per object, of any kind, with a merge key kubectl and kustomize read apart (refusals.merge_conflict:
+    a key set again by `<<` after it, a `<<` one of them does not merge): they send different objects, whatever
+    the object is (`reported`: the items the index found unreadable already). Only items whose text can hold a
+    merge key are composed for it."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or item.index in reported:
+            continue
+        src, a, b = item.source, item.start, item.end  # (no copy of the region: a search in place)
+        if item.shared or src.find("<<", a, b) >= 0 or src.find("merge", a, b) >= 0:
+            why = merge_conflict(item.node)
+            if why is not None:
+                out.append(about(finding("SD009", reason=why), item))
+    return out

@@ -592,10 +592,8 @@ def _block_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, seq: int) ->
     header_end = line_end(text, start)
     view = searchable(text)
     header = view[start:header_end].split("#", 1)[0].strip()
-    if any(c.isdigit() for c in header):
-        raise Unsupported("a block scalar with an explicit indentation")
+    indent = _explicit_indent(view, header_end, node) if any(c.isdigit() for c in header) else None
     lines: list[Line] = []
-    indent = None
     pos, end = header_end, node.end_mark.index
     while pos < end:
         nl = view.find("\n", pos, end)
@@ -614,6 +612,23 @@ def _block_scalar_edits(text: str, node: yaml.ScalarNode, new: Any, seq: int) ->
     if text[a:b] != old_mid:
         raise Unsupported("a block scalar whose lines do not match its value")
     return [Edit(a, b, new_mid, seq)]
+
+
+def _explicit_indent(view: str, header_end: int, node: yaml.ScalarNode) -> int:
+    """The content indentation of a block scalar with an indentation indicator (`|2-`, whose first line may be
+    indented further than the others): where its first line that is not blank puts the value's first such line.
+    The edit checks every line against the value after, and the whole item is verified by re-parsing."""
+    first = next((ln for ln in node.value.split("\n") if ln.strip(" ")), None)
+    pos, end = header_end, node.end_mark.index
+    while first is not None and pos < end:
+        nl = view.find("\n", pos, end)
+        line = view[pos:end if nl < 0 else nl].rstrip("\r")
+        if line.strip(" "):
+            if line.endswith(first) and not line[:len(line) - len(first)].strip(" "):
+                return len(line) - len(first)
+            break
+        pos = (end if nl < 0 else nl) + 1
+    raise Unsupported("a block scalar with an explicit indentation whose lines do not match its value")
 
 
 _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
@@ -745,7 +760,13 @@ def splice(text: str, start: int, end: int, edits: Iterable[Edit | tuple[int, in
 
 
 def last_scalar(node: yaml.Node) -> yaml.ScalarNode | None:
+    """The scalar that ends a block node's text; None where it ends in a flow collection, or in an alias of
+    a node it is in (`containers: &c [..., {x: *c}]`: a cycle, whose last value is no text of its own)."""
+    seen: set[int] = set()
     while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style and node.value:
+        if id(node) in seen:
+            return None
+        seen.add(id(node))
         node = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
     return node if isinstance(node, yaml.ScalarNode) else None
 
@@ -806,7 +827,9 @@ def edit_item(item: Item, ops: Sequence[Op], followed: bool = False) -> str:
     extra = tail_edits(item.source, item.node) if followed and item.end == len(item.source) else []
     try:
         region = apply_text_edits(item.source, item.node, ops, item.start, item.end, extra)
-        if _parses_to(" " * item.column + region + ("\n" if followed else ""), target):
+        # What comes after starts a line of its own: a line break only where the region ends none (one
+        # more after a `|+` scalar's last line would be one more line of its value, in the check alone).
+        if _parses_to(" " * item.column + region + ("\n" if followed and not ends_line(region) else ""), target):
             return region
     except Unsupported:
         pass

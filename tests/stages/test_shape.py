@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from build import files_items, krm_items, meta
-from krm_fn.stages.shape import duplicates, shape_errors
+from krm_fn.stages.shape import duplicates, fractions, merge_disputes, odd_keys, shape_errors, unsendable
+from stages.stagekit import index as stage_index, items as stage_items
 
 SVC = {"apiVersion": "v1", "kind": "Service", "metadata": meta("s")}
 NOBODY = "(an object without apiVersion, kind or name)"  # how a result names an object with none of them
@@ -151,3 +152,94 @@ def test_a_duplicate_says_which_file_and_line_in_render() -> None:
     (result,) = duplicates(items)
     assert (result.message, result.file_path, result.file_line) == (
         f"the same object as a.yaml {LOST}", "b.yaml", 2)
+
+
+# --- values kubectl cannot send (SD018) and fractions in integer fields (SD017) ---------------------------
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
+UNSENDABLE = {
+    # kubectl 1.32 `label --local -f`: "json: unsupported value: NaN" / "+Inf"; kustomize 5.5 the same.
+    "nan": ("x: .nan", ("x", ".nan reads as NaN, which JSON cannot hold")),
+    "nan-in-a-list": ("x: [1, .NaN]", ("x[1]", ".NaN reads as NaN, ")),
+    "inf-tagged": ("x: {y: !!float +.inf}", ("x.y", "+.inf reads as infinity, ")),
+    "minus-inf": ("x:\n- -.INF", ("x[0]", "-.INF reads as minus infinity, ")),
+    # "yaml: cannot decode !!str `nan` as a !!float" (kubectl and kustomize)
+    "float-tag-on-nan": ("x: !!float nan", ("x", "!!float nan: go-yaml cannot decode !!str `nan` as a !!float, ")),
+    "int-tag-on-a-float": ("x: !!int 2.0", ("x", "!!int 2.0: go-yaml cannot decode !!float `2.0` as a !!int, ")),
+    "null-tag-on-text": ("x: !!null a", ("x", "!!null a: go-yaml cannot decode !!str `a` as a !!null, ")),
+    "a-nan-key-is-its-text": (".nan: 1", None),  # kubectl writes the key ".nan"
+    "through-an-alias": ("a: &n .inf\nb: [*n]", ("a", ".inf reads as infinity, ")),
+    "through-a-merge-key": ("a: &m {r: .nan}\nb:\n  <<: *m", ("a.r", ".nan reads as NaN, ")),
+    "quoted": ("x: '.nan'\ny: \"-.inf\"", None),
+    "float-tag-on-an-int": ("x: !!float 2", None),  # sent as 2
+    "not-a-nan-word": ("x: .nanx\ny: nan\nz: .Nan", None),  # strings to go-yaml
+}
+
+
+@pytest.mark.parametrize("body, want", UNSENDABLE.values(), ids=UNSENDABLE.keys())
+def test_unsendable(body, want) -> None:
+    got = [(r.field_path, r.message) for r in unsendable(stage_items(CM + body))]
+    assert [(f, m[:len(want[1])]) for f, m in got] == ([want] if want else [])
+    assert all(r.id == "SD018" and r.severity.value == "error" for r in unsendable(stage_items(CM + body)))
+
+
+def test_unsendable_never_composes_an_item_that_cannot_hold_one() -> None:
+    item = stage_items(CM + "x: 1.5\ny: nan")[0]
+    assert unsendable([item]) == [] and item._node is None
+
+
+FRACTIONS = {
+    "replicas": ("kind: InferenceSet\nmetadata:\n  name: s\nspec:\n  replicas: 2.5", "spec.replicas", "2.5"),
+    "count": ("kind: Workspace\nmetadata:\n  name: w\nresource:\n  count: 15e-1", "resource.count", "15e-1"),
+    "role": ("kind: MultiRoleInference\nmetadata:\n  name: m\nspec:\n  roles:\n  - type: a\n  - type: b\n"
+             "    replicas: !!float 0.5", "spec.roles[1].replicas", "0.5"),
+    "whole": ("kind: InferenceSet\nmetadata:\n  name: s\nspec:\n  replicas: 2.0", None, None),
+}
+
+
+@pytest.mark.parametrize("body, field, text", FRACTIONS.values(), ids=FRACTIONS.keys())
+def test_fractions(body, field, text) -> None:
+    api = "kaito.sh/v1alpha1" if "MultiRole" in body else "kaito.sh/v1beta1"
+    got = [(r.id, r.field_path, r.message.split(" is ")[0]) for r in fractions(stage_index(f"apiVersion: {api}\n{body}"))]
+    assert got == ([("SD017", field, text)] if field else [])
+
+
+def test_fractions_in_kserve_pipeline_stages() -> None:
+    doc = ("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: k\n  annotations:\n"
+           "    kaito.sh/enable-speculative-decoding: \"true\"\nspec:\n  predictor:\n    workerSpec:\n"
+           "      pipelineParallelSize: 2.5\n")
+    got = [(r.id, r.field_path) for r in fractions(stage_index(doc))]
+    assert got == [("SD017", "spec.predictor.workerSpec.pipelineParallelSize")]
+
+
+# kubectl 1.32 / kustomize 5.5: `1: x` is the key "1" to kubectl, refused by kustomize (map[interface {}]…);
+# `yes: x` the key "true" to kubectl, "yes" to kustomize; `~: x` refused by both.
+ODD_KEYS = {
+    "number": ("data:\n  1: x", [("SD019", "the key 1 reads as a number: kubectl sends the key \"1\", ")]),
+    "float-whole": ("data:\n  1e3: x", [("SD019", "the key 1e3 reads as a number: kubectl sends the key \"1000\", ")]),
+    "v2-bool-word": ("data: {yes: x}", [("SD019", "the key yes reads as a boolean to kubectl, which sends the key "
+                                                   "\"true\", and as the string \"yes\" to kustomize and kpt")]),
+    "null": ("data:\n  ~: x", [("SD018", "~ reads as a null key, which JSON cannot hold")]),
+    "quoted": ("data:\n  '1': x\n  \"true\": y", []),
+    "a-value-not-a-key": ("data:\n  a: 1\n  b: true", []),
+}
+
+
+@pytest.mark.parametrize("body, want", ODD_KEYS.values(), ids=ODD_KEYS.keys())
+def test_odd_keys(body, want) -> None:
+    got = [(r.id, r.message) for r in odd_keys(stage_items(CM + body))]
+    assert len(got) == len(want)
+    assert [(i, m[:len(w)]) for (i, m), (_, w) in zip(got, want, strict=True)] == want
+
+
+MERGES = {
+    # kubectl reads kind 2 (and refuses the object), kustomize keeps `other`: whatever the object is
+    "a-merge-after-the-key-it-sets": ("apiVersion: v1\nkind: other\n<<: {kind: 0b10}\nmetadata:\n  name: w\n",
+                                      "is set again by the merge key `<<` after it"),
+    "a-merge-before": ("apiVersion: v1\n<<: {kind: x}\nkind: Service\nmetadata:\n  name: w\n", None),
+}
+
+
+@pytest.mark.parametrize("doc, want", MERGES.values(), ids=MERGES.keys())
+def test_merge_disputes(doc, want) -> None:
+    got = [(r.id, r.message) for r in merge_disputes(stage_items(doc))]
+    assert [(i, want in m) for i, m in got] == ([("SD009", True)] if want else [])

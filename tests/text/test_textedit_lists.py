@@ -184,6 +184,11 @@ EDITS = [
      "template:\n  spec:\n    containers: []\n  metadata:\n    annotations:\n      " + RECORD + ": '" + J + "'\n"),
     ("record-removed", "metadata:\n  annotations:\n    a: b\n    " + RECORD + ": '" + J + "'\n",
      [rm("/metadata/annotations/" + RECORD.replace("/", "~1"))], "metadata:\n  annotations:\n    a: b\n"),
+    # An indentation indicator (`|2-`: the first line may be indented further): edited in its line too.
+    ("explicit-indentation", "command:\n- |2\n    vllm serve m\n", [rep("/command/0", "  vllm serve m --x\n")],
+     "command:\n- |2\n    vllm serve m --x\n"),
+    ("explicit-indentation-first-line-further", "command:\n- |2-\n    a\n  vllm serve m\n",
+     [rep("/command/0", "  a\nvllm serve m --x")], "command:\n- |2-\n    a\n  vllm serve m --x\n"),
     ("record-map-removed", "metadata:\n  labels: {app: q}\n  annotations:\n    " + RECORD + ": '" + J + "'\n",
      [rm("/metadata/annotations")], "metadata:\n  labels: {app: q}\n"),
 ]
@@ -217,8 +222,8 @@ REFUSED = [
     ("path-through-an-alias", "c: &c\n  args: [a]\nl:\n- *c\n", [add("/l/0/args/-", "b")], "alias"),
     ("element-below-its-dash", "args:\n-\n  a\n", [add("/args/-", "c")], "not on its dash's line"),
     ("first-of-a-nested-list", "l:\n- - a\n  - b\n", [rm("/l/0/0")], "does not start its line"),
-    ("explicit-indentation", "command:\n- |2\n    vllm serve m\n", [rep("/command/0", "  vllm serve m --x\n")],
-     "explicit indentation"),
+    ("explicit-indentation-folded-lines", "command:\n- >2\n  a\n  b\n", [rep("/command/0", "a b --x\n")],
+     "explicit indentation whose lines do not match"),
     ("script-grows-a-line", "command:\n- |\n  vllm serve m\n", [rep("/command/0", "vllm serve m\n--x\n")],
      "across lines"),
     ("comment-in-flow-list", 'args: [\n  "--port",  # c\n  "8000"\n]\n', [rm("/args/1")], "comment inside"),
