@@ -183,7 +183,8 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
     unused: list[Item] = []
     for item in index.items:
         if is_derived(item) and item.index in referenced:
-            unmark = rollout.unkept_ops(item)  # in use again: no longer kept for old Workspaces only
+            # In use again: no longer kept for old Workspaces only.
+            unmark = rollout.unkept_ops(item, plan.data_of(item))
             if unmark:
                 ops[item.index] = unmark
         elif is_derived(item):
