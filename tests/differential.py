@@ -582,8 +582,6 @@ EXPECTED: dict[str, str] = {
 KNOWN: dict[str, str] = {
     "annotation-not-a-string": "an annotation or label value that is no string (`2`, `!!int 2`): kubectl refuses "
                                "the object, kustomize reads it, the function reads it as the text",
-    "binary": "`!!binary` text that is no base64: kubectl and kustomize refuse the file, the function reads a string "
-              "in objects it does not read",
     "cycle": "an alias inside the node it names, in an object no stage reads: kubectl and kustomize refuse the file",
     "non-specific-tag": "a label `! 5` (YAML's non-specific tag): kubectl reads the string \"5\", kustomize refuses "
                         "the file (fixture tagged-values-go-reading)",
@@ -605,8 +603,6 @@ def classify(data: bytes) -> str | None:
 
 
 def _known(data: bytes, text: str) -> str | None:
-    if "!!binary" in text:
-        return "binary"
     if re.search(r"[:{,\[] *! +[0-9]", text):
         return "non-specific-tag"
     try:

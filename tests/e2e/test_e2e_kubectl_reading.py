@@ -386,3 +386,17 @@ def test_an_alias_key_that_gives_a_key_again_is_refused_where_kubectl_and_kustom
     assert code != 0 and 'mapping key "k" already defined' in said, said
     r = run_function(["render", "-"], text)
     assert r.code == 1 and "[SD004]" in r.err, r.err
+
+
+@pytest.mark.parametrize("value", ["QQ=", "QQ QQ", "'*'"])
+def test_binary_that_is_no_base64_is_refused_as_both_refuse_it(kubectl: str, tmp_path: Path, value: str) -> None:
+    """`!!binary` text go-yaml cannot decode (base64.StdEncoding) stops kubectl and kustomize, in any field."""
+    text = CM.format("a") + f"data:\n  x: !!binary {value}\n"
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and "invalid base64 data" in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "go-yaml !!binary value contains invalid base64 data" in r.err and "[SD018]" in r.err, r.err
+    good = CM.format("a") + "binaryData:\n  x: !!binary QR==\n"
+    assert kubectl_reads(kubectl, _file(tmp_path, good)) is not None
+    assert run_function(["render", "-"], good).code == 0

@@ -172,6 +172,12 @@ UNSENDABLE = {
     "quoted": ("x: '.nan'\ny: \"-.inf\"", None),
     "float-tag-on-an-int": ("x: !!float 2", None),  # sent as 2
     "not-a-nan-word": ("x: .nanx\ny: nan\nz: .Nan", None),  # strings to go-yaml
+    # "yaml: !!binary value contains invalid base64 data" (kubectl 1.32 and kustomize 5.5), anywhere in an object
+    "binary-not-base64": ("x:\n  y: [!!binary QQ=]", ("x.y[0]", "!!binary QQ=: go-yaml !!binary value contains "
+                                                                  "invalid base64 data, ")),
+    "binary-with-a-space": ("x: !!binary QQ QQ", ("x", "!!binary QQ QQ: go-yaml !!binary value ")),
+    "binary-long-tag": ("x: !<tag:yaml.org,2002:binary> '*'", ("x", "!!binary *: go-yaml !!binary value ")),
+    "binary-base64": ("x: !!binary QUJD\ny: !!binary |\n  QUJD\n  REVG\nz: !!binary QR==", None),
 }
 
 
