@@ -386,6 +386,25 @@ def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None
     return None
 
 
+def no_string_values(index: Index) -> list[Result]:
+    """SD066 per object with a label or an annotation whose value is no string (`2`, `true`, `!!int 2`, a
+    mapping): kubectl refuses the object (`cannot unmarshal number into Go struct field
+    ObjectMeta.metadata.annotations of type string`), and so does the API server; kustomize reads it. The
+    reader's walk notes it (Item.no_string): nothing is composed for it. The opt-in annotation of a workload
+    is its checks' to name (checks/annotation_value.py, plain_vllm's opt-in)."""
+    out = []
+    checked = {w.item.index for w in index.workloads} | {p.item.index for p in index.plain}
+    for item in index.items:
+        if item.no_string is None or not item.is_mapping or item.index in index.config or is_kustomization(item) \
+                or not (item.kind and item.api_version):
+            continue
+        name, text, reads = item.no_string
+        if name == f"metadata.annotations[{C.ENABLE_ANNOTATION}]" and item.index in checked:
+            continue
+        out.append(about(finding("SD066", name, what=f"{text} reads as {reads}" if text else f"is {reads}"), item))
+    return out
+
+
 def _base64(text: str) -> bool:
     """Whether Go's base64.StdEncoding decodes `text`: it skips line breaks, wants the padding, and takes stray
     bits in the last character (as Python's strict mode does)."""

@@ -400,3 +400,19 @@ def test_binary_that_is_no_base64_is_refused_as_both_refuse_it(kubectl: str, tmp
     good = CM.format("a") + "binaryData:\n  x: !!binary QR==\n"
     assert kubectl_reads(kubectl, _file(tmp_path, good)) is not None
     assert run_function(["render", "-"], good).code == 0
+
+
+@pytest.mark.parametrize("value", ["2", "!!int 2", "true", "y", "[x]"])
+def test_a_label_or_annotation_that_is_no_string_is_refused_as_kubectl_refuses_it(kubectl: str, tmp_path: Path,
+                                                                                  value: str) -> None:
+    """kubectl (label --local and create --dry-run=client) refuses the object, kustomize reads it: SD066."""
+    for where in ("annotations", "labels"):
+        text = CM.format("a") + f"  {where}:\n    k: {value}\n"
+        assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+        proc = run([kubectl, "create", "--dry-run=client", "--validate=false", "-f", str(_file(tmp_path, text)),
+                    "-o", "json"], tmp_path, clean_env())
+        assert f"Go struct field ObjectMeta.metadata.{where} of type string" in proc.stderr, proc.stderr
+        code, said = _kustomize_reads(kubectl, tmp_path, text)
+        assert code == 0, said
+        r = run_function(["render", "-"], text)
+        assert r.code == 1 and f"metadata.{where}[k]: the value " in r.err and "[SD066]" in r.err, r.err
