@@ -159,6 +159,14 @@ SPECS = (
     Spec("SD064", ERROR, "the input nests too deeply to process",
          "ResourceList: the input nests too deeply to process (hundreds of levels); no Kubernetes object does",
          can_disable=False, could_not_judge=True),
+    # `what`: the value as written and what YAML makes of it (`2 reads as a number`), or `is a mapping`, `is a
+    # list` (stages/shape.py: no_string_values); the field names the label or annotation.
+    Spec("SD066", ERROR, "a label or annotation value that is no string: kubectl and the API server refuse the object",
+         "the value {what}, and kubectl and the API server take strings only (kustomize reads it): write a quoted string",
+         why=("Labels and annotations are a `map[string]string` (ObjectMeta): kubectl refuses the object (`json: cannot\n"
+              "unmarshal number into Go struct field ObjectMeta.metadata.annotations of type string`), and so does\n"
+              "the API server; kustomize and kpt read and write it on. A null is sent as no value and taken."),
+         can_disable=False),
     Spec("SD065", ERROR, "an internal error",
          "kaito-specdec internal error: {exception}: {reason}",
          can_disable=False, could_not_judge=True),

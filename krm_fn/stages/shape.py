@@ -1,5 +1,7 @@
 """Checks on the input as a whole, before anything KAITO: items a cluster (or kubectl) would refuse."""
 
+import base64
+import binascii
 import math
 import posixpath
 import re
@@ -366,6 +368,11 @@ def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None
         # go-yaml's parseTimestamp reads dates only ("cannot decode !!str `http` as a !!timestamp")
         return finding("SD018.cannot-decode", path, text=f"!!timestamp {node.value}",
                        reason=f"cannot decode !!str `{node.value}` as a !!timestamp")
+    if node.tag == G.BINARY_TAG and not _base64(node.value):
+        # go-yaml v2.4.0 decode.go:419-422 (v3.0.1 decode.go:576 the same): `base64.StdEncoding.DecodeString`,
+        # else failf("!!binary value contains invalid base64 data")
+        return finding("SD018.cannot-decode", path, text=f"!!binary {node.value}",
+                       reason="!!binary value contains invalid base64 data")
     if node.tag not in _DECODED:
         return None
     tag, value = G.go_resolve(node.value)
@@ -377,6 +384,35 @@ def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None
         reads = "NaN" if math.isnan(value) else "infinity" if value > 0 else "minus infinity"
         return finding("SD018.not-json", path, text=node.value, reads=reads)
     return None
+
+
+def no_string_values(index: Index) -> list[Result]:
+    """SD066 per object with a label or an annotation whose value is no string (`2`, `true`, `!!int 2`, a
+    mapping): kubectl refuses the object (`cannot unmarshal number into Go struct field
+    ObjectMeta.metadata.annotations of type string`), and so does the API server; kustomize reads it. The
+    reader's walk notes it (Item.no_string): nothing is composed for it. The opt-in annotation of a workload
+    is its checks' to name (checks/annotation_value.py, plain_vllm's opt-in)."""
+    out = []
+    checked = {w.item.index for w in index.workloads} | {p.item.index for p in index.plain}
+    for item in index.items:
+        if item.no_string is None or not item.is_mapping or item.index in index.config or is_kustomization(item) \
+                or not (item.kind and item.api_version):
+            continue
+        name, text, reads = item.no_string
+        if name == f"metadata.annotations[{C.ENABLE_ANNOTATION}]" and item.index in checked:
+            continue
+        out.append(about(finding("SD066", name, what=f"{text} reads as {reads}" if text else f"is {reads}"), item))
+    return out
+
+
+def _base64(text: str) -> bool:
+    """Whether Go's base64.StdEncoding decodes `text`: it skips line breaks, wants the padding, and takes stray
+    bits in the last character (as Python's strict mode does)."""
+    try:
+        base64.b64decode(text.replace("\r", "").replace("\n", ""), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
 
 
 def merge_disputes(items: list[Item], config: Collection[int] = (), reported: Collection[int] = ()) -> list[Result]:

@@ -147,7 +147,7 @@ class Item:
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
                  "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
-                 "home", "tied")
+                 "home", "tied", "no_string")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -178,6 +178,9 @@ class Item:
         # (the reader gives an item that has annotations its own)
         self.ann: dict[str, str] = _NO_ANNOTATIONS
         self.ann_keys: list[str] = _NO_KEYS
+        # (field, text, what it reads as) of the first label or annotation whose value is no string (a number, a
+        # boolean, a mapping or a list; a null is sent as none): kubectl refuses the object (SD066)
+        self.no_string: tuple[str, str, str] | None = None
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -196,6 +199,7 @@ class Item:
                 self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
                 self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
                             and isinstance(v, yaml.ScalarNode) and v.tag == go_scalars.STR_TAG}
+            self.no_string = _no_string_of_node(child(node, "metadata"))
 
     @property
     def identity(self) -> Identity:
@@ -285,6 +289,36 @@ class Item:
         # kyaml reads it with strconv.Atoi: a sign and ASCII digits (int() would take ٣, " 3" and 1_0 too).
         digits = index[1:] if index[:1] in ("+", "-") else index
         return path, int(index) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
+
+
+_READS = {go_scalars.BOOL_TAG: "a boolean", go_scalars.INT_TAG: "a number", go_scalars.FLOAT_TAG: "a number"}
+
+
+def _no_string_of_node(meta: yaml.Node | None) -> tuple[str, str, str] | None:
+    """Item.no_string of a composed metadata node."""
+    for where in ("annotations", "labels"):
+        values = child(meta, where)
+        for k, v in values.value if isinstance(values, yaml.MappingNode) else ():
+            if not isinstance(k, yaml.ScalarNode):
+                continue
+            reads = ("a mapping" if isinstance(v, yaml.MappingNode) else "a list" if isinstance(v, yaml.SequenceNode)
+                     else _READS.get(v.tag))
+            if reads is not None:
+                return f"metadata.{where}[{k.value}]", v.value if isinstance(v, yaml.ScalarNode) else "", reads
+    return None
+
+
+def no_string_of(meta: Any) -> tuple[str, str, str] | None:
+    """Item.no_string of metadata read as data."""
+    for where in ("annotations", "labels"):
+        values = meta.get(where) if isinstance(meta, dict) else None
+        for k, v in values.items() if isinstance(values, dict) else ():
+            reads = ("a boolean" if isinstance(v, bool) else "a number" if isinstance(v, (int, float))
+                     else "a mapping" if isinstance(v, dict) else "a list" if isinstance(v, list) else None)
+            if reads is not None and isinstance(k, str):
+                text = str(v).lower() if isinstance(v, bool) else str(v) if isinstance(v, (int, float)) else ""
+                return f"metadata.{where}[{k}]", text, reads
+    return None
 
 
 def _constructs(node: yaml.Node) -> bool:

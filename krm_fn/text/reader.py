@@ -26,10 +26,10 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import krm, refusals, tree, yamlio
-from .go_scalars import MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
+from .go_scalars import BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
 from .identity import GENERATE_NAME, identity, of_data
 from .items import (InputError, Item, ResourceList, Source, Stream, Tied, _comments_around, check_envelope,
-                    decode, duplicate_key, make_item)
+                    decode, duplicate_key, make_item, no_string_of)
 from .refusals import MAX_DEPTH
 from .tree import Mark, child, column_of, line_end, node_end, searchable
 
@@ -39,6 +39,10 @@ _ITEM = 1   # an item's own mapping: apiVersion, kind, metadata
 _META = 2   # the item's metadata: name, namespace, generateName, annotations
 _ANNS = 3   # the item's metadata.annotations
 _ITEMS = 4  # the root's `items` sequence: each entry is an item of its own
+_LABELS = 5  # the item's metadata.labels
+# What a label's or an annotation's value that is no string reads as (a null is sent as none, a timestamp and
+# binary data as their text): kubectl refuses the object (SD066).
+_NO_STRING = {BOOL_TAG: "a boolean", INT_TAG: "a number", FLOAT_TAG: "a number"}
 # The identity field (identity.py) a key of an item's own mapping or of its metadata gives.
 _INTERNED = frozenset(("apiVersion", "kind"))
 _FIELDS = {_ITEM: {"apiVersion": "apiVersion", "kind": "kind"},
@@ -324,8 +328,15 @@ class _DocumentWalk:
             self.rec.derive = True  # an alias in its identity: read it from its data
         elif key is not None and role == _ANNS:
             self.rec.ann_keys.append(key)
-            if scalar_tag(event) == STR_TAG:
+            tag = scalar_tag(event)
+            if tag == STR_TAG:
                 self.rec.ann[key] = event.value
+            elif tag in _NO_STRING:
+                self.no_string("annotations", key, event.value, _NO_STRING[tag])
+        elif key is not None and role == _LABELS:
+            tag = scalar_tag(event)
+            if tag in _NO_STRING:
+                self.no_string("labels", key, event.value, _NO_STRING[tag])
         elif key is not None and role in _FIELDS:
             field = _FIELDS[role].get(key)
             if field is not None:
@@ -401,9 +412,18 @@ class _DocumentWalk:
             at = self.mark(event.start_mark)
             self.items_node = SequenceNode(SEQ_TAG, [], at, at, event.flow_style)
             return _ITEMS
+        if parent == _META and key == "labels" and is_map:
+            return _LABELS
         if parent == _ANNS and key is not None:
             self.rec.ann_keys.append(key)
+        if parent in (_ANNS, _LABELS) and key is not None:
+            self.no_string("annotations" if parent == _ANNS else "labels", key, "", "a mapping" if is_map else "a list")
         return _OTHER
+
+    def no_string(self, where: str, key: str, text: str, reads: str) -> None:
+        """A label's or an annotation's value that is no string: the first one is noted (SD066)."""
+        if self.rec.no_string is None:
+            self.rec.no_string = (f"metadata.{where}[{key}]", text, reads)
 
     def open_entry(self, event: Any, flow: bool, is_map: bool) -> None:
         """An entry of the root's items that is a mapping or a sequence starts: the item the scalars tell of."""
@@ -703,6 +723,7 @@ def _derive(items: list[Item]) -> None:
         ann = ann if isinstance(ann, dict) else {}
         item.ann_keys = [k for k in ann if isinstance(k, str)]
         item.ann = {k: v for k, v in ann.items() if isinstance(k, str) and isinstance(v, str)}
+        item.no_string = no_string_of(meta)
 
 
 def _start(item: Item | None) -> Any:

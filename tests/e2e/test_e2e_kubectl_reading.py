@@ -386,3 +386,33 @@ def test_an_alias_key_that_gives_a_key_again_is_refused_where_kubectl_and_kustom
     assert code != 0 and 'mapping key "k" already defined' in said, said
     r = run_function(["render", "-"], text)
     assert r.code == 1 and "[SD004]" in r.err, r.err
+
+
+@pytest.mark.parametrize("value", ["QQ=", "QQ QQ", "'*'"])
+def test_binary_that_is_no_base64_is_refused_as_both_refuse_it(kubectl: str, tmp_path: Path, value: str) -> None:
+    """`!!binary` text go-yaml cannot decode (base64.StdEncoding) stops kubectl and kustomize, in any field."""
+    text = CM.format("a") + f"data:\n  x: !!binary {value}\n"
+    assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and "invalid base64 data" in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "go-yaml !!binary value contains invalid base64 data" in r.err and "[SD018]" in r.err, r.err
+    good = CM.format("a") + "binaryData:\n  x: !!binary QR==\n"
+    assert kubectl_reads(kubectl, _file(tmp_path, good)) is not None
+    assert run_function(["render", "-"], good).code == 0
+
+
+@pytest.mark.parametrize("value", ["2", "!!int 2", "true", "y", "[x]"])
+def test_a_label_or_annotation_that_is_no_string_is_refused_as_kubectl_refuses_it(kubectl: str, tmp_path: Path,
+                                                                                  value: str) -> None:
+    """kubectl (label --local and create --dry-run=client) refuses the object, kustomize reads it: SD066."""
+    for where in ("annotations", "labels"):
+        text = CM.format("a") + f"  {where}:\n    k: {value}\n"
+        assert kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is None
+        proc = run([kubectl, "create", "--dry-run=client", "--validate=false", "-f", str(_file(tmp_path, text)),
+                    "-o", "json"], tmp_path, clean_env())
+        assert f"Go struct field ObjectMeta.metadata.{where} of type string" in proc.stderr, proc.stderr
+        code, said = _kustomize_reads(kubectl, tmp_path, text)
+        assert code == 0, said
+        r = run_function(["render", "-"], text)
+        assert r.code == 1 and f"metadata.{where}[k]: the value " in r.err and "[SD066]" in r.err, r.err

@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 
 from build import files_items, krm_items, meta
-from krm_fn.stages.shape import duplicates, fractions, merge_disputes, odd_keys, shape_errors, unsendable
+from krm_fn.stages.shape import (duplicates, fractions, merge_disputes, no_string_values, odd_keys, shape_errors,
+                                 unsendable)
+from krm_fn.model.index import build_index
+from krm_fn.text import reader
 from stages.stagekit import index as stage_index, items as stage_items
 
 SVC = {"apiVersion": "v1", "kind": "Service", "metadata": meta("s")}
@@ -172,6 +175,12 @@ UNSENDABLE = {
     "quoted": ("x: '.nan'\ny: \"-.inf\"", None),
     "float-tag-on-an-int": ("x: !!float 2", None),  # sent as 2
     "not-a-nan-word": ("x: .nanx\ny: nan\nz: .Nan", None),  # strings to go-yaml
+    # "yaml: !!binary value contains invalid base64 data" (kubectl 1.32 and kustomize 5.5), anywhere in an object
+    "binary-not-base64": ("x:\n  y: [!!binary QQ=]", ("x.y[0]", "!!binary QQ=: go-yaml !!binary value contains "
+                                                                  "invalid base64 data, ")),
+    "binary-with-a-space": ("x: !!binary QQ QQ", ("x", "!!binary QQ QQ: go-yaml !!binary value ")),
+    "binary-long-tag": ("x: !<tag:yaml.org,2002:binary> '*'", ("x", "!!binary *: go-yaml !!binary value ")),
+    "binary-base64": ("x: !!binary QUJD\ny: !!binary |\n  QUJD\n  REVG\nz: !!binary QR==", None),
 }
 
 
@@ -185,6 +194,41 @@ def test_unsendable(body, want) -> None:
 def test_unsendable_never_composes_an_item_that_cannot_hold_one() -> None:
     item = stage_items(CM + "x: 1.5\ny: nan")[0]
     assert unsendable([item]) == [] and item._node is None
+
+
+# --- label and annotation values that are no string (SD066) ------------------------------------------------
+# kubectl 1.32 `label --local -f` and `create --dry-run=client`: "unable to decode …: json: cannot unmarshal number
+# into Go struct field ObjectMeta.metadata.annotations of type string"; kustomize 5.5 reads them.
+NO_STRING = {
+    "number": ("  annotations:\n    a: 2", ("metadata.annotations[a]", "the value 2 reads as a number, ")),
+    "int-tag": ("  labels:\n    a: !!int 2", ("metadata.labels[a]", "the value 2 reads as a number, ")),
+    "boolean": ("  labels: {a: 'x', b: true}", ("metadata.labels[b]", "the value true reads as a boolean, ")),
+    "go-v2-boolean": ("  annotations:\n    x: y", ("metadata.annotations[x]", "the value y reads as a boolean, ")),
+    "float": ("  annotations:\n    a: 1.5", ("metadata.annotations[a]", "the value 1.5 reads as a number, ")),
+    "list": ("  labels:\n    a: [x]", ("metadata.labels[a]", "the value is a list, ")),
+    "mapping": ("  annotations:\n    a: {b: c}", ("metadata.annotations[a]", "the value is a mapping, ")),
+    "through-an-alias": ("  labels: {a: &n 2}\n  annotations:\n    b: *n", ("metadata.annotations[b]", "the value 2 ")),
+    "strings": ("  labels: {a: '2', b: !!str 3, c: \"true\", d: ! 5, e: 2024-01-01}", None),
+    "null": ("  annotations:\n    a: ~\n    b:", None),  # sent as none, taken
+    "deeper": ("spec:\n  template:\n    metadata:\n      labels: {a: 2}", None),  # kubectl reads it
+}
+
+
+@pytest.mark.parametrize("body, want", NO_STRING.values(), ids=NO_STRING.keys())
+def test_no_string_values(body, want) -> None:
+    text = CM + body + "\n"  # (the walk's reading, as a list's item and as a file's document)
+    for items in (stage_items(text), reader.read_stream([("m.yaml", text.encode())]).items):
+        got = [(r.field_path, r.message) for r in no_string_values(build_index(items))]
+        assert [(f, m[:len(want[1])]) for f, m in got] == ([want] if want else []), text
+        assert all(r.id == "SD066" and r.severity.value == "error" for r in no_string_values(build_index(items)))
+
+
+def test_no_string_leaves_a_workloads_opt_in_to_its_checks() -> None:
+    ws = "apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: w\n  annotations:\n" \
+         "    kaito.sh/enable-speculative-decoding: true\n"
+    assert no_string_values(stage_index(ws)) == []
+    cm = CM + "  annotations:\n    kaito.sh/enable-speculative-decoding: true\n"
+    assert [r.id for r in no_string_values(stage_index(cm))] == ["SD066"]
 
 
 FRACTIONS = {
