@@ -1,7 +1,8 @@
 """The differential fuzzer (tests/differential.py) in CI's deep pass: a few thousand inputs mutated from the
 fixtures and tests/corpus/, each read by kubectl, by kustomize and by the function; any disagreement on an
 object's identity, its opt-in or a field a check reads that the function neither refused nor warned about
-fails, with its input. The seed is printed; KAITO_SPECDEC_DIFF_SEED repeats a run, KAITO_SPECDEC_DIFF_N sets
+fails, with its input. The seed is printed; it is differential.DEFAULT_SEED unless KAITO_SPECDEC_DIFF_SEED names
+another (CI's run is the same every time: a red run is a change's, not the draw's); KAITO_SPECDEC_DIFF_N sets
 its size (2,000 by default: about a minute here).
 
 Disagreements of the reading classes another change fixes (issue #40's classes 1, 2, 4 and 6:
@@ -10,7 +11,6 @@ found that nothing fixes yet (differential.KNOWN, keyed by what they are)."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 
@@ -21,7 +21,7 @@ from e2e_support import require_tool
 @pytest.mark.deep
 def test_kubectl_kustomize_and_the_function_read_alike() -> None:
     kubectl = require_tool("kubectl", "kubectl and its kustomize are the readers the function is held to")
-    seed = int(os.environ.get(differential.SEED_ENV) or random.randrange(1 << 30))
+    seed = int(os.environ.get(differential.SEED_ENV) or differential.DEFAULT_SEED)
     n = int(os.environ.get(differential.N_ENV) or differential.DEFAULT_N)
     print(f"differential fuzz: seed {seed} ({differential.SEED_ENV}={seed} repeats it), {n} inputs")
     report = differential.run_cases(differential.inputs(seed, n), seed, kubectl)
