@@ -184,7 +184,7 @@ def retire(index: Index, settings: Settings, plan: Plan) -> Step:
     for item in index.items:
         if is_derived(item) and item.index in referenced:
             # In use again: no longer kept for old Workspaces only.
-            unmark = rollout.unkept_ops(item, plan.data_of(item))
+            unmark = rollout.unkept_ops(item, plan.data_of)
             if unmark:
                 ops[item.index] = unmark
         elif is_derived(item):
