@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..text import krm
+from ..text.patch import Op, diff
 from . import constants as C
 from .inference_config import DATA_KEY, with_speculative_config
 
@@ -160,6 +161,18 @@ def with_location(cm: dict[str, Any], served_annotations: dict[str, str],
         ann[krm.LEGACY_PATH_ANNOTATION] = path
         ann[krm.LEGACY_INDEX_ANNOTATION] = "0"
     return out
+
+
+def regeneration(data: Any, want: dict[str, Any]) -> list[Op] | None:
+    """An object the function wrote, found in the input (`data`): None when it is what the run wants, else the
+    patch that writes `want` in its place, keeping the orchestrator's annotations (its file, kpt's index) so it
+    is regenerated in its own file (a derived PrometheusRule or dashboard edited by hand)."""
+    if comparable(data) == want:
+        return None
+    keep = (data.get("metadata") or {}).get("annotations") or {}
+    out = with_location(want, {})
+    out["metadata"]["annotations"].update({k: v for k, v in keep.items() if str(k).startswith(krm.RENDER_STRIPPED)})
+    return diff(data, out)
 
 
 def comparable(cm: Any) -> Any:

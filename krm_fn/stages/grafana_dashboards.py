@@ -8,7 +8,7 @@ from typing import Any
 
 from ..domain import constants as C
 from ..domain import dashboards
-from ..domain.derived import comparable, with_location
+from ..domain.derived import regeneration, with_location
 from ..model.changes import Plan, Step, step
 from ..model.config import Settings
 from ..model.index import Index, is_configmap, is_derived_rule
@@ -16,7 +16,7 @@ from ..model.report import about
 from ..text import krm
 from ..text.edits import Added
 from ..text.items import Item, ItemError
-from ..text.patch import Op, diff
+from ..text.patch import Op
 from ..text.results import Result, finding
 
 
@@ -108,10 +108,8 @@ def _keep(item: Item, cm: dict[str, Any], ops: dict[int, list[Op]]) -> list[Resu
         data = item.data()
     except ItemError as exc:
         return [about(finding("SD819.unreadable", name=name, reason=exc), item)]
-    if comparable(data) == cm:
+    regenerated = regeneration(data, cm)
+    if regenerated is None:
         return []
-    keep = (data.get("metadata") or {}).get("annotations") or {}
-    want = with_location(cm, {})
-    want["metadata"]["annotations"].update({k: v for k, v in keep.items() if str(k).startswith(krm.RENDER_STRIPPED)})
-    ops[item.index] = diff(data, want)
+    ops[item.index] = regenerated
     return [about(finding("SD818", name=name), item, change=True)]

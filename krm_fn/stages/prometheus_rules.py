@@ -9,8 +9,8 @@ from typing import Any
 from ..domain import constants as C
 from ..domain import dashboards, kinds, monitoring
 from ..text import krm
-from ..text.patch import Op, diff
-from ..domain.derived import comparable, with_location
+from ..text.patch import Op
+from ..domain.derived import regeneration, with_location
 from ..domain.plain_kinds import known_kind
 from ..model.changes import Plan, Step, step
 from ..domain import kaito_releases
@@ -257,10 +257,8 @@ def _keep(item: Item, rule: dict[str, Any], ops: dict[int, list[Op]]) -> list[Re
         data = item.data()
     except ItemError as exc:
         return [about(finding("SD807", name=name, reason=exc), item)]
-    if comparable(data) == rule:
+    regenerated = regeneration(data, rule)
+    if regenerated is None:
         return []
-    keep = (data.get("metadata") or {}).get("annotations") or {}
-    want = with_location(rule, {})
-    want["metadata"]["annotations"].update({k: v for k, v in keep.items() if str(k).startswith(krm.RENDER_STRIPPED)})
-    ops[item.index] = diff(data, want)
+    ops[item.index] = regenerated
     return [about(finding("SD805", name=name), item, change=True)]
