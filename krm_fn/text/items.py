@@ -147,7 +147,7 @@ class Item:
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
                  "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
-                 "home", "tied", "no_string")
+                 "home", "tied", "no_string", "typed_meta")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -181,6 +181,9 @@ class Item:
         # (field, text, what it reads as) of the first label or annotation whose value is no string (a number, a
         # boolean, a mapping or a list; a null is sent as none): kubectl refuses the object (SD066)
         self.no_string: tuple[str, str, str] | None = None
+        # its metadata has a field whose type SD067 checks (TYPED_META), labels or annotations that are no
+        # mapping, or a name, namespace or generateName that is no string: composed for SD067, others never are
+        self.typed_meta = False
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -200,6 +203,11 @@ class Item:
                 self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
                             and isinstance(v, yaml.ScalarNode) and v.tag == go_scalars.STR_TAG}
             self.no_string = _no_string_of_node(child(node, "metadata"))
+            meta = child(node, "metadata")
+            self.typed_meta = isinstance(meta, yaml.MappingNode) and any(
+                isinstance(k, yaml.ScalarNode) and _typed(k.value, _MAPPING if isinstance(v, yaml.MappingNode)
+                                                          else v.tag if isinstance(v, yaml.ScalarNode) else _LIST)
+                for k, v in meta.value)
 
     @property
     def identity(self) -> Identity:
@@ -289,6 +297,35 @@ class Item:
         # kyaml reads it with strconv.Atoi: a sign and ASCII digits (int() would take ٣, " 3" and 1_0 too).
         digits = index[1:] if index[:1] in ("+", "-") else index
         return path, int(index) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
+
+
+# ObjectMeta's fields whose Go type SD067 checks whenever they are there (domain/object_meta.py), but the identity's
+# (name, namespace, generateName) and labels and annotations: those only when they are no string, or no mapping.
+TYPED_META = frozenset(("selfLink", "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+                        "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields"))
+_NAMES = frozenset(("name", "namespace", "generateName"))
+_MAPS = frozenset(("labels", "annotations"))
+
+
+_MAPPING, _LIST = "mapping", "list"
+
+
+def _typed(key: str, tag: str) -> bool:
+    """Whether a key of an item's metadata, with a value of this tag (a scalar's, or _MAPPING or _LIST), sets
+    Item.typed_meta."""
+    if key in TYPED_META:
+        return True
+    if key in _NAMES:
+        return tag not in (go_scalars.STR_TAG, go_scalars.NULL_TAG)
+    return key in _MAPS and tag not in (_MAPPING, go_scalars.NULL_TAG)
+
+
+def typed_meta_of(meta: Any) -> bool:
+    """Item.typed_meta of metadata read as data."""
+    return isinstance(meta, dict) and any(
+        isinstance(k, str) and (k in TYPED_META or (k in _NAMES and not isinstance(v, (str, type(None))))
+                                or (k in _MAPS and not isinstance(v, (dict, type(None)))))
+        for k, v in meta.items())
 
 
 _READS = {go_scalars.BOOL_TAG: "a boolean", go_scalars.INT_TAG: "a number", go_scalars.FLOAT_TAG: "a number"}
