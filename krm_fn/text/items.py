@@ -202,11 +202,12 @@ class Item:
                 self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
                 self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
                             and isinstance(v, yaml.ScalarNode) and v.tag == go_scalars.STR_TAG}
-            self.no_string = _no_string_of_node(child(node, "metadata"))
             meta = child(node, "metadata")
+            self.no_string = _no_string_of_node(meta)
             self.typed_meta = isinstance(meta, yaml.MappingNode) and any(
-                isinstance(k, yaml.ScalarNode) and _typed(k.value, _MAPPING if isinstance(v, yaml.MappingNode)
-                                                          else v.tag if isinstance(v, yaml.ScalarNode) else _LIST)
+                isinstance(k, yaml.ScalarNode) and type_checked(
+                    k.value, A_MAPPING if isinstance(v, yaml.MappingNode) else v.tag if isinstance(v, yaml.ScalarNode)
+                    else A_LIST)
                 for k, v in meta.value)
 
     @property
@@ -305,19 +306,17 @@ TYPED_META = frozenset(("selfLink", "uid", "resourceVersion", "generation", "cre
                         "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields"))
 _NAMES = frozenset(("name", "namespace", "generateName"))
 _MAPS = frozenset(("labels", "annotations"))
+A_MAPPING, A_LIST = "mapping", "list"  # type_checked's tag of a value that is a mapping, or a list
 
 
-_MAPPING, _LIST = "mapping", "list"
-
-
-def _typed(key: str, tag: str) -> bool:
-    """Whether a key of an item's metadata, with a value of this tag (a scalar's, or _MAPPING or _LIST), sets
-    Item.typed_meta."""
+def type_checked(key: str, tag: str) -> bool:
+    """Whether a key of an item's metadata, with a value of this tag (a scalar's, or A_MAPPING or A_LIST), is one
+    SD067 checks the type of: it sets Item.typed_meta."""
     if key in TYPED_META:
         return True
     if key in _NAMES:
         return tag not in (go_scalars.STR_TAG, go_scalars.NULL_TAG)
-    return key in _MAPS and tag not in (_MAPPING, go_scalars.NULL_TAG)
+    return key in _MAPS and tag not in (A_MAPPING, go_scalars.NULL_TAG)
 
 
 def typed_meta_of(meta: Any) -> bool:
