@@ -11,6 +11,7 @@ OwnerReference (types.go:295-320) and ManagedFieldsEntry (types.go:1355-1392); a
 the field as it is). Values are read as kubectl reads the YAML (the item's data: go-yaml v2's scalars).
 """
 
+import math
 from typing import Any, NamedTuple
 
 from .kinds import integer
@@ -124,6 +125,8 @@ def _struct(value: dict[Any, Any], struct: Struct, path: str, out: list[Wrong]) 
 def _field(value: Any, kind: Type, path: str, go: str, out: list[Wrong]) -> None:
     if value is None or kind == ANY:
         return  # encoding/json leaves a field null sets (a pointer, a slice or a map: nil)
+    if isinstance(value, float) and not math.isfinite(value):
+        return  # kubectl cannot send NaN or an infinity at all: SD018's (stages/shape.py, unsendable)
     if isinstance(kind, Struct):
         if isinstance(value, dict):
             _struct(value, kind, path, out)

@@ -270,6 +270,7 @@ TYPED_METADATA = {
         ("metadata.ownerReferences[0]", "`'x'` is a string where kubectl and the API server want a mapping "
          "(ObjectMeta.ownerReferences): they refuse the object; write each entry as a mapping of "
          "its fields")]),
+    "nan": ("generation: .nan\nfinalizers: [.inf]", []),  # SD018's: kubectl cannot send it at all
     # the identity's own: SD003 says a name or a namespace that is no string, or no name (not said twice)
     "name-number": ("name: 5", []),
     "namespace-number": ("namespace: 5", []),
