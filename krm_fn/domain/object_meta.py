@@ -25,17 +25,24 @@ ANY = "any"            # *FieldsV1
 STRING_MAP = "map"     # map[string]string: its values are SD066's
 
 
-class Struct(NamedTuple):
-    """A Go struct: its name and its fields' JSON names -> type."""
+class Struct:
+    """A Go struct: its name and its fields' JSON names -> type. (Plain classes, not NamedTuples: a record's
+    field annotated with a forward reference is compiled at import, tests/test_startup.py.)"""
 
-    name: str
-    fields: dict[str, "Type"]
+    __slots__ = ("name", "fields")
+
+    def __init__(self, name: str, fields: "dict[str, Type]") -> None:
+        self.name = name
+        self.fields = fields
 
 
-class ListOf(NamedTuple):
+class ListOf:
     """A Go slice of `of`."""
 
-    of: "Type"
+    __slots__ = ("of",)
+
+    def __init__(self, of: "Type") -> None:
+        self.of = of
 
 
 Type = str | Struct | ListOf
