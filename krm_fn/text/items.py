@@ -207,7 +207,7 @@ class Item:
             self.typed_meta = isinstance(meta, yaml.MappingNode) and any(
                 isinstance(k, yaml.ScalarNode) and type_checked(
                     k.value, A_MAPPING if isinstance(v, yaml.MappingNode) else v.tag if isinstance(v, yaml.ScalarNode)
-                    else A_LIST)
+                    else A_LIST, v.value if isinstance(v, yaml.ScalarNode) else "")
                 for k, v in meta.value)
 
     @property
@@ -300,23 +300,39 @@ class Item:
         return path, int(index) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
 
 
-# ObjectMeta's fields whose Go type SD067 checks whenever they are there (domain/object_meta.py), but the identity's
-# (name, namespace, generateName) and labels and annotations: those only when they are no string, or no mapping.
+# ObjectMeta's fields whose Go type SD067 checks (domain/object_meta.py), but the identity's (name, namespace,
+# generateName) and labels and annotations, which are checked only when they are no string, or no mapping. A scalar
+# that is surely right needs no composing: the kind of each scalar field (_SCALAR_FIELDS), and when it surely is.
 TYPED_META = frozenset(("selfLink", "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
                         "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields"))
+_SCALAR_FIELDS = {"selfLink": "string", "uid": "string", "resourceVersion": "string", "generation": "integer",
+                  "deletionGracePeriodSeconds": "integer", "creationTimestamp": "time", "deletionTimestamp": "time"}
 _NAMES = frozenset(("name", "namespace", "generateName"))
 _MAPS = frozenset(("labels", "annotations"))
 A_MAPPING, A_LIST = "mapping", "list"  # type_checked's tag of a value that is a mapping, or a list
+_STRINGS = frozenset((go_scalars.STR_TAG, go_scalars.TIMESTAMP_TAG))  # (kubectl sends a timestamp's text)
+# An int64 for sure; an RFC 3339 time Go's time.Parse surely reads (a day past 28 is left to the exact check).
+_SURE = {"integer": re.compile(r"[-+]?[0-9]{1,18}"),
+         "time": re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:"
+                            r"[0-5][0-9](?:\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])")}
 
 
-def type_checked(key: str, tag: str) -> bool:
-    """Whether a key of an item's metadata, with a value of this tag (a scalar's, or A_MAPPING or A_LIST), is one
-    SD067 checks the type of: it sets Item.typed_meta."""
+def type_checked(key: str, tag: str, text: str = "") -> bool:
+    """Whether a key of an item's metadata, with a value of this tag (a scalar's, with its text; or A_MAPPING or
+    A_LIST), is one SD067 must check the type of: it sets Item.typed_meta. A null is right for every field."""
+    if tag == go_scalars.NULL_TAG:
+        return False
+    kind = _SCALAR_FIELDS.get(key)
+    if kind is not None:
+        if kind == "string":
+            return tag not in _STRINGS
+        sure = tag == go_scalars.INT_TAG if kind == "integer" else tag in _STRINGS
+        return not (sure and _SURE[kind].fullmatch(text))
     if key in TYPED_META:
         return True
     if key in _NAMES:
-        return tag not in (go_scalars.STR_TAG, go_scalars.NULL_TAG)
-    return key in _MAPS and tag not in (A_MAPPING, go_scalars.NULL_TAG)
+        return tag != go_scalars.STR_TAG
+    return key in _MAPS and tag != A_MAPPING
 
 
 def typed_meta_of(meta: Any) -> bool:

@@ -28,7 +28,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from . import krm, refusals, tree, yamlio
 from .go_scalars import BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
 from .identity import GENERATE_NAME, identity, of_data
-from .items import (A_LIST, A_MAPPING, TYPED_META, InputError, Item, ResourceList, Source, Stream, Tied,
+from .items import (A_LIST, A_MAPPING, InputError, Item, ResourceList, Source, Stream, Tied,
                     _comments_around, check_envelope, decode, duplicate_key, make_item, no_string_of, type_checked,
                     typed_meta_of)
 from .refusals import MAX_DEPTH
@@ -314,8 +314,6 @@ class _DocumentWalk:
                 self.odd_key(key, event.start_mark.line + self.line0, top)
             else:
                 top.keys[key] = event.start_mark.line + self.line0
-            if top.role == _META and key in TYPED_META:
-                self.rec.typed_meta = True  # a field SD067 checks the type of
 
     def empty_end(self, event: Any) -> int:
         """Where the text read so far ends after an empty scalar: where its own text ends; one with no text at
@@ -346,8 +344,9 @@ class _DocumentWalk:
                 # apiVersion and kind interned: 100 000 items of a few kinds keep one string of each, not 200 000
                 text = sys.intern(event.value) if field in _INTERNED else event.value
                 self.scalars[field] = (scalar_tag(event), text)
-            if role == _META and type_checked(key, self.scalars[field][0] if field is not None else scalar_tag(event)):
-                self.rec.typed_meta = True  # a name that is no string, labels that are a number … (SD067)
+            if role == _META and type_checked(key, self.scalars[field][0] if field is not None else scalar_tag(event),
+                                              event.value):
+                self.rec.typed_meta = True  # `generation: "5"`, a name that is no string, `labels: 5` … (SD067)
 
     def start(self, event: Any) -> None:
         """A mapping or a sequence starts: what it is to its item (`role_below`), then it is open."""
@@ -424,7 +423,7 @@ class _DocumentWalk:
         if parent in (_ANNS, _LABELS) and key is not None:
             self.no_string("annotations" if parent == _ANNS else "labels", key, "", "a mapping" if is_map else "a list")
         if parent == _META and key is not None and type_checked(key, A_MAPPING if is_map else A_LIST):
-            self.rec.typed_meta = True  # a namespace that is a mapping, labels that are a list … (SD067)
+            self.rec.typed_meta = True  # ownerReferences, finalizers, labels that are a list … (SD067)
         return _OTHER
 
     def no_string(self, where: str, key: str, text: str, reads: str) -> None:

@@ -46,9 +46,31 @@ def test_times_said_in_go_words(text: str, said: str) -> None:
 
 def test_the_reader_flags_every_typed_key() -> None:
     """The reader's walk flags an item whose metadata has a key SD067 checks (text/items.TYPED_META): every
-    field of ObjectMeta but the identity's and the labels and annotations, which it reads itself."""
-    assert text_items.TYPED_META == set(object_meta.OBJECT_META.fields) - {
-        "name", "namespace", "generateName", "labels", "annotations"}
+    field of ObjectMeta but the identity's and the labels and annotations, which it reads itself; a scalar one
+    (text/items._SCALAR_FIELDS, of the same type as here) only when its value is not surely right."""
+    fields = object_meta.OBJECT_META.fields
+    assert text_items.TYPED_META == set(fields) - {"name", "namespace", "generateName", "labels", "annotations"}
+    assert text_items._SCALAR_FIELDS == {k: v for k, v in fields.items() if k in text_items.TYPED_META
+                                         and v in (object_meta.STRING, object_meta.INTEGER, object_meta.TIME)}
+
+
+SURE = {"uid: x", "resourceVersion: '5'", "selfLink: /a", "uid: 2024-01-01", "generation: 5", "generation: -5",
+        "deletionGracePeriodSeconds: 30", "creationTimestamp: null", "creationTimestamp:", "generation: ~",
+        "creationTimestamp: '2024-02-28T23:59:59Z'", "creationTimestamp: 2024-01-01T00:00:00.5+05:30",
+        "deletionTimestamp: \"1999-12-28T00:00:00-08:00\"", "ownerReferences: null", "labels: {a: b}", "annotations:", "name: x"}
+UNSURE = {"uid: 5", "generation: '5'", "generation: 2.0", "generation: 1234567890123456789", "generation: 0x10",
+          "creationTimestamp: 5", "creationTimestamp: '2024-02-29T00:00:00Z'", "creationTimestamp: 2024-01-01",
+          "creationTimestamp: '2024-01-01T5:04:05Z'", "finalizers: []", "labels: []", "deletionTimestamp: 1999-12-31T00:00:00Z",
+          "managedFields: [{}]", "name: 5", "namespace: {a: b}", "generateName: [x]", "annotations: x"}
+
+
+@pytest.mark.parametrize("line", sorted(SURE | UNSURE))
+def test_the_reader_flags_what_may_be_wrong(line: str) -> None:
+    """Only an item whose metadata may be wrong is composed for SD067: the walk's flag, and a node's."""
+    text = CM.replace("  name: a\n", "") + ("" if line.startswith("name:") else "  name: a\n") + f"  {line}\n"
+    (walked,) = reader.read_stream([("m.yaml", text.encode())]).items
+    composed = text_items.make_item(0, walked.node, text)
+    assert walked.typed_meta == composed.typed_meta == (line in UNSURE)
 
 
 def test_null_and_unknown_pass_at_every_depth() -> None:

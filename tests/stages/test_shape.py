@@ -292,8 +292,9 @@ def test_typed_metadata_says(body: str, want: list[tuple[str, str]]) -> None:
 
 
 def test_typed_metadata_composes_only_the_flagged() -> None:
-    items = stage_items(object_meta_cases.CM + "  labels: {a: b}\n  annotations: {c: d}\n  namespace: ns\n",
-                        object_meta_cases.CM + "  generation: 1\n")
+    sure = "  uid: x\n  resourceVersion: '5'\n  generation: 1\n  creationTimestamp: null\n"
+    items = stage_items(object_meta_cases.CM + "  labels: {a: b}\n  annotations: {c: d}\n  namespace: ns\n" + sure,
+                        object_meta_cases.CM + "  creationTimestamp: '2024-01-31T00:00:00Z'\n")  # (day 31: checked)
     assert typed_metadata(build_index(items)) == []
     assert items[0]._node is None and items[1]._node is not None
 
