@@ -22,8 +22,8 @@ from .stages.prometheus_rules import prometheus_rules
 from .stages.grafana_dashboards import grafana_dashboards
 from .stages.rollout_notes import rollout_notes
 from .stages.shape import (disabled_per_object, duplicates, fractions, json_kubectl_refuses, merge_disputes,
-                           no_string_values, odd_keys, shape_errors, stray_kustomize_files, unreadable, unsendable,
-                           unterminated_block_scalars)
+                           no_string_values, odd_keys, shape_errors, stray_kustomize_files, typed_metadata, unreadable,
+                           unsendable, unterminated_block_scalars)
 from .text.edits import Changes
 from .text.items import Item
 from .text.results import ResourceRef, Result, Severity, has_errors
@@ -38,7 +38,7 @@ def check_input(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(shape_errors(index.items, index.config) + stray_kustomize_files(index.items)
                 + duplicates(index.items, index.config, apart=not settings.materialize) + unreadable(index.unreadable)
                 + unterminated_block_scalars(index.items) + json_kubectl_refuses(index.items)
-                + unsendable(index.items, index.config) + no_string_values(index)
+                + unsendable(index.items, index.config) + no_string_values(index) + typed_metadata(index)
                 + fractions(index) + merge_disputes(index.items, index.config, {i.index for i, _ in index.unreadable})
                 + odd_keys(index.items, index.config))
 

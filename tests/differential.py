@@ -589,9 +589,6 @@ KNOWN: dict[str, str] = {
     "cycle": "an alias inside the node it names, in an object no stage reads: kubectl and kustomize refuse the file",
     "non-specific-tag": "a label `! 5` (YAML's non-specific tag): kubectl reads the string \"5\", kustomize refuses "
                         "the file (fixture tagged-values-go-reading)",
-    "typed-metadata": "a metadata field of another type than ObjectMeta's (an ownerReference's `controller: |- true`, "
-                      "a string): kubectl decodes metadata into ObjectMeta and refuses the object, the function "
-                      "reads it (seed 3, input 715 of 1,500)",
 }
 
 
@@ -618,23 +615,11 @@ def _known(data: bytes, text: str) -> str | None:
         return None
     for item in items:
         try:
-            obj = item.data()
+            item.data()
         except ItemError as exc:
             if "cycle" in str(exc):
                 return "cycle"
-            continue
-        if _odd_metadata(obj):
-            return "typed-metadata"
     return None
-
-
-def _odd_metadata(obj: Any) -> bool:
-    """An ownerReference whose `controller` or `blockOwnerDeletion` is no boolean (ObjectMeta's types)."""
-    meta = obj.get("metadata") if isinstance(obj, dict) else None
-    refs = meta.get("ownerReferences") if isinstance(meta, dict) else None
-    return isinstance(refs, list) and any(
-        isinstance(r, dict) and any(k in r and r[k] is not None and not isinstance(r[k], bool)
-                                    for k in ("controller", "blockOwnerDeletion")) for r in refs)
 
 
 @dataclass

@@ -167,6 +167,19 @@ SPECS = (
               "unmarshal number into Go struct field ObjectMeta.metadata.annotations of type string`), and so does\n"
               "the API server; kustomize and kpt read and write it on. A null is sent as no value and taken."),
          can_disable=False),
+    # `what`: the value as kubectl reads it and what it is (`\`'true'\` is a string`, `the value is a list`); `want`,
+    # `go` and `fix`: what the Go field takes (domain/object_meta.py), which field that is, and how to write one;
+    # the field names the path (`metadata.ownerReferences[0].controller`).
+    Spec("SD067", ERROR, "a metadata field of another type than ObjectMeta's: kubectl and the API server refuse the object",
+         "{what} where kubectl and the API server want {want} ({go}): they refuse the object; {fix}",
+         why=("kubectl and the API server decode every object's `metadata` into ObjectMeta's Go types\n"
+              "(k8s.io/apimachinery): `generation` an integer, `creationTimestamp` an RFC 3339 time, `finalizers` a list\n"
+              "of strings, an ownerReference's `controller` a boolean … A field of another type (`controller: 'true'`,\n"
+              "`finalizers: x`) makes them refuse the whole object (`json: cannot unmarshal string into Go struct\n"
+              "field OwnerReference.metadata.ownerReferences.controller of type bool`); kustomize and kpt read and\n"
+              "write it on. Keys are matched case-sensitively (`Generation` is an unknown field, and unknown fields\n"
+              "pass), null passes for every field, and a whole number written `2.0` is the integer 2."),
+         can_disable=False),
     Spec("SD065", ERROR, "an internal error",
          "kaito-specdec internal error: {exception}: {reason}",
          can_disable=False, could_not_judge=True),

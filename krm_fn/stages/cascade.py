@@ -53,8 +53,11 @@ def _pass(index: Index, plan: Plan, parent_kind: str, child_kind: str) -> Step:
         parent = parents[0]
         odd = _not_a_mapping(child)
         if odd:
-            # Kubernetes refuses such an object at apply: bad input, not something to step around.
-            out.append(about(finding("SD203", odd, kind=parent.spec.kind, name=parent.name, path=odd), child.item))
+            # Kubernetes refuses such an object at apply: bad input, not something to step around. (Its
+            # metadata.annotations that are no mapping: SD067 said so already, of every object.)
+            if odd != "metadata.annotations":
+                out.append(about(finding("SD203", odd, kind=parent.spec.kind, name=parent.name, path=odd),
+                                 child.item))
             continue
         if parent_kind == "MultiRoleInference":
             rewrite, told = _rewrite(parent, child)

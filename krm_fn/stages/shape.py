@@ -2,6 +2,7 @@
 
 import base64
 import binascii
+import json
 import math
 import posixpath
 import re
@@ -9,7 +10,7 @@ from collections.abc import Collection, Iterable
 
 import yaml
 
-from ..domain import kinds
+from ..domain import kinds, object_meta
 from ..domain.kinds import Path
 from ..domain.localconfig import file_name, is_function_config, is_kustomization, kustomization_folder, stray_files
 from ..model.index import Index, ref_of
@@ -17,7 +18,7 @@ from ..domain import constants as C
 from ..findings import ID_PATTERN, can_disable, known
 from ..model.report import about, field_node, where
 from ..text import krm, refusals
-from ..text.items import Item
+from ..text.items import Item, ItemError
 from ..text import go_scalars as G
 from ..text.refusals import merge_conflict
 from ..text.tree import ends_line, line_end
@@ -403,6 +404,57 @@ def no_string_values(index: Index) -> list[Result]:
             continue
         out.append(about(finding("SD066", name, what=f"{text} reads as {reads}" if text else f"is {reads}"), item))
     return out
+
+
+def typed_metadata(index: Index) -> list[Result]:
+    """SD067 per field of an object's metadata whose value is of another type than ObjectMeta's Go type
+    (domain/object_meta.py: `generation: "5"`, an ownerReference's `controller: 'true'`, `finalizers: x`):
+    kubectl and the API server refuse the object, kustomize reads it. Only the items whose metadata has a field
+    of a type to check (Item.typed_meta, which the reader's walk sets) are composed. A name or a namespace that
+    is no string is SD003's (the identity's `odd`, or no metadata.name), said once."""
+    out = []
+    for item in index.items:
+        if not item.typed_meta or not item.is_mapping or item.index in index.config or is_kustomization(item) \
+                or not (item.kind and item.api_version):
+            continue
+        try:
+            data = item.data()
+        except ItemError:
+            continue  # (why it cannot be read is its own finding's: SD009, SD018 …)
+        meta = data.get("metadata") if isinstance(data, dict) else None
+        for wrong in object_meta.wrong(meta) if isinstance(meta, dict) else ():
+            if (item.odd is not None and wrong.path == item.odd[0]) or (wrong.path == "metadata.name"
+                                                                        and _needs_name(item)):
+                continue
+            want, fix = object_meta.wants(wrong.want)
+            out.append(about(finding("SD067", wrong.path, what=_what(wrong), want=want, fix=fix,
+                                     go=_go_field(wrong.go)), item))
+    return out
+
+
+def _go_field(go: str) -> str:
+    """`ObjectMeta.generation`, or `ObjectMeta's OwnerReference.controller`."""
+    return go if go.startswith("ObjectMeta.") else f"ObjectMeta's {go}"
+
+
+def _what(wrong: object_meta.Wrong) -> str:
+    """The value as written (as kubectl reads it) and what it is."""
+    value = wrong.value
+    if isinstance(value, dict):
+        return "the value is a mapping"
+    if isinstance(value, list):
+        return "the value is a list"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}` is a boolean"
+    if isinstance(value, (int, float)):
+        if kinds.not_whole(value):
+            return f"`{value}` is a number with a fraction"
+        return f"`{value}` is a number" if wrong.want != object_meta.INTEGER else f"`{value}` is past int64's range"
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    shown = "'" + text.replace("'", "''") + "'" if text.isprintable() else json.dumps(text)
+    if wrong.why:
+        return f"`{shown}` is no time Go reads ({wrong.why})"
+    return f"`{shown}` is a string"
 
 
 def _base64(text: str) -> bool:

@@ -147,7 +147,7 @@ class Item:
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
                  "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
-                 "home", "tied", "no_string")
+                 "home", "tied", "no_string", "typed_meta")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -181,6 +181,9 @@ class Item:
         # (field, text, what it reads as) of the first label or annotation whose value is no string (a number, a
         # boolean, a mapping or a list; a null is sent as none): kubectl refuses the object (SD066)
         self.no_string: tuple[str, str, str] | None = None
+        # its metadata has a field whose type SD067 checks (TYPED_META), labels or annotations that are no
+        # mapping, or a name, namespace or generateName that is no string: composed for SD067, others never are
+        self.typed_meta = False
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -199,7 +202,13 @@ class Item:
                 self.ann_keys = [k.value for k, _ in ann.value if isinstance(k, yaml.ScalarNode)]
                 self.ann = {k.value: v.value for k, v in ann.value if isinstance(k, yaml.ScalarNode)
                             and isinstance(v, yaml.ScalarNode) and v.tag == go_scalars.STR_TAG}
-            self.no_string = _no_string_of_node(child(node, "metadata"))
+            meta = child(node, "metadata")
+            self.no_string = _no_string_of_node(meta)
+            self.typed_meta = isinstance(meta, yaml.MappingNode) and any(
+                isinstance(k, yaml.ScalarNode) and type_checked(
+                    k.value, A_MAPPING if isinstance(v, yaml.MappingNode) else v.tag if isinstance(v, yaml.ScalarNode)
+                    else A_LIST, v.value if isinstance(v, yaml.ScalarNode) else "")
+                for k, v in meta.value)
 
     @property
     def identity(self) -> Identity:
@@ -289,6 +298,49 @@ class Item:
         # kyaml reads it with strconv.Atoi: a sign and ASCII digits (int() would take ٣, " 3" and 1_0 too).
         digits = index[1:] if index[:1] in ("+", "-") else index
         return path, int(index) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
+
+
+# ObjectMeta's fields whose Go type SD067 checks (domain/object_meta.py), but the identity's (name, namespace,
+# generateName) and labels and annotations, which are checked only when they are no string, or no mapping. A scalar
+# that is surely right needs no composing: the kind of each scalar field (_SCALAR_FIELDS), and when it surely is.
+TYPED_META = frozenset(("selfLink", "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+                        "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields"))
+_SCALAR_FIELDS = {"selfLink": "string", "uid": "string", "resourceVersion": "string", "generation": "integer",
+                  "deletionGracePeriodSeconds": "integer", "creationTimestamp": "time", "deletionTimestamp": "time"}
+_NAMES = frozenset(("name", "namespace", "generateName"))
+_MAPS = frozenset(("labels", "annotations"))
+A_MAPPING, A_LIST = "mapping", "list"  # type_checked's tag of a value that is a mapping, or a list
+_STRINGS = frozenset((go_scalars.STR_TAG, go_scalars.TIMESTAMP_TAG))  # (kubectl sends a timestamp's text)
+# An int64 for sure; an RFC 3339 time Go's time.Parse surely reads (a day past 28 is left to the exact check).
+_SURE = {"integer": re.compile(r"[-+]?[0-9]{1,18}"),
+         "time": re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:"
+                            r"[0-5][0-9](?:\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])")}
+
+
+def type_checked(key: str, tag: str, text: str = "") -> bool:
+    """Whether a key of an item's metadata, with a value of this tag (a scalar's, with its text; or A_MAPPING or
+    A_LIST), is one SD067 must check the type of: it sets Item.typed_meta. A null is right for every field."""
+    if tag == go_scalars.NULL_TAG:
+        return False
+    kind = _SCALAR_FIELDS.get(key)
+    if kind is not None:
+        if kind == "string":
+            return tag not in _STRINGS
+        sure = tag == go_scalars.INT_TAG if kind == "integer" else tag in _STRINGS
+        return not (sure and _SURE[kind].fullmatch(text))
+    if key in TYPED_META:
+        return True
+    if key in _NAMES:
+        return tag != go_scalars.STR_TAG
+    return key in _MAPS and tag != A_MAPPING
+
+
+def typed_meta_of(meta: Any) -> bool:
+    """Item.typed_meta of metadata read as data."""
+    return isinstance(meta, dict) and any(
+        isinstance(k, str) and (k in TYPED_META or (k in _NAMES and not isinstance(v, (str, type(None))))
+                                or (k in _MAPS and not isinstance(v, (dict, type(None)))))
+        for k, v in meta.items())
 
 
 _READS = {go_scalars.BOOL_TAG: "a boolean", go_scalars.INT_TAG: "a number", go_scalars.FLOAT_TAG: "a number"}

@@ -28,8 +28,9 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from . import krm, refusals, tree, yamlio
 from .go_scalars import BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
 from .identity import GENERATE_NAME, identity, of_data
-from .items import (InputError, Item, ResourceList, Source, Stream, Tied, _comments_around, check_envelope,
-                    decode, duplicate_key, make_item, no_string_of)
+from .items import (A_LIST, A_MAPPING, InputError, Item, ResourceList, Source, Stream, Tied,
+                    _comments_around, check_envelope, decode, duplicate_key, make_item, no_string_of, type_checked,
+                    typed_meta_of)
 from .refusals import MAX_DEPTH
 from .tree import Mark, child, column_of, line_end, node_end, searchable
 
@@ -343,6 +344,9 @@ class _DocumentWalk:
                 # apiVersion and kind interned: 100 000 items of a few kinds keep one string of each, not 200 000
                 text = sys.intern(event.value) if field in _INTERNED else event.value
                 self.scalars[field] = (scalar_tag(event), text)
+            if role == _META and type_checked(key, self.scalars[field][0] if field is not None else scalar_tag(event),
+                                              event.value):
+                self.rec.typed_meta = True  # `generation: "5"`, a name that is no string, `labels: 5` … (SD067)
 
     def start(self, event: Any) -> None:
         """A mapping or a sequence starts: what it is to its item (`role_below`), then it is open."""
@@ -418,6 +422,8 @@ class _DocumentWalk:
             self.rec.ann_keys.append(key)
         if parent in (_ANNS, _LABELS) and key is not None:
             self.no_string("annotations" if parent == _ANNS else "labels", key, "", "a mapping" if is_map else "a list")
+        if parent == _META and key is not None and type_checked(key, A_MAPPING if is_map else A_LIST):
+            self.rec.typed_meta = True  # ownerReferences, finalizers, labels that are a list … (SD067)
         return _OTHER
 
     def no_string(self, where: str, key: str, text: str, reads: str) -> None:
@@ -724,6 +730,7 @@ def _derive(items: list[Item]) -> None:
         item.ann_keys = [k for k in ann if isinstance(k, str)]
         item.ann = {k: v for k, v in ann.items() if isinstance(k, str) and isinstance(v, str)}
         item.no_string = no_string_of(meta)
+        item.typed_meta = typed_meta_of(meta)
 
 
 def _start(item: Item | None) -> Any:

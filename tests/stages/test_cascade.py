@@ -6,6 +6,7 @@ from types import MappingProxyType
 import pytest
 
 from krm_fn.stages.cascade import cascade
+from krm_fn.stages.shape import typed_metadata
 from krm_fn.model.changes import Plan
 from krm_fn.model.config import GATE_MRI, Settings
 from krm_fn.model.index import ABSENT
@@ -80,14 +81,13 @@ def test_parents_that_agree_are_one_claim():
     assert list(step.ops) == [2] and [r.id for r in step.results] == ["SD205"]
 
 
-def test_a_child_whose_annotations_are_not_a_mapping_is_an_error():
+def test_a_child_whose_annotations_are_not_a_mapping_is_left_as_it_is_and_said_once():
     child = ("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: w\n  namespace: ns\n"
              f"  labels:\n    {CREATED_BY}: set\n  annotations: [a]\ninference:\n  preset:\n    name: phi-4\n")
     step = run(cascade, index(inferenceset("set", annotation="true"), child))
     assert dict(step.ops) == {}
-    assert messages(step) == [("SD203", "error", 'a child of InferenceSet "set", but its metadata.annotations is not a '
-                                                 "mapping (Kubernetes refuses the object); make it a mapping")]
-    assert step.results[0].field_path == "metadata.annotations"
+    assert messages(step) == []  # SD067's (shape.typed_metadata), said of every object whose annotations are no mapping
+    assert [(r.id, r.field_path) for r in typed_metadata(index(child))] == [("SD067", "metadata.annotations")]
 
 
 ON = {"kaito.sh/enable-speculative-decoding": "true"}

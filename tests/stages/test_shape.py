@@ -7,10 +7,11 @@ import pytest
 
 from build import files_items, krm_items, meta
 from krm_fn.stages.shape import (duplicates, fractions, merge_disputes, no_string_values, odd_keys, shape_errors,
-                                 unsendable)
+                                 typed_metadata, unsendable)
 from krm_fn.model.index import build_index
 from krm_fn.text import reader
 from stages.stagekit import index as stage_index, items as stage_items
+import object_meta_cases
 
 SVC = {"apiVersion": "v1", "kind": "Service", "metadata": meta("s")}
 NOBODY = "(an object without apiVersion, kind or name)"  # how a result names an object with none of them
@@ -229,6 +230,73 @@ def test_no_string_leaves_a_workloads_opt_in_to_its_checks() -> None:
     assert no_string_values(stage_index(ws)) == []
     cm = CM + "  annotations:\n    kaito.sh/enable-speculative-decoding: true\n"
     assert [r.id for r in no_string_values(stage_index(cm))] == ["SD066"]
+
+
+# --- metadata fields of another type than ObjectMeta's (SD067) ---------------------------------------------------
+# kubectl 1.32's verdicts (tests/object_meta_cases.py): SD067 names exactly the field kubectl refuses.
+@pytest.mark.parametrize("body, want", object_meta_cases.CASES.values(), ids=object_meta_cases.CASES.keys())
+def test_typed_metadata(body: str, want: str | None) -> None:
+    text = object_meta_cases.CM + "".join(f"  {line}\n" for line in body.split("\n"))
+    # (the walk's reading, as a list's item and as a file's document, and of an item composed whole)
+    linked = text.replace("  name: a\n", "  name: &x a\n  labels: {x: *x}\n")
+    for items in (stage_items(text), reader.read_stream([("m.yaml", text.encode())]).items,
+                  stage_items(linked, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  labels: {x: *x}")):
+        got = typed_metadata(build_index(items))
+        assert [r.field_path for r in got] == ([want] if want else []), text
+        assert all(r.id == "SD067" and r.severity.value == "error" for r in got)
+
+
+TYPED_METADATA = {
+    "controller": ("ownerReferences: [{apiVersion: v1, kind: K, name: owner, uid: u, controller: 'true'}]",
+                   [("metadata.ownerReferences[0].controller", "`'true'` is a string where kubectl and the API server "
+                     "want a boolean (ObjectMeta's OwnerReference.controller): they refuse the object; write true or "
+                     "false")]),
+    "generation": ("generation: 5.5", [("metadata.generation", "`5.5` is a number with a fraction where kubectl and the "
+                                        "API server want an integer (ObjectMeta.generation): they refuse the object; "
+                                        "write a whole number")]),
+    "past-int64": ("generation: 1e21", [("metadata.generation", "`1e+21` is past int64's range where kubectl and the "
+                                         "API server want an integer (ObjectMeta.generation): they refuse the object; "
+                                         "write a whole number")]),
+    "time": ("creationTimestamp: 2024-02-30T00:00:00Z",
+             [("metadata.creationTimestamp", "`'2024-02-30T00:00:00Z'` is no time Go reads (day out of range) where "
+               "kubectl and the API server want an RFC 3339 time (ObjectMeta.creationTimestamp): they refuse the "
+               "object; write one such as \"2024-01-01T00:00:00Z\"")]),
+    "finalizers": ("finalizers: x\nlabels: [a]", [
+        ("metadata.finalizers", "`'x'` is a string where kubectl and the API server want a list "
+         "(ObjectMeta.finalizers): they refuse the object; write a list, or nothing"),
+        ("metadata.labels", "the value is a list where kubectl and the API server want a mapping (ObjectMeta.labels): "
+         "they refuse the object; write a mapping of strings, or nothing")]),
+    "entry": ("ownerReferences: [x]", [
+        ("metadata.ownerReferences[0]", "`'x'` is a string where kubectl and the API server want a mapping "
+         "(ObjectMeta.ownerReferences): they refuse the object; write each entry as a mapping of "
+         "its fields")]),
+    "nan": ("generation: .nan\nfinalizers: [.inf]", []),  # SD018's: kubectl cannot send it at all
+    # the identity's own: SD003 says a name or a namespace that is no string, or no name (not said twice)
+    "name-number": ("name: 5", []),
+    "namespace-number": ("namespace: 5", []),
+    "name-mapping": ("name: {a: b}", []),
+    "name-mapping-generated": ("name: {a: b}\ngenerateName: a-", [
+        ("metadata.name", "the value is a mapping where kubectl and the API server want a string (ObjectMeta.name): "
+         "they refuse the object; write a string, quoted")]),
+    "name-and-namespace": ("name: 5\nnamespace: [x]", [
+        ("metadata.namespace", "the value is a list where kubectl and the API server want a string "
+         "(ObjectMeta.namespace): they refuse the object; write a string, quoted")]),
+}
+
+
+@pytest.mark.parametrize("body, want", TYPED_METADATA.values(), ids=TYPED_METADATA.keys())
+def test_typed_metadata_says(body: str, want: list[tuple[str, str]]) -> None:
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n" + "".join(f"  {line}\n" for line in body.split("\n"))
+    text = text if "  name:" in text else text.replace("metadata:\n", "metadata:\n  name: a\n")
+    assert [(r.field_path, r.message) for r in typed_metadata(stage_index(text))] == want
+
+
+def test_typed_metadata_composes_only_the_flagged() -> None:
+    sure = "  uid: x\n  resourceVersion: '5'\n  generation: 1\n  creationTimestamp: null\n"
+    items = stage_items(object_meta_cases.CM + "  labels: {a: b}\n  annotations: {c: d}\n  namespace: ns\n" + sure,
+                        object_meta_cases.CM + "  creationTimestamp: '2024-01-31T00:00:00Z'\n")  # (day 31: checked)
+    assert typed_metadata(build_index(items)) == []
+    assert items[0]._node is None and items[1]._node is not None
 
 
 FRACTIONS = {
