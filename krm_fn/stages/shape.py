@@ -5,7 +5,7 @@ import binascii
 import math
 import posixpath
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 
 import yaml
 
@@ -17,7 +17,7 @@ from ..domain import constants as C
 from ..findings import ID_PATTERN, can_disable, known
 from ..model.report import about, field_node, where
 from ..text import krm, refusals
-from ..text.items import Item
+from ..text.items import Item, ItemError
 from ..text import go_scalars as G
 from ..text.refusals import merge_conflict
 from ..text.tree import ends_line, line_end
@@ -235,6 +235,20 @@ def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:
     return [about(finding("SD009", reason=why), item) for item, why in found]
 
 
+def cycles(items: list[Item], reported: Collection[int]) -> list[Result]:
+    """SD009 per object with an alias inside the node its anchor names (`spec: &s {copy: *s}`), whatever the
+    object is: kubectl and kustomize refuse the whole file (it would expand without end). The walk notes it
+    (Item.cycle); an object a stage reads and found unreadable (`reported`) says so already."""
+    out = []
+    for item in items:
+        if item.cycle and item.index not in reported:
+            try:
+                item.data()
+            except ItemError as exc:
+                out.append(about(finding("SD009", reason=str(exc)), item))
+    return out
+
+
 def fractions(index: Index) -> list[Result]:
     """SD017 per integer field a check reads (kinds.integer_fields, KServe's pipelineParallelSize) that holds
     a number with a fraction: kubectl sends it as it is and the API server refuses it (a whole `2.0` is the
@@ -298,6 +312,9 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
         if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None \
                 or not (item.kind and item.api_version):
             continue  # (a key twice is SD004's error already; a file that is no object SD003's)
+        if item.alias_key is not None:
+            out.append(_alias_key(item, *item.alias_key))
+            continue
         tagged = next((m for m in _TAGGED_KEY.finditer(item.source, item.start, item.end)
                        if m.group(1) not in _STRING_TAGS), None)
         if tagged is not None:
@@ -315,6 +332,12 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
                 out.append(about(_odd_key(key), item))
                 break
     return out
+
+
+def _alias_key(item: Item, alias: str, text: str, line: int) -> Result:
+    """SD019 on the line of an alias used as a key whose anchor's text go-yaml v3 reads as no string."""
+    found = about(finding("SD019.alias", alias=alias, text=text, reads=G.plain_reads_as(text, v3=True)), item)
+    return found._replace(file_line=line + 1) if found.file_line is not None else found
 
 
 def _odd_key(key: yaml.ScalarNode) -> Finding:
@@ -335,14 +358,44 @@ def _odd_key(key: yaml.ScalarNode) -> Finding:
 
 def _unsendable(root: yaml.Node) -> Finding | None:
     """The first value below `root` that kubectl cannot send, as a finding on its field."""
+    for node, path, key in _scalars(root):
+        found = _scalar_fault(node, path, key)
+        if found is not None:
+            return found
+    return None
+
+
+# A `!` tag, alone, before a plain scalar (`key: ! 5`, `- ! true`, `[! 5]`): SD068's only candidates.
+_NON_SPECIFIC = re.compile(r"(?:^|(?<=[\s\[{,]))![ \t]+[^\s\"'|>\[{&*!#]", re.M)
+
+
+def nonspecific_tags(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """SD068 per value tagged `!` whose text, plain, is no string (`! 5`, `! true`): a string to kubectl, a
+    number or a boolean once kustomize or kpt has written it back without the tag (kyaml drops it: `kpt fn
+    source` and `kustomize build` print `x: 5`). Only items whose text holds such a tag are composed for it."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or not (item.kind and item.api_version):
+            continue
+        tags = {m.start() for m in _NON_SPECIFIC.finditer(item.source, item.start, item.end)}
+        if not tags:
+            continue
+        for node, path, key in _scalars(item.node):
+            reads = None if key or node.style or node.start_mark.index not in tags else G.plain_reads_as(node.value)
+            if reads is not None:
+                out.append(about(finding("SD068", path, text=node.value, reads=reads), item))
+    return out
+
+
+def _scalars(root: yaml.Node) -> Iterator[tuple[yaml.ScalarNode, str, bool]]:
+    """Every scalar below `root` once, with its field's path and whether it is a key (merged keys as the
+    mapping's own)."""
     stack: list[tuple[yaml.Node, str, bool]] = [(root, "", False)]
     seen: set[int] = set()
     while stack:
         node, path, key = stack.pop()
         if isinstance(node, yaml.ScalarNode):
-            found = _scalar_fault(node, path, key)
-            if found is not None:
-                return found
+            yield node, path, key
             continue
         if id(node) in seen:
             continue
@@ -358,7 +411,6 @@ def _unsendable(root: yaml.Node) -> Finding | None:
                 below = f"{path}.{name}".lstrip(".") if _KEY.fullmatch(name) else f"{path}[{name}]"
                 stack.append((v, below, False))
                 stack.append((k, below, True))
-    return None
 
 
 def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None:

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import go_scalars, krm, tree, yamlio
-from .refusals import after_separator
+from .refusals import DOUBLED_BOM, after_separator
 from .identity import Identity, of_node
 # The node helpers live in tree; re-exported for the stages that read items.
 from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
@@ -147,7 +147,7 @@ class Item:
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
                  "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
-                 "home", "tied", "no_string")
+                 "home", "tied", "no_string", "cycle", "alias_key")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -181,6 +181,11 @@ class Item:
         # (field, text, what it reads as) of the first label or annotation whose value is no string (a number, a
         # boolean, a mapping or a list; a null is sent as none): kubectl refuses the object (SD066)
         self.no_string: tuple[str, str, str] | None = None
+        # an alias inside the node its anchor names (`spec: &s {copy: *s}`): kubectl and kustomize refuse the file
+        self.cycle = False
+        # (alias, its anchor's text, line) of the first alias used as a key whose anchor's text, plain, is no string
+        # to go-yaml v3 (`*t :` with `&t "true"`): kubectl reads the key "true", kustomize and kpt may read `true`
+        self.alias_key: tuple[str, str, int] | None = None
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -391,8 +396,9 @@ def decode(data: bytes) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"input is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
-    # YAML line breaks are what the positions count in; keep CRLF input as is but never see a BOM again.
-    return text.lstrip("\ufeff")
+    if text.startswith("\ufeff"):
+        raise InputError(f"input is not valid YAML: {DOUBLED_BOM}", tree.Mark(0, 0, 0))
+    return text
 
 
 def duplicate_key(node: yaml.Node | None) -> tuple[yaml.Node, yaml.Node] | None:

@@ -153,6 +153,13 @@ def after_separator(text: str, at: int) -> bool:
 _INNER_BOM = "a byte-order mark at the start of a line inside a document: kubectl, kustomize and kpt read it as a character of the key after it (or drop what follows `...`), libyaml skips it; remove it (one right after `---` is read)"  # noqa: E501 (a message stays whole for grep)
 
 
+# Two marks in a row where one is read (the file's start, right after `---`): go-yaml skips only the first as the
+# first byte of what it reads (is_bom looks at the buffer's start), so the second is a character of the first key
+# (`\ufeffapiVersion`): kustomize and kpt refuse the object ("missing kind"), kubectl too after `---` (its file
+# reader takes one more off the file's start, visitor.go:561, so there it reads the object); libyaml skips both.
+DOUBLED_BOM = "two byte-order marks in a row: kustomize and kpt (and kubectl, after `---`) read the second as a character of the first key and refuse the object, libyaml skips both; keep one"  # noqa: E501 (a message stays whole for grep)
+
+
 def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -> None:
     """Refuse a byte-order mark that starts a line between two tokens, other than right after a `---` line
     (after_separator): go-yaml skips one only as the first byte of what it reads (go-yaml v2.4.0 and v3.0.1
@@ -163,7 +170,13 @@ def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -
     line one column in. Inside a quoted string all of them read it as a character.
     Only for a text that holds one (the caller's test): `events` are its events, read once more."""
     view = searchable(text)
-    starts = [at for at in _finditer(view, "\n\ufeff", 1) if not after_separator(text, at)]
+    starts = _finditer(view, "\n\ufeff", 1)
+    # (a piece of the text, Source.pieces, begins right after a mark that follows `---`)
+    doubled = 0 if text.startswith("\ufeff") else None
+    doubled = next((at for at in starts if text.startswith("\ufeff\ufeff", at) and after_separator(text, at)), doubled)
+    if doubled is not None:
+        raise Refused(problem=DOUBLED_BOM, problem_mark=mark(_line_mark(text, doubled)))
+    starts = [at for at in starts if not after_separator(text, at)]
     if not starts:
         return
     spans: list[tuple[int, int]] = []

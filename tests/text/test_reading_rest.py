@@ -1,0 +1,171 @@
+"""The readings issue 40's differential fuzzer still tolerated by name, each now refused or warned about as the
+readers disagree: two byte-order marks in a row, an alias inside the node it names (a cycle), an alias key whose
+anchor's text go-yaml v3 reads as no string, a value tagged `!`, and a List's last entry held to the List's next
+key. tests/e2e/test_e2e_kubectl_reading.py holds the same bytes against the real kubectl and kustomize."""
+from __future__ import annotations
+
+import pytest
+
+from krm_fn.text import items, reader, tree
+from runner import run
+
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
+BOM = "\ufeff"
+
+# --- two byte-order marks in a row ----------------------------------------------------------------------------
+
+DOUBLED = [
+    ("at-the-start", BOM + BOM + CM.format("a"), 1),
+    ("after-separator", CM.format("a") + "---\n" + BOM + BOM + CM.format("b"), 6),
+    ("after-separator-with-comment", CM.format("a") + "--- # b\n" + BOM + BOM + CM.format("b"), 6),
+]
+
+
+@pytest.mark.parametrize("text, line", [c[1:] for c in DOUBLED], ids=[c[0] for c in DOUBLED])
+def test_two_byte_order_marks_in_a_row_are_refused(text: str, line: int) -> None:
+    """kubectl reads past two at the file's start (its file reader takes one off, go-yaml the next) and
+    kustomize refuses the object ("missing kind"); after `---` both refuse. The function read both silently."""
+    r = run(["render", "-"], text.encode("utf-8"))
+    assert (r.code, r.out) == (1, ""), r.err
+    assert f"<stdin>:{line}: [error] input is not valid YAML: two byte-order marks in a row" in r.err, r.err
+
+
+@pytest.mark.parametrize("text", [BOM + CM.format("a"), CM.format("a") + "---\n" + BOM + CM.format("b")],
+                         ids=["at-the-start", "after-separator"])
+def test_one_byte_order_mark_where_a_document_begins_is_read(text: str) -> None:
+    r = run(["render", "-"], text.encode("utf-8"))
+    assert r.code == 0 and "byte-order" not in r.err, r.err
+
+
+# --- an alias inside the node it names ------------------------------------------------------------------------
+
+CYCLE = """apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: g
+spec: &s
+  replicas: 1
+  template:
+    spec:
+      containers:
+      - name: x
+        copy: *s
+"""
+
+
+def test_an_alias_inside_the_node_it_names_is_refused_in_any_object() -> None:
+    """kubectl and kustomize refuse the file; the function said so only of an object a stage reads."""
+    (item,) = reader.read_stream([("m.yaml", CYCLE.encode())]).items
+    assert item.cycle
+    r = run(["render", "--mode", "validate", "-"], CYCLE)
+    assert r.code == 1, r.err
+    assert "<stdin>:1: [error] apps/v1/StatefulSet/g: cannot be read as a Kubernetes object: " \
+        "spec.template.spec.containers[0].copy: an alias inside it names a node that contains that alias" in r.err, r.err
+    assert r.err.count("[SD009]") == 1, r.err
+
+
+@pytest.mark.parametrize("text", [
+    CM.format("a") + "data: &d {k: v}\nextra: *d\n",                      # after the node ends: a copy
+    CM.format("a") + "data: &d {k: &d v, j: *d}\n",                       # the later anchor, a scalar, wins
+    CM.format("a") + "data: {k: &d [1]}\nextra: {j: *d}\n",
+], ids=["after-it-ends", "anchor-given-again", "sibling"])
+def test_an_alias_outside_the_node_it_names_is_no_cycle(text: str) -> None:
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    assert not item.cycle
+
+
+def test_a_cycle_in_a_resource_list_item_is_found() -> None:
+    envelope = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+    rl = reader.read_resource_list((envelope + "- " + CYCLE.replace("\n", "\n  ").rstrip() + "\n").encode())
+    assert [i.cycle for i in rl.items] == [True]
+
+
+# --- an alias as a key, its anchor's text no string to go-yaml v3 -----------------------------------------------
+
+def _alias_key(value: str, where: str = "annotations") -> str:
+    if where == "data":  # (a plain `true` is no annotation's or label's value: SD066)
+        return CM.format("a") + f"data:\n  k: &b {value}\n  *b : v\n"
+    return CM.format("a") + f"  {where}:\n    k: &b {value}\n    *b : v\n"
+
+
+@pytest.mark.parametrize("value, reads, where", [('"true"', "a boolean", "annotations"), ("'5'", "a number", "labels"),
+                                                 ("true", "a boolean", "data"), ('"~"', "null", "annotations"),
+                                                 ("'1.5'", "a number", "data")])
+def test_an_alias_key_whose_anchor_reads_as_no_string_is_warned_about(value: str, reads: str, where: str) -> None:
+    """kubectl sends the key "true"; kustomize refuses the object (`json: unsupported type:
+    map[interface {}]interface {}`) where kyaml rewrites the mapping (annotations, in every build)."""
+    (item,) = reader.read_stream([("m.yaml", _alias_key(value, where).encode())]).items
+    assert item.alias_key is not None and item.alias_key[0] == "b" and item.alias_key[2] == 6
+    r = run(["render", "--mode", "validate", "-"], _alias_key(value, where))
+    assert r.code == 0, r.err
+    assert "<stdin>:7: [warning] v1/ConfigMap/a: the key *b is its anchor's text" in r.err, r.err
+    assert f"read it again as {reads} where they rewrite the mapping" in r.err and "[SD019]" in r.err, r.err
+
+
+@pytest.mark.parametrize("value", ["abc", "'abc'", '"yes"', "yes", '"2024-01-01"'])
+def test_an_alias_key_whose_anchor_is_a_string_to_every_reader_is_read(value: str) -> None:
+    (item,) = reader.read_stream([("m.yaml", _alias_key(value, "data").encode())]).items
+    assert item.alias_key is None
+    r = run(["render", "--mode", "validate", "-"], _alias_key(value, "data"))
+    assert r.code == 0 and "SD019" not in r.err, r.err
+
+
+def test_an_alias_key_in_a_mapping_the_walk_does_not_read_is_found_too() -> None:
+    text = CM.format("a") + "data:\n  k: &b '5'\n  *b : v\n"
+    (item,) = reader.read_stream([("m.yaml", text.encode())]).items
+    assert item.alias_key == ("b", "5", 6)
+
+
+# --- a value tagged `!` ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, reads", [("! 5", "a number"), ("! true", "a boolean"), ("!  ~", "null"),
+                                          ("! 1e3", "a number"), ("! yes", "a boolean")])
+def test_a_value_tagged_non_specific_that_kyaml_writes_back_as_no_string_is_warned_about(value: str,
+                                                                                         reads: str) -> None:
+    """kubectl reads `! 5` as "5"; kustomize and kpt write `5` (a number to kubectl after them)."""
+    text = CM.format("a") + f"  labels:\n    v: {value}\n"
+    r = run(["render", "--mode", "validate", "-"], text)
+    assert r.code == 0, r.err
+    shown = value.split(None, 1)[1]
+    assert f"<stdin>:6: [warning] v1/ConfigMap/a metadata.labels.v: `! {shown}` is the string" in r.err, r.err
+    assert f"which is {reads} to every reader after them" in r.err and "[SD068]" in r.err, r.err
+
+
+@pytest.mark.parametrize("value", ["! x", '! "5"', "!!str 5", "'! 5'", "|\n      ! 5", "a! 5", "!foo 5"])
+def test_a_value_tagged_otherwise_or_a_string_anyway_is_not(value: str) -> None:
+    text = CM.format("a") + f"data:\n  v: {value}\n"
+    r = run(["render", "--mode", "validate", "-"], text)
+    assert "SD068" not in r.err, r.err
+
+
+# --- a List's last entry is held to the List's next key -----------------------------------------------------------
+
+# A List whose root mapping is indented (as a document may be): its next key after `items` is no line start.
+LAST = """  apiVersion: v1
+  kind: List
+  items:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: last
+    data:
+      ? extra
+  metadata:
+    name: the-list
+"""
+
+
+def test_a_list_s_last_entry_that_reaches_into_the_list_s_next_key_is_composed_with_its_document(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an explicit key's empty value marked at the next token (the reader before class 1's fix), the last
+    entry's region reached the List's `metadata:` line: the region is not trusted."""
+    monkeypatch.setattr(tree, "unwritten", lambda *args: False)
+    (item,) = reader.read_stream([("m.yaml", LAST.encode())]).items
+    assert item.end > LAST.index("metadata:\n    name: the-list")  # the overreach
+    assert item.shared and item.data()["data"] == {"extra": None}
+
+
+def test_a_list_s_last_entry_ends_before_the_list_s_next_key() -> None:
+    (item,) = reader.read_stream([("m.yaml", LAST.encode())]).items
+    assert item.end <= LAST.index("metadata:\n    name: the-list") and not item.shared
+    assert isinstance(item, items.Item)
