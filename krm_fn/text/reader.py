@@ -96,7 +96,7 @@ def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> l
     if "\\/" in text:
         refusals.refuse_slash_escapes(text, yamlio.events(text), tree.marker(base, line0))
     if "\ufeff" in text:
-        refusals.refuse_inner_byte_order_marks(text, yamlio.events(text), tree.marker(base, line0))
+        refusals.refuse_inner_byte_order_marks(text, yamlio.events(text), tree.marker(base, line0), fresh=base == 0)
     stream = yamlio.events(text)
     docs: list[_Doc] = []
     for event in stream:

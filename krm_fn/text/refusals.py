@@ -10,6 +10,7 @@ The reader (reader.py) and the composer (yamlio.py) call these; every refusal sa
 """
 
 import json
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -138,19 +139,35 @@ def refuse_separator_lines(text: str) -> None:
         raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))  # noqa: E501 (a message stays whole for grep)
 
 
-def after_separator(text: str, at: int) -> bool:
-    """Does `at` begin the line right after a `---` line? There kubectl's splitter (k8s.io/apimachinery/pkg/util/
-    yaml, YAMLReader.Read) and kyaml's begin the next document's bytes, and go-yaml skips a byte-order mark
-    only as the first of its bytes (yaml_parser_determine_encoding)."""
-    if at == 0 or text[at - 1] != "\n":
-        return False
-    view = searchable(text)
-    begin = view.rfind("\n", 0, at - 1) + 1
-    line = view[begin:at].rstrip("\r\n")
-    return line[:3] == "---" and (not line[3:].strip() or line[3:].lstrip().startswith("#"))
+def after_separator(text: str, at: int, fresh: bool = True) -> bool:
+    """Does `at` begin a document's bytes as kubectl's splitter (k8s.io/apimachinery/pkg/util/yaml,
+    YAMLReader.Read) and kyaml's cut them? There go-yaml skips a byte-order mark, the first byte of what it
+    reads (yaml_parser_determine_encoding). `fresh`: `text` begins where the file does."""
+    return at in _document_starts(text, fresh)
 
 
-_INNER_BOM = "a byte-order mark at the start of a line inside a document: kubectl, kustomize and kpt read it as a character of the key after it (or drop what follows `...`), libyaml skips it; remove it (one right after `---` is read)"  # noqa: E501 (a message stays whole for grep)
+_SEPARATOR_LINE = re.compile(r"^---[ \t\r]*(?:#[^\n]*)?$", re.M)
+
+
+@functools.lru_cache(maxsize=4)
+def _document_starts(text: str, fresh: bool) -> frozenset[int]:
+    """The line starts right after a `---` line that ends a document: YAMLReader.Read returns its buffer at a
+    separator line only when the buffer holds something (`if buffer.Len() != 0 { return buffer.Bytes(), nil }`);
+    a separator with nothing before it (the file's first line, or a second `---` in a row) is written into the
+    next document's bytes, so a mark after it is no first byte: kubectl and kustomize read `\ufeffapiVersion`.
+    Only for a text that holds a mark (the callers'); a piece of a file (Source.pieces) begins with a line."""
+    starts: set[int] = set()
+    last_end, returned = -1, False
+    for m in _SEPARATOR_LINE.finditer(searchable(text)):
+        # nothing in the buffer: the file's start, or right after a separator that returned its buffer
+        empty = returned if m.start() == last_end else (m.start() == 0 and fresh)
+        last_end, returned = m.end() + 1, not empty
+        if returned:
+            starts.add(m.end() + 1)
+    return frozenset(starts)
+
+
+_INNER_BOM = "a byte-order mark at the start of a line inside a document: kubectl, kustomize and kpt read it as a character of the key after it (or drop what follows `...`), libyaml skips it; remove it (one right after a `---` line that ends a document is read)"  # noqa: E501 (a message stays whole for grep)
 
 
 # Two marks in a row where one is read (the file's start, right after `---`): go-yaml skips only the first as the
@@ -160,7 +177,7 @@ _INNER_BOM = "a byte-order mark at the start of a line inside a document: kubect
 DOUBLED_BOM = "two byte-order marks in a row: kustomize and kpt (and kubectl, after `---`) read the second as a character of the first key and refuse the object, libyaml skips both; keep one"  # noqa: E501 (a message stays whole for grep)
 
 
-def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -> None:
+def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any, fresh: bool = True) -> None:
     """Refuse a byte-order mark that starts a line between two tokens, other than right after a `---` line
     (after_separator): go-yaml skips one only as the first byte of what it reads (go-yaml v2.4.0 and v3.0.1
     yamlprivateh.go:81/103, `func is_bom(b []byte, i int) bool { return b[0] == 0xEF && …` looks at the
@@ -173,10 +190,11 @@ def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -
     starts = _finditer(view, "\n\ufeff", 1)
     # (a piece of the text, Source.pieces, begins right after a mark that follows `---`)
     doubled = 0 if text.startswith("\ufeff") else None
-    doubled = next((at for at in starts if text.startswith("\ufeff\ufeff", at) and after_separator(text, at)), doubled)
+    doubled = next((at for at in starts if text.startswith("\ufeff\ufeff", at) and after_separator(text, at, fresh)),
+                   doubled)
     if doubled is not None:
         raise Refused(problem=DOUBLED_BOM, problem_mark=mark(_line_mark(text, doubled)))
-    starts = [at for at in starts if not after_separator(text, at)]
+    starts = [at for at in starts if not after_separator(text, at, fresh)]
     if not starts:
         return
     spans: list[tuple[int, int]] = []

@@ -475,3 +475,23 @@ def test_a_value_tagged_non_specific_is_warned_about_as_kustomize_writes_it_back
     assert code == 0 and yaml.safe_load(said)["data"]["v"] == reads, said
     r = run_function(["render", "-"], text)
     assert r.code == 0 and "`" + value + "` is the string" in r.err and "[SD068]" in r.err, r.err
+
+
+@pytest.mark.parametrize("text, read", [
+    ("---\n\ufeff" + CM.format("a"), False),
+    (CM.format("z") + "---\n---\n\ufeff" + CM.format("a"), False),
+    ("# c\n---\n\ufeff" + CM.format("a"), True),
+    (CM.format("z") + "---\n---\n---\n\ufeff" + CM.format("a"), True),
+    (CM.format("z") + "---\n\n---\n\ufeff" + CM.format("a"), True),
+], ids=["file-starts-with-separator", "second-separator-in-a-row", "comment-first", "third-separator",
+        "blank-line-between"])
+def test_a_byte_order_mark_after_a_separator_is_read_only_where_a_document_ends(kubectl: str, tmp_path: Path,
+                                                                               text: str, read: bool) -> None:
+    """kubectl's YAMLReader returns its buffer at a `---` line only when the buffer holds something; else the
+    line goes into the next document's bytes and the mark after it is a character (`\\ufeffapiVersion`)."""
+    seen = kubectl_reads(kubectl, _file(tmp_path, text), refused=True)
+    assert seen is not None and ("apiVersion" in seen[-1]) is read, seen
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert ("\\uFEFF" not in said) is read, said
+    r = run_function(["render", "-"], text)
+    assert (r.code == 0) is read, r.err

@@ -169,3 +169,31 @@ def test_a_list_s_last_entry_ends_before_the_list_s_next_key() -> None:
     (item,) = reader.read_stream([("m.yaml", LAST.encode())]).items
     assert item.end <= LAST.index("metadata:\n    name: the-list") and not item.shared
     assert isinstance(item, items.Item)
+
+
+# --- a byte-order mark after a `---` that ends no document ---------------------------------------------------------
+
+@pytest.mark.parametrize("text, line", [
+    ("---\n" + BOM + CM.format("a"), 2),                                  # the file's first line
+    ("--- # c\n" + BOM + CM.format("a"), 2),
+    (CM.format("z") + "---\n---\n" + BOM + CM.format("a"), 7),            # a second `---` in a row
+], ids=["file-starts-with-separator", "with-a-comment", "second-separator-in-a-row"])
+def test_a_byte_order_mark_after_a_separator_that_ends_no_document_is_refused(text: str, line: int) -> None:
+    """kubectl's splitter (YAMLReader.Read) returns its buffer at a `---` line only when the buffer holds
+    something; else the `---` line is written into the next document's bytes, and go-yaml reads the mark after
+    it as a character: kubectl and kustomize read the key `\\ufeffapiVersion` (the fuzzer, seed 12 input 384)."""
+    r = run(["render", "-"], text.encode("utf-8"))
+    assert (r.code, r.out) == (1, ""), r.err
+    assert f"<stdin>:{line}: [error] input is not valid YAML: a byte-order mark at the start of a line inside a " \
+        "document" in r.err, r.err
+
+
+@pytest.mark.parametrize("text", [
+    "# c\n---\n" + BOM + CM.format("a"),                                  # a comment line fills the buffer
+    CM.format("z") + "---\n---\n---\n" + BOM + CM.format("a"),            # the third returns the second
+    CM.format("z") + "---\n\n---\n" + BOM + CM.format("a"),               # so does a blank line
+], ids=["comment-first", "third-separator", "blank-line-between"])
+def test_a_byte_order_mark_after_a_separator_that_ends_a_document_is_read(text: str) -> None:
+    r = run(["render", "-"], text.encode("utf-8"))
+    assert r.code == 0 and "byte-order" not in r.err, r.err
+    assert [d["metadata"]["name"] for d in r.docs][-1] == "a"
