@@ -53,7 +53,7 @@ from runner import run as run_function  # noqa: E402
 
 OPT_IN = "kaito.sh/enable-speculative-decoding"
 SEED_ENV, N_ENV = "KAITO_SPECDEC_DIFF_SEED", "KAITO_SPECDEC_DIFF_N"
-DEFAULT_N = 2000
+DEFAULT_N = 10000
 # CI's deep pass tries the same inputs every run, so that a red run is a change's and not the draw's; a seed of
 # one's own (KAITO_SPECDEC_DIFF_SEED, or `python tests/differential.py` with none) explores further.
 DEFAULT_SEED = 2

@@ -3,7 +3,7 @@ fixtures and tests/corpus/, each read by kubectl, by kustomize and by the functi
 object's identity, its opt-in or a field a check reads that the function neither refused nor warned about
 fails, with its input. The seed is printed; it is differential.DEFAULT_SEED unless KAITO_SPECDEC_DIFF_SEED names
 another (CI's run is the same every time: a red run is a change's, not the draw's); KAITO_SPECDEC_DIFF_N sets
-its size (2,000 by default: about a minute here).
+its size (10,000 by default: about a minute here).
 
 Disagreements it found that nothing fixes yet (differential.KNOWN, keyed by what they are) are reported and
 tolerated until fixed."""
