@@ -377,6 +377,8 @@ def nonspecific_tags(items: list[Item], config: Collection[int] = ()) -> list[Re
     for item in items:
         if not item.is_mapping or item.index in config or not (item.kind and item.api_version):
             continue
+        if item.source.find("!", item.start, item.end) < 0:  # (a search in place: most items hold none)
+            continue
         tags = {m.start() for m in _NON_SPECIFIC.finditer(item.source, item.start, item.end)}
         if not tags:
             continue
