@@ -175,7 +175,7 @@ SPECS = (
          can_disable=False, could_not_judge=True),
     # `text`: the scalar's text after the tag; `reads`: what it is unquoted (go_scalars.plain_reads_as).
     Spec("SD068", WARNING, "a value tagged `!` that kustomize and kpt write back untagged, as no string",
-         "`! {text}` is the string {text!q} to kubectl; kustomize and kpt drop the tag and write {text} unquoted, which is {reads} to every reader after them: quote it instead",
+         "`! {text}` is the string {text!q} to kubectl; kustomize and kpt drop the tag and may write it back plain, which kubectl then reads as {reads}: quote it instead",
          why=("`!` is YAML's non-specific tag: on a plain scalar it makes the scalar a string, and go-yaml v2\n"
               "(kubectl, Argo CD) reads `! 5` as \"5\". kustomize and kpt (kyaml) keep the value but write it back\n"
               "without the tag and unquoted (`5`), so what they send is a number, a boolean or null: kubectl then\n"

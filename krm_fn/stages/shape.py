@@ -300,7 +300,6 @@ _ODD_KEY_HINT = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:[-+.0-9~][^:\n]*|(
                            r"[ \t]*:(?:[ \t]|$)", re.M)
 _KEY_READS = {G.INT_TAG: "a number", G.FLOAT_TAG: "a number", G.BOOL_TAG: "a boolean", G.NULL_TAG: "null",
               G.TIMESTAMP_TAG: "a timestamp"}
-_V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
 
 
 def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
@@ -312,11 +311,11 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
         if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None \
                 or not (item.kind and item.api_version):
             continue  # (a key twice is SD004's error already; a file that is no object SD003's)
-        if item.alias_key is not None:
+        if item.alias_key is not None:  # (and on: a key that is no string elsewhere in it is said too)
             out.append(_alias_key(item, *item.alias_key))
-            continue
         tagged = next((m for m in _TAGGED_KEY.finditer(item.source, item.start, item.end)
-                       if m.group(1) not in _STRING_TAGS), None)
+                       if m.group(1) not in _STRING_TAGS
+                       or (m.group(1) == "!" and G.plain_reads_as(m.group(2)) is not None)), None)
         if tagged is not None:
             found = finding("SD019.refused", text=f"{tagged.group(1)} {tagged.group(2)}",
                             reads=f"a key tagged {tagged.group(1)}", key=tagged.group(2))
@@ -334,10 +333,14 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     return out
 
 
-def _alias_key(item: Item, alias: str, text: str, line: int) -> Result:
-    """SD019 on the line of an alias used as a key whose anchor's text go-yaml v3 reads as no string."""
-    found = about(finding("SD019.alias", alias=alias, text=text, reads=G.plain_reads_as(text, v3=True)), item)
-    return found._replace(file_line=line + 1) if found.file_line is not None else found
+def _alias_key(item: Item, alias: str, text: str, line: int, variant: str, reads: str) -> Result:
+    """SD019 on the line of an alias used as a key that kubectl and kustomize read apart (reader.py:
+    odd_alias_key): its line from the walk, the field being a key's, which no path names."""
+    if variant == "read-apart":  # a plain `y`: `true` to kubectl, the string "y" to go-yaml v3
+        found = about(finding("SD019.read-apart", text=text, key=str(G.go_resolve(text)[1]).lower()), item)
+    else:
+        found = about(finding("SD019.alias", alias=alias, text=text, reads=reads), item)
+    return found._replace(file_line=line + 1) if found.file_line is not None and item.home is None else found
 
 
 def _odd_key(key: yaml.ScalarNode) -> Finding:
@@ -351,7 +354,7 @@ def _odd_key(key: yaml.ScalarNode) -> Finding:
         text = str(kinds.integer(value)) if kinds.integer(value) is not None else repr(value)
     else:
         text = key.value if key.tag == G.TIMESTAMP_TAG else str(value)
-    if key.value in _V2_ONLY_WORDS:
+    if key.value in G.V2_ONLY_WORDS:
         return finding("SD019.read-apart", text=key.value, key=text)
     return finding("SD019.refused", text=key.value, reads=_KEY_READS[key.tag], key=text)
 
@@ -365,14 +368,17 @@ def _unsendable(root: yaml.Node) -> Finding | None:
     return None
 
 
-# A `!` tag, alone, before a plain scalar (`key: ! 5`, `- ! true`, `[! 5]`): SD068's only candidates.
-_NON_SPECIFIC = re.compile(r"(?:^|(?<=[\s\[{,]))![ \t]+[^\s\"'|>\[{&*!#]", re.M)
+# A `!` tag (or `!<!>`, the same written verbatim) before a value, an anchor on either side (`key: ! 5`,
+# `- &a ! true`, `[! &a 5]`, `key: !` with the value on the next line or none): SD068's only candidates, each at
+# where its node starts (its first property).
+_NON_SPECIFIC = re.compile(r"(?:^|(?<=[\s\[{,]))(?:&[^\s,\[\]{}]+[ \t]+)?(?:!|!<!>)(?=[\s,\]}]|$)", re.M)
 
 
 def nonspecific_tags(items: list[Item], config: Collection[int] = ()) -> list[Result]:
-    """SD068 per value tagged `!` whose text, plain, is no string (`! 5`, `! true`): a string to kubectl, a
-    number or a boolean once kustomize or kpt has written it back without the tag (kyaml drops it: `kpt fn
-    source` and `kustomize build` print `x: 5`). Only items whose text holds such a tag are composed for it."""
+    """SD068 on the first value of an object tagged `!` whose text, plain, is no string (`! 5`, `! true`, an
+    empty `!`): a string to kubectl, a number or a boolean once kustomize or kpt has written it back without the
+    tag (kyaml drops it: `kpt fn source` and `kustomize build` print `x: 5`). The first only, as SD066 and SD018
+    (each said again finds its field from the root). Only items whose text holds such a tag are composed."""
     out = []
     for item in items:
         if not item.is_mapping or item.index in config or not (item.kind and item.api_version):
@@ -386,6 +392,7 @@ def nonspecific_tags(items: list[Item], config: Collection[int] = ()) -> list[Re
             reads = None if key or node.style or node.start_mark.index not in tags else G.plain_reads_as(node.value)
             if reads is not None:
                 out.append(about(finding("SD068", path, text=node.value, reads=reads), item))
+                break
     return out
 
 

@@ -150,11 +150,13 @@ V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".sp
 
 
 def plain_reads_as(text: str, v3: bool = False) -> str | None:
-    """What go-yaml v2 (or `v3`) reads this text as, written plain, when that is no string (a timestamp is its
-    text to both, where the value is no time.Time): "a boolean", "a number", "null"; None for a string."""
+    """What go-yaml v2 (or `v3`) reads this text as, written plain, when that is no string: "a boolean", "a
+    number", "null", and with `v3` "a timestamp" (v3 decodes a date into interface{} as a time.Time, v2 keeps its
+    text); None for a string."""
     if v3 and text in V2_ONLY_WORDS:
         return None
-    return _PLAIN_READS.get(go_resolve(text)[0])
+    tag = go_resolve(text)[0]
+    return "a timestamp" if v3 and tag == TIMESTAMP_TAG else _PLAIN_READS.get(tag)
 
 
 # The tags go-yaml knows on a scalar (resolvableTag, and !!binary); any other (`!foo`, `!!set`)

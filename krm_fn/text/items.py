@@ -183,9 +183,9 @@ class Item:
         self.no_string: tuple[str, str, str] | None = None
         # an alias inside the node its anchor names (`spec: &s {copy: *s}`): kubectl and kustomize refuse the file
         self.cycle = False
-        # (alias, its anchor's text, line) of the first alias used as a key whose anchor's text, plain, is no string
-        # to go-yaml v3 (`*t :` with `&t "true"`): kubectl reads the key "true", kustomize and kpt may read `true`
-        self.alias_key: tuple[str, str, int] | None = None
+        # (alias, its anchor's text, line, SD019's variant, what v3 reads) of the first alias used as a key that
+        # kubectl and kustomize read apart (reader.py: _DocumentWalk.odd_alias_key)
+        self.alias_key: tuple[str, str, int, str, str] | None = None
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data

@@ -26,7 +26,8 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import krm, refusals, tree, yamlio
-from .go_scalars import BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, plain_reads_as, scalar_tag
+from .go_scalars import (BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, V2_ONLY_WORDS,
+                         plain_reads_as, scalar_tag)
 from .identity import GENERATE_NAME, identity, of_data
 from .items import (InputError, Item, ResourceList, Source, Stream, Tied, _comments_around, check_envelope,
                     decode, duplicate_key, make_item, no_string_of)
@@ -127,7 +128,8 @@ class _DocumentWalk:
 
     __slots__ = ("source", "text", "base", "line0", "mark", "anchored", "stack", "root", "rec", "scalars",
                  "root_scalars", "entry", "entry_depth", "entries", "items_node", "root_dup", "owner", "ties",
-                 "links", "outside", "last_end", "anchor_nodes", "pairs", "pending", "texts", "frames", "after_items")
+                 "links", "outside", "last_end", "anchor_nodes", "pairs", "pending", "texts", "frames", "after_items",
+                 "plain")
 
     def __init__(self, first: Any, source: Source, base: int, line0: int, anchored: bool) -> None:
         self.source, self.text, self.base, self.line0 = source, source.text, base, line0
@@ -151,6 +153,7 @@ class _DocumentWalk:
         # anchor -> the mapping or sequence it names, while the walk may still be in it (None: a scalar's)
         self.frames: dict[str, _Mapping | _Sequence | None] = {}
         self.after_items: int | None = None  # where the root's first key after its `items` begins (the walk's)
+        self.plain: set[str] = set()  # the anchors of untagged plain scalars
         # KRM mode (`envelope`): the envelope's key whose value comes next; `envelope` sets the anchors and the
         # keys and values it has composed (anchor_nodes, pairs)
         self.pending: yaml.Node | None = None
@@ -230,18 +233,25 @@ class _DocumentWalk:
         if key is None:
             return
         line = event.start_mark.line + self.line0
-        self.odd_alias_key(event.anchor, key, line)
+        self.odd_alias_key(event.anchor, key, line, top.role)
         if key in top.keys:
             self.odd_key(key, line, top)
         else:
             top.keys[key] = line
 
-    def odd_alias_key(self, name: str, key: str, line: int) -> None:
-        """An alias as a key whose anchor's text, plain, is no string to go-yaml v3: kubectl reads the key as
-        the text, kustomize and kpt re-read it (a key `true`, which they cannot send) where they rewrite the
-        mapping (annotations always; any mapping when the anchor is plain). The first one is noted (SD019)."""
-        if self.rec.alias_key is None and plain_reads_as(key, v3=True) is not None:
-            self.rec.alias_key = (name, key, line)
+    def odd_alias_key(self, name: str, key: str, line: int, role: int) -> None:
+        """An alias as a key that kubectl and kustomize read apart (the first one is noted: SD019). kubectl turns
+        the anchor's value into the key's text (a plain `y` is `true` to it); go-yaml v3 keeps a plain anchor's
+        value as it reads it (`y` a string; `5`, `true`, a date no string: kustomize and kpt refuse the object),
+        and reads a quoted anchor's text again where kyaml rewrites the mapping: annotations, in every build."""
+        if self.rec.alias_key is not None or (name not in self.plain and role != _ANNS):
+            return
+        if name in self.plain and key in V2_ONLY_WORDS:
+            self.rec.alias_key = (name, key, line, "read-apart", "a boolean")
+            return
+        reads = plain_reads_as(key, v3=True)
+        if reads is not None:
+            self.rec.alias_key = (name, key, line, "alias", reads)
 
     def lone_scalar(self, event: Any) -> _Doc:
         """A document that is one scalar: nothing (a null: skipped), or an item that is no mapping."""
@@ -321,7 +331,7 @@ class _DocumentWalk:
             # item's identity and annotations are read from its data (_derive).
             key = top.key = self.texts.get(event.anchor) if is_alias else event.value
             if is_alias and key is not None:
-                self.odd_alias_key(event.anchor, key, event.start_mark.line + self.line0)
+                self.odd_alias_key(event.anchor, key, event.start_mark.line + self.line0, top.role)
             if len(stack) == 1 and self.items_node is not None and self.after_items is None:
                 self.after_items = event.start_mark.index + self.base
             if key is None:
@@ -468,7 +478,8 @@ class _DocumentWalk:
         """An anchor is noted with the entry it is in; an alias ties the entry it is in to the anchor's."""
         name: str = event.anchor
         if event.__class__ is not AliasEvent:
-            self.anchor(name, event.value if event.__class__ is ScalarEvent else None)
+            scalar = event.__class__ is ScalarEvent
+            self.anchor(name, event.value if scalar else None, scalar and event.tag is None and event.implicit[0])
             return
         frame = self.frames.get(name)
         if frame is not None and any(f is frame for f in self.stack):
@@ -486,10 +497,14 @@ class _DocumentWalk:
             else:
                 self.links.append((home, here))
 
-    def anchor(self, name: str, text: str | None = None) -> None:
+    def anchor(self, name: str, text: str | None = None, plain: bool = False) -> None:
         self.owner[name] = self.entry.index if self.entry is not None else -1  # a later one wins (yamlio._anchor)
         self.texts[name] = text
         self.frames[name] = None
+        if plain:
+            self.plain.add(name)
+        else:
+            self.plain.discard(name)
 
     def compose(self, event: Any, stream: Iterator[Any], top: _Mapping) -> None:
         """A key or a value of the envelope (KRM mode), composed (an alias to an anchor in an item: _Tangled)."""
@@ -621,8 +636,12 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
     items_node = _items_of(root, kind)
     entries = items_node.value if items_node is not None else []
     items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
-    for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
+    seen_all = walked[0].entries or []
+    for item, seen in zip(items, seen_all, strict=False):  # `items: *list`: no entries walked
         item.duplicate, item.shared, item.cycle = seen.duplicate, seen.shared, seen.cycle
+        item.alias_key = seen.alias_key
+    for item in items[len(seen_all):]:  # (their cycles found on the node: rare, and no alias key is looked for)
+        item.cycle = refusals.expanded_size(item.node)[1] == float("inf")
     after = [i + 1 for i, (_, v) in enumerate(root.value) if v is items_node]
     trust(items, text, root.value[after[0]][0].start_mark.index if after and after[0] < len(root.value) else None)
     return ResourceList(text=text, root=root, items_node=items_node, items=items,

@@ -10,7 +10,6 @@ The reader (reader.py) and the composer (yamlio.py) call these; every refusal sa
 """
 
 import json
-import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -143,13 +142,16 @@ def after_separator(text: str, at: int, fresh: bool = True) -> bool:
     """Does `at` begin a document's bytes as kubectl's splitter (k8s.io/apimachinery/pkg/util/yaml,
     YAMLReader.Read) and kyaml's cut them? There go-yaml skips a byte-order mark, the first byte of what it
     reads (yaml_parser_determine_encoding). `fresh`: `text` begins where the file does."""
-    return at in _document_starts(text, fresh)
+    if _STARTS[0] is not text or _STARTS[1] is not fresh:  # (the same text asked about each mark it holds)
+        _STARTS[:] = [text, fresh, _document_starts(text, fresh)]
+    starts: frozenset[int] = _STARTS[2]
+    return at in starts
 
 
+_STARTS: list[Any] = [None, None, frozenset()]
 _SEPARATOR_LINE = re.compile(r"^---[ \t\r]*(?:#[^\n]*)?$", re.M)
 
 
-@functools.lru_cache(maxsize=4)
 def _document_starts(text: str, fresh: bool) -> frozenset[int]:
     """The line starts right after a `---` line that ends a document: YAMLReader.Read returns its buffer at a
     separator line only when the buffer holds something (`if buffer.Len() != 0 { return buffer.Bytes(), nil }`);

@@ -88,9 +88,10 @@ def _alias_key(value: str, where: str = "annotations") -> str:
     return CM.format("a") + f"  {where}:\n    k: &b {value}\n    *b : v\n"
 
 
-@pytest.mark.parametrize("value, reads, where", [('"true"', "a boolean", "annotations"), ("'5'", "a number", "labels"),
+@pytest.mark.parametrize("value, reads, where", [('"true"', "a boolean", "annotations"), ("'5'", "a number", "annotations"),
                                                  ("true", "a boolean", "data"), ('"~"', "null", "annotations"),
-                                                 ("'1.5'", "a number", "data")])
+                                                 ("1.5", "a number", "data"), ("2024-01-01", "a timestamp", "data"),
+                                                 ('"2024-01-01"', "a timestamp", "annotations")])
 def test_an_alias_key_whose_anchor_reads_as_no_string_is_warned_about(value: str, reads: str, where: str) -> None:
     """kubectl sends the key "true"; kustomize refuses the object (`json: unsupported type:
     map[interface {}]interface {}`) where kyaml rewrites the mapping (annotations, in every build)."""
@@ -102,33 +103,73 @@ def test_an_alias_key_whose_anchor_reads_as_no_string_is_warned_about(value: str
     assert f"read it again as {reads} where they rewrite the mapping" in r.err and "[SD019]" in r.err, r.err
 
 
-@pytest.mark.parametrize("value", ["abc", "'abc'", '"yes"', "yes", '"2024-01-01"'])
-def test_an_alias_key_whose_anchor_is_a_string_to_every_reader_is_read(value: str) -> None:
-    (item,) = reader.read_stream([("m.yaml", _alias_key(value, "data").encode())]).items
+@pytest.mark.parametrize("value, where", [("abc", "data"), ("'abc'", "annotations"), ('"yes"', "data"),
+                                          ('"2024-01-01"', "data"), ("'5'", "labels"), ('"true"', "data")])
+def test_an_alias_key_every_reader_reads_alike_is_read(value: str, where: str) -> None:
+    """A quoted anchor's text is read again only where kyaml rewrites the mapping (annotations): in `data` or
+    `labels` of a plain build kustomize and kpt read the key "5" as kubectl does."""
+    (item,) = reader.read_stream([("m.yaml", _alias_key(value, where).encode())]).items
     assert item.alias_key is None
-    r = run(["render", "--mode", "validate", "-"], _alias_key(value, "data"))
+    r = run(["render", "--mode", "validate", "-"], _alias_key(value, where))
     assert r.code == 0 and "SD019" not in r.err, r.err
 
 
 def test_an_alias_key_in_a_mapping_the_walk_does_not_read_is_found_too() -> None:
-    text = CM.format("a") + "data:\n  k: &b '5'\n  *b : v\n"
+    text = CM.format("a") + "data:\n  k: &b 5\n  *b : v\n"
     (item,) = reader.read_stream([("m.yaml", text.encode())]).items
-    assert item.alias_key == ("b", "5", 6)
+    assert item.alias_key == ("b", "5", 6, "alias", "a number")
+
+
+def test_an_alias_key_of_a_plain_y_is_read_apart() -> None:
+    """kubectl reads `{k: true, "true": v}`, kustomize `{k: "y", "y": v}` (the review of this change)."""
+    r = run(["render", "--mode", "validate", "-"], _alias_key("y", "data"))
+    assert "<stdin>:7: [warning] v1/ConfigMap/a: the key y reads as a boolean to kubectl, which sends the key " \
+        '"true", and as the string "y" to kustomize and kpt; quote it [SD019]' in r.err, r.err
+
+
+def test_an_alias_key_hides_no_other_key_finding() -> None:
+    """A null key kubectl and kustomize refuse (SD018) is said beside the alias key's warning."""
+    text = CM.format("a") + '  annotations:\n    k: &t "true"\n    *t : v\ndata:\n  ~: x\n'
+    r = run(["render", "--mode", "validate", "-"], text)
+    assert r.code == 1 and "[SD019]" in r.err and "[SD018]" in r.err, r.err
+
+
+def test_an_alias_key_and_a_cycle_in_a_resource_list_whose_items_are_an_alias_are_found() -> None:
+    envelope = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nstash: &l\n- apiVersion: v1\n"
+                "  kind: ConfigMap\n  metadata:\n    name: a\n  data: &d {x: *d}\nitems: *l\n")
+    r = run([], envelope)
+    assert r.code == 1 and "data.x: an alias inside it names a node that contains that alias" in r.err, r.err
 
 
 # --- a value tagged `!` ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value, reads", [("! 5", "a number"), ("! true", "a boolean"), ("!  ~", "null"),
-                                          ("! 1e3", "a number"), ("! yes", "a boolean")])
+                                          ("! 1e3", "a number"), ("! yes", "a boolean"), ("&a ! 5", "a number"),
+                                          ("! &a 5", "a number"), ("!\n      5", "a number"), ("!<!> 5", "a number")])
 def test_a_value_tagged_non_specific_that_kyaml_writes_back_as_no_string_is_warned_about(value: str,
                                                                                          reads: str) -> None:
     """kubectl reads `! 5` as "5"; kustomize and kpt write `5` (a number to kubectl after them)."""
     text = CM.format("a") + f"  labels:\n    v: {value}\n"
     r = run(["render", "--mode", "validate", "-"], text)
     assert r.code == 0, r.err
-    shown = value.split(None, 1)[1]
+    shown = value.rsplit(None, 1)[1]
     assert f"<stdin>:6: [warning] v1/ConfigMap/a metadata.labels.v: `! {shown}` is the string" in r.err, r.err
-    assert f"which is {reads} to every reader after them" in r.err and "[SD068]" in r.err, r.err
+    assert f"which kubectl then reads as {reads}: quote it instead [SD068]" in r.err, r.err
+
+
+def test_an_empty_value_tagged_non_specific_is_warned_about_once_per_object() -> None:
+    """`v: !` is "" to kubectl and null once kyaml has written it back; each object's first such value is said
+    (a thousand in one object would find each field from its root again)."""
+    text = CM.format("a") + "data:\n  v: !\n  w: ! 5\n"
+    r = run(["render", "--mode", "validate", "-"], text)
+    assert "<stdin>:6: [warning] v1/ConfigMap/a data.v: `! ` is the string \"\" to kubectl" in r.err, r.err
+    assert r.err.count("[SD068]") == 1, r.err
+
+
+def test_a_key_tagged_non_specific_that_reads_as_no_string_is_warned_about() -> None:
+    """kubectl sends the key "5"; kustomize refuses the object."""
+    r = run(["render", "--mode", "validate", "-"], CM.format("a") + "data:\n  ! 5 : v\n")
+    assert r.code == 0 and "the key ! 5 reads as a key tagged !" in r.err and "[SD019]" in r.err, r.err
 
 
 @pytest.mark.parametrize("value", ["! x", '! "5"', "!!str 5", "'! 5'", "|\n      ! 5", "a! 5", "!foo 5"])
