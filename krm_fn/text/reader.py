@@ -670,7 +670,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             text = decode(data)
             refusals.refuse_separator_lines(text)
             source = Source(text)
-            docs = [d for base, line, piece in source.pieces() for d in _walk(piece, source, base, line, False)]
+            docs = [d for base, line, piece in source.pieces() for d in _walk_piece(piece, source, base, line)]
         except InputError as exc:
             exc.source = name  # render names the file (and line) in front of the message
             raise
@@ -712,6 +712,19 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     _derive(items)
     shared = frozenset(item.index for item in items if item.shared)
     return Stream(items=items, shared=shared, function_config=function_config)
+
+
+def _walk_piece(piece: str, source: Source, base: int, line: int) -> list[_Doc]:
+    """_walk of one piece of a file (Source.pieces): libyaml's own errors mark where they are in the piece,
+    moved here to where they are in the file (the walk's and the refusals' marks are the file's already)."""
+    try:
+        return _walk(piece, source, base, line, False)
+    except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
+        if base:
+            move = tree.marker(base, line)
+            exc.problem_mark = move(exc.problem_mark) if exc.problem_mark is not None else None
+            exc.context_mark = move(exc.context_mark) if exc.context_mark is not None else None
+        raise
 
 
 def _is_envelope_item(item: Item) -> bool:

@@ -238,3 +238,12 @@ def test_a_byte_order_mark_after_a_separator_that_ends_a_document_is_read(text: 
     r = run(["render", "-"], text.encode("utf-8"))
     assert r.code == 0 and "byte-order" not in r.err, r.err
     assert [d["metadata"]["name"] for d in r.docs][-1] == "a"
+
+
+def test_a_parse_error_after_a_byte_order_mark_is_placed_in_the_file() -> None:
+    """The document after `---` and a mark is read as a piece of its own: libyaml's error was placed by its
+    line in the piece (line 6 here), not in the file (the review of this change)."""
+    text = CM.format("a") + "---\n" + BOM + CM.format("b") + "  bad: [\n"
+    r = run(["render", "-"], text.encode("utf-8"))
+    assert r.code == 1 and "<stdin>:11: [error] input is not valid YAML: while parsing a flow node: did not find " \
+        "expected node content (line 11, column 1)" in r.err, r.err
