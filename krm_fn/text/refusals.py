@@ -133,9 +133,29 @@ def refuse_separator_lines(text: str) -> None:
         if rest and not rest.startswith("#"):
             raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=_line_mark(text, start))  # noqa: E501 (a message stays whole for grep)
         at = text.find("\n---", start + 3)
+    if "\n..." in text:
+        refuse_empty_documents(text)
     at = text.find("\n\ufeff---")
     if at >= 0:
         raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))  # noqa: E501 (a message stays whole for grep)
+
+
+# A line `...` (a document end), with spaces or a comment after it.
+_DOCUMENT_END = re.compile(r"\.\.\.[ \t\r]*(?:#[^\n]*)?(?:\n|$)")
+# Lines that are blank or only a comment.
+_NOTHING = re.compile(r"(?:[ \t\r]*(?:#[^\n]*)?\n)*")
+
+
+def refuse_empty_documents(text: str) -> None:
+    """Refuse a `...` line first in the bytes of a document kubectl's splitter cuts after `---` (blank and
+    comment lines aside): go-yaml finds no document there ("did not find expected node content") and kubectl
+    and kustomize refuse the file; libyaml reads an empty document. (A `---` with nothing before it goes into
+    the next document's bytes, and `---` then `...` is an empty document to every reader: _document_starts.)"""
+    view = searchable(text)
+    for start in sorted(_document_starts(text, True)):
+        at = _NOTHING.match(view, start).end()
+        if _DOCUMENT_END.match(view, at):
+            raise Refused(problem="a document that is only `...` after `---`: kubectl and kustomize refuse the file (\"did not find expected node content\"); remove the `...` line or the `---` before it", problem_mark=_line_mark(text, at))  # noqa: E501 (a message stays whole for grep)
 
 
 def after_separator(text: str, at: int, fresh: bool = True) -> bool:

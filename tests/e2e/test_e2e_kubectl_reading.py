@@ -495,3 +495,18 @@ def test_a_byte_order_mark_after_a_separator_is_read_only_where_a_document_ends(
     assert ("\\uFEFF" not in said) is read, said
     r = run_function(["render", "-"], text)
     assert (r.code == 0) is read, r.err
+
+
+@pytest.mark.parametrize("text, read", [
+    (CM.format("a") + "---\n...\n---\n" + CM.format("b"), False),
+    (CM.format("a") + "---\n# c\n...\n", False),
+    (CM.format("a") + "...\n---\n" + CM.format("b"), True),
+    (CM.format("a") + "---\n---\n...\n---\n" + CM.format("b"), True),
+], ids=["between-documents", "after-a-comment", "ending-a-document", "after-a-second-separator"])
+def test_a_document_that_is_only_a_document_end_is_refused_as_both_refuse_it(kubectl: str, tmp_path: Path,
+                                                                           text: str, read: bool) -> None:
+    assert (kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is not None) is read
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert (code == 0) is read, said
+    r = run_function(["render", "-"], text)
+    assert ("a document that is only `...`" not in r.err) is read, r.err

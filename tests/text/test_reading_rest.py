@@ -247,3 +247,25 @@ def test_a_parse_error_after_a_byte_order_mark_is_placed_in_the_file() -> None:
     r = run(["render", "-"], text.encode("utf-8"))
     assert r.code == 1 and "<stdin>:11: [error] input is not valid YAML: while parsing a flow node: did not find " \
         "expected node content (line 11, column 1)" in r.err, r.err
+
+
+# --- a document that is only `...` ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, line", [
+    (CM.format("a") + "---\n...\n---\n" + CM.format("b"), 6),
+    (CM.format("a") + "---\n# c\n\n...  # end\n", 8),
+], ids=["between-documents", "after-comments"])
+def test_a_document_that_is_only_a_document_end_is_refused(text: str, line: int) -> None:
+    """go-yaml finds no node in the bytes kubectl's splitter cut after `---` ("did not find expected node
+    content"): kubectl and kustomize refuse the file; libyaml read an empty document (the review)."""
+    r = run(["render", "-"], text)
+    assert (r.code, r.out) == (1, ""), r.err
+    assert f"<stdin>:{line}: [error] input is not valid YAML: a document that is only `...` after `---`" in r.err, r.err
+
+
+@pytest.mark.parametrize("text", [CM.format("a") + "...\n", CM.format("a") + "...\n---\n" + CM.format("b"),
+                                  CM.format("a") + "---\n---\n...\n---\n" + CM.format("b")],
+                         ids=["ending-a-document", "then-separator", "after-a-second-separator"])
+def test_a_document_end_after_a_document_is_read(text: str) -> None:
+    r = run(["render", "--mode", "validate", "-"], text)
+    assert "only `...`" not in r.err and "not valid YAML" not in r.err, r.err
