@@ -153,7 +153,8 @@ def refuse_empty_documents(text: str) -> None:
     the next document's bytes, and `---` then `...` is an empty document to every reader: _document_starts.)"""
     view = searchable(text)
     for start in sorted(_document_starts(text, True)):
-        at = _NOTHING.match(view, start).end()
+        blank = _NOTHING.match(view, start)  # (matches always: it takes no line too)
+        at = blank.end() if blank is not None else start
         if _DOCUMENT_END.match(view, at):
             raise Refused(problem="a document that is only `...` after `---`: kubectl and kustomize refuse the file (\"did not find expected node content\"); remove the `...` line or the `---` before it", problem_mark=_line_mark(text, at))  # noqa: E501 (a message stays whole for grep)
 
