@@ -70,11 +70,14 @@ SPECS = (
          can_disable=False),
     Spec("SD019", WARNING, "a key that is no string: kubectl reads its text, kustomize and kpt refuse the file or read another key",
          {"refused": "the key {text} reads as {reads}: kubectl sends the key {key!q}, kustomize and kpt refuse an object with a key that is no string; quote it",
-          "read-apart": "the key {text} reads as a boolean to kubectl, which sends the key {key!q}, and as the string {text!q} to kustomize and kpt; quote it"},
+          "read-apart": "the key {text} reads as a boolean to kubectl, which sends the key {key!q}, and as the string {text!q} to kustomize and kpt; quote it",
+          "alias": "the key *{alias} is its anchor's text {text!q}: kubectl sends that key, kustomize and kpt read it again as {reads} where they rewrite the mapping (annotations always) and refuse the object; write the key itself"},
          why=("kubectl (go-yaml v2, sigs.k8s.io/yaml) turns a key that is a number or a boolean into its text;\n"
               "kustomize and kpt (go-yaml v3, kyaml) refuse the object (`json: unsupported type:\n"
               "map[interface {}]interface {}`), and read `yes`, `on` and the like as strings where kubectl reads `true`.\n"
-              "A quoted key is the same string to every reader.")),
+              "A quoted key is the same string to every reader. An alias as a key (`*t :`, the anchor `&t \"true\"`) is\n"
+              "its anchor's text to kubectl; go-yaml v3 reads that text again, unquoted, where kyaml rewrites the\n"
+              "mapping (annotations in every kustomize build and kpt run; any mapping when the anchor is plain).")),
     # SD020, SD021, SD032 and SD041 start with `source`, where the setting was set (`invalid functionConfig: `,
     # `environment variable KAITO_SPECDEC_MODE (or …): `; model/config.py: ConfigError.prefixed), "" where a value is
     # judged alone. What a source gave (`key`, `value`, `name`, SD032's `kind`) is quoted by the call site
@@ -183,4 +186,11 @@ SPECS = (
     Spec("SD065", ERROR, "an internal error",
          "kaito-specdec internal error: {exception}: {reason}",
          can_disable=False, could_not_judge=True),
+    # `text`: the scalar's text after the tag; `reads`: what it is unquoted (go_scalars.plain_reads_as).
+    Spec("SD068", WARNING, "a value tagged `!` that kustomize and kpt write back untagged, as no string",
+         "`! {text}` is the string {text!q} to kubectl; kustomize and kpt drop the tag and may write it back plain, which kubectl then reads as {reads}: quote it instead",
+         why=("`!` is YAML's non-specific tag: on a plain scalar it makes the scalar a string, and go-yaml v2\n"
+              "(kubectl, Argo CD) reads `! 5` as \"5\". kustomize and kpt (kyaml) keep the value but write it back\n"
+              "without the tag and unquoted (`5`), so what they send is a number, a boolean or null: kubectl then\n"
+              "refuses a label or an annotation, and the API server a string field. `\"5\"` is the same to all.")),
 )

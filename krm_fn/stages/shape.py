@@ -6,7 +6,7 @@ import json
 import math
 import posixpath
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 
 import yaml
 
@@ -236,6 +236,20 @@ def unreadable(found: Iterable[tuple[Item, str]]) -> list[Result]:
     return [about(finding("SD009", reason=why), item) for item, why in found]
 
 
+def cycles(items: list[Item], reported: Collection[int]) -> list[Result]:
+    """SD009 per object with an alias inside the node its anchor names (`spec: &s {copy: *s}`), whatever the
+    object is: kubectl and kustomize refuse the whole file (it would expand without end). The walk notes it
+    (Item.cycle); an object a stage reads and found unreadable (`reported`) says so already."""
+    out = []
+    for item in items:
+        if item.cycle and item.index not in reported:
+            try:
+                item.data()
+            except ItemError as exc:
+                out.append(about(finding("SD009", reason=str(exc)), item))
+    return out
+
+
 def fractions(index: Index) -> list[Result]:
     """SD017 per integer field a check reads (kinds.integer_fields, KServe's pipelineParallelSize) that holds
     a number with a fraction: kubectl sends it as it is and the API server refuses it (a whole `2.0` is the
@@ -287,7 +301,6 @@ _ODD_KEY_HINT = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:[-+.0-9~][^:\n]*|(
                            r"[ \t]*:(?:[ \t]|$)", re.M)
 _KEY_READS = {G.INT_TAG: "a number", G.FLOAT_TAG: "a number", G.BOOL_TAG: "a boolean", G.NULL_TAG: "null",
               G.TIMESTAMP_TAG: "a timestamp"}
-_V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
 
 
 def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
@@ -299,8 +312,11 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
         if not item.is_mapping or item.index in config or is_kustomization(item) or item.duplicate is not None \
                 or not (item.kind and item.api_version):
             continue  # (a key twice is SD004's error already; a file that is no object SD003's)
+        if item.alias_key is not None:  # (and on: a key that is no string elsewhere in it is said too)
+            out.append(_alias_key(item, *item.alias_key))
         tagged = next((m for m in _TAGGED_KEY.finditer(item.source, item.start, item.end)
-                       if m.group(1) not in _STRING_TAGS), None)
+                       if m.group(1) not in _STRING_TAGS
+                       or (m.group(1) == "!" and G.plain_reads_as(m.group(2)) is not None)), None)
         if tagged is not None:
             found = finding("SD019.refused", text=f"{tagged.group(1)} {tagged.group(2)}",
                             reads=f"a key tagged {tagged.group(1)}", key=tagged.group(2))
@@ -318,6 +334,16 @@ def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:
     return out
 
 
+def _alias_key(item: Item, alias: str, text: str, line: int, variant: str, reads: str) -> Result:
+    """SD019 on the line of an alias used as a key that kubectl and kustomize read apart (reader.py:
+    odd_alias_key): its line from the walk, the field being a key's, which no path names."""
+    if variant == "read-apart":  # a plain `y`: `true` to kubectl, the string "y" to go-yaml v3
+        found = about(finding("SD019.read-apart", text=text, key=str(G.go_resolve(text)[1]).lower()), item)
+    else:
+        found = about(finding("SD019.alias", alias=alias, text=text, reads=reads), item)
+    return found._replace(file_line=line + 1) if found.file_line is not None and item.home is None else found
+
+
 def _odd_key(key: yaml.ScalarNode) -> Finding:
     """What each reader makes of a key that is no string (null: none can send it, SD018)."""
     if key.tag == G.NULL_TAG:  # "unsupported map key" / "yaml: unmarshal errors"
@@ -329,21 +355,57 @@ def _odd_key(key: yaml.ScalarNode) -> Finding:
         text = str(kinds.integer(value)) if kinds.integer(value) is not None else repr(value)
     else:
         text = key.value if key.tag == G.TIMESTAMP_TAG else str(value)
-    if key.value in _V2_ONLY_WORDS:
+    if key.value in G.V2_ONLY_WORDS:
         return finding("SD019.read-apart", text=key.value, key=text)
     return finding("SD019.refused", text=key.value, reads=_KEY_READS[key.tag], key=text)
 
 
 def _unsendable(root: yaml.Node) -> Finding | None:
     """The first value below `root` that kubectl cannot send, as a finding on its field."""
+    for node, path, key in _scalars(root):
+        found = _scalar_fault(node, path, key)
+        if found is not None:
+            return found
+    return None
+
+
+# A `!` tag (or `!<!>`, the same written verbatim) before a value, an anchor on either side (`key: ! 5`,
+# `- &a ! true`, `[! &a 5]`, `key: !` with the value on the next line or none): SD068's only candidates, each at
+# where its node starts (its first property).
+_NON_SPECIFIC = re.compile(r"(?:^|(?<=[\s\[{,]))(?:&[^\s,\[\]{}]+[ \t]+)?(?:!|!<!>)(?=[\s,\]}]|$)", re.M)
+
+
+def nonspecific_tags(items: list[Item], config: Collection[int] = ()) -> list[Result]:
+    """SD068 on the first value of an object tagged `!` whose text, plain, is no string (`! 5`, `! true`, an
+    empty `!`): a string to kubectl, a number or a boolean once kustomize or kpt has written it back without the
+    tag (kyaml drops it: `kpt fn source` and `kustomize build` print `x: 5`). The first only, as SD066 and SD018
+    (each said again finds its field from the root). Only items whose text holds such a tag are composed."""
+    out = []
+    for item in items:
+        if not item.is_mapping or item.index in config or not (item.kind and item.api_version):
+            continue
+        if item.source.find("!", item.start, item.end) < 0:  # (a search in place: most items hold none)
+            continue
+        tags = {m.start() for m in _NON_SPECIFIC.finditer(item.source, item.start, item.end)}
+        if not tags:
+            continue
+        for node, path, key in _scalars(item.node):
+            reads = None if key or node.style or node.start_mark.index not in tags else G.plain_reads_as(node.value)
+            if reads is not None:
+                out.append(about(finding("SD068", path, text=node.value, reads=reads), item))
+                break
+    return out
+
+
+def _scalars(root: yaml.Node) -> Iterator[tuple[yaml.ScalarNode, str, bool]]:
+    """Every scalar below `root` once, with its field's path and whether it is a key (merged keys as the
+    mapping's own)."""
     stack: list[tuple[yaml.Node, str, bool]] = [(root, "", False)]
     seen: set[int] = set()
     while stack:
         node, path, key = stack.pop()
         if isinstance(node, yaml.ScalarNode):
-            found = _scalar_fault(node, path, key)
-            if found is not None:
-                return found
+            yield node, path, key
             continue
         if id(node) in seen:
             continue
@@ -359,7 +421,6 @@ def _unsendable(root: yaml.Node) -> Finding | None:
                 below = f"{path}.{name}".lstrip(".") if _KEY.fullmatch(name) else f"{path}[{name}]"
                 stack.append((v, below, False))
                 stack.append((k, below, True))
-    return None
 
 
 def _scalar_fault(node: yaml.ScalarNode, path: str, key: bool) -> Finding | None:

@@ -144,6 +144,21 @@ def go_resolve(text: str) -> tuple[str, Any]:
     return STR_TAG, text
 
 
+# What a plain scalar that is no string reads as, in words; and the words v2 reads as booleans and v3 as strings.
+_PLAIN_READS = {BOOL_TAG: "a boolean", INT_TAG: "a number", FLOAT_TAG: "a number", NULL_TAG: "null"}
+V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
+
+
+def plain_reads_as(text: str, v3: bool = False) -> str | None:
+    """What go-yaml v2 (or `v3`) reads this text as, written plain, when that is no string: "a boolean", "a
+    number", "null", and with `v3` "a timestamp" (v3 decodes a date into interface{} as a time.Time, v2 keeps its
+    text); None for a string."""
+    if v3 and text in V2_ONLY_WORDS:
+        return None
+    tag = go_resolve(text)[0]
+    return "a timestamp" if v3 and tag == TIMESTAMP_TAG else _PLAIN_READS.get(tag)
+
+
 # The tags go-yaml knows on a scalar (resolvableTag, and !!binary); any other (`!foo`, `!!set`)
 # leaves the scalar's text a string: `if !resolvableTag(tag) { return tag, in }`.
 _GO_TAGS = frozenset((STR_TAG, NULL_TAG, BOOL_TAG, INT_TAG, FLOAT_TAG, TIMESTAMP_TAG, BINARY_TAG))

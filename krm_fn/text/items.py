@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from . import go_scalars, krm, tree, yamlio
-from .refusals import after_separator
+from .refusals import DOUBLED_BOM, after_separator
 from .identity import Identity, of_node
 # The node helpers live in tree; re-exported for the stages that read items.
 from .tree import child, column_of, ends_line, line_end, line_start, newline_of, node_end, scalar, searchable  # noqa: F401
@@ -147,7 +147,7 @@ class Item:
     __slots__ = ("index", "_node", "source", "start", "end", "api_version", "kind", "name", "namespace",
                  "origin", "origin_index", "head", "tail", "_data", "_built", "line", "column", "is_mapping",
                  "ann", "ann_keys", "generate_name", "duplicate", "derive", "shared", "in_flow", "src", "base", "odd",
-                 "home", "tied", "no_string", "typed_meta")
+                 "home", "tied", "no_string", "typed_meta", "cycle", "alias_key")
 
     def __init__(self, index: int, node: yaml.Node | None, source: str, start: int, end: int) -> None:
         self.index = index
@@ -184,6 +184,11 @@ class Item:
         # its metadata has a field whose type SD067 checks (TYPED_META), labels or annotations that are no
         # mapping, or a name, namespace or generateName that is no string: composed for SD067, others never are
         self.typed_meta = False
+        # an alias inside the node its anchor names (`spec: &s {copy: *s}`): kubectl and kustomize refuse the file
+        self.cycle = False
+        # (alias, its anchor's text, line, SD019's variant, what v3 reads) of the first alias used as a key that
+        # kubectl and kustomize read apart (reader.py: _DocumentWalk.odd_alias_key)
+        self.alias_key: tuple[str, str, int, str, str] | None = None
         # (key, line of its first, line of its second) of the first key a mapping of the item has twice
         self.duplicate: tuple[str, int, int] | None = None
         # an alias or a merge key gives its identity or annotations: the reader reads them from its data
@@ -443,8 +448,9 @@ def decode(data: bytes) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"input is not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
-    # YAML line breaks are what the positions count in; keep CRLF input as is but never see a BOM again.
-    return text.lstrip("\ufeff")
+    if text.startswith("\ufeff"):
+        raise InputError(f"input is not valid YAML: {DOUBLED_BOM}", tree.Mark(0, 0, 0))
+    return text
 
 
 def duplicate_key(node: yaml.Node | None) -> tuple[yaml.Node, yaml.Node] | None:

@@ -26,7 +26,8 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import krm, refusals, tree, yamlio
-from .go_scalars import BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, scalar_tag
+from .go_scalars import (BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, SEQ_TAG, STR_TAG, V2_ONLY_WORDS,
+                         plain_reads_as, scalar_tag)
 from .identity import GENERATE_NAME, identity, of_data
 from .items import (A_LIST, A_MAPPING, InputError, Item, ResourceList, Source, Stream, Tied,
                     _comments_around, check_envelope, decode, duplicate_key, make_item, no_string_of, type_checked,
@@ -97,7 +98,7 @@ def _walk(text: str, source: Source, base: int, line0: int, envelope: bool) -> l
     if "\\/" in text:
         refusals.refuse_slash_escapes(text, yamlio.events(text), tree.marker(base, line0))
     if "\ufeff" in text:
-        refusals.refuse_inner_byte_order_marks(text, yamlio.events(text), tree.marker(base, line0))
+        refusals.refuse_inner_byte_order_marks(text, yamlio.events(text), tree.marker(base, line0), fresh=base == 0)
     stream = yamlio.events(text)
     docs: list[_Doc] = []
     for event in stream:
@@ -128,7 +129,8 @@ class _DocumentWalk:
 
     __slots__ = ("source", "text", "base", "line0", "mark", "anchored", "stack", "root", "rec", "scalars",
                  "root_scalars", "entry", "entry_depth", "entries", "items_node", "root_dup", "owner", "ties",
-                 "links", "outside", "last_end", "anchor_nodes", "pairs", "pending", "texts")
+                 "links", "outside", "last_end", "anchor_nodes", "pairs", "pending", "texts", "frames", "after_items",
+                 "plain")
 
     def __init__(self, first: Any, source: Source, base: int, line0: int, anchored: bool) -> None:
         self.source, self.text, self.base, self.line0 = source, source.text, base, line0
@@ -149,6 +151,10 @@ class _DocumentWalk:
         self.outside = False  # an alias ties an entry to the envelope (or the root): composed with it whole
         self.last_end = 0  # where the last scalar, alias or flow mapping or sequence ended
         self.texts: dict[str, str | None] = {}  # anchor -> its scalar's text (None: a mapping or a sequence)
+        # anchor -> the mapping or sequence it names, while the walk may still be in it (None: a scalar's)
+        self.frames: dict[str, _Mapping | _Sequence | None] = {}
+        self.after_items: int | None = None  # where the root's first key after its `items` begins (the walk's)
+        self.plain: set[str] = set()  # the anchors of untagged plain scalars
         # KRM mode (`envelope`): the envelope's key whose value comes next; `envelope` sets the anchors and the
         # keys and values it has composed (anchor_nodes, pairs)
         self.pending: yaml.Node | None = None
@@ -203,6 +209,8 @@ class _DocumentWalk:
                 flow = event.flow_style
                 top = _Mapping(_OTHER, flow) if cls is MappingStartEvent else _Sequence(_OTHER, flow)
                 stack.append(top)
+                if anchored and event.anchor is not None:
+                    self.frames[event.anchor] = top
                 continue
             self.last_end = event.end_mark.index + base if cls is AliasEvent or event.value else self.empty_end(event)
             if type(top) is not _Mapping:
@@ -226,10 +234,25 @@ class _DocumentWalk:
         if key is None:
             return
         line = event.start_mark.line + self.line0
+        self.odd_alias_key(event.anchor, key, line, top.role)
         if key in top.keys:
             self.odd_key(key, line, top)
         else:
             top.keys[key] = line
+
+    def odd_alias_key(self, name: str, key: str, line: int, role: int) -> None:
+        """An alias as a key that kubectl and kustomize read apart (the first one is noted: SD019). kubectl turns
+        the anchor's value into the key's text (a plain `y` is `true` to it); go-yaml v3 keeps a plain anchor's
+        value as it reads it (`y` a string; `5`, `true`, a date no string: kustomize and kpt refuse the object),
+        and reads a quoted anchor's text again where kyaml rewrites the mapping: annotations, in every build."""
+        if self.rec.alias_key is not None or (name not in self.plain and role != _ANNS):
+            return
+        if name in self.plain and key in V2_ONLY_WORDS:
+            self.rec.alias_key = (name, key, line, "read-apart", "a boolean")
+            return
+        reads = plain_reads_as(key, v3=True)
+        if reads is not None:
+            self.rec.alias_key = (name, key, line, "alias", reads)
 
     def lone_scalar(self, event: Any) -> _Doc:
         """A document that is one scalar: nothing (a null: skipped), or an item that is no mapping."""
@@ -274,7 +297,7 @@ class _DocumentWalk:
             item.shared = item.index in ties
         if self.links and not self.outside:
             _tie(self.entries, self.links, self.items_node)
-        bound = None
+        bound = self.after_items  # the last item ends before the root's next key
         if envelope is not None:  # the envelope's key after `items`, composed: the last item ends before it
             keys = [k for k, v in self.pairs]
             after = [i + 1 for i, (_, v) in enumerate(self.pairs) if v is self.items_node]
@@ -308,6 +331,10 @@ class _DocumentWalk:
             # kpt read it; one of an anchor the walk has no text of (the envelope's, or a mapping's): the
             # item's identity and annotations are read from its data (_derive).
             key = top.key = self.texts.get(event.anchor) if is_alias else event.value
+            if is_alias and key is not None:
+                self.odd_alias_key(event.anchor, key, event.start_mark.line + self.line0, top.role)
+            if len(stack) == 1 and self.items_node is not None and self.after_items is None:
+                self.after_items = event.start_mark.index + self.base
             if key is None:
                 self.rec.derive = True
             elif key in top.keys or key == "<<":
@@ -364,9 +391,11 @@ class _DocumentWalk:
                 top.key = None  # a key that is a mapping or a sequence
             elif top.role != _OTHER:
                 role = self.role_below(event, top, is_map)
+        frame = _Mapping(role, event.flow_style) if is_map else _Sequence(role, event.flow_style)
         if self.anchored and event.anchor is not None:
             self.anchor(event.anchor)
-        stack.append(_Mapping(role, event.flow_style) if is_map else _Sequence(role, event.flow_style))
+            self.frames[event.anchor] = frame
+        stack.append(frame)
 
     def end(self, event: Any) -> None:
         """A mapping or a sequence ends, and with it maybe the root's items or one of their entries."""
@@ -455,8 +484,13 @@ class _DocumentWalk:
         """An anchor is noted with the entry it is in; an alias ties the entry it is in to the anchor's."""
         name: str = event.anchor
         if event.__class__ is not AliasEvent:
-            self.anchor(name, event.value if event.__class__ is ScalarEvent else None)
+            scalar = event.__class__ is ScalarEvent
+            self.anchor(name, event.value if scalar else None, scalar and event.tag is None and event.implicit[0])
             return
+        frame = self.frames.get(name)
+        if frame is not None and any(f is frame for f in self.stack):
+            # inside the node it names: kubectl and kustomize refuse the file (a cycle), whichever object it is in
+            self.rec.cycle = True
         here = self.entry.index if self.entry is not None else -1
         home = self.owner.get(name)
         if home is None:
@@ -469,9 +503,14 @@ class _DocumentWalk:
             else:
                 self.links.append((home, here))
 
-    def anchor(self, name: str, text: str | None = None) -> None:
+    def anchor(self, name: str, text: str | None = None, plain: bool = False) -> None:
         self.owner[name] = self.entry.index if self.entry is not None else -1  # a later one wins (yamlio._anchor)
         self.texts[name] = text
+        self.frames[name] = None
+        if plain:
+            self.plain.add(name)
+        else:
+            self.plain.discard(name)
 
     def compose(self, event: Any, stream: Iterator[Any], top: _Mapping) -> None:
         """A key or a value of the envelope (KRM mode), composed (an alias to an anchor in an item: _Tangled)."""
@@ -603,8 +642,12 @@ def _tied_resource_list(text: str, source: Source) -> ResourceList:
     items_node = _items_of(root, kind)
     entries = items_node.value if items_node is not None else []
     items = [make_item(i, n, text, bool(items_node and items_node.flow_style)) for i, n in enumerate(entries)]
-    for item, seen in zip(items, walked[0].entries or (), strict=False):  # `items: *list`: no entries walked
-        item.duplicate, item.shared = seen.duplicate, seen.shared
+    seen_all = walked[0].entries or []
+    for item, seen in zip(items, seen_all, strict=False):  # `items: *list`: no entries walked
+        item.duplicate, item.shared, item.cycle = seen.duplicate, seen.shared, seen.cycle
+        item.alias_key = seen.alias_key
+    for item in items[len(seen_all):]:  # (their cycles found on the node: rare, and no alias key is looked for)
+        item.cycle = refusals.expanded_size(item.node)[1] == float("inf")
     after = [i + 1 for i, (_, v) in enumerate(root.value) if v is items_node]
     trust(items, text, root.value[after[0]][0].start_mark.index if after and after[0] < len(root.value) else None)
     return ResourceList(text=text, root=root, items_node=items_node, items=items,
@@ -633,7 +676,7 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
             text = decode(data)
             refusals.refuse_separator_lines(text)
             source = Source(text)
-            docs = [d for base, line, piece in source.pieces() for d in _walk(piece, source, base, line, False)]
+            docs = [d for base, line, piece in source.pieces() for d in _walk_piece(piece, source, base, line)]
         except InputError as exc:
             exc.source = name  # render names the file (and line) in front of the message
             raise
@@ -675,6 +718,19 @@ def read_stream(sources: list[tuple[str, bytes]]) -> Stream:
     _derive(items)
     shared = frozenset(item.index for item in items if item.shared)
     return Stream(items=items, shared=shared, function_config=function_config)
+
+
+def _walk_piece(piece: str, source: Source, base: int, line: int) -> list[_Doc]:
+    """_walk of one piece of a file (Source.pieces): libyaml's own errors mark where they are in the piece,
+    moved here to where they are in the file (the walk's and the refusals' marks are the file's already)."""
+    try:
+        return _walk(piece, source, base, line, False)
+    except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
+        if base:
+            move = tree.marker(base, line)
+            exc.problem_mark = move(exc.problem_mark) if exc.problem_mark is not None else None
+            exc.context_mark = move(exc.context_mark) if exc.context_mark is not None else None
+        raise
 
 
 def _is_envelope_item(item: Item) -> bool:

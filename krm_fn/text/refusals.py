@@ -133,27 +133,74 @@ def refuse_separator_lines(text: str) -> None:
         if rest and not rest.startswith("#"):
             raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=_line_mark(text, start))  # noqa: E501 (a message stays whole for grep)
         at = text.find("\n---", start + 3)
+    if "\n..." in text:
+        refuse_empty_documents(text)
     at = text.find("\n\ufeff---")
     if at >= 0:
         raise Refused(problem="a byte-order mark before `---`: kubectl and kustomize refuse the file; remove it (one at the start of the document, after `---`, is read)", problem_mark=_line_mark(text, at + 1))  # noqa: E501 (a message stays whole for grep)
 
 
-def after_separator(text: str, at: int) -> bool:
-    """Does `at` begin the line right after a `---` line? There kubectl's splitter (k8s.io/apimachinery/pkg/util/
-    yaml, YAMLReader.Read) and kyaml's begin the next document's bytes, and go-yaml skips a byte-order mark
-    only as the first of its bytes (yaml_parser_determine_encoding)."""
-    if at == 0 or text[at - 1] != "\n":
-        return False
+# A line `...` (a document end), with spaces or a comment after it.
+_DOCUMENT_END = re.compile(r"\.\.\.[ \t\r]*(?:#[^\n]*)?(?:\n|$)")
+# Lines that are blank or only a comment.
+_NOTHING = re.compile(r"(?:[ \t\r]*(?:#[^\n]*)?\n)*")
+
+
+def refuse_empty_documents(text: str) -> None:
+    """Refuse a `...` line first in the bytes of a document kubectl's splitter cuts after `---` (blank and
+    comment lines aside): go-yaml finds no document there ("did not find expected node content") and kubectl
+    and kustomize refuse the file; libyaml reads an empty document. (A `---` with nothing before it goes into
+    the next document's bytes, and `---` then `...` is an empty document to every reader: _document_starts.)"""
     view = searchable(text)
-    begin = view.rfind("\n", 0, at - 1) + 1
-    line = view[begin:at].rstrip("\r\n")
-    return line[:3] == "---" and (not line[3:].strip() or line[3:].lstrip().startswith("#"))
+    for start in sorted(_document_starts(text, True)):
+        blank = _NOTHING.match(view, start)  # (matches always: it takes no line too)
+        at = blank.end() if blank is not None else start
+        if _DOCUMENT_END.match(view, at):
+            raise Refused(problem="a document that is only `...` after `---`: kubectl and kustomize refuse the file (\"did not find expected node content\"); remove the `...` line or the `---` before it", problem_mark=_line_mark(text, at))  # noqa: E501 (a message stays whole for grep)
 
 
-_INNER_BOM = "a byte-order mark at the start of a line inside a document: kubectl, kustomize and kpt read it as a character of the key after it (or drop what follows `...`), libyaml skips it; remove it (one right after `---` is read)"  # noqa: E501 (a message stays whole for grep)
+def after_separator(text: str, at: int, fresh: bool = True) -> bool:
+    """Does `at` begin a document's bytes as kubectl's splitter (k8s.io/apimachinery/pkg/util/yaml,
+    YAMLReader.Read) and kyaml's cut them? There go-yaml skips a byte-order mark, the first byte of what it
+    reads (yaml_parser_determine_encoding). `fresh`: `text` begins where the file does."""
+    if _STARTS[0] is not text or _STARTS[1] is not fresh:  # (the same text asked about each mark it holds)
+        _STARTS[:] = [text, fresh, _document_starts(text, fresh)]
+    starts: frozenset[int] = _STARTS[2]
+    return at in starts
 
 
-def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -> None:
+_STARTS: list[Any] = [None, None, frozenset()]
+_SEPARATOR_LINE = re.compile(r"^---[ \t\r]*(?:#[^\n]*)?$", re.M)
+
+
+def _document_starts(text: str, fresh: bool) -> frozenset[int]:
+    """The line starts right after a `---` line that ends a document: YAMLReader.Read returns its buffer at a
+    separator line only when the buffer holds something (`if buffer.Len() != 0 { return buffer.Bytes(), nil }`);
+    a separator with nothing before it (the file's first line, or a second `---` in a row) is written into the
+    next document's bytes, so a mark after it is no first byte: kubectl and kustomize read `\ufeffapiVersion`.
+    Only for a text that holds a mark (the callers'); a piece of a file (Source.pieces) begins with a line."""
+    starts: set[int] = set()
+    last_end, returned = -1, False
+    for m in _SEPARATOR_LINE.finditer(searchable(text)):
+        # nothing in the buffer: the file's start, or right after a separator that returned its buffer
+        empty = returned if m.start() == last_end else (m.start() == 0 and fresh)
+        last_end, returned = m.end() + 1, not empty
+        if returned:
+            starts.add(m.end() + 1)
+    return frozenset(starts)
+
+
+_INNER_BOM = "a byte-order mark at the start of a line inside a document: kubectl, kustomize and kpt read it as a character of the key after it (or drop what follows `...`), libyaml skips it; remove it (one right after a `---` line that ends a document is read)"  # noqa: E501 (a message stays whole for grep)
+
+
+# Two marks in a row where one is read (the file's start, right after `---`): go-yaml skips only the first as the
+# first byte of what it reads (is_bom looks at the buffer's start), so the second is a character of the first key
+# (`\ufeffapiVersion`): kustomize and kpt refuse the object ("missing kind"), kubectl too after `---` (its file
+# reader takes one more off the file's start, visitor.go:561, so there it reads the object); libyaml skips both.
+DOUBLED_BOM = "two byte-order marks in a row: kustomize and kpt (and kubectl, after `---`) read the second as a character of the first key and refuse the object, libyaml skips both; keep one"  # noqa: E501 (a message stays whole for grep)
+
+
+def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any, fresh: bool = True) -> None:
     """Refuse a byte-order mark that starts a line between two tokens, other than right after a `---` line
     (after_separator): go-yaml skips one only as the first byte of what it reads (go-yaml v2.4.0 and v3.0.1
     yamlprivateh.go:81/103, `func is_bom(b []byte, i int) bool { return b[0] == 0xEF && …` looks at the
@@ -163,7 +210,14 @@ def refuse_inner_byte_order_marks(text: str, events: Iterable[Any], mark: Any) -
     line one column in. Inside a quoted string all of them read it as a character.
     Only for a text that holds one (the caller's test): `events` are its events, read once more."""
     view = searchable(text)
-    starts = [at for at in _finditer(view, "\n\ufeff", 1) if not after_separator(text, at)]
+    starts = _finditer(view, "\n\ufeff", 1)
+    # (a piece of the text, Source.pieces, begins right after a mark that follows `---`)
+    doubled = 0 if text.startswith("\ufeff") else None
+    doubled = next((at for at in starts if text.startswith("\ufeff\ufeff", at) and after_separator(text, at, fresh)),
+                   doubled)
+    if doubled is not None:
+        raise Refused(problem=DOUBLED_BOM, problem_mark=mark(_line_mark(text, doubled)))
+    starts = [at for at in starts if not after_separator(text, at, fresh)]
     if not starts:
         return
     spans: list[tuple[int, int]] = []

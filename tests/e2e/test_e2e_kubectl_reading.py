@@ -416,3 +416,97 @@ def test_a_label_or_annotation_that_is_no_string_is_refused_as_kubectl_refuses_i
         assert code == 0, said
         r = run_function(["render", "-"], text)
         assert r.code == 1 and f"metadata.{where}[k]: the value " in r.err and "[SD066]" in r.err, r.err
+
+
+@pytest.mark.parametrize("text, kubectl_names", [
+    ("\ufeff\ufeff" + CM.format("a"), ["a"]),  # kubectl's file reader takes one off, go-yaml the other
+    (CM.format("a") + "---\n\ufeff\ufeff" + CM.format("b"), None),  # kubectl reads `etadata` and refuses
+], ids=["at-the-start", "after-separator"])
+def test_two_byte_order_marks_in_a_row_are_refused(kubectl: str, tmp_path: Path, text: str,
+                                                   kubectl_names: list[str] | None) -> None:
+    """Issue 40, class 4's rest: go-yaml skips one mark as the first byte it reads; the second is a character
+    of the first key, and kustomize refuses the object ("missing kind"). The function read both silently."""
+    seen = kubectl_reads(kubectl, _file(tmp_path, text), refused=True)
+    assert (None if seen is None else [o["metadata"]["name"] for o in seen]) == kubectl_names
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and "missing kind" in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and r.out == "" and "two byte-order marks in a row" in r.err, r.err
+
+
+CYCLE = CM.format("a") + "data: &d\n  k: v\n  again: *d\n"
+
+
+def test_an_alias_inside_the_node_it_names_is_refused_as_both_refuse_it(kubectl: str, tmp_path: Path) -> None:
+    """kubectl: "anchor 'd' value contains itself"; kustomize overflows its stack. The function said so only
+    of objects a stage reads (a ConfigMap no workload names is not)."""
+    assert kubectl_reads(kubectl, _file(tmp_path, CYCLE), refused=True) is None
+    code, said = _kustomize_reads(kubectl, tmp_path, CYCLE)
+    assert code != 0, said
+    r = run_function(["render", "-"], CYCLE)
+    assert r.code == 1 and "data.again: an alias inside it names a node that contains that alias" in r.err, r.err
+
+
+@pytest.mark.parametrize("anchor, where", [('"true"', "annotations"), ("5", "data"), ("'5'", "annotations")])
+def test_an_alias_key_kustomize_reads_again_as_no_string_is_warned_about(kubectl: str, tmp_path: Path,
+                                                                          anchor: str, where: str) -> None:
+    """kubectl sends the anchor's text as the key; go-yaml v3 reads it again, unquoted, where kyaml rewrites
+    the mapping (annotations in every build; any mapping when the anchor is plain), and refuses the object."""
+    body = f"  annotations:\n    k: &b {anchor}\n    *b : v\n" if where == "annotations" else \
+        f"data:\n  k: &b {anchor}\n  *b : v\n"
+    text = CM.format("a") + body
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text), refused=True) or [None]
+    key = anchor.strip("'\"")
+    assert seen is not None and key in (seen.get("data") or seen["metadata"].get("annotations")), seen
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code != 0 and "json: unsupported type: map[interface {}]interface {}" in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 0 and "the key *b is its anchor's text" in r.err and "[SD019]" in r.err, r.err
+
+
+@pytest.mark.parametrize("value, reads", [("! 5", 5), ("! true", True)])
+def test_a_value_tagged_non_specific_is_warned_about_as_kustomize_writes_it_back(kubectl: str, tmp_path: Path,
+                                                                                 value: str, reads: Any) -> None:
+    """kubectl reads `! 5` as "5"; kustomize writes `5` back, a number to kubectl after it."""
+    text = CM.format("a") + f"data:\n  v: {value}\n"
+    (seen,) = kubectl_reads(kubectl, _file(tmp_path, text)) or [None]
+    assert seen is not None and seen["data"]["v"] == value[2:]
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and yaml.safe_load(said)["data"]["v"] == reads, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 0 and "`" + value + "` is the string" in r.err and "[SD068]" in r.err, r.err
+
+
+@pytest.mark.parametrize("text, read", [
+    ("---\n\ufeff" + CM.format("a"), False),
+    (CM.format("z") + "---\n---\n\ufeff" + CM.format("a"), False),
+    ("# c\n---\n\ufeff" + CM.format("a"), True),
+    (CM.format("z") + "---\n---\n---\n\ufeff" + CM.format("a"), True),
+    (CM.format("z") + "---\n\n---\n\ufeff" + CM.format("a"), True),
+], ids=["file-starts-with-separator", "second-separator-in-a-row", "comment-first", "third-separator",
+        "blank-line-between"])
+def test_a_byte_order_mark_after_a_separator_is_read_only_where_a_document_ends(kubectl: str, tmp_path: Path,
+                                                                               text: str, read: bool) -> None:
+    """kubectl's YAMLReader returns its buffer at a `---` line only when the buffer holds something; else the
+    line goes into the next document's bytes and the mark after it is a character (`\\ufeffapiVersion`)."""
+    seen = kubectl_reads(kubectl, _file(tmp_path, text), refused=True)
+    assert seen is not None and ("apiVersion" in seen[-1]) is read, seen
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert ("\\uFEFF" not in said) is read, said
+    r = run_function(["render", "-"], text)
+    assert (r.code == 0) is read, r.err
+
+
+@pytest.mark.parametrize("text, read", [
+    (CM.format("a") + "---\n...\n---\n" + CM.format("b"), False),
+    (CM.format("a") + "---\n# c\n...\n", False),
+    (CM.format("a") + "...\n---\n" + CM.format("b"), True),
+    (CM.format("a") + "---\n---\n...\n---\n" + CM.format("b"), True),
+], ids=["between-documents", "after-a-comment", "ending-a-document", "after-a-second-separator"])
+def test_a_document_that_is_only_a_document_end_is_refused_as_both_refuse_it(kubectl: str, tmp_path: Path,
+                                                                           text: str, read: bool) -> None:
+    assert (kubectl_reads(kubectl, _file(tmp_path, text), refused=True) is not None) is read
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert (code == 0) is read, said
+    r = run_function(["render", "-"], text)
+    assert ("a document that is only `...`" not in r.err) is read, r.err
