@@ -21,9 +21,10 @@ from .stages.plain_vllm import plain_opt_in, plain_vllm
 from .stages.prometheus_rules import prometheus_rules
 from .stages.grafana_dashboards import grafana_dashboards
 from .stages.rollout_notes import rollout_notes
-from .stages.shape import (cycles, disabled_per_object, duplicates, fractions, json_kubectl_refuses, merge_disputes,
-                           no_string_values, nonspecific_tags, odd_keys, shape_errors, stray_kustomize_files,
-                           typed_metadata, unreadable, unsendable, unterminated_block_scalars)
+from .stages.shape import (cycles, disabled_per_object, duplicates, fractions, json_kubectl_refuses,
+                           keep_blocks_before_comments, merge_disputes, no_string_values, nonspecific_tags, odd_keys,
+                           shape_errors, stray_kustomize_files, typed_metadata, unreadable, unsendable,
+                           unterminated_block_scalars)
 from .text.edits import Changes
 from .text.items import Item
 from .text.results import ResourceRef, Result, Severity, has_errors
@@ -39,7 +40,8 @@ def check_input(index: Index, settings: Settings, plan: Plan) -> Step:
     return step(shape_errors(index.items, index.config) + stray_kustomize_files(index.items)
                 + duplicates(index.items, index.config, apart=not settings.materialize) + unreadable(index.unreadable)
                 + cycles(index.items, unread)
-                + unterminated_block_scalars(index.items) + json_kubectl_refuses(index.items)
+                + unterminated_block_scalars(index.items) + keep_blocks_before_comments(index.items)
+                + json_kubectl_refuses(index.items)
                 + unsendable(index.items, index.config) + nonspecific_tags(index.items, index.config)
                 + no_string_values(index) + typed_metadata(index)
                 + fractions(index) + merge_disputes(index.items, index.config, unread | _cyclic(index.items))

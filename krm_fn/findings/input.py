@@ -186,6 +186,13 @@ SPECS = (
     Spec("SD065", ERROR, "an internal error",
          "kaito-specdec internal error: {exception}: {reason}",
          can_disable=False, could_not_judge=True),
+    # The field is the block scalar's (stages/shape.py: keep_blocks_before_comments).
+    Spec("SD069", WARNING, "a keep block scalar (`|+`) ends its document before a comment: kustomize writes it back with one more line break",
+         "this keep block scalar (`|+`) ends its document, and a comment follows its blank lines: kubectl reads them as written, `kustomize build` sends one more line break; move the comment above it, or end the block with `|` or `|-`",
+         why=("A keep block scalar keeps its trailing blank lines. When it is the document's last value and a comment\n"
+              "line follows those blank lines, kustomize (kyaml) writes it back with one more blank line, so what\n"
+              "`kustomize build | kubectl apply` sends differs from what `kubectl apply -f` sends (a script's or a\n"
+              "config file's last bytes). Found by the differential fuzzer; `kpt fn source` keeps it.")),
     # `text`: the scalar's text after the tag; `reads`: what it is unquoted (go_scalars.plain_reads_as).
     Spec("SD068", WARNING, "a value tagged `!` that kustomize and kpt write back untagged, as no string",
          "`! {text}` is the string {text!q} to kubectl; kustomize and kpt drop the tag and may write it back plain, which kubectl then reads as {reads}: quote it instead",

@@ -196,14 +196,45 @@ def unterminated_block_scalars(items: list[Item]) -> list[Result]:
         chomping = src[last.start_mark.index + 1:line_end(src, last.start_mark.index)].split("#")[0]
         # Its last line is unterminated, or (keep) a blank line after it is, which kubectl counts as one more.
         if "-" not in chomping and (last.end_mark.index == len(src) or "+" in chomping):
-            node, path = item.node, ""
-            while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value:
-                if isinstance(node, yaml.MappingNode):
-                    path, node = f"{path}.{node.value[-1][0].value}".lstrip("."), node.value[-1][1]
-                else:
-                    path, node = f"{path}[{len(node.value) - 1}]", node.value[-1]
-            out.append(about(finding("SD012", path), item))
+            out.append(about(finding("SD012", _last_path(item.node)), item))
     return out
+
+
+# A keep block scalar's header (`|+`, `>2+`, `|+2`): SD069's only candidates.
+_KEEP_HEADER = re.compile(r"[|>](?:[1-9]?\+|\+[1-9])")
+_COMMENT_NEXT = re.compile(r"[ \t]*#")
+
+
+def keep_blocks_before_comments(items: list[Item]) -> list[Result]:
+    """SD069 per object whose last value is a keep block scalar (`|+`) that keeps a blank line and is followed
+    by a comment line in its document: kubectl reads the blank lines as written, `kustomize build` writes the
+    value back with one more line break (kustomize v5.5.0; `\n# c` after `|+ x`: kubectl "x\n\n", kustomize
+    "x\n\n\n"). render only, as SD012 (kpt has read a ResourceList's items already). Only items whose text
+    holds such a header are composed for it."""
+    out = []
+    for item in items:
+        src = item.source
+        if not item.origin or not item.is_mapping or not _KEEP_HEADER.search(src, item.start, item.end):
+            continue
+        last = last_scalar(item.node)
+        if last is None or last.style not in ("|", ">") or not last.value.endswith("\n\n") \
+                or not _COMMENT_NEXT.match(src, last.end_mark.index):
+            continue
+        header = src[last.start_mark.index:line_end(src, last.start_mark.index)].split("#")[0]
+        if "+" in header:
+            out.append(about(finding("SD069", _last_path(item.node)), item))
+    return out
+
+
+def _last_path(node: yaml.Node) -> str:
+    """The path of the last value in `node` (its last key's, all the way down)."""
+    path = ""
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value:
+        if isinstance(node, yaml.MappingNode):
+            path, node = f"{path}.{node.value[-1][0].value}".lstrip("."), node.value[-1][1]
+        else:
+            path, node = f"{path}[{len(node.value) - 1}]", node.value[-1]
+    return path
 
 
 def json_kubectl_refuses(items: list[Item]) -> list[Result]:

@@ -510,3 +510,18 @@ def test_a_document_that_is_only_a_document_end_is_refused_as_both_refuse_it(kub
     assert (code == 0) is read, said
     r = run_function(["render", "-"], text)
     assert ("a document that is only `...`" not in r.err) is read, r.err
+
+
+@pytest.mark.parametrize("tail, apart", [("\n# c\n", True), ("\n\n# c\n---\n" + CM.format("b"), True),
+                                         ("# c\n", False), ("\n", False)],
+                         ids=["blank-then-comment", "before-another-document", "comment-at-once", "no-comment"])
+def test_a_keep_block_scalar_before_a_comment_is_warned_about_where_kustomize_adds_a_line(
+        kubectl: str, tmp_path: Path, tail: str, apart: bool) -> None:
+    text = CM.format("a") + "data:\n  k: |+\n    x\n" + tail
+    seen = kubectl_reads(kubectl, _file(tmp_path, text))
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert seen is not None and code == 0, said
+    built = [d for d in yaml.safe_load_all(said) if d and d["metadata"]["name"] == "a"][0]
+    assert (built["data"]["k"] != seen[0]["data"]["k"]) is apart, (built, seen)
+    r = run_function(["render", "-"], text)
+    assert ("[SD069]" in r.err) is apart, r.err

@@ -269,3 +269,22 @@ def test_a_document_that_is_only_a_document_end_is_refused(text: str, line: int)
 def test_a_document_end_after_a_document_is_read(text: str) -> None:
     r = run(["render", "--mode", "validate", "-"], text)
     assert "only `...`" not in r.err and "not valid YAML" not in r.err, r.err
+
+
+# --- a keep block scalar ending its document before a comment -------------------------------------------------------
+
+KEEP = CM.format("a") + "data:\n  k: |+\n    x\n"
+
+
+@pytest.mark.parametrize("tail, said", [
+    ("\n# c\n", True), ("\n# c\n---\n" + CM.format("b"), True), ("\n\n# c\n", True), ("\n  # c\n", True),
+    ("# c\n", False), ("\n", False), ("\n    # c\n", False), ("  # c\n", False),
+], ids=["blank-then-comment", "before-another-document", "two-blank-lines", "indented-comment", "comment-at-once",
+        "no-comment", "comment-inside-the-block", "comment-at-once-indented"])
+def test_a_keep_block_scalar_ending_its_document_before_a_comment_is_warned_about(tail: str, said: bool) -> None:
+    """kubectl reads "x\\n\\n", `kustomize build` writes back "x\\n\\n\\n" (the fuzzer, seed 2 input 455 of 10,000:
+    tests/e2e/test_e2e_kubectl_reading.py holds it against both)."""
+    r = run(["render", "--mode", "validate", "-"], KEEP + tail)
+    assert r.code == 0, r.err
+    assert ("<stdin>:6: [warning] v1/ConfigMap/a data.k: this keep block scalar (`|+`) ends its document" in r.err) \
+        is said, r.err
