@@ -208,6 +208,10 @@ class Index:
                 found.setdefault(name, (item, path))
         return found
 
+    def child_items(self) -> set[int]:
+        """The items of every workload a parent in the input cascades its opt-in to (its own value unread)."""
+        return {w.item.index for children in self._children().values() for w in children}
+
     def children(self, parent: Workload, kind: str) -> list[Workload]:
         return self._children().get((parent.spec.kind, parent.namespace, parent.name, kind), [])
 

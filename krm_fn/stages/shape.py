@@ -486,7 +486,8 @@ def no_string_values(index: Index) -> list[Result]:
     reader's walk notes it (Item.no_string): nothing is composed for it. The opt-in annotation of a workload
     is its checks' to name (checks/annotation_value.py, plain_vllm's opt-in)."""
     out = []
-    checked = {w.item.index for w in index.workloads} | {p.item.index for p in index.plain}
+    # (a child's own opt-in no check reads: its parent's value is cascaded over it, so it is said here)
+    checked = ({w.item.index for w in index.workloads} - index.child_items()) | {p.item.index for p in index.plain}
     for item in index.items:
         if item.no_string is None or not item.is_mapping or item.index in index.config or is_kustomization(item) \
                 or not (item.kind and item.api_version):

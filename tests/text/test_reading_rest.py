@@ -288,3 +288,18 @@ def test_a_keep_block_scalar_ending_its_document_before_a_comment_is_warned_abou
     assert r.code == 0, r.err
     assert ("<stdin>:6: [warning] v1/ConfigMap/a data.k: this keep block scalar (`|+`) ends its document" in r.err) \
         is said, r.err
+
+
+def test_a_cascade_child_s_own_opt_in_that_is_no_string_is_refused_as_kubectl_refuses_it() -> None:
+    """The child's checks read its parent's value cascaded over its own; its own (`!!float 2`) is still what
+    kubectl refuses (the fuzzer, seed 32 input 1350 of 10,000)."""
+    text = ("apiVersion: kaito.sh/v1beta1\nkind: InferenceSet\nmetadata:\n  name: s\nspec:\n  template:\n"
+            "    metadata:\n      annotations:\n        kaito.sh/enable-speculative-decoding: \"false\"\n"
+            "    inference:\n      preset:\n        name: phi-4\n---\napiVersion: kaito.sh/v1beta1\nkind: Workspace\n"
+            "metadata:\n  name: s-0\n  labels:\n    inferenceset.kaito.sh/created-by: s\n  annotations:\n"
+            "    kaito.sh/enable-speculative-decoding: !!float 2\nresource: {instanceType: x}\ninference:\n"
+            "  preset:\n    name: phi-4\n")
+    r = run(["render", "--mode", "validate", "-"], text)
+    assert r.code == 1 and "<stdin>:21: [error] kaito.sh/v1beta1/Workspace/s-0 metadata.annotations[" \
+        "kaito.sh/enable-speculative-decoding]: the value 2 reads as a number" in r.err, r.err
+    assert r.err.count("[SD066]") == 1 and "SD102" not in r.err, r.err
