@@ -132,6 +132,8 @@ def refuse_separator_lines(text: str) -> None:
             raise Refused(problem=_ODD_BREAK_SEPARATOR, problem_mark=_line_mark(text, start))
         if rest and not rest.startswith("#"):
             raise Refused(problem="text after `---` on its line: kubectl refuses the file (\"invalid Yaml document separator\"); start the document on the next line", problem_mark=_line_mark(text, start))  # noqa: E501 (a message stays whole for grep)
+        if line[:1] == "#":  # a separator to kubectl's and kyaml's splitters; YAML wants a space before a comment
+            raise Refused(problem="`---#` with no space before the comment: kubectl's and kustomize's splitters cut the file there, but YAML (go-yaml, libyaml) reads a line of text, not a document start; write `--- #`", problem_mark=_line_mark(text, start))  # noqa: E501 (a message stays whole for grep)
         at = text.find("\n---", start + 3)
     if "\n..." in text:
         refuse_empty_documents(text)

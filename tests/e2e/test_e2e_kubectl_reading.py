@@ -525,3 +525,14 @@ def test_a_keep_block_scalar_before_a_comment_is_warned_about_where_kustomize_ad
     assert (built["data"]["k"] != seen[0]["data"]["k"]) is apart, (built, seen)
     r = run_function(["render", "-"], text)
     assert ("[SD069]" in r.err) is apart, r.err
+
+
+def test_a_separator_with_a_comment_and_no_space_is_refused_in_plain_words(kubectl: str, tmp_path: Path) -> None:
+    """kubectl and kustomize cut `---#c` as a separator between two documents; libyaml reads a line of text."""
+    text = CM.format("a") + "---#c\n" + CM.format("b")
+    seen = kubectl_reads(kubectl, _file(tmp_path, text))
+    assert seen is not None and [o["metadata"]["name"] for o in seen] == ["a", "b"]
+    code, said = _kustomize_reads(kubectl, tmp_path, text)
+    assert code == 0 and "name: b" in said, said
+    r = run_function(["render", "-"], text)
+    assert r.code == 1 and "`---#` with no space before the comment" in r.err, r.err

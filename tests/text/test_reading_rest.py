@@ -303,3 +303,13 @@ def test_a_cascade_child_s_own_opt_in_that_is_no_string_is_refused_as_kubectl_re
     assert r.code == 1 and "<stdin>:21: [error] kaito.sh/v1beta1/Workspace/s-0 metadata.annotations[" \
         "kaito.sh/enable-speculative-decoding]: the value 2 reads as a number" in r.err, r.err
     assert r.err.count("[SD066]") == 1 and "SD102" not in r.err, r.err
+
+
+@pytest.mark.parametrize("text, line", [(CM.format("a") + "---#c\n" + CM.format("b"), 5), ("---# c\n" + CM.format("a"), 1)],
+                         ids=["between-documents", "first-line"])
+def test_a_separator_with_a_comment_and_no_space_is_refused_in_plain_words(text: str, line: int) -> None:
+    """kubectl's and kyaml's splitters take `---#c` for a separator; libyaml a plain scalar, and its parse error
+    named no cause (the review)."""
+    r = run(["render", "-"], text)
+    assert (r.code, r.out) == (1, ""), r.err
+    assert f"<stdin>:{line}: [error] input is not valid YAML: `---#` with no space before the comment" in r.err, r.err
