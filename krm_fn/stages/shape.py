@@ -330,8 +330,7 @@ def unsendable(items: list[Item], config: Collection[int] = ()) -> list[Result]:
 # A line (or flow entry) whose key may read as no string: a number, a boolean, null (go_scalars.GO_WORDS).
 _ODD_KEY_HINT = re.compile(r"(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:[-+.0-9~][^:\n]*|(?i:y|n|yes|no|on|off|true|false|null))"
                            r"[ \t]*:(?:[ \t]|$)", re.M)
-_KEY_READS = {G.INT_TAG: "a number", G.FLOAT_TAG: "a number", G.BOOL_TAG: "a boolean", G.NULL_TAG: "null",
-              G.TIMESTAMP_TAG: "a timestamp"}
+_KEY_READS = G.PLAIN_READS
 
 
 def odd_keys(items: list[Item], config: Collection[int] = ()) -> list[Result]:

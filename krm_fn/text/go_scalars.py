@@ -145,7 +145,8 @@ def go_resolve(text: str) -> tuple[str, Any]:
 
 
 # What a plain scalar that is no string reads as, in words; and the words v2 reads as booleans and v3 as strings.
-_PLAIN_READS = {BOOL_TAG: "a boolean", INT_TAG: "a number", FLOAT_TAG: "a number", NULL_TAG: "null"}
+PLAIN_READS = {BOOL_TAG: "a boolean", INT_TAG: "a number", FLOAT_TAG: "a number", NULL_TAG: "null",
+               TIMESTAMP_TAG: "a timestamp"}
 V2_ONLY_WORDS = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
 
 
@@ -156,7 +157,7 @@ def plain_reads_as(text: str, v3: bool = False) -> str | None:
     if v3 and text in V2_ONLY_WORDS:
         return None
     tag = go_resolve(text)[0]
-    return "a timestamp" if v3 and tag == TIMESTAMP_TAG else _PLAIN_READS.get(tag)
+    return None if tag == TIMESTAMP_TAG and not v3 else PLAIN_READS.get(tag)
 
 
 # The tags go-yaml knows on a scalar (resolvableTag, and !!binary); any other (`!foo`, `!!set`)
